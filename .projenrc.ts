@@ -1,0 +1,107 @@
+import { cdk8s, javascript } from 'projen';
+
+const project = new cdk8s.ConstructLibraryCdk8s({
+  name: 'cdk8s-kubeflow',
+  description: 'Kubeflow training jobs and Notebooks v2 workspaces as typed cdk8s constructs',
+  keywords: ['cdk8s', 'kubeflow', 'kubernetes', 'pytorch', 'tensorflow', 'mpi', 'notebooks', 'gpu', 'kueue'],
+  author: 'cdk8s-kubeflow authors',
+  authorAddress: 'maintainers@cdk8s-kubeflow.dev',
+  repositoryUrl: 'https://github.com/cdk8s-kubeflow/cdk8s-kubeflow',
+  license: 'Apache-2.0',
+  defaultReleaseBranch: 'main',
+  packageManager: javascript.NodePackageManager.NPM,
+  projenrcTs: true,
+  minNodeVersion: '20.16.0',
+
+  // Toolchain: jsii 6 is the newest line and runs on Node 20; typescript-eslint and ts-jest
+  // accept TypeScript 6.0 but not 7, so the dev compiler is pinned to the same line.
+  jsiiVersion: '~6.0.0',
+  typescriptVersion: '~6.0.0',
+  cdk8sVersion: '2.70.0',
+  constructsVersion: '10.3.0',
+  peerDeps: ['cdk8s-plus-28@^2.5.6'],
+  devDeps: [
+    'cdk8s-plus-28@2.5.6',
+    'cdk8s-cli@^2.207.0',
+    'json2jsii@0.5.19',
+    'js-yaml@^4.1.0',
+    '@types/js-yaml@^4.0.9',
+    'ajv@^8.17.0',
+    'fast-check@^4.3.0',
+    'ts-node@^10.9.2',
+  ],
+
+  // The L1s live in imports/ beside src/, so the compiler's root is the project itself and the
+  // entry point moves to lib/src.
+  entrypoint: 'lib/src/index.js',
+  entrypointTypes: 'lib/src/index.d.ts',
+  tsconfig: {
+    compilerOptions: { rootDir: '.' },
+    include: ['src/**/*.ts', 'imports/**/*.ts'],
+  },
+  eslintOptions: {
+    dirs: ['src'],
+    devdirs: ['test', 'examples', 'scripts', 'bench', 'projenrc'],
+    ignorePatterns: ['imports/**', '*.js', '*.d.ts', 'node_modules/', 'lib/'],
+  },
+
+  // dist/ is where `cdk8s synth` writes the example manifests, so packages go elsewhere.
+  artifactsDirectory: 'dist-packages',
+
+  jestOptions: {
+    // CI must fail on a changed manifest, never rewrite the snapshot.
+    updateSnapshot: javascript.UpdateSnapshot.NEVER,
+    jestConfig: {
+      testMatch: ['<rootDir>/test/**/*.test.ts'],
+      collectCoverage: false,
+      testTimeout: 120_000,
+    },
+  },
+
+  publishToPypi: {
+    distName: 'cdk8s-kubeflow',
+    module: 'cdk8s_kubeflow',
+  },
+  publishToMaven: {
+    javaPackage: 'io.github.cdk8s_kubeflow',
+    mavenGroupId: 'io.github.cdk8s-kubeflow',
+    mavenArtifactId: 'cdk8s-kubeflow',
+  },
+  publishToGo: {
+    moduleName: 'github.com/cdk8s-kubeflow/cdk8s-kubeflow-go',
+    packageName: 'cdk8skubeflow',
+  },
+
+  // No hosted CI or release automation: .ci/run is the whole pipeline.
+  github: false,
+  release: false,
+  buildWorkflow: false,
+  depsUpgrade: false,
+  pullRequestTemplate: false,
+  sampleCode: false,
+  gitignore: ['/dist/', '/dist-packages/', '/.bench/', '/test/bindings/**/.venv/', '/test/bindings/**/target/', '__pycache__/', '/cdk.out/'],
+});
+
+// Regenerates imports/ (the L1s) and test/schemas/ (compact schemas) from the pinned CRDs.
+project.addTask('import', {
+  description: 'Generate the L1 classes in imports/ from the pinned CRDs in ../shared/crds',
+  exec: 'ts-node --project tsconfig.dev.json scripts/generate-l1.ts',
+});
+
+// Synthesizes every example into dist/ through the cdk8s CLI, exactly as a GitOps repo would.
+project.addTask('synth', {
+  description: 'Synthesize the examples into dist/',
+  exec: 'cdk8s synth',
+});
+
+// Only the compiled library, its .jsii assembly and the docs belong in the npm tarball.
+for (const pattern of ['/imports/', '/examples/', '/scripts/', '/bench/', '/docs/', '/cdk8s.yaml', '/tsconfig.dev.json', '/.ci/']) {
+  project.addPackageIgnore(pattern);
+}
+
+// npm scripts for the commands people type; projen keeps the task definitions.
+for (const task of ['build', 'compile', 'test', 'docgen', 'eslint', 'import', 'synth', 'package-all']) {
+  project.package.setScript(task, `projen ${task}`);
+}
+
+project.synth();

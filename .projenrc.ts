@@ -24,6 +24,7 @@ const project = new cdk8s.ConstructLibraryCdk8s({
     'cdk8s-plus-28@2.5.6',
     'cdk8s-cli@^2.207.0',
     'json2jsii@0.5.19',
+    'camelcase@^6.3.0',
     'js-yaml@^4.1.0',
     '@types/js-yaml@^4.0.9',
     'ajv@^8.17.0',
@@ -98,6 +99,9 @@ project.addTask('synth', {
 for (const pattern of ['/imports/', '/examples/', '/scripts/', '/bench/', '/docs/', '/cdk8s.yaml', '/tsconfig.dev.json', '/.ci/']) {
   project.addPackageIgnore(pattern);
 }
+
+// jsii reads the entry point's declarations from `types`, which projen would leave at lib/.
+project.package.addField('types', 'lib/src/index.d.ts');
 
 // npm scripts for the commands people type; projen keeps the task definitions.
 for (const task of ['build', 'compile', 'test', 'docgen', 'eslint', 'import', 'synth', 'package-all']) {

@@ -1,5 +1,4 @@
-export class Hello {
-  public sayHello() {
-    return 'hello, world!';
-  }
-}
+// L1: typed classes generated from the pinned CRDs (see imports/ and scripts/generate-l1.ts).
+export * as kubeflow from '../imports/kubeflow';
+export * as notebooks from '../imports/notebooks';
+export * as core from '../imports/core';

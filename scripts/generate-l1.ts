@@ -1,0 +1,18 @@
+/**
+ * Generates the typed L1 classes in imports/ and the compact test schemas in test/schemas/ from the
+ * pinned CRDs in ../shared/crds. Run it with `npx projen import`.
+ */
+import * as path from 'path';
+import { DEFAULT_CRD_ROOT, generate, writeGenerated } from './l1/generate';
+
+const root = path.join(__dirname, '..');
+const crdRoot = process.argv[2] ?? DEFAULT_CRD_ROOT;
+try {
+  const files = generate(crdRoot);
+  writeGenerated(files, path.join(root, 'imports'), path.join(root, 'test', 'schemas'));
+  for (const [name, content] of files.imports) console.log(`imports/${name}: ${content.split('\n').length - 1} lines`);
+  console.log(`test/schemas: ${files.schemas.size} schemas`);
+} catch (e: any) {
+  console.error(`generate-l1: ${e.message}`);
+  process.exit(1);
+}

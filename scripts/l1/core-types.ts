@@ -1,0 +1,150 @@
+import { coreType, externalRef, INT_OR_STRING, k8sType, QUANTITY } from './externals';
+import { K8sCatalog, K8sPropType } from './k8s-catalog';
+import { camel, isIntOrString, isQuantity, JsonSchema } from './schema';
+
+/**
+ * The Kubernetes core types that the CRDs embed. Each is typed by cdk8s-plus-28's `k8s` type when
+ * that type (Kubernetes 1.28) already has every field the CRD has. Where the CRD is newer (the
+ * training operator embeds pod templates from a later Kubernetes with fields such as
+ * `appArmorProfile` or `recursiveReadOnly`), the type is declared again in our `core` module with
+ * the CRD's fields; its unchanged parts still point at the `k8s` types, so only the types on the
+ * way to a newer field are repeated.
+ */
+export class CoreTypes {
+  private readonly occurrences = new Map<string, JsonSchema>();
+  private readonly ownMemo = new Map<string, boolean>();
+
+  public constructor(private readonly catalog: K8sCatalog) {}
+
+  /** Records that `schema` embeds the k8s type `typeName`, with everything below it. */
+  public collect(typeName: string, schema: JsonSchema, where: string, root = true): void {
+    const props = this.catalog.props(typeName);
+    if (!props) throw new Error(`${where}: cdk8s-plus-28 has no k8s type named ${typeName}`);
+    // A rule that names the wrong type would silently produce a type of mostly new fields.
+    const known = Object.keys(schema.properties ?? {}).filter(p => props.has(camel(p)));
+    if (root && schema.properties && known.length * 2 < Object.keys(schema.properties).length) {
+      throw new Error(`${where}: the schema does not look like k8s.${typeName} (fields: ${Object.keys(schema.properties).join(', ')})`);
+    }
+    const previous = this.occurrences.get(typeName);
+    this.occurrences.set(typeName, previous ? merge(previous, schema) : schema);
+    for (const [name, sub] of Object.entries(schema.properties ?? {})) {
+      const kp = props.get(camel(name));
+      if (kp) this.collectTyped(kp, sub, `${where}.${name}`);
+    }
+  }
+
+  /**
+   * The `$ref` for a field of the embedded type: our core type if the CRD is newer, else k8s.
+   * Inside the core module itself, core types are local definitions.
+   */
+  public refFor(typeName: string, fromCoreModule = false): JsonSchema {
+    if (!this.needsOwn(typeName)) return { ...externalRef(k8sType(typeName)[0]), 'x-type-name': `k8s.${typeName}` };
+    if (fromCoreModule) return { $ref: `#/definitions/${typeName}`, 'x-type-name': typeName };
+    return { ...externalRef(coreType(typeName)[0]), 'x-type-name': `core.${typeName}` };
+  }
+
+  /** Every k8s type name the CRDs embed, sorted. */
+  public embeddedTypes(): string[] {
+    return [...this.occurrences.keys()].sort();
+  }
+
+  /** Names of the types our core module must declare, sorted. */
+  public ownTypes(): string[] {
+    return [...this.occurrences.keys()].filter(t => this.needsOwn(t)).sort();
+  }
+
+  /** The schema json2jsii turns into our core declaration of `typeName`. */
+  public definition(typeName: string): JsonSchema {
+    const merged = this.occurrences.get(typeName)!;
+    const props = this.catalog.props(typeName)!;
+    const properties: { [name: string]: JsonSchema } = {};
+    for (const [name, sub] of Object.entries(merged.properties ?? {})) {
+      const kp = props.get(camel(name));
+      properties[name] = kp ? this.typedLike(kp, sub) : plain(sub);
+    }
+    return { type: 'object', properties, ...(merged.required ? { required: merged.required } : {}) };
+  }
+
+  private needsOwn(typeName: string): boolean {
+    const memo = this.ownMemo.get(typeName);
+    if (memo !== undefined) return memo;
+    this.ownMemo.set(typeName, false); // cycle guard: a type does not need itself
+    const merged = this.occurrences.get(typeName);
+    const props = this.catalog.props(typeName)!;
+    let own = false;
+    for (const [name, sub] of Object.entries(merged?.properties ?? {})) {
+      const kp = props.get(camel(name));
+      if (!kp || this.typedNeedsOwn(kp, sub)) {
+        own = true;
+        break;
+      }
+    }
+    this.ownMemo.set(typeName, own);
+    return own;
+  }
+
+  private typedNeedsOwn(kp: K8sPropType, sub: JsonSchema): boolean {
+    switch (kp.kind) {
+      case 'ref': return this.occurrences.has(kp.name) && this.needsOwn(kp.name);
+      case 'array': return this.typedNeedsOwn(kp.of, sub.items ?? {});
+      case 'map': return this.typedNeedsOwn(kp.of, typeof sub.additionalProperties === 'object' ? sub.additionalProperties : {});
+      default: return false;
+    }
+  }
+
+  private collectTyped(kp: K8sPropType, sub: JsonSchema, where: string): void {
+    switch (kp.kind) {
+      case 'ref':
+        if (sub.properties) this.collect(kp.name, sub, where, false);
+        return;
+      case 'array':
+        if (sub.items) this.collectTyped(kp.of, sub.items, `${where}.[]`);
+        return;
+      case 'map':
+        if (typeof sub.additionalProperties === 'object') this.collectTyped(kp.of, sub.additionalProperties, `${where}.*`);
+        return;
+      default:
+    }
+  }
+
+  private typedLike(kp: K8sPropType, sub: JsonSchema): JsonSchema {
+    switch (kp.kind) {
+      case 'ref': return sub.properties ? this.refFor(kp.name, true) : plain(sub);
+      case 'array': return { type: 'array', items: this.typedLike(kp.of, sub.items ?? {}) };
+      case 'map': return { type: 'object', additionalProperties: this.typedLike(kp.of, typeof sub.additionalProperties === 'object' ? sub.additionalProperties : {}) };
+      case 'quantity': return externalRef(QUANTITY[0]);
+      case 'intOrString': return externalRef(INT_OR_STRING[0]);
+      default: return plain(sub);
+    }
+  }
+}
+
+/** A field the k8s type does not have: typed from the CRD itself, quantities mapped to k8s. */
+export function plain(schema: JsonSchema): JsonSchema {
+  if (isQuantity(schema)) return externalRef(QUANTITY[0]);
+  if (isIntOrString(schema)) return externalRef(INT_OR_STRING[0]);
+  const out: JsonSchema = { ...schema };
+  if (schema.properties) {
+    out.properties = Object.fromEntries(Object.entries(schema.properties).map(([k, v]) => [k, plain(v)]));
+  }
+  if (schema.items) out.items = plain(schema.items);
+  if (typeof schema.additionalProperties === 'object') out.additionalProperties = plain(schema.additionalProperties);
+  return out;
+}
+
+/** Union of two occurrences of one type: every field either has, recursively. */
+function merge(a: JsonSchema, b: JsonSchema): JsonSchema {
+  const out: JsonSchema = { ...a };
+  if (a.properties || b.properties) {
+    const properties: { [name: string]: JsonSchema } = { ...(a.properties ?? {}) };
+    for (const [k, v] of Object.entries(b.properties ?? {})) properties[k] = properties[k] ? merge(properties[k], v) : v;
+    out.properties = Object.fromEntries(Object.keys(properties).sort().map(k => [k, properties[k]]));
+  }
+  if (a.items && b.items) out.items = merge(a.items, b.items);
+  if (typeof a.additionalProperties === 'object' && typeof b.additionalProperties === 'object') {
+    out.additionalProperties = merge(a.additionalProperties, b.additionalProperties);
+  }
+  if (a.required && b.required) out.required = a.required.filter(r => b.required!.includes(r));
+  else delete out.required;
+  return out;
+}

@@ -1,0 +1,241 @@
+import { TypeGenerator } from 'json2jsii';
+import { CoreTypes, plain } from './core-types';
+import { CrdKind } from './crd-source';
+import { describe } from './docs';
+import { embeddedTypeAt } from './embedded-rules';
+import { API_OBJECT_METADATA, coreType, externalRef, INT_OR_STRING, k8sType, QUANTITY, registerExternal } from './externals';
+import { canonical, isIntOrString, JsonSchema, pascal, withoutDescriptions } from './schema';
+
+/** The user-settable part of a kind: its spec, without upstream descriptions and without status. */
+export function specOf(kind: CrdKind): JsonSchema {
+  const spec = kind.schema.properties?.spec;
+  if (!spec) throw new Error(`${kind.file}: the ${kind.kind} schema has no spec`);
+  return withoutDescriptions(spec);
+}
+
+/** Walks a spec and records every embedded Kubernetes core type with the core registry. */
+export function collectEmbedded(kind: CrdKind, core: CoreTypes): void {
+  walk(specOf(kind), 'spec', (schema, path) => {
+    const type = embeddedTypeAt(path);
+    if (type && schema.properties) {
+      core.collect(type, schema, `${kind.file}: ${path}`);
+      return true;
+    }
+    return false;
+  });
+}
+
+/**
+ * Renders one module (one API group version) with an L1 class per kind. Subtrees that several
+ * kinds share exactly (run policy, replica spec, ...) become one named type instead of a copy per
+ * kind.
+ */
+export function renderKindModule(kinds: CrdKind[], core: CoreTypes, header: string): string {
+  const specs = new Map(kinds.map(k => [k.kind, typeEmbedded(specOf(k), 'spec', core)]));
+  const shared = shareCommonSubtrees(specs);
+
+  const gen = new TypeGenerator({ renderTypeName: def => def });
+  registerExternals(gen, core);
+  for (const [name, def] of shared) gen.addDefinition(name, describe(def.schema, def.path));
+
+  for (const kind of kinds) {
+    const name = TypeGenerator.normalizeTypeName(kind.kind);
+    const spec = specs.get(kind.kind)!;
+    const specRequired = (kind.schema.required ?? []).includes('spec');
+    gen.addDefinition(`${name}Spec`, describe(spec, 'spec'));
+    gen.emitCustomType(name, code => emitClass(code, name, kind, specRequired));
+    gen.emitType(`${name}Props`, {
+      type: 'object',
+      description: `Props of a ${kind.kind} (${kind.group}/${kind.version}).`,
+      properties: {
+        metadata: { ...externalRef(API_OBJECT_METADATA[0]), description: 'Kubernetes object metadata.' },
+        spec: { $ref: `#/definitions/${name}Spec`, description: `The ${kind.kind} spec.` },
+      },
+      ...(specRequired ? { required: ['spec'] } : {}),
+    }, `${name}Props`);
+  }
+  return finish(header, gen.render());
+}
+
+/** Renders the core module: the Kubernetes types the CRDs embed in a newer version than k8s 1.28. */
+export function renderCoreModule(core: CoreTypes, header: string): string {
+  const gen = new TypeGenerator({ renderTypeName: def => def });
+  registerExternals(gen, core);
+  const own = core.ownTypes();
+  for (const type of own) gen.addDefinition(type, describe(core.definition(type), type));
+  for (const type of own) gen.emitType(type, undefined, type);
+  return finish(header, gen.render());
+}
+
+function registerExternals(gen: TypeGenerator, core: CoreTypes) {
+  for (const type of core.embeddedTypes()) {
+    registerExternal(gen, k8sType(type));
+    registerExternal(gen, coreType(type));
+  }
+  for (const external of [QUANTITY, INT_OR_STRING, API_OBJECT_METADATA]) registerExternal(gen, external);
+}
+
+function emitClass(code: any, name: string, kind: CrdKind, specRequired: boolean) {
+  const gvk = `{ apiVersion: '${kind.group}/${kind.version}', kind: '${kind.kind}' }`;
+  const propsParam = specRequired ? `props: ${name}Props` : `props: ${name}Props = {}`;
+  code.line('/**');
+  code.line(` * A ${kind.kind} (\`${kind.group}/${kind.version}\`, ${kind.scope.toLowerCase()}), typed from the pinned CRD.`);
+  code.line(' */');
+  code.openBlock(`export class ${name} extends ApiObject`);
+  code.line(`/** The apiVersion and kind of every ${kind.kind}. */`);
+  code.line(`public static readonly GVK: GroupVersionKind = ${gvk};`);
+  code.line();
+  code.line(`/** A ${kind.kind} manifest as plain JSON, for embedding in other objects. */`);
+  code.openBlock(`public static manifest(${propsParam}): any`);
+  code.line(`return { ...${name}.GVK, ...toJson_${name}Props(props) };`);
+  code.closeBlock();
+  code.line();
+  code.line(`/** Adds a ${kind.kind} to \`scope\`. */`);
+  code.openBlock(`public constructor(scope: Construct, id: string, ${propsParam})`);
+  code.line(`super(scope, id, { ...${name}.GVK, ...props });`);
+  code.closeBlock();
+  code.line();
+  code.line('/** The manifest, with the field names of the schema. */');
+  code.openBlock('public override toJson(): any');
+  code.line('const resolved = super.toJson();');
+  code.line(`return { ...${name}.GVK, ...toJson_${name}Props(resolved) };`);
+  code.closeBlock();
+  code.closeBlock();
+  return { type: name, toJson: (x: string) => x };
+}
+
+/** Replaces embedded core types and quantities with references to their typed counterparts. */
+function typeEmbedded(schema: JsonSchema, path: string, core: CoreTypes): JsonSchema {
+  const type = embeddedTypeAt(path);
+  if (type && schema.properties) return core.refFor(type);
+  if (isIntOrString(schema)) return plain(schema);
+  const out: JsonSchema = { ...schema };
+  if (schema.properties) {
+    out.properties = Object.fromEntries(Object.entries(schema.properties)
+      .map(([name, sub]) => [name, typeEmbedded(sub, `${path}.${name}`, core)]));
+  }
+  if (schema.items) out.items = typeEmbedded(schema.items, `${path}.[]`, core);
+  if (typeof schema.additionalProperties === 'object') {
+    out.additionalProperties = typeEmbedded(schema.additionalProperties, `${path}.*`, core);
+  }
+  return out;
+}
+
+interface SharedType { readonly schema: JsonSchema; readonly path: string }
+
+/**
+ * Finds object subtrees that two or more kinds have in identical form, shallowest first, and
+ * replaces each with a `$ref` to one definition named after the field (map values and list items
+ * in the singular: `*ReplicaSpecs.*` gives `ReplicaSpec`).
+ */
+function shareCommonSubtrees(specs: Map<string, JsonSchema>): Map<string, SharedType> {
+  const shared = new Map<string, SharedType>();
+  for (;;) {
+    const groups = new Map<string, { kinds: Set<string>; sites: Array<{ parent: any; key: string; path: string[] }> }>();
+    for (const [kind, spec] of specs) {
+      walkSites(spec, ['spec'], (parent, key, node, path) => {
+        if (!node.properties || path.length < 2) return;
+        const c = canonical(node);
+        const g = groups.get(c) ?? { kinds: new Set(), sites: [] };
+        g.kinds.add(kind);
+        g.sites.push({ parent, key, path });
+        groups.set(c, g);
+      });
+    }
+    const candidates = [...groups.entries()].filter(([, g]) => g.sites.length > 1)
+      .sort(([ca, a], [cb, b]) => Math.min(...a.sites.map(s => s.path.length)) - Math.min(...b.sites.map(s => s.path.length)) || (ca < cb ? -1 : 1));
+    if (candidates.length === 0) return shared;
+    const [c, group] = candidates[0];
+    const path = generalize(group.sites.map(s => s.path));
+    const name = sharedTypeName(path, shared);
+    shared.set(name, { schema: JSON.parse(c), path: path.join('.').replace(/\.\[\]/g, '[]') });
+    for (const site of group.sites) site.parent[site.key] = { $ref: `#/definitions/${name}`, 'x-type-name': name };
+  }
+}
+
+function walkSites(node: JsonSchema, path: string[], visit: (parent: any, key: string, node: JsonSchema, path: string[]) => void) {
+  for (const [name, sub] of Object.entries(node.properties ?? {})) {
+    visit(node.properties, name, sub, [...path, name]);
+    walkSites(sub, [...path, name], visit);
+  }
+  if (node.items) {
+    visit(node, 'items', node.items, [...path, '[]']);
+    walkSites(node.items, [...path, '[]'], visit);
+  }
+  if (typeof node.additionalProperties === 'object') {
+    visit(node, 'additionalProperties', node.additionalProperties, [...path, '*']);
+    walkSites(node.additionalProperties, [...path, '*'], visit);
+  }
+}
+
+/**
+ * One path for several: a segment that differs becomes `*` plus the suffix all share
+ * (`*ReplicaSpecs`), or the alternatives joined with `|` when they share none (`icon|logo`).
+ */
+function generalize(paths: string[][]): string[] {
+  // Sites may sit at different depths; they are compared from the end.
+  const depth = Math.min(...paths.map(p => p.length));
+  const aligned = paths.map(p => ['spec', ...p.slice(p.length - depth + 1)]);
+  const first = aligned[0];
+  return first.map((segment, i) => {
+    const all = [...new Set(aligned.map(p => p[i]))].sort();
+    if (all.length === 1) return segment;
+    let suffix = segment;
+    while (suffix && !all.every(s => s.endsWith(suffix))) suffix = suffix.slice(1);
+    return suffix ? `*${suffix}` : all.join('|');
+  });
+}
+
+/**
+ * A name from the field: the last named segment (singular for map values and list items), with
+ * the segment before it as a prefix when the short name is taken.
+ */
+function sharedTypeName(path: string[], taken: Map<string, unknown>): string {
+  const words: string[] = [];
+  for (let i = 1; i < path.length; i++) {
+    if (path[i] === '*' || path[i] === '[]') continue;
+    const singular = path[i + 1] === '*' || path[i + 1] === '[]';
+    const word = alternativesWord(path[i].replace(/^\*/, '').split('|'));
+    words.push(singular ? word.replace(/s$/, '') : word);
+  }
+  for (let n = 1; n <= words.length; n++) {
+    const name = TypeGenerator.normalizeTypeName(words.slice(-n).join(''));
+    if (!taken.has(name)) return name;
+  }
+  throw new Error(`no free type name for the shared subtree at ${path.join('.')}`);
+}
+
+/** `icon|logo` reads IconOrLogo; `matchNamespace|matchPodConfig` reads Match (their common start). */
+function alternativesWord(alternatives: string[]): string {
+  if (alternatives.length === 1) return pascal(alternatives[0]);
+  let prefix = alternatives[0];
+  while (prefix && !alternatives.every(a => a.startsWith(prefix))) prefix = prefix.slice(0, -1);
+  const word = prefix.match(/^[a-z]+/)?.[0];
+  return word ? pascal(word) : alternatives.map(a => pascal(a)).join('Or');
+}
+
+function walk(schema: JsonSchema, path: string, stop: (schema: JsonSchema, path: string) => boolean) {
+  if (stop(schema, path)) return;
+  for (const [name, sub] of Object.entries(schema.properties ?? {})) walk(sub, `${path}.${name}`, stop);
+  if (schema.items) walk(schema.items, `${path}.[]`, stop);
+  if (typeof schema.additionalProperties === 'object') walk(schema.additionalProperties, `${path}.*`, stop);
+}
+
+/**
+ * Shortens json2jsii's doc blocks (our descriptions are one line, and the `@schema` tag repeats
+ * the type and field name) and adds the header with only the imports the code uses.
+ */
+function finish(header: string, rendered: string): string {
+  const body = rendered
+    .replace(/\/\*\*\n(\s*)\* (.+)\n\s*\*\n\s*\* @default (.+)\n\s*\* @schema .+\n\s*\*\//g, '/**\n$1* $2\n$1* @default $3\n$1*/')
+    .replace(/\/\*\*\n\s*\* (.+)\n\s*\*\n\s*\* @schema .+\n\s*\*\//g, '/** $1 */')
+    .replace(/\/\*\*\n\s*\* @schema (.+)\n\s*\*\//g, '/** $1 */')
+    .replace(/\/\*\*\n \* Converts an object of type '(\w+)' to JSON representation.\n \*\//g, '/** Converts a $1 to the JSON of the manifest. */');
+  const lines = [header];
+  const cdk8s = ['ApiObject', 'ApiObjectMetadata', 'GroupVersionKind'].filter(n => new RegExp(`\\b${n}\\b`).test(body));
+  if (cdk8s.length) lines.push(`import { ${cdk8s.join(', ')} } from 'cdk8s';`);
+  if (/\bConstruct\b/.test(body)) lines.push("import { Construct } from 'constructs';");
+  if (/\bk8s\./.test(body)) lines.push("import { k8s } from 'cdk8s-plus-28';");
+  if (/\bcore\./.test(body)) lines.push("import * as core from './core';");
+  return `${lines.join('\n')}\n\n${body.trimEnd()}\n`;
+}

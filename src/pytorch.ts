@@ -1,0 +1,208 @@
+import { ApiObjectMetadata } from 'cdk8s';
+import { k8s } from 'cdk8s-plus-28';
+import { Construct } from 'constructs';
+import * as kubeflow from '../imports/kubeflow';
+import { checkCount, fail, problem } from './errors';
+import { ReplicaGroup, RoleOptions } from './replica';
+import { RestartPolicy } from './run-policy';
+import { TrainingJob, TrainingJobProps, TrainingKind } from './training-job';
+
+/** Processes per node for torchrun (`spec.nprocPerNode`). */
+export class NprocPerNode {
+  /** One process per GPU if the node has GPUs, else per CPU. */
+  public static readonly AUTO = new NprocPerNode('auto');
+  /** One process per CPU. */
+  public static readonly CPU = new NprocPerNode('cpu');
+  /** One process per GPU. */
+  public static readonly GPU = new NprocPerNode('gpu');
+  /** A fixed number of processes. */
+  public static of(processes: number): NprocPerNode {
+    return new NprocPerNode(String(processes), processes);
+  }
+  private constructor(public readonly value: string, public readonly processes?: number) {}
+}
+
+/** The rendezvous backend of an elastic job. */
+export class RendezvousBackend {
+  /** PyTorch's built-in TCP store (needs no extra service). */
+  public static readonly C10D = new RendezvousBackend('c10d');
+  /** An etcd server. */
+  public static readonly ETCD = new RendezvousBackend('etcd');
+  /** An etcd server through the v2 API. */
+  public static readonly ETCD_V2 = new RendezvousBackend('etcd-v2');
+  private constructor(public readonly value: string) {}
+}
+
+/** Elastic training: workers may come and go between a minimum and a maximum. */
+export interface ElasticOptions {
+  /** Fewest workers the job runs with. */
+  readonly minWorkers: number;
+  /** Most workers the job scales to. */
+  readonly maxWorkers: number;
+  /**
+   * Rendezvous backend.
+   * @default RendezvousBackend.C10D
+   */
+  readonly rendezvousBackend?: RendezvousBackend;
+  /**
+   * Rendezvous host.
+   * @default - chosen by the operator
+   */
+  readonly rendezvousHost?: string;
+  /**
+   * Rendezvous port.
+   * @default - chosen by the operator
+   */
+  readonly rendezvousPort?: number;
+  /**
+   * Rendezvous id shared by the workers.
+   * @default - the job's name
+   */
+  readonly rendezvousId?: string;
+  /**
+   * Extra rendezvous settings, such as `{ timeout: '900' }`.
+   * @default - none
+   */
+  readonly rendezvousConf?: { [key: string]: string };
+  /**
+   * Restarts of the worker group before the job fails.
+   * @default - the operator's default
+   */
+  readonly maxRestarts?: number;
+  /**
+   * Metrics for a HorizontalPodAutoscaler that scales the workers.
+   * @default - no autoscaler
+   */
+  readonly metrics?: k8s.MetricSpecV2[];
+}
+
+/** A distributed PyTorch job: one Master plus workers, or elastic workers alone. */
+export interface DistributedPyTorchProps extends TrainingJobProps {
+  /**
+   * Worker pods, besides the Master (static jobs) or the initial count (elastic jobs). 0 makes a
+   * single-node job.
+   * @default 1
+   */
+  readonly workers?: number;
+  /**
+   * Options of the Master only.
+   * @default - the job's options
+   */
+  readonly master?: RoleOptions;
+  /**
+   * Options of the workers only.
+   * @default - the job's options
+   */
+  readonly worker?: RoleOptions;
+  /**
+   * torchrun processes per pod.
+   * @default - the accelerators per pod when they are set, else the operator's default (auto)
+   */
+  readonly nprocPerNode?: NprocPerNode;
+  /**
+   * Makes the job elastic: workers only, no Master, peers found through the rendezvous.
+   * @default - a static job with a Master
+   */
+  readonly elastic?: ElasticOptions;
+}
+
+const INJECTED_ENV = /^(MASTER_ADDR|MASTER_PORT|WORLD_SIZE|RANK|PET_.*)$/;
+
+/**
+ * A PyTorchJob for `torchrun`. A static job has exactly one Master (written with `replicas: 1`,
+ * which the operator needs to set RANK and WORLD_SIZE) and any number of workers; an elastic job
+ * runs workers only. The container is named `pytorch` with the port `pytorchjob-port` 23456.
+ */
+export class DistributedPyTorch extends TrainingJob {
+  /** The Master, absent in elastic jobs. */
+  public readonly master?: ReplicaGroup;
+  /** The workers, absent when a static job has none. */
+  public readonly worker?: ReplicaGroup;
+
+  private readonly props: DistributedPyTorchProps;
+
+  public constructor(scope: Construct, id: string, props: DistributedPyTorchProps) {
+    super(scope, id, props);
+    this.props = props;
+    checkCount(this, 'workers', props.workers, 0);
+    const workers = props.workers ?? 1;
+    const elastic = props.elastic;
+    if (elastic) {
+      checkCount(this, 'elastic.minWorkers', elastic.minWorkers, 1);
+      checkCount(this, 'elastic.maxWorkers', elastic.maxWorkers, 1);
+      checkCount(this, 'elastic.maxRestarts', elastic.maxRestarts, 0);
+      if (elastic.minWorkers > elastic.maxWorkers) {
+        fail(this, 'elastic.minWorkers', elastic.minWorkers, `expected at most elastic.maxWorkers (${elastic.maxWorkers})`);
+      }
+      if (workers < 1) fail(this, 'workers', workers, 'expected at least 1 for an elastic job, which runs workers only');
+      if (props.master) fail(this, 'master', 'set', 'expected no master options for an elastic job, which has no Master');
+    } else {
+      this.master = this.addReplicaGroup('Master', { ...props.master, replicas: 1 });
+    }
+    if (workers > 0) this.worker = this.addReplicaGroup('Worker', { ...props.worker, replicas: workers });
+    const nproc = props.nprocPerNode?.processes;
+    if (nproc !== undefined) checkCount(this, 'nprocPerNode', nproc, 1);
+  }
+
+  /** @internal */
+  protected _kind(): TrainingKind {
+    return {
+      replicaSpecsField: 'pytorchReplicaSpecs',
+      framework: { containerName: 'pytorch', port: 23456, portName: 'pytorchjob-port', defaultRestartPolicy: RestartPolicy.ON_FAILURE },
+      injectedEnv: INJECTED_ENV,
+      createResource: (scope, id, metadata: ApiObjectMetadata | undefined, spec) => new kubeflow.PyTorchJob(scope, id, { metadata, spec }),
+    };
+  }
+
+  /** @internal */
+  protected _renderKindSpec(): { [field: string]: any } {
+    const elastic = this.props.elastic;
+    const elasticPolicy: kubeflow.PyTorchJobSpecElasticPolicy | undefined = elastic ? {
+      minReplicas: elastic.minWorkers,
+      maxReplicas: elastic.maxWorkers,
+      rdzvBackend: elastic.rendezvousBackend?.value,
+      rdzvHost: elastic.rendezvousHost,
+      rdzvPort: elastic.rendezvousPort,
+      rdzvId: elastic.rendezvousId,
+      rdzvConf: elastic.rendezvousConf
+        ? Object.keys(elastic.rendezvousConf).sort().map(key => ({ key, value: elastic.rendezvousConf![key] }))
+        : undefined,
+      maxRestarts: elastic.maxRestarts,
+      metrics: elastic.metrics,
+    } : undefined;
+    return {
+      nprocPerNode: this.nprocPerNode()?.value,
+      elasticPolicy: elasticPolicy && Object.fromEntries(Object.entries(elasticPolicy).filter(([, v]) => v !== undefined)),
+    };
+  }
+
+  /** @internal */
+  protected _validateKind(): string[] {
+    const errors: string[] = [];
+    const nproc = this.props.nprocPerNode?.processes;
+    for (const group of this.replicaGroups) {
+      const devices = group.accelerator?.count;
+      if (nproc !== undefined && devices !== undefined && nproc > devices) {
+        errors.push(problem(this, 'nprocPerNode', nproc, `expected at most the ${devices} accelerators per ${group.replicaType} pod; more processes than devices oversubscribe them`));
+      }
+    }
+    const elastic = this.props.elastic;
+    const workers = this.worker?.replicas ?? 0;
+    if (elastic && (workers < elastic.minWorkers || workers > elastic.maxWorkers)) {
+      errors.push(problem(this, 'workers', workers, `expected a count between elastic.minWorkers (${elastic.minWorkers}) and elastic.maxWorkers (${elastic.maxWorkers})`));
+    }
+    return errors;
+  }
+
+  /** @internal */
+  protected _maxReplicasOf(group: ReplicaGroup): number {
+    return group === this.worker && this.props.elastic ? Math.max(group.replicas, this.props.elastic.maxWorkers) : group.replicas;
+  }
+
+  /** Explicit value, else one process per accelerator of a pod. */
+  private nprocPerNode(): NprocPerNode | undefined {
+    if (this.props.nprocPerNode) return this.props.nprocPerNode;
+    const devices = (this.worker ?? this.master)?.accelerator?.count;
+    return devices ? NprocPerNode.of(devices) : undefined;
+  }
+}

@@ -1,0 +1,53 @@
+import { Duration } from 'cdk8s';
+
+/**
+ * The gang scheduler the cluster's Training Operator was started with
+ * (`--gang-scheduler-name`). The operator then creates a PodGroup per job; the pods must name the
+ * same scheduler.
+ */
+export class GangScheduler {
+  /** Volcano (`schedulerName: volcano`). */
+  public static readonly VOLCANO = new GangScheduler('volcano');
+  /** The coscheduling plugin of kubernetes-sigs/scheduler-plugins. */
+  public static readonly SCHEDULER_PLUGINS = new GangScheduler('scheduler-plugins-scheduler');
+  /** Another scheduler name, as the cluster runs it. */
+  public static of(schedulerName: string): GangScheduler {
+    return new GangScheduler(schedulerName);
+  }
+  private constructor(public readonly schedulerName: string) {}
+}
+
+/** All-or-nothing scheduling of a job's pods. */
+export interface GangScheduling {
+  /** The scheduler that places the pod group. */
+  readonly scheduler: GangScheduler;
+  /**
+   * Pods that must be placeable together before any starts.
+   * @default - every replica of the job
+   */
+  readonly minAvailable?: number;
+  /**
+   * The scheduler's queue (a Volcano queue).
+   * @default - the scheduler's default queue
+   */
+  readonly queue?: string;
+  /**
+   * Resources the whole group needs, such as `{ cpu: '32', 'nvidia.com/gpu': '8' }`.
+   * @default - derived by the scheduler
+   */
+  readonly minResources?: { [resource: string]: string };
+  /**
+   * Priority class of the pod group.
+   * @default - none
+   */
+  readonly priorityClass?: string;
+  /**
+   * How long the group may wait to be scheduled.
+   * @default - the scheduler's default
+   */
+  readonly scheduleTimeout?: Duration;
+}
+
+/** Labels Kueue reads on a job. */
+export const KUEUE_QUEUE_LABEL = 'kueue.x-k8s.io/queue-name';
+export const KUEUE_PRIORITY_LABEL = 'kueue.x-k8s.io/priority-class';

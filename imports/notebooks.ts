@@ -311,6 +311,9 @@ export interface WorkspaceKindSpecSpawner {
   /** `spec.spawner.deprecationMessage`: string. Minimum length 2. Maximum length 256. */
   readonly deprecationMessage?: string;
 
+  /** `spec.spawner.description`: string. Minimum length 2. Maximum length 4096. */
+  readonly description: string;
+
   /** `spec.spawner.displayName`: string. Minimum length 2. Maximum length 128. */
   readonly displayName: string;
 
@@ -334,6 +337,7 @@ export function toJson_WorkspaceKindSpecSpawner(obj: WorkspaceKindSpecSpawner | 
   const result = {
     'deprecated': obj.deprecated,
     'deprecationMessage': obj.deprecationMessage,
+    'description': obj.description,
     'displayName': obj.displayName,
     'hidden': obj.hidden,
     'icon': toJson_IconOrLogo(obj.icon),
@@ -1151,6 +1155,9 @@ export function toJson_Redirect(obj: Redirect | undefined): Record<string, any> 
 
 /** `spec.podTemplate.options.*Config.values[].spawner`: object. */
 export interface ValueSpawner {
+  /** `spec.podTemplate.options.*Config.values[].spawner.description`: string. Minimum length 2. Maximum length 1024. */
+  readonly description?: string;
+
   /** `spec.podTemplate.options.*Config.values[].spawner.displayName`: string. Minimum length 2. Maximum length 128. */
   readonly displayName: string;
 
@@ -1169,6 +1176,7 @@ export interface ValueSpawner {
 export function toJson_ValueSpawner(obj: ValueSpawner | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
+    'description': obj.description,
     'displayName': obj.displayName,
     'hidden': obj.hidden,
     'labels': obj.labels?.map(y => toJson_ValueSpawnerLabels(y)),

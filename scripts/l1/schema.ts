@@ -19,7 +19,7 @@ export interface JsonSchema {
 
 /** A deep copy without description texts, which are upstream prose. */
 export function withoutDescriptions<T>(value: T): T {
-  return JSON.parse(JSON.stringify(value, (key, v) => (key === 'description' ? undefined : v)));
+  return JSON.parse(JSON.stringify(value, (key, v) => (key === 'description' && typeof v === 'string' ? undefined : v)));
 }
 
 /** Stable JSON: object keys sorted, so equal schemas give equal strings. */

@@ -1,16 +1,20 @@
 import { IConstruct } from 'constructs';
 
 /**
- * The one shape every validation message has: the construct path, the field, the value given and
- * what is allowed. Messages are lower case so they read well inside cdk8s's validation report.
+ * A synth-time validation message: the field, the value given and what is allowed, in lower case.
+ * It is returned from a `node.addValidation` check, and cdk8s puts the construct path in front
+ * (`[chart/job] workers is -1; expected ...`), so the path is not repeated here.
  */
-export function problem(scope: IConstruct, field: string, value: unknown, allowed: string): string {
-  return `${scope.node.path}: ${field} is ${show(value)}; ${allowed}`;
+export function problem(field: string, value: unknown, allowed: string): string {
+  return `${field} is ${show(value)}; ${allowed}`;
 }
 
-/** Throws at once for a value that can never be right, with the message of `problem`. */
+/**
+ * Throws at once for a value that can never be right. The message starts with the construct path,
+ * as cdk8s's validation report does: `chart/job: workers is -1; expected ...`.
+ */
 export function fail(scope: IConstruct, field: string, value: unknown, allowed: string): never {
-  throw new Error(problem(scope, field, value, allowed));
+  throw new Error(`${scope.node.path}: ${problem(field, value, allowed)}`);
 }
 
 /** Checks a count that must be a whole number no smaller than `min`. */

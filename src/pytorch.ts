@@ -183,13 +183,13 @@ export class DistributedPyTorch extends TrainingJob {
     for (const group of this.replicaGroups) {
       const devices = group.accelerator?.count;
       if (nproc !== undefined && devices !== undefined && nproc > devices) {
-        errors.push(problem(this, 'nprocPerNode', nproc, `expected at most the ${devices} accelerators per ${group.replicaType} pod; more processes than devices oversubscribe them`));
+        errors.push(problem('nprocPerNode', nproc, `expected at most the ${devices} accelerators per ${group.replicaType} pod; more processes than devices oversubscribe them`));
       }
     }
     const elastic = this.props.elastic;
     const workers = this.worker?.replicas ?? 0;
     if (elastic && (workers < elastic.minWorkers || workers > elastic.maxWorkers)) {
-      errors.push(problem(this, 'workers', workers, `expected a count between elastic.minWorkers (${elastic.minWorkers}) and elastic.maxWorkers (${elastic.maxWorkers})`));
+      errors.push(problem('workers', workers, `expected a count between elastic.minWorkers (${elastic.minWorkers}) and elastic.maxWorkers (${elastic.maxWorkers})`));
     }
     return errors;
   }

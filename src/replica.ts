@@ -441,20 +441,20 @@ export class ReplicaGroup extends Construct {
         const json = JSON.stringify(v._toKube());
         const previous = seen.get(v.name);
         if (previous !== undefined && previous !== json) {
-          errors.push(problem(this, 'volumes', v.name, 'expected each volume name to stand for one volume; two different volumes share it'));
+          errors.push(problem('volumes', v.name, 'expected each volume name to stand for one volume; two different volumes share it'));
         }
         seen.set(v.name, json);
       }
       const paths = c.mounts.map(m => m.path);
       for (const path of unique(paths.filter((p, i) => paths.indexOf(p) !== i))) {
-        errors.push(problem(this, `containers[${c.name}].volumeMounts.mountPath`, path, 'expected every mount path of a container to be used once'));
+        errors.push(problem(`containers[${c.name}].volumeMounts.mountPath`, path, 'expected every mount path of a container to be used once'));
       }
     }
     const podPolicy = this.options.podRestartPolicy;
     if (podPolicy && this._restartPolicy === RestartPolicy.EXIT_CODE) {
-      errors.push(problem(this, 'podRestartPolicy', podPolicy.value, 'expected none with restartPolicy ExitCode; the operator decides restarts by exit code and a pod-level policy would contradict it'));
+      errors.push(problem('podRestartPolicy', podPolicy.value, 'expected none with restartPolicy ExitCode; the operator decides restarts by exit code and a pod-level policy would contradict it'));
     } else if (podPolicy && podPolicy.value !== this._restartPolicy.value) {
-      errors.push(problem(this, 'podRestartPolicy', podPolicy.value, `expected ${this._restartPolicy.value} (the replica's restartPolicy, which the operator applies over it) or none`));
+      errors.push(problem('podRestartPolicy', podPolicy.value, `expected ${this._restartPolicy.value} (the replica's restartPolicy, which the operator applies over it) or none`));
     }
     return errors;
   }

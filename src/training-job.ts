@@ -230,25 +230,25 @@ export abstract class TrainingJob extends Construct {
     const errors: string[] = [];
     const name = this.apiObject.name;
     if (!DNS_1035.test(name)) {
-      errors.push(problem(this, 'metadata.name', name, 'expected a DNS-1035 label: lower-case letters, digits and "-", starting with a letter and ending with a letter or digit'));
+      errors.push(problem('metadata.name', name, 'expected a DNS-1035 label: lower-case letters, digits and "-", starting with a letter and ending with a letter or digit'));
     }
     for (const group of this.groups) {
       const max = this._maxReplicasOf(group);
       if (max < 1) continue;
       const podName = `${name}-${group.replicaType.toLowerCase()}-${max - 1}`;
       if (podName.length > 63) {
-        errors.push(problem(this, 'metadata.name', name, `expected a name of at most ${63 - podName.length + name.length} characters, so that the pod and service name "${podName}" fits in 63`));
+        errors.push(problem('metadata.name', name, `expected a name of at most ${63 - podName.length + name.length} characters, so that the pod and service name "${podName}" fits in 63`));
       }
       for (const env of group._envNames()) {
         if (this.kind.injectedEnv.test(env)) {
-          errors.push(problem(group, 'env', env, 'expected a variable the operator does not set itself; it injects this one and a user value would break the job'));
+          errors.push(problem(`${group.replicaType}.env`, env, 'expected a variable the operator does not set itself; it injects this one and a user value would break the job'));
         }
       }
     }
     const gang = this.jobProps.gangScheduling;
     const total = this.groups.reduce((n, g) => n + g.replicas, 0);
     if (gang?.minAvailable !== undefined && gang.minAvailable > total) {
-      errors.push(problem(this, 'gangScheduling.minAvailable', gang.minAvailable, `expected at most the job's ${total} pods, or the group can never be scheduled`));
+      errors.push(problem('gangScheduling.minAvailable', gang.minAvailable, `expected at most the job's ${total} pods, or the group can never be scheduled`));
     }
     return [...errors, ...this._validateKind()];
   }

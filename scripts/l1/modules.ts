@@ -36,13 +36,13 @@ export function renderKindModule(kinds: CrdKind[], core: CoreTypes, header: stri
 
   const gen = new TypeGenerator({ renderTypeName: def => def });
   registerExternals(gen, core);
-  for (const [name, def] of shared) gen.addDefinition(name, describe(def.schema, def.path));
+  for (const [name, def] of shared) gen.addDefinition(name, forJson2jsii(describe(def.schema, def.path)));
 
   for (const kind of kinds) {
     const name = TypeGenerator.normalizeTypeName(kind.kind);
     const spec = specs.get(kind.kind)!;
     const specRequired = (kind.schema.required ?? []).includes('spec');
-    gen.addDefinition(`${name}Spec`, describe(spec, 'spec'));
+    gen.addDefinition(`${name}Spec`, forJson2jsii(describe(spec, 'spec')));
     gen.emitCustomType(name, code => emitClass(code, name, kind, specRequired));
     gen.emitType(`${name}Props`, {
       type: 'object',
@@ -62,9 +62,14 @@ export function renderCoreModule(core: CoreTypes, header: string): string {
   const gen = new TypeGenerator({ renderTypeName: def => def });
   registerExternals(gen, core);
   const own = core.ownTypes();
-  for (const type of own) gen.addDefinition(type, describe(core.definition(type), type));
+  for (const type of own) gen.addDefinition(type, forJson2jsii(describe(core.definition(type), type)));
   for (const type of own) gen.emitType(type, undefined, type);
   return finish(header, gen.render());
+}
+
+/** Our schema type is looser than json-schema's draft-4 typing, which json2jsii declares. */
+function forJson2jsii(schema: JsonSchema): Parameters<TypeGenerator['addDefinition']>[1] {
+  return schema as Parameters<TypeGenerator['addDefinition']>[1];
 }
 
 function registerExternals(gen: TypeGenerator, core: CoreTypes) {

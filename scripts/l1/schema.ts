@@ -9,12 +9,12 @@ export interface JsonSchema {
   additionalProperties?: JsonSchema | boolean;
   items?: JsonSchema;
   required?: string[];
-  enum?: unknown[];
-  default?: unknown;
+  enum?: any[];
+  default?: any;
   pattern?: string;
   anyOf?: JsonSchema[];
   $ref?: string;
-  [key: string]: unknown;
+  [key: string]: any;
 }
 
 /** A deep copy without description texts, which are upstream prose. */

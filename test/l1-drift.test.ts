@@ -1,0 +1,71 @@
+/**
+ * The committed imports/ and test/schemas/ must be exactly what the generator writes today from
+ * the pinned CRDs: a hand edit, or a generator change without `npx projen import`, fails here.
+ */
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { generate, GeneratedFiles } from '../scripts/l1/generate';
+
+const ROOT = path.join(__dirname, '..');
+const CRD_ROOT = path.join(ROOT, '..', 'shared', 'crds');
+
+/** Differences between a generated folder and the committed one, in words. */
+function drift(generated: Map<string, string>, dir: string): string[] {
+  const committed = fs.existsSync(dir) ? fs.readdirSync(dir).filter(f => fs.statSync(path.join(dir, f)).isFile()).sort() : [];
+  const problems: string[] = [];
+  for (const name of [...generated.keys()].sort()) {
+    const file = path.join(dir, name);
+    if (!fs.existsSync(file)) {
+      problems.push(`${name}: generated but not committed`);
+      continue;
+    }
+    const have = fs.readFileSync(file);
+    const want = Buffer.from(generated.get(name)!, 'utf8');
+    if (!have.equals(want)) {
+      const a = have.toString('utf8').split('\n');
+      const b = generated.get(name)!.split('\n');
+      const line = b.findIndex((l, i) => l !== a[i]);
+      problems.push(`${name}: differs from the generator's output at line ${line + 1}`);
+    }
+  }
+  for (const name of committed) if (!generated.has(name)) problems.push(`${name}: committed but not generated`);
+  return problems;
+}
+
+test('the comparison reports a changed, a missing and an extra file', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'l1-drift-'));
+  try {
+    fs.writeFileSync(path.join(dir, 'a.ts'), 'one\ntwo\n');
+    fs.writeFileSync(path.join(dir, 'extra.ts'), '');
+    const generated = new Map([['a.ts', 'one\n2\n'], ['b.ts', '']]);
+    expect(drift(generated, dir)).toEqual([
+      "a.ts: differs from the generator's output at line 2",
+      'b.ts: generated but not committed',
+      'extra.ts: committed but not generated',
+    ]);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+if (!fs.existsSync(CRD_ROOT)) {
+  test(`skipped: the pinned CRDs (${CRD_ROOT}) are not available, so drift cannot be checked`, () => {
+    console.log(`l1-drift: ${CRD_ROOT} does not exist; imports/ and test/schemas/ were not compared with the generator`);
+  });
+} else {
+  describe('generated files match the generator (run `npx projen import` to refresh)', () => {
+    let files: GeneratedFiles;
+    beforeAll(() => {
+      files = generate(CRD_ROOT);
+    });
+
+    test('imports/', () => {
+      expect(drift(files.imports, path.join(ROOT, 'imports'))).toEqual([]);
+    });
+
+    test('test/schemas/', () => {
+      expect(drift(files.schemas, path.join(ROOT, 'test', 'schemas'))).toEqual([]);
+    });
+  });
+}

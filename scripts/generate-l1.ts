@@ -1,12 +1,15 @@
 /**
  * Generates the typed L1 classes in imports/ and the compact test schemas in test/schemas/ from the
  * pinned CRDs in ../shared/crds. Run it with `npx projen import`.
+ *
+ * Arguments, both optional: the CRD folder, and an output root that receives imports/ and
+ * test/schemas/ instead of the repository (tests use it to run the CLI against a scratch copy).
  */
 import * as path from 'path';
 import { DEFAULT_CRD_ROOT, generate, writeGenerated } from './l1/generate';
 
-const root = path.join(__dirname, '..');
-const crdRoot = process.argv[2] ?? DEFAULT_CRD_ROOT;
+const crdRoot = process.argv[2] || DEFAULT_CRD_ROOT;
+const root = process.argv[3] ? path.resolve(process.argv[3]) : path.join(__dirname, '..');
 try {
   const files = generate(crdRoot);
   writeGenerated(files, path.join(root, 'imports'), path.join(root, 'test', 'schemas'));

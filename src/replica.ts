@@ -210,8 +210,8 @@ export class ReplicaGroup extends Construct {
   private readonly podLabels: { [key: string]: string } = {};
   private readonly podAnnotations: { [key: string]: string } = {};
   private readonly imagePullSecrets: string[] = [];
-  /** Containers whose security context the user wrote; the preset leaves them alone. */
-  private readonly customSecurity = new Set<kplus.Container>();
+  /** Security contexts the user wrote, by container; the DEFAULT preset leaves them alone. */
+  private readonly customSecurity = new Map<kplus.Container, kplus.ContainerSecurityContextProps>();
 
   public constructor(scope: Construct, replicaType: string, framework: FrameworkContainer, props: ReplicaGroupProps) {
     super(scope, replicaType);
@@ -241,7 +241,7 @@ export class ReplicaGroup extends Construct {
       securityContext: props.securityContext ?? {},
     });
     this.containers.push(this.mainContainer);
-    if (props.securityContext) this.customSecurity.add(this.mainContainer);
+    if (props.securityContext) this.customSecurity.set(this.mainContainer, props.securityContext);
 
     if (props.sharedMemory) {
       const shm = kplus.Volume.fromEmptyDir(this, 'SharedMemory', SHM_VOLUME, {
@@ -283,7 +283,7 @@ export class ReplicaGroup extends Construct {
   public addContainer(props: kplus.ContainerProps): kplus.Container {
     const container = new kplus.Container(withSafeSecurity(props));
     this.containers.push(container);
-    if (props.securityContext) this.customSecurity.add(container);
+    if (props.securityContext) this.customSecurity.set(container, props.securityContext);
     return container;
   }
 
@@ -291,7 +291,7 @@ export class ReplicaGroup extends Construct {
   public addInitContainer(props: kplus.ContainerProps): kplus.Container {
     const container = new kplus.Container(withSafeSecurity(props));
     this.initContainers.push(container);
-    if (props.securityContext) this.customSecurity.add(container);
+    if (props.securityContext) this.customSecurity.set(container, props.securityContext);
     return container;
   }
 
@@ -397,14 +397,14 @@ export class ReplicaGroup extends Construct {
   private renderContainer(container: kplus.Container, security: PodSecurity, main: boolean): k8s.Container {
     const kube = container._toKube();
     const resources = main ? this.resourceRequirements() : kube.resources;
-    const custom = this.customSecurity.has(container) && !security.restricted;
+    const custom = this.customSecurity.get(container);
     return dropUndefined({
       ...kube,
       // cdk8s-plus writes Always when nothing is asked; pulling a multi-gigabyte training image on
       // every restart is rarely wanted, so the cluster's default applies unless the user chose.
       imagePullPolicy: main && !this.options.imagePullPolicy ? undefined : kube.imagePullPolicy,
       resources,
-      securityContext: custom ? kube.securityContext : presetSecurity(security, kube.securityContext),
+      securityContext: custom && !security.restricted ? kube.securityContext : presetSecurity(security, custom),
     });
   }
 
@@ -469,25 +469,25 @@ function withSafeSecurity(props: kplus.ContainerProps): kplus.ContainerProps {
  * The container security context of a preset. DEFAULT keeps whatever user the image has; RESTRICTED
  * meets the restricted Pod Security Standard. Either way escalation and privileged mode are off.
  */
-function presetSecurity(security: PodSecurity, rendered: k8s.SecurityContext | undefined): k8s.SecurityContext {
+function presetSecurity(security: PodSecurity, asked: kplus.ContainerSecurityContextProps | undefined): k8s.SecurityContext {
+  // Only what the user asked for is carried over: cdk8s-plus would also switch on a read-only
+  // root file system, which training code that writes to /tmp does not expect.
+  const common = {
+    runAsUser: asked?.user,
+    runAsGroup: asked?.group,
+    readOnlyRootFilesystem: asked?.readOnlyRootFilesystem,
+    allowPrivilegeEscalation: false,
+    privileged: false,
+  };
   if (security.restricted) {
     return dropUndefined({
-      runAsUser: rendered?.runAsUser,
-      runAsGroup: rendered?.runAsGroup,
+      ...common,
       runAsNonRoot: true,
-      allowPrivilegeEscalation: false,
-      privileged: false,
-      readOnlyRootFilesystem: rendered?.readOnlyRootFilesystem === true ? true : undefined,
       capabilities: { drop: ['ALL'] },
       seccompProfile: { type: 'RuntimeDefault' },
     });
   }
-  return dropUndefined({
-    runAsUser: rendered?.runAsUser,
-    runAsGroup: rendered?.runAsGroup,
-    allowPrivilegeEscalation: false,
-    privileged: false,
-  });
+  return dropUndefined(common);
 }
 
 /** Sizes as Kubernetes quantities: whole gibibytes as Gi, else mebibytes. */

@@ -1,0 +1,31 @@
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { App, YamlOutputType } from 'cdk8s';
+import { buildExamples, exampleFiles } from '../examples/main';
+import { expectDeterministic, expectValidManifests } from './harness';
+
+/**
+ * The examples are the README's quick start and what `npm run synth` writes to dist/. Each chart's
+ * YAML is a snapshot: a change to it is a change to what users' GitOps repositories receive.
+ */
+describe('examples', () => {
+  const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'examples-'));
+  afterAll(() => fs.rmSync(outdir, { recursive: true, force: true }));
+  buildExamples(new App({ outdir, yamlOutputType: YamlOutputType.FILE_PER_CHART })).synth();
+  const files = fs.readdirSync(outdir).filter(f => f.endsWith('.k8s.yaml')).sort();
+
+  test('every example module adds at least one chart', () => {
+    expect(exampleFiles().length).toBeGreaterThanOrEqual(4);
+    expect(files.length).toBeGreaterThanOrEqual(exampleFiles().length);
+  });
+
+  test('every manifest of every example passes the strict schema check', () => {
+    const docs = expectDeterministic(app => { buildExamples(app); }, { yamlOutputType: YamlOutputType.FILE_PER_CHART });
+    expect(expectValidManifests(docs)).toBeGreaterThanOrEqual(files.length);
+  });
+
+  test.each(files)('%s', file => {
+    expect(fs.readFileSync(path.join(outdir, file), 'utf8')).toMatchSnapshot();
+  });
+});

@@ -1,0 +1,25 @@
+/**
+ * Fidelity to upstream manifests: every leaf of the upstream document must appear in ours with the
+ * same value. Ours may hold more (defaults the constructs add, such as the Istio opt-out).
+ */
+
+/**
+ * The leaves of `expected` that `actual` lacks or holds with another value, as
+ * `path: expected X, got Y`. Numbers and numeric strings compare equal when they print the same,
+ * because quantities (`cpu: 4` and `cpu: "4"`) mean the same to the API server.
+ */
+export function missingLeaves(expected: unknown, actual: unknown, at = ''): string[] {
+  if (expected === null || expected === undefined) return [];
+  if (Array.isArray(expected)) {
+    if (!Array.isArray(actual)) return [`${at}: expected a list, got ${JSON.stringify(actual)}`];
+    return expected.flatMap((e, i) => missingLeaves(e, actual[i], `${at}[${i}]`));
+  }
+  if (typeof expected === 'object') {
+    if (!actual || typeof actual !== 'object' || Array.isArray(actual)) return [`${at}: expected an object, got ${JSON.stringify(actual)}`];
+    const entries = Object.entries(expected as object);
+    if (entries.length === 0) return [];
+    return entries.flatMap(([k, v]) => missingLeaves(v, (actual as any)[k], at ? `${at}.${k}` : k));
+  }
+  const same = expected === actual || ((typeof expected === 'number' || typeof actual === 'number') && String(expected) === String(actual));
+  return same ? [] : [`${at}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`];
+}

@@ -1,0 +1,300 @@
+import { App, Chart, Duration, Size, Testing } from 'cdk8s';
+import * as kplus from 'cdk8s-plus-28';
+import {
+  Accelerator, CleanPodPolicy, DistributedPyTorch, DistributedPyTorchProps, GangScheduler, ManagedBy,
+  NprocPerNode, RendezvousBackend, RestartPolicy,
+} from '../src';
+import { expectDeterministic, expectValidManifests } from './harness';
+
+const IMAGE = 'pytorch/pytorch:2.5.0-cuda12.4-cudnn9-runtime';
+
+/** Synthesizes twice (asserting identical bytes), validates strictly, returns the PyTorchJob. */
+function synthJob(props: Partial<DistributedPyTorchProps> = {}, after?: (job: DistributedPyTorch, chart: Chart) => void): any {
+  const docs = expectDeterministic(app => {
+    const chart = new Chart(app, 'test');
+    const job = new DistributedPyTorch(chart, 'job', { metadata: { name: 'train' }, image: IMAGE, ...props });
+    after?.(job, chart);
+  });
+  expectValidManifests(docs);
+  return docs.find(d => d.kind === 'PyTorchJob');
+}
+
+/** The validation report of `app.synth()`, or undefined if it passes. */
+function synthErrors(build: (chart: Chart) => void): string | undefined {
+  const app = Testing.app();
+  build(new Chart(app, 'test'));
+  try {
+    app.synth();
+    return undefined;
+  } catch (e: any) {
+    return e.message;
+  }
+}
+
+describe('static jobs', () => {
+  test('the reference job: one Master with replicas 1 and three workers, one GPU each', () => {
+    const job = synthJob({
+      command: ['python', '/workspace/train.py'],
+      workers: 3,
+      resources: { accelerator: Accelerator.nvidia(1), cpu: kplus.Cpu.units(8), memory: Size.gibibytes(32) },
+    });
+    const specs = job.spec.pytorchReplicaSpecs;
+    expect(Object.keys(specs)).toEqual(['Master', 'Worker']);
+    expect(specs.Master.replicas).toBe(1);
+    expect(specs.Worker.replicas).toBe(3);
+    for (const role of ['Master', 'Worker']) {
+      const container = specs[role].template.spec.containers[0];
+      expect(specs[role].restartPolicy).toBe('OnFailure');
+      expect(container.name).toBe('pytorch');
+      expect(container.ports).toEqual([{ containerPort: 23456, name: 'pytorchjob-port' }]);
+      expect(container.command).toEqual(['python', '/workspace/train.py']);
+      // Extended resources need a limit; requests are written equal.
+      expect(container.resources.limits).toEqual({ 'cpu': '8', 'memory': '32Gi', 'nvidia.com/gpu': 1 });
+      expect(container.resources.requests).toEqual(container.resources.limits);
+      expect(specs[role].template.metadata.annotations).toEqual({ 'sidecar.istio.io/inject': 'false' });
+      expect(specs[role].template.spec.tolerations).toEqual([{ key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoSchedule' }]);
+      expect(specs[role].template.spec.restartPolicy).toBeUndefined();
+    }
+    expect(job.spec.nprocPerNode).toBe('1');
+    expect(job.spec.elasticPolicy).toBeUndefined();
+  });
+
+  test('workers: 0 makes a single-node job with the Master alone', () => {
+    const job = synthJob({ workers: 0 });
+    expect(Object.keys(job.spec.pytorchReplicaSpecs)).toEqual(['Master']);
+  });
+
+  test('nprocPerNode follows the accelerators per pod, or is written as given', () => {
+    expect(synthJob({ resources: { accelerator: Accelerator.nvidia(4) } }).spec.nprocPerNode).toBe('4');
+    expect(synthJob({ resources: { accelerator: Accelerator.nvidia(4) }, nprocPerNode: NprocPerNode.GPU }).spec.nprocPerNode).toBe('gpu');
+    expect(synthJob({ nprocPerNode: NprocPerNode.of(2) }).spec.nprocPerNode).toBe('2');
+    expect(synthJob({}).spec.nprocPerNode).toBeUndefined();
+  });
+
+  test('per-role options override the job options; maps merge', () => {
+    const job = synthJob({
+      env: { LOGLEVEL: kplus.EnvValue.fromValue('INFO') },
+      master: { resources: { cpu: kplus.Cpu.units(2) }, env: { ROLE: kplus.EnvValue.fromValue('master') }, restartPolicy: RestartPolicy.EXIT_CODE },
+      worker: { image: 'custom:1' },
+      resources: { accelerator: Accelerator.amd(2) },
+    });
+    const master = job.spec.pytorchReplicaSpecs.Master;
+    const worker = job.spec.pytorchReplicaSpecs.Worker;
+    expect(master.restartPolicy).toBe('ExitCode');
+    expect(master.template.spec.containers[0].resources.limits).toEqual({ cpu: '2' });
+    expect(master.template.spec.containers[0].env).toEqual([{ name: 'LOGLEVEL', value: 'INFO' }, { name: 'ROLE', value: 'master' }]);
+    expect(worker.template.spec.containers[0].image).toBe('custom:1');
+    expect(worker.template.spec.containers[0].resources.limits).toEqual({ 'amd.com/gpu': 2 });
+  });
+});
+
+describe('elastic jobs', () => {
+  test('run workers only, with the elastic policy and rendezvous settings', () => {
+    const job = synthJob({
+      workers: 2,
+      elastic: {
+        minWorkers: 1,
+        maxWorkers: 4,
+        rendezvousBackend: RendezvousBackend.C10D,
+        rendezvousPort: 29400,
+        rendezvousConf: { timeout: '900', join_timeout: '300' },
+        maxRestarts: 10,
+        metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 80 } } }],
+      },
+    });
+    expect(Object.keys(job.spec.pytorchReplicaSpecs)).toEqual(['Worker']);
+    expect(job.spec.elasticPolicy).toEqual({
+      minReplicas: 1,
+      maxReplicas: 4,
+      rdzvBackend: 'c10d',
+      rdzvPort: 29400,
+      rdzvConf: [{ key: 'join_timeout', value: '300' }, { key: 'timeout', value: '900' }],
+      maxRestarts: 10,
+      metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 80 } } }],
+    });
+  });
+});
+
+describe('volumes, mounts and shared memory', () => {
+  test('mount() after construction lands in every replica; dataset read-only, checkpoints shared', () => {
+    const job = synthJob({ workers: 1, sharedMemory: Size.gibibytes(8) }, (j, chart) => {
+      const dataset = kplus.PersistentVolumeClaim.fromClaimName(chart, 'Dataset', 'imagenet');
+      j.mount('/data', kplus.Volume.fromPersistentVolumeClaim(chart, 'DataVolume', dataset, { readOnly: true }), { readOnly: true });
+      const checkpoints = kplus.PersistentVolumeClaim.fromClaimName(chart, 'Checkpoints', 'ckpt');
+      j.mount('/checkpoints', kplus.Volume.fromPersistentVolumeClaim(chart, 'CkptVolume', checkpoints));
+      const config = new kplus.ConfigMap(chart, 'Config', { metadata: { name: 'train-config' }, data: { 'train.yaml': 'epochs: 1' } });
+      j.mount('/etc/train', kplus.Volume.fromConfigMap(chart, 'ConfigVolume', config));
+    });
+    for (const role of ['Master', 'Worker']) {
+      const pod = job.spec.pytorchReplicaSpecs[role].template.spec;
+      expect(pod.containers[0].volumeMounts).toEqual([
+        { mountPath: '/dev/shm', name: 'dshm' },
+        { mountPath: '/data', name: 'pvc-imagenet', readOnly: true },
+        { mountPath: '/checkpoints', name: 'pvc-ckpt' },
+        { mountPath: '/etc/train', name: 'configmap-train-config' },
+      ]);
+      expect(pod.volumes).toEqual([
+        { name: 'configmap-train-config', configMap: { name: 'train-config' } },
+        { name: 'dshm', emptyDir: { medium: 'Memory', sizeLimit: '8192Mi' } },
+        { name: 'pvc-ckpt', persistentVolumeClaim: { claimName: 'ckpt', readOnly: false } },
+        { name: 'pvc-imagenet', persistentVolumeClaim: { claimName: 'imagenet', readOnly: true } },
+      ]);
+    }
+  });
+
+  test('per-role tweaks through job.master and job.worker', () => {
+    const job = synthJob({ workers: 2 }, (j, chart) => {
+      j.worker!.addToleration({ key: 'spot', operator: 'Exists', effect: 'NoSchedule' });
+      j.worker!.addNodeSelector('pool', 'gpu-a100');
+      j.master!.addPodAnnotation('prometheus.io/scrape', 'true');
+      j.master!.addEnv('TOKEN', kplus.EnvValue.fromSecretValue({ secret: kplus.Secret.fromSecretName(chart, 'Tok', 'hf-token'), key: 'token' }));
+      j.worker!.addContainer({ name: 'metrics', image: 'exporter:1', portNumber: 9100 });
+      j.worker!.scale(3);
+    });
+    const master = job.spec.pytorchReplicaSpecs.Master.template;
+    const worker = job.spec.pytorchReplicaSpecs.Worker;
+    expect(worker.replicas).toBe(3);
+    expect(worker.template.spec.tolerations).toEqual([{ key: 'spot', operator: 'Exists', effect: 'NoSchedule' }]);
+    expect(worker.template.spec.nodeSelector).toEqual({ pool: 'gpu-a100' });
+    expect(worker.template.spec.containers.map((c: any) => c.name)).toEqual(['pytorch', 'metrics']);
+    expect(master.metadata.annotations).toEqual({ 'prometheus.io/scrape': 'true', 'sidecar.istio.io/inject': 'false' });
+    // A secret reference stays a reference: the value never appears in the manifest.
+    expect(master.spec.containers[0].env).toEqual([{ name: 'TOKEN', valueFrom: { secretKeyRef: { name: 'hf-token', key: 'token' } } }]);
+  });
+});
+
+describe('run policy and scheduling', () => {
+  test('run policy fields', () => {
+    const job = synthJob({
+      runPolicy: {
+        cleanPodPolicy: CleanPodPolicy.RUNNING,
+        ttlAfterFinished: Duration.hours(6),
+        activeDeadline: Duration.days(2),
+        backoffLimit: 3,
+        suspend: true,
+        managedBy: ManagedBy.MULTI_KUEUE,
+      },
+    });
+    expect(job.spec.runPolicy).toEqual({
+      cleanPodPolicy: 'Running',
+      ttlSecondsAfterFinished: 21600,
+      activeDeadlineSeconds: 172800,
+      backoffLimit: 3,
+      suspend: true,
+      managedBy: 'kueue.x-k8s.io/multikueue',
+    });
+  });
+
+  test('Kueue queue and workload priority become labels on the job', () => {
+    const job = synthJob({ queue: 'team-vision', workloadPriorityClass: 'high', metadata: { name: 'train', labels: { app: 'resnet' } } });
+    expect(job.metadata.labels).toEqual({ 'app': 'resnet', 'kueue.x-k8s.io/priority-class': 'high', 'kueue.x-k8s.io/queue-name': 'team-vision' });
+  });
+
+  test('gang scheduling: minAvailable defaults to every pod, pods name the scheduler', () => {
+    const job = synthJob({
+      workers: 3,
+      gangScheduling: { scheduler: GangScheduler.VOLCANO, queue: 'research', minResources: { 'nvidia.com/gpu': '4' }, scheduleTimeout: Duration.minutes(10), priorityClass: 'batch' },
+    });
+    expect(job.spec.runPolicy.schedulingPolicy).toEqual({
+      minAvailable: 4, queue: 'research', minResources: { 'nvidia.com/gpu': '4' }, priorityClass: 'batch', scheduleTimeoutSeconds: 600,
+    });
+    for (const role of ['Master', 'Worker']) {
+      expect(job.spec.pytorchReplicaSpecs[role].template.spec.schedulerName).toBe('volcano');
+    }
+    const plugins = synthJob({ gangScheduling: { scheduler: GangScheduler.SCHEDULER_PLUGINS, minAvailable: 1 } });
+    expect(plugins.spec.runPolicy.schedulingPolicy).toEqual({ minAvailable: 1 });
+    expect(plugins.spec.pytorchReplicaSpecs.Worker.template.spec.schedulerName).toBe('scheduler-plugins-scheduler');
+  });
+
+  test('istioSidecar: true keeps injection', () => {
+    const job = synthJob({ istioSidecar: true });
+    expect(job.spec.pytorchReplicaSpecs.Master.template.metadata).toEqual({});
+  });
+});
+
+describe('validation', () => {
+  const bad = (props: Partial<DistributedPyTorchProps>) => () => new DistributedPyTorch(new Chart(Testing.app(), 'test'), 'job', { image: IMAGE, ...props });
+
+  test('impossible single values throw at once with path, field, value and what is allowed', () => {
+    expect(bad({ workers: -1 })).toThrow('test/job: workers is -1; expected a whole number of 0 or more');
+    expect(bad({ workers: 1.5 })).toThrow('test/job: workers is 1.5; expected a whole number of 0 or more');
+    expect(bad({ resources: { accelerator: Accelerator.nvidia(0) } }))
+      .toThrow('test/job/Master: resources.accelerator is "nvidia.com/gpu x 0"; expected a whole number of devices greater than 0 (got 0)');
+    expect(bad({ resources: { accelerator: Accelerator.custom('gpu', 1) } }))
+      .toThrow('test/job/Master: resources.accelerator is "gpu x 1"; expected a qualified extended resource name such as "vendor.com/device" (got "gpu")');
+    expect(bad({ elastic: { minWorkers: 3, maxWorkers: 2 } })).toThrow('test/job: elastic.minWorkers is 3; expected at most elastic.maxWorkers (2)');
+    expect(bad({ workers: 0, elastic: { minWorkers: 1, maxWorkers: 2 } })).toThrow('test/job: workers is 0; expected at least 1 for an elastic job, which runs workers only');
+    expect(bad({ nprocPerNode: NprocPerNode.of(0) })).toThrow('test/job: nprocPerNode is 0; expected a whole number of 1 or more');
+    expect(bad({ runPolicy: { backoffLimit: -2 } })).toThrow('test/job: runPolicy.backoffLimit is -2; expected a whole number of 0 or more');
+    expect(() => new DistributedPyTorch(new Chart(Testing.app(), 'test'), 'job', {})).toThrow('test/job/Master: image is not set; expected a container image for the main container');
+  });
+
+  test('cross-field mistakes fail at synth time, naming every problem', () => {
+    expect(synthErrors(chart => new DistributedPyTorch(chart, 'job', { metadata: { name: 'Train_Job' }, image: IMAGE }))).toBe(
+      'Validation failed with the following errors:\n' +
+      '  [test/job] metadata.name is "Train_Job"; expected a DNS-1035 label: lower-case letters, digits and "-", starting with a letter and ending with a letter or digit');
+
+    const long = 'a'.repeat(55);
+    expect(synthErrors(chart => new DistributedPyTorch(chart, 'job', { metadata: { name: long }, image: IMAGE, workers: 16 }))).toContain(
+      `[test/job] metadata.name is "${long}"; expected a name of at most 53 characters, so that the pod and service name "${long}-worker-15" fits in 63`);
+
+    expect(synthErrors(chart => new DistributedPyTorch(chart, 'job', {
+      metadata: { name: 'train' }, image: IMAGE, env: { MASTER_ADDR: kplus.EnvValue.fromValue('x'), PET_NNODES: kplus.EnvValue.fromValue('2') },
+    }))).toBe('Validation failed with the following errors:\n' +
+      '  [test/job] Master.env is "MASTER_ADDR"; expected a variable the operator does not set itself; it injects this one and a user value would break the job\n' +
+      '  [test/job] Master.env is "PET_NNODES"; expected a variable the operator does not set itself; it injects this one and a user value would break the job\n' +
+      '  [test/job] Worker.env is "MASTER_ADDR"; expected a variable the operator does not set itself; it injects this one and a user value would break the job\n' +
+      '  [test/job] Worker.env is "PET_NNODES"; expected a variable the operator does not set itself; it injects this one and a user value would break the job');
+
+    expect(synthErrors(chart => new DistributedPyTorch(chart, 'job', {
+      metadata: { name: 'train' }, image: IMAGE, resources: { accelerator: Accelerator.nvidia(2) }, nprocPerNode: NprocPerNode.of(4), workers: 0,
+    }))).toBe('Validation failed with the following errors:\n' +
+      '  [test/job] nprocPerNode is 4; expected at most the 2 accelerators per Master pod; more processes than devices oversubscribe them');
+
+    expect(synthErrors(chart => new DistributedPyTorch(chart, 'job', {
+      metadata: { name: 'train' }, image: IMAGE, workers: 5, elastic: { minWorkers: 1, maxWorkers: 3 },
+    }))).toBe('Validation failed with the following errors:\n' +
+      '  [test/job] workers is 5; expected a count between elastic.minWorkers (1) and elastic.maxWorkers (3)');
+
+    expect(synthErrors(chart => new DistributedPyTorch(chart, 'job', {
+      metadata: { name: 'train' }, image: IMAGE, workers: 0, restartPolicy: RestartPolicy.EXIT_CODE, podRestartPolicy: RestartPolicy.NEVER,
+    }))).toBe('Validation failed with the following errors:\n' +
+      '  [test/job/Master] podRestartPolicy is "Never"; expected none with restartPolicy ExitCode; the operator decides restarts by exit code and a pod-level policy would contradict it');
+
+    expect(synthErrors(chart => new DistributedPyTorch(chart, 'job', {
+      metadata: { name: 'train' }, image: IMAGE, workers: 0, podRestartPolicy: RestartPolicy.ALWAYS,
+    }))).toBe('Validation failed with the following errors:\n' +
+      '  [test/job/Master] podRestartPolicy is "Always"; expected OnFailure (the replica\'s restartPolicy, which the operator applies over it) or none');
+
+    expect(synthErrors(chart => new DistributedPyTorch(chart, 'job', {
+      metadata: { name: 'train' }, image: IMAGE, workers: 1, gangScheduling: { scheduler: GangScheduler.VOLCANO, minAvailable: 3 },
+    }))).toBe('Validation failed with the following errors:\n' +
+      '  [test/job] gangScheduling.minAvailable is 3; expected at most the job\'s 2 pods, or the group can never be scheduled');
+  });
+
+  test('two mounts at one path and two volumes with one name are rejected', () => {
+    const message = synthErrors(chart => {
+      const job = new DistributedPyTorch(chart, 'job', { metadata: { name: 'train' }, image: IMAGE, workers: 0, sharedMemory: Size.gibibytes(1) });
+      const a = kplus.PersistentVolumeClaim.fromClaimName(chart, 'A', 'a');
+      job.mount('/dev/shm', kplus.Volume.fromPersistentVolumeClaim(chart, 'AV', a));
+      job.mount('/x', kplus.Volume.fromEmptyDir(chart, 'E1', 'scratch'));
+      job.mount('/y', kplus.Volume.fromEmptyDir(chart, 'E2', 'scratch', { medium: kplus.EmptyDirMedium.MEMORY }));
+    });
+    expect(message).toBe('Validation failed with the following errors:\n' +
+      '  [test/job/Master] volumes is "scratch"; expected each volume name to stand for one volume; two different volumes share it\n' +
+      '  [test/job/Master] containers[pytorch].volumeMounts.mountPath is "/dev/shm"; expected every mount path of a container to be used once');
+  });
+
+  test('a failed validation writes nothing', () => {
+    const app = Testing.app();
+    new DistributedPyTorch(new Chart(app, 'test'), 'job', { metadata: { name: 'Bad' }, image: IMAGE });
+    expect(() => app.synth()).toThrow(/metadata.name is "Bad"/);
+    expect(require('fs').readdirSync(app.outdir)).toEqual([]);
+  });
+});
+
+test('names a job from its construct path when no name is given', () => {
+  const app = new App({ outdir: require('fs').mkdtempSync(require('path').join(require('os').tmpdir(), 'pt-')) });
+  const job = new DistributedPyTorch(new Chart(app, 'vision'), 'resnet', { image: IMAGE });
+  expect(job.name).toMatch(/^vision-resnet-resource-[0-9a-f]{8}$|^vision-resnet-[0-9a-f]{8}$/);
+});

@@ -409,13 +409,7 @@ export class ReplicaGroup extends Construct {
   }
 
   private resourceRequirements(): k8s.ResourceRequirements | undefined {
-    const r = this.options.resources;
-    if (!r) return undefined;
-    const amounts: { [name: string]: k8s.Quantity } = {};
-    if (r.cpu) amounts.cpu = k8s.Quantity.fromString(r.cpu.amount);
-    if (r.memory) amounts.memory = k8s.Quantity.fromString(sizeQuantity(r.memory));
-    if (r.ephemeralStorage) amounts['ephemeral-storage'] = k8s.Quantity.fromString(sizeQuantity(r.ephemeralStorage));
-    if (r.accelerator) amounts[r.accelerator.resourceName] = k8s.Quantity.fromNumber(r.accelerator.count);
+    const amounts = resourceQuantities(this.options.resources);
     if (Object.keys(amounts).length === 0) return undefined;
     return { limits: { ...amounts }, requests: { ...amounts } };
   }
@@ -469,7 +463,7 @@ function withSafeSecurity(props: kplus.ContainerProps): kplus.ContainerProps {
  * The container security context of a preset. DEFAULT keeps whatever user the image has; RESTRICTED
  * meets the restricted Pod Security Standard. Either way escalation and privileged mode are off.
  */
-function presetSecurity(security: PodSecurity, asked: kplus.ContainerSecurityContextProps | undefined): k8s.SecurityContext {
+export function presetSecurity(security: PodSecurity, asked: kplus.ContainerSecurityContextProps | undefined): k8s.SecurityContext {
   // Only what the user asked for is carried over: cdk8s-plus would also switch on a read-only
   // root file system, which training code that writes to /tmp does not expect.
   const common = {
@@ -488,6 +482,21 @@ function presetSecurity(security: PodSecurity, asked: kplus.ContainerSecurityCon
     });
   }
   return dropUndefined(common);
+}
+
+/**
+ * The amounts of `resources` as typed quantities keyed by resource name (cpu, memory,
+ * ephemeral-storage, the accelerator's name); shared by every construct that renders `Resources`.
+ */
+export function resourceQuantities(resources: Resources | undefined): { [name: string]: k8s.Quantity } {
+  const amounts: { [name: string]: k8s.Quantity } = {};
+  if (!resources) return amounts;
+  const r = resources;
+  if (r.cpu) amounts.cpu = k8s.Quantity.fromString(r.cpu.amount);
+  if (r.memory) amounts.memory = k8s.Quantity.fromString(sizeQuantity(r.memory));
+  if (r.ephemeralStorage) amounts['ephemeral-storage'] = k8s.Quantity.fromString(sizeQuantity(r.ephemeralStorage));
+  if (r.accelerator) amounts[r.accelerator.resourceName] = k8s.Quantity.fromNumber(r.accelerator.count);
+  return amounts;
 }
 
 /** Sizes as Kubernetes quantities: whole gibibytes as Gi, else mebibytes. */

@@ -80,7 +80,7 @@ const project = new cdk8s.ConstructLibraryCdk8s({
   depsUpgrade: false,
   pullRequestTemplate: false,
   sampleCode: false,
-  gitignore: ['/dist/', '/dist-packages/', '/.bench/', '/test/bindings/**/.venv/', '/test/bindings/**/target/', '__pycache__/', '/cdk.out/'],
+  gitignore: ['/.synth-staging-*', '/dist/', '/dist-packages/', '/.bench/', '/test/bindings/**/.venv/', '/test/bindings/**/target/', '__pycache__/', '/cdk.out/'],
 });
 
 // Regenerates imports/ (the L1s) and test/schemas/ (compact schemas) from the pinned CRDs.
@@ -89,10 +89,11 @@ project.addTask('import', {
   exec: 'ts-node --transpile-only --project tsconfig.dev.json scripts/generate-l1.ts',
 });
 
-// Synthesizes every example into dist/ through the cdk8s CLI, exactly as a GitOps repo would.
+// Synthesizes every example into dist/ through the cdk8s CLI, exactly as a GitOps repo would,
+// swapping the output in only when synthesis succeeded.
 project.addTask('synth', {
-  description: 'Synthesize the examples into dist/',
-  exec: 'cdk8s synth',
+  description: 'Synthesize the examples into dist/ (dist/ is left as it was if synthesis fails)',
+  exec: 'ts-node --transpile-only --project tsconfig.dev.json scripts/safe-synth.ts',
 });
 
 // Only the compiled library, its .jsii assembly and the docs belong in the npm tarball.
@@ -115,6 +116,9 @@ project.addTask('bench', {
   description: 'Run the benchmarks and print the table (also written to docs/benchmarks.md)',
   exec: 'ts-node --project tsconfig.dev.json bench/run.ts',
 });
+
+// The test command compiles with jsii first, so a jsii error fails it.
+project.testTask.prependSpawn(project.compileTask);
 
 // npm scripts for the commands people type; projen keeps the task definitions.
 for (const task of ['build', 'compile', 'test', 'docgen', 'eslint', 'import', 'synth', 'package-all', 'test:bindings', 'bench']) {

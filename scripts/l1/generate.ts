@@ -92,13 +92,33 @@ function compactSchema(kind: CrdKind): string {
  * never leaves a partial imports/.
  */
 export function writeGenerated(files: GeneratedFiles, importsDir: string, schemasDir: string): void {
-  replaceFolder(importsDir, files.imports);
-  replaceFolder(schemasDir, files.schemas);
+  // Both folders are staged in full before either is swapped in, so a failed write leaves both
+  // as they were, and the swaps themselves are renames.
+  const stagedImports = stage(importsDir, files.imports);
+  let stagedSchemas: string;
+  try {
+    stagedSchemas = stage(schemasDir, files.schemas);
+  } catch (e) {
+    fs.rmSync(stagedImports, { recursive: true, force: true });
+    throw e;
+  }
+  swapIn(stagedImports, importsDir);
+  swapIn(stagedSchemas, schemasDir);
 }
 
-function replaceFolder(target: string, contents: Map<string, string>) {
+/** Writes the contents into a fresh folder beside the target; removes it again on failure. */
+function stage(target: string, contents: Map<string, string>): string {
   const staging = fs.mkdtempSync(path.join(path.dirname(path.resolve(target)), `.${path.basename(target)}-`));
-  for (const [name, content] of contents) fs.writeFileSync(path.join(staging, name), content);
+  try {
+    for (const [name, content] of contents) fs.writeFileSync(path.join(staging, name), content);
+    return staging;
+  } catch (e) {
+    fs.rmSync(staging, { recursive: true, force: true });
+    throw e;
+  }
+}
+
+function swapIn(staging: string, target: string) {
   const old = `${staging}-old`;
   if (fs.existsSync(target)) fs.renameSync(target, old);
   fs.renameSync(staging, target);

@@ -1,3 +1,6 @@
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
 import { App, Chart, Duration, Size, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import {
@@ -289,12 +292,12 @@ describe('validation', () => {
     const app = Testing.app();
     new DistributedPyTorch(new Chart(app, 'test'), 'job', { metadata: { name: 'Bad' }, image: IMAGE });
     expect(() => app.synth()).toThrow(/metadata.name is "Bad"/);
-    expect(require('fs').readdirSync(app.outdir)).toEqual([]);
+    expect(fs.readdirSync(app.outdir)).toEqual([]);
   });
 });
 
 test('names a job from its construct path when no name is given', () => {
-  const app = new App({ outdir: require('fs').mkdtempSync(require('path').join(require('os').tmpdir(), 'pt-')) });
+  const app = new App({ outdir: fs.mkdtempSync(path.join(os.tmpdir(), 'pt-')) });
   const job = new DistributedPyTorch(new Chart(app, 'vision'), 'resnet', { image: IMAGE });
   expect(job.name).toMatch(/^vision-resnet-resource-[0-9a-f]{8}$|^vision-resnet-[0-9a-f]{8}$/);
 });

@@ -1,4 +1,4 @@
-import camelcase = require('camelcase');
+import camelcase from 'camelcase';
 
 /** The subset of an OpenAPI v3 schema that CRDs use. */
 export interface JsonSchema {

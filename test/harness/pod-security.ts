@@ -37,7 +37,8 @@ export const POD_SECURITY_RULES: readonly PodSecurityRule[] = [
   { profile: 'baseline', name: 'host namespaces', check: pod => ['hostNetwork', 'hostPID', 'hostIPC'].filter(f => pod[f] === true).map(f => `${f} is true`) },
   { profile: 'baseline', name: 'privileged containers', check: pod => each(pod, c => (c.securityContext?.privileged === true ? 'privileged' : undefined)) },
   {
-    profile: 'baseline', name: 'capabilities beyond the baseline set',
+    profile: 'baseline',
+    name: 'capabilities beyond the baseline set',
     check: pod => each(pod, c => {
       const extra = (c.securityContext?.capabilities?.add ?? []).filter((a: string) => !BASELINE_CAPABILITIES.has(a));
       return extra.length ? `adds ${extra.join(', ')}` : undefined;
@@ -46,41 +47,50 @@ export const POD_SECURITY_RULES: readonly PodSecurityRule[] = [
   { profile: 'baseline', name: 'hostPath volumes', check: pod => (pod.volumes ?? []).filter((v: any) => v.hostPath).map((v: any) => `volume ${v.name} is a hostPath`) },
   { profile: 'baseline', name: 'host ports', check: pod => each(pod, c => ((c.ports ?? []).some((p: any) => p.hostPort) ? 'uses a hostPort' : undefined)) },
   {
-    profile: 'baseline', name: 'AppArmor profile',
+    profile: 'baseline',
+    name: 'AppArmor profile',
     check: pod => [pod.securityContext, ...containers(pod).map(x => x.c.securityContext)]
       .filter(sc => sc?.appArmorProfile && !['RuntimeDefault', 'Localhost'].includes(sc.appArmorProfile.type))
       .map(sc => `appArmorProfile ${sc.appArmorProfile.type}`),
   },
   {
-    profile: 'baseline', name: 'SELinux user and role',
+    profile: 'baseline',
+    name: 'SELinux user and role',
     check: pod => [pod.securityContext, ...containers(pod).map(x => x.c.securityContext)]
       .filter(sc => sc?.seLinuxOptions?.user || sc?.seLinuxOptions?.role).map(() => 'custom SELinux user or role'),
   },
   { profile: 'baseline', name: '/proc mount type', check: pod => each(pod, c => (c.securityContext?.procMount && c.securityContext.procMount !== 'Default' ? `procMount ${c.securityContext.procMount}` : undefined)) },
   { profile: 'baseline', name: 'unsafe sysctls', check: pod => (pod.securityContext?.sysctls ?? []).filter((s: any) => !SAFE_SYSCTLS.has(s.name)).map((s: any) => `sysctl ${s.name}`) },
   {
-    profile: 'restricted', name: 'volume types',
+    profile: 'restricted',
+    name: 'volume types',
     check: pod => (pod.volumes ?? []).filter((v: any) => !Object.keys(v).some(k => RESTRICTED_VOLUMES.has(k))).map((v: any) => `volume ${v.name} has a type outside the restricted list`),
   },
   { profile: 'restricted', name: 'privilege escalation', check: pod => each(pod, c => (c.securityContext?.allowPrivilegeEscalation === false ? undefined : 'allowPrivilegeEscalation is not false')) },
   {
-    profile: 'restricted', name: 'running as non-root',
-    check: pod => each(pod, c => (c.securityContext?.runAsNonRoot === true || (pod.securityContext?.runAsNonRoot === true && c.securityContext?.runAsNonRoot !== false)
-      ? undefined : 'runAsNonRoot is not true on the pod or the container')),
+    profile: 'restricted',
+    name: 'running as non-root',
+    check: pod => each(pod, c => {
+      const nonRoot = c.securityContext?.runAsNonRoot ?? pod.securityContext?.runAsNonRoot;
+      return nonRoot === true ? undefined : 'runAsNonRoot is not true on the pod or the container';
+    }),
   },
   {
-    profile: 'restricted', name: 'non-root user id',
+    profile: 'restricted',
+    name: 'non-root user id',
     check: pod => [pod.securityContext, ...containers(pod).map(x => x.c.securityContext)].filter(sc => sc?.runAsUser === 0).map(() => 'runAsUser is 0'),
   },
   {
-    profile: 'restricted', name: 'seccomp profile',
+    profile: 'restricted',
+    name: 'seccomp profile',
     check: pod => each(pod, c => {
       const type = c.securityContext?.seccompProfile?.type ?? pod.securityContext?.seccompProfile?.type;
       return type === 'RuntimeDefault' || type === 'Localhost' ? undefined : `seccompProfile is ${type ?? 'not set'}`;
     }),
   },
   {
-    profile: 'restricted', name: 'capabilities dropped',
+    profile: 'restricted',
+    name: 'capabilities dropped',
     check: pod => each(pod, c => {
       const caps = c.securityContext?.capabilities ?? {};
       if (!(caps.drop ?? []).includes('ALL')) return 'does not drop ALL capabilities';

@@ -1,11 +1,14 @@
 export * from './accelerator';
 export * from './defaults';
+export * from './jax';
+export * from './paddle';
 export * from './pytorch';
 export * from './replica';
 export * from './run-policy';
 export * from './scheduling';
 export * from './security';
 export * from './training-job';
+export * from './xgboost';
 
 // L1: typed classes generated from the pinned CRDs (see imports/ and scripts/generate-l1.ts).
 export * as kubeflow from '../imports/kubeflow';

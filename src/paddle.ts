@@ -1,0 +1,197 @@
+import { ApiObjectMetadata } from 'cdk8s';
+import { k8s } from 'cdk8s-plus-28';
+import { Construct } from 'constructs';
+import { checkCount, fail, problem } from './errors';
+import { ReplicaGroup, RoleOptions } from './replica';
+import { RestartPolicy } from './run-policy';
+import { TrainingJob, TrainingJobProps, TrainingKind } from './training-job';
+import * as kubeflow from '../imports/kubeflow';
+
+/**
+ * How a PaddleJob trains. The operator tells the modes apart by the replica types: a job with a
+ * `Master` runs in parameter-server mode, a job of workers only in collective mode.
+ */
+export class PaddleMode {
+  /**
+   * Collective training (all-reduce between equal trainers): workers only. Worker 0 is the
+   * rendezvous endpoint (PADDLE_MASTER).
+   */
+  public static readonly COLLECTIVE = new PaddleMode('Collective');
+  /**
+   * Parameter-server training: parameter servers (replica type `Master`) plus trainers (`Worker`).
+   * Master 0 is the rendezvous endpoint, and the job succeeds when the parameter servers do.
+   */
+  public static readonly PARAMETER_SERVER = new PaddleMode('ParameterServer');
+  /** @param name the mode's name, as messages show it */
+  private constructor(public readonly name: string) {}
+}
+
+/**
+ * Elastic bounds of a PaddleJob's workers (`spec.elasticPolicy`). The v1.9 operator only records the
+ * policy (filling in a missing bound from the other one): it creates no autoscaler for a PaddleJob
+ * and passes the bounds to no pod. Whatever scales the job does so through the job's scale
+ * subresource, which targets the workers.
+ */
+export interface PaddleElasticOptions {
+  /** Fewest workers the job runs with (`elasticPolicy.minReplicas`). */
+  readonly minWorkers: number;
+  /** Most workers the job scales to (`elasticPolicy.maxReplicas`). */
+  readonly maxWorkers: number;
+  /**
+   * Restarts of pods in elastic mode before the job fails.
+   * @default - the operator's default
+   */
+  readonly maxRestarts?: number;
+  /**
+   * Metrics that decide the worker count (autoscaling/v2 metric specs).
+   * @default - none
+   */
+  readonly metrics?: k8s.MetricSpecV2[];
+}
+
+/** A distributed PaddlePaddle job, collective or with parameter servers. */
+export interface DistributedPaddleProps extends TrainingJobProps {
+  /**
+   * Collective (workers only) or parameter-server (parameter servers plus workers) training.
+   * @default - PaddleMode.PARAMETER_SERVER when `parameterServers` or `parameterServer` is given, else PaddleMode.COLLECTIVE
+   */
+  readonly mode?: PaddleMode;
+  /**
+   * Worker pods (trainers).
+   * @default 1
+   */
+  readonly workers?: number;
+  /**
+   * Parameter-server pods (replica type `Master`), in parameter-server mode only.
+   * @default 1 in parameter-server mode
+   */
+  readonly parameterServers?: number;
+  /**
+   * Options of the workers only.
+   * @default - the job's options
+   */
+  readonly worker?: RoleOptions;
+  /**
+   * Options of the parameter servers only, in parameter-server mode only.
+   * @default - the job's options
+   */
+  readonly parameterServer?: RoleOptions;
+  /**
+   * Container port of every pod, named `master`: the rendezvous port of PADDLE_MASTER.
+   * @default 36543
+   */
+  readonly port?: number;
+  /**
+   * Lets the number of workers change between bounds.
+   * @default - a fixed number of workers
+   */
+  readonly elastic?: PaddleElasticOptions;
+}
+
+const DEFAULT_PORT = 36543;
+const PORT_NAME = 'master';
+/** The operator's variables, and POD_IP_DUMMY, which it sets on the rendezvous pod to build PADDLE_MASTER. */
+const INJECTED_ENV = /^(PADDLE_MASTER|PADDLE_NNODES|PADDLE_JOB_ID|PADDLE_SERVER_NUM|PADDLE_TRAINER_NUM|POD_IP_DUMMY)$/;
+
+/**
+ * A PaddleJob for `python -m paddle.distributed.launch`. In collective mode it has workers only;
+ * in parameter-server mode it adds parameter servers under the replica type `Master`. The
+ * container is named `paddle` with the port `master` (36543 unless `port` says otherwise); pods
+ * restart OnFailure by default. The operator sets PADDLE_MASTER, PADDLE_NNODES, PADDLE_JOB_ID and,
+ * with parameter servers, PADDLE_SERVER_NUM and PADDLE_TRAINER_NUM; users must not set them.
+ */
+export class DistributedPaddle extends TrainingJob {
+  /** Collective or parameter-server training. */
+  public readonly mode: PaddleMode;
+  /** The parameter servers (replica type `Master`), in parameter-server mode only. */
+  public readonly parameterServer?: ReplicaGroup;
+  /** The workers (trainers). */
+  public readonly worker: ReplicaGroup;
+  /** The container port of every pod. */
+  public readonly port: number;
+
+  private readonly elastic?: PaddleElasticOptions;
+
+  public constructor(scope: Construct, id: string, props: DistributedPaddleProps) {
+    super(scope, id, props);
+    const psGiven = props.parameterServers !== undefined || props.parameterServer !== undefined;
+    this.mode = props.mode ?? (psGiven ? PaddleMode.PARAMETER_SERVER : PaddleMode.COLLECTIVE);
+    checkCount(this, 'workers', props.workers, 1);
+    checkCount(this, 'parameterServers', props.parameterServers, 1);
+    this.port = props.port ?? DEFAULT_PORT;
+    if (!Number.isInteger(this.port) || this.port < 1 || this.port > 65535) {
+      fail(this, 'port', this.port, 'expected a whole number from 1 to 65535');
+    }
+    if (this.mode === PaddleMode.COLLECTIVE) {
+      if (props.parameterServers !== undefined) {
+        fail(this, 'parameterServers', props.parameterServers, 'expected none in collective mode; use mode PaddleMode.PARAMETER_SERVER for a job with parameter servers');
+      }
+      if (props.parameterServer !== undefined) {
+        fail(this, 'parameterServer', 'set', 'expected no parameter-server options in collective mode; use mode PaddleMode.PARAMETER_SERVER for a job with parameter servers');
+      }
+    }
+    const elastic = props.elastic;
+    if (elastic) {
+      checkCount(this, 'elastic.minWorkers', elastic.minWorkers, 1);
+      checkCount(this, 'elastic.maxWorkers', elastic.maxWorkers, 1);
+      checkCount(this, 'elastic.maxRestarts', elastic.maxRestarts, 0);
+      if (elastic.minWorkers > elastic.maxWorkers) {
+        fail(this, 'elastic.minWorkers', elastic.minWorkers, `expected at most elastic.maxWorkers (${elastic.maxWorkers})`);
+      }
+    }
+    this.elastic = elastic;
+    if (this.mode === PaddleMode.PARAMETER_SERVER) {
+      this.parameterServer = this.addReplicaGroup('Master', { ...props.parameterServer, replicas: props.parameterServers ?? 1 });
+    }
+    this.worker = this.addReplicaGroup('Worker', { ...props.worker, replicas: props.workers ?? 1 });
+    for (const group of this.replicaGroups) group.mainContainer.addPort({ number: this.port, name: PORT_NAME });
+  }
+
+  /** @internal */
+  protected _kind(): TrainingKind {
+    return {
+      replicaSpecsField: 'paddleReplicaSpecs',
+      // The port is added by the constructor, which knows the props.
+      framework: { containerName: 'paddle', defaultRestartPolicy: RestartPolicy.ON_FAILURE },
+      injectedEnv: INJECTED_ENV,
+      createResource: (scope, id, metadata: ApiObjectMetadata | undefined, spec) => new kubeflow.PaddleJob(scope, id, { metadata, spec }),
+    };
+  }
+
+  /** @internal */
+  protected _renderKindSpec(): { [field: string]: any } {
+    const elastic = this.elastic;
+    const elasticPolicy: kubeflow.PaddleJobSpecElasticPolicy | undefined = elastic ? {
+      minReplicas: elastic.minWorkers,
+      maxReplicas: elastic.maxWorkers,
+      maxRestarts: elastic.maxRestarts,
+      metrics: elastic.metrics,
+    } : undefined;
+    return {
+      elasticPolicy: elasticPolicy && Object.fromEntries(Object.entries(elasticPolicy).filter(([, v]) => v !== undefined)),
+    };
+  }
+
+  /** @internal */
+  protected _validateKind(): string[] {
+    const errors: string[] = [];
+    const workers = this.worker.replicas;
+    if (workers < 1) {
+      errors.push(problem('Worker.replicas', workers, 'expected at least 1; a PaddleJob needs a trainer, and in collective mode worker 0 is the rendezvous endpoint'));
+    }
+    const servers = this.parameterServer?.replicas;
+    if (servers !== undefined && servers < 1) {
+      errors.push(problem('Master.replicas', servers, 'expected at least 1 in parameter-server mode; parameter server 0 is the rendezvous endpoint'));
+    }
+    const elastic = this.elastic;
+    if (elastic && (workers < elastic.minWorkers || workers > elastic.maxWorkers)) {
+      errors.push(problem('workers', workers, `expected a count between elastic.minWorkers (${elastic.minWorkers}) and elastic.maxWorkers (${elastic.maxWorkers})`));
+    }
+    return errors;
+  }
+
+  /** @internal */
+  protected _maxReplicasOf(group: ReplicaGroup): number {
+    return group === this.worker && this.elastic ? Math.max(group.replicas, this.elastic.maxWorkers) : group.replicas;
+  }
+}

@@ -1,0 +1,91 @@
+import { ApiObjectMetadata } from 'cdk8s';
+import { Construct } from 'constructs';
+import { checkCount, fail, problem } from './errors';
+import { ReplicaGroup, RoleOptions } from './replica';
+import { RestartPolicy } from './run-policy';
+import { TrainingJob, TrainingJobProps, TrainingKind } from './training-job';
+import * as kubeflow from '../imports/kubeflow';
+
+/** A distributed XGBoost (or LightGBM) job: exactly one Master plus workers. */
+export interface DistributedXGBoostProps extends TrainingJobProps {
+  /**
+   * Worker pods, besides the single Master. 0 makes a single-node job.
+   * @default 1
+   */
+  readonly workers?: number;
+  /**
+   * Options of the Master only (the Rabit tracker, or LightGBM's first machine).
+   * @default - the job's options
+   */
+  readonly master?: RoleOptions;
+  /**
+   * Options of the workers only.
+   * @default - the job's options
+   */
+  readonly worker?: RoleOptions;
+  /**
+   * Container port of every pod, named `xgboostjob-port`. The operator reads it from the Master for
+   * MASTER_PORT and from the workers for WORKER_PORT.
+   * @default 9999
+   */
+  readonly port?: number;
+}
+
+/** The port the operator uses when a manifest names none. */
+const DEFAULT_PORT = 9999;
+const PORT_NAME = 'xgboostjob-port';
+const INJECTED_ENV = /^(MASTER_ADDR|MASTER_PORT|WORLD_SIZE|RANK|WORKER_PORT|WORKER_ADDRS)$/;
+
+/**
+ * An XGBoostJob. It always has exactly one Master (written with `replicas: 1`, which the operator's
+ * webhook requires) and any number of workers. The container is named `xgboost` with the port
+ * `xgboostjob-port` (9999 unless `port` says otherwise); pods restart Never by default. The
+ * operator sets MASTER_ADDR, MASTER_PORT, WORLD_SIZE and RANK, plus WORKER_PORT and WORKER_ADDRS
+ * (for LightGBM) when there is more than one pod; users must not set them.
+ */
+export class DistributedXGBoost extends TrainingJob {
+  /** The Master: the Rabit tracker and rank 0. */
+  public readonly master: ReplicaGroup;
+  /** The workers, absent when the job has none. */
+  public readonly worker?: ReplicaGroup;
+  /** The container port of every pod. */
+  public readonly port: number;
+
+  public constructor(scope: Construct, id: string, props: DistributedXGBoostProps) {
+    super(scope, id, props);
+    checkCount(this, 'workers', props.workers, 0);
+    this.port = props.port ?? DEFAULT_PORT;
+    if (!Number.isInteger(this.port) || this.port < 1 || this.port > 65535) {
+      fail(this, 'port', this.port, 'expected a whole number from 1 to 65535');
+    }
+    const workers = props.workers ?? 1;
+    this.master = this.addReplicaGroup('Master', { ...props.master, replicas: 1 });
+    if (workers > 0) this.worker = this.addReplicaGroup('Worker', { ...props.worker, replicas: workers });
+    for (const group of this.replicaGroups) group.mainContainer.addPort({ number: this.port, name: PORT_NAME });
+  }
+
+  /** @internal */
+  protected _kind(): TrainingKind {
+    return {
+      replicaSpecsField: 'xgbReplicaSpecs',
+      // The port is added by the constructor, which knows the props.
+      framework: { containerName: 'xgboost', defaultRestartPolicy: RestartPolicy.NEVER },
+      injectedEnv: INJECTED_ENV,
+      createResource: (scope, id, metadata: ApiObjectMetadata | undefined, spec) => new kubeflow.XgBoostJob(scope, id, { metadata, spec }),
+    };
+  }
+
+  /** @internal */
+  protected _renderKindSpec(): { [field: string]: any } {
+    return {};
+  }
+
+  /** @internal */
+  protected _validateKind(): string[] {
+    const errors: string[] = [];
+    if (this.master.replicas !== 1) {
+      errors.push(problem('Master.replicas', this.master.replicas, 'expected exactly 1; the operator rejects an XGBoostJob whose Master does not have one replica'));
+    }
+    return errors;
+  }
+}

@@ -366,10 +366,11 @@ export class ReplicaGroup extends Construct {
       ...this.tolerations,
     ]);
     const pullSecrets = unique([...(defaults.imagePullSecrets ?? []), ...this.imagePullSecrets]);
+    const volumes = this.volumes();
     const spec: k8s.PodSpec = {
       containers,
       initContainers: initContainers.length ? initContainers : undefined,
-      volumes: this.volumes().map(v => v._toKube()),
+      volumes: volumes.length ? volumes.map(v => v._toKube()) : undefined,
       nodeSelector: mergeMaps(defaults.nodeSelector, this.nodeSelector),
       tolerations: tolerations.length ? tolerations : undefined,
       affinity: this.options.affinity,

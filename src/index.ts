@@ -1,12 +1,14 @@
 export * from './accelerator';
 export * from './defaults';
 export * from './jax';
+export * from './mpi';
 export * from './paddle';
 export * from './pytorch';
 export * from './replica';
 export * from './run-policy';
 export * from './scheduling';
 export * from './security';
+export * from './tensorflow';
 export * from './training-job';
 export * from './xgboost';
 

@@ -122,9 +122,14 @@ export abstract class TrainingJob extends Construct {
     for (const group of this.groups) group.addToleration(toleration);
   }
 
-  /** Adds a replica group whose options are the job's, overridden by `role`. */
-  protected addReplicaGroup(replicaType: string, role: ReplicaGroupProps = {}): ReplicaGroup {
-    const group = new ReplicaGroup(this, replicaType, this.kind.framework, mergeOptions(this.jobProps, role));
+  /**
+   * Adds a replica group whose options are the job's, overridden by `role`.
+   *
+   * @param framework the main container's name, port and default restart policy, for a role whose
+   * container differs from the kind's (MPI names its containers freely); the kind's by default
+   */
+  protected addReplicaGroup(replicaType: string, role: ReplicaGroupProps = {}, framework?: FrameworkContainer): ReplicaGroup {
+    const group = new ReplicaGroup(this, replicaType, framework ?? this.kind.framework, mergeOptions(this.jobProps, role));
     this.groups.push(group);
     return group;
   }

@@ -1,0 +1,289 @@
+import { ApiObjectMetadata, Lazy } from 'cdk8s';
+import * as kplus from 'cdk8s-plus-28';
+import { Construct } from 'constructs';
+import { checkCount, fail, problem } from './errors';
+import { FrameworkContainer, ReplicaGroup, RoleOptions } from './replica';
+import { CleanPodPolicy, RestartPolicy } from './run-policy';
+import { TrainingJob, TrainingJobProps, TrainingKind } from './training-job';
+import * as kubeflow from '../imports/kubeflow';
+
+/** Options of the MPI launcher, the pod that runs `mpirun`. */
+export interface MpiLauncherOptions extends RoleOptions {
+  /**
+   * Name of the launcher's container.
+   * @default - the job's `mainContainer`
+   */
+  readonly containerName?: string;
+}
+
+/**
+ * An MPI allreduce job (Horovod, NCCL, plain MPI): one launcher that runs `mpirun`, and workers
+ * that host the processes.
+ */
+export interface MpiAllReduceProps extends TrainingJobProps {
+  /**
+   * Worker pods. Each gets `slotsPerWorker` processes.
+   * @default 1
+   */
+  readonly workers?: number;
+  /**
+   * Options of the workers only.
+   * @default - the job's options
+   */
+  readonly worker?: RoleOptions;
+  /**
+   * Options of the launcher only. The launcher does not take the job's `resources`, which describe a
+   * worker: it gets no accelerator (so no GPU limit and no GPU toleration) and no CPU or memory
+   * unless given here. Its service account is the one the operator makes for it.
+   * @default - the job's options, without resources
+   */
+  readonly launcher?: MpiLauncherOptions;
+  /**
+   * Processes per worker (`spec.slotsPerWorker`, the `slots=` of the hostfile).
+   * @default - the accelerators per worker, else 1
+   */
+  readonly slotsPerWorker?: number;
+  /**
+   * The program every MPI process runs, such as `['python', '/workspace/train.py']`. The launcher
+   * command is then built as `mpirun -np <processes> --allow-run-as-root -bind-to none -map-by slot
+   * -x NCCL_DEBUG=INFO -x LD_LIBRARY_PATH -x PATH -mca pml ob1 -mca btl ^openib <mpirunArgs>
+   * <trainingCommand>`, where processes is workers x slotsPerWorker (plus one host's slots when the
+   * launcher has GPUs, since the operator then lists it in the hostfile too).
+   * @default - no generated command; see `launcherCommand`
+   */
+  readonly trainingCommand?: string[];
+  /**
+   * Extra `mpirun` flags, placed after the standard ones and before `trainingCommand`.
+   * @default - none
+   */
+  readonly mpirunArgs?: string[];
+  /**
+   * The launcher's whole command, in place of the generated one (for `horovodrun`, a wrapper
+   * script, or other `mpirun` flags). Its `-np` is still checked against the slots the workers have.
+   * @default - built from `trainingCommand`, else the image's entrypoint
+   */
+  readonly launcherCommand?: string[];
+  /**
+   * Name of the workers' container, which the launcher execs into (`spec.mainContainer`); also the
+   * launcher's container name unless `launcher.containerName` is given.
+   * @default "mpi"
+   */
+  readonly mainContainer?: string;
+}
+
+const INJECTED_ENV = /^(OMPI_MCA_plm_rsh_agent|OMPI_MCA_orte_default_hostfile|I_MPI_HYDRA_BOOTSTRAP(_EXEC(_EXTRA_ARGS)?)?)$/;
+const DEFAULT_CONTAINER = 'mpi';
+const DNS_1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+
+/** The flags the generated `mpirun` passes before the user's own. */
+const MPIRUN_FLAGS = [
+  '--allow-run-as-root',
+  '-bind-to', 'none',
+  '-map-by', 'slot',
+  '-x', 'NCCL_DEBUG=INFO',
+  '-x', 'LD_LIBRARY_PATH',
+  '-x', 'PATH',
+  '-mca', 'pml', 'ob1',
+  '-mca', 'btl', '^openib',
+];
+
+/** Programs whose `-np` is the number of processes. */
+const MPI_LAUNCHERS = /^(mpirun|mpiexec|orterun|horovodrun)$/;
+/** Flags that set the number of processes. */
+const NP_FLAGS = ['-np', '--np', '-n', '--n'];
+
+/**
+ * An MPIJob (`kubeflow.org/v1`, the Training Operator's own; not the mpi-operator's v2beta1): exactly
+ * one `Launcher` and any number of `Worker`s. Workers idle (the operator runs `sleep` when they have
+ * no command) until the launcher's `mpirun` execs the processes into them, so the job ends when the
+ * launcher does and defaults to `cleanPodPolicy: Running` to stop the idle workers.
+ *
+ * The launcher stays CPU-only unless given accelerators; the operator then also hides GPUs from it
+ * (NVIDIA_VISIBLE_DEVICES=""). `slotsPerWorker` follows the accelerators per worker. The v1 MPIJob has
+ * no admission webhook, so a launcher command whose `-np` exceeds the slots fails at synth time here.
+ */
+export class MpiAllReduce extends TrainingJob {
+  /** The launcher, the one pod that runs `mpirun`. */
+  public readonly launcher: ReplicaGroup;
+  /** The workers, absent when the job has none. */
+  public readonly worker?: ReplicaGroup;
+
+  private readonly props: MpiAllReduceProps;
+  private readonly slots: number;
+  private readonly mainContainerName: string;
+
+  public constructor(scope: Construct, id: string, props: MpiAllReduceProps) {
+    super(scope, id, withCleanPodDefault(props));
+    this.props = props;
+    checkCount(this, 'workers', props.workers, 0);
+    checkCount(this, 'slotsPerWorker', props.slotsPerWorker, 1);
+    const workers = props.workers ?? 1;
+    const launcher = props.launcher ?? {};
+
+    this.mainContainerName = props.mainContainer ?? DEFAULT_CONTAINER;
+    checkContainerName(this, 'mainContainer', this.mainContainerName);
+    const launcherContainer = launcher.containerName ?? this.mainContainerName;
+    checkContainerName(this, 'launcher.containerName', launcherContainer);
+
+    if (props.command) {
+      fail(this, 'command', props.command, 'expected trainingCommand (the program mpirun starts on the workers) or launcherCommand; a job-wide command would also replace the idle process of the workers that the launcher execs into');
+    }
+    if (props.args) {
+      fail(this, 'args', props.args, 'expected trainingCommand or launcherCommand; job-wide arguments would reach the workers too');
+    }
+    if (props.trainingCommand && props.launcherCommand) {
+      fail(this, 'launcherCommand', props.launcherCommand, 'expected either trainingCommand or launcherCommand, not both');
+    }
+    if (props.trainingCommand?.length === 0) fail(this, 'trainingCommand', props.trainingCommand, 'expected the program and its arguments');
+    if (props.launcherCommand?.length === 0) fail(this, 'launcherCommand', props.launcherCommand, 'expected the program and its arguments');
+    if (props.mpirunArgs && !props.trainingCommand) {
+      fail(this, 'mpirunArgs', props.mpirunArgs, 'expected only together with trainingCommand; put the flags into launcherCommand instead');
+    }
+    if ((props.trainingCommand || props.launcherCommand) && (launcher.command || launcher.args)) {
+      const field = launcher.command ? 'launcher.command' : 'launcher.args';
+      fail(this, field, launcher.command ?? launcher.args, `expected none when ${props.trainingCommand ? 'trainingCommand' : 'launcherCommand'} gives the launcher's command`);
+    }
+    if (launcher.serviceAccount) {
+      fail(this, 'launcher.serviceAccount', launcher.serviceAccount.name, `expected none: the operator runs the launcher as its own account "${this.name}-launcher", which may exec into the workers`);
+    }
+    if (workers === 0 && props.worker) {
+      fail(this, 'worker', 'set', 'expected no worker options when workers is 0');
+    }
+
+    const workerRole = props.worker ?? {};
+    this.slots = props.slotsPerWorker ?? (workerRole.resources ?? props.resources)?.accelerator?.count ?? 1;
+
+    const launcherRole: RoleOptions = Object.fromEntries(Object.entries(launcher).filter(([key]) => key !== 'containerName'));
+    const command = props.trainingCommand ? ['mpirun'] : props.launcherCommand ?? launcher.command;
+    const args = props.trainingCommand
+      ? ['-np', Lazy.any({ produce: () => String(this.processes()) }) as unknown as string, ...MPIRUN_FLAGS, ...props.mpirunArgs ?? [], ...props.trainingCommand]
+      : launcher.args;
+    this.launcher = this.addReplicaGroup('Launcher', {
+      ...launcherRole,
+      replicas: 1,
+      command,
+      args,
+      resources: launcher.resources ?? {},
+      // The operator sets this account on the launcher pod whatever the template says, and the
+      // launcher needs its token to exec into the workers; naming it keeps the token mounted.
+      serviceAccount: kplus.ServiceAccount.fromServiceAccountName(this, 'LauncherServiceAccount', `${this.name}-launcher`),
+    }, framework(launcherContainer));
+    if (workers > 0) {
+      this.worker = this.addReplicaGroup('Worker', { ...workerRole, replicas: workers }, framework(this.mainContainerName));
+    }
+  }
+
+  /** Processes per worker, as written to `spec.slotsPerWorker`. */
+  public get slotsPerWorker(): number {
+    return this.slots;
+  }
+
+  /** @internal */
+  protected _kind(): TrainingKind {
+    return {
+      replicaSpecsField: 'mpiReplicaSpecs',
+      framework: framework(DEFAULT_CONTAINER),
+      injectedEnv: INJECTED_ENV,
+      createResource: (scope, id, metadata: ApiObjectMetadata | undefined, spec) => new kubeflow.MpiJob(scope, id, { metadata, spec }),
+    };
+  }
+
+  /** @internal */
+  protected _renderKindSpec(): { [field: string]: any } {
+    // The deprecated top-level cleanPodPolicy is never written; runPolicy.cleanPodPolicy wins anyway.
+    const spec: Omit<kubeflow.MpiJobSpec, 'mpiReplicaSpecs'> = {
+      slotsPerWorker: this.slots,
+      mainContainer: this.mainContainerName,
+    };
+    return spec;
+  }
+
+  /** @internal */
+  protected _validateKind(): string[] {
+    const errors: string[] = [];
+    if (this.launcher.replicas !== 1) {
+      errors.push(problem('Launcher.replicas', this.launcher.replicas, 'expected 1: an MPIJob has exactly one launcher'));
+    }
+    const max = this.processes();
+    if (this.props.trainingCommand) {
+      if (max < 1) {
+        errors.push(problem('workers', this.worker?.replicas ?? 0, 'expected at least 1 with trainingCommand: mpirun -np would be 0'));
+      }
+      return errors;
+    }
+    const container = this.launcher.mainContainer;
+    const np = processCount([...container.command ?? [], ...container.args ?? []]);
+    if (np && !np.oversubscribe && np.processes > max) {
+      const field = this.props.launcherCommand ? 'launcherCommand' : 'launcher.command';
+      errors.push(problem(field, `${np.flag} ${np.processes}`, `expected at most ${max} processes (${this.hostsDescription()} x ${this.slots} slotsPerWorker); mpirun cannot start more processes than the hostfile has slots (add --oversubscribe if that is meant)`));
+    }
+    return errors;
+  }
+
+  /** Every slot of the hostfile: the workers', and the launcher's when it has GPUs. */
+  private processes(): number {
+    return ((this.worker?.replicas ?? 0) + (this.gpuLauncher() ? 1 : 0)) * this.slots;
+  }
+
+  private hostsDescription(): string {
+    const workers = this.worker?.replicas ?? 0;
+    const described = `${workers} worker${workers === 1 ? '' : 's'}`;
+    return this.gpuLauncher() ? `${described} + the launcher with GPUs` : described;
+  }
+
+  /** The operator's own test: a launcher that asks for GPUs is listed in the hostfile too. */
+  private gpuLauncher(): boolean {
+    const name = this.launcher.accelerator?.resourceName;
+    return name !== undefined && (name.endsWith('.com/gpu') || name.includes('gpu'));
+  }
+}
+
+/** The container facts of an MPI role: any name, no port, restarts Never. */
+function framework(containerName: string): FrameworkContainer {
+  return { containerName, defaultRestartPolicy: RestartPolicy.NEVER };
+}
+
+function checkContainerName(scope: Construct, field: string, name: string): void {
+  if (!DNS_1123_LABEL.test(name) || name.length > 63) {
+    fail(scope, field, name, 'expected a container name: at most 63 lower-case letters, digits and "-", starting and ending with a letter or digit');
+  }
+}
+
+/** Idle workers outlive the launcher: delete them when it ends, unless told otherwise. */
+function withCleanPodDefault(props: MpiAllReduceProps): MpiAllReduceProps {
+  if (props.runPolicy?.cleanPodPolicy) return props;
+  return { ...props, runPolicy: { ...props.runPolicy, cleanPodPolicy: CleanPodPolicy.RUNNING } };
+}
+
+interface ProcessCount {
+  readonly flag: string;
+  readonly processes: number;
+  readonly oversubscribe: boolean;
+}
+
+/**
+ * The `-np` of the first MPI launcher program in a command line (shell strings such as
+ * `sh -c "mpirun -np 4 python train.py"` are split on spaces). Flags after the program that
+ * mpirun starts (`python ...`, `*.py`) belong to it and are not read; a value that is not a whole
+ * number (an environment variable, say) is not checked.
+ */
+function processCount(commandLine: string[]): ProcessCount | undefined {
+  const tokens = commandLine.flatMap(part => part.split(/\s+/)).filter(t => t.length > 0);
+  const start = tokens.findIndex(t => MPI_LAUNCHERS.test(t.split('/').pop()!));
+  if (start < 0) return undefined;
+  let found: { flag: string; value: string } | undefined;
+  let oversubscribe = false;
+  for (let i = start + 1; i < tokens.length; i++) {
+    const token = tokens[i];
+    if (/^(python[0-9.]*|.*\.py)$/.test(token.split('/').pop()!) || ['&&', ';', '||', '|'].includes(token)) break;
+    if (token === '--oversubscribe' || token === '-oversubscribe') oversubscribe = true;
+    if (found) continue;
+    const [flag, inline] = token.split('=', 2);
+    if (NP_FLAGS.includes(flag)) {
+      const value = inline ?? tokens[i + 1];
+      if (value !== undefined) found = { flag, value };
+    }
+  }
+  if (!found || !/^\d+$/.test(found.value)) return undefined;
+  return { flag: found.flag, processes: Number(found.value), oversubscribe };
+}

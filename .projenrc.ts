@@ -117,7 +117,13 @@ project.addTask('bench', {
   exec: 'ts-node --project tsconfig.dev.json bench/run.ts',
 });
 
-// The test command compiles with jsii first, so a jsii error fails it.
+// The test command compiles with jsii first, so a jsii error fails it, and type-checks the
+// tests, examples, scripts and benchmarks (jest and the examples app only transpile them).
+const typecheck = project.addTask('typecheck', {
+  description: 'Type-check everything that is not part of the jsii compile',
+  exec: 'tsc --noEmit -p tsconfig.dev.json',
+});
+project.testTask.prependSpawn(typecheck);
 project.testTask.prependSpawn(project.compileTask);
 
 // npm scripts for the commands people type; projen keeps the task definitions.

@@ -9,11 +9,12 @@ import * as fs from 'fs';
 import * as path from 'path';
 
 const root = path.join(__dirname, '..');
-const target = path.join(root, process.env.SYNTH_OUTDIR ?? 'dist');
+const target = path.resolve(root, process.env.SYNTH_OUTDIR ?? 'dist');
 const staging = fs.mkdtempSync(path.join(root, '.synth-staging-'));
 const cli = path.join(root, 'node_modules', '.bin', 'cdk8s');
 
-const result = spawnSync(cli, ['synth', '--output', staging], { cwd: root, stdio: 'inherit' });
+// Extra arguments go to `cdk8s synth` (for example `--app "<command>"` to synthesize another app).
+const result = spawnSync(cli, ['synth', '--output', staging, ...process.argv.slice(2)], { cwd: root, stdio: 'inherit' });
 if (result.status !== 0) {
   fs.rmSync(staging, { recursive: true, force: true });
   console.error(`synth failed; ${path.relative(root, target)}/ was left as it was`);

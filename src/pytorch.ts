@@ -1,11 +1,11 @@
 import { ApiObjectMetadata } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import * as kubeflow from '../imports/kubeflow';
 import { checkCount, fail, problem } from './errors';
 import { ReplicaGroup, RoleOptions } from './replica';
 import { RestartPolicy } from './run-policy';
 import { TrainingJob, TrainingJobProps, TrainingKind } from './training-job';
+import * as kubeflow from '../imports/kubeflow';
 
 /** Processes per node for torchrun (`spec.nprocPerNode`). */
 export class NprocPerNode {

@@ -2,8 +2,8 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { App, YamlOutputType } from 'cdk8s';
-import { buildExamples, exampleFiles } from '../examples/main';
 import { expectDeterministic, expectValidManifests } from './harness';
+import { buildExamples, exampleFiles } from '../examples/main';
 
 /**
  * The examples are the README's quick start and what `npm run synth` writes to dist/. Each chart's

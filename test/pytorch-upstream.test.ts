@@ -30,7 +30,10 @@ const EXPRESSED: { [file: string]: DistributedPyTorchProps } = {
       '--batch-size=32', '--workers=0', '/workspace/data/tiny-imagenet-200'],
     workers: 2,
     elastic: {
-      minWorkers: 1, maxWorkers: 3, maxRestarts: 100, rendezvousBackend: RendezvousBackend.C10D,
+      minWorkers: 1,
+      maxWorkers: 3,
+      maxRestarts: 100,
+      rendezvousBackend: RendezvousBackend.C10D,
       metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 80 } } }],
     },
   },

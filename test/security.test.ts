@@ -10,8 +10,12 @@ function pods(security: PodSecurity | undefined, extra?: (job: DistributedPyTorc
   const docs = expectDeterministic(app => {
     const chart = new Chart(app, 'test');
     const job = new DistributedPyTorch(chart, 'job', {
-      metadata: { name: 'train' }, image: IMAGE, workers: 2, security,
-      resources: { accelerator: Accelerator.nvidia(1) }, sharedMemory: Size.gibibytes(1),
+      metadata: { name: 'train' },
+      image: IMAGE,
+      workers: 2,
+      security,
+      resources: { accelerator: Accelerator.nvidia(1) },
+      sharedMemory: Size.gibibytes(1),
     });
     job.worker!.addInitContainer({ name: 'fetch', image: 'busybox:1.36', command: ['true'] });
     job.worker!.addContainer({ name: 'exporter', image: 'exporter:1' });

@@ -39,7 +39,7 @@ export class CoreTypes {
    */
   public refFor(typeName: string, fromCoreModule = false): JsonSchema {
     if (!this.needsOwn(typeName)) return { ...externalRef(k8sType(typeName)[0]), 'x-type-name': `k8s.${typeName}` };
-    if (fromCoreModule) return { $ref: `#/definitions/${typeName}`, 'x-type-name': typeName };
+    if (fromCoreModule) return { '$ref': `#/definitions/${typeName}`, 'x-type-name': typeName };
     return { ...externalRef(coreType(typeName)[0]), 'x-type-name': `core.${typeName}` };
   }
 

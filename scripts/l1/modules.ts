@@ -154,7 +154,7 @@ function shareCommonSubtrees(specs: Map<string, JsonSchema>): Map<string, Shared
     const path = generalize(group.sites.map(s => s.path));
     const name = sharedTypeName(path, shared);
     shared.set(name, { schema: JSON.parse(c), path: path.join('.').replace(/\.\[\]/g, '[]') });
-    for (const site of group.sites) site.parent[site.key] = { $ref: `#/definitions/${name}`, 'x-type-name': name };
+    for (const site of group.sites) site.parent[site.key] = { '$ref': `#/definitions/${name}`, 'x-type-name': name };
   }
 }
 

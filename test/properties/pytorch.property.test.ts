@@ -27,7 +27,9 @@ const validConfig = fc.record({
   nproc: fc.option(fc.constantFrom('auto', 'cpu', 'gpu'), { nil: undefined }),
 });
 
-function build(chart: Chart, c: fc.ValueOf<typeof validConfig>): DistributedPyTorch {
+type Config = typeof validConfig extends fc.Arbitrary<infer T> ? T : never;
+
+function build(chart: Chart, c: Config): DistributedPyTorch {
   const elastic = c.elastic ? { minWorkers: c.elastic[0], maxWorkers: c.elastic[0] + c.elastic[1] } : undefined;
   const workers = elastic ? Math.max(elastic.minWorkers, Math.min(c.workers, elastic.maxWorkers)) : c.workers;
   const props: DistributedPyTorchProps = {

@@ -10,6 +10,8 @@ export * from './scheduling';
 export * from './security';
 export * from './tensorflow';
 export * from './training-job';
+export * from './workspace';
+export * from './workspace-kind';
 export * from './xgboost';
 
 // L1: typed classes generated from the pinned CRDs (see imports/ and scripts/generate-l1.ts).

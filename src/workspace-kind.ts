@@ -591,7 +591,7 @@ export class WorkspaceKind extends Construct implements IWorkspaceKind {
    * @param name the WorkspaceKind's `metadata.name`
    */
   public static fromName(name: string): IWorkspaceKind {
-    return { name };
+    return new NamedWorkspaceKind(name);
   }
 
   /**
@@ -1061,6 +1061,11 @@ export class WorkspaceKind extends Construct implements IWorkspaceKind {
     if (added.length) errors.push(problem('containerSecurityContext.capabilities.add', added, allowed('at most "NET_BIND_SERVICE"')));
     return errors;
   }
+}
+
+/** A WorkspaceKind known by name only (jsii hands a class instance to other languages). */
+class NamedWorkspaceKind implements IWorkspaceKind {
+  public constructor(public readonly name: string) {}
 }
 
 // ---------------------------------------------------------------------------------------------

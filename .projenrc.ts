@@ -80,7 +80,7 @@ const project = new cdk8s.ConstructLibraryCdk8s({
   depsUpgrade: false,
   pullRequestTemplate: false,
   sampleCode: false,
-  gitignore: ['/.synth-staging-*', '/dist/', '/dist-packages/', '/.bench/', '/test/bindings/**/.venv/', '/test/bindings/**/target/', '__pycache__/', '/cdk.out/'],
+  gitignore: ['/.synth-staging-*', '/test/.snippets-*', '/dist/', '/dist-packages/', '/.bench/', '/test/bindings/**/.venv/', '/test/bindings/**/target/', '__pycache__/', '/cdk.out/'],
 });
 
 // Regenerates imports/ (the L1s) and test/schemas/ (compact schemas) from the pinned CRDs.

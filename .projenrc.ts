@@ -126,6 +126,9 @@ const typecheck = project.addTask('typecheck', {
 project.testTask.prependSpawn(typecheck);
 project.testTask.prependSpawn(project.compileTask);
 
+// Scratch folders of tests under test/ (added last: projen re-includes /test/ itself).
+project.gitignore.addPatterns('/test/.snippets-*', '/test/bindings/**/.venv/', '/test/bindings/**/target/');
+
 // npm scripts for the commands people type; projen keeps the task definitions.
 for (const task of ['build', 'compile', 'test', 'docgen', 'eslint', 'import', 'synth', 'package-all', 'test:bindings', 'bench']) {
   project.package.setScript(task, `projen ${task}`);

@@ -1,6 +1,6 @@
 import { ApiObjectMetadata } from 'cdk8s';
 import { Construct } from 'constructs';
-import { checkCount, fail, problem } from './errors';
+import { checkCount, problem } from './errors';
 import { ReplicaGroup, RoleOptions } from './replica';
 import { RestartPolicy } from './run-policy';
 import { TrainingJob, TrainingJobProps, TrainingKind } from './training-job';
@@ -18,11 +18,6 @@ export interface DistributedJaxProps extends TrainingJobProps {
    * @default - the job's options
    */
   readonly worker?: RoleOptions;
-  /**
-   * Container port of every pod, named `jaxjob-port`: the coordinator port of worker 0.
-   * @default 6666
-   */
-  readonly port?: number;
 }
 
 const DEFAULT_PORT = 6666;
@@ -38,26 +33,18 @@ const INJECTED_ENV = /^(COORDINATOR_ADDRESS|COORDINATOR_PORT|NUM_PROCESSES|PROCE
 export class DistributedJax extends TrainingJob {
   /** The workers. */
   public readonly worker: ReplicaGroup;
-  /** The container port of every pod. */
-  public readonly port: number;
 
   public constructor(scope: Construct, id: string, props: DistributedJaxProps) {
     super(scope, id, props);
     checkCount(this, 'workers', props.workers, 1);
-    this.port = props.port ?? DEFAULT_PORT;
-    if (!Number.isInteger(this.port) || this.port < 1 || this.port > 65535) {
-      fail(this, 'port', this.port, 'expected a whole number from 1 to 65535');
-    }
     this.worker = this.addReplicaGroup('Worker', { ...props.worker, replicas: props.workers ?? 1 });
-    this.worker.mainContainer.addPort({ number: this.port, name: PORT_NAME });
   }
 
   /** @internal */
   protected _kind(): TrainingKind {
     return {
       replicaSpecsField: 'jaxReplicaSpecs',
-      // The port is added by the constructor, which knows the props.
-      framework: { containerName: 'jax', defaultRestartPolicy: RestartPolicy.NEVER },
+      framework: { containerName: 'jax', port: DEFAULT_PORT, portName: PORT_NAME, defaultRestartPolicy: RestartPolicy.NEVER },
       injectedEnv: INJECTED_ENV,
       createResource: (scope, id, metadata: ApiObjectMetadata | undefined, spec) => new kubeflow.JaxJob(scope, id, { metadata, spec }),
     };

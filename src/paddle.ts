@@ -77,11 +77,6 @@ export interface DistributedPaddleProps extends TrainingJobProps {
    */
   readonly parameterServer?: RoleOptions;
   /**
-   * Container port of every pod, named `master`: the rendezvous port of PADDLE_MASTER.
-   * @default 36543
-   */
-  readonly port?: number;
-  /**
    * Lets the number of workers change between bounds.
    * @default - a fixed number of workers
    */
@@ -107,8 +102,6 @@ export class DistributedPaddle extends TrainingJob {
   public readonly parameterServer?: ReplicaGroup;
   /** The workers (trainers). */
   public readonly worker: ReplicaGroup;
-  /** The container port of every pod. */
-  public readonly port: number;
 
   private readonly elastic?: PaddleElasticOptions;
 
@@ -118,10 +111,6 @@ export class DistributedPaddle extends TrainingJob {
     this.mode = props.mode ?? (psGiven ? PaddleMode.PARAMETER_SERVER : PaddleMode.COLLECTIVE);
     checkCount(this, 'workers', props.workers, 1);
     checkCount(this, 'parameterServers', props.parameterServers, 1);
-    this.port = props.port ?? DEFAULT_PORT;
-    if (!Number.isInteger(this.port) || this.port < 1 || this.port > 65535) {
-      fail(this, 'port', this.port, 'expected a whole number from 1 to 65535');
-    }
     if (this.mode === PaddleMode.COLLECTIVE) {
       if (props.parameterServers !== undefined) {
         fail(this, 'parameterServers', props.parameterServers, 'expected none in collective mode; use mode PaddleMode.PARAMETER_SERVER for a job with parameter servers');
@@ -144,15 +133,13 @@ export class DistributedPaddle extends TrainingJob {
       this.parameterServer = this.addReplicaGroup('Master', { ...props.parameterServer, replicas: props.parameterServers ?? 1 });
     }
     this.worker = this.addReplicaGroup('Worker', { ...props.worker, replicas: props.workers ?? 1 });
-    for (const group of this.replicaGroups) group.mainContainer.addPort({ number: this.port, name: PORT_NAME });
   }
 
   /** @internal */
   protected _kind(): TrainingKind {
     return {
       replicaSpecsField: 'paddleReplicaSpecs',
-      // The port is added by the constructor, which knows the props.
-      framework: { containerName: 'paddle', defaultRestartPolicy: RestartPolicy.ON_FAILURE },
+      framework: { containerName: 'paddle', port: DEFAULT_PORT, portName: PORT_NAME, defaultRestartPolicy: RestartPolicy.ON_FAILURE },
       injectedEnv: INJECTED_ENV,
       createResource: (scope, id, metadata: ApiObjectMetadata | undefined, spec) => new kubeflow.PaddleJob(scope, id, { metadata, spec }),
     };

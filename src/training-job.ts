@@ -44,6 +44,12 @@ export interface TrainingJobProps extends RoleOptions {
    */
   readonly istioSidecar?: boolean;
   /**
+   * The framework's container port, for images that listen elsewhere; its name stays the one the
+   * operator looks for.
+   * @default - the operator's port for the kind (PyTorch 23456, TF 2222, XGBoost 9999, Paddle 36543, JAX 6666)
+   */
+  readonly port?: number;
+  /**
    * Security preset for every pod and container.
    * @default - the platform default, else PodSecurity.DEFAULT
    */
@@ -83,6 +89,12 @@ export abstract class TrainingJob extends Construct {
     this.jobProps = props;
     const kind = this._kind();
     this.kind = kind;
+    if (props.port !== undefined && kind.framework.port === undefined) {
+      fail(this, 'port', props.port, `expected none: the ${kind.replicaSpecsField.replace('ReplicaSpecs', '')} containers have no port the operator wires up`);
+    }
+    if (props.port !== undefined && (!Number.isInteger(props.port) || props.port < 1 || props.port > 65535)) {
+      fail(this, 'port', props.port, 'expected a whole number from 1 to 65535');
+    }
     this.checkRunPolicy(props.runPolicy);
     this.apiObject = kind.createResource(this, 'Resource', props.metadata, Lazy.any({ produce: () => this.renderSpec() }));
     applyLateMetadata(this.apiObject, () => ({ labels: this.jobLabels() }));
@@ -92,6 +104,11 @@ export abstract class TrainingJob extends Construct {
   /** The job's metadata, for labels and annotations added later. */
   public get metadata(): ApiObjectMetadataDefinition {
     return this.apiObject.metadata;
+  }
+
+  /** The framework's container port, if the kind has one. */
+  public get port(): number | undefined {
+    return this.kind.framework.port === undefined ? undefined : this.jobProps.port ?? this.kind.framework.port;
   }
 
   /** The job's name. */
@@ -129,7 +146,9 @@ export abstract class TrainingJob extends Construct {
    * container differs from the kind's (MPI names its containers freely); the kind's by default
    */
   protected addReplicaGroup(replicaType: string, role: ReplicaGroupProps = {}, framework?: FrameworkContainer): ReplicaGroup {
-    const group = new ReplicaGroup(this, replicaType, framework ?? this.kind.framework, mergeOptions(this.jobProps, role));
+    const container = framework ?? this.kind.framework;
+    const port = container.port === undefined ? undefined : this.jobProps.port ?? container.port;
+    const group = new ReplicaGroup(this, replicaType, { ...container, port }, mergeOptions(this.jobProps, role));
     this.groups.push(group);
     return group;
   }

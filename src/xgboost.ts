@@ -1,6 +1,6 @@
 import { ApiObjectMetadata } from 'cdk8s';
 import { Construct } from 'constructs';
-import { checkCount, fail, problem } from './errors';
+import { checkCount, problem } from './errors';
 import { ReplicaGroup, RoleOptions } from './replica';
 import { RestartPolicy } from './run-policy';
 import { TrainingJob, TrainingJobProps, TrainingKind } from './training-job';
@@ -23,12 +23,6 @@ export interface DistributedXGBoostProps extends TrainingJobProps {
    * @default - the job's options
    */
   readonly worker?: RoleOptions;
-  /**
-   * Container port of every pod, named `xgboostjob-port`. The operator reads it from the Master for
-   * MASTER_PORT and from the workers for WORKER_PORT.
-   * @default 9999
-   */
-  readonly port?: number;
 }
 
 /** The port the operator uses when a manifest names none. */
@@ -48,28 +42,20 @@ export class DistributedXGBoost extends TrainingJob {
   public readonly master: ReplicaGroup;
   /** The workers, absent when the job has none. */
   public readonly worker?: ReplicaGroup;
-  /** The container port of every pod. */
-  public readonly port: number;
 
   public constructor(scope: Construct, id: string, props: DistributedXGBoostProps) {
     super(scope, id, props);
     checkCount(this, 'workers', props.workers, 0);
-    this.port = props.port ?? DEFAULT_PORT;
-    if (!Number.isInteger(this.port) || this.port < 1 || this.port > 65535) {
-      fail(this, 'port', this.port, 'expected a whole number from 1 to 65535');
-    }
     const workers = props.workers ?? 1;
     this.master = this.addReplicaGroup('Master', { ...props.master, replicas: 1 });
     if (workers > 0) this.worker = this.addReplicaGroup('Worker', { ...props.worker, replicas: workers });
-    for (const group of this.replicaGroups) group.mainContainer.addPort({ number: this.port, name: PORT_NAME });
   }
 
   /** @internal */
   protected _kind(): TrainingKind {
     return {
       replicaSpecsField: 'xgbReplicaSpecs',
-      // The port is added by the constructor, which knows the props.
-      framework: { containerName: 'xgboost', defaultRestartPolicy: RestartPolicy.NEVER },
+      framework: { containerName: 'xgboost', port: DEFAULT_PORT, portName: PORT_NAME, defaultRestartPolicy: RestartPolicy.NEVER },
       injectedEnv: INJECTED_ENV,
       createResource: (scope, id, metadata: ApiObjectMetadata | undefined, spec) => new kubeflow.XgBoostJob(scope, id, { metadata, spec }),
     };

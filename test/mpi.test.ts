@@ -251,3 +251,8 @@ describe('validation', () => {
         '  [test/job] Launcher.env is "OMPI_MCA_orte_default_hostfile"; expected a variable the operator does not set itself; it injects this one and a user value would break the job');
   });
 });
+
+test('an MPI job has no framework port to move', () => {
+  expect(() => new MpiAllReduce(new Chart(Testing.app(), 'test'), 'job', { metadata: { name: 'train' }, image: IMAGE, port: 2222 }))
+    .toThrow('test/job: port is 2222; expected none: the mpi containers have no port the operator wires up');
+});

@@ -2,34 +2,18 @@ import { Chart, Duration, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import reference from '../examples/jax-reference';
 import { Accelerator, CleanPodPolicy, DistributedJax, DistributedJaxProps, PodSecurity, RestartPolicy } from '../src';
-import { expectDeterministic, expectValidManifests } from './harness';
+import { expectDeterministic, expectValidManifests, REPORT, synthErrors, synthKind } from './harness';
 
 const IMAGE = 'ghcr.io/kubeflow/training-v1/jaxjob-simple:latest';
 
 /** Synthesizes twice (asserting identical bytes), validates strictly, returns the JAXJob. */
 function synthJob(props: Partial<DistributedJaxProps> = {}, after?: (job: DistributedJax, chart: Chart) => void): any {
-  const docs = expectDeterministic(app => {
-    const chart = new Chart(app, 'test');
+  return synthKind('JAXJob', chart => {
     const job = new DistributedJax(chart, 'job', { metadata: { name: 'mnist' }, image: IMAGE, ...props });
     after?.(job, chart);
   });
-  expectValidManifests(docs);
-  return docs.find(d => d.kind === 'JAXJob');
 }
 
-/** The validation report of `app.synth()`, or undefined if it passes. */
-function synthErrors(build: (chart: Chart) => void): string | undefined {
-  const app = Testing.app();
-  build(new Chart(app, 'test'));
-  try {
-    app.synth();
-    return undefined;
-  } catch (e: any) {
-    return e.message;
-  }
-}
-
-const REPORT = 'Validation failed with the following errors:\n';
 
 describe('the example', () => {
   test('examples/jax-reference.ts: two GPU workers (snapshot)', () => {

@@ -2,7 +2,7 @@ import { Chart, Size, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import reference from '../examples/mpi-reference';
 import { Accelerator, CleanPodPolicy, MpiAllReduce, MpiAllReduceProps, PodSecurity, RestartPolicy } from '../src';
-import { expectDeterministic, expectValidManifests } from './harness';
+import { expectDeterministic, expectValidManifests, synthErrors, synthKind } from './harness';
 
 const IMAGE = 'horovod/horovod:0.28.1';
 const TRAIN = ['python', '/workspace/train.py'];
@@ -14,26 +14,12 @@ const FLAGS = [
 
 /** Synthesizes twice (asserting identical bytes), validates strictly, returns the MPIJob. */
 function synthJob(props: Partial<MpiAllReduceProps> = {}, after?: (job: MpiAllReduce, chart: Chart) => void): any {
-  const docs = expectDeterministic(app => {
-    const chart = new Chart(app, 'test');
+  return synthKind('MPIJob', chart => {
     const job = new MpiAllReduce(chart, 'job', { metadata: { name: 'train' }, image: IMAGE, ...props });
     after?.(job, chart);
   });
-  expectValidManifests(docs);
-  return docs.find(d => d.kind === 'MPIJob');
 }
 
-/** The validation report of `app.synth()`, or undefined if it passes. */
-function synthErrors(build: (chart: Chart) => void): string | undefined {
-  const app = Testing.app();
-  build(new Chart(app, 'test'));
-  try {
-    app.synth();
-    return undefined;
-  } catch (e: any) {
-    return e.message;
-  }
-}
 
 function bad(props: Partial<MpiAllReduceProps>): () => MpiAllReduce {
   return () => new MpiAllReduce(new Chart(Testing.app(), 'test'), 'job', { metadata: { name: 'train' }, image: IMAGE, ...props });

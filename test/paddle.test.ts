@@ -1,6 +1,6 @@
 import { Chart, Size, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
-import { expectDeterministic, expectValidManifests } from './harness';
+import { expectDeterministic, expectValidManifests, REPORT, synthErrors, synthKind } from './harness';
 import collective from '../examples/paddle-collective';
 import parameterServer from '../examples/paddle-parameter-server';
 import { Accelerator, DistributedPaddle, DistributedPaddleProps, PaddleMode, RestartPolicy } from '../src';
@@ -9,28 +9,12 @@ const IMAGE = 'registry.baidubce.com/paddlepaddle/paddle:2.4.0rc0-cpu';
 
 /** Synthesizes twice (asserting identical bytes), validates strictly, returns the PaddleJob. */
 function synthJob(props: Partial<DistributedPaddleProps> = {}, after?: (job: DistributedPaddle, chart: Chart) => void): any {
-  const docs = expectDeterministic(app => {
-    const chart = new Chart(app, 'test');
+  return synthKind('PaddleJob', chart => {
     const job = new DistributedPaddle(chart, 'job', { metadata: { name: 'ctr' }, image: IMAGE, ...props });
     after?.(job, chart);
   });
-  expectValidManifests(docs);
-  return docs.find(d => d.kind === 'PaddleJob');
 }
 
-/** The validation report of `app.synth()`, or undefined if it passes. */
-function synthErrors(build: (chart: Chart) => void): string | undefined {
-  const app = Testing.app();
-  build(new Chart(app, 'test'));
-  try {
-    app.synth();
-    return undefined;
-  } catch (e: any) {
-    return e.message;
-  }
-}
-
-const REPORT = 'Validation failed with the following errors:\n';
 
 describe('the examples', () => {
   test('examples/paddle-collective.ts: two GPU workers, no Master (snapshot)', () => {

@@ -7,32 +7,18 @@ import {
   Accelerator, CleanPodPolicy, DistributedPyTorch, DistributedPyTorchProps, GangScheduler, ManagedBy,
   NprocPerNode, RendezvousBackend, RestartPolicy,
 } from '../src';
-import { expectDeterministic, expectValidManifests } from './harness';
+import { synthErrors, synthKind } from './harness';
 
 const IMAGE = 'pytorch/pytorch:2.5.0-cuda12.4-cudnn9-runtime';
 
 /** Synthesizes twice (asserting identical bytes), validates strictly, returns the PyTorchJob. */
 function synthJob(props: Partial<DistributedPyTorchProps> = {}, after?: (job: DistributedPyTorch, chart: Chart) => void): any {
-  const docs = expectDeterministic(app => {
-    const chart = new Chart(app, 'test');
+  return synthKind('PyTorchJob', chart => {
     const job = new DistributedPyTorch(chart, 'job', { metadata: { name: 'train' }, image: IMAGE, ...props });
     after?.(job, chart);
   });
-  expectValidManifests(docs);
-  return docs.find(d => d.kind === 'PyTorchJob');
 }
 
-/** The validation report of `app.synth()`, or undefined if it passes. */
-function synthErrors(build: (chart: Chart) => void): string | undefined {
-  const app = Testing.app();
-  build(new Chart(app, 'test'));
-  try {
-    app.synth();
-    return undefined;
-  } catch (e: any) {
-    return e.message;
-  }
-}
 
 describe('static jobs', () => {
   test('the reference job: one Master with replicas 1 and three workers, one GPU each', () => {

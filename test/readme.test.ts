@@ -1,6 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import * as ts from 'typescript';
+import * as lib from '../src';
 
 /**
  * Every TypeScript snippet in README.md and docs/**.md type-checks against the library and runs.
@@ -29,7 +30,7 @@ function snippets(): Snippet[] {
   return out;
 }
 
-const library = Object.keys(require('../src')).filter(k => /^[A-Za-z]\w*$/.test(k));
+const library = Object.keys(lib).filter(k => /^[A-Za-z]\w*$/.test(k));
 
 const dir = fs.mkdtempSync(path.join(root, 'test', '.snippets-'));
 
@@ -93,6 +94,7 @@ test.each(all.map((s, i) => [`${s.source}:${s.line}`, i] as const))('%s runs and
   const cwd = process.cwd();
   process.chdir(outdir); // standalone snippets that call app.synth() write to ./dist
   try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
     jest.isolateModules(() => require(files[i]));
   } finally {
     process.chdir(cwd);

@@ -4,32 +4,18 @@ import reference from '../examples/tensorflow-reference';
 import {
   Accelerator, CleanPodPolicy, ParameterServerTF, ParameterServerTFProps, RestartPolicy, SuccessPolicy,
 } from '../src';
-import { expectDeterministic, expectValidManifests } from './harness';
+import { expectDeterministic, expectValidManifests, synthErrors, synthKind } from './harness';
 
 const IMAGE = 'tensorflow/tensorflow:2.17.0-gpu';
 
 /** Synthesizes twice (asserting identical bytes), validates strictly, returns the TFJob. */
 function synthJob(props: Partial<ParameterServerTFProps> = {}, after?: (job: ParameterServerTF, chart: Chart) => void): any {
-  const docs = expectDeterministic(app => {
-    const chart = new Chart(app, 'test');
+  return synthKind('TFJob', chart => {
     const job = new ParameterServerTF(chart, 'job', { metadata: { name: 'train' }, image: IMAGE, ...props });
     after?.(job, chart);
   });
-  expectValidManifests(docs);
-  return docs.find(d => d.kind === 'TFJob');
 }
 
-/** The validation report of `app.synth()`, or undefined if it passes. */
-function synthErrors(build: (chart: Chart) => void): string | undefined {
-  const app = Testing.app();
-  build(new Chart(app, 'test'));
-  try {
-    app.synth();
-    return undefined;
-  } catch (e: any) {
-    return e.message;
-  }
-}
 
 function bad(props: Partial<ParameterServerTFProps>): () => ParameterServerTF {
   return () => new ParameterServerTF(new Chart(Testing.app(), 'test'), 'job', { image: IMAGE, ...props });

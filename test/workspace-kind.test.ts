@@ -4,7 +4,7 @@ import {
   Accelerator, ActivityProbe, FilterScope, ImageConfigOptions, PlatformDefaults, PodSecurity, RedirectLevel, SpawnerImage,
   WorkspaceKind, WorkspaceKindProps,
 } from '../src';
-import { expectDeterministic, expectValidManifests } from './harness';
+import { expectDeterministic, expectValidManifests, synthErrors } from './harness';
 import { podSecurityViolations } from './harness/pod-security';
 
 const ICON = SpawnerImage.fromUrl('https://jupyter.org/favicon.png');
@@ -33,17 +33,6 @@ function synthKind(build: (chart: Chart) => void, chartProps: { namespace?: stri
   return docs.find(d => d.kind === 'WorkspaceKind');
 }
 
-/** The validation report of `app.synth()`, or undefined if it passes. */
-function synthErrors(build: (chart: Chart) => void): string | undefined {
-  const app = Testing.app();
-  build(new Chart(app, 'test'));
-  try {
-    app.synth();
-    return undefined;
-  } catch (e: any) {
-    return e.message;
-  }
-}
 
 function report(...lines: string[]): string {
   return ['Validation failed with the following errors:', ...lines.map(l => `  [test/kind] ${l}`)].join('\n');

@@ -2,32 +2,18 @@ import { Chart, Size, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import reference from '../examples/xgboost-reference';
 import { DistributedXGBoost, DistributedXGBoostProps, RestartPolicy } from '../src';
-import { expectDeterministic, expectValidManifests } from './harness';
+import { expectDeterministic, expectValidManifests, synthErrors, synthKind } from './harness';
 
 const IMAGE = 'ghcr.io/kubeflow/training-v1/xgboost-dist-iris:latest';
 
 /** Synthesizes twice (asserting identical bytes), validates strictly, returns the XGBoostJob. */
 function synthJob(props: Partial<DistributedXGBoostProps> = {}, after?: (job: DistributedXGBoost, chart: Chart) => void): any {
-  const docs = expectDeterministic(app => {
-    const chart = new Chart(app, 'test');
+  return synthKind('XGBoostJob', chart => {
     const job = new DistributedXGBoost(chart, 'job', { metadata: { name: 'iris' }, image: IMAGE, ...props });
     after?.(job, chart);
   });
-  expectValidManifests(docs);
-  return docs.find(d => d.kind === 'XGBoostJob');
 }
 
-/** The validation report of `app.synth()`, or undefined if it passes. */
-function synthErrors(build: (chart: Chart) => void): string | undefined {
-  const app = Testing.app();
-  build(new Chart(app, 'test'));
-  try {
-    app.synth();
-    return undefined;
-  } catch (e: any) {
-    return e.message;
-  }
-}
 
 describe('the example', () => {
   test('examples/xgboost-reference.ts: one Master and three workers (snapshot)', () => {

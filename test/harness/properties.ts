@@ -5,10 +5,10 @@
 import { App, Chart, Duration, Size, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import * as fc from 'fast-check';
+import { validateManifest } from './schema-validator';
 import {
   Accelerator, CleanPodPolicy, GangScheduler, GangScheduling, ManagedBy, PodSecurity, Resources, RestartPolicy, RunPolicy,
 } from '../../src';
-import { validateManifest } from './schema-validator';
 
 /** How many random configurations each property runs. */
 export const RUNS = 1000;
@@ -24,7 +24,9 @@ export const accelerator: fc.Arbitrary<Accelerator> = fc.tuple(
       : Accelerator.custom(vendor, n));
 
 export const resources: fc.Arbitrary<Resources> = fc.record({
-  cpu: fc.option(fc.oneof(fc.integer({ min: 1, max: 96 }).map(n => kplus.Cpu.units(n)), fc.integer({ min: 100, max: 4000 }).map(n => kplus.Cpu.millis(n))), { nil: undefined }),
+  cpu: fc.option(fc.oneof(
+    fc.integer({ min: 1, max: 96 }).map(n => kplus.Cpu.units(n)),
+    fc.integer({ min: 100, max: 4000 }).map(n => kplus.Cpu.millis(n))), { nil: undefined }),
   memory: fc.option(fc.integer({ min: 1, max: 2048 }).map(n => Size.gibibytes(n)), { nil: undefined }),
   ephemeralStorage: fc.option(fc.integer({ min: 1, max: 500 }).map(n => Size.gibibytes(n)), { nil: undefined }),
   accelerator: fc.option(accelerator, { nil: undefined }),
@@ -49,7 +51,8 @@ export const gangScheduling: fc.Arbitrary<GangScheduling> = fc.record({
 }, { requiredKeys: ['scheduler'] });
 
 export const security = fc.option(fc.constantFrom(PodSecurity.DEFAULT, PodSecurity.RESTRICTED), { nil: undefined });
-export const restartPolicy = fc.option(fc.constantFrom(RestartPolicy.ALWAYS, RestartPolicy.ON_FAILURE, RestartPolicy.NEVER, RestartPolicy.EXIT_CODE), { nil: undefined });
+export const restartPolicy = fc.option(
+  fc.constantFrom(RestartPolicy.ALWAYS, RestartPolicy.ON_FAILURE, RestartPolicy.NEVER, RestartPolicy.EXIT_CODE), { nil: undefined });
 
 /** Environment variable names that no operator injects. */
 export const envName = fc.stringMatching(/^[A-Z][A-Z0-9_]{0,15}$/)

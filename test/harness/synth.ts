@@ -1,0 +1,29 @@
+/** Shorthands the construct tests share. */
+import { Chart, Testing } from 'cdk8s';
+import { expectDeterministic } from './determinism';
+import { expectValidManifests } from './schema-validator';
+
+/** The text cdk8s puts before the list of validation errors. */
+export const REPORT = 'Validation failed with the following errors:\n';
+
+/**
+ * Builds the program in a chart with the id `test`, synthesizes it twice (asserting identical
+ * bytes), validates every manifest strictly, and returns the first manifest of `kind`.
+ */
+export function synthKind(kind: string, build: (chart: Chart) => void): any {
+  const docs = expectDeterministic(app => build(new Chart(app, 'test')));
+  expectValidManifests(docs);
+  return docs.find(d => d.kind === kind);
+}
+
+/** The validation report of `app.synth()` for a program, or undefined when it synthesizes. */
+export function synthErrors(build: (chart: Chart) => void): string | undefined {
+  const app = Testing.app();
+  build(new Chart(app, 'test'));
+  try {
+    app.synth();
+    return undefined;
+  } catch (e: any) {
+    return e.message;
+  }
+}

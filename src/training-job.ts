@@ -241,13 +241,14 @@ export abstract class TrainingJob extends Construct {
   }
 
   private checkRunPolicy(rp: RunPolicy | undefined) {
+    // Gang scheduling is checked whether or not a run policy is given.
+    const gang = this.jobProps.gangScheduling;
+    checkCount(this, 'gangScheduling.minAvailable', gang?.minAvailable, 1);
     if (!rp) return;
     checkCount(this, 'runPolicy.backoffLimit', rp.backoffLimit, 0);
     if (rp.activeDeadline && rp.activeDeadline.toSeconds() < 1) {
       fail(this, 'runPolicy.activeDeadline', `${rp.activeDeadline.toSeconds()}s`, 'expected at least 1 second');
     }
-    const gang = this.jobProps.gangScheduling;
-    checkCount(this, 'gangScheduling.minAvailable', gang?.minAvailable, 1);
   }
 
   private validateJob(): string[] {

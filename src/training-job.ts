@@ -1,4 +1,4 @@
-import { ApiObject, ApiObjectMetadata, ApiObjectMetadataDefinition, Lazy } from 'cdk8s';
+import { ApiObject, ApiObjectMetadata, ApiObjectMetadataDefinition, Duration, Lazy } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
@@ -244,10 +244,21 @@ export abstract class TrainingJob extends Construct {
     // Gang scheduling is checked whether or not a run policy is given.
     const gang = this.jobProps.gangScheduling;
     checkCount(this, 'gangScheduling.minAvailable', gang?.minAvailable, 1);
+    this.checkWholeSeconds('gangScheduling.scheduleTimeout', gang?.scheduleTimeout);
     if (!rp) return;
     checkCount(this, 'runPolicy.backoffLimit', rp.backoffLimit, 0);
+    this.checkWholeSeconds('runPolicy.ttlAfterFinished', rp.ttlAfterFinished);
+    this.checkWholeSeconds('runPolicy.activeDeadline', rp.activeDeadline);
     if (rp.activeDeadline && rp.activeDeadline.toSeconds() < 1) {
       fail(this, 'runPolicy.activeDeadline', `${rp.activeDeadline.toSeconds()}s`, 'expected at least 1 second');
+    }
+  }
+
+  /** The manifest counts these in seconds; cdk8s cannot convert a fraction of one. */
+  private checkWholeSeconds(field: string, duration: Duration | undefined) {
+    const ms = duration?.toMilliseconds({ integral: false });
+    if (ms !== undefined && ms % 1000 !== 0) {
+      fail(this, field, `${ms / 1000}s`, 'expected a whole number of seconds, which the manifest counts in');
     }
   }
 

@@ -1,4 +1,4 @@
-import { Size } from 'cdk8s';
+import { Size, SizeRoundingBehavior } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
@@ -224,6 +224,7 @@ export class ReplicaGroup extends Construct {
     const accelerator = props.resources?.accelerator;
     const acceleratorProblem = accelerator?.problems();
     if (accelerator && acceleratorProblem) fail(this, 'resources.accelerator', `${accelerator.resourceName} x ${accelerator.count}`, acceleratorProblem);
+    for (const [field, value, allowed] of amountProblems(props.resources, props.sharedMemory)) fail(this, field, value, allowed);
     if (!props.image) fail(this, 'image', props.image, 'expected a container image for the main container');
 
     this.mainContainer = new kplus.Container({
@@ -498,6 +499,38 @@ export function resourceQuantities(resources: Resources | undefined): { [name: s
   if (r.ephemeralStorage) amounts['ephemeral-storage'] = k8s.Quantity.fromString(sizeQuantity(r.ephemeralStorage));
   if (r.accelerator) amounts[r.accelerator.resourceName] = k8s.Quantity.fromNumber(r.accelerator.count);
   return amounts;
+}
+
+/**
+ * What is wrong with the CPU and sizes of `resources` and a shared-memory size, as [field, value,
+ * allowed]: CPU must be a finite amount of 0 or more, and sizes whole mebibytes, which is how
+ * they are written (a smaller unit would end in cdk8s's own conversion error).
+ */
+export function amountProblems(resources: Resources | undefined, sharedMemory?: Size): Array<[string, string, string]> {
+  const out: Array<[string, string, string]> = [];
+  const cpu = resources?.cpu?.amount;
+  if (cpu !== undefined) {
+    const cores = Number(cpu.replace(/m$/, ''));
+    if (!Number.isFinite(cores) || cores < 0) out.push(['resources.cpu', cpu, 'expected a finite amount of CPU, 0 or more']);
+  }
+  const sizes: Array<[string, Size | undefined]> = [
+    ['resources.memory', resources?.memory], ['resources.ephemeralStorage', resources?.ephemeralStorage], ['sharedMemory', sharedMemory],
+  ];
+  for (const [field, size] of sizes) {
+    if (size && !wholeMebibytes(size)) {
+      out.push([field, `${size.toKibibytes({ rounding: SizeRoundingBehavior.NONE })}Ki`, 'expected a whole number of mebibytes, as the manifest writes sizes in Mi or Gi']);
+    }
+  }
+  return out;
+}
+
+function wholeMebibytes(size: Size): boolean {
+  try {
+    size.toMebibytes();
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Sizes as Kubernetes quantities: whole gibibytes as Gi, else mebibytes. */

@@ -3,8 +3,9 @@
  * input that ended in a manifest, a TypeError or an error from inside cdk8s instead of the
  * construct's own message.
  */
-import { Chart, Duration, Testing } from 'cdk8s';
-import { DistributedJax, DistributedXGBoost, GangScheduler } from '../src';
+import { Chart, Duration, Size, Testing } from 'cdk8s';
+import * as kplus from 'cdk8s-plus-28';
+import { DistributedJax, DistributedPaddle, DistributedXGBoost, GangScheduler, ParameterServerTF } from '../src';
 
 const IMAGE = 'registry.example.com/train:1.0';
 const chart = () => new Chart(Testing.app(), 'test');
@@ -40,5 +41,33 @@ describe('durations that are not whole seconds', () => {
     const c = chart();
     new DistributedJax(c, 'job', { image: IMAGE, runPolicy: { activeDeadline: Duration.millis(2000), ttlAfterFinished: Duration.minutes(1) } });
     expect(Testing.synth(c)[0].spec.runPolicy).toEqual({ activeDeadlineSeconds: 2, ttlSecondsAfterFinished: 60 });
+  });
+});
+
+describe('CPU amounts and sizes the manifest cannot hold', () => {
+  // Found by every training-job property test: a negative, NaN or infinite CPU reached the manifest
+  // (cpu: "-1", which the API server rejects), and a size that is not whole mebibytes ended in
+  // cdk8s's "'3025 kibibytes' cannot be converted into a whole number of mebibytes", thrown from
+  // inside cdk8s-plus (sharedMemory) or at synth (memory, ephemeralStorage).
+  test.each([
+    [kplus.Cpu.units(-1), '"-1"'], [kplus.Cpu.millis(-500), '"-500m"'], [kplus.Cpu.units(Number.NaN), '"NaN"'], [kplus.Cpu.units(Number.POSITIVE_INFINITY), '"Infinity"'],
+  ])('resources.cpu %#', (cpu, shown) => {
+    expect(() => new DistributedJax(chart(), 'job', { image: IMAGE, resources: { cpu } }))
+      .toThrow(`test/job/Worker: resources.cpu is ${shown}; expected a finite amount of CPU, 0 or more`);
+  });
+  test('memory, ephemeral storage and shared memory in whole mebibytes', () => {
+    expect(() => new DistributedXGBoost(chart(), 'job', { image: IMAGE, resources: { memory: Size.kibibytes(3025) } }))
+      .toThrow('test/job/Master: resources.memory is "3025Ki"; expected a whole number of mebibytes, as the manifest writes sizes in Mi or Gi');
+    expect(() => new DistributedPaddle(chart(), 'job', { image: IMAGE, worker: { resources: { ephemeralStorage: Size.kibibytes(1536) } } }))
+      .toThrow('test/job/Worker: resources.ephemeralStorage is "1536Ki"; expected a whole number of mebibytes, as the manifest writes sizes in Mi or Gi');
+    expect(() => new ParameterServerTF(chart(), 'job', { image: IMAGE, sharedMemory: Size.kibibytes(100) }))
+      .toThrow('test/job/Worker: sharedMemory is "100Ki"; expected a whole number of mebibytes, as the manifest writes sizes in Mi or Gi');
+  });
+  test('CPU 0, millicores and whole-mebibyte sizes from any unit still pass', () => {
+    const c = chart();
+    new DistributedJax(c, 'job', { image: IMAGE, resources: { cpu: kplus.Cpu.millis(250), memory: Size.kibibytes(2048), ephemeralStorage: Size.gibibytes(1.5) }, sharedMemory: Size.kibibytes(65536) });
+    const pod = Testing.synth(c)[0].spec.jaxReplicaSpecs.Worker.template.spec;
+    expect(pod.containers[0].resources.limits).toEqual({ 'cpu': '250m', 'memory': '2Mi', 'ephemeral-storage': '1536Mi' });
+    expect(pod.volumes).toEqual([{ name: 'dshm', emptyDir: { medium: 'Memory', sizeLimit: '64Mi' } }]);
   });
 });

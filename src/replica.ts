@@ -429,6 +429,11 @@ export class ReplicaGroup extends Construct {
 
   private validatePod(): string[] {
     const errors: string[] = [];
+    // Containers and init containers share one namespace of names in a pod.
+    const names = [...this.containers, ...this.initContainers].map(c => c.name);
+    for (const name of unique(names.filter((n, i) => names.indexOf(n) !== i))) {
+      errors.push(problem('containers.name', name, 'expected every container and init container of a pod to have its own name'));
+    }
     // Two different volumes with one name: Kubernetes would keep only one of them.
     const seen = new Map<string, string>();
     for (const c of [...this.containers, ...this.initContainers]) {

@@ -71,3 +71,38 @@ describe('CPU amounts and sizes the manifest cannot hold', () => {
     expect(pod.volumes).toEqual([{ name: 'dshm', emptyDir: { medium: 'Memory', sizeLimit: '64Mi' } }]);
   });
 });
+
+describe('two containers of a pod with one name', () => {
+  // Found by every training-job property test: a sidecar or init container named like another
+  // container of the pod (or like the main container) reached the manifest, which the API server
+  // rejects ("Duplicate value").
+  const REPORT = 'Validation failed with the following errors:\n';
+  const synthError = (build: (c: Chart) => void) => {
+    const app = Testing.app();
+    build(new Chart(app, 'test'));
+    try {
+      app.synth();
+      return undefined;
+    } catch (e: any) {
+      return e.message;
+    }
+  };
+  test('a sidecar named like the main container', () => {
+    expect(synthError(c => new DistributedJax(c, 'job', { image: IMAGE }).worker.addContainer({ name: 'jax', image: 'busybox:1.36' })))
+      .toBe(`${REPORT}  [test/job/Worker] containers.name is "jax"; expected every container and init container of a pod to have its own name`);
+  });
+  test('an init container named like a sidecar', () => {
+    expect(synthError(c => {
+      const job = new DistributedXGBoost(c, 'job', { image: IMAGE, workers: 0 });
+      job.master.addContainer({ name: 'helper', image: 'busybox:1.36' });
+      job.master.addInitContainer({ name: 'helper', image: 'busybox:1.36' });
+    })).toBe(`${REPORT}  [test/job/Master] containers.name is "helper"; expected every container and init container of a pod to have its own name`);
+  });
+  test('distinct names pass', () => {
+    expect(synthError(c => {
+      const job = new DistributedJax(c, 'job', { image: IMAGE });
+      job.worker.addContainer({ name: 'helper', image: 'busybox:1.36' });
+      job.worker.addInitContainer({ name: 'prepare', image: 'busybox:1.36' });
+    })).toBeUndefined();
+  });
+});

@@ -5,7 +5,7 @@ import { Construct } from 'constructs';
 import { PlatformDefaults, PlatformDefaultsProps, mergeMaps } from './defaults';
 import { checkCount, fail, problem } from './errors';
 import { applyLateMetadata } from './late-metadata';
-import { FrameworkContainer, PodRenderContext, ReplicaGroup, ReplicaGroupProps, ReplicaOptions, RoleOptions, dropUndefined } from './replica';
+import { FrameworkContainer, PodRenderContext, ReplicaGroup, ReplicaGroupProps, ReplicaOptions, RoleOptions, amountProblems, dropUndefined } from './replica';
 import { RunPolicy } from './run-policy';
 import { GangScheduling, KUEUE_PRIORITY_LABEL, KUEUE_QUEUE_LABEL } from './scheduling';
 import { PodSecurity } from './security';
@@ -286,6 +286,12 @@ export abstract class TrainingJob extends Construct {
     if (gang?.minAvailable !== undefined && gang.minAvailable > total) {
       errors.push(problem('gangScheduling.minAvailable', gang.minAvailable, `expected at most the job's ${total} pods, or the group can never be scheduled`));
     }
+    // The job's resources and shared memory are checked by each replica group that uses them; when
+    // every group has its own, they are checked here, so a wrong value is never silently dropped.
+    const accelerator = this.jobProps.resources?.accelerator;
+    const acceleratorProblem = accelerator?.problems();
+    if (accelerator && acceleratorProblem) errors.push(problem('resources.accelerator', `${accelerator.resourceName} x ${accelerator.count}`, acceleratorProblem));
+    for (const [field, value, allowed] of amountProblems(this.jobProps.resources, this.jobProps.sharedMemory)) errors.push(problem(field, value, allowed));
     return [...errors, ...this._validateKind()];
   }
 }

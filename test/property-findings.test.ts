@@ -5,10 +5,23 @@
  */
 import { Chart, Duration, Size, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
-import { DistributedJax, DistributedPaddle, DistributedXGBoost, GangScheduler, ParameterServerTF } from '../src';
+import { Accelerator, DistributedJax, DistributedPaddle, DistributedXGBoost, GangScheduler, MpiAllReduce, ParameterServerTF } from '../src';
 
 const IMAGE = 'registry.example.com/train:1.0';
 const chart = () => new Chart(Testing.app(), 'test');
+const REPORT = 'Validation failed with the following errors:\n';
+
+/** The validation report of `app.synth()`, or undefined when it passes. */
+function synthError(build: (c: Chart) => void): string | undefined {
+  const app = Testing.app();
+  build(new Chart(app, 'test'));
+  try {
+    app.synth();
+    return undefined;
+  } catch (e: any) {
+    return e.message;
+  }
+}
 
 describe('gang scheduling is checked without a run policy', () => {
   // Found by the XGBoost and JAX property tests: minAvailable was checked only inside the run-policy
@@ -76,17 +89,6 @@ describe('two containers of a pod with one name', () => {
   // Found by every training-job property test: a sidecar or init container named like another
   // container of the pod (or like the main container) reached the manifest, which the API server
   // rejects ("Duplicate value").
-  const REPORT = 'Validation failed with the following errors:\n';
-  const synthError = (build: (c: Chart) => void) => {
-    const app = Testing.app();
-    build(new Chart(app, 'test'));
-    try {
-      app.synth();
-      return undefined;
-    } catch (e: any) {
-      return e.message;
-    }
-  };
   test('a sidecar named like the main container', () => {
     expect(synthError(c => new DistributedJax(c, 'job', { image: IMAGE }).worker.addContainer({ name: 'jax', image: 'busybox:1.36' })))
       .toBe(`${REPORT}  [test/job/Worker] containers.name is "jax"; expected every container and init container of a pod to have its own name`);
@@ -104,5 +106,24 @@ describe('two containers of a pod with one name', () => {
       job.worker.addContainer({ name: 'helper', image: 'busybox:1.36' });
       job.worker.addInitContainer({ name: 'prepare', image: 'busybox:1.36' });
     })).toBeUndefined();
+  });
+});
+
+describe('job-wide resources that every role replaces', () => {
+  // Found by every training-job property test: a wrong job-wide accelerator, CPU or size was checked
+  // only by the replica groups that use it, so when every role had resources of its own (or an MPI
+  // job had no workers, since the launcher does not take the job's resources) it vanished without a
+  // word and the manifest was written.
+  test('an accelerator no group uses', () => {
+    expect(synthError(c => new DistributedJax(c, 'job', { image: IMAGE, resources: { accelerator: Accelerator.nvidia(0) }, worker: { resources: {} } })))
+      .toBe(`${REPORT}  [test/job] resources.accelerator is "nvidia.com/gpu x 0"; expected a whole number of devices greater than 0 (got 0)`);
+    expect(synthError(c => new MpiAllReduce(c, 'job', { image: IMAGE, workers: 0, resources: { accelerator: Accelerator.custom('gpu', 1) }, launcherCommand: ['mpirun', 'hostname'] })))
+      .toBe(`${REPORT}  [test/job] resources.accelerator is "gpu x 1"; expected a qualified extended resource name such as "vendor.com/device" (got "gpu")`);
+  });
+  test('CPU and sizes no group uses', () => {
+    expect(synthError(c => new DistributedXGBoost(c, 'job', {
+      image: IMAGE, workers: 0, resources: { cpu: kplus.Cpu.units(-2) }, sharedMemory: Size.kibibytes(10), master: { resources: {}, sharedMemory: Size.gibibytes(1) },
+    }))).toBe(`${REPORT}  [test/job] resources.cpu is "-2"; expected a finite amount of CPU, 0 or more\n` +
+      '  [test/job] sharedMemory is "10Ki"; expected a whole number of mebibytes, as the manifest writes sizes in Mi or Gi');
   });
 });

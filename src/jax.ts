@@ -22,7 +22,7 @@ export interface DistributedJaxProps extends TrainingJobProps {
 
 const DEFAULT_PORT = 6666;
 const PORT_NAME = 'jaxjob-port';
-const INJECTED_ENV = /^(COORDINATOR_ADDRESS|COORDINATOR_PORT|NUM_PROCESSES|PROCESS_ID)$/;
+const INJECTED_ENV = /^(COORDINATOR_ADDRESS|COORDINATOR_PORT|NUM_PROCESSES|PROCESS_ID|PYTHONUNBUFFERED)$/;
 
 /**
  * A JAXJob for `jax.distributed.initialize()`. It has workers only; worker 0 is the coordinator.

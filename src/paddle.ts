@@ -86,7 +86,7 @@ export interface DistributedPaddleProps extends TrainingJobProps {
 const DEFAULT_PORT = 36543;
 const PORT_NAME = 'master';
 /** The operator's variables, and POD_IP_DUMMY, which it sets on the rendezvous pod to build PADDLE_MASTER. */
-const INJECTED_ENV = /^(PADDLE_MASTER|PADDLE_NNODES|PADDLE_JOB_ID|PADDLE_SERVER_NUM|PADDLE_TRAINER_NUM|POD_IP_DUMMY)$/;
+const INJECTED_ENV = /^(PADDLE_MASTER|PADDLE_NNODES|PADDLE_JOB_ID|PADDLE_SERVER_NUM|PADDLE_TRAINER_NUM|POD_IP_DUMMY|PYTHONUNBUFFERED)$/;
 
 /**
  * A PaddleJob for `python -m paddle.distributed.launch`. In collective mode it has workers only;

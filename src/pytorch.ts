@@ -106,7 +106,7 @@ export interface DistributedPyTorchProps extends TrainingJobProps {
   readonly elastic?: ElasticOptions;
 }
 
-const INJECTED_ENV = /^(MASTER_ADDR|MASTER_PORT|WORLD_SIZE|RANK|PET_.*)$/;
+const INJECTED_ENV = /^(MASTER_ADDR|MASTER_PORT|WORLD_SIZE|RANK|PET_.*|PYTHONUNBUFFERED)$/;
 
 /**
  * A PyTorchJob for `torchrun`. A static job has exactly one Master (written with `replicas: 1`,

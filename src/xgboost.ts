@@ -28,7 +28,7 @@ export interface DistributedXGBoostProps extends TrainingJobProps {
 /** The port the operator uses when a manifest names none. */
 const DEFAULT_PORT = 9999;
 const PORT_NAME = 'xgboostjob-port';
-const INJECTED_ENV = /^(MASTER_ADDR|MASTER_PORT|WORLD_SIZE|RANK|WORKER_PORT|WORKER_ADDRS)$/;
+const INJECTED_ENV = /^(MASTER_ADDR|MASTER_PORT|WORLD_SIZE|RANK|WORKER_PORT|WORKER_ADDRS|PYTHONUNBUFFERED)$/;
 
 /**
  * An XGBoostJob. It always has exactly one Master (written with `replicas: 1`, which the operator's

@@ -5,7 +5,7 @@
  */
 import { Chart, Duration, Size, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
-import { Accelerator, DistributedJax, DistributedPaddle, DistributedXGBoost, GangScheduler, MpiAllReduce, ParameterServerTF } from '../src';
+import { Accelerator, DistributedJax, DistributedPaddle, DistributedPyTorch, DistributedXGBoost, GangScheduler, MpiAllReduce, ParameterServerTF } from '../src';
 
 const IMAGE = 'registry.example.com/train:1.0';
 const chart = () => new Chart(Testing.app(), 'test');
@@ -125,5 +125,26 @@ describe('job-wide resources that every role replaces', () => {
       image: IMAGE, workers: 0, resources: { cpu: kplus.Cpu.units(-2) }, sharedMemory: Size.kibibytes(10), master: { resources: {}, sharedMemory: Size.gibibytes(1) },
     }))).toBe(`${REPORT}  [test/job] resources.cpu is "-2"; expected a finite amount of CPU, 0 or more\n` +
       '  [test/job] sharedMemory is "10Ki"; expected a whole number of mebibytes, as the manifest writes sizes in Mi or Gi');
+  });
+});
+
+describe('PYTHONUNBUFFERED, which the operator sets in every container', () => {
+  // Found by the XGBoost, Paddle and JAX property tests, whose injected-variable lists follow the
+  // upstream controllers: the PyTorch, XGBoost, Paddle and JAX controllers append PYTHONUNBUFFERED
+  // to every container (KUBEFLOW-FACTS.md lists it for PyTorch), so a user value is silently
+  // replaced; the constructs let it through.
+  const message = (role: string) => `${REPORT}  [test/job] ${role}.env is "PYTHONUNBUFFERED"; expected a variable the operator does not set itself; it injects this one and a user value would break the job`;
+  const env = { PYTHONUNBUFFERED: kplus.EnvValue.fromValue('1') };
+  test.each([
+    ['PyTorch', (c: Chart) => new DistributedPyTorch(c, 'job', { image: IMAGE, workers: 0, env }), 'Master'],
+    ['XGBoost', (c: Chart) => new DistributedXGBoost(c, 'job', { image: IMAGE, workers: 0, env }), 'Master'],
+    ['Paddle', (c: Chart) => new DistributedPaddle(c, 'job', { image: IMAGE, env }), 'Worker'],
+    ['JAX', (c: Chart) => new DistributedJax(c, 'job', { image: IMAGE, env }), 'Worker'],
+  ])('%s', (_kind, build, role) => {
+    expect(synthError(build)).toBe(message(role));
+  });
+  test('TF and MPI controllers do not set it, so it stays allowed there', () => {
+    expect(synthError(c => new ParameterServerTF(c, 'job', { image: IMAGE, env }))).toBeUndefined();
+    expect(synthError(c => new MpiAllReduce(c, 'job', { image: IMAGE, env, launcherCommand: ['mpirun', 'hostname'] }))).toBeUndefined();
   });
 });

@@ -72,6 +72,8 @@ export interface MpiAllReduceProps extends TrainingJobProps {
 }
 
 const INJECTED_ENV = /^(OMPI_MCA_plm_rsh_agent|OMPI_MCA_orte_default_hostfile|I_MPI_HYDRA_BOOTSTRAP(_EXEC(_EXTRA_ARGS)?)?)$/;
+/** What the operator sets to "" in a launcher without GPUs, to hide them from it. */
+const GPU_HIDING_ENV = /^(NVIDIA_VISIBLE_DEVICES|NVIDIA_DRIVER_CAPABILITIES)$/;
 const DEFAULT_CONTAINER = 'mpi';
 const DNS_1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
@@ -203,6 +205,12 @@ export class MpiAllReduce extends TrainingJob {
     const errors: string[] = [];
     if (this.launcher.replicas !== 1) {
       errors.push(problem('Launcher.replicas', this.launcher.replicas, 'expected 1: an MPIJob has exactly one launcher'));
+    }
+    if (!this.gpuLauncher()) {
+      // The operator overwrites these in the launcher's container when it has no GPU limit.
+      for (const env of Object.keys(this.launcher.mainContainer.env.variables).filter(n => GPU_HIDING_ENV.test(n))) {
+        errors.push(problem('Launcher.env', env, 'expected a variable the operator does not set itself; it sets this one to "" in a launcher without GPUs, so a user value would be lost'));
+      }
     }
     const max = this.processes();
     if (this.props.trainingCommand) {

@@ -148,3 +148,22 @@ describe('PYTHONUNBUFFERED, which the operator sets in every container', () => {
     expect(synthError(c => new MpiAllReduce(c, 'job', { image: IMAGE, env, launcherCommand: ['mpirun', 'hostname'] }))).toBeUndefined();
   });
 });
+
+describe('GPU variables on an MPI launcher without GPUs', () => {
+  // Found by the MPI property test: the operator appends NVIDIA_VISIBLE_DEVICES="" (and, upstream,
+  // NVIDIA_DRIVER_CAPABILITIES="") to the launcher's container when it has no GPU limit
+  // (KUBEFLOW-FACTS.md), so a user value there is lost; the construct let it through.
+  const value = kplus.EnvValue.fromValue('all');
+  test.each(['NVIDIA_VISIBLE_DEVICES', 'NVIDIA_DRIVER_CAPABILITIES'])('%s on the launcher, given for the launcher or for the whole job', name => {
+    const message = `${REPORT}  [test/job] Launcher.env is "${name}"; expected a variable the operator does not set itself; it sets this one to "" in a launcher without GPUs, so a user value would be lost`;
+    expect(synthError(c => new MpiAllReduce(c, 'job', { image: IMAGE, launcherCommand: ['mpirun', 'hostname'], launcher: { env: { [name]: value } } }))).toBe(message);
+    expect(synthError(c => new MpiAllReduce(c, 'job', { image: IMAGE, launcherCommand: ['mpirun', 'hostname'], env: { [name]: value } }))).toBe(message);
+  });
+  test('a launcher with GPUs, and the workers, may set them', () => {
+    expect(synthError(c => new MpiAllReduce(c, 'job', {
+      image: IMAGE, launcherCommand: ['mpirun', 'hostname'],
+      launcher: { env: { NVIDIA_VISIBLE_DEVICES: value }, resources: { accelerator: Accelerator.nvidia(1) } },
+      worker: { env: { NVIDIA_DRIVER_CAPABILITIES: value } },
+    }))).toBeUndefined();
+  });
+});

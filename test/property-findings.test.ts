@@ -122,7 +122,11 @@ describe('job-wide resources that every role replaces', () => {
   });
   test('CPU and sizes no group uses', () => {
     expect(synthError(c => new DistributedXGBoost(c, 'job', {
-      image: IMAGE, workers: 0, resources: { cpu: kplus.Cpu.units(-2) }, sharedMemory: Size.kibibytes(10), master: { resources: {}, sharedMemory: Size.gibibytes(1) },
+      image: IMAGE,
+      workers: 0,
+      resources: { cpu: kplus.Cpu.units(-2) },
+      sharedMemory: Size.kibibytes(10),
+      master: { resources: {}, sharedMemory: Size.gibibytes(1) },
     }))).toBe(`${REPORT}  [test/job] resources.cpu is "-2"; expected a finite amount of CPU, 0 or more\n` +
       '  [test/job] sharedMemory is "10Ki"; expected a whole number of mebibytes, as the manifest writes sizes in Mi or Gi');
   });
@@ -161,7 +165,8 @@ describe('GPU variables on an MPI launcher without GPUs', () => {
   });
   test('a launcher with GPUs, and the workers, may set them', () => {
     expect(synthError(c => new MpiAllReduce(c, 'job', {
-      image: IMAGE, launcherCommand: ['mpirun', 'hostname'],
+      image: IMAGE,
+      launcherCommand: ['mpirun', 'hostname'],
       launcher: { env: { NVIDIA_VISIBLE_DEVICES: value }, resources: { accelerator: Accelerator.nvidia(1) } },
       worker: { env: { NVIDIA_DRIVER_CAPABILITIES: value } },
     }))).toBeUndefined();

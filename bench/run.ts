@@ -1,0 +1,502 @@
+/**
+ * The benchmark (issue #8): synthesis speed and scaling against the hand-written L1 and against
+ * cdk8s-plus-28, load cost, package size and peak memory, each side by side with its baseline in
+ * the same run. Prints one table and writes it, with the command, to docs/benchmarks.md.
+ *
+ *   npm run bench                      (= ts-node --project tsconfig.dev.json bench/run.ts)
+ *   npm run bench -- --profile         also CPU-profile the synthesis when every target is met
+ *   npm run bench -- --no-write        print only; leave docs/benchmarks.md alone
+ *
+ * Not a test: it never fails on a missed target; it reports it (and profiles the synthesis).
+ */
+import { spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import * as ts from 'typescript';
+import type { MemoryResult, ProfileResult, SynthResult, SynthRun } from './child';
+import { CRDS_DIR, ImportBaseline, RequireTimes, StrippedLibrary, ensureCompiledLibrary, generateCdk8sImport, measureRequire, strippedLibraryCopy } from './load-cost';
+import { KPLUS_SPEC, SizeResult, Tarball, measureSize, strayParts } from './size';
+import { ROOT, fmtBytes, fmtInt, fmtMs, lineCount, log, median, relativeMad, walk } from './util';
+import { VARIANTS, VARIANT_LABEL, Variant } from './workloads';
+
+const COMMAND = 'npm run bench   # = ts-node --project tsconfig.dev.json bench/run.ts';
+const DOC = path.join(ROOT, 'docs', 'benchmarks.md');
+/**
+ * CPU profiles are kept here (outside the project: .npmignore does not exclude .bench/, so
+ * anything written there would end up in the npm tarball).
+ */
+const PROFILES = path.join(os.tmpdir(), 'cdk8s-kubeflow-bench-profiles');
+
+/** Synthesis sizes and repetitions (at least 5 everywhere; fewer at N=1000 to stay near 5 minutes on 2 cores). */
+const NS = [1, 10, 100, 1000];
+const REPS: Record<string, number> = { 1: 31, 10: 21, 100: 11, 1000: 9 };
+/** Sizes also timed without YAML (construct + `chart.toJson()`), to show the constructs' own share. */
+const RENDER_NS = [1000];
+/** Sizes also timed against two Deployments per job, as many pod templates as a PyTorchJob has. */
+const PER_TEMPLATE_NS = [1000];
+const LOAD_RUNS = 41;
+const MEMORY_N = 1000;
+
+const TARGETS = {
+  l2OverL1At1000: 1.3,
+  l2OverKplus: 1.0,
+  scaling: 110,
+  loadOverKplus: 1.15,
+  tarballOverKplus: 1.0,
+};
+
+interface Row {
+  readonly measure: string;
+  readonly ours: string;
+  readonly baseline: string;
+  readonly ratio: string;
+  readonly target: string;
+  readonly verdict: string;
+}
+
+const args = new Set(process.argv.slice(2));
+
+/** Transpiles the measuring child (and the workloads it imports) to plain JavaScript. */
+function transpileChildren(tmp: string): string {
+  const out = path.join(tmp, 'js');
+  fs.mkdirSync(out, { recursive: true });
+  for (const name of ['child', 'workloads']) {
+    const source = fs.readFileSync(path.join(__dirname, `${name}.ts`), 'utf8');
+    const { outputText } = ts.transpileModule(source, {
+      compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2020 },
+      fileName: `${name}.ts`,
+    });
+    fs.writeFileSync(path.join(out, `${name}.js`), outputText);
+  }
+  return path.join(out, 'child.js');
+}
+
+function runChild<T>(child: string, nodeArgs: string[], config: object): T {
+  const result = spawnSync(process.execPath, [...nodeArgs, child, ROOT, JSON.stringify(config)], {
+    cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024,
+  });
+  if (result.status !== 0) throw new Error(`benchmark child failed (${JSON.stringify(config)}):\n${result.stderr}`);
+  const lines = result.stdout.trim().split('\n');
+  return JSON.parse(lines[lines.length - 1]) as T;
+}
+
+const total = (r: SynthRun) => r.constructMs + r.synthMs;
+const ratio = (a: number, b: number) => a / b;
+const fmtRatio = (x: number, digits = 2) => (Number.isFinite(x) ? `${x.toFixed(digits)}×` : 'n/a');
+const verdict = (value: number, max: number) => (!Number.isFinite(value) ? 'n/a' : value <= max ? 'PASS' : '**MISS**');
+const cpu = (runs: SynthRun[]) => median(runs.map(r => r.cpuMs));
+/** The wall-time ratio, with the CPU-time ratio beside it as a cross-check on a busy machine. */
+const bothRatios = (a: SynthRun[], b: SynthRun[]) => `${fmtRatio(ratio(median(a.map(total)), median(b.map(total))))} (CPU ${fmtRatio(ratio(cpu(a), cpu(b)))})`;
+const spread = (xs: number[]) => `±${(relativeMad(xs) * 100).toFixed(0)}%`;
+
+function synthRows(s: SynthResult): { rows: Row[]; medians: Record<Variant, Record<number, number>> } {
+  const medians = {} as Record<Variant, Record<number, number>>;
+  for (const v of VARIANTS) {
+    medians[v] = {};
+    for (const n of NS) medians[v][n] = median(s.runs[v][n].map(total));
+  }
+  const rows: Row[] = [];
+  for (const n of NS) {
+    const l2 = s.runs.l2[n].map(total);
+    const l1 = s.runs.l1[n].map(total);
+    const kp = s.runs.kplus[n].map(total);
+    const runs = `${l2.length} runs`;
+    const r1 = ratio(median(l2), median(l1));
+    rows.push({
+      measure: `1. Synthesis, N=${fmtInt(n)} (${runs}) vs L1 by hand`,
+      ours: `${fmtMs(median(l2))} ${spread(l2)}`,
+      baseline: `${fmtMs(median(l1))} ${spread(l1)}`,
+      ratio: bothRatios(s.runs.l2[n], s.runs.l1[n]),
+      target: n === 1000 ? `≤ ${TARGETS.l2OverL1At1000.toFixed(2)}×` : '—',
+      verdict: n === 1000 ? verdict(r1, TARGETS.l2OverL1At1000) : '',
+    });
+    const r2 = ratio(median(l2), median(kp));
+    rows.push({
+      measure: `1. Synthesis, N=${fmtInt(n)} (${runs}) vs kplus.Deployment`,
+      ours: `${fmtMs(median(l2))}`,
+      baseline: `${fmtMs(median(kp))} ${spread(kp)}`,
+      ratio: bothRatios(s.runs.l2[n], s.runs.kplus[n]),
+      target: `≤ ${TARGETS.l2OverKplus.toFixed(2)}×`,
+      verdict: verdict(r2, TARGETS.l2OverKplus),
+    });
+  }
+  for (const n of PER_TEMPLATE_NS) {
+    const l2 = s.runs.l2[n].map(total);
+    const l1 = s.runs.l1[n].map(total);
+    const kp = s.runs.kplus[n].map(total);
+    const kp2 = s.runs.kplusPerTemplate[n].map(total);
+    rows.push({
+      measure: `1. Synthesis, N=${fmtInt(n)}: L1 by hand vs kplus.Deployment (the floor: L2 overhead 0)`,
+      ours: `L1 ${fmtMs(median(l1))}`,
+      baseline: fmtMs(median(kp)),
+      ratio: bothRatios(s.runs.l1[n], s.runs.kplus[n]),
+      target: '—',
+      verdict: '',
+    }, {
+      measure: `1. Synthesis, N=${fmtInt(n)} vs ${fmtInt(2 * n)} kplus.Deployments (one per pod template)`,
+      ours: fmtMs(median(l2)),
+      baseline: `${fmtMs(median(kp2))} ${spread(kp2)}`,
+      ratio: bothRatios(s.runs.l2[n], s.runs.kplusPerTemplate[n]),
+      target: '—',
+      verdict: '',
+    });
+  }
+  for (const n of RENDER_NS) {
+    const [l2, l1, kp] = VARIANTS.map(v => s.render[v][n].map(total));
+    rows.push({
+      measure: `1. Rendering only (construct + \`chart.toJson()\`, no YAML/validation), N=${fmtInt(n)} (${l2.length} runs): vs L1 / vs kplus`,
+      ours: `${fmtMs(median(l2))} ${spread(l2)}`,
+      baseline: `L1 ${fmtMs(median(l1))} ${spread(l1)}; kplus ${fmtMs(median(kp))} ${spread(kp)}`,
+      ratio: `${bothRatios(s.render.l2[n], s.render.l1[n])} / ${bothRatios(s.render.l2[n], s.render.kplus[n])}`,
+      target: '—',
+      verdict: '',
+    });
+  }
+  const scale = (v: Variant) => medians[v][1000] / medians[v][10];
+  rows.push({
+    measure: '2. Scaling: time at N=1,000 / time at N=10',
+    ours: `${fmtMs(medians.l2[10])} → ${fmtMs(medians.l2[1000])}`,
+    baseline: `L1 ${fmtRatio(scale('l1'), 0)}; kplus ${fmtRatio(scale('kplus'), 0)}`,
+    ratio: fmtRatio(scale('l2'), 0),
+    target: `≤ ${TARGETS.scaling}×`,
+    verdict: verdict(scale('l2'), TARGETS.scaling),
+  });
+  return { rows, medians };
+}
+
+/** Ratio of require() medians, with the CPU-time ratio beside it. */
+function loadRatio(load: Record<string, RequireTimes>, a: string, b: string): string {
+  const cpuRatio = median(load[a].requireCpuMs) / median(load[b].requireCpuMs);
+  return `${fmtRatio(median(load[a].requireMs) / median(load[b].requireMs), 3)} (CPU ${fmtRatio(cpuRatio, 3)})`;
+}
+
+function loadRows(load: Record<string, RequireTimes>, imp: ImportBaseline | string, stripped: StrippedLibrary): Row[] {
+  const ours = load.ours.requireMs;
+  const kplus = load.kplus.requireMs;
+  const rows: Row[] = [{
+    measure: `3. require() in a fresh node (${ours.length} runs each) vs cdk8s-plus-28 alone`,
+    ours: `${fmtMs(median(ours))} ${spread(ours)}`,
+    baseline: `${fmtMs(median(kplus))} ${spread(kplus)}`,
+    ratio: loadRatio(load, 'ours', 'kplus'),
+    target: `≤ ${TARGETS.loadOverKplus.toFixed(2)}×`,
+    verdict: verdict(ratio(median(ours), median(kplus)), TARGETS.loadOverKplus),
+  }, {
+    measure: `3. require() of lib/ without its inline source maps (${(100 * stripped.mapBytes / stripped.jsBytes).toFixed(0)}% of lib/*.js bytes; candidate fix) vs cdk8s-plus-28`,
+    ours: `${fmtMs(median(load.stripped.requireMs))} ${spread(load.stripped.requireMs)}`,
+    baseline: fmtMs(median(kplus)),
+    ratio: loadRatio(load, 'stripped', 'kplus'),
+    target: `(≤ ${TARGETS.loadOverKplus.toFixed(2)}×)`,
+    verdict: '',
+  }, {
+    measure: '3. Whole node process (start-up + require) vs cdk8s-plus-28 alone',
+    ours: fmtMs(median(load.ours.processMs)),
+    baseline: fmtMs(median(load.kplus.processMs)),
+    ratio: fmtRatio(ratio(median(load.ours.processMs), median(load.kplus.processMs)), 3),
+    target: '—',
+    verdict: '',
+  }];
+  const ownLines = lineCount(walk(path.join(ROOT, 'imports'), f => f.endsWith('.ts')));
+  if (typeof imp === 'string') {
+    rows.push({ measure: '3. require() vs plain `cdk8s import` output', ours: fmtMs(median(ours)), baseline: `n/a (${imp})`, ratio: 'n/a', target: '—', verdict: '' });
+    return rows;
+  }
+  const cli = load.cdk8sImport.requireMs;
+  rows.push({
+    measure: `3. require() vs plain \`cdk8s import\` of the same ${imp.crds} CRDs (tsc → JS)`,
+    ours: fmtMs(median(ours)),
+    baseline: `${fmtMs(median(cli))} ${spread(cli)}`,
+    ratio: loadRatio(load, 'ours', 'cdk8sImport'),
+    target: '—',
+    verdict: '',
+  }, {
+    measure: '3. Lines of generated L1 TypeScript: imports/*.ts vs `cdk8s import`',
+    ours: `${fmtInt(ownLines)} lines`,
+    baseline: `${fmtInt(imp.tsLines)} lines`,
+    ratio: fmtRatio(ratio(ownLines, imp.tsLines), 3),
+    target: '—',
+    verdict: '',
+  });
+  return rows;
+}
+
+function sizeRows(size: SizeResult): Row[] {
+  const kp = size.kplusTarball;
+  const rows: Row[] = [];
+  const stray = strayParts(size.tarball);
+  const packed = (t: Tarball) => typeof kp === 'string' ? 'n/a' : ratio(t.size, kp.size);
+  rows.push({
+    measure: '4. npm tarball, packed (clean build: lib/, .jsii, docs)',
+    ours: fmtBytes(size.cleanTarball.size),
+    baseline: typeof kp === 'string' ? kp : fmtBytes(kp.size),
+    ratio: typeof kp === 'string' ? 'n/a' : fmtRatio(ratio(size.cleanTarball.size, kp.size), 3),
+    target: `≤ ${TARGETS.tarballOverKplus.toFixed(2)}×`,
+    verdict: typeof kp === 'string' ? 'n/a' : verdict(ratio(size.cleanTarball.size, kp.size), TARGETS.tarballOverKplus),
+  });
+  const asIs = packed(size.tarball);
+  rows.push({
+    measure: `4. npm tarball, packed from this working tree${stray.length ? ` (also packs ${stray.join(', ')})` : ' (same files as the clean build)'}`,
+    ours: fmtBytes(size.tarball.size),
+    baseline: typeof kp === 'string' ? kp : fmtBytes(kp.size),
+    ratio: typeof asIs === 'string' ? asIs : fmtRatio(asIs, 3),
+    target: `≤ ${TARGETS.tarballOverKplus.toFixed(2)}×`,
+    verdict: typeof asIs === 'string' ? 'n/a' : verdict(asIs, TARGETS.tarballOverKplus),
+  }, {
+    measure: '4. npm tarball, unpacked (clean build)',
+    ours: `${fmtBytes(size.cleanTarball.unpackedSize)} (${size.cleanTarball.entryCount} files)`,
+    baseline: typeof kp === 'string' ? 'n/a' : `${fmtBytes(kp.unpackedSize)} (${kp.entryCount} files)`,
+    ratio: typeof kp === 'string' ? 'n/a' : fmtRatio(ratio(size.cleanTarball.unpackedSize, kp.unpackedSize), 3),
+    target: '—',
+    verdict: '',
+  }, {
+    measure: '4. .jsii assembly',
+    ours: fmtBytes(size.jsii),
+    baseline: fmtBytes(size.kplusJsii),
+    ratio: fmtRatio(ratio(size.jsii, size.kplusJsii), 3),
+    target: '—',
+    verdict: '',
+  });
+  const api = size.apiMd;
+  const kapi = size.kplusApiMd;
+  rows.push({
+    measure: '4. API.md (TypeScript API reference)',
+    ours: typeof api === 'string' ? api : fmtBytes(api.bytes),
+    baseline: typeof kapi === 'string' ? kapi : `${fmtBytes(kapi.bytes)} (${kapi.source})`,
+    ratio: typeof api === 'string' || typeof kapi === 'string' ? 'n/a' : fmtRatio(ratio(api.bytes, kapi.bytes), 3),
+    target: '—',
+    verdict: '',
+  });
+  return rows;
+}
+
+function memoryRows(mem: Record<Variant | 'none', MemoryResult>): Row[] {
+  const rss = (v: Variant | 'none') => mem[v].maxRssBytes;
+  return [{
+    measure: `5. Peak RSS, synthesizing N=${fmtInt(MEMORY_N)} (fresh process) vs L1 by hand`,
+    ours: fmtBytes(rss('l2')),
+    baseline: fmtBytes(rss('l1')),
+    ratio: fmtRatio(ratio(rss('l2'), rss('l1'))),
+    target: '—',
+    verdict: '',
+  }, {
+    measure: `5. Peak RSS, synthesizing N=${fmtInt(MEMORY_N)} (fresh process) vs kplus.Deployment`,
+    ours: fmtBytes(rss('l2')),
+    baseline: fmtBytes(rss('kplus')),
+    ratio: fmtRatio(ratio(rss('l2'), rss('kplus'))),
+    target: '—',
+    verdict: '',
+  }, {
+    measure: '5. Peak RSS above a process that only loaded the libraries',
+    ours: fmtBytes(rss('l2') - rss('none')),
+    baseline: `L1 ${fmtBytes(rss('l1') - rss('none'))}; kplus ${fmtBytes(rss('kplus') - rss('none'))} (libraries alone: ${fmtBytes(rss('none'))})`,
+    ratio: fmtRatio(ratio(rss('l2') - rss('none'), rss('l1') - rss('none'))) + ' of L1',
+    target: '—',
+    verdict: '',
+  }];
+}
+
+function table(rows: Row[]): string {
+  const head = ['Measure', 'cdk8s-kubeflow', 'Baseline (same run)', 'Ratio', 'Target', 'Result'];
+  const cells = rows.map(r => [r.measure, r.ours, r.baseline, r.ratio, r.target, r.verdict]);
+  const esc = (s: string) => s.replace(/\|/g, '\\|');
+  return [
+    `| ${head.join(' | ')} |`,
+    `|${head.map((_, i) => (i === 0 ? ':---' : i === 5 ? ':---:' : '---:')).join('|')}|`,
+    ...cells.map(c => `| ${c.map(esc).join(' | ')} |`),
+  ].join('\n');
+}
+
+function profileSection(title: string, p: ProfileResult): string {
+  const lines = [
+    `#### ${title}: ${fmtMs(p.wallMs)} per synthesis while profiled`,
+    '',
+    'Self time by code group (ms per synthesis):',
+    '',
+    ...p.groups.map(g => `- ${g.name}: ${g.selfMs.toFixed(1)}`),
+    '',
+    'Top functions by self time:',
+    '',
+    ...p.functions.slice(0, 15).map(f => `- ${f.selfMs.toFixed(1)} ms — \`${f.name}\``),
+  ];
+  return lines.join('\n');
+}
+
+/** Plain-language causes of the missed targets, from the numbers of this run. */
+function readingNotes(s: SynthResult, size: SizeResult, load: Record<string, RequireTimes>, stripped: StrippedLibrary,
+  profiled: Partial<Record<Variant, ProfileResult>>): string[] {
+  const notes: string[] = [];
+  const med = (v: Variant, n: number) => median(s.runs[v][n].map(total));
+  const n = 1000;
+  if (med('l2', n) > TARGETS.l2OverKplus * med('kplus', n)) {
+    const perJob = (v: Variant) => fmtBytes(s.bytes[v][n] / n);
+    const both = (a: Variant, b: Variant) => bothRatios(s.runs[a][n], s.runs[b][n]);
+    const cpuOver = cpu(s.runs.l1[n]) / cpu(s.runs.kplus[n]);
+    const l2 = profiled.l2;
+    const yaml = l2?.groups.find(g => g.name === 'yaml');
+    const own = l2?.groups.find(g => g.name === 'cdk8s-kubeflow lib/src');
+    const renderL2 = median(s.render.l2[n].map(total));
+    const renderL1 = median(s.render.l1[n].map(total));
+    notes.push(
+      `- **L2 vs kplus.Deployment (≤ ${TARGETS.l2OverKplus.toFixed(2)}×).** At N=1,000 the L2 takes ${both('l2', 'kplus')} the Deployments' time. That is two factors. ` +
+      `(1) The manifest: the L1 written by hand renders the identical PyTorchJob with no L2 code and takes ${both('l1', 'kplus')}; ` +
+      `a PyTorchJob carries two pod templates (Master and Worker) where a Deployment carries one, ${perJob('l2')} of YAML per job against ${perJob('kplus')}` +
+      (yaml && l2 ? `, and serializing YAML (the \`yaml\` package behind cdk8s's \`Yaml.save\`) is ${(100 * yaml.selfMs / l2.totalMs).toFixed(0)}% of the L2's synthesis CPU in the profile below` : '') + '. ' +
+      `(2) The L2's own code: ${both('l2', 'l1')} the L1. ` +
+      (cpuOver > 1 ? 'Because the same manifest without any L2 code already costs more CPU than the Deployments, no speed-up of the L2 alone can meet this target per job. ' : '') +
+      `Per pod template, against ${fmtInt(2 * n)} Deployments, the L2 takes ${both('l2', 'kplusPerTemplate')} their time.`);
+    notes.push(
+      `- **The L2's own cost.** Without YAML and validation (construct + \`toJson()\`) the L2 is ${bothRatios(s.render.l2[n], s.render.l1[n])} the L1: ` +
+      `${fmtMs(renderL2 - renderL1)} more per ${fmtInt(n)} jobs (${(1000 * (renderL2 - renderL1) / n).toFixed(0)} µs per job)` +
+      (own && l2 ? `; the profile puts ${fmtMs(own.selfMs)} of self time per synthesis in lib/src (${l2.ownFunctions.slice(0, 5).map(f => `${f.name.replace(/ \[.*\]$/, '')} ${f.selfMs.toFixed(0)} ms`).join(', ')})` : '') +
+      '. It is spread over many small steps (two cdk8s-plus `Container` objects per job, each with default probe, resources and security objects that are then overridden; option merging; `dropUndefined` copies; `JSON.stringify` in validation and `unique()`), with no single hot spot.');
+  }
+  if (median(load.ours.requireMs) / median(load.kplus.requireMs) > TARGETS.loadOverKplus) {
+    const extra = median(load.ours.requireMs) - median(load.kplus.requireMs);
+    const extraStripped = median(load.stripped.requireMs) - median(load.kplus.requireMs);
+    notes.push(
+      `- **require() vs cdk8s-plus-28 (≤ ${TARGETS.loadOverKplus.toFixed(2)}×).** The package adds ${fmtMs(extra)} to cdk8s-plus-28's ${fmtMs(median(load.kplus.requireMs))}. ` +
+      `That is reading and compiling lib/src and lib/imports, and ${(100 * stripped.mapBytes / stripped.jsBytes).toFixed(0)}% of those bytes are the inline source maps the build writes into every .js file. ` +
+      `Without them the package adds ${fmtMs(extraStripped)} (the "without its inline source maps" row, measured in the same rounds). ` +
+      'Fix: `tsconfig: { compilerOptions: { inlineSourceMap: false, inlineSources: false, sourceMap: true } }` in .projenrc.ts (jsii takes the project\'s tsconfig.json; separate .map files are never read by `require()`). ' +
+      'The difference is a few milliseconds, so on a busy machine the ratio moves by several hundredths from run to run.');
+  }
+  const stray = strayParts(size.tarball);
+  if (stray.length) {
+    notes.push(
+      `- **Tarball from this working tree.** \`npm pack\` here also packs ${stray.join(', ')}: .npmignore excludes neither projen's artifacts directory (/dist-packages/, written by \`package-all\` and \`test:bindings\`) nor /.bench/ ` +
+      '(both are only in .gitignore, and npm ignores .gitignore when an .npmignore exists). Fix: add `/dist-packages/` and `/.bench/` to the `addPackageIgnore` loop in .projenrc.ts and run projen. A clean checkout packs only lib/, .jsii and the docs (the clean-build row).');
+  }
+  return notes;
+}
+
+function gitDescription(): string {
+  const head = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).stdout.trim();
+  const dirty = spawnSync('git', ['status', '--porcelain', '--', 'src', 'imports'], { cwd: ROOT, encoding: 'utf8' }).stdout.trim();
+  return `${head}${dirty ? ' + uncommitted changes in src/ or imports/' : ''}`;
+}
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  const loadBefore = os.loadavg();
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'cdk8s-kubeflow-bench-'));
+  try {
+    const library = ensureCompiledLibrary();
+    const child = transpileChildren(tmp);
+
+    // Generating and compiling baselines uses both cores: do it before anything is timed.
+    const imp = await generateCdk8sImport(path.join(tmp, 'cdk8s-import')).catch(e => `cdk8s import failed: ${String(e).split('\n')[0]}`);
+    const size = measureSize(tmp);
+
+    const stripped = strippedLibraryCopy(tmp);
+    log(`require() timing, ${LOAD_RUNS} fresh processes per case`);
+    const req = (p: string) => require.resolve(p, { paths: [ROOT] });
+    const load = measureRequire([
+      { name: 'ours', files: [library.entry] },
+      { name: 'kplus', files: [req('cdk8s-plus-28')] },
+      { name: 'stripped', files: [stripped.entry] },
+      ...(typeof imp === 'string' ? [] : [{ name: 'cdk8sImport', files: imp.files }]),
+    ], LOAD_RUNS);
+
+    log(`synthesis, N = ${NS.join(', ')}; runs ${NS.map(n => REPS[n]).join(', ')}`);
+    const synth = runChild<SynthResult>(child, [], { mode: 'synth', ns: NS, reps: REPS, renderNs: RENDER_NS, perTemplateNs: PER_TEMPLATE_NS, warmup: 2, outdir: path.join(tmp, 'synth') });
+
+    log(`peak memory, N = ${MEMORY_N}`);
+    const mem = {} as Record<Variant | 'none', MemoryResult>;
+    for (const v of ['none', ...VARIANTS] as Array<Variant | 'none'>) {
+      mem[v] = runChild<MemoryResult>(child, [], { mode: 'memory', variant: v, n: MEMORY_N, outdir: path.join(tmp, `mem-${v}`) });
+    }
+
+    const { rows: sRows, medians } = synthRows(synth);
+    const rows = [...sRows, ...loadRows(load, imp, stripped), ...sizeRows(size), ...memoryRows(mem)];
+    const missed = rows.filter(r => r.verdict.includes('MISS'));
+    const synthMissed = sRows.some(r => r.verdict.includes('MISS'));
+
+    let profiles = '';
+    const profiled: Partial<Record<Variant, ProfileResult>> = {};
+    if (synthMissed || args.has('--profile')) {
+      log('CPU profiles of N=1000 (missed synthesis target or --profile)');
+      fs.mkdirSync(PROFILES, { recursive: true });
+      const sections = (['l2', 'l1', 'kplus'] as Variant[]).map(v => {
+        const cpuprofile = path.join(PROFILES, `synth-${v}-n1000.cpuprofile`);
+        const p = runChild<ProfileResult>(child, [], { mode: 'profile', variant: v, n: 1000, reps: 3, outdir: path.join(tmp, `prof-${v}`), cpuprofile });
+        profiled[v] = p;
+        return profileSection(`${VARIANT_LABEL[v]}, N=1,000 (\`${cpuprofile}\`)`, p);
+      });
+      profiles = sections.join('\n\n');
+    }
+    const reading = readingNotes(synth, size, load, stripped, profiled);
+
+    const seconds = (Date.now() - started) / 1000;
+    const split = (v: Variant) => {
+      const runs = synth.runs[v][1000];
+      return `${VARIANT_LABEL[v]}: construct ${fmtMs(median(runs.map(r => r.constructMs)))} + synth ${fmtMs(median(runs.map(r => r.synthMs)))}, ${fmtBytes(synth.bytes[v][1000])} of YAML`;
+    };
+    const withPerTemplate: Variant[] = [...VARIANTS, 'kplusPerTemplate'];
+    const tarballParts = (t: Tarball) => Object.entries(t.parts).sort((a, b) => b[1] - a[1]).map(([k, b]) => `${k} ${fmtBytes(b)}`).join(', ');
+    const load1 = (l: number[]) => l[0].toFixed(1);
+    const environment = `node ${process.version}, ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${os.type()} ${os.release()}; ` +
+      `load average ${load1(loadBefore)} at the start, ${load1(os.loadavg())} at the end; git ${gitDescription()}; ` +
+      `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC; whole run ${seconds.toFixed(0)} s`;
+    const tableText = table(rows);
+
+    const notes = [
+      `- Library under test: the compiled package, \`lib/src/index.js\` (${library.note}).`,
+      '- Workload: each job is a `DistributedPyTorch` with a Master and 4 workers, `Accelerator.nvidia(1)`, 4 CPUs and 16 GiB, a PVC mounted read-only at /data and the Kueue queue `team-a`. ' +
+        'The L1 baseline writes the same PyTorchJob with `kubeflow.PyTorchJob`; the cdk8s-plus-28 baseline is one `kplus.Deployment` per job (4 replicas) with the same pod, the GPU added by JSON patch (kplus has no field for extended resources). ' +
+        'A PyTorchJob holds two pod templates (Master and Worker), a Deployment one.',
+      `- Fairness checks, asserted before timing: ${synth.checks.join('; ')}.`,
+      '- Synthesis time = constructing the app and its N jobs in one chart + `app.synth()` writing YAML to a temp folder, the same for all three. ' +
+        'One child `node` process (the compiled library, no ts-node) runs everything after 2 warm-up rounds at N=100; the three variants alternate, their order rotating every round. ' +
+        'Time cells give the median and its median absolute deviation (±%); ratio cells the ratio of the medians, and in parentheses the ratio of median CPU time (`process.cpuUsage()`, all threads), a cross-check when other work competes for the cores.',
+      `- At N=1,000 (medians): ${withPerTemplate.map(split).join('; ')}.`,
+      '- require(): a fresh `node -e` per sample (warm file cache, cold module cache), timing only the `require()` calls inside it; one unrecorded warm-up round, the cases alternating. ' +
+        'The package loads cdk8s-plus-28 itself, so its time is "both together". ' +
+        (typeof imp === 'string' ? `\`cdk8s import\` baseline: ${imp}.` :
+          `The \`cdk8s import\` baseline is generated in this run (\`cdk8s import <crd> --language typescript\` for ${imp.crds} CRDs from ${path.relative(ROOT, CRDS_DIR)}, compiled by \`tsc\` to CommonJS, ${imp.seconds.toFixed(0)} s) and all of it is required.`),
+      `- Tarball: \`npm pack --dry-run --json\` of a staging copy with only package.json, .npmignore, README.md, LICENSE, .jsii, API.md (if present) and lib/ (what a clean checkout packs after compile), and of the working tree as it is, against \`npm pack ${KPLUS_SPEC}\`. ` +
+        `Clean build: ${tarballParts(size.cleanTarball)}. Working tree: ${tarballParts(size.tarball)}.` +
+        (typeof size.kplusTarball === 'string' ? '' : ` cdk8s-plus-28: ${tarballParts(size.kplusTarball)}.`),
+      `- API.md: ${typeof size.apiMd === 'string' ? size.apiMd : size.apiMd.source}; cdk8s-plus-28 ships no API.md, its jsii-docgen TypeScript reference is docs/typescript.md.`,
+      `- Peak RSS: \`process.resourceUsage().maxRSS\` of a fresh \`node\` that loads the libraries, builds N=${fmtInt(MEMORY_N)} jobs and runs \`app.synth()\` once.`,
+      `- Medians at N=1/10/100/1000 (ms): ${VARIANTS.map(v => `${v} ${NS.map(n => medians[v][n].toFixed(1)).join(' / ')}`).join('; ')}.`,
+    ];
+
+    const doc = [
+      '# Benchmarks',
+      '',
+      'Generated by the benchmark script (issue #8); every comparison below was measured side by side in one run.',
+      '',
+      '```sh',
+      COMMAND,
+      '```',
+      '',
+      `Run on ${environment}.`,
+      '',
+      tableText,
+      '',
+      missed.length ? `Missed targets: ${missed.map(r => r.measure).join('; ')}.` : 'Every target was met.',
+      '',
+      ...(reading.length ? ['## Reading the missed targets', '', ...reading, ''] : []),
+      '## How it was measured',
+      '',
+      ...notes,
+      ...(profiles ? ['', '## CPU profiles (in-process V8 sampling, 3 syntheses after 2 warm-ups)', '', profiles] : []),
+      '',
+    ].join('\n');
+
+    process.stdout.write(`\n${tableText}\n\n${missed.length ? `Missed: ${missed.map(r => r.measure).join('; ')}` : 'Every target met.'}\n${environment}\n`);
+    if (reading.length) process.stdout.write(`\n${reading.join('\n')}\n`);
+    if (!args.has('--no-write')) {
+      fs.mkdirSync(path.dirname(DOC), { recursive: true });
+      fs.writeFileSync(DOC, doc);
+      log(`wrote ${path.relative(ROOT, DOC)}`);
+    }
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+main().catch(e => {
+  process.stderr.write(`${e instanceof Error ? e.stack : e}\n`);
+  process.exitCode = 1;
+});

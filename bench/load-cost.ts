@@ -96,14 +96,17 @@ export interface ImportBaseline {
   readonly seconds: number;
 }
 
-/** Runs up to `limit` commands at a time. */
-async function parallel(commands: Array<[string, string[]]>, limit: number): Promise<void> {
+/**
+ * Runs up to `limit` commands at a time in `cwd`. `cdk8s import` records what it imported in the
+ * cdk8s.yaml of its working folder, so it must not run in the project's own.
+ */
+async function parallel(commands: Array<[string, string[]]>, limit: number, cwd: string): Promise<void> {
   const queue = [...commands];
   const worker = async () => {
     for (let c = queue.shift(); c; c = queue.shift()) {
       const [cmd, args] = c;
       await new Promise<void>((resolve, reject) => {
-        const child = spawn(cmd, args, { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+        const child = spawn(cmd, args, { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
         let stderr = '';
         child.stderr.on('data', d => { stderr += d; });
         child.on('error', reject);
@@ -129,7 +132,7 @@ export async function generateCdk8sImport(tmp: string): Promise<ImportBaseline |
   fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(tmp, 'node_modules'), 'dir');
   log(`cdk8s import of ${crds.length} CRDs into ${src}`);
   await parallel(crds.map(crd => [bin('cdk8s'), ['import', crd, '--language', 'typescript', '--output',
-    path.join(src, path.basename(crd).replace(/\.ya?ml$/, '')), '--no-check-upgrade']] as [string, string[]]), Math.max(1, Math.min(2, os.cpus().length)));
+    path.join(src, path.basename(crd).replace(/\.ya?ml$/, '')), '--no-check-upgrade']] as [string, string[]]), Math.max(1, Math.min(2, os.cpus().length)), tmp);
   const tsFiles = walk(src, f => f.endsWith('.ts')).sort();
   log(`tsc of ${tsFiles.length} files (${lineCount(tsFiles)} lines)`);
   run(bin('tsc'), ['--outDir', out, '--rootDir', src, '--module', 'commonjs', '--target', 'ES2020', '--skipLibCheck',

@@ -37,7 +37,9 @@ const project = new cdk8s.ConstructLibraryCdk8s({
   entrypoint: 'lib/src/index.js',
   entrypointTypes: 'lib/src/index.d.ts',
   tsconfig: {
-    compilerOptions: { rootDir: '.' },
+    // Source maps in files of their own: inline ones are three quarters of the compiled bytes
+    // and every require() of the package would read and parse them.
+    compilerOptions: { rootDir: '.', inlineSourceMap: false, inlineSources: false, sourceMap: true },
     include: ['src/**/*.ts', 'imports/**/*.ts'],
   },
   eslintOptions: {
@@ -97,7 +99,8 @@ project.addTask('synth', {
 });
 
 // Only the compiled library, its .jsii assembly and the docs belong in the npm tarball.
-for (const pattern of ['/imports/', '/examples/', '/scripts/', '/bench/', '/docs/', '/cdk8s.yaml', '/tsconfig.dev.json', '/.ci/']) {
+for (const pattern of ['/imports/', '/examples/', '/scripts/', '/bench/', '/.bench/', '/docs/', '/cdk8s.yaml', '/tsconfig.dev.json',
+  '/.ci/', '/dist-packages/', '/.synth-staging-*', '/test/']) {
   project.addPackageIgnore(pattern);
 }
 

@@ -275,7 +275,7 @@ export class ActivityProbe {
    * @param script the script's text (at most 2048 characters)
    */
   public static script(script: string, options: ScriptActivityProbeOptions = {}): ActivityProbe {
-    return new ActivityProbe(options, { podExec: { script, timeoutSeconds: (options.timeout ?? Duration.seconds(60)).toSeconds() } });
+    return new ActivityProbe(options, { podExec: { script, timeoutSeconds: secondsOf(options.timeout ?? Duration.seconds(60)) } });
   }
 
   /** The port the probe uses, for a Jupyter probe. */
@@ -284,8 +284,9 @@ export class ActivityProbe {
   private readonly minInterval: number;
 
   private constructor(options: ActivityProbeOptions, private readonly kind: notebooks.WorkspaceKindSpecPodTemplateActivityProbe, portId?: string) {
-    this.interval = (options.interval ?? Duration.hours(1)).toSeconds();
-    this.minInterval = (options.minInterval ?? Duration.minutes(5)).toSeconds();
+    // Seconds, possibly fractional; _problem reports a fraction (cdk8s's toSeconds would throw here).
+    this.interval = secondsOf(options.interval ?? Duration.hours(1));
+    this.minInterval = secondsOf(options.minInterval ?? Duration.minutes(5));
     this.portId = portId;
   }
 
@@ -302,8 +303,10 @@ export class ActivityProbe {
     if (script && !script.script.startsWith('#!')) {
       return ['activityProbe.script', script.script.split('\n')[0], 'expected a script that starts with a shebang such as "#!/usr/bin/env bash"'];
     }
+    if (script && !Number.isInteger(script.timeoutSeconds)) return ['activityProbe.timeout', `${script.timeoutSeconds}s`, WHOLE_SECONDS];
     if (script && script.timeoutSeconds! < 1) return ['activityProbe.timeout', `${script.timeoutSeconds}s`, 'expected at least 1 second'];
     for (const [field, seconds] of [['interval', this.interval], ['minInterval', this.minInterval]] as Array<[string, number]>) {
+      if (!Number.isInteger(seconds)) return [`activityProbe.${field}`, `${seconds}s`, WHOLE_SECONDS];
       if (seconds < 1 || seconds > 31536000) return [`activityProbe.${field}`, `${seconds}s`, 'expected between 1 second and 365 days'];
     }
     if (this.minInterval > this.interval) {
@@ -768,6 +771,10 @@ export class WorkspaceKind extends Construct implements IWorkspaceKind {
   /** Appends a culling rule; rules are evaluated in order and the first match wins. */
   public addActivityRule(rule: ActivityRule): void {
     const field = `activityRules[${this.activityRules.length}]`;
+    for (const [part, duration] of [['inactiveFor', rule.inactiveFor], ['minRunning', rule.minRunning]] as const) {
+      const fraction = duration === undefined ? undefined : secondsOf(duration);
+      if (fraction !== undefined && !Number.isInteger(fraction)) fail(this, `${field}.${part}`, `${fraction}s`, WHOLE_SECONDS);
+    }
     const seconds = rule.inactiveFor.toSeconds();
     if (seconds < 16) fail(this, `${field}.inactiveFor`, `${seconds}s`, 'expected at least 16 seconds, so workspaces are not paused while they start');
     this.activityRules.push(rule);
@@ -1241,6 +1248,13 @@ export function normalPath(path: string): string {
 /** `"a", "b"`, or `none` for an empty list. @internal */
 export function listOf(values: string[]): string {
   return values.length ? values.map(v => JSON.stringify(v)).join(', ') : 'none is defined';
+}
+
+const WHOLE_SECONDS = 'expected a whole number of seconds, which the manifest counts in';
+
+/** A duration in seconds, fractional when it is not whole (cdk8s's toSeconds would throw). */
+function secondsOf(duration: Duration): number {
+  return duration.toMilliseconds({ integral: false }) / 1000;
 }
 
 function nonEmpty(map: { [key: string]: string } | undefined): { [key: string]: string } | undefined {

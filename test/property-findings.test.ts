@@ -5,7 +5,10 @@
  */
 import { Chart, Duration, Size, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
-import { Accelerator, DistributedJax, DistributedPaddle, DistributedPyTorch, DistributedXGBoost, GangScheduler, MpiAllReduce, ParameterServerTF } from '../src';
+import {
+  Accelerator, ActivityProbe, DistributedJax, DistributedPaddle, DistributedPyTorch, DistributedXGBoost, GangScheduler, MpiAllReduce, ParameterServerTF,
+  SpawnerImage, WorkspaceKind, WorkspaceKindProps,
+} from '../src';
 
 const IMAGE = 'registry.example.com/train:1.0';
 const chart = () => new Chart(Testing.app(), 'test');
@@ -170,5 +173,36 @@ describe('GPU variables on an MPI launcher without GPUs', () => {
       launcher: { env: { NVIDIA_VISIBLE_DEVICES: value }, resources: { accelerator: Accelerator.nvidia(1) } },
       worker: { env: { NVIDIA_DRIVER_CAPABILITIES: value } },
     }))).toBeUndefined();
+  });
+});
+
+/** A minimal valid WorkspaceKind's props. */
+const KIND: WorkspaceKindProps = {
+  metadata: { name: 'jupyterlab' },
+  displayName: 'JupyterLab',
+  description: 'JupyterLab in a pod',
+  icon: SpawnerImage.fromUrl('https://jupyter.org/favicon.png'),
+  ports: [{ id: 'jupyterlab', displayName: 'JupyterLab' }],
+};
+
+describe('WorkspaceKind durations that are not whole seconds', () => {
+  // Found by the WorkspaceKind property test: ActivityProbe's factories and addActivityRule called
+  // cdk8s's toSeconds, which throws "'1500 millis' cannot be converted into a whole number of
+  // seconds" from inside cdk8s (for a probe, before any construct exists to name).
+  const kind = (props: Partial<WorkspaceKindProps>) => () => new WorkspaceKind(chart(), 'kind', { ...KIND, ...props });
+  const whole = 'expected a whole number of seconds, which the manifest counts in';
+  test('the probe interval, minimum interval and script timeout', () => {
+    expect(kind({ activityProbe: ActivityProbe.jupyter('jupyterlab', { interval: Duration.millis(90_500) }) }))
+      .toThrow(`test/kind: activityProbe.interval is "90.5s"; ${whole}`);
+    expect(kind({ activityProbe: ActivityProbe.jupyter('jupyterlab', { minInterval: Duration.millis(1500) }) }))
+      .toThrow(`test/kind: activityProbe.minInterval is "1.5s"; ${whole}`);
+    expect(kind({ activityProbe: ActivityProbe.script('#!/bin/sh\ntrue', { timeout: Duration.millis(2500) }) }))
+      .toThrow(`test/kind: activityProbe.timeout is "2.5s"; ${whole}`);
+  });
+  test('an activity rule\'s inactiveFor and minRunning', () => {
+    expect(kind({ activityRules: [{ inactiveFor: Duration.millis(60_001), pauseWorkspace: false }] }))
+      .toThrow(`test/kind: activityRules[0].inactiveFor is "60.001s"; ${whole}`);
+    expect(kind({ activityRules: [{ inactiveFor: Duration.hours(1), minRunning: Duration.millis(100), pauseWorkspace: false }] }))
+      .toThrow(`test/kind: activityRules[0].minRunning is "0.1s"; ${whole}`);
   });
 });

@@ -5,7 +5,7 @@ import { Construct } from 'constructs';
 import { PlatformDefaults, PlatformDefaultsProps, mergeMaps, unique } from './defaults';
 import { fail, problem } from './errors';
 import { applyLateMetadata } from './late-metadata';
-import { Resources, dropUndefined, presetSecurity, resourceQuantities, sizeQuantity } from './replica';
+import { Resources, amountProblems, dropUndefined, presetSecurity, resourceQuantities, sizeQuantity } from './replica';
 import { PodSecurity } from './security';
 import * as core from '../imports/core';
 import * as notebooks from '../imports/notebooks';
@@ -649,6 +649,7 @@ export class WorkspaceKind extends Construct implements IWorkspaceKind {
     for (const role of props.clusterRoles ?? []) this.addClusterRole(role);
     for (const [key, value] of Object.entries(props.podLabels ?? {})) this.addPodLabel(key, value);
     for (const [key, value] of Object.entries(props.podAnnotations ?? {})) this.addPodAnnotation(key, value);
+    for (const [field, value, allowed] of amountProblems(undefined, props.sharedMemory)) fail(this, field, value, allowed);
     if (props.sharedMemory) {
       const shm = kplus.Volume.fromEmptyDir(this, 'SharedMemory', SHM_VOLUME, { medium: kplus.EmptyDirMedium.MEMORY, sizeLimit: props.sharedMemory });
       this.mount('/dev/shm', shm);
@@ -755,6 +756,9 @@ export class WorkspaceKind extends Construct implements IWorkspaceKind {
     if (requested && limited && (requested.resourceName !== limited.resourceName || requested.count !== limited.count)) {
       fail(this, `${field}.limits.accelerator`, `${limited.resourceName} x ${limited.count}`,
         `expected the accelerator of requests (${requested.resourceName} x ${requested.count}) or none; extended resources are limited at their request`);
+    }
+    for (const part of ['requests', 'limits'] as const) {
+      for (const [f, value, allowed] of amountProblems(options[part])) fail(this, `${field}.${part}.${f.replace(/^resources\./, '')}`, value, allowed);
     }
     checkLimits(this, field, options.requests, options.limits);
     this.pods.push({ id, options });

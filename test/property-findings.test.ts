@@ -206,3 +206,27 @@ describe('WorkspaceKind durations that are not whole seconds', () => {
       .toThrow(`test/kind: activityRules[0].minRunning is "0.1s"; ${whole}`);
   });
 });
+
+describe('WorkspaceKind pod-config amounts and shared memory', () => {
+  // Found by the WorkspaceKind property test: pod-config requests and limits went unchecked, so a
+  // negative or NaN CPU reached the manifest and a size that is not whole mebibytes ended in cdk8s's
+  // "'1500 kibibytes' cannot be converted into a whole number of mebibytes", thrown from inside
+  // cdk8s (at addPodConfig when a limit was compared with its request, else at synth); a shared
+  // memory size of a few KiB failed the same way inside cdk8s-plus.
+  const withKind = (f: (k: WorkspaceKind) => void) => () => f(new WorkspaceKind(chart(), 'kind', KIND));
+  const mebibytes = 'expected a whole number of mebibytes, as the manifest writes sizes in Mi or Gi';
+  test('CPU', () => {
+    expect(withKind(k => k.addPodConfig('odd', { requests: { cpu: kplus.Cpu.units(-1) } })))
+      .toThrow('test/kind: podConfig[odd].requests.cpu is "-1"; expected a finite amount of CPU, 0 or more');
+    expect(withKind(k => k.addPodConfig('odd', { limits: { cpu: kplus.Cpu.units(Number.NaN) } })))
+      .toThrow('test/kind: podConfig[odd].limits.cpu is "NaN"; expected a finite amount of CPU, 0 or more');
+  });
+  test('sizes', () => {
+    expect(withKind(k => k.addPodConfig('odd', { requests: { memory: Size.kibibytes(3000) }, limits: { memory: Size.kibibytes(5000) } })))
+      .toThrow(`test/kind: podConfig[odd].requests.memory is "3000Ki"; ${mebibytes}`);
+    expect(withKind(k => k.addPodConfig('odd', { limits: { ephemeralStorage: Size.kibibytes(100) } })))
+      .toThrow(`test/kind: podConfig[odd].limits.ephemeralStorage is "100Ki"; ${mebibytes}`);
+    expect(() => new WorkspaceKind(chart(), 'kind', { ...KIND, sharedMemory: Size.kibibytes(2348) }))
+      .toThrow(`test/kind: sharedMemory is "2348Ki"; ${mebibytes}`);
+  });
+});

@@ -37,7 +37,7 @@ export class DistributedJax extends TrainingJob {
   public constructor(scope: Construct, id: string, props: DistributedJaxProps) {
     super(scope, id, props);
     checkCount(this, 'workers', props.workers, 1);
-    this.worker = this.addReplicaGroup('Worker', { ...props.worker, replicas: props.workers ?? 1 });
+    this.worker = this._addReplicaGroup('Worker', { ...props.worker, replicas: props.workers ?? 1 });
   }
 
   /** @internal */

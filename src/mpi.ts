@@ -160,7 +160,7 @@ export class MpiAllReduce extends TrainingJob {
     const args = props.trainingCommand
       ? ['-np', Lazy.any({ produce: () => String(this.processes()) }) as unknown as string, ...MPIRUN_FLAGS, ...props.mpirunArgs ?? [], ...props.trainingCommand]
       : launcher.args;
-    this.launcher = this.addReplicaGroup('Launcher', {
+    this.launcher = this._addReplicaGroup('Launcher', {
       ...launcherRole,
       replicas: 1,
       command,
@@ -171,7 +171,7 @@ export class MpiAllReduce extends TrainingJob {
       serviceAccount: kplus.ServiceAccount.fromServiceAccountName(this, 'LauncherServiceAccount', `${this.name}-launcher`),
     }, framework(launcherContainer));
     if (workers > 0) {
-      this.worker = this.addReplicaGroup('Worker', { ...workerRole, replicas: workers }, framework(this.mainContainerName));
+      this.worker = this._addReplicaGroup('Worker', { ...workerRole, replicas: workers }, framework(this.mainContainerName));
     }
   }
 

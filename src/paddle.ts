@@ -130,9 +130,9 @@ export class DistributedPaddle extends TrainingJob {
     }
     this.elastic = elastic;
     if (this.mode === PaddleMode.PARAMETER_SERVER) {
-      this.parameterServer = this.addReplicaGroup('Master', { ...props.parameterServer, replicas: props.parameterServers ?? 1 });
+      this.parameterServer = this._addReplicaGroup('Master', { ...props.parameterServer, replicas: props.parameterServers ?? 1 });
     }
-    this.worker = this.addReplicaGroup('Worker', { ...props.worker, replicas: props.workers ?? 1 });
+    this.worker = this._addReplicaGroup('Worker', { ...props.worker, replicas: props.workers ?? 1 });
   }
 
   /** @internal */

@@ -137,9 +137,9 @@ export class DistributedPyTorch extends TrainingJob {
       if (workers < 1) fail(this, 'workers', workers, 'expected at least 1 for an elastic job, which runs workers only');
       if (props.master) fail(this, 'master', 'set', 'expected no master options for an elastic job, which has no Master');
     } else {
-      this.master = this.addReplicaGroup('Master', { ...props.master, replicas: 1 });
+      this.master = this._addReplicaGroup('Master', { ...props.master, replicas: 1 });
     }
-    if (workers > 0) this.worker = this.addReplicaGroup('Worker', { ...props.worker, replicas: workers });
+    if (workers > 0) this.worker = this._addReplicaGroup('Worker', { ...props.worker, replicas: workers });
     const nproc = props.nprocPerNode?.processes;
     if (nproc !== undefined) checkCount(this, 'nprocPerNode', nproc, 1);
   }

@@ -127,11 +127,11 @@ export class ParameterServerTF extends TrainingJob {
     }
 
     // The order the operator documents them in (the manifest itself lists them sorted).
-    if (props.chief) this.chief = this.addReplicaGroup('Chief', { ...props.chief, replicas: 1 });
-    if (props.master) this.master = this.addReplicaGroup('Master', { ...props.master, replicas: 1 });
-    if (parameterServers > 0) this.parameterServer = this.addReplicaGroup('PS', { ...props.parameterServer, replicas: parameterServers });
-    if (workers > 0) this.worker = this.addReplicaGroup('Worker', { ...props.worker, replicas: workers });
-    if (props.evaluator) this.evaluator = this.addReplicaGroup('Evaluator', { ...props.evaluator, replicas: 1 });
+    if (props.chief) this.chief = this._addReplicaGroup('Chief', { ...props.chief, replicas: 1 });
+    if (props.master) this.master = this._addReplicaGroup('Master', { ...props.master, replicas: 1 });
+    if (parameterServers > 0) this.parameterServer = this._addReplicaGroup('PS', { ...props.parameterServer, replicas: parameterServers });
+    if (workers > 0) this.worker = this._addReplicaGroup('Worker', { ...props.worker, replicas: workers });
+    if (props.evaluator) this.evaluator = this._addReplicaGroup('Evaluator', { ...props.evaluator, replicas: 1 });
   }
 
   /** @internal */

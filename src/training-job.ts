@@ -68,6 +68,9 @@ export interface TrainingKind {
   readonly createResource: (scope: Construct, id: string, metadata: ApiObjectMetadata | undefined, spec: any) => ApiObject;
 }
 
+/** A role's options and pod count, as the kinds pass them to `_addReplicaGroup`. */
+type RoleProps = Omit<ReplicaGroupProps, 'framework'>;
+
 /** Pod names are `<job>-<replica type>-<index>` and must stay a DNS label. */
 const DNS_1035 = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
 
@@ -140,15 +143,17 @@ export abstract class TrainingJob extends Construct {
   }
 
   /**
-   * Adds a replica group whose options are the job's, overridden by `role`.
+   * Adds a replica group whose options are the job's, overridden by `role`. Internal: replica
+   * types are the kind's business (Go has no protected members, so this would be public there).
    *
    * @param framework the main container's name, port and default restart policy, for a role whose
    * container differs from the kind's (MPI names its containers freely); the kind's by default
+   * @internal
    */
-  protected addReplicaGroup(replicaType: string, role: ReplicaGroupProps = {}, framework?: FrameworkContainer): ReplicaGroup {
+  protected _addReplicaGroup(replicaType: string, role: RoleProps = {}, framework?: FrameworkContainer): ReplicaGroup {
     const container = framework ?? this.kind.framework;
     const port = container.port === undefined ? undefined : this.jobProps.port ?? container.port;
-    const group = new ReplicaGroup(this, replicaType, { ...container, port }, mergeOptions(this.jobProps, role));
+    const group = new ReplicaGroup(this, replicaType, { ...mergeOptions(this.jobProps, role), framework: { ...container, port } });
     this.groups.push(group);
     return group;
   }
@@ -180,7 +185,7 @@ export abstract class TrainingJob extends Construct {
   }
 
   /** The platform defaults that apply to this job. */
-  protected get platformDefaults(): PlatformDefaultsProps {
+  private get platformDefaults(): PlatformDefaultsProps {
     return PlatformDefaults.of(this);
   }
 
@@ -297,7 +302,7 @@ export abstract class TrainingJob extends Construct {
 }
 
 /** Role options over job options: scalars replace, maps merge, lists add up. */
-function mergeOptions(job: ReplicaOptions, role: ReplicaGroupProps): ReplicaGroupProps {
+function mergeOptions(job: ReplicaOptions, role: RoleProps): RoleProps {
   return {
     ...job,
     ...dropUndefined(role),

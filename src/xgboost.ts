@@ -47,8 +47,8 @@ export class DistributedXGBoost extends TrainingJob {
     super(scope, id, props);
     checkCount(this, 'workers', props.workers, 0);
     const workers = props.workers ?? 1;
-    this.master = this.addReplicaGroup('Master', { ...props.master, replicas: 1 });
-    if (workers > 0) this.worker = this.addReplicaGroup('Worker', { ...props.worker, replicas: workers });
+    this.master = this._addReplicaGroup('Master', { ...props.master, replicas: 1 });
+    if (workers > 0) this.worker = this._addReplicaGroup('Worker', { ...props.worker, replicas: workers });
   }
 
   /** @internal */

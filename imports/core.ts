@@ -23,8 +23,7 @@ export function toJson_Affinity(obj: Affinity | undefined): Record<string, any> 
     'podAffinity': toJson_PodAffinity(obj.podAffinity),
     'podAntiAffinity': toJson_PodAntiAffinity(obj.podAntiAffinity),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -137,8 +136,7 @@ export function toJson_Container(obj: Container | undefined): Record<string, any
     'volumeMounts': obj.volumeMounts?.map(y => toJson_VolumeMount(y)),
     'workingDir': obj.workingDir,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -163,8 +161,7 @@ export function toJson_EnvVar(obj: EnvVar | undefined): Record<string, any> | un
     'value': obj.value,
     'valueFrom': toJson_EnvVarSource(obj.valueFrom),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -197,8 +194,7 @@ export function toJson_EnvVarSource(obj: EnvVarSource | undefined): Record<strin
     'resourceFieldRef': k8s.toJson_ResourceFieldSelector(obj.resourceFieldRef),
     'secretKeyRef': k8s.toJson_SecretKeySelector(obj.secretKeyRef),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -315,8 +311,7 @@ export function toJson_EphemeralContainer(obj: EphemeralContainer | undefined): 
     'volumeMounts': obj.volumeMounts?.map(y => toJson_VolumeMount(y)),
     'workingDir': obj.workingDir,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -333,8 +328,7 @@ export function toJson_EphemeralVolumeSource(obj: EphemeralVolumeSource | undefi
   const result = {
     'volumeClaimTemplate': toJson_PersistentVolumeClaimTemplate(obj.volumeClaimTemplate),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -359,8 +353,7 @@ export function toJson_Lifecycle(obj: Lifecycle | undefined): Record<string, any
     'preStop': toJson_LifecycleHandler(obj.preStop),
     'stopSignal': obj.stopSignal,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -389,8 +382,7 @@ export function toJson_LifecycleHandler(obj: LifecycleHandler | undefined): Reco
     'sleep': toJson_LifecycleHandlerSleep(obj.sleep),
     'tcpSocket': k8s.toJson_TcpSocketAction(obj.tcpSocket),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -439,8 +431,7 @@ export function toJson_PersistentVolumeClaimSpec(obj: PersistentVolumeClaimSpec 
     'volumeMode': obj.volumeMode,
     'volumeName': obj.volumeName,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -461,8 +452,7 @@ export function toJson_PersistentVolumeClaimTemplate(obj: PersistentVolumeClaimT
     'metadata': k8s.toJson_ObjectMeta(obj.metadata),
     'spec': toJson_PersistentVolumeClaimSpec(obj.spec),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -483,8 +473,7 @@ export function toJson_PodAffinity(obj: PodAffinity | undefined): Record<string,
     'preferredDuringSchedulingIgnoredDuringExecution': obj.preferredDuringSchedulingIgnoredDuringExecution?.map(y => toJson_WeightedPodAffinityTerm(y)),
     'requiredDuringSchedulingIgnoredDuringExecution': obj.requiredDuringSchedulingIgnoredDuringExecution?.map(y => toJson_PodAffinityTerm(y)),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -521,8 +510,7 @@ export function toJson_PodAffinityTerm(obj: PodAffinityTerm | undefined): Record
     'namespaces': obj.namespaces?.map(y => y),
     'topologyKey': obj.topologyKey,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -543,8 +531,7 @@ export function toJson_PodAntiAffinity(obj: PodAntiAffinity | undefined): Record
     'preferredDuringSchedulingIgnoredDuringExecution': obj.preferredDuringSchedulingIgnoredDuringExecution?.map(y => toJson_WeightedPodAffinityTerm(y)),
     'requiredDuringSchedulingIgnoredDuringExecution': obj.requiredDuringSchedulingIgnoredDuringExecution?.map(y => toJson_PodAffinityTerm(y)),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -573,8 +560,7 @@ export function toJson_PodResourceClaim(obj: PodResourceClaim | undefined): Reco
     'resourceClaimTemplateName': obj.resourceClaimTemplateName,
     'source': k8s.toJson_ClaimSource(obj.source),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -639,8 +625,7 @@ export function toJson_PodSecurityContext(obj: PodSecurityContext | undefined): 
     'sysctls': obj.sysctls?.map(y => k8s.toJson_Sysctl(y)),
     'windowsOptions': k8s.toJson_WindowsSecurityContextOptions(obj.windowsOptions),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -821,8 +806,7 @@ export function toJson_PodSpec(obj: PodSpec | undefined): Record<string, any> | 
     'topologySpreadConstraints': obj.topologySpreadConstraints?.map(y => k8s.toJson_TopologySpreadConstraint(y)),
     'volumes': obj.volumes?.map(y => toJson_Volume(y)),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -843,8 +827,7 @@ export function toJson_PodTemplateSpec(obj: PodTemplateSpec | undefined): Record
     'metadata': k8s.toJson_ObjectMeta(obj.metadata),
     'spec': toJson_PodSpec(obj.spec),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -865,8 +848,7 @@ export function toJson_ProjectedVolumeSource(obj: ProjectedVolumeSource | undefi
     'defaultMode': obj.defaultMode,
     'sources': obj.sources?.map(y => toJson_VolumeProjection(y)),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -887,8 +869,7 @@ export function toJson_ResourceClaim(obj: ResourceClaim | undefined): Record<str
     'name': obj.name,
     'request': obj.request,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -913,8 +894,7 @@ export function toJson_ResourceRequirements(obj: ResourceRequirements | undefine
     'limits': ((obj.limits) === undefined) ? undefined : (Object.entries(obj.limits).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1]?.value }), {})),
     'requests': ((obj.requests) === undefined) ? undefined : (Object.entries(obj.requests).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1]?.value }), {})),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -975,8 +955,7 @@ export function toJson_SecurityContext(obj: SecurityContext | undefined): Record
     'seccompProfile': k8s.toJson_SeccompProfile(obj.seccompProfile),
     'windowsOptions': k8s.toJson_WindowsSecurityContextOptions(obj.windowsOptions),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1113,8 +1092,7 @@ export function toJson_Volume(obj: Volume | undefined): Record<string, any> | un
     'storageos': k8s.toJson_StorageOsVolumeSource(obj.storageos),
     'vsphereVolume': k8s.toJson_VsphereVirtualDiskVolumeSource(obj.vsphereVolume),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1155,8 +1133,7 @@ export function toJson_VolumeMount(obj: VolumeMount | undefined): Record<string,
     'subPath': obj.subPath,
     'subPathExpr': obj.subPathExpr,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1193,8 +1170,7 @@ export function toJson_VolumeProjection(obj: VolumeProjection | undefined): Reco
     'secret': k8s.toJson_SecretProjection(obj.secret),
     'serviceAccountToken': k8s.toJson_ServiceAccountTokenProjection(obj.serviceAccountToken),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1215,8 +1191,7 @@ export function toJson_WeightedPodAffinityTerm(obj: WeightedPodAffinityTerm | un
     'podAffinityTerm': toJson_PodAffinityTerm(obj.podAffinityTerm),
     'weight': obj.weight,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1237,8 +1212,7 @@ export function toJson_ContainerRestartPolicyRules(obj: ContainerRestartPolicyRu
     'action': obj.action,
     'exitCodes': toJson_ContainerRestartPolicyRulesExitCodes(obj.exitCodes),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1270,8 +1244,7 @@ export function toJson_EnvVarSourceFileKeyRef(obj: EnvVarSourceFileKeyRef | unde
     'path': obj.path,
     'volumeName': obj.volumeName,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1292,8 +1265,7 @@ export function toJson_EphemeralContainerRestartPolicyRules(obj: EphemeralContai
     'action': obj.action,
     'exitCodes': toJson_EphemeralContainerRestartPolicyRulesExitCodes(obj.exitCodes),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1310,8 +1282,7 @@ export function toJson_LifecycleHandlerSleep(obj: LifecycleHandlerSleep | undefi
   const result = {
     'seconds': obj.seconds,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1332,8 +1303,7 @@ export function toJson_PodSecurityContextAppArmorProfile(obj: PodSecurityContext
     'localhostProfile': obj.localhostProfile,
     'type': obj.type,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1358,8 +1328,7 @@ export function toJson_PodSpecResources(obj: PodSpecResources | undefined): Reco
     'limits': ((obj.limits) === undefined) ? undefined : (Object.entries(obj.limits).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1]?.value }), {})),
     'requests': ((obj.requests) === undefined) ? undefined : (Object.entries(obj.requests).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1]?.value }), {})),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1376,8 +1345,7 @@ export function toJson_PodSpecSchedulingGroup(obj: PodSpecSchedulingGroup | unde
   const result = {
     'podGroupName': obj.podGroupName,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1398,8 +1366,7 @@ export function toJson_SecurityContextAppArmorProfile(obj: SecurityContextAppArm
     'localhostProfile': obj.localhostProfile,
     'type': obj.type,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1420,8 +1387,7 @@ export function toJson_VolumeImage(obj: VolumeImage | undefined): Record<string,
     'pullPolicy': obj.pullPolicy,
     'reference': obj.reference,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1454,8 +1420,7 @@ export function toJson_VolumeProjectionClusterTrustBundle(obj: VolumeProjectionC
     'path': obj.path,
     'signerName': obj.signerName,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1496,8 +1461,7 @@ export function toJson_VolumeProjectionPodCertificate(obj: VolumeProjectionPodCe
     'signerName': obj.signerName,
     'userAnnotations': ((obj.userAnnotations) === undefined) ? undefined : (Object.entries(obj.userAnnotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1518,8 +1482,7 @@ export function toJson_ContainerRestartPolicyRulesExitCodes(obj: ContainerRestar
     'operator': obj.operator,
     'values': obj.values?.map(y => y),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1540,8 +1503,7 @@ export function toJson_EphemeralContainerRestartPolicyRulesExitCodes(obj: Epheme
     'operator': obj.operator,
     'values': obj.values?.map(y => y),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1562,8 +1524,7 @@ export function toJson_PodSpecResourcesClaims(obj: PodSpecResourcesClaims | unde
     'name': obj.name,
     'request': obj.request,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1584,8 +1545,7 @@ export function toJson_VolumeProjectionClusterTrustBundleLabelSelector(obj: Volu
     'matchExpressions': obj.matchExpressions?.map(y => toJson_VolumeProjectionClusterTrustBundleLabelSelectorMatchExpressions(y)),
     'matchLabels': ((obj.matchLabels) === undefined) ? undefined : (Object.entries(obj.matchLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1610,7 +1570,15 @@ export function toJson_VolumeProjectionClusterTrustBundleLabelSelectorMatchExpre
     'operator': obj.operator,
     'values': obj.values?.map(y => y),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
+
+/** The fields of a rendered object that are set, in their order. */
+function withoutUndefined(result: { [key: string]: any }): Record<string, any> {
+  const out: Record<string, any> = {};
+  for (const key of Object.keys(result)) {
+    if (result[key] !== undefined) out[key] = result[key];
+  }
+  return out;
+}

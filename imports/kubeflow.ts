@@ -46,8 +46,7 @@ export function toJson_PyTorchJobProps(obj: PyTorchJobProps | undefined): Record
     'metadata': obj.metadata,
     'spec': toJson_PyTorchJobSpec(obj.spec),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -92,8 +91,7 @@ export function toJson_TfJobProps(obj: TfJobProps | undefined): Record<string, a
     'metadata': obj.metadata,
     'spec': toJson_TfJobSpec(obj.spec),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -138,8 +136,7 @@ export function toJson_MpiJobProps(obj: MpiJobProps | undefined): Record<string,
     'metadata': obj.metadata,
     'spec': toJson_MpiJobSpec(obj.spec),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -184,8 +181,7 @@ export function toJson_XgBoostJobProps(obj: XgBoostJobProps | undefined): Record
     'metadata': obj.metadata,
     'spec': toJson_XgBoostJobSpec(obj.spec),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -230,8 +226,7 @@ export function toJson_PaddleJobProps(obj: PaddleJobProps | undefined): Record<s
     'metadata': obj.metadata,
     'spec': toJson_PaddleJobSpec(obj.spec),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -276,8 +271,7 @@ export function toJson_JaxJobProps(obj: JaxJobProps | undefined): Record<string,
     'metadata': obj.metadata,
     'spec': toJson_JaxJobSpec(obj.spec),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -322,8 +316,7 @@ export function toJson_MxJobProps(obj: MxJobProps | undefined): Record<string, a
     'metadata': obj.metadata,
     'spec': toJson_MxJobSpec(obj.spec),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -352,8 +345,7 @@ export function toJson_PyTorchJobSpec(obj: PyTorchJobSpec | undefined): Record<s
     'pytorchReplicaSpecs': ((obj.pytorchReplicaSpecs) === undefined) ? undefined : (Object.entries(obj.pytorchReplicaSpecs).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: toJson_ReplicaSpec(i[1]) }), {})),
     'runPolicy': toJson_RunPolicy(obj.runPolicy),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -382,8 +374,7 @@ export function toJson_TfJobSpec(obj: TfJobSpec | undefined): Record<string, any
     'successPolicy': obj.successPolicy,
     'tfReplicaSpecs': ((obj.tfReplicaSpecs) === undefined) ? undefined : (Object.entries(obj.tfReplicaSpecs).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: toJson_ReplicaSpec(i[1]) }), {})),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -416,8 +407,7 @@ export function toJson_MpiJobSpec(obj: MpiJobSpec | undefined): Record<string, a
     'runPolicy': toJson_RunPolicy(obj.runPolicy),
     'slotsPerWorker': obj.slotsPerWorker,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -438,8 +428,7 @@ export function toJson_XgBoostJobSpec(obj: XgBoostJobSpec | undefined): Record<s
     'runPolicy': toJson_RunPolicy(obj.runPolicy),
     'xgbReplicaSpecs': ((obj.xgbReplicaSpecs) === undefined) ? undefined : (Object.entries(obj.xgbReplicaSpecs).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: toJson_ReplicaSpec(i[1]) }), {})),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -464,8 +453,7 @@ export function toJson_PaddleJobSpec(obj: PaddleJobSpec | undefined): Record<str
     'paddleReplicaSpecs': ((obj.paddleReplicaSpecs) === undefined) ? undefined : (Object.entries(obj.paddleReplicaSpecs).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: toJson_ReplicaSpec(i[1]) }), {})),
     'runPolicy': toJson_RunPolicy(obj.runPolicy),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -486,8 +474,7 @@ export function toJson_JaxJobSpec(obj: JaxJobSpec | undefined): Record<string, a
     'jaxReplicaSpecs': ((obj.jaxReplicaSpecs) === undefined) ? undefined : (Object.entries(obj.jaxReplicaSpecs).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: toJson_ReplicaSpec(i[1]) }), {})),
     'runPolicy': toJson_RunPolicy(obj.runPolicy),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -512,8 +499,7 @@ export function toJson_MxJobSpec(obj: MxJobSpec | undefined): Record<string, any
     'mxReplicaSpecs': ((obj.mxReplicaSpecs) === undefined) ? undefined : (Object.entries(obj.mxReplicaSpecs).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: toJson_ReplicaSpec(i[1]) }), {})),
     'runPolicy': toJson_MxJobSpecRunPolicy(obj.runPolicy),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -570,8 +556,7 @@ export function toJson_PyTorchJobSpecElasticPolicy(obj: PyTorchJobSpecElasticPol
     'rdzvPort': obj.rdzvPort,
     'standalone': obj.standalone,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -596,8 +581,7 @@ export function toJson_ReplicaSpec(obj: ReplicaSpec | undefined): Record<string,
     'restartPolicy': obj.restartPolicy,
     'template': core.toJson_PodTemplateSpec(obj.template),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -641,8 +625,7 @@ export function toJson_RunPolicy(obj: RunPolicy | undefined): Record<string, any
     'suspend': obj.suspend,
     'ttlSecondsAfterFinished': obj.ttlSecondsAfterFinished,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -671,8 +654,7 @@ export function toJson_PaddleJobSpecElasticPolicy(obj: PaddleJobSpecElasticPolic
     'metrics': obj.metrics?.map(y => k8s.toJson_MetricSpecV2(y)),
     'minReplicas': obj.minReplicas,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -712,8 +694,7 @@ export function toJson_MxJobSpecRunPolicy(obj: MxJobSpecRunPolicy | undefined): 
     'suspend': obj.suspend,
     'ttlSecondsAfterFinished': obj.ttlSecondsAfterFinished,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -734,8 +715,7 @@ export function toJson_PyTorchJobSpecElasticPolicyRdzvConf(obj: PyTorchJobSpecEl
     'key': obj.key,
     'value': obj.value,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -768,8 +748,7 @@ export function toJson_RunPolicySchedulingPolicy(obj: RunPolicySchedulingPolicy 
     'queue': obj.queue,
     'scheduleTimeoutSeconds': obj.scheduleTimeoutSeconds,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -802,7 +781,15 @@ export function toJson_MxJobSpecRunPolicySchedulingPolicy(obj: MxJobSpecRunPolic
     'queue': obj.queue,
     'scheduleTimeoutSeconds': obj.scheduleTimeoutSeconds,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
+
+/** The fields of a rendered object that are set, in their order. */
+function withoutUndefined(result: { [key: string]: any }): Record<string, any> {
+  const out: Record<string, any> = {};
+  for (const key of Object.keys(result)) {
+    if (result[key] !== undefined) out[key] = result[key];
+  }
+  return out;
+}

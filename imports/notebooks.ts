@@ -46,8 +46,7 @@ export function toJson_WorkspaceProps(obj: WorkspaceProps | undefined): Record<s
     'metadata': obj.metadata,
     'spec': toJson_WorkspaceSpec(obj.spec),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -92,8 +91,7 @@ export function toJson_WorkspaceKindProps(obj: WorkspaceKindProps | undefined): 
     'metadata': obj.metadata,
     'spec': toJson_WorkspaceKindSpec(obj.spec),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -125,8 +123,7 @@ export function toJson_WorkspaceSpec(obj: WorkspaceSpec | undefined): Record<str
     'paused': obj.paused,
     'podTemplate': toJson_WorkspaceSpecPodTemplate(obj.podTemplate),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -155,8 +152,7 @@ export function toJson_WorkspaceKindSpec(obj: WorkspaceKindSpec | undefined): Re
     'podTemplate': toJson_WorkspaceKindSpecPodTemplate(obj.podTemplate),
     'spawner': toJson_WorkspaceKindSpecSpawner(obj.spawner),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -181,8 +177,7 @@ export function toJson_WorkspaceSpecPodTemplate(obj: WorkspaceSpecPodTemplate | 
     'podMetadata': toJson_PodMetadata(obj.podMetadata),
     'volumes': toJson_WorkspaceSpecPodTemplateVolumes(obj.volumes),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -207,8 +202,7 @@ export function toJson_WorkspaceKindSpecActivityRules(obj: WorkspaceKindSpecActi
     'effect': toJson_WorkspaceKindSpecActivityRulesEffect(obj.effect),
     'match': toJson_WorkspaceKindSpecActivityRulesMatch(obj.match),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -233,8 +227,7 @@ export function toJson_WorkspaceKindSpecFilterRules(obj: WorkspaceKindSpecFilter
     'match': obj.match?.map(y => toJson_WorkspaceKindSpecFilterRulesMatch(y)),
     'scope': obj.scope,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -295,8 +288,7 @@ export function toJson_WorkspaceKindSpecPodTemplate(obj: WorkspaceKindSpecPodTem
     'serviceAccount': toJson_WorkspaceKindSpecPodTemplateServiceAccount(obj.serviceAccount),
     'volumeMounts': toJson_WorkspaceKindSpecPodTemplateVolumeMounts(obj.volumeMounts),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -343,8 +335,7 @@ export function toJson_WorkspaceKindSpecSpawner(obj: WorkspaceKindSpecSpawner | 
     'icon': toJson_IconOrLogo(obj.icon),
     'logo': toJson_IconOrLogo(obj.logo),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -365,8 +356,7 @@ export function toJson_WorkspaceSpecPodTemplateOptions(obj: WorkspaceSpecPodTemp
     'imageConfig': obj.imageConfig,
     'podConfig': obj.podConfig,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -387,8 +377,7 @@ export function toJson_PodMetadata(obj: PodMetadata | undefined): Record<string,
     'annotations': ((obj.annotations) === undefined) ? undefined : (Object.entries(obj.annotations).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
     'labels': ((obj.labels) === undefined) ? undefined : (Object.entries(obj.labels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -413,8 +402,7 @@ export function toJson_WorkspaceSpecPodTemplateVolumes(obj: WorkspaceSpecPodTemp
     'home': obj.home,
     'secrets': obj.secrets?.map(y => toJson_WorkspaceSpecPodTemplateVolumesSecrets(y)),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -438,8 +426,7 @@ export function toJson_WorkspaceKindSpecActivityRulesConfig(obj: WorkspaceKindSp
     'minRunningSeconds': obj.minRunningSeconds,
     'secondsSinceActive': obj.secondsSinceActive,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -456,8 +443,7 @@ export function toJson_WorkspaceKindSpecActivityRulesEffect(obj: WorkspaceKindSp
   const result = {
     'pauseWorkspace': obj.pauseWorkspace,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -478,8 +464,7 @@ export function toJson_WorkspaceKindSpecActivityRulesMatch(obj: WorkspaceKindSpe
     'matchNamespace': toJson_Match(obj.matchNamespace),
     'matchPodConfig': toJson_Match(obj.matchPodConfig),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -500,8 +485,7 @@ export function toJson_WorkspaceKindSpecFilterRulesEffect(obj: WorkspaceKindSpec
     'api': toJson_WorkspaceKindSpecFilterRulesEffectApi(obj.api),
     'ui': toJson_WorkspaceKindSpecFilterRulesEffectUi(obj.ui),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -526,8 +510,7 @@ export function toJson_WorkspaceKindSpecFilterRulesMatch(obj: WorkspaceKindSpecF
     'matchNamespace': toJson_Match(obj.matchNamespace),
     'matchPodConfig': toJson_Match(obj.matchPodConfig),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -572,8 +555,7 @@ export function toJson_WorkspaceKindSpecPodTemplateActivityProbe(obj: WorkspaceK
     'podExec': toJson_WorkspaceKindSpecPodTemplateActivityProbePodExec(obj.podExec),
     'probeIntervalSeconds': obj.probeIntervalSeconds,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -594,8 +576,7 @@ export function toJson_WorkspaceKindSpecPodTemplateOptions(obj: WorkspaceKindSpe
     'imageConfig': toJson_WorkspaceKindSpecPodTemplateOptionsImageConfig(obj.imageConfig),
     'podConfig': toJson_WorkspaceKindSpecPodTemplateOptionsPodConfig(obj.podConfig),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -624,8 +605,7 @@ export function toJson_WorkspaceKindSpecPodTemplatePorts(obj: WorkspaceKindSpecP
     'id': obj.id,
     'protocol': obj.protocol,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -650,8 +630,7 @@ export function toJson_WorkspaceKindSpecPodTemplateProbes(obj: WorkspaceKindSpec
     'readinessProbe': k8s.toJson_Probe(obj.readinessProbe),
     'startupProbe': k8s.toJson_Probe(obj.startupProbe),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -668,8 +647,7 @@ export function toJson_WorkspaceKindSpecPodTemplateServiceAccount(obj: Workspace
   const result = {
     'clusterRoles': obj.clusterRoles?.map(y => toJson_WorkspaceKindSpecPodTemplateServiceAccountClusterRoles(y)),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -686,8 +664,7 @@ export function toJson_WorkspaceKindSpecPodTemplateVolumeMounts(obj: WorkspaceKi
   const result = {
     'home': obj.home,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -708,8 +685,7 @@ export function toJson_IconOrLogo(obj: IconOrLogo | undefined): Record<string, a
     'configMap': toJson_IconOrLogoConfigMap(obj.configMap),
     'url': obj.url,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -737,8 +713,7 @@ export function toJson_WorkspaceSpecPodTemplateVolumesData(obj: WorkspaceSpecPod
     'pvcName': obj.pvcName,
     'readOnly': obj.readOnly,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -766,8 +741,7 @@ export function toJson_WorkspaceSpecPodTemplateVolumesSecrets(obj: WorkspaceSpec
     'mountPath': obj.mountPath,
     'secretName': obj.secretName,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -784,8 +758,7 @@ export function toJson_Match(obj: Match | undefined): Record<string, any> | unde
   const result = {
     'selector': k8s.toJson_LabelSelector(obj.selector),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -810,8 +783,7 @@ export function toJson_WorkspaceKindSpecFilterRulesEffectApi(obj: WorkspaceKindS
     'denyMessage': toJson_WorkspaceKindSpecFilterRulesEffectApiDenyMessage(obj.denyMessage),
     'hide': obj.hide,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -828,8 +800,7 @@ export function toJson_WorkspaceKindSpecFilterRulesEffectUi(obj: WorkspaceKindSp
   const result = {
     'hide': obj.hide,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -850,8 +821,7 @@ export function toJson_WorkspaceKindSpecPodTemplateActivityProbeJupyter(obj: Wor
     'lastActivity': obj.lastActivity,
     'portId': obj.portId,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -875,8 +845,7 @@ export function toJson_WorkspaceKindSpecPodTemplateActivityProbePodExec(obj: Wor
     'script': obj.script,
     'timeoutSeconds': obj.timeoutSeconds,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -897,8 +866,7 @@ export function toJson_WorkspaceKindSpecPodTemplateOptionsImageConfig(obj: Works
     'spawner': toJson_Spawner(obj.spawner),
     'values': obj.values?.map(y => toJson_WorkspaceKindSpecPodTemplateOptionsImageConfigValues(y)),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -919,8 +887,7 @@ export function toJson_WorkspaceKindSpecPodTemplateOptionsPodConfig(obj: Workspa
     'spawner': toJson_Spawner(obj.spawner),
     'values': obj.values?.map(y => toJson_WorkspaceKindSpecPodTemplateOptionsPodConfigValues(y)),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -944,8 +911,7 @@ export function toJson_WorkspaceKindSpecPodTemplatePortsHttpProxy(obj: Workspace
     'removePathPrefix': obj.removePathPrefix,
     'requestHeaders': toJson_WorkspaceKindSpecPodTemplatePortsHttpProxyRequestHeaders(obj.requestHeaders),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -968,8 +934,7 @@ export function toJson_WorkspaceKindSpecPodTemplateServiceAccountClusterRoles(ob
   const result = {
     'name': obj.name,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -998,8 +963,7 @@ export function toJson_IconOrLogoConfigMap(obj: IconOrLogoConfigMap | undefined)
     'name': obj.name,
     'namespace': obj.namespace,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1016,8 +980,7 @@ export function toJson_WorkspaceKindSpecFilterRulesEffectApiDenyMessage(obj: Wor
   const result = {
     'text': obj.text,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1034,8 +997,7 @@ export function toJson_Spawner(obj: Spawner | undefined): Record<string, any> | 
   const result = {
     'default': obj.default,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1064,8 +1026,7 @@ export function toJson_WorkspaceKindSpecPodTemplateOptionsImageConfigValues(obj:
     'spawner': toJson_ValueSpawner(obj.spawner),
     'spec': toJson_WorkspaceKindSpecPodTemplateOptionsImageConfigValuesSpec(obj.spec),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1094,8 +1055,7 @@ export function toJson_WorkspaceKindSpecPodTemplateOptionsPodConfigValues(obj: W
     'spawner': toJson_ValueSpawner(obj.spawner),
     'spec': toJson_WorkspaceKindSpecPodTemplateOptionsPodConfigValuesSpec(obj.spec),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1120,8 +1080,7 @@ export function toJson_WorkspaceKindSpecPodTemplatePortsHttpProxyRequestHeaders(
     'remove': obj.remove?.map(y => y),
     'set': ((obj.set) === undefined) ? undefined : (Object.entries(obj.set).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1148,8 +1107,7 @@ export function toJson_Redirect(obj: Redirect | undefined): Record<string, any> 
     'message': toJson_RedirectMessage(obj.message),
     'to': obj.to,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1181,8 +1139,7 @@ export function toJson_ValueSpawner(obj: ValueSpawner | undefined): Record<strin
     'hidden': obj.hidden,
     'labels': obj.labels?.map(y => toJson_ValueSpawnerLabels(y)),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1210,8 +1167,7 @@ export function toJson_WorkspaceKindSpecPodTemplateOptionsImageConfigValuesSpec(
     'imagePullPolicy': obj.imagePullPolicy,
     'ports': obj.ports?.map(y => toJson_WorkspaceKindSpecPodTemplateOptionsImageConfigValuesSpecPorts(y)),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1240,8 +1196,7 @@ export function toJson_WorkspaceKindSpecPodTemplateOptionsPodConfigValuesSpec(ob
     'resources': core.toJson_ResourceRequirements(obj.resources),
     'tolerations': obj.tolerations?.map(y => k8s.toJson_Toleration(y)),
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1262,8 +1217,7 @@ export function toJson_RedirectMessage(obj: RedirectMessage | undefined): Record
     'level': obj.level,
     'text': obj.text,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1284,8 +1238,7 @@ export function toJson_ValueSpawnerLabels(obj: ValueSpawnerLabels | undefined): 
     'key': obj.key,
     'value': obj.value,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1323,8 +1276,7 @@ export function toJson_WorkspaceKindSpecPodTemplateOptionsImageConfigValuesSpecP
     'id': obj.id,
     'port': obj.port,
   };
-  // filter undefined values
-  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+  return withoutUndefined(result);
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
@@ -1336,4 +1288,13 @@ export enum RedirectMessageLevel {
   WARNING = "Warning",
   /** Danger */
   DANGER = "Danger",
+}
+
+/** The fields of a rendered object that are set, in their order. */
+function withoutUndefined(result: { [key: string]: any }): Record<string, any> {
+  const out: Record<string, any> = {};
+  for (const key of Object.keys(result)) {
+    if (result[key] !== undefined) out[key] = result[key];
+  }
+  return out;
 }

@@ -1,4 +1,4 @@
-"""The Python quick start of docs/bindings.md, run as written (`python main.py` in an empty folder),
+"""The Python quick start of README.md and docs/bindings.md (the same block), run as written (`python main.py` in an empty folder),
 and what it writes to dist/.
 
 It runs in a child process: the jsii kernel under this one keeps the folder pytest started in, so an
@@ -15,9 +15,16 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 from docsnippets import python_blocks  # noqa: E402
 
 
+BLOCKS = python_blocks("test/bindings/python/test_docs.py")
+
+
+def test_the_readme_and_the_bindings_page_show_the_same_quick_start():
+    assert len(BLOCKS) == 2 and BLOCKS[0] == BLOCKS[1]
+
+
 @pytest.fixture(scope="module")
 def quick_start(tmp_path_factory):
-    (code,) = python_blocks("test/bindings/python/test_docs.py")
+    code = BLOCKS[0]
     workdir = tmp_path_factory.mktemp("quickstart")
     (workdir / "main.py").write_text(code + "\n")
     subprocess.run([sys.executable, "main.py"], cwd=workdir, check=True)

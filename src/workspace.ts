@@ -1,4 +1,4 @@
-import { ApiObject, ApiObjectMetadata, ApiObjectMetadataDefinition, Lazy, Size } from 'cdk8s';
+import { ApiObject, ApiObjectMetadata, ApiObjectMetadataDefinition, Lazy, Size, SizeRoundingBehavior } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { PlatformDefaults, PlatformDefaultsProps, mergeMaps } from './defaults';
@@ -69,6 +69,20 @@ export class WorkspaceClaim {
     private readonly claimName: string | undefined,
     private readonly claim: kplus.IPersistentVolumeClaim | undefined,
     private readonly newOptions: NewClaimOptions | undefined) {}
+
+  /**
+   * What is wrong with a new claim's size, as `[field, value, allowed]`, or undefined: cdk8s-plus
+   * writes a claim's storage in whole gibibytes, and a claim of nothing cannot be bound.
+   * @internal
+   */
+  public _problem(field: string): [string, unknown, string] | undefined {
+    const storage = this.newOptions?.storage;
+    if (!storage) return undefined;
+    const kib = storage.toKibibytes({ rounding: SizeRoundingBehavior.NONE });
+    if (kib > 0 && kib % (1024 * 1024) === 0) return undefined;
+    const shown = kib % (1024 * 1024) === 0 ? `${kib / 1024 / 1024}Gi` : kib % 1024 === 0 ? `${kib / 1024}Mi` : `${kib}Ki`;
+    return [`${field}.storage`, shown, 'expected a whole number of gibibytes, 1 or more (the claim is written in Gi)'];
+  }
 
   /**
    * The claim construct, creating it on first use for a new claim.
@@ -248,6 +262,8 @@ export class Workspace extends Construct {
     applyLateMetadata(this.apiObject, () => ({ labels: this.platformDefaults.labels }));
 
     if (props.home) {
+      const storageProblem = props.home._problem('home');
+      if (storageProblem) fail(this, ...storageProblem);
       this.homeClaim = props.home._bind(this, 'Home', `${this.name}-home`, props.metadata?.namespace);
       const claim = this.homeClaim.claim;
       if (claim instanceof kplus.PersistentVolumeClaim && claim.accessModes && !claim.accessModes.some(m => WRITABLE_MODES.includes(m))) {
@@ -296,6 +312,8 @@ export class Workspace extends Construct {
   public addDataVolume(mountPath: string, claim: WorkspaceClaim, options: DataVolumeOptions = {}): void {
     const index = this.data.length;
     checkMountPath(this, `data[${index}].mountPath`, mountPath);
+    const storageProblem = claim._problem(`data[${index}]`);
+    if (storageProblem) fail(this, ...storageProblem);
     const bound = claim._bind(this, `Data${index}`, `${this.name}-data-${index}`, this.props.metadata?.namespace);
     const readOnly = options.readOnly ?? false;
     const c = bound.claim;

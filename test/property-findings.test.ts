@@ -7,7 +7,7 @@ import { Chart, Duration, Size, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import {
   Accelerator, ActivityProbe, DistributedJax, DistributedPaddle, DistributedPyTorch, DistributedXGBoost, GangScheduler, MpiAllReduce, ParameterServerTF,
-  SpawnerImage, WorkspaceKind, WorkspaceKindProps,
+  SpawnerImage, Workspace, WorkspaceClaim, WorkspaceKind, WorkspaceKindProps,
 } from '../src';
 
 const IMAGE = 'registry.example.com/train:1.0';
@@ -228,5 +228,27 @@ describe('WorkspaceKind pod-config amounts and shared memory', () => {
       .toThrow(`test/kind: podConfig[odd].limits.ephemeralStorage is "100Ki"; ${mebibytes}`);
     expect(() => new WorkspaceKind(chart(), 'kind', { ...KIND, sharedMemory: Size.kibibytes(2348) }))
       .toThrow(`test/kind: sharedMemory is "2348Ki"; ${mebibytes}`);
+  });
+});
+
+describe('a new workspace claim whose size cdk8s-plus cannot write', () => {
+  // Found by the Workspace property test: cdk8s-plus writes a claim's storage in whole gibibytes,
+  // so WorkspaceClaim.newClaim({ storage: Size.mebibytes(500) }) ended at synth in "'500 mebibytes'
+  // cannot be converted into a whole number of gibibytes", from inside cdk8s-plus; and a claim of
+  // 0 GiB, which the API server rejects, reached the manifest.
+  const kind = WorkspaceKind.fromName('jupyterlab');
+  const ws = (props: object) => () => new Workspace(chart(), 'ws', { metadata: { name: 'alice' }, kind, imageConfig: 'scipy', podConfig: 'small', ...props });
+  const allowed = 'expected a whole number of gibibytes, 1 or more (the claim is written in Gi)';
+  test('the home claim', () => {
+    expect(ws({ home: WorkspaceClaim.newClaim({ storage: Size.mebibytes(500) }) })).toThrow(`test/ws: home.storage is "500Mi"; ${allowed}`);
+    expect(ws({ home: WorkspaceClaim.newClaim({ storage: Size.gibibytes(0) }) })).toThrow(`test/ws: home.storage is "0Gi"; ${allowed}`);
+  });
+  test('a data claim', () => {
+    expect(ws({ data: [{ mountPath: '/data', claim: WorkspaceClaim.newClaim({ storage: Size.kibibytes(100) }) }] })).toThrow(`test/ws: data[0].storage is "100Ki"; ${allowed}`);
+  });
+  test('whole gibibytes, however given, pass', () => {
+    const c = chart();
+    new Workspace(c, 'ws', { metadata: { name: 'alice' }, kind, imageConfig: 'scipy', podConfig: 'small', home: WorkspaceClaim.newClaim({ storage: Size.mebibytes(2048) }) });
+    expect(Testing.synth(c).find(d => d.kind === 'PersistentVolumeClaim').spec.resources.requests.storage).toBe('2Gi');
   });
 });

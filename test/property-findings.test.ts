@@ -6,8 +6,8 @@
 import { Chart, Duration, Size, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import {
-  Accelerator, ActivityProbe, DistributedJax, DistributedPaddle, DistributedPyTorch, DistributedXGBoost, GangScheduler, MpiAllReduce, ParameterServerTF,
-  SpawnerImage, Workspace, WorkspaceClaim, WorkspaceKind, WorkspaceKindProps,
+  Accelerator, ActivityProbe, DistributedJax, DistributedPaddle, DistributedPyTorch, DistributedXGBoost, GangScheduler, MpiAllReduce,
+  ParameterServerTF, SpawnerImage, Workspace, WorkspaceClaim, WorkspaceKind, WorkspaceKindProps,
 } from '../src';
 
 const IMAGE = 'registry.example.com/train:1.0';

@@ -280,12 +280,15 @@ export function jobInvariants(job: any, p: Problems, opts: {
   }
 }
 
-/** Builds `build` twice and expects it to fail with the construct's own error, never a manifest. */
-export function expectConstructError(label: string, build: (chart: Chart) => void): void {
+/**
+ * Builds `build` twice and expects it to fail with the construct's own error, never a manifest.
+ * `render` is the harness's renderTwice unless a test renders its chart differently.
+ */
+export function expectConstructError(label: string, build: (chart: Chart) => void, render: (b: (chart: Chart) => void) => any[] = renderTwice): void {
   let error: unknown;
   let docs: any[] | undefined;
   try {
-    docs = renderTwice(build);
+    docs = render(build);
   } catch (e) {
     error = e;
   }

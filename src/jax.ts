@@ -28,7 +28,7 @@ const INJECTED_ENV = /^(COORDINATOR_ADDRESS|COORDINATOR_PORT|NUM_PROCESSES|PROCE
  * A JAXJob for `jax.distributed.initialize()`. It has workers only; worker 0 is the coordinator.
  * The container is named `jax` with the port `jaxjob-port` (6666 unless `port` says otherwise),
  * which the operator needs to find; pods restart Never by default. The operator sets
- * COORDINATOR_ADDRESS, COORDINATOR_PORT, NUM_PROCESSES and PROCESS_ID; users must not set them.
+ * COORDINATOR_ADDRESS, COORDINATOR_PORT, NUM_PROCESSES and PROCESS_ID; users must not set them, nor PYTHONUNBUFFERED, which the operator sets too.
  */
 export class DistributedJax extends TrainingJob {
   /** The workers. */

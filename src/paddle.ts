@@ -93,7 +93,7 @@ const INJECTED_ENV = /^(PADDLE_MASTER|PADDLE_NNODES|PADDLE_JOB_ID|PADDLE_SERVER_
  * in parameter-server mode it adds parameter servers under the replica type `Master`. The
  * container is named `paddle` with the port `master` (36543 unless `port` says otherwise); pods
  * restart OnFailure by default. The operator sets PADDLE_MASTER, PADDLE_NNODES, PADDLE_JOB_ID and,
- * with parameter servers, PADDLE_SERVER_NUM and PADDLE_TRAINER_NUM; users must not set them.
+ * with parameter servers, PADDLE_SERVER_NUM and PADDLE_TRAINER_NUM; users must not set them, nor PYTHONUNBUFFERED, which the operator sets too.
  */
 export class DistributedPaddle extends TrainingJob {
   /** Collective or parameter-server training. */

@@ -112,6 +112,8 @@ const INJECTED_ENV = /^(MASTER_ADDR|MASTER_PORT|WORLD_SIZE|RANK|PET_.*|PYTHONUNB
  * A PyTorchJob for `torchrun`. A static job has exactly one Master (written with `replicas: 1`,
  * which the operator needs to set RANK and WORLD_SIZE) and any number of workers; an elastic job
  * runs workers only. The container is named `pytorch` with the port `pytorchjob-port` 23456.
+ * The operator sets MASTER_ADDR, MASTER_PORT, WORLD_SIZE, RANK, the PET_* variables of torchrun and
+ * PYTHONUNBUFFERED; users must not set them.
  */
 export class DistributedPyTorch extends TrainingJob {
   /** The Master, absent in elastic jobs. */

@@ -242,7 +242,7 @@ export interface ActivityProbeOptions {
   readonly interval?: Duration;
   /**
    * The least time between two probes, which is also the wait after a failed one; at most `interval`.
-   * @default Duration.minutes(5)
+   * @default - 5 minutes, or `interval` when that is shorter
    */
   readonly minInterval?: Duration;
 }
@@ -286,7 +286,9 @@ export class ActivityProbe {
   private constructor(options: ActivityProbeOptions, private readonly kind: notebooks.WorkspaceKindSpecPodTemplateActivityProbe, portId?: string) {
     // Seconds, possibly fractional; _problem reports a fraction (cdk8s's toSeconds would throw here).
     this.interval = secondsOf(options.interval ?? Duration.hours(1));
+    // The 5-minute default must not exceed an interval the user chose shorter.
     this.minInterval = secondsOf(options.minInterval ?? Duration.minutes(5));
+    if (options.minInterval === undefined) this.minInterval = Math.min(this.minInterval, this.interval);
     this.portId = portId;
   }
 
@@ -854,7 +856,7 @@ export class WorkspaceKind extends Construct implements IWorkspaceKind {
     const labels = Object.entries(options.labels ?? {});
     if (labels.length > 32) fail(this, `${field}.labels`, `${labels.length} labels`, 'expected at most 32');
     for (const [key, value] of labels) {
-      checkLength(this, `${field}.labels key`, key, 2, 64);
+      if (key.length < 2 || key.length > 64) fail(this, `${field}.labels`, key, 'expected label keys of 2 to 64 characters');
       checkLength(this, `${field}.labels[${key}]`, value, 1, 64);
     }
     const redirect = options.redirect;

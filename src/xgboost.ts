@@ -35,7 +35,7 @@ const INJECTED_ENV = /^(MASTER_ADDR|MASTER_PORT|WORLD_SIZE|RANK|WORKER_PORT|WORK
  * webhook requires) and any number of workers. The container is named `xgboost` with the port
  * `xgboostjob-port` (9999 unless `port` says otherwise); pods restart Never by default. The
  * operator sets MASTER_ADDR, MASTER_PORT, WORLD_SIZE and RANK, plus WORKER_PORT and WORKER_ADDRS
- * (for LightGBM) when there is more than one pod; users must not set them.
+ * (for LightGBM) when there is more than one pod; users must not set them, nor PYTHONUNBUFFERED, which the operator sets too.
  */
 export class DistributedXGBoost extends TrainingJob {
   /** The Master: the Rabit tracker and rank 0. */

@@ -252,3 +252,10 @@ describe('a new workspace claim whose size cdk8s-plus cannot write', () => {
     expect(Testing.synth(c).find(d => d.kind === 'PersistentVolumeClaim').spec.resources.requests.storage).toBe('2Gi');
   });
 });
+
+describe('an activity probe with a short interval and no minInterval', () => {
+  test('takes the interval as its minimum instead of failing on the 5-minute default', () => {
+    const probe = ActivityProbe.jupyter('jupyterlab', { interval: Duration.minutes(1) });
+    expect(probe._toL1()).toEqual(expect.objectContaining({ minProbeIntervalSeconds: 60, probeIntervalSeconds: 60 }));
+  });
+});

@@ -375,7 +375,7 @@ describe('impossible values fail at once', () => {
       'test/kind: imageConfig[scipy].ports[other].port is 8888; expected every port number of an image once');
     expect(withKind(k => k.addImageConfig('scipy', { ...SCIPY, ports: [{ id: 'jupyterlab', port: 70000 }] }))).toThrow(
       'test/kind: imageConfig[scipy].ports[jupyterlab].port is 70000; expected a whole number from 1 to 65535');
-    expect(withKind(k => k.addImageConfig('scipy', { ...SCIPY, labels: { k: 'v' } }))).toThrow('test/kind: imageConfig[scipy].labels key is "k"; expected 2 to 64 characters');
+    expect(withKind(k => k.addImageConfig('scipy', { ...SCIPY, labels: { k: 'v' } }))).toThrow('test/kind: imageConfig[scipy].labels is "k"; expected label keys of 2 to 64 characters');
     expect(withKind(k => k.addImageConfig('scipy', { ...SCIPY, redirect: { to: 'new', message: '!' } }))).toThrow(
       'test/kind: imageConfig[scipy].redirect.message is "!"; expected 2 to 1024 characters');
   });
@@ -392,7 +392,7 @@ describe('impossible values fail at once', () => {
   });
 
   test('activity probe and rules, filter rules', () => {
-    expect(make({ activityProbe: ActivityProbe.jupyter('jupyterlab', { interval: Duration.minutes(1) }) })).toThrow(
+    expect(make({ activityProbe: ActivityProbe.jupyter('jupyterlab', { interval: Duration.minutes(1), minInterval: Duration.minutes(5) }) })).toThrow(
       'test/kind: activityProbe.minInterval is "300s"; expected at most activityProbe.interval (60s)');
     expect(make({ activityProbe: ActivityProbe.script('echo hi') })).toThrow(
       'test/kind: activityProbe.script is "echo hi"; expected a script that starts with a shebang such as "#!/usr/bin/env bash"');

@@ -68,9 +68,7 @@ const faults: Array<[string, fc.Arbitrary<Change>]> = [
   ['option id', fc.constantFrom('', 'i'.repeat(257)).chain(id => fc.constantFrom(after(k => k.addImageConfig(id, image())), after(k => k.addPodConfig(id))))],
   ['option id twice', fc.constant(after(k => { k.addPodConfig('twice'); k.addPodConfig('twice'); }))],
   ['option displayName', fc.constantFrom('x', 'y'.repeat(129)).map(displayName => after(k => k.addPodConfig('extra-pod', { displayName })))],
-  // A one-character label key is rejected too, but its message names the field "labels key", outside
-  // the construct's message shape (reported, not fixed here: test/workspace-kind.test.ts asserts it).
-  ['option labels', fc.constantFrom({ key: '' }, { key: 'v'.repeat(65) }, Object.fromEntries(Array.from({ length: 33 }, (_, i) => [`key${i}`, 'v'])))
+  ['option labels', fc.constantFrom({ key: '' }, { key: 'v'.repeat(65) }, { k: 'v' }, Object.fromEntries(Array.from({ length: 33 }, (_, i) => [`key${i}`, 'v'])))
     .map(labels => after(k => k.addPodConfig('labelled', { labels })))],
   ['image', fc.constantFrom('', 'x').map(img => after(k => k.addImageConfig('extra-image', { ...image(), image: img })))],
   ['image ports', fc.constantFrom<ImagePort[]>(

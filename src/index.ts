@@ -11,7 +11,9 @@ export * from './security';
 export * from './tensorflow';
 export * from './training-job';
 export * from './workspace';
+export * from './workspace-activity';
 export * from './workspace-kind';
+export * from './workspace-options';
 export * from './xgboost';
 
 // L1: typed classes generated from the pinned CRDs (see imports/ and scripts/generate-l1.ts).

@@ -1,6 +1,7 @@
 import { ApiObjectMetadata, Lazy } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
+import { isLabel } from './checks';
 import { checkCount, fail, problem } from './errors';
 import { FrameworkContainer, ReplicaGroup, RoleOptions } from './replica';
 import { CleanPodPolicy, RestartPolicy } from './run-policy';
@@ -75,7 +76,6 @@ const INJECTED_ENV = /^(OMPI_MCA_plm_rsh_agent|OMPI_MCA_orte_default_hostfile|I_
 /** What the operator sets to "" in a launcher without GPUs, to hide them from it. */
 const GPU_HIDING_ENV = /^(NVIDIA_VISIBLE_DEVICES|NVIDIA_DRIVER_CAPABILITIES)$/;
 const DEFAULT_CONTAINER = 'mpi';
-const DNS_1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
 /** The flags the generated `mpirun` passes before the user's own. */
 const MPIRUN_FLAGS = [
@@ -252,7 +252,7 @@ function framework(containerName: string): FrameworkContainer {
 }
 
 function checkContainerName(scope: Construct, field: string, name: string): void {
-  if (!DNS_1123_LABEL.test(name) || name.length > 63) {
+  if (!isLabel(name)) {
     fail(scope, field, name, 'expected a container name: at most 63 lower-case letters, digits and "-", starting and ending with a letter or digit');
   }
 }

@@ -2,6 +2,7 @@ import { ApiObject, ApiObjectMetadata, ApiObjectMetadataDefinition, Duration, La
 import * as kplus from 'cdk8s-plus-28';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
+import { isDns1035Label } from './checks';
 import { PlatformDefaults, PlatformDefaultsProps, mergeMaps } from './defaults';
 import { checkCount, fail, problem } from './errors';
 import { applyLateMetadata } from './late-metadata';
@@ -71,8 +72,6 @@ export interface TrainingKind {
 /** A role's options and pod count, as the kinds pass them to `_addReplicaGroup`. */
 type RoleProps = Omit<ReplicaGroupProps, 'framework'>;
 
-/** Pod names are `<job>-<replica type>-<index>` and must stay a DNS label. */
-const DNS_1035 = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
 
 /**
  * The base of every training-job construct: metadata, run policy, scheduling, and replica groups
@@ -270,7 +269,7 @@ export abstract class TrainingJob extends Construct {
   private validateJob(): string[] {
     const errors: string[] = [];
     const name = this.apiObject.name;
-    if (!DNS_1035.test(name)) {
+    if (!isDns1035Label(name)) {
       errors.push(problem('metadata.name', name, 'expected a DNS-1035 label: lower-case letters, digits and "-", starting with a letter and ending with a letter or digit'));
     }
     for (const group of this.groups) {
@@ -296,7 +295,9 @@ export abstract class TrainingJob extends Construct {
     const accelerator = this.jobProps.resources?.accelerator;
     const acceleratorProblem = accelerator?.problems();
     if (accelerator && acceleratorProblem) errors.push(problem('resources.accelerator', `${accelerator.resourceName} x ${accelerator.count}`, acceleratorProblem));
-    for (const [field, value, allowed] of amountProblems(this.jobProps.resources, this.jobProps.sharedMemory)) errors.push(problem(field, value, allowed));
+    for (const [field, value, allowed] of amountProblems(this.jobProps.resources, this.jobProps.sharedMemory)) {
+      errors.push(problem(field, value, allowed));
+    }
     return [...errors, ...this._validateKind()];
   }
 }

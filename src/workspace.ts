@@ -1,14 +1,12 @@
 import { ApiObject, ApiObjectMetadata, ApiObjectMetadataDefinition, Lazy, Size, SizeRoundingBehavior } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
+import { DNS_LABEL_TEXT, DNS_SUBDOMAIN_TEXT, checkLength, checkMountPath, isLabel, isSubdomain, listOf, normalPath } from './checks';
 import { PlatformDefaults, PlatformDefaultsProps, mergeMaps } from './defaults';
 import { fail, problem } from './errors';
 import { applyLateMetadata } from './late-metadata';
 import { dropUndefined } from './replica';
-import {
-  DNS_LABEL_TEXT, DNS_SUBDOMAIN_TEXT, IWorkspaceKind, WorkspaceKind,
-  checkLength, checkMountPath, isLabel, isSubdomain, listOf, normalPath,
-} from './workspace-kind';
+import { IWorkspaceKind, WorkspaceKind } from './workspace-kind';
 import * as notebooks from '../imports/notebooks';
 
 /** A PersistentVolumeClaim the construct creates for a workspace. */

@@ -1,5 +1,6 @@
 export * from './accelerator';
 export * from './defaults';
+export * from './elastic';
 export * from './jax';
 export * from './mpi';
 export * from './paddle';

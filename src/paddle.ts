@@ -1,8 +1,8 @@
 import { ApiObjectMetadata } from 'cdk8s';
-import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
+import { checkElasticBounds, ElasticBounds, renderElasticBounds, workersOutsideBounds } from './elastic';
 import { checkCount, fail, problem } from './errors';
-import { ReplicaGroup, RoleOptions } from './replica';
+import { ReplicaGroup, RoleOptions, dropUndefined } from './replica';
 import { RestartPolicy } from './run-policy';
 import { TrainingJob, TrainingJobProps, TrainingKind } from './training-job';
 import * as kubeflow from '../imports/kubeflow';
@@ -24,29 +24,6 @@ export class PaddleMode {
   public static readonly PARAMETER_SERVER = new PaddleMode('ParameterServer');
   /** @param name the mode's name, as messages show it */
   private constructor(public readonly name: string) {}
-}
-
-/**
- * Elastic bounds of a PaddleJob's workers (`spec.elasticPolicy`). The v1.9 operator only records the
- * policy (filling in a missing bound from the other one): it creates no autoscaler for a PaddleJob
- * and passes the bounds to no pod. Whatever scales the job does so through the job's scale
- * subresource, which targets the workers.
- */
-export interface PaddleElasticOptions {
-  /** Fewest workers the job runs with (`elasticPolicy.minReplicas`). */
-  readonly minWorkers: number;
-  /** Most workers the job scales to (`elasticPolicy.maxReplicas`). */
-  readonly maxWorkers: number;
-  /**
-   * Restarts of pods in elastic mode before the job fails.
-   * @default - the operator's default
-   */
-  readonly maxRestarts?: number;
-  /**
-   * Metrics that decide the worker count (autoscaling/v2 metric specs).
-   * @default - none
-   */
-  readonly metrics?: k8s.MetricSpecV2[];
 }
 
 /** A distributed PaddlePaddle job, collective or with parameter servers. */
@@ -80,7 +57,7 @@ export interface DistributedPaddleProps extends TrainingJobProps {
    * Lets the number of workers change between bounds.
    * @default - a fixed number of workers
    */
-  readonly elastic?: PaddleElasticOptions;
+  readonly elastic?: ElasticBounds;
 }
 
 const DEFAULT_PORT = 36543;
@@ -103,7 +80,7 @@ export class DistributedPaddle extends TrainingJob {
   /** The workers (trainers). */
   public readonly worker: ReplicaGroup;
 
-  private readonly elastic?: PaddleElasticOptions;
+  private readonly elastic?: ElasticBounds;
 
   public constructor(scope: Construct, id: string, props: DistributedPaddleProps) {
     super(scope, id, props);
@@ -120,14 +97,7 @@ export class DistributedPaddle extends TrainingJob {
       }
     }
     const elastic = props.elastic;
-    if (elastic) {
-      checkCount(this, 'elastic.minWorkers', elastic.minWorkers, 1);
-      checkCount(this, 'elastic.maxWorkers', elastic.maxWorkers, 1);
-      checkCount(this, 'elastic.maxRestarts', elastic.maxRestarts, 0);
-      if (elastic.minWorkers > elastic.maxWorkers) {
-        fail(this, 'elastic.minWorkers', elastic.minWorkers, `expected at most elastic.maxWorkers (${elastic.maxWorkers})`);
-      }
-    }
+    if (elastic) checkElasticBounds(this, elastic);
     this.elastic = elastic;
     if (this.mode === PaddleMode.PARAMETER_SERVER) {
       this.parameterServer = this._addReplicaGroup('Master', { ...props.parameterServer, replicas: props.parameterServers ?? 1 });
@@ -148,14 +118,9 @@ export class DistributedPaddle extends TrainingJob {
   /** @internal */
   protected _renderKindSpec(): { [field: string]: any } {
     const elastic = this.elastic;
-    const elasticPolicy: kubeflow.PaddleJobSpecElasticPolicy | undefined = elastic ? {
-      minReplicas: elastic.minWorkers,
-      maxReplicas: elastic.maxWorkers,
-      maxRestarts: elastic.maxRestarts,
-      metrics: elastic.metrics,
-    } : undefined;
+    const elasticPolicy: kubeflow.PaddleJobSpecElasticPolicy | undefined = elastic ? renderElasticBounds(elastic) : undefined;
     return {
-      elasticPolicy: elasticPolicy && Object.fromEntries(Object.entries(elasticPolicy).filter(([, v]) => v !== undefined)),
+      elasticPolicy: elasticPolicy && dropUndefined(elasticPolicy),
     };
   }
 
@@ -171,9 +136,8 @@ export class DistributedPaddle extends TrainingJob {
       errors.push(problem('Master.replicas', servers, 'expected at least 1 in parameter-server mode; parameter server 0 is the rendezvous endpoint'));
     }
     const elastic = this.elastic;
-    if (elastic && (workers < elastic.minWorkers || workers > elastic.maxWorkers)) {
-      errors.push(problem('workers', workers, `expected a count between elastic.minWorkers (${elastic.minWorkers}) and elastic.maxWorkers (${elastic.maxWorkers})`));
-    }
+    const outside = elastic && workersOutsideBounds(workers, elastic);
+    if (outside) errors.push(outside);
     return errors;
   }
 

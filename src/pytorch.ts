@@ -1,8 +1,8 @@
 import { ApiObjectMetadata } from 'cdk8s';
-import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
+import { checkElasticBounds, ElasticBounds, renderElasticBounds, workersOutsideBounds } from './elastic';
 import { checkCount, fail, problem } from './errors';
-import { ReplicaGroup, RoleOptions } from './replica';
+import { ReplicaGroup, RoleOptions, dropUndefined } from './replica';
 import { RestartPolicy } from './run-policy';
 import { TrainingJob, TrainingJobProps, TrainingKind } from './training-job';
 import * as kubeflow from '../imports/kubeflow';
@@ -33,12 +33,8 @@ export class RendezvousBackend {
   private constructor(public readonly value: string) {}
 }
 
-/** Elastic training: workers may come and go between a minimum and a maximum. */
-export interface ElasticOptions {
-  /** Fewest workers the job runs with. */
-  readonly minWorkers: number;
-  /** Most workers the job scales to. */
-  readonly maxWorkers: number;
+/** Elastic PyTorch training: worker bounds plus how torchrun's workers find each other. */
+export interface ElasticOptions extends ElasticBounds {
   /**
    * Rendezvous backend.
    * @default RendezvousBackend.C10D
@@ -64,16 +60,6 @@ export interface ElasticOptions {
    * @default - none
    */
   readonly rendezvousConf?: { [key: string]: string };
-  /**
-   * Restarts of the worker group before the job fails.
-   * @default - the operator's default
-   */
-  readonly maxRestarts?: number;
-  /**
-   * Metrics for a HorizontalPodAutoscaler that scales the workers.
-   * @default - no autoscaler
-   */
-  readonly metrics?: k8s.MetricSpecV2[];
 }
 
 /** A distributed PyTorch job: one Master plus workers, or elastic workers alone. */
@@ -130,12 +116,7 @@ export class DistributedPyTorch extends TrainingJob {
     const workers = props.workers ?? 1;
     const elastic = props.elastic;
     if (elastic) {
-      checkCount(this, 'elastic.minWorkers', elastic.minWorkers, 1);
-      checkCount(this, 'elastic.maxWorkers', elastic.maxWorkers, 1);
-      checkCount(this, 'elastic.maxRestarts', elastic.maxRestarts, 0);
-      if (elastic.minWorkers > elastic.maxWorkers) {
-        fail(this, 'elastic.minWorkers', elastic.minWorkers, `expected at most elastic.maxWorkers (${elastic.maxWorkers})`);
-      }
+      checkElasticBounds(this, elastic);
       if (workers < 1) fail(this, 'workers', workers, 'expected at least 1 for an elastic job, which runs workers only');
       if (props.master) fail(this, 'master', 'set', 'expected no master options for an elastic job, which has no Master');
     } else {
@@ -160,8 +141,7 @@ export class DistributedPyTorch extends TrainingJob {
   protected _renderKindSpec(): { [field: string]: any } {
     const elastic = this.props.elastic;
     const elasticPolicy: kubeflow.PyTorchJobSpecElasticPolicy | undefined = elastic ? {
-      minReplicas: elastic.minWorkers,
-      maxReplicas: elastic.maxWorkers,
+      ...renderElasticBounds(elastic),
       rdzvBackend: elastic.rendezvousBackend?.value,
       rdzvHost: elastic.rendezvousHost,
       rdzvPort: elastic.rendezvousPort,
@@ -169,12 +149,10 @@ export class DistributedPyTorch extends TrainingJob {
       rdzvConf: elastic.rendezvousConf
         ? Object.keys(elastic.rendezvousConf).sort().map(key => ({ key, value: elastic.rendezvousConf![key] }))
         : undefined,
-      maxRestarts: elastic.maxRestarts,
-      metrics: elastic.metrics,
     } : undefined;
     return {
       nprocPerNode: this.nprocPerNode()?.value,
-      elasticPolicy: elasticPolicy && Object.fromEntries(Object.entries(elasticPolicy).filter(([, v]) => v !== undefined)),
+      elasticPolicy: elasticPolicy && dropUndefined(elasticPolicy),
     };
   }
 
@@ -190,9 +168,8 @@ export class DistributedPyTorch extends TrainingJob {
     }
     const elastic = this.props.elastic;
     const workers = this.worker?.replicas ?? 0;
-    if (elastic && (workers < elastic.minWorkers || workers > elastic.maxWorkers)) {
-      errors.push(problem('workers', workers, `expected a count between elastic.minWorkers (${elastic.minWorkers}) and elastic.maxWorkers (${elastic.maxWorkers})`));
-    }
+    const outside = elastic && workersOutsideBounds(workers, elastic);
+    if (outside) errors.push(outside);
     return errors;
   }
 

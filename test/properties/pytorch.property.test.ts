@@ -103,7 +103,9 @@ test(`${RUNS} random invalid DistributedPyTorch jobs end in the construct's own 
         case 'injected env': return { ...base, env: { [n as string]: kplus.EnvValue.fromValue('x') } };
         case 'long name': return { ...base, metadata: { name: 'a'.repeat(n as number) }, workers: 10 };
         case 'bad name': return { ...base, metadata: { name: n as string } };
-        default: return { ...base, workers: 0, nprocPerNode: NprocPerNode.of(n as number), resources: { accelerator: Accelerator.nvidia((n as number) - 1) } };
+        default: return {
+          ...base, workers: 0, nprocPerNode: NprocPerNode.of(n as number), resources: { accelerator: Accelerator.nvidia((n as number) - 1) },
+        };
       }
     };
     let error: unknown;

@@ -22,10 +22,7 @@ import { VARIANTS, VARIANT_LABEL, Variant } from './workloads';
 
 const COMMAND = 'npm run bench   # = ts-node --project tsconfig.dev.json bench/run.ts';
 const DOC = path.join(ROOT, 'docs', 'benchmarks.md');
-/**
- * CPU profiles are kept here (outside the project: .npmignore does not exclude .bench/, so
- * anything written there would end up in the npm tarball).
- */
+/** CPU profiles are kept in the temporary folder, outside the project and its npm tarball. */
 const PROFILES = path.join(os.tmpdir(), 'cdk8s-kubeflow-bench-profiles');
 
 /** Synthesis sizes and repetitions (at least 5 everywhere; fewer at N=1000 to stay near 5 minutes on 2 cores). */
@@ -420,7 +417,8 @@ async function main(): Promise<void> {
         const cpuprofile = path.join(PROFILES, `synth-${v}-n1000.cpuprofile`);
         const p = runChild<ProfileResult>(child, [], { mode: 'profile', variant: v, n: 1000, reps: 3, outdir: path.join(tmp, `prof-${v}`), cpuprofile });
         profiled[v] = p;
-        return profileSection(`${VARIANT_LABEL[v]}, N=1,000 (\`${cpuprofile}\`)`, p);
+        // The file name only: the folder is this machine's temporary directory.
+        return profileSection(`${VARIANT_LABEL[v]}, N=1,000 (\`${path.basename(cpuprofile)}\` in the temporary folder)`, p);
       });
       profiles = sections.join('\n\n');
     }

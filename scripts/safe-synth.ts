@@ -14,7 +14,8 @@ const staging = fs.mkdtempSync(path.join(root, '.synth-staging-'));
 const cli = path.join(root, 'node_modules', '.bin', 'cdk8s');
 
 // Extra arguments go to `cdk8s synth` (for example `--app "<command>"` to synthesize another app).
-const result = spawnSync(cli, ['synth', '--output', staging, ...process.argv.slice(2)], { cwd: root, stdio: 'inherit' });
+// `--no-check-upgrade`: the CLI would otherwise ask the npm registry for a newer version of itself.
+const result = spawnSync(cli, ['synth', '--no-check-upgrade', '--output', staging, ...process.argv.slice(2)], { cwd: root, stdio: 'inherit' });
 if (result.status !== 0) {
   fs.rmSync(staging, { recursive: true, force: true });
   console.error(`synth failed; ${path.relative(root, target)}/ was left as it was`);

@@ -9,22 +9,12 @@ import {
   Accelerator, ActivityProbe, DistributedJax, DistributedPaddle, DistributedPyTorch, DistributedXGBoost, GangScheduler, MpiAllReduce,
   ParameterServerTF, SpawnerImage, Workspace, WorkspaceClaim, WorkspaceKind, WorkspaceKindProps,
 } from '../src';
+import { REPORT, synthErrors } from './harness';
 
 const IMAGE = 'registry.example.com/train:1.0';
 const chart = () => new Chart(Testing.app(), 'test');
-const REPORT = 'Validation failed with the following errors:\n';
 
-/** The validation report of `app.synth()`, or undefined when it passes. */
-function synthError(build: (c: Chart) => void): string | undefined {
-  const app = Testing.app();
-  build(new Chart(app, 'test'));
-  try {
-    app.synth();
-    return undefined;
-  } catch (e: any) {
-    return e.message;
-  }
-}
+const synthError = synthErrors;
 
 describe('gang scheduling is checked without a run policy', () => {
   // Found by the XGBoost and JAX property tests: minAvailable was checked only inside the run-policy

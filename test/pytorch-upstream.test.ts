@@ -5,7 +5,7 @@ import * as kplus from 'cdk8s-plus-28';
 import * as yaml from 'js-yaml';
 import { Accelerator, DistributedPyTorch, DistributedPyTorchProps, NprocPerNode, RendezvousBackend, RestartPolicy } from '../src';
 import { expectValidManifests } from './harness';
-import { missingLeaves } from './harness/fidelity';
+import { missingLeaves, yamlFilesUnder } from './harness/fidelity';
 
 const UPSTREAM = path.join(__dirname, '..', '..', 'shared', 'examples', 'upstream', 'training-operator', 'pytorch');
 
@@ -76,18 +76,7 @@ function mnist(backend: string): DistributedPyTorchProps {
   };
 }
 
-function upstreamFiles(): string[] {
-  const out: string[] = [];
-  const visit = (dir: string) => {
-    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-      const full = path.join(dir, e.name);
-      if (e.isDirectory()) visit(full);
-      else if (e.name.endsWith('.yaml')) out.push(path.relative(UPSTREAM, full).split(path.sep).join('/'));
-    }
-  };
-  visit(UPSTREAM);
-  return out.sort();
-}
+const upstreamFiles = () => yamlFilesUnder(UPSTREAM);
 
 if (!fs.existsSync(UPSTREAM)) {
   test('upstream PyTorch examples (skipped: ../shared/examples/upstream is not beside the project)', () => {

@@ -10,7 +10,7 @@ import * as kplus from 'cdk8s-plus-28';
 import * as yaml from 'js-yaml';
 import { Accelerator, CleanPodPolicy, ParameterServerTF, RestartPolicy } from '../src';
 import { expectDeterministic, expectValidManifests } from './harness';
-import { missingLeaves } from './harness/fidelity';
+import { missingLeaves, yamlFilesUnder } from './harness/fidelity';
 
 const UPSTREAM = path.join(__dirname, '..', '..', 'shared', 'examples', 'upstream', 'training-operator', 'tensorflow');
 
@@ -67,18 +67,7 @@ const EXPRESSED: { [file: string]: (chart: Chart) => void } = {
   },
 };
 
-function upstreamFiles(): string[] {
-  const out: string[] = [];
-  const visit = (dir: string) => {
-    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-      const full = path.join(dir, e.name);
-      if (e.isDirectory()) visit(full);
-      else if (/\.ya?ml$/.test(e.name)) out.push(path.relative(UPSTREAM, full).split(path.sep).join('/'));
-    }
-  };
-  visit(UPSTREAM);
-  return out.sort();
-}
+const upstreamFiles = () => yamlFilesUnder(UPSTREAM);
 
 if (!fs.existsSync(UPSTREAM)) {
   test('upstream TFJob examples (skipped: the upstream examples folder is not beside the project)', () => {

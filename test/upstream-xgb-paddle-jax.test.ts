@@ -10,7 +10,7 @@ import * as kplus from 'cdk8s-plus-28';
 import * as yaml from 'js-yaml';
 import { Accelerator, DistributedJax, DistributedPaddle, DistributedXGBoost, RestartPolicy } from '../src';
 import { expectDeterministic, expectValidManifests } from './harness';
-import { missingLeaves } from './harness/fidelity';
+import { missingLeaves, yamlFilesUnder } from './harness/fidelity';
 
 const UPSTREAM = path.join(__dirname, '..', '..', 'shared', 'examples', 'upstream', 'training-operator');
 const FOLDERS = ['xgboost', 'paddlepaddle', 'jax'];
@@ -181,18 +181,7 @@ const NOT_WRITTEN: { [file: string]: { readonly paths: string[]; readonly reason
   },
 };
 
-function upstreamFiles(): string[] {
-  const out: string[] = [];
-  const visit = (dir: string) => {
-    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-      const full = path.join(dir, e.name);
-      if (e.isDirectory()) visit(full);
-      else if (/\.ya?ml$/.test(e.name)) out.push(path.relative(UPSTREAM, full).split(path.sep).join('/'));
-    }
-  };
-  for (const folder of FOLDERS) visit(path.join(UPSTREAM, folder));
-  return out.sort();
-}
+const upstreamFiles = () => yamlFilesUnder(UPSTREAM, FOLDERS);
 
 /** A copy of `doc` without the leaves at the given dotted paths. */
 function without(doc: any, paths: string[]): any {

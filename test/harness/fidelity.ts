@@ -1,3 +1,6 @@
+import * as fs from 'fs';
+import * as path from 'path';
+
 /**
  * Fidelity to upstream manifests: every leaf of the upstream document must appear in ours with the
  * same value. Ours may hold more (defaults the constructs add, such as the Istio opt-out).
@@ -22,4 +25,18 @@ export function missingLeaves(expected: unknown, actual: unknown, at = ''): stri
   }
   const same = expected === actual || ((typeof expected === 'number' || typeof actual === 'number') && String(expected) === String(actual));
   return same ? [] : [`${at}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`];
+}
+
+/** Every YAML file below `root` (in `folders` of it, when given), relative to `root` with `/`, sorted. */
+export function yamlFilesUnder(root: string, folders: readonly string[] = ['.']): string[] {
+  const out: string[] = [];
+  const visit = (dir: string) => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, e.name);
+      if (e.isDirectory()) visit(full);
+      else if (/\.ya?ml$/.test(e.name)) out.push(path.relative(root, full).split(path.sep).join('/'));
+    }
+  };
+  for (const folder of folders) visit(path.join(root, folder));
+  return out.sort();
 }

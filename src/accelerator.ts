@@ -4,17 +4,29 @@
  * rejects extended resources that are requested without a limit.
  */
 export class Accelerator {
-  /** NVIDIA GPUs (`nvidia.com/gpu`). */
+  /**
+   * NVIDIA GPUs (`nvidia.com/gpu`).
+   *
+   * @param count how many GPUs each pod needs
+   */
   public static nvidia(count: number): Accelerator {
     return new Accelerator('nvidia.com/gpu', count);
   }
 
-  /** AMD GPUs (`amd.com/gpu`). */
+  /**
+   * AMD GPUs (`amd.com/gpu`).
+   *
+   * @param count how many GPUs each pod needs
+   */
   public static amd(count: number): Accelerator {
     return new Accelerator('amd.com/gpu', count);
   }
 
-  /** Intel GPUs (`gpu.intel.com/i915`). */
+  /**
+   * Intel GPUs (`gpu.intel.com/i915`).
+   *
+   * @param count how many GPUs each pod needs
+   */
   public static intel(count: number): Accelerator {
     return new Accelerator('gpu.intel.com/i915', count);
   }

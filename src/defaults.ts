@@ -58,12 +58,21 @@ const ID = 'KubeflowPlatformDefaults';
  * outermost first, without duplicates.
  */
 export class PlatformDefaults extends Construct {
-  /** Sets the defaults of `scope`. A scope has at most one set. */
+  /**
+   * Sets the defaults of `scope`. A scope has at most one set.
+   *
+   * @param scope the scope whose constructs, at any depth, get the defaults
+   * @param props the defaults
+   */
   public static set(scope: IConstruct, props: PlatformDefaultsProps): PlatformDefaults {
     return new PlatformDefaults(scope, props);
   }
 
-  /** The merged defaults that apply to `construct`, outermost scope first. */
+  /**
+   * The merged defaults that apply to `construct`, outermost scope first.
+   *
+   * @param construct the construct whose scopes are searched for defaults, itself included
+   */
   public static of(construct: IConstruct): PlatformDefaultsProps {
     const layers = construct.node.scopes
       .map(s => s.node.tryFindChild(ID))

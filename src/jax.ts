@@ -34,6 +34,11 @@ export class DistributedJax extends TrainingJob {
   /** The workers. */
   public readonly worker: ReplicaGroup;
 
+  /**
+   * @param scope the construct this job belongs to
+   * @param id the job's construct id, unique within `scope`
+   * @param props the number of workers, their own options and those of every pod
+   */
   public constructor(scope: Construct, id: string, props: DistributedJaxProps) {
     super(scope, id, props);
     checkCount(this, 'workers', props.workers, 1);

@@ -114,6 +114,11 @@ export class MpiAllReduce extends TrainingJob {
   private readonly slots: number;
   private readonly mainContainerName: string;
 
+  /**
+   * @param scope the construct this job belongs to
+   * @param id the job's construct id, unique within `scope`
+   * @param props the workers and their slots, the launcher's command and the options of every pod
+   */
   public constructor(scope: Construct, id: string, props: MpiAllReduceProps) {
     super(scope, id, withCleanPodDefault(props));
     this.props = props;

@@ -82,6 +82,11 @@ export class DistributedPaddle extends TrainingJob {
 
   private readonly elastic?: ElasticBounds;
 
+  /**
+   * @param scope the construct this job belongs to
+   * @param id the job's construct id, unique within `scope`
+   * @param props the mode, the workers and parameter servers, elastic bounds and the options of every pod
+   */
   public constructor(scope: Construct, id: string, props: DistributedPaddleProps) {
     super(scope, id, props);
     const psGiven = props.parameterServers !== undefined || props.parameterServer !== undefined;

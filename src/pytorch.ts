@@ -15,10 +15,18 @@ export class NprocPerNode {
   public static readonly CPU = new NprocPerNode('cpu');
   /** One process per GPU. */
   public static readonly GPU = new NprocPerNode('gpu');
-  /** A fixed number of processes. */
+  /**
+   * A fixed number of processes.
+   *
+   * @param processes how many processes torchrun starts in each pod
+   */
   public static of(processes: number): NprocPerNode {
     return new NprocPerNode(String(processes), processes);
   }
+  /**
+   * @param value the value of `spec.nprocPerNode`: `auto`, `cpu`, `gpu` or a number as text
+   * @param processes the fixed number of processes of a value made by `of` (undefined for the others)
+   */
   private constructor(public readonly value: string, public readonly processes?: number) {}
 }
 
@@ -30,6 +38,7 @@ export class RendezvousBackend {
   public static readonly ETCD = new RendezvousBackend('etcd');
   /** An etcd server through the v2 API. */
   public static readonly ETCD_V2 = new RendezvousBackend('etcd-v2');
+  /** @param value the backend as `spec.elasticPolicy.rdzvBackend` spells it */
   private constructor(public readonly value: string) {}
 }
 
@@ -109,6 +118,11 @@ export class DistributedPyTorch extends TrainingJob {
 
   private readonly props: DistributedPyTorchProps;
 
+  /**
+   * @param scope the construct this job belongs to
+   * @param id the job's construct id, unique within `scope`
+   * @param props the workers, the Master (static jobs only), elastic bounds and the options of every pod
+   */
   public constructor(scope: Construct, id: string, props: DistributedPyTorchProps) {
     super(scope, id, props);
     this.props = props;

@@ -215,6 +215,11 @@ export class ReplicaGroup extends Construct {
   /** Security contexts the user wrote, by container; the DEFAULT preset leaves them alone. */
   private readonly customSecurity = new Map<kplus.Container, kplus.ContainerSecurityContextProps>();
 
+  /**
+   * @param scope the job the replica group belongs to
+   * @param replicaType the replica type as the operator spells it (`Master`, `Worker`, ...), which is also the construct id
+   * @param props the framework container, the pod count and the role's options
+   */
   public constructor(scope: Construct, replicaType: string, props: ReplicaGroupProps) {
     super(scope, replicaType);
     const framework = props.framework;
@@ -277,13 +282,21 @@ export class ReplicaGroup extends Construct {
     return this.options.resources?.accelerator;
   }
 
-  /** Changes the number of pods. */
+  /**
+   * Changes the number of pods.
+   *
+   * @param replicas the new number of pods, a whole number of 0 or more
+   */
   public scale(replicas: number): void {
     checkCount(this, 'replicas', replicas, 0);
     this._replicas = replicas;
   }
 
-  /** Adds a sidecar container to the pods. */
+  /**
+   * Adds a sidecar container to the pods.
+   *
+   * @param props the sidecar container, as cdk8s-plus describes one
+   */
   public addContainer(props: kplus.ContainerProps): kplus.Container {
     const container = new kplus.Container(withSafeSecurity(props));
     this.containers.push(container);
@@ -291,7 +304,11 @@ export class ReplicaGroup extends Construct {
     return container;
   }
 
-  /** Adds an init container that runs before the main container. */
+  /**
+   * Adds an init container that runs before the main container.
+   *
+   * @param props the init container, as cdk8s-plus describes one
+   */
   public addInitContainer(props: kplus.ContainerProps): kplus.Container {
     const container = new kplus.Container(withSafeSecurity(props));
     this.initContainers.push(container);
@@ -299,7 +316,11 @@ export class ReplicaGroup extends Construct {
     return container;
   }
 
-  /** Adds a volume to the pods without mounting it (a sidecar may mount it). */
+  /**
+   * Adds a volume to the pods without mounting it (a sidecar may mount it).
+   *
+   * @param volume the volume, listed in the pod spec once by name
+   */
   public addVolume(volume: kplus.Volume): void {
     this.extraVolumes.push(volume);
   }
@@ -315,32 +336,60 @@ export class ReplicaGroup extends Construct {
     this.mainContainer.mount(path, storage, options);
   }
 
-  /** Adds an environment variable to the main container. */
+  /**
+   * Adds an environment variable to the main container.
+   *
+   * @param name the variable's name
+   * @param value its value, literal or taken from a ConfigMap, Secret or field
+   */
   public addEnv(name: string, value: kplus.EnvValue): void {
     this.mainContainer.env.addVariable(name, value);
   }
 
-  /** Adds a node label the pods must match. */
+  /**
+   * Adds a node label the pods must match.
+   *
+   * @param key the node label's key
+   * @param value the value it must have
+   */
   public addNodeSelector(key: string, value: string): void {
     this.nodeSelector[key] = value;
   }
 
-  /** Lets the pods run on nodes with a matching taint. */
+  /**
+   * Lets the pods run on nodes with a matching taint.
+   *
+   * @param toleration the taint the pods tolerate
+   */
   public addToleration(toleration: k8s.Toleration): void {
     this.tolerations.push(toleration);
   }
 
-  /** Adds a label to the pods. */
+  /**
+   * Adds a label to the pods.
+   *
+   * @param key the label's key
+   * @param value the label's value
+   */
   public addPodLabel(key: string, value: string): void {
     this.podLabels[key] = value;
   }
 
-  /** Adds an annotation to the pods. */
+  /**
+   * Adds an annotation to the pods.
+   *
+   * @param key the annotation's key
+   * @param value the annotation's value
+   */
   public addPodAnnotation(key: string, value: string): void {
     this.podAnnotations[key] = value;
   }
 
-  /** Adds the name of an image pull secret the pods use. */
+  /**
+   * Adds the name of an image pull secret the pods use.
+   *
+   * @param secretName the name of a registry-credentials Secret in the job's namespace
+   */
   public addImagePullSecret(secretName: string): void {
     this.imagePullSecrets.push(secretName);
   }

@@ -8,10 +8,15 @@ export class CleanPodPolicy {
   public static readonly RUNNING = new CleanPodPolicy('Running');
   /** Delete every pod when the job ends. */
   public static readonly ALL = new CleanPodPolicy('All');
-  /** A value this library does not know yet. */
+  /**
+   * A value this library does not know yet.
+   *
+   * @param value the policy as the CRD spells it, such as `Running`
+   */
   public static of(value: string): CleanPodPolicy {
     return new CleanPodPolicy(value);
   }
+  /** @param value the policy as the CRD spells it */
   private constructor(public readonly value: string) {}
 }
 
@@ -20,15 +25,23 @@ export class CleanPodPolicy {
  * template says, so the constructs set it here and never on the pod.
  */
 export class RestartPolicy {
+  /** Restart the container whenever it exits, even after it succeeded. */
   public static readonly ALWAYS = new RestartPolicy('Always');
+  /** Restart the container when it exits with a non-zero code. */
   public static readonly ON_FAILURE = new RestartPolicy('OnFailure');
+  /** Never restart the container, so a pod that fails stays failed. */
   public static readonly NEVER = new RestartPolicy('Never');
   /** Exit codes 1-127 are permanent failures; 128-255 (signals, OOM kills) are retried. */
   public static readonly EXIT_CODE = new RestartPolicy('ExitCode');
-  /** A value this library does not know yet. */
+  /**
+   * A value this library does not know yet.
+   *
+   * @param value the policy as the CRD spells it, such as `OnFailure`
+   */
   public static of(value: string): RestartPolicy {
     return new RestartPolicy(value);
   }
+  /** @param value the policy as the CRD spells it */
   private constructor(public readonly value: string) {}
 }
 
@@ -38,6 +51,7 @@ export class ManagedBy {
   public static readonly TRAINING_OPERATOR = new ManagedBy('kubeflow.org/training-operator');
   /** Kueue's MultiKueue dispatches the job to a worker cluster. */
   public static readonly MULTI_KUEUE = new ManagedBy('kueue.x-k8s.io/multikueue');
+  /** @param value the controller's name as written in the job's `runPolicy.managedBy` */
   private constructor(public readonly value: string) {}
 }
 

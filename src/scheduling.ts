@@ -10,10 +10,15 @@ export class GangScheduler {
   public static readonly VOLCANO = new GangScheduler('volcano');
   /** The coscheduling plugin of kubernetes-sigs/scheduler-plugins. */
   public static readonly SCHEDULER_PLUGINS = new GangScheduler('scheduler-plugins-scheduler');
-  /** Another scheduler name, as the cluster runs it. */
+  /**
+   * Another scheduler name, as the cluster runs it.
+   *
+   * @param schedulerName the name the operator was given in `--gang-scheduler-name`
+   */
   public static of(schedulerName: string): GangScheduler {
     return new GangScheduler(schedulerName);
   }
+  /** @param schedulerName the scheduler's name, written as the pods' `schedulerName` */
   private constructor(public readonly schedulerName: string) {}
 }
 

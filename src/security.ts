@@ -13,6 +13,7 @@ export class PodSecurity {
   public static readonly DEFAULT = new PodSecurity('default');
   /** Meets the "restricted" Pod Security Standard; the image must run as a non-root user. */
   public static readonly RESTRICTED = new PodSecurity('restricted');
+  /** @param name the preset's name: `default` or `restricted` */
   private constructor(public readonly name: string) {}
 
   /** Whether this preset meets the "restricted" standard. */

@@ -103,6 +103,11 @@ export class ParameterServerTF extends TrainingJob {
 
   private readonly props: ParameterServerTFProps;
 
+  /**
+   * @param scope the construct this job belongs to
+   * @param id the job's construct id, unique within `scope`
+   * @param props which replica types the job has and how many pods of each, the success policy and the options of every pod
+   */
   public constructor(scope: Construct, id: string, props: ParameterServerTFProps) {
     super(scope, id, withCleanPodDefault(props));
     this.props = props;

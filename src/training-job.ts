@@ -86,6 +86,11 @@ export abstract class TrainingJob extends Construct {
   private readonly kind: TrainingKind;
   private readonly groups: ReplicaGroup[] = [];
 
+  /**
+   * @param scope the construct this job belongs to
+   * @param id the job's construct id, unique within `scope`
+   * @param props the options of every replica type, and the job's metadata and policies
+   */
   protected constructor(scope: Construct, id: string, props: TrainingJobProps) {
     super(scope, id);
     this.jobProps = props;
@@ -126,17 +131,30 @@ export abstract class TrainingJob extends Construct {
   /**
    * Mounts a volume into the main container of every replica type (datasets, checkpoints,
    * configuration files).
+   *
+   * @param path where the volume appears in the container
+   * @param storage what is mounted, such as a volume or a persistent volume claim
+   * @param options how it is mounted (read-only, sub-path, propagation)
    */
   public mount(path: string, storage: kplus.IStorage, options?: kplus.MountOptions): void {
     for (const group of this.groups) group.mount(path, storage, options);
   }
 
-  /** Adds an environment variable to the main container of every replica type. */
+  /**
+   * Adds an environment variable to the main container of every replica type.
+   *
+   * @param name the variable's name
+   * @param value its value, literal or taken from a ConfigMap, Secret or field
+   */
   public addEnv(name: string, value: kplus.EnvValue): void {
     for (const group of this.groups) group.addEnv(name, value);
   }
 
-  /** Lets every pod run on nodes with a matching taint. */
+  /**
+   * Lets every pod run on nodes with a matching taint.
+   *
+   * @param toleration the taint the pods tolerate
+   */
   public addToleration(toleration: k8s.Toleration): void {
     for (const group of this.groups) group.addToleration(toleration);
   }

@@ -34,6 +34,7 @@ export class ActivityProbe {
    * Asks the Jupyter server for its last activity, through one of the kind's ports.
    *
    * @param portId the id of a port the kind declares, served by a Jupyter server
+   * @param options how often the probe runs
    */
   public static jupyter(portId: string, options: ActivityProbeOptions = {}): ActivityProbe {
     return new ActivityProbe(options, { jupyter: { lastActivity: true, portId } }, portId);
@@ -45,6 +46,7 @@ export class ActivityProbe {
    * report inactivity; the image needs `/bin/sh`, `cat`, `chmod` and `rm`.
    *
    * @param script the script's text (at most 2048 characters)
+   * @param options how often the probe runs and how long the script may take
    */
   public static script(script: string, options: ScriptActivityProbeOptions = {}): ActivityProbe {
     return new ActivityProbe(options, { podExec: { script, timeoutSeconds: secondsOf(options.timeout ?? Duration.seconds(60)) } });

@@ -221,6 +221,11 @@ export class WorkspaceKind extends Construct implements IWorkspaceKind {
   private readonly podLabels: { [key: string]: string } = {};
   private readonly podAnnotations: { [key: string]: string } = {};
 
+  /**
+   * @param scope the construct this kind belongs to
+   * @param id the kind's construct id, unique within `scope`
+   * @param props how the kind appears in the spawner, and the pod template its workspaces share
+   */
   public constructor(scope: Construct, id: string, props: WorkspaceKindProps) {
     super(scope, id);
     this.props = props;
@@ -316,6 +321,7 @@ export class WorkspaceKind extends Construct implements IWorkspaceKind {
    *
    * @param id the option's id (1 to 256 characters), which workspaces name; options can be hidden
    * or redirected later but should not be removed while workspaces use them
+   * @param options the image, the ports it serves and how the option appears in the spawner
    */
   public addImageConfig(id: string, options: ImageConfigOptions): void {
     const field = `imageConfig[${id}]`;
@@ -342,6 +348,7 @@ export class WorkspaceKind extends Construct implements IWorkspaceKind {
    * Adds a pod-config option.
    *
    * @param id the option's id (1 to 256 characters), which workspaces name
+   * @param options the pod's resources and placement, and how the option appears in the spawner
    */
   public addPodConfig(id: string, options: PodConfigOptions = {}): void {
     const field = `podConfig[${id}]`;
@@ -363,7 +370,11 @@ export class WorkspaceKind extends Construct implements IWorkspaceKind {
     this.pods.push({ id, options });
   }
 
-  /** Declares a port that image options can serve. */
+  /**
+   * Declares a port that image options can serve.
+   *
+   * @param port the port's id, its name in the UI and how the proxy forwards requests to it
+   */
   public addPort(port: WorkspacePort): void {
     if (!isPortId(port.id)) fail(this, 'ports.id', port.id, `expected ${PORT_ID_TEXT}`);
     if (this.ports.some(p => p.id === port.id)) fail(this, 'ports.id', port.id, 'expected every port id once');
@@ -371,7 +382,11 @@ export class WorkspaceKind extends Construct implements IWorkspaceKind {
     this.ports.push(port);
   }
 
-  /** Appends a culling rule; rules are evaluated in order and the first match wins. */
+  /**
+   * Appends a culling rule; rules are evaluated in order and the first match wins.
+   *
+   * @param rule the inactivity after which the rule applies, which workspaces it matches and whether it pauses them
+   */
   public addActivityRule(rule: ActivityRule): void {
     const field = `activityRules[${this.activityRules.length}]`;
     for (const [part, duration] of [['inactiveFor', rule.inactiveFor], ['minRunning', rule.minRunning]] as const) {
@@ -383,7 +398,11 @@ export class WorkspaceKind extends Construct implements IWorkspaceKind {
     this.activityRules.push(rule);
   }
 
-  /** Appends a rule that hides or denies the kind or some of its options. */
+  /**
+   * Appends a rule that hides or denies the kind or some of its options.
+   *
+   * @param rule what the rule applies to, the selectors it matches and its effects
+   */
   public addFilterRule(rule: FilterRule): void {
     const field = `filterRules[${this.filterRules.length}]`;
     if (!rule.namespaceSelector && !rule.imageConfigSelector && !rule.podConfigSelector) {
@@ -399,7 +418,13 @@ export class WorkspaceKind extends Construct implements IWorkspaceKind {
     this.filterRules.push(rule);
   }
 
-  /** Adds an environment variable to the workspace container. */
+  /**
+   * Adds an environment variable to the workspace container.
+   *
+   * @param name the variable's name, set at most once
+   * @param value its value, literal or taken from a ConfigMap, Secret or field (the controller expands Go
+   * templates such as `WorkspaceKind.httpPathPrefix(...)` in a literal)
+   */
   public addEnv(name: string, value: kplus.EnvValue): void {
     if (this.env.has(name)) fail(this, 'env', name, 'expected every variable once');
     this.env.set(name, value);
@@ -418,7 +443,11 @@ export class WorkspaceKind extends Construct implements IWorkspaceKind {
     this.mounts.push({ path, volume: storage.asVolume(), options });
   }
 
-  /** Binds a ClusterRole to each workspace's service account, in the workspace's namespace. */
+  /**
+   * Binds a ClusterRole to each workspace's service account, in the workspace's namespace.
+   *
+   * @param name the ClusterRole's name (1 to 253 characters, without "/" or "%")
+   */
   public addClusterRole(name: string): void {
     if (!name || name.length > 253 || name.includes('/') || name.includes('%')) {
       fail(this, 'clusterRoles', name, 'expected a ClusterRole name: 1 to 253 characters without "/" or "%"');
@@ -426,12 +455,22 @@ export class WorkspaceKind extends Construct implements IWorkspaceKind {
     if (!this.clusterRoles.includes(name)) this.clusterRoles.push(name);
   }
 
-  /** Adds a label to workspace pods. */
+  /**
+   * Adds a label to workspace pods.
+   *
+   * @param key the label's key
+   * @param value the label's value
+   */
   public addPodLabel(key: string, value: string): void {
     this.podLabels[key] = value;
   }
 
-  /** Adds an annotation to workspace pods. */
+  /**
+   * Adds an annotation to workspace pods.
+   *
+   * @param key the annotation's key
+   * @param value the annotation's value
+   */
   public addPodAnnotation(key: string, value: string): void {
     this.podAnnotations[key] = value;
   }

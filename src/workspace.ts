@@ -49,6 +49,8 @@ export class WorkspaceClaim {
   /**
    * A claim of this app, or one imported with `kplus.PersistentVolumeClaim.fromClaimName`. One
    * claim can back volumes of several workspaces (a shared read-only dataset, for instance).
+   *
+   * @param claim the claim, which must be in the workspace's namespace
    */
   public static fromClaim(claim: kplus.IPersistentVolumeClaim): WorkspaceClaim {
     return new WorkspaceClaim(undefined, claim, undefined);
@@ -56,6 +58,8 @@ export class WorkspaceClaim {
 
   /**
    * A new claim, created beside the first Workspace that uses it (same chart, same namespace).
+   *
+   * @param options the claim's size, storage class, access mode and name
    */
   public static newClaim(options: NewClaimOptions): WorkspaceClaim {
     return new WorkspaceClaim(undefined, undefined, options);
@@ -240,6 +244,11 @@ export class Workspace extends Construct {
   private readonly podLabels: { [key: string]: string } = {};
   private readonly podAnnotations: { [key: string]: string } = {};
 
+  /**
+   * @param scope the construct this workspace belongs to
+   * @param id the workspace's construct id, unique within `scope`
+   * @param props the kind and the options chosen from it, the volumes and secrets, and the workspace's metadata
+   */
   public constructor(scope: Construct, id: string, props: WorkspaceProps) {
     super(scope, id);
     this.props = props;
@@ -306,6 +315,7 @@ export class Workspace extends Construct {
    *
    * @param mountPath where to mount it
    * @param claim the claim
+   * @param options whether the claim is mounted read-only
    */
   public addDataVolume(mountPath: string, claim: WorkspaceClaim, options: DataVolumeOptions = {}): void {
     const index = this.data.length;
@@ -326,6 +336,7 @@ export class Workspace extends Construct {
    *
    * @param mountPath where to mount it
    * @param secret the Secret (`kplus.Secret.fromSecretName` for one known by name)
+   * @param options the permission bits of the files
    */
   public addSecret(mountPath: string, secret: kplus.ISecret, options: SecretVolumeOptions = {}): void {
     const index = this.secrets.length;
@@ -337,12 +348,22 @@ export class Workspace extends Construct {
     this.secrets.push({ mountPath, secret, defaultMode: mode });
   }
 
-  /** Adds a label to the workspace pod. */
+  /**
+   * Adds a label to the workspace pod.
+   *
+   * @param key the label's key
+   * @param value the label's value
+   */
   public addPodLabel(key: string, value: string): void {
     this.podLabels[key] = value;
   }
 
-  /** Adds an annotation to the workspace pod. */
+  /**
+   * Adds an annotation to the workspace pod.
+   *
+   * @param key the annotation's key
+   * @param value the annotation's value
+   */
   public addPodAnnotation(key: string, value: string): void {
     this.podAnnotations[key] = value;
   }

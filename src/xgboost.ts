@@ -43,6 +43,11 @@ export class DistributedXGBoost extends TrainingJob {
   /** The workers, absent when the job has none. */
   public readonly worker?: ReplicaGroup;
 
+  /**
+   * @param scope the construct this job belongs to
+   * @param id the job's construct id, unique within `scope`
+   * @param props the number of workers, the Master's and workers' own options and those of every pod
+   */
   public constructor(scope: Construct, id: string, props: DistributedXGBoostProps) {
     super(scope, id, props);
     checkCount(this, 'workers', props.workers, 0);

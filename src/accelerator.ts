@@ -1,3 +1,8 @@
+import { Finding, finding } from './private/validation/finding';
+
+/** An extended resource name: an optional DNS-subdomain prefix and a qualified name. */
+const EXTENDED_RESOURCE = /^([a-z0-9]([-a-z0-9.]*[a-z0-9])?\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
+
 /**
  * An extended resource that a pod asks for in whole units: GPUs from NVIDIA, AMD or Intel, or any
  * device plugin's resource. It is written as a limit with an equal request, because Kubernetes
@@ -47,13 +52,18 @@ export class Accelerator {
    */
   private constructor(public readonly resourceName: string, public readonly count: number) {}
 
-  /** Why this accelerator cannot be used, or undefined when it can. */
-  public problems(): string | undefined {
-    if (!/^([a-z0-9]([-a-z0-9.]*[a-z0-9])?\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/.test(this.resourceName) || !this.resourceName.includes('/')) {
-      return `expected a qualified extended resource name such as "vendor.com/device" (got "${this.resourceName}")`;
+  /**
+   * What is wrong with this accelerator, if anything: the resource name must be a qualified
+   * extended resource name and the count a whole number above 0.
+   * @internal
+   */
+  public _finding(field: string): Finding | undefined {
+    const shown = `${this.resourceName} x ${this.count}`;
+    if (typeof this.resourceName !== 'string' || !EXTENDED_RESOURCE.test(this.resourceName) || !this.resourceName.includes('/')) {
+      return finding(field, shown, `expected a qualified extended resource name such as "vendor.com/device" (got "${this.resourceName}")`);
     }
     if (!Number.isInteger(this.count) || this.count < 1) {
-      return `expected a whole number of devices greater than 0 (got ${this.count})`;
+      return finding(field, shown, `expected a whole number of devices greater than 0 (got ${this.count})`);
     }
     return undefined;
   }

@@ -1,5 +1,7 @@
 import { k8s } from 'cdk8s-plus-28';
 import { Construct, IConstruct } from 'constructs';
+import { mergeMaps, uniqueByContent } from './private/collections';
+import { fail } from './private/validation/report';
 import { PodSecurity } from './security';
 
 /** What a platform team sets once for every workload below a scope. */
@@ -59,12 +61,19 @@ const ID = 'KubeflowPlatformDefaults';
  */
 export class PlatformDefaults extends Construct {
   /**
-   * Sets the defaults of `scope`. A scope has at most one set.
+   * Sets the defaults of `scope`. Calling it again for the same scope adds to the defaults already
+   * set (modules of a template library may each set their own); giving a setting or map key a
+   * different value than an earlier call is an error.
    *
    * @param scope the scope whose constructs, at any depth, get the defaults
    * @param props the defaults
    */
   public static set(scope: IConstruct, props: PlatformDefaultsProps): PlatformDefaults {
+    const existing = scope.node.tryFindChild(ID);
+    if (existing instanceof PlatformDefaults) {
+      existing.add(props);
+      return existing;
+    }
     return new PlatformDefaults(scope, props);
   }
 
@@ -74,49 +83,60 @@ export class PlatformDefaults extends Construct {
    * @param construct the construct whose scopes are searched for defaults, itself included
    */
   public static of(construct: IConstruct): PlatformDefaultsProps {
-    const layers = construct.node.scopes
-      .map(s => s.node.tryFindChild(ID))
-      .filter((c): c is PlatformDefaults => c instanceof PlatformDefaults)
-      .map(d => d.props);
-    return layers.reduce(mergeDefaults, {});
+    let merged: PlatformDefaultsProps = {};
+    for (const scope of construct.node.scopes) {
+      const child = scope.node.tryFindChild(ID);
+      if (child instanceof PlatformDefaults) merged = mergeDefaults(merged, child._props);
+    }
+    return merged;
   }
 
-  /** The defaults as given. */
-  public readonly props: PlatformDefaultsProps;
+  private _props: PlatformDefaultsProps;
 
   private constructor(scope: IConstruct, props: PlatformDefaultsProps) {
     super(scope as Construct, ID);
-    this.props = props;
+    this._props = props;
   }
+
+  /** The defaults set for this scope, every call to `set` merged. */
+  public get props(): PlatformDefaultsProps {
+    return this._props;
+  }
+
+  private add(props: PlatformDefaultsProps): void {
+    const current = this._props;
+    for (const field of ['priorityClassName', 'queue', 'security'] as const) {
+      const a = current[field];
+      const b = props[field];
+      if (a !== undefined && b !== undefined && a !== b) {
+        fail(this, field, show(b), `expected the value an earlier PlatformDefaults.set gave this scope (${JSON.stringify(show(a))}), or none; set a different default on a child scope instead`);
+      }
+    }
+    for (const field of ['nodeSelector', 'labels', 'podAnnotations'] as const) {
+      for (const [key, value] of Object.entries(props[field] ?? {})) {
+        const earlier = current[field]?.[key];
+        if (earlier !== undefined && earlier !== value) {
+          fail(this, `${field}[${JSON.stringify(key)}]`, value, `expected the value an earlier PlatformDefaults.set gave this scope (${JSON.stringify(earlier)}), or none`);
+        }
+      }
+    }
+    this._props = mergeDefaults(current, props);
+  }
+}
+
+function show(value: string | PodSecurity | undefined): string | undefined {
+  return value instanceof PodSecurity ? `PodSecurity ${value.name}` : value;
 }
 
 function mergeDefaults(outer: PlatformDefaultsProps, inner: PlatformDefaultsProps): PlatformDefaultsProps {
   return {
     nodeSelector: mergeMaps(outer.nodeSelector, inner.nodeSelector),
-    tolerations: unique([...(outer.tolerations ?? []), ...(inner.tolerations ?? [])]),
+    tolerations: uniqueByContent([...(outer.tolerations ?? []), ...(inner.tolerations ?? [])]),
     priorityClassName: inner.priorityClassName ?? outer.priorityClassName,
     queue: inner.queue ?? outer.queue,
-    imagePullSecrets: unique([...(outer.imagePullSecrets ?? []), ...(inner.imagePullSecrets ?? [])]),
+    imagePullSecrets: uniqueByContent([...(outer.imagePullSecrets ?? []), ...(inner.imagePullSecrets ?? [])]),
     labels: mergeMaps(outer.labels, inner.labels),
     podAnnotations: mergeMaps(outer.podAnnotations, inner.podAnnotations),
     security: inner.security ?? outer.security,
   };
-}
-
-/** Later maps win key by key; undefined when both are empty. */
-export function mergeMaps(...maps: Array<{ [key: string]: string } | undefined>): { [key: string]: string } | undefined {
-  const out: { [key: string]: string } = {};
-  for (const m of maps) Object.assign(out, m ?? {});
-  return Object.keys(out).length ? out : undefined;
-}
-
-/** Keeps the first of equal items (compared as JSON). */
-export function unique<T>(items: T[]): T[] {
-  const seen = new Set<string>();
-  return items.filter(i => {
-    const key = JSON.stringify(i);
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
 }

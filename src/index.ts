@@ -1,3 +1,5 @@
+// The public API: the L2 constructs and the types their props use. Plumbing lives in ./private and
+// is not exported (test/public-api.test.ts lists every public name, so a new one is a decision).
 export * from './accelerator';
 export * from './defaults';
 export * from './elastic';
@@ -6,6 +8,7 @@ export * from './mpi';
 export * from './paddle';
 export * from './pytorch';
 export * from './replica';
+export * from './resources';
 export * from './run-policy';
 export * from './scheduling';
 export * from './security';

@@ -1,9 +1,11 @@
 import { ApiObjectMetadata } from 'cdk8s';
 import { Construct } from 'constructs';
-import { checkCount, problem } from './errors';
+import { TrainingKind } from './private/training-kind';
+import { Finding } from './private/validation/finding';
+import { checkCount } from './private/validation/report';
 import { ReplicaGroup, RoleOptions } from './replica';
 import { RestartPolicy } from './run-policy';
-import { TrainingJob, TrainingJobProps, TrainingKind } from './training-job';
+import { TrainingJob, TrainingJobProps } from './training-job';
 import * as kubeflow from '../imports/kubeflow';
 
 /** A distributed JAX job: workers only, one JAX process each. */
@@ -42,12 +44,13 @@ export class DistributedJax extends TrainingJob {
   public constructor(scope: Construct, id: string, props: DistributedJaxProps) {
     super(scope, id, props);
     checkCount(this, 'workers', props.workers, 1);
-    this.worker = this._addReplicaGroup('Worker', { ...props.worker, replicas: props.workers ?? 1 });
+    this.worker = this._addReplicaGroup('Worker', { ...props.worker, replicas: props.workers ?? 1 }, { min: 1, expected: 'at least 1; worker 0 is the JAX coordinator' });
   }
 
   /** @internal */
   protected _kind(): TrainingKind {
     return {
+      kindName: 'JAXJob',
       replicaSpecsField: 'jaxReplicaSpecs',
       framework: { containerName: 'jax', port: DEFAULT_PORT, portName: PORT_NAME, defaultRestartPolicy: RestartPolicy.NEVER },
       injectedEnv: INJECTED_ENV,
@@ -61,11 +64,7 @@ export class DistributedJax extends TrainingJob {
   }
 
   /** @internal */
-  protected _validateKind(): string[] {
-    const errors: string[] = [];
-    if (this.worker.replicas < 1) {
-      errors.push(problem('Worker.replicas', this.worker.replicas, 'expected at least 1; worker 0 is the JAX coordinator'));
-    }
-    return errors;
+  protected _validateKind(): Finding[] {
+    return [];
   }
 }

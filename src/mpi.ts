@@ -1,11 +1,14 @@
 import { ApiObjectMetadata, Lazy } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { isLabel } from './checks';
-import { checkCount, fail, problem } from './errors';
-import { FrameworkContainer, ReplicaGroup, RoleOptions } from './replica';
+import { isLabel } from './private/names';
+import { FrameworkContainer } from './private/pod-render';
+import { TrainingKind } from './private/training-kind';
+import { Finding, finding } from './private/validation/finding';
+import { checkCount, fail } from './private/validation/report';
+import { ReplicaGroup, RoleOptions } from './replica';
 import { CleanPodPolicy, RestartPolicy } from './run-policy';
-import { TrainingJob, TrainingJobProps, TrainingKind } from './training-job';
+import { TrainingJob, TrainingJobProps } from './training-job';
 import * as kubeflow from '../imports/kubeflow';
 
 /** Options of the MPI launcher, the pod that runs `mpirun`. */
@@ -76,6 +79,9 @@ const INJECTED_ENV = /^(OMPI_MCA_plm_rsh_agent|OMPI_MCA_orte_default_hostfile|I_
 /** What the operator sets to "" in a launcher without GPUs, to hide them from it. */
 const GPU_HIDING_ENV = /^(NVIDIA_VISIBLE_DEVICES|NVIDIA_DRIVER_CAPABILITIES)$/;
 const DEFAULT_CONTAINER = 'mpi';
+const ONE_LAUNCHER = { min: 1, max: 1, expected: '1: an MPIJob has exactly one launcher' };
+/** Kueue's `kubeflow.org/mpijob` integration watches the MPI Operator's v2beta1 MPIJob, not this one. */
+const NOT_QUEUEABLE = 'expected no Kueue queue: Kueue\'s kubeflow.org/mpijob integration serves the MPI Operator\'s v2beta1 MPIJob, not the Training Operator\'s v1 MPIJob, so this job would run unqueued; for a queued MPI job use Trainer v2\'s MPI runtime (a TrainJob) or the MPI Operator';
 
 /** The flags the generated `mpirun` passes before the user's own. */
 const MPIRUN_FLAGS = [
@@ -143,6 +149,10 @@ export class MpiAllReduce extends TrainingJob {
     }
     if (props.trainingCommand?.length === 0) fail(this, 'trainingCommand', props.trainingCommand, 'expected the program and its arguments');
     if (props.launcherCommand?.length === 0) fail(this, 'launcherCommand', props.launcherCommand, 'expected the program and its arguments');
+    const npFlag = props.mpirunArgs?.map(a => a.split('=')[0]).find(a => NP_FLAGS.includes(a));
+    if (npFlag) {
+      fail(this, 'mpirunArgs', props.mpirunArgs, `expected no ${npFlag}: with trainingCommand the launcher runs mpirun -np <workers x slotsPerWorker>, which follows scale(); a second ${npFlag} would contradict it`);
+    }
     if (props.mpirunArgs && !props.trainingCommand) {
       fail(this, 'mpirunArgs', props.mpirunArgs, 'expected only together with trainingCommand; put the flags into launcherCommand instead');
     }
@@ -170,13 +180,15 @@ export class MpiAllReduce extends TrainingJob {
       replicas: 1,
       command,
       args,
+      // Job-wide resources and shared memory describe a worker; the launcher has only its own.
       resources: launcher.resources ?? {},
+      sharedMemory: launcher.sharedMemory,
       // The operator sets this account on the launcher pod whatever the template says, and the
       // launcher needs its token to exec into the workers; naming it keeps the token mounted.
       serviceAccount: kplus.ServiceAccount.fromServiceAccountName(this, 'LauncherServiceAccount', `${this.name}-launcher`),
-    }, framework(launcherContainer));
+    }, ONE_LAUNCHER, framework(launcherContainer), { ownResources: true });
     if (workers > 0) {
-      this.worker = this._addReplicaGroup('Worker', { ...workerRole, replicas: workers }, framework(this.mainContainerName));
+      this.worker = this._addReplicaGroup('Worker', { ...workerRole, replicas: workers }, undefined, framework(this.mainContainerName));
     }
   }
 
@@ -188,10 +200,14 @@ export class MpiAllReduce extends TrainingJob {
   /** @internal */
   protected _kind(): TrainingKind {
     return {
+      kindName: 'MPIJob',
       replicaSpecsField: 'mpiReplicaSpecs',
       framework: framework(DEFAULT_CONTAINER),
       injectedEnv: INJECTED_ENV,
       createResource: (scope, id, metadata: ApiObjectMetadata | undefined, spec) => new kubeflow.MpiJob(scope, id, { metadata, spec }),
+      // The launcher pod is `<job>-launcher`, without an index (the v1 operator's launcherName).
+      podName: (job, type, index) => (type === 'Launcher' ? `${job}-launcher` : `${job}-${type.toLowerCase()}-${index}`),
+      notQueueable: NOT_QUEUEABLE,
     };
   }
 
@@ -206,21 +222,18 @@ export class MpiAllReduce extends TrainingJob {
   }
 
   /** @internal */
-  protected _validateKind(): string[] {
-    const errors: string[] = [];
-    if (this.launcher.replicas !== 1) {
-      errors.push(problem('Launcher.replicas', this.launcher.replicas, 'expected 1: an MPIJob has exactly one launcher'));
-    }
+  protected _validateKind(): Finding[] {
+    const errors: Finding[] = [];
     if (!this.gpuLauncher()) {
       // The operator overwrites these in the launcher's container when it has no GPU limit.
       for (const env of Object.keys(this.launcher.mainContainer.env.variables).filter(n => GPU_HIDING_ENV.test(n))) {
-        errors.push(problem('Launcher.env', env, 'expected a variable the operator does not set itself; it sets this one to "" in a launcher without GPUs, so a user value would be lost'));
+        errors.push(finding('Launcher.env', env, 'expected a variable the operator does not set itself; it sets this one to "" in a launcher without GPUs, so a user value would be lost'));
       }
     }
     const max = this.processes();
     if (this.props.trainingCommand) {
       if (max < 1) {
-        errors.push(problem('workers', this.worker?.replicas ?? 0, 'expected at least 1 with trainingCommand: mpirun -np would be 0'));
+        errors.push(finding('workers', this.worker?.replicas ?? 0, 'expected at least 1 with trainingCommand: mpirun -np would be 0'));
       }
       return errors;
     }
@@ -228,7 +241,7 @@ export class MpiAllReduce extends TrainingJob {
     const np = processCount([...container.command ?? [], ...container.args ?? []]);
     if (np && !np.oversubscribe && np.processes > max) {
       const field = this.props.launcherCommand ? 'launcherCommand' : 'launcher.command';
-      errors.push(problem(field, `${np.flag} ${np.processes}`, `expected at most ${max} processes (${this.hostsDescription()} x ${this.slots} slotsPerWorker); mpirun cannot start more processes than the hostfile has slots (add --oversubscribe if that is meant)`));
+      errors.push(finding(field, `${np.flag} ${np.processes}`, `expected at most ${max} processes (${this.hostsDescription()} x ${this.slots} slotsPerWorker); mpirun cannot start more processes than the hostfile has slots (add --oversubscribe if that is meant)`));
     }
     return errors;
   }

@@ -1,10 +1,14 @@
 import { ApiObjectMetadata } from 'cdk8s';
 import { Construct } from 'constructs';
-import { checkElasticBounds, ElasticBounds, renderElasticBounds, workersOutsideBounds } from './elastic';
-import { checkCount, fail, problem } from './errors';
-import { ReplicaGroup, RoleOptions, dropUndefined } from './replica';
+import { ElasticBounds } from './elastic';
+import { dropUndefined } from './private/collections';
+import { checkElasticBounds, checkWorkersWithinBounds, elasticWorkerCount, renderElasticBounds } from './private/elastic-bounds';
+import { TrainingKind } from './private/training-kind';
+import { Finding } from './private/validation/finding';
+import { checkCount, fail } from './private/validation/report';
+import { ReplicaGroup, RoleOptions } from './replica';
 import { RestartPolicy } from './run-policy';
-import { TrainingJob, TrainingJobProps, TrainingKind } from './training-job';
+import { TrainingJob, TrainingJobProps } from './training-job';
 import * as kubeflow from '../imports/kubeflow';
 
 /**
@@ -102,17 +106,23 @@ export class DistributedPaddle extends TrainingJob {
       }
     }
     const elastic = props.elastic;
-    if (elastic) checkElasticBounds(this, elastic);
+    if (elastic) {
+      checkElasticBounds(this, elastic);
+      checkWorkersWithinBounds(this, props.workers ?? 1, elastic);
+    }
     this.elastic = elastic;
     if (this.mode === PaddleMode.PARAMETER_SERVER) {
-      this.parameterServer = this._addReplicaGroup('Master', { ...props.parameterServer, replicas: props.parameterServers ?? 1 });
+      this.parameterServer = this._addReplicaGroup('Master', { ...props.parameterServer, replicas: props.parameterServers ?? 1 },
+        { min: 1, expected: 'at least 1 in parameter-server mode; parameter server 0 is the rendezvous endpoint' });
     }
-    this.worker = this._addReplicaGroup('Worker', { ...props.worker, replicas: props.workers ?? 1 });
+    this.worker = this._addReplicaGroup('Worker', { ...props.worker, replicas: props.workers ?? 1 },
+      elastic ? elasticWorkerCount(elastic) : { min: 1, expected: 'at least 1; a PaddleJob needs a trainer, and in collective mode worker 0 is the rendezvous endpoint' });
   }
 
   /** @internal */
   protected _kind(): TrainingKind {
     return {
+      kindName: 'PaddleJob',
       replicaSpecsField: 'paddleReplicaSpecs',
       framework: { containerName: 'paddle', port: DEFAULT_PORT, portName: PORT_NAME, defaultRestartPolicy: RestartPolicy.ON_FAILURE },
       injectedEnv: INJECTED_ENV,
@@ -130,20 +140,8 @@ export class DistributedPaddle extends TrainingJob {
   }
 
   /** @internal */
-  protected _validateKind(): string[] {
-    const errors: string[] = [];
-    const workers = this.worker.replicas;
-    if (workers < 1) {
-      errors.push(problem('Worker.replicas', workers, 'expected at least 1; a PaddleJob needs a trainer, and in collective mode worker 0 is the rendezvous endpoint'));
-    }
-    const servers = this.parameterServer?.replicas;
-    if (servers !== undefined && servers < 1) {
-      errors.push(problem('Master.replicas', servers, 'expected at least 1 in parameter-server mode; parameter server 0 is the rendezvous endpoint'));
-    }
-    const elastic = this.elastic;
-    const outside = elastic && workersOutsideBounds(workers, elastic);
-    if (outside) errors.push(outside);
-    return errors;
+  protected _validateKind(): Finding[] {
+    return [];
   }
 
   /** @internal */

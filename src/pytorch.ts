@@ -1,10 +1,14 @@
 import { ApiObjectMetadata } from 'cdk8s';
 import { Construct } from 'constructs';
-import { checkElasticBounds, ElasticBounds, renderElasticBounds, workersOutsideBounds } from './elastic';
-import { checkCount, fail, problem } from './errors';
-import { ReplicaGroup, RoleOptions, dropUndefined } from './replica';
+import { ElasticBounds } from './elastic';
+import { dropUndefined } from './private/collections';
+import { checkElasticBounds, checkWorkersWithinBounds, elasticWorkerCount, renderElasticBounds } from './private/elastic-bounds';
+import { TrainingKind } from './private/training-kind';
+import { Finding, finding } from './private/validation/finding';
+import { checkCount, fail } from './private/validation/report';
+import { ReplicaGroup, RoleOptions } from './replica';
 import { RestartPolicy } from './run-policy';
-import { TrainingJob, TrainingJobProps, TrainingKind } from './training-job';
+import { TrainingJob, TrainingJobProps } from './training-job';
 import * as kubeflow from '../imports/kubeflow';
 
 /** Processes per node for torchrun (`spec.nprocPerNode`). */
@@ -101,6 +105,9 @@ export interface DistributedPyTorchProps extends TrainingJobProps {
   readonly elastic?: ElasticOptions;
 }
 
+/** The operator makes the Master rank 0 and the rendezvous address; a static job has exactly one. */
+const ONE_MASTER = { min: 1, max: 1, expected: '1: a static PyTorchJob has exactly one Master, which the operator makes rank 0 and the rendezvous address' };
+
 const INJECTED_ENV = /^(MASTER_ADDR|MASTER_PORT|WORLD_SIZE|RANK|PET_.*|PYTHONUNBUFFERED)$/;
 
 /**
@@ -133,10 +140,11 @@ export class DistributedPyTorch extends TrainingJob {
       checkElasticBounds(this, elastic);
       if (workers < 1) fail(this, 'workers', workers, 'expected at least 1 for an elastic job, which runs workers only');
       if (props.master) fail(this, 'master', 'set', 'expected no master options for an elastic job, which has no Master');
+      checkWorkersWithinBounds(this, workers, elastic);
     } else {
-      this.master = this._addReplicaGroup('Master', { ...props.master, replicas: 1 });
+      this.master = this._addReplicaGroup('Master', { ...props.master, replicas: 1 }, ONE_MASTER);
     }
-    if (workers > 0) this.worker = this._addReplicaGroup('Worker', { ...props.worker, replicas: workers });
+    if (workers > 0) this.worker = this._addReplicaGroup('Worker', { ...props.worker, replicas: workers }, elastic ? elasticWorkerCount(elastic) : undefined);
     const nproc = props.nprocPerNode?.processes;
     if (nproc !== undefined) checkCount(this, 'nprocPerNode', nproc, 1);
   }
@@ -144,6 +152,7 @@ export class DistributedPyTorch extends TrainingJob {
   /** @internal */
   protected _kind(): TrainingKind {
     return {
+      kindName: 'PyTorchJob',
       replicaSpecsField: 'pytorchReplicaSpecs',
       framework: { containerName: 'pytorch', port: 23456, portName: 'pytorchjob-port', defaultRestartPolicy: RestartPolicy.ON_FAILURE },
       injectedEnv: INJECTED_ENV,
@@ -171,19 +180,22 @@ export class DistributedPyTorch extends TrainingJob {
   }
 
   /** @internal */
-  protected _validateKind(): string[] {
-    const errors: string[] = [];
-    const nproc = this.props.nprocPerNode?.processes;
+  protected _validateKind(): Finding[] {
+    const errors: Finding[] = [];
+    const explicit = this.props.nprocPerNode?.processes;
+    const nproc = explicit ?? this.nprocPerNode()?.processes;
     for (const group of this.replicaGroups) {
-      const devices = group.accelerator?.count;
-      if (nproc !== undefined && devices !== undefined && nproc > devices) {
-        errors.push(problem('nprocPerNode', nproc, `expected at most the ${devices} accelerators per ${group.replicaType} pod; more processes than devices oversubscribe them`));
+      const devices = group.accelerator?.count ?? 0;
+      if (nproc === undefined || nproc <= devices) continue;
+      if (explicit !== undefined && group.accelerator !== undefined) {
+        errors.push(finding('nprocPerNode', nproc, `expected at most the ${devices} accelerators per ${group.replicaType} pod; more processes than devices oversubscribe them`));
+      } else if (explicit === undefined) {
+        // Derived from another role's accelerators: the operator gives every pod the same count.
+        const source = (this.worker ?? this.master)!.replicaType;
+        errors.push(finding('nprocPerNode', `${nproc} (one per accelerator of a ${source} pod)`,
+          `expected at most the ${devices} accelerators per ${group.replicaType} pod: the operator starts nprocPerNode processes in every pod; give the ${group.replicaType} as many accelerators or set nprocPerNode`));
       }
     }
-    const elastic = this.props.elastic;
-    const workers = this.worker?.replicas ?? 0;
-    const outside = elastic && workersOutsideBounds(workers, elastic);
-    if (outside) errors.push(outside);
     return errors;
   }
 

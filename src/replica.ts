@@ -1,37 +1,19 @@
-import { Size, SizeRoundingBehavior } from 'cdk8s';
+import { Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { Accelerator } from './accelerator';
-import { PlatformDefaultsProps, mergeMaps, unique } from './defaults';
-import { checkCount, fail, problem } from './errors';
+import { dropUndefined, duplicates, mergeMaps, uniqueByContent } from './private/collections';
+import { normalPath } from './private/paths';
+import { PodRenderContext, ReplicaCountRule, ReplicaGroupSettings } from './private/pod-render';
+import { amountFindings, resourceQuantities } from './private/quantities';
+import { presetSecurity, userSecurity } from './private/security-contexts';
+import { Finding, finding } from './private/validation/finding';
+import { addCheck, countFinding, fail, raise, raiseFirst } from './private/validation/report';
+import { sameVolume, volumeNameFindings, volumesByName } from './private/volumes';
+import { Resources } from './resources';
 import { RestartPolicy } from './run-policy';
 import { PodSecurity } from './security';
-
-/** CPU, memory, local storage and accelerators of one pod's main container. */
-export interface Resources {
-  /**
-   * CPU, as both request and limit.
-   * @default - no CPU request or limit
-   */
-  readonly cpu?: kplus.Cpu;
-  /**
-   * Memory, as both request and limit (a training process that outgrows its request is the
-   * first one the kubelet evicts, so they are kept equal).
-   * @default - no memory request or limit
-   */
-  readonly memory?: Size;
-  /**
-   * Local ephemeral storage, as both request and limit.
-   * @default - none
-   */
-  readonly ephemeralStorage?: Size;
-  /**
-   * GPUs or other devices per pod, written as a limit with an equal request.
-   * @default - none
-   */
-  readonly accelerator?: Accelerator;
-}
 
 /** What can be set for every replica type of a job, or for one of them. */
 export interface ReplicaOptions {
@@ -143,59 +125,25 @@ export interface RoleOptions extends ReplicaOptions {
   readonly restartPolicy?: RestartPolicy;
 }
 
-/** A replica type of a job: its framework container, how many pods, how they restart, and their options. */
-export interface ReplicaGroupProps extends RoleOptions {
-  /** The container the operator looks for: its name, port and default restart policy. */
-  readonly framework: FrameworkContainer;
-  /**
-   * Number of pods.
-   * @default 1
-   */
-  readonly replicas?: number;
-}
-
-/** Facts about the framework that the job construct passes to its replica groups. */
-export interface FrameworkContainer {
-  /** The container name the operator looks for. */
-  readonly containerName: string;
-  /**
-   * The port the operator wires up.
-   * @default - none
-   */
-  readonly port?: number;
-  /**
-   * The port's name.
-   * @default - none
-   */
-  readonly portName?: string;
-  /** Restart policy when none is given. */
-  readonly defaultRestartPolicy: RestartPolicy;
-}
-
-/** What the job passes down when it renders its pods. */
-export interface PodRenderContext {
-  /** Platform defaults that apply to the job. */
-  readonly defaults: PlatformDefaultsProps;
-  /** The security preset in force. */
-  readonly security: PodSecurity;
-  /** Keep Istio sidecars (they keep pods running after the main container exits). */
-  readonly istioSidecar: boolean;
-  /**
-   * The gang scheduler's name.
-   * @default - the cluster's default scheduler
-   */
-  readonly schedulerName?: string;
-}
-
 const SHM_VOLUME = 'dshm';
+const RESTRICTED = 'under PodSecurity.RESTRICTED (the "restricted" Pod Security Standard)';
 
 /**
  * The pod template of one replica type (Master, Worker, PS, Launcher, ...), built from the
  * familiar cdk8s-plus pieces. The main container carries the framework's name and port; more
  * containers, init containers, volumes, environment and scheduling can be added after
  * construction, and land in the manifest because the job renders lazily.
+ *
+ * Every `add*` method sets a key once: adding the same key (or volume name) again with another
+ * value is an error that names both values; adding an identical value again changes nothing.
+ * Replica groups are made by the job constructs (`job.worker`, `job.master`, ...).
  */
 export class ReplicaGroup extends Construct {
+  /** @internal */
+  public static _create(scope: Construct, replicaType: string, settings: ReplicaGroupSettings): ReplicaGroup {
+    return new ReplicaGroup(scope, replicaType, settings);
+  }
+
   /** The replica type, as the operator spells it (`Master`, `Worker`, ...). */
   public readonly replicaType: string;
   /** The container the operator looks for, named after the framework. */
@@ -204,6 +152,7 @@ export class ReplicaGroup extends Construct {
   private _replicas: number;
   private readonly _restartPolicy: RestartPolicy;
   private readonly options: ReplicaOptions;
+  private readonly countRule?: ReplicaCountRule;
   private readonly containers: kplus.Container[] = [];
   private readonly initContainers: kplus.Container[] = [];
   private readonly extraVolumes: kplus.Volume[] = [];
@@ -215,56 +164,49 @@ export class ReplicaGroup extends Construct {
   /** Security contexts the user wrote, by container; the DEFAULT preset leaves them alone. */
   private readonly customSecurity = new Map<kplus.Container, kplus.ContainerSecurityContextProps>();
 
-  /**
-   * @param scope the job the replica group belongs to
-   * @param replicaType the replica type as the operator spells it (`Master`, `Worker`, ...), which is also the construct id
-   * @param props the framework container, the pod count and the role's options
-   */
-  public constructor(scope: Construct, replicaType: string, props: ReplicaGroupProps) {
+  private constructor(scope: Construct, replicaType: string, settings: ReplicaGroupSettings) {
     super(scope, replicaType);
-    const framework = props.framework;
+    const framework = settings.framework;
     this.replicaType = replicaType;
-    this.options = props;
-    checkCount(this, 'replicas', props.replicas, 0);
-    this._replicas = props.replicas ?? 1;
-    this._restartPolicy = props.restartPolicy ?? framework.defaultRestartPolicy;
+    this.options = settings;
+    this.countRule = settings.count;
+    this._replicas = settings.replicas ?? 1;
+    this.checkReplicas(this._replicas);
+    this._restartPolicy = settings.restartPolicy ?? framework.defaultRestartPolicy;
 
-    const accelerator = props.resources?.accelerator;
-    const acceleratorProblem = accelerator?.problems();
-    if (accelerator && acceleratorProblem) fail(this, 'resources.accelerator', `${accelerator.resourceName} x ${accelerator.count}`, acceleratorProblem);
-    for (const [field, value, allowed] of amountProblems(props.resources, props.sharedMemory)) fail(this, field, value, allowed);
-    if (!props.image) fail(this, 'image', props.image, 'expected a container image for the main container');
+    raiseFirst(this, amountFindings(settings.resources, settings.sharedMemory));
+    if (!settings.image) fail(this, 'image', settings.image, 'expected a container image for the main container');
 
     this.mainContainer = new kplus.Container({
       name: framework.containerName,
-      image: props.image,
-      command: props.command,
-      args: props.args,
-      workingDir: props.workingDir,
-      imagePullPolicy: props.imagePullPolicy,
-      envVariables: props.env,
+      image: settings.image,
+      command: settings.command,
+      args: settings.args,
+      workingDir: settings.workingDir,
+      imagePullPolicy: settings.imagePullPolicy,
+      envVariables: settings.env,
       ports: framework.port ? [{ number: framework.port, name: framework.portName }] : undefined,
       // Resources are written below, with accelerators; an empty object keeps cdk8s-plus's
       // general-purpose defaults (1 CPU, 512 MiB) out of training pods.
       resources: {},
-      securityContext: props.securityContext ?? {},
+      securityContext: settings.securityContext ?? {},
     });
     this.containers.push(this.mainContainer);
-    if (props.securityContext) this.customSecurity.set(this.mainContainer, props.securityContext);
+    if (settings.securityContext) this.customSecurity.set(this.mainContainer, settings.securityContext);
 
-    if (props.sharedMemory) {
+    if (settings.sharedMemory) {
       const shm = kplus.Volume.fromEmptyDir(this, 'SharedMemory', SHM_VOLUME, {
         medium: kplus.EmptyDirMedium.MEMORY,
-        sizeLimit: props.sharedMemory,
+        sizeLimit: settings.sharedMemory,
       });
-      this.mainContainer.mount('/dev/shm', shm);
+      this.mount('/dev/shm', shm);
     }
-    for (const [key, value] of Object.entries(props.nodeSelector ?? {})) this.addNodeSelector(key, value);
-    for (const toleration of props.tolerations ?? []) this.addToleration(toleration);
-    for (const [key, value] of Object.entries(props.podLabels ?? {})) this.addPodLabel(key, value);
-    for (const [key, value] of Object.entries(props.podAnnotations ?? {})) this.addPodAnnotation(key, value);
+    for (const [key, value] of Object.entries(settings.nodeSelector ?? {})) this.addNodeSelector(key, value);
+    for (const toleration of settings.tolerations ?? []) this.addToleration(toleration);
+    for (const [key, value] of Object.entries(settings.podLabels ?? {})) this.addPodLabel(key, value);
+    for (const [key, value] of Object.entries(settings.podAnnotations ?? {})) this.addPodAnnotation(key, value);
 
-    this.node.addValidation({ validate: () => this.validatePod() });
+    addCheck(this, () => this.validatePod());
   }
 
   /** Number of pods of this type. */
@@ -283,12 +225,13 @@ export class ReplicaGroup extends Construct {
   }
 
   /**
-   * Changes the number of pods.
+   * Changes the number of pods, within what the operator allows for this replica type (a Master or
+   * launcher has exactly one, elastic workers stay within their bounds).
    *
    * @param replicas the new number of pods, a whole number of 0 or more
    */
   public scale(replicas: number): void {
-    checkCount(this, 'replicas', replicas, 0);
+    this.checkReplicas(replicas);
     this._replicas = replicas;
   }
 
@@ -317,86 +260,110 @@ export class ReplicaGroup extends Construct {
   }
 
   /**
-   * Adds a volume to the pods without mounting it (a sidecar may mount it).
+   * Adds a volume to the pods without mounting it (a sidecar may mount it). A volume of the same
+   * name must be the same volume.
    *
    * @param volume the volume, listed in the pod spec once by name
    */
   public addVolume(volume: kplus.Volume): void {
-    this.extraVolumes.push(volume);
+    const clash = this.allVolumes().find(v => v.name === volume.name);
+    if (clash && !sameVolume(clash, volume)) {
+      fail(this, 'volumes', volume.name, 'expected each volume name to stand for one volume; a different volume of this name is already in the pod');
+    }
+    if (!clash) this.extraVolumes.push(volume);
   }
 
   /**
    * Mounts a volume (a PVC, ConfigMap, Secret, emptyDir, ...) into the main container.
    *
-   * @param path where to mount it
+   * @param path where to mount it; each path once per container
    * @param storage the volume, or anything that can be mounted as one
    * @param options read-only, sub-path and propagation
    */
   public mount(path: string, storage: kplus.IStorage, options?: kplus.MountOptions): void {
+    const taken = this.mainContainer.mounts.find(m => normalPath(m.path) === normalPath(path));
+    if (taken) {
+      fail(this, `containers[${this.mainContainer.name}].volumeMounts.mountPath`, path, `expected every mount path of a container to be used once; volume "${taken.volume.name}" is mounted there`);
+    }
+    const volume = storage.asVolume();
+    const clash = this.allVolumes().find(v => v.name === volume.name);
+    if (clash && !sameVolume(clash, volume)) {
+      fail(this, 'volumes', volume.name, 'expected each volume name to stand for one volume; a different volume of this name is already in the pod');
+    }
     this.mainContainer.mount(path, storage, options);
   }
 
   /**
    * Adds an environment variable to the main container.
    *
-   * @param name the variable's name
+   * @param name the variable's name, set once
    * @param value its value, literal or taken from a ConfigMap, Secret or field
    */
   public addEnv(name: string, value: kplus.EnvValue): void {
+    const existing = this.mainContainer.env.variables[name];
+    if (existing !== undefined) {
+      if (sameEnv(existing, value)) return;
+      fail(this, `env[${name}]`, value.value ?? 'a reference', `expected one value per variable; it is already ${existing.value !== undefined ? JSON.stringify(existing.value) : 'set from a reference'}`);
+    }
     this.mainContainer.env.addVariable(name, value);
   }
 
   /**
    * Adds a node label the pods must match.
    *
-   * @param key the node label's key
+   * @param key the node label's key, set once
    * @param value the value it must have
    */
   public addNodeSelector(key: string, value: string): void {
-    this.nodeSelector[key] = value;
+    setOnce(this, 'nodeSelector', this.nodeSelector, key, value);
   }
 
   /**
-   * Lets the pods run on nodes with a matching taint.
+   * Lets the pods run on nodes with a matching taint; an identical toleration is added once.
    *
    * @param toleration the taint the pods tolerate
    */
   public addToleration(toleration: k8s.Toleration): void {
-    this.tolerations.push(toleration);
+    if (uniqueByContent([...this.tolerations, toleration]).length > this.tolerations.length) this.tolerations.push(toleration);
   }
 
   /**
    * Adds a label to the pods.
    *
-   * @param key the label's key
+   * @param key the label's key, set once
    * @param value the label's value
    */
   public addPodLabel(key: string, value: string): void {
-    this.podLabels[key] = value;
+    setOnce(this, 'podLabels', this.podLabels, key, value);
   }
 
   /**
    * Adds an annotation to the pods.
    *
-   * @param key the annotation's key
+   * @param key the annotation's key, set once
    * @param value the annotation's value
    */
   public addPodAnnotation(key: string, value: string): void {
-    this.podAnnotations[key] = value;
+    setOnce(this, 'podAnnotations', this.podAnnotations, key, value);
   }
 
   /**
-   * Adds the name of an image pull secret the pods use.
+   * Adds the name of an image pull secret the pods use; a name is added once.
    *
    * @param secretName the name of a registry-credentials Secret in the job's namespace
    */
   public addImagePullSecret(secretName: string): void {
-    this.imagePullSecrets.push(secretName);
+    if (!this.imagePullSecrets.includes(secretName)) this.imagePullSecrets.push(secretName);
   }
 
   /** Names of every environment variable set on any container of the pods. @internal */
   public _envNames(): string[] {
     return this.containers.flatMap(c => Object.keys(c.env.variables));
+  }
+
+  /** The pod's shared memory size, if any. @internal */
+  public get _sharedMemory(): Size | undefined {
+    return this.options.sharedMemory;
   }
 
   /**
@@ -413,13 +380,13 @@ export class ReplicaGroup extends Construct {
       context.istioSidecar ? undefined : { 'sidecar.istio.io/inject': 'false' },
       this.podAnnotations);
     const accelerator = this.accelerator;
-    const tolerations = unique([
+    const tolerations = uniqueByContent([
       ...(defaults.tolerations ?? []),
       ...(accelerator ? [{ key: accelerator.resourceName, operator: 'Exists', effect: 'NoSchedule' }] : []),
       ...this.tolerations,
     ]);
-    const pullSecrets = unique([...(defaults.imagePullSecrets ?? []), ...this.imagePullSecrets]);
-    const volumes = this.volumes();
+    const pullSecrets = uniqueByContent([...(defaults.imagePullSecrets ?? []), ...this.imagePullSecrets]);
+    const volumes = volumesByName(this.allVolumes());
     const spec: k8s.PodSpec = {
       containers,
       initContainers: initContainers.length ? initContainers : undefined,
@@ -441,11 +408,37 @@ export class ReplicaGroup extends Construct {
     };
     return {
       metadata: {
-        labels: mergeMaps(defaults.labels, this.podLabels),
+        labels: mergeMaps(context.podDefaultLabels ?? defaults.labels, this.podLabels),
         annotations,
       },
       spec: dropUndefined(spec),
     };
+  }
+
+  /**
+   * What the security preset and the group's explicit options disagree on: under RESTRICTED, host
+   * namespaces, hostPath volumes and container settings the standard forbids are errors rather
+   * than silently replaced.
+   * @internal
+   */
+  public _securityFindings(security: PodSecurity): Finding[] {
+    if (!security.restricted) return [];
+    const out: Finding[] = [];
+    if (this.options.hostNetwork) out.push(finding('hostNetwork', true, `expected false or not set ${RESTRICTED}, which forbids host namespaces`));
+    if (this.options.hostIpc) out.push(finding('hostIpc', true, `expected false or not set ${RESTRICTED}, which forbids host namespaces`));
+    for (const v of volumesByName(this.allVolumes())) {
+      if (v._toKube().hostPath) out.push(finding(`volumes[${v.name}].hostPath`, v._toKube().hostPath?.path, `expected no hostPath volume ${RESTRICTED}`));
+    }
+    for (const [container, asked] of this.customSecurity) {
+      const at = `containers[${container.name}].securityContext`;
+      if (asked.privileged) out.push(finding(`${at}.privileged`, true, `expected false or not set ${RESTRICTED}`));
+      if (asked.allowPrivilegeEscalation) out.push(finding(`${at}.allowPrivilegeEscalation`, true, `expected false or not set ${RESTRICTED}`));
+      if (asked.ensureNonRoot === false) out.push(finding(`${at}.ensureNonRoot`, false, `expected true or not set ${RESTRICTED}, which runs containers as a non-root user`));
+      if (asked.user === 0) out.push(finding(`${at}.user`, 0, `expected a non-zero user id ${RESTRICTED}: the kubelet refuses to start a container with runAsNonRoot and user 0`));
+      const added = (asked.capabilities?.add ?? []).map(c => String(c)).filter(c => c !== 'NET_BIND_SERVICE');
+      if (added.length) out.push(finding(`${at}.capabilities.add`, added, `expected at most "NET_BIND_SERVICE" ${RESTRICTED}`));
+    }
+    return out;
   }
 
   private renderContainer(container: kplus.Container, security: PodSecurity, main: boolean): k8s.Container {
@@ -458,7 +451,7 @@ export class ReplicaGroup extends Construct {
       // every restart is rarely wanted, so the cluster's default applies unless the user chose.
       imagePullPolicy: main && !this.options.imagePullPolicy ? undefined : kube.imagePullPolicy,
       resources,
-      securityContext: custom && !security.restricted ? kube.securityContext : presetSecurity(security, custom),
+      securityContext: custom && !security.restricted ? userSecurity(kube.securityContext, custom) : presetSecurity(security, custom),
     });
   }
 
@@ -468,47 +461,44 @@ export class ReplicaGroup extends Construct {
     return { limits: { ...amounts }, requests: { ...amounts } };
   }
 
-  /** Every volume the pods need: mounted ones and added ones, each once, by name. */
-  private volumes(): kplus.Volume[] {
-    const byName = new Map<string, kplus.Volume>();
-    const all = [
+  /** Every volume of the pods: added ones first, then mounted ones, in the order they came. */
+  private allVolumes(): kplus.Volume[] {
+    return [
       ...this.extraVolumes,
       ...[...this.containers, ...this.initContainers].flatMap(c => c.mounts.map(m => m.volume as kplus.Volume)),
     ];
-    for (const volume of all) if (!byName.has(volume.name)) byName.set(volume.name, volume);
-    return [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 
-  private validatePod(): string[] {
-    const errors: string[] = [];
+  private checkReplicas(replicas: number): void {
+    const f = countFinding('replicas', replicas, 0) ?? this.countRuleFinding(replicas);
+    if (f) raise(this, f);
+  }
+
+  private countRuleFinding(replicas: number): Finding | undefined {
+    const rule = this.countRule;
+    if (!rule || (replicas >= rule.min && (rule.max === undefined || replicas <= rule.max))) return undefined;
+    return finding('replicas', replicas, `expected ${rule.expected}`);
+  }
+
+  private validatePod(): Finding[] {
+    const errors: Finding[] = [];
+    const counted = this.countRuleFinding(this._replicas);
+    if (counted) errors.push(counted);
     // Containers and init containers share one namespace of names in a pod.
-    const names = [...this.containers, ...this.initContainers].map(c => c.name);
-    for (const name of unique(names.filter((n, i) => names.indexOf(n) !== i))) {
-      errors.push(problem('containers.name', name, 'expected every container and init container of a pod to have its own name'));
+    for (const name of duplicates([...this.containers, ...this.initContainers].map(c => c.name))) {
+      errors.push(finding('containers.name', name, 'expected every container and init container of a pod to have its own name'));
     }
-    // Two different volumes with one name: Kubernetes would keep only one of them.
-    // The same volume object mounted twice is fine; only distinct objects are compared.
-    const seen = new Map<string, kplus.Volume>();
-    const same = (a: kplus.Volume, b: kplus.Volume) => a === b || JSON.stringify(a._toKube()) === JSON.stringify(b._toKube());
+    errors.push(...volumeNameFindings(this.allVolumes()));
     for (const c of [...this.containers, ...this.initContainers]) {
-      for (const m of c.mounts) {
-        const v = m.volume as kplus.Volume;
-        const previous = seen.get(v.name);
-        if (previous !== undefined && !same(previous, v)) {
-          errors.push(problem('volumes', v.name, 'expected each volume name to stand for one volume; two different volumes share it'));
-        }
-        seen.set(v.name, v);
-      }
-      const paths = c.mounts.map(m => m.path);
-      for (const path of unique(paths.filter((p, i) => paths.indexOf(p) !== i))) {
-        errors.push(problem(`containers[${c.name}].volumeMounts.mountPath`, path, 'expected every mount path of a container to be used once'));
+      for (const path of duplicates(c.mounts.map(m => normalPath(m.path)))) {
+        errors.push(finding(`containers[${c.name}].volumeMounts.mountPath`, path, 'expected every mount path of a container to be used once'));
       }
     }
     const podPolicy = this.options.podRestartPolicy;
     if (podPolicy && this._restartPolicy === RestartPolicy.EXIT_CODE) {
-      errors.push(problem('podRestartPolicy', podPolicy.value, 'expected none with restartPolicy ExitCode; the operator decides restarts by exit code and a pod-level policy would contradict it'));
+      errors.push(finding('podRestartPolicy', podPolicy.value, 'expected none with restartPolicy ExitCode; the operator decides restarts by exit code and a pod-level policy would contradict it'));
     } else if (podPolicy && podPolicy.value !== this._restartPolicy.value) {
-      errors.push(problem('podRestartPolicy', podPolicy.value, `expected ${this._restartPolicy.value} (the replica's restartPolicy, which the operator applies over it) or none`));
+      errors.push(finding('podRestartPolicy', podPolicy.value, `expected ${this._restartPolicy.value} (the replica's restartPolicy, which the operator applies over it) or none`));
     }
     return errors;
   }
@@ -519,92 +509,15 @@ function withSafeSecurity(props: kplus.ContainerProps): kplus.ContainerProps {
   return { ...props, resources: props.resources ?? {}, securityContext: props.securityContext ?? {} };
 }
 
-/**
- * The container security context of a preset. DEFAULT keeps whatever user the image has; RESTRICTED
- * meets the restricted Pod Security Standard. Either way escalation and privileged mode are off.
- */
-export function presetSecurity(security: PodSecurity, asked: kplus.ContainerSecurityContextProps | undefined): k8s.SecurityContext {
-  // Only what the user asked for is carried over: cdk8s-plus would also switch on a read-only
-  // root file system, which training code that writes to /tmp does not expect.
-  const common = {
-    runAsUser: asked?.user,
-    runAsGroup: asked?.group,
-    readOnlyRootFilesystem: asked?.readOnlyRootFilesystem,
-    allowPrivilegeEscalation: false,
-    privileged: false,
-  };
-  if (security.restricted) {
-    return dropUndefined({
-      ...common,
-      runAsNonRoot: true,
-      capabilities: { drop: ['ALL'] },
-      seccompProfile: { type: 'RuntimeDefault' },
-    });
+/** Sets a map key, or throws when it already has another value. */
+function setOnce(scope: Construct, field: string, map: { [key: string]: string }, key: string, value: string): void {
+  const existing = map[key];
+  if (existing !== undefined && existing !== value) {
+    fail(scope, `${field}[${JSON.stringify(key)}]`, value, `expected one value per key; it is already ${JSON.stringify(existing)}`);
   }
-  return dropUndefined(common);
+  map[key] = value;
 }
 
-/**
- * The amounts of `resources` as typed quantities keyed by resource name (cpu, memory,
- * ephemeral-storage, the accelerator's name); shared by every construct that renders `Resources`.
- */
-export function resourceQuantities(resources: Resources | undefined): { [name: string]: k8s.Quantity } {
-  const amounts: { [name: string]: k8s.Quantity } = {};
-  if (!resources) return amounts;
-  const r = resources;
-  if (r.cpu) amounts.cpu = k8s.Quantity.fromString(r.cpu.amount);
-  if (r.memory) amounts.memory = k8s.Quantity.fromString(sizeQuantity(r.memory));
-  if (r.ephemeralStorage) amounts['ephemeral-storage'] = k8s.Quantity.fromString(sizeQuantity(r.ephemeralStorage));
-  if (r.accelerator) amounts[r.accelerator.resourceName] = k8s.Quantity.fromNumber(r.accelerator.count);
-  return amounts;
-}
-
-/**
- * What is wrong with the CPU and sizes of `resources` and a shared-memory size, as [field, value,
- * allowed]: CPU must be a finite amount of 0 or more, and sizes whole mebibytes, which is how
- * they are written (a smaller unit would end in cdk8s's own conversion error).
- */
-export function amountProblems(resources: Resources | undefined, sharedMemory?: Size): Array<[string, string, string]> {
-  const out: Array<[string, string, string]> = [];
-  const cpu = resources?.cpu?.amount;
-  if (cpu !== undefined) {
-    const cores = Number(cpu.replace(/m$/, ''));
-    if (!Number.isFinite(cores) || cores < 0) out.push(['resources.cpu', cpu, 'expected a finite amount of CPU, 0 or more']);
-  }
-  const sizes: Array<[string, Size | undefined]> = [
-    ['resources.memory', resources?.memory], ['resources.ephemeralStorage', resources?.ephemeralStorage], ['sharedMemory', sharedMemory],
-  ];
-  for (const [field, size] of sizes) {
-    if (size && !wholeMebibytes(size)) {
-      out.push([field, `${size.toKibibytes({ rounding: SizeRoundingBehavior.NONE })}Ki`, 'expected a whole number of mebibytes, as the manifest writes sizes in Mi or Gi']);
-    }
-  }
-  return out;
-}
-
-function wholeMebibytes(size: Size): boolean {
-  try {
-    size.toMebibytes();
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Sizes as Kubernetes quantities: whole gibibytes as Gi, else mebibytes. */
-export function sizeQuantity(size: Size): string {
-  const mebibytes = size.toMebibytes();
-  return mebibytes % 1024 === 0 ? `${mebibytes / 1024}Gi` : `${mebibytes}Mi`;
-}
-
-/** A copy without undefined values, so the typed serializers see only what is set. */
-export function dropUndefined<T extends object>(value: T): T {
-  // A plain loop: this runs for every pod and container, and the entries/filter/fromEntries chain
-  // allocated three arrays per call (measured by `npm run bench`).
-  const out: { [key: string]: unknown } = {};
-  for (const key of Object.keys(value)) {
-    const v = (value as { [key: string]: unknown })[key];
-    if (v !== undefined) out[key] = v;
-  }
-  return out as T;
+function sameEnv(a: kplus.EnvValue, b: kplus.EnvValue): boolean {
+  return a === b || (a.value === b.value && JSON.stringify(a.valueFrom) === JSON.stringify(b.valueFrom));
 }

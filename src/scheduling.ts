@@ -52,7 +52,3 @@ export interface GangScheduling {
    */
   readonly scheduleTimeout?: Duration;
 }
-
-/** Labels Kueue reads on a job. */
-export const KUEUE_QUEUE_LABEL = 'kueue.x-k8s.io/queue-name';
-export const KUEUE_PRIORITY_LABEL = 'kueue.x-k8s.io/priority-class';

@@ -1,9 +1,11 @@
 import { ApiObjectMetadata } from 'cdk8s';
 import { Construct } from 'constructs';
-import { checkCount, fail, problem } from './errors';
+import { TrainingKind } from './private/training-kind';
+import { Finding, finding } from './private/validation/finding';
+import { checkCount, fail } from './private/validation/report';
 import { ReplicaGroup, RoleOptions } from './replica';
 import { CleanPodPolicy, RestartPolicy } from './run-policy';
-import { TrainingJob, TrainingJobProps, TrainingKind } from './training-job';
+import { TrainingJob, TrainingJobProps } from './training-job';
 import * as kubeflow from '../imports/kubeflow';
 
 /** When a TFJob counts as succeeded (`spec.successPolicy`). */
@@ -132,16 +134,22 @@ export class ParameterServerTF extends TrainingJob {
     }
 
     // The order the operator documents them in (the manifest itself lists them sorted).
-    if (props.chief) this.chief = this._addReplicaGroup('Chief', { ...props.chief, replicas: 1 });
-    if (props.master) this.master = this._addReplicaGroup('Master', { ...props.master, replicas: 1 });
+    const one = (type: string, field: string) => ({ min: 1, max: 1, expected: `1: a TFJob has exactly one ${type} when ${field} is set` });
+    if (props.chief) this.chief = this._addReplicaGroup('Chief', { ...props.chief, replicas: 1 }, one('Chief', 'chief'));
+    if (props.master) this.master = this._addReplicaGroup('Master', { ...props.master, replicas: 1 }, one('Master', 'master'));
     if (parameterServers > 0) this.parameterServer = this._addReplicaGroup('PS', { ...props.parameterServer, replicas: parameterServers });
-    if (workers > 0) this.worker = this._addReplicaGroup('Worker', { ...props.worker, replicas: workers });
-    if (props.evaluator) this.evaluator = this._addReplicaGroup('Evaluator', { ...props.evaluator, replicas: 1 });
+    const coordinated = props.chief !== undefined || props.master !== undefined;
+    if (workers > 0) {
+      this.worker = this._addReplicaGroup('Worker', { ...props.worker, replicas: workers }, coordinated ? undefined
+        : { min: 1, expected: 'at least 1 when there is no chief or master: the Chief, else worker 0, decides when the job succeeds' });
+    }
+    if (props.evaluator) this.evaluator = this._addReplicaGroup('Evaluator', { ...props.evaluator, replicas: 1 }, one('Evaluator', 'evaluator'));
   }
 
   /** @internal */
   protected _kind(): TrainingKind {
     return {
+      kindName: 'TFJob',
       replicaSpecsField: 'tfReplicaSpecs',
       framework: { containerName: 'tensorflow', port: 2222, portName: 'tfjob-port', defaultRestartPolicy: RestartPolicy.NEVER },
       injectedEnv: INJECTED_ENV,
@@ -159,22 +167,13 @@ export class ParameterServerTF extends TrainingJob {
   }
 
   /** @internal */
-  protected _validateKind(): string[] {
-    const errors: string[] = [];
-    // ReplicaGroup.scale() may change counts after construction.
-    for (const [group, field] of [[this.chief, 'chief'], [this.master, 'master'], [this.evaluator, 'evaluator']] as const) {
-      if (group && group.replicas !== 1) {
-        errors.push(problem(`${group.replicaType}.replicas`, group.replicas, `expected 1: a TFJob has exactly one ${group.replicaType} when ${field} is set`));
-      }
-    }
+  protected _validateKind(): Finding[] {
+    // ReplicaGroup.scale() may take the workers to 0 after construction.
     const workers = this.worker?.replicas ?? 0;
-    if (workers === 0 && !this.chief && !this.master) {
-      errors.push(problem('workers', workers, 'expected at least 1 when there is no chief or master: the Chief, else worker 0, decides when the job succeeds'));
-    }
     if (workers === 0 && this.props.successPolicy === SuccessPolicy.ALL_WORKERS) {
-      errors.push(problem('successPolicy', SuccessPolicy.ALL_WORKERS.value, 'expected SuccessPolicy.DEFAULT when workers is 0; AllWorkers waits for workers the job does not have'));
+      return [finding('successPolicy', SuccessPolicy.ALL_WORKERS.value, 'expected SuccessPolicy.DEFAULT when workers is 0; AllWorkers waits for workers the job does not have')];
     }
-    return errors;
+    return [];
   }
 }
 

@@ -2,13 +2,21 @@ import { ApiObject, ApiObjectMetadata, ApiObjectMetadataDefinition, Duration, La
 import * as kplus from 'cdk8s-plus-28';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { isDns1035Label } from './checks';
-import { PlatformDefaults, PlatformDefaultsProps, mergeMaps } from './defaults';
-import { checkCount, fail, problem } from './errors';
-import { applyLateMetadata } from './late-metadata';
-import { FrameworkContainer, PodRenderContext, ReplicaGroup, ReplicaGroupProps, ReplicaOptions, RoleOptions, amountProblems, dropUndefined } from './replica';
+import { PlatformDefaults, PlatformDefaultsProps } from './defaults';
+import { dropUndefined, mergeMaps } from './private/collections';
+import { wholeSecondsFinding } from './private/durations';
+import { KUEUE_PRIORITY_LABEL, KUEUE_QUEUE_LABEL } from './private/kueue';
+import { DNS_1035_LABEL_TEXT, isDns1035Label } from './private/names';
+import { FrameworkContainer, PodRenderContext, ReplicaCountRule, ReplicaGroupSettings } from './private/pod-render';
+import { amountFindings } from './private/quantities';
+import { TrainingKind } from './private/training-kind';
+import { addLateMetadata } from './private/render-hook';
+import { checkRenderedDocument } from './private/validation/engine';
+import { Finding, finding } from './private/validation/finding';
+import { addCheck, checkCount, fail, raise, raiseFirst } from './private/validation/report';
+import { ReplicaGroup, ReplicaOptions, RoleOptions } from './replica';
 import { RunPolicy } from './run-policy';
-import { GangScheduling, KUEUE_PRIORITY_LABEL, KUEUE_QUEUE_LABEL } from './scheduling';
+import { GangScheduling } from './scheduling';
 import { PodSecurity } from './security';
 
 /** What every training job accepts. Pod options here apply to every replica type. */
@@ -57,22 +65,6 @@ export interface TrainingJobProps extends RoleOptions {
   readonly security?: PodSecurity;
 }
 
-/** What a concrete job tells the base about its kind. @internal */
-export interface TrainingKind {
-  /** Field of the spec that maps replica types to replica specs. */
-  readonly replicaSpecsField: string;
-  /** The framework's container. */
-  readonly framework: FrameworkContainer;
-  /** Environment variables the operator sets; users must not. */
-  readonly injectedEnv: RegExp;
-  /** Creates the L1 with the lazily rendered spec. */
-  readonly createResource: (scope: Construct, id: string, metadata: ApiObjectMetadata | undefined, spec: any) => ApiObject;
-}
-
-/** A role's options and pod count, as the kinds pass them to `_addReplicaGroup`. */
-type RoleProps = Omit<ReplicaGroupProps, 'framework'>;
-
-
 /**
  * The base of every training-job construct: metadata, run policy, scheduling, and replica groups
  * keyed by replica type. The L1 object (id `Resource`) is created at once, and its spec is rendered
@@ -97,15 +89,22 @@ export abstract class TrainingJob extends Construct {
     const kind = this._kind();
     this.kind = kind;
     if (props.port !== undefined && kind.framework.port === undefined) {
-      fail(this, 'port', props.port, `expected none: the ${kind.replicaSpecsField.replace('ReplicaSpecs', '')} containers have no port the operator wires up`);
+      fail(this, 'port', props.port, `expected none: the ${kind.kindName} containers have no port the operator wires up`);
     }
     if (props.port !== undefined && (!Number.isInteger(props.port) || props.port < 1 || props.port > 65535)) {
       fail(this, 'port', props.port, 'expected a whole number from 1 to 65535');
     }
+    // The job-wide resources are checked once here, before any role copies them.
+    raiseFirst(this, amountFindings(props.resources, props.sharedMemory));
     this.checkRunPolicy(props.runPolicy);
+    if (kind.notQueueable && props.queue !== undefined) fail(this, 'queue', props.queue, kind.notQueueable);
+    if (kind.notQueueable && props.workloadPriorityClass !== undefined) {
+      fail(this, 'workloadPriorityClass', props.workloadPriorityClass, kind.notQueueable);
+    }
     this.apiObject = kind.createResource(this, 'Resource', props.metadata, Lazy.any({ produce: () => this.renderSpec() }));
-    applyLateMetadata(this.apiObject, () => ({ labels: this.jobLabels() }));
-    this.node.addValidation({ validate: () => this.validateJob() });
+    addLateMetadata(this.apiObject, () => ({ labels: this.jobLabels() }));
+    addCheck(this, () => this.validateJob());
+    checkRenderedDocument(this, this.apiObject);
   }
 
   /** The job's metadata, for labels and annotations added later. */
@@ -143,7 +142,7 @@ export abstract class TrainingJob extends Construct {
   /**
    * Adds an environment variable to the main container of every replica type.
    *
-   * @param name the variable's name
+   * @param name the variable's name, set once
    * @param value its value, literal or taken from a ConfigMap, Secret or field
    */
   public addEnv(name: string, value: kplus.EnvValue): void {
@@ -163,14 +162,19 @@ export abstract class TrainingJob extends Construct {
    * Adds a replica group whose options are the job's, overridden by `role`. Internal: replica
    * types are the kind's business (Go has no protected members, so this would be public there).
    *
+   * @param count the replica type's count rule, enforced by `scale()` and at synth
    * @param framework the main container's name, port and default restart policy, for a role whose
    * container differs from the kind's (MPI names its containers freely); the kind's by default
+   * @param inherit `ownResources`: the role does not take the job's resources and shared memory
+   * (the MPI launcher, for which they describe a worker)
    * @internal
    */
-  protected _addReplicaGroup(replicaType: string, role: RoleProps = {}, framework?: FrameworkContainer): ReplicaGroup {
+  protected _addReplicaGroup(replicaType: string, role: RoleProps = {}, count?: ReplicaCountRule, framework?: FrameworkContainer,
+    inherit: { ownResources?: boolean } = {}): ReplicaGroup {
     const container = framework ?? this.kind.framework;
     const port = container.port === undefined ? undefined : this.jobProps.port ?? container.port;
-    const group = new ReplicaGroup(this, replicaType, { ...mergeOptions(this.jobProps, role), framework: { ...container, port } });
+    const job: ReplicaOptions = inherit.ownResources ? { ...this.jobProps, resources: undefined, sharedMemory: undefined } : this.jobProps;
+    const group = ReplicaGroup._create(this, replicaType, { ...mergeOptions(job, role), framework: { ...container, port }, count });
     this.groups.push(group);
     return group;
   }
@@ -191,7 +195,7 @@ export abstract class TrainingJob extends Construct {
    * Extra checks of the kind, run at synth time.
    * @internal
    */
-  protected abstract _validateKind(): string[];
+  protected abstract _validateKind(): Finding[];
 
   /**
    * The largest number of pods a replica group can reach (elastic jobs scale up).
@@ -206,11 +210,16 @@ export abstract class TrainingJob extends Construct {
     return PlatformDefaults.of(this);
   }
 
+  private get security(): PodSecurity {
+    return this.jobProps.security ?? this.platformDefaults.security ?? PodSecurity.DEFAULT;
+  }
+
   private renderSpec(): any {
     const defaults = this.platformDefaults;
     const context: PodRenderContext = {
       defaults,
-      security: this.jobProps.security ?? defaults.security ?? PodSecurity.DEFAULT,
+      podDefaultLabels: this.podDefaultLabels(defaults),
+      security: this.security,
       istioSidecar: this.jobProps.istioSidecar ?? false,
       schedulerName: this.jobProps.gangScheduling?.scheduler.schedulerName,
     };
@@ -253,13 +262,29 @@ export abstract class TrainingJob extends Construct {
     });
   }
 
+  private queue(defaults: PlatformDefaultsProps): string | undefined {
+    return this.jobProps.queue ?? (this.kind.notQueueable ? undefined : defaults.queue);
+  }
+
   private jobLabels(): { [key: string]: string } | undefined {
     const defaults = this.platformDefaults;
-    const queue = this.jobProps.queue ?? defaults.queue;
+    const queue = this.queue(defaults);
     return mergeMaps(
       defaults.labels,
       queue ? { [KUEUE_QUEUE_LABEL]: queue } : undefined,
       this.jobProps.workloadPriorityClass ? { [KUEUE_PRIORITY_LABEL]: this.jobProps.workloadPriorityClass } : undefined);
+  }
+
+  /**
+   * The platform's labels for the pods, where the job's own metadata wins for a key both set: the
+   * precedence rule (explicit over default) holds on the pods as it does on the job.
+   */
+  private podDefaultLabels(defaults: PlatformDefaultsProps): { [key: string]: string } | undefined {
+    if (!defaults.labels) return undefined;
+    const meta = this.apiObject.metadata;
+    const labels: { [key: string]: string } = {};
+    for (const [key, value] of Object.entries(defaults.labels)) labels[key] = meta.getLabel(key) ?? value;
+    return labels;
   }
 
   private checkRunPolicy(rp: RunPolicy | undefined) {
@@ -276,49 +301,51 @@ export abstract class TrainingJob extends Construct {
     }
   }
 
-  /** The manifest counts these in seconds; cdk8s cannot convert a fraction of one. */
   private checkWholeSeconds(field: string, duration: Duration | undefined) {
-    const ms = duration?.toMilliseconds({ integral: false });
-    if (ms !== undefined && ms % 1000 !== 0) {
-      fail(this, field, `${ms / 1000}s`, 'expected a whole number of seconds, which the manifest counts in');
-    }
+    const f = wholeSecondsFinding(field, duration);
+    if (f) raise(this, f);
   }
 
-  private validateJob(): string[] {
-    const errors: string[] = [];
+  /** The name the operator gives the last pod (and service) of a replica type. */
+  private lastPodName(jobName: string, group: ReplicaGroup): string {
+    const index = this._maxReplicasOf(group) - 1;
+    return this.kind.podName?.(jobName, group.replicaType, index) ?? `${jobName}-${group.replicaType.toLowerCase()}-${index}`;
+  }
+
+  private validateJob(): Finding[] {
+    const errors: Finding[] = [];
     const name = this.apiObject.name;
-    if (!isDns1035Label(name)) {
-      errors.push(problem('metadata.name', name, 'expected a DNS-1035 label: lower-case letters, digits and "-", starting with a letter and ending with a letter or digit'));
+    if (!isDns1035Label(name)) errors.push(finding('metadata.name', name, `expected ${DNS_1035_LABEL_TEXT}`));
+    // The longest pod name decides how long the job's name may be; it is reported once.
+    const podNames = this.groups.filter(g => this._maxReplicasOf(g) > 0).map(g => this.lastPodName(name, g));
+    const longest = podNames.reduce<string | undefined>((x, y) => (x === undefined || y.length > x.length ? y : x), undefined);
+    if (longest !== undefined && longest.length > 63) {
+      errors.push(finding('metadata.name', name, `expected a name of at most ${63 - longest.length + name.length} characters, so that the pod and service name "${longest}" fits in 63`));
     }
     for (const group of this.groups) {
-      const max = this._maxReplicasOf(group);
-      if (max < 1) continue;
-      const podName = `${name}-${group.replicaType.toLowerCase()}-${max - 1}`;
-      if (podName.length > 63) {
-        errors.push(problem('metadata.name', name, `expected a name of at most ${63 - podName.length + name.length} characters, so that the pod and service name "${podName}" fits in 63`));
-      }
+      const type = group.replicaType;
       for (const env of group._envNames()) {
         if (this.kind.injectedEnv.test(env)) {
-          errors.push(problem(`${group.replicaType}.env`, env, 'expected a variable the operator does not set itself; it injects this one and a user value would break the job'));
+          errors.push(finding(`${type}.env`, env, 'expected a variable the operator does not set itself; it injects this one and a user value would break the job'));
         }
       }
+      for (const f of group._securityFindings(this.security)) errors.push({ ...f, field: `${type}.${f.field}` });
     }
     const gang = this.jobProps.gangScheduling;
     const total = this.groups.reduce((n, g) => n + g.replicas, 0);
     if (gang?.minAvailable !== undefined && gang.minAvailable > total) {
-      errors.push(problem('gangScheduling.minAvailable', gang.minAvailable, `expected at most the job's ${total} pods, or the group can never be scheduled`));
+      errors.push(finding('gangScheduling.minAvailable', gang.minAvailable, `expected at most the job's ${total} pods, or the group can never be scheduled`));
     }
-    // The job's resources and shared memory are checked by each replica group that uses them; when
-    // every group has its own, they are checked here, so a wrong value is never silently dropped.
-    const accelerator = this.jobProps.resources?.accelerator;
-    const acceleratorProblem = accelerator?.problems();
-    if (accelerator && acceleratorProblem) errors.push(problem('resources.accelerator', `${accelerator.resourceName} x ${accelerator.count}`, acceleratorProblem));
-    for (const [field, value, allowed] of amountProblems(this.jobProps.resources, this.jobProps.sharedMemory)) {
-      errors.push(problem(field, value, allowed));
+    const defaultQueue = this.platformDefaults.queue;
+    if (this.kind.notQueueable && defaultQueue !== undefined) {
+      errors.push(finding('queue (platform default)', defaultQueue, this.kind.notQueueable));
     }
     return [...errors, ...this._validateKind()];
   }
 }
+
+/** A role's options and pod count, as the kinds pass them to `_addReplicaGroup`. */
+type RoleProps = Omit<ReplicaGroupSettings, 'framework' | 'count'>;
 
 /** Role options over job options: scalars replace, maps merge, lists add up. */
 function mergeOptions(job: ReplicaOptions, role: RoleProps): RoleProps {

@@ -1,6 +1,8 @@
 import { Duration } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
-import { isPortId, PORT_ID_TEXT, secondsOf, WHOLE_SECONDS } from './checks';
+import { secondsOf, WHOLE_SECONDS } from './private/durations';
+import { isPortId, PORT_ID_TEXT } from './private/names';
+import { Finding, finding } from './private/validation/finding';
 import * as notebooks from '../imports/notebooks';
 
 
@@ -58,7 +60,7 @@ export class ActivityProbe {
   private readonly minInterval: number;
 
   private constructor(options: ActivityProbeOptions, private readonly kind: notebooks.WorkspaceKindSpecPodTemplateActivityProbe, portId?: string) {
-    // Seconds, possibly fractional; _problem reports a fraction (cdk8s's toSeconds would throw here).
+    // Seconds, possibly fractional; _finding reports a fraction (cdk8s's toSeconds would throw here).
     this.interval = secondsOf(options.interval ?? Duration.hours(1));
     // The 5-minute default must not exceed an interval the user chose shorter.
     this.minInterval = secondsOf(options.minInterval ?? Duration.minutes(5));
@@ -67,26 +69,26 @@ export class ActivityProbe {
   }
 
   /**
-   * What is wrong with the probe, as `[field, value, allowed]`, or undefined.
+   * What is wrong with the probe, if anything.
    * @internal
    */
-  public _problem(): [string, unknown, string] | undefined {
+  public _finding(): Finding | undefined {
     const script = this.kind.podExec;
-    if (this.portId !== undefined && !isPortId(this.portId)) return ['activityProbe.portId', this.portId, `expected ${PORT_ID_TEXT}`];
+    if (this.portId !== undefined && !isPortId(this.portId)) return finding('activityProbe.portId', this.portId, `expected ${PORT_ID_TEXT}`);
     if (script && (script.script.length < 1 || script.script.length > 2048)) {
-      return ['activityProbe.script', `${script.script.length} characters`, 'expected a script of 1 to 2048 characters'];
+      return finding('activityProbe.script', `${script.script.length} characters`, 'expected a script of 1 to 2048 characters');
     }
     if (script && !script.script.startsWith('#!')) {
-      return ['activityProbe.script', script.script.split('\n')[0], 'expected a script that starts with a shebang such as "#!/usr/bin/env bash"'];
+      return finding('activityProbe.script', script.script.split('\n')[0], 'expected a script that starts with a shebang such as "#!/usr/bin/env bash"');
     }
-    if (script && !Number.isInteger(script.timeoutSeconds)) return ['activityProbe.timeout', `${script.timeoutSeconds}s`, WHOLE_SECONDS];
-    if (script && script.timeoutSeconds! < 1) return ['activityProbe.timeout', `${script.timeoutSeconds}s`, 'expected at least 1 second'];
+    if (script && !Number.isInteger(script.timeoutSeconds)) return finding('activityProbe.timeout', `${script.timeoutSeconds}s`, WHOLE_SECONDS);
+    if (script && script.timeoutSeconds! < 1) return finding('activityProbe.timeout', `${script.timeoutSeconds}s`, 'expected at least 1 second');
     for (const [field, seconds] of [['interval', this.interval], ['minInterval', this.minInterval]] as Array<[string, number]>) {
-      if (!Number.isInteger(seconds)) return [`activityProbe.${field}`, `${seconds}s`, WHOLE_SECONDS];
-      if (seconds < 1 || seconds > 31536000) return [`activityProbe.${field}`, `${seconds}s`, 'expected between 1 second and 365 days'];
+      if (!Number.isInteger(seconds)) return finding(`activityProbe.${field}`, `${seconds}s`, WHOLE_SECONDS);
+      if (seconds < 1 || seconds > 31536000) return finding(`activityProbe.${field}`, `${seconds}s`, 'expected between 1 second and 365 days');
     }
     if (this.minInterval > this.interval) {
-      return ['activityProbe.minInterval', `${this.minInterval}s`, `expected at most activityProbe.interval (${this.interval}s)`];
+      return finding('activityProbe.minInterval', `${this.minInterval}s`, `expected at most activityProbe.interval (${this.interval}s)`);
     }
     return undefined;
   }

@@ -2,14 +2,24 @@ import { ApiObject, ApiObjectMetadata, ApiObjectMetadataDefinition, Lazy, Size }
 import * as kplus from 'cdk8s-plus-28';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { checkLength, checkLimits, checkMountPath, DNS_SUBDOMAIN_TEXT, isPortId, isSubdomain, listOf, nonEmpty, normalPath, PORT_ID_TEXT, secondsOf, uniqueByContent, WHOLE_SECONDS } from './checks';
-import { PlatformDefaults, PlatformDefaultsProps, mergeMaps } from './defaults';
-import { fail, problem } from './errors';
-import { applyLateMetadata } from './late-metadata';
-import { amountProblems, dropUndefined, presetSecurity, resourceQuantities } from './replica';
+import { PlatformDefaults, PlatformDefaultsProps } from './defaults';
+import { dropUndefined, listOf, mergeMaps } from './private/collections';
+import { secondsOf, WHOLE_SECONDS } from './private/durations';
+import { DNS_SUBDOMAIN_TEXT, isPortId, isSubdomain, PORT_ID_TEXT } from './private/names';
+import { checkMountPath, normalPath } from './private/paths';
+import { amountFindings, limitFindings } from './private/quantities';
+import { addLateMetadata, omitNamespace } from './private/render-hook';
+import { presetSecurity } from './private/security-contexts';
+import { checkRenderedDocument } from './private/validation/engine';
+import { Finding, finding } from './private/validation/finding';
+import { restrictedContextFindings } from './private/validation/pod-security';
+import { addCheck, checkLength, fail, raiseFirst } from './private/validation/report';
+import { volumeNameFindings } from './private/volumes';
+import { OptionCatalogue } from './private/workspace-kind/option-catalogue';
+import { ExtraMount, renderActivityRule, renderFilterRule, renderMount, renderOptionSpawner, renderPodConfig, renderPort, renderRedirect } from './private/workspace-kind/render';
 import { PodSecurity } from './security';
 import { ActivityProbe, ActivityRule, FilterRule } from './workspace-activity';
-import { ImageConfigOptions, OptionRedirect, PodConfigOptions, RedirectLevel, SpawnerImage, WorkspaceOptionProps, WorkspacePort } from './workspace-options';
+import { ImageConfigOptions, PodConfigOptions, SpawnerImage, WorkspacePort } from './workspace-options';
 import * as core from '../imports/core';
 import * as notebooks from '../imports/notebooks';
 
@@ -152,22 +162,6 @@ export interface WorkspaceKindProps {
   readonly containerSecurityContext?: core.SecurityContext;
 }
 
-interface ImageOption {
-  readonly id: string;
-  readonly options: ImageConfigOptions;
-}
-
-interface PodOption {
-  readonly id: string;
-  readonly options: PodConfigOptions;
-}
-
-interface ExtraMount {
-  readonly path: string;
-  readonly volume: kplus.Volume;
-  readonly options: kplus.MountOptions;
-}
-
 type PullPolicy = notebooks.WorkspaceKindSpecPodTemplateOptionsImageConfigValuesSpecImagePullPolicy;
 
 const DEFAULT_HOME = '/home/jovyan';
@@ -210,8 +204,8 @@ export class WorkspaceKind extends Construct implements IWorkspaceKind {
   public readonly apiObject: ApiObject;
 
   private readonly props: WorkspaceKindProps;
-  private readonly images: ImageOption[] = [];
-  private readonly pods: PodOption[] = [];
+  private readonly images = new OptionCatalogue<ImageConfigOptions>('imageConfig');
+  private readonly pods = new OptionCatalogue<PodConfigOptions>('podConfig');
   private readonly ports: WorkspacePort[] = [];
   private readonly activityRules: ActivityRule[] = [];
   private readonly filterRules: FilterRule[] = [];
@@ -238,13 +232,8 @@ export class WorkspaceKind extends Construct implements IWorkspaceKind {
     if (props.deprecated === false && props.deprecationMessage !== undefined) {
       fail(this, 'deprecated', false, 'expected true (or not set) with a deprecationMessage');
     }
-    for (const [field, image] of [['icon', props.icon], ['logo', props.logo]] as Array<[string, SpawnerImage | undefined]>) {
-      const p = image?._problem(field);
-      if (p) fail(this, ...p);
-    }
+    raiseFirst(this, [props.icon?._finding('icon'), props.logo?._finding('logo'), props.activityProbe?._finding()]);
     checkMountPath(this, 'homeMountPath', this.homeMountPath);
-    const probeProblem = props.activityProbe?._problem();
-    if (probeProblem) fail(this, ...probeProblem);
 
     for (const port of props.ports ?? []) this.addPort(port);
     for (const rule of props.activityRules ?? []) this.addActivityRule(rule);
@@ -253,7 +242,7 @@ export class WorkspaceKind extends Construct implements IWorkspaceKind {
     for (const role of props.clusterRoles ?? []) this.addClusterRole(role);
     for (const [key, value] of Object.entries(props.podLabels ?? {})) this.addPodLabel(key, value);
     for (const [key, value] of Object.entries(props.podAnnotations ?? {})) this.addPodAnnotation(key, value);
-    for (const [field, value, allowed] of amountProblems(undefined, props.sharedMemory)) fail(this, field, value, allowed);
+    raiseFirst(this, amountFindings(undefined, props.sharedMemory));
     if (props.sharedMemory) {
       const shm = kplus.Volume.fromEmptyDir(this, 'SharedMemory', SHM_VOLUME, { medium: kplus.EmptyDirMedium.MEMORY, sizeLimit: props.sharedMemory });
       this.mount('/dev/shm', shm);
@@ -263,9 +252,10 @@ export class WorkspaceKind extends Construct implements IWorkspaceKind {
       metadata: props.metadata,
       spec: Lazy.any({ produce: () => this.renderSpec() }) as any,
     });
-    applyLateMetadata(this.apiObject, () => ({ labels: this.platformDefaults.labels }));
+    addLateMetadata(this.apiObject, () => ({ labels: this.platformDefaults.labels }));
     omitNamespace(this.apiObject);
-    this.node.addValidation({ validate: () => this.validateKind() });
+    addCheck(this, () => this.validateKind());
+    checkRenderedDocument(this, this.apiObject);
   }
 
   /** The WorkspaceKind's name, which workspaces write as `spec.kind`. */
@@ -285,12 +275,12 @@ export class WorkspaceKind extends Construct implements IWorkspaceKind {
 
   /** The ids of the image options, in the order they were added. */
   public get imageConfigIds(): string[] {
-    return this.images.map(o => o.id);
+    return this.images.ids;
   }
 
   /** The ids of the pod-config options, in the order they were added. */
   public get podConfigIds(): string[] {
-    return this.pods.map(o => o.id);
+    return this.pods.ids;
   }
 
   /** The ids of the declared ports, in the order they were added. */
@@ -300,12 +290,12 @@ export class WorkspaceKind extends Construct implements IWorkspaceKind {
 
   /** The id of the image option the spawner selects first, if there is any option. */
   public get defaultImageConfig(): string | undefined {
-    return this.props.defaultImageConfig ?? firstShown(this.images);
+    return this.images.defaultId(this.props.defaultImageConfig);
   }
 
   /** The id of the pod-config option the spawner selects first, if there is any option. */
   public get defaultPodConfig(): string | undefined {
-    return this.props.defaultPodConfig ?? firstShown(this.pods);
+    return this.pods.defaultId(this.props.defaultPodConfig);
   }
 
   /**
@@ -325,7 +315,7 @@ export class WorkspaceKind extends Construct implements IWorkspaceKind {
    */
   public addImageConfig(id: string, options: ImageConfigOptions): void {
     const field = `imageConfig[${id}]`;
-    this.checkOption(field, id, options, this.images.map(o => o.id));
+    raiseFirst(this, [this.images.addFinding(id, options)]);
     if (!options.image || options.image.length < 2) fail(this, `${field}.image`, options.image, 'expected a container image');
     if (!options.ports || options.ports.length === 0) fail(this, `${field}.ports`, [], 'expected at least one port the image listens on');
     const ids = new Set<string>();
@@ -341,7 +331,7 @@ export class WorkspaceKind extends Construct implements IWorkspaceKind {
       ids.add(port.id);
       numbers.add(port.port);
     }
-    this.images.push({ id, options });
+    this.images.add(id, options);
   }
 
   /**
@@ -352,22 +342,17 @@ export class WorkspaceKind extends Construct implements IWorkspaceKind {
    */
   public addPodConfig(id: string, options: PodConfigOptions = {}): void {
     const field = `podConfig[${id}]`;
-    this.checkOption(field, id, options, this.pods.map(o => o.id));
+    raiseFirst(this, [this.pods.addFinding(id, options)]);
     const requested = options.requests?.accelerator;
     const limited = options.limits?.accelerator;
-    for (const [part, acc] of [['requests', requested], ['limits', limited]] as const) {
-      const p = acc?.problems();
-      if (acc && p) fail(this, `${field}.${part}.accelerator`, `${acc.resourceName} x ${acc.count}`, p);
-    }
+    raiseFirst(this, [requested?._finding(`${field}.requests.accelerator`), limited?._finding(`${field}.limits.accelerator`)]);
     if (requested && limited && (requested.resourceName !== limited.resourceName || requested.count !== limited.count)) {
       fail(this, `${field}.limits.accelerator`, `${limited.resourceName} x ${limited.count}`,
         `expected the accelerator of requests (${requested.resourceName} x ${requested.count}) or none; extended resources are limited at their request`);
     }
-    for (const part of ['requests', 'limits'] as const) {
-      for (const [f, value, allowed] of amountProblems(options[part])) fail(this, `${field}.${part}.${f.replace(/^resources\./, '')}`, value, allowed);
-    }
-    checkLimits(this, field, options.requests, options.limits);
-    this.pods.push({ id, options });
+    raiseFirst(this, [...amountFindings(options.requests, undefined, `${field}.requests`), ...amountFindings(options.limits, undefined, `${field}.limits`)]);
+    raiseFirst(this, limitFindings(field, options.requests, options.limits));
+    this.pods.add(id, options);
   }
 
   /**
@@ -426,7 +411,11 @@ export class WorkspaceKind extends Construct implements IWorkspaceKind {
    * templates such as `WorkspaceKind.httpPathPrefix(...)` in a literal)
    */
   public addEnv(name: string, value: kplus.EnvValue): void {
-    if (this.env.has(name)) fail(this, 'env', name, 'expected every variable once');
+    const existing = this.env.get(name);
+    if (existing !== undefined) {
+      if (existing.value === value.value && JSON.stringify(existing.valueFrom) === JSON.stringify(value.valueFrom)) return;
+      fail(this, `env[${name}]`, value.value ?? 'a reference', `expected one value per variable; it is already ${existing.value !== undefined ? JSON.stringify(existing.value) : 'set from a reference'}`);
+    }
     this.env.set(name, value);
   }
 
@@ -462,7 +451,7 @@ export class WorkspaceKind extends Construct implements IWorkspaceKind {
    * @param value the label's value
    */
   public addPodLabel(key: string, value: string): void {
-    this.podLabels[key] = value;
+    this.setOnce('podLabels', this.podLabels, key, value);
   }
 
   /**
@@ -472,7 +461,7 @@ export class WorkspaceKind extends Construct implements IWorkspaceKind {
    * @param value the annotation's value
    */
   public addPodAnnotation(key: string, value: string): void {
-    this.podAnnotations[key] = value;
+    this.setOnce('podAnnotations', this.podAnnotations, key, value);
   }
 
   /** The platform defaults that apply to this kind. */
@@ -484,22 +473,12 @@ export class WorkspaceKind extends Construct implements IWorkspaceKind {
     return this.props.security ?? this.platformDefaults.security ?? PodSecurity.DEFAULT;
   }
 
-  private checkOption(field: string, id: string, options: WorkspaceOptionProps, taken: string[]) {
-    if (!id || id.length > 256) fail(this, `${field}.id`, id, 'expected an id of 1 to 256 characters');
-    if (taken.includes(id)) fail(this, `${field}.id`, id, 'expected every option id once');
-    checkLength(this, `${field}.displayName`, options.displayName ?? id, 2, 128);
-    if (options.description !== undefined) checkLength(this, `${field}.description`, options.description, 2, 1024);
-    const labels = Object.entries(options.labels ?? {});
-    if (labels.length > 32) fail(this, `${field}.labels`, `${labels.length} labels`, 'expected at most 32');
-    for (const [key, value] of labels) {
-      if (key.length < 2 || key.length > 64) fail(this, `${field}.labels`, key, 'expected label keys of 2 to 64 characters');
-      checkLength(this, `${field}.labels[${key}]`, value, 1, 64);
+  private setOnce(field: string, map: { [key: string]: string }, key: string, value: string): void {
+    const existing = map[key];
+    if (existing !== undefined && existing !== value) {
+      fail(this, `${field}[${JSON.stringify(key)}]`, value, `expected one value per key; it is already ${JSON.stringify(existing)}`);
     }
-    const redirect = options.redirect;
-    if (redirect) {
-      if (!redirect.to || redirect.to.length > 256) fail(this, `${field}.redirect.to`, redirect.to, 'expected an option id of 1 to 256 characters');
-      if (redirect.message !== undefined) checkLength(this, `${field}.redirect.message`, redirect.message, 2, 1024);
-    }
+    map[key] = value;
   }
 
   private renderSpec(): notebooks.WorkspaceKindSpec {
@@ -535,7 +514,7 @@ export class WorkspaceKind extends Construct implements IWorkspaceKind {
       options: {
         imageConfig: {
           spawner: { default: this.defaultImageConfig ?? '' },
-          values: this.images.map(o => ({
+          values: this.images.all.map(o => ({
             id: o.id,
             spawner: renderOptionSpawner(o.id, o.options),
             redirect: renderRedirect(o.options.redirect),
@@ -548,7 +527,7 @@ export class WorkspaceKind extends Construct implements IWorkspaceKind {
         },
         podConfig: {
           spawner: { default: this.defaultPodConfig ?? '' },
-          values: this.pods.map(o => ({
+          values: this.pods.all.map(o => ({
             id: o.id,
             spawner: renderOptionSpawner(o.id, o.options),
             redirect: renderRedirect(o.options.redirect),
@@ -580,37 +559,37 @@ export class WorkspaceKind extends Construct implements IWorkspaceKind {
     return [...byName.values()];
   }
 
-  private validateKind(): string[] {
-    const errors: string[] = [];
+  private validateKind(): Finding[] {
+    const errors: Finding[] = [];
     const name = this.name;
-    if (!isSubdomain(name)) errors.push(problem('metadata.name', name, `expected ${DNS_SUBDOMAIN_TEXT}`));
+    if (!isSubdomain(name)) errors.push(finding('metadata.name', name, `expected ${DNS_SUBDOMAIN_TEXT}`));
 
     const portIds = this.portIds;
-    if (portIds.length === 0) errors.push(problem('ports', [], 'expected at least one port definition (addPort); image options refer to them'));
-    if (this.images.length === 0) errors.push(problem('imageConfig', [], 'expected at least one image option (addImageConfig)'));
-    if (this.pods.length === 0) errors.push(problem('podConfig', [], 'expected at least one pod-config option (addPodConfig)'));
+    if (portIds.length === 0) errors.push(finding('ports', [], 'expected at least one port definition (addPort); image options refer to them'));
+    if (this.images.ids.length === 0) errors.push(finding('imageConfig', [], 'expected at least one image option (addImageConfig)'));
+    if (this.pods.ids.length === 0) errors.push(finding('podConfig', [], 'expected at least one pod-config option (addPodConfig)'));
 
-    for (const o of this.images) {
+    for (const o of this.images.all) {
       for (const p of o.options.ports) {
         if (!portIds.includes(p.id)) {
-          errors.push(problem(`imageConfig[${o.id}].ports.id`, p.id, `expected a port the kind declares: ${listOf(portIds)}`));
+          errors.push(finding(`imageConfig[${o.id}].ports.id`, p.id, `expected a port the kind declares: ${listOf(portIds)}`));
         }
       }
     }
-    errors.push(...this.validateOptions('imageConfig', this.images, this.props.defaultImageConfig, this.defaultImageConfig));
-    errors.push(...this.validateOptions('podConfig', this.pods, this.props.defaultPodConfig, this.defaultPodConfig));
+    errors.push(...this.images.findings(this.props.defaultImageConfig));
+    errors.push(...this.pods.findings(this.props.defaultPodConfig));
 
     const probe = this.props.activityProbe;
     if (probe?.portId !== undefined && !portIds.includes(probe.portId)) {
-      errors.push(problem('activityProbe.portId', probe.portId, `expected a port the kind declares: ${listOf(portIds)}`));
+      errors.push(finding('activityProbe.portId', probe.portId, `expected a port the kind declares: ${listOf(portIds)}`));
     }
     this.activityRules.forEach((rule, i) => {
       const catchAll = !rule.namespaceSelector && !rule.podConfigSelector;
       if ((rule.pauseWorkspace ?? true) && !probe) {
-        errors.push(problem(`activityRules[${i}].pauseWorkspace`, true, 'expected an activityProbe on the kind; without one the controller cannot tell inactivity and rejects pausing rules'));
+        errors.push(finding(`activityRules[${i}].pauseWorkspace`, true, 'expected an activityProbe on the kind; without one the controller cannot tell inactivity and rejects pausing rules'));
       }
       if (catchAll && i !== this.activityRules.length - 1) {
-        errors.push(problem(`activityRules[${i}]`, 'a catch-all rule (no selector)', `expected it to be the last rule; rules are matched in order and the ${this.activityRules.length - 1 - i} after it could never apply`));
+        errors.push(finding(`activityRules[${i}]`, 'a catch-all rule (no selector)', `expected it to be the last rule; rules are matched in order and the ${this.activityRules.length - 1 - i} after it could never apply`));
       }
     });
 
@@ -618,7 +597,7 @@ export class WorkspaceKind extends Construct implements IWorkspaceKind {
       for (const match of String(value.value ?? '').matchAll(HTTP_PATH_PREFIX)) {
         const portId = match[1] ?? match[2] ?? match[3];
         if (!portIds.includes(portId)) {
-          errors.push(problem(`env[${variable}]`, value.value, `expected httpPathPrefix of a port the kind declares: ${listOf(portIds)}`));
+          errors.push(finding(`env[${variable}]`, value.value, `expected httpPathPrefix of a port the kind declares: ${listOf(portIds)}`));
         }
       }
     }
@@ -626,90 +605,18 @@ export class WorkspaceKind extends Construct implements IWorkspaceKind {
     const paths = new Map<string, string>([[normalPath(this.homeMountPath), 'the home volume']]);
     for (const m of this.mounts) {
       const taken = paths.get(normalPath(m.path));
-      if (taken) errors.push(problem('volumeMounts.mountPath', m.path, `expected a path no other mount uses; ${taken} is mounted there`));
+      if (taken) errors.push(finding('volumeMounts.mountPath', m.path, `expected a path no other mount uses; ${taken} is mounted there`));
       else paths.set(normalPath(m.path), `volume "${m.volume.name}"`);
     }
-    const volumes = new Map<string, string>();
-    for (const m of this.mounts) {
-      const json = JSON.stringify(m.volume._toKube());
-      const previous = volumes.get(m.volume.name);
-      if (previous !== undefined && previous !== json) {
-        errors.push(problem('volumes', m.volume.name, 'expected each volume name to stand for one volume; two different volumes share it'));
-      }
-      volumes.set(m.volume.name, json);
-    }
-    if (this.security.restricted) errors.push(...this.restrictedProblems());
-    return errors;
-  }
-
-  private validateOptions(field: string, options: Array<ImageOption | PodOption>, given: string | undefined, chosen: string | undefined): string[] {
-    const errors: string[] = [];
-    const ids = options.map(o => o.id);
-    const byId = new Map(options.map(o => [o.id, o.options.redirect?.to]));
-    if (given !== undefined && !ids.includes(given)) {
-      errors.push(problem(`default${field[0].toUpperCase()}${field.slice(1)}`, given, `expected the id of an option: ${listOf(ids)}`));
-    } else if (chosen !== undefined && byId.get(chosen) !== undefined) {
-      errors.push(problem(`default${field[0].toUpperCase()}${field.slice(1)}`, chosen, `expected an option that is not redirected (it redirects to "${byId.get(chosen)}"); the spawner does not show redirected options`));
-    }
-    const reported = new Set<string>();
-    for (const o of options) {
-      const to = o.options.redirect?.to;
-      if (to === undefined) continue;
-      if (!byId.has(to)) {
-        errors.push(problem(`${field}[${o.id}].redirect.to`, to, `expected the id of another option: ${listOf(ids.filter(i => i !== o.id))}`));
-        continue;
-      }
-      // Follow the chain; a cycle is reported once, at the first option of it in the list.
-      const chain = [o.id];
-      let next: string | undefined = to;
-      while (next !== undefined && byId.has(next) && !chain.includes(next)) {
-        chain.push(next);
-        next = byId.get(next);
-      }
-      if (next !== undefined && chain.includes(next)) {
-        const cycle = chain.slice(chain.indexOf(next));
-        const key = [...cycle].sort().join('\n');
-        if (!reported.has(key)) {
-          reported.add(key);
-          const first = options.find(x => cycle.includes(x.id))!;
-          const at = cycle.indexOf(first.id);
-          const loop = [...cycle.slice(at), ...cycle.slice(0, at), first.id];
-          errors.push(problem(`${field}[${first.id}].redirect.to`, first.options.redirect!.to, `expected redirects that end at an option without one, but ${loop.join(' -> ')} is a cycle`));
-        }
-      }
-    }
-    return errors;
-  }
-
-  /** Explicit security contexts against the "restricted" Pod Security Standard. */
-  private restrictedProblems(): string[] {
+    errors.push(...volumeNameFindings(this.mounts.map(m => m.volume)));
     const pod = this.props.podSecurityContext;
-    const c = this.props.containerSecurityContext;
-    if (!pod && !c) return [];
-    const errors: string[] = [];
-    const allowed = (what: string) => `expected ${what} under PodSecurity.RESTRICTED (the "restricted" Pod Security Standard)`;
-    const container = c ?? presetSecurity(PodSecurity.RESTRICTED, undefined) as core.SecurityContext;
-    const podContext = pod ?? {};
-    if (container.allowPrivilegeEscalation !== false) {
-      errors.push(problem('containerSecurityContext.allowPrivilegeEscalation', container.allowPrivilegeEscalation, allowed('false')));
+    const container = this.props.containerSecurityContext;
+    if (this.security.restricted && (pod || container)) {
+      errors.push(...restrictedContextFindings(pod, container ?? presetSecurity(PodSecurity.RESTRICTED, undefined) as core.SecurityContext));
     }
-    if (container.privileged === true) errors.push(problem('containerSecurityContext.privileged', true, allowed('false or not set')));
-    if (!(container.runAsNonRoot === true || (podContext.runAsNonRoot === true && container.runAsNonRoot !== false))) {
-      errors.push(problem('containerSecurityContext.runAsNonRoot', container.runAsNonRoot, allowed('true here or on podSecurityContext')));
-    }
-    if (container.runAsUser === 0) errors.push(problem('containerSecurityContext.runAsUser', 0, allowed('a non-zero user id')));
-    if (podContext.runAsUser === 0) errors.push(problem('podSecurityContext.runAsUser', 0, allowed('a non-zero user id')));
-    const seccomp = container.seccompProfile?.type ?? podContext.seccompProfile?.type;
-    if (seccomp !== 'RuntimeDefault' && seccomp !== 'Localhost') {
-      errors.push(problem('containerSecurityContext.seccompProfile.type', seccomp, allowed('RuntimeDefault or Localhost, here or on podSecurityContext')));
-    }
-    if (!(container.capabilities?.drop ?? []).includes('ALL')) {
-      errors.push(problem('containerSecurityContext.capabilities.drop', container.capabilities?.drop ?? [], allowed('to include "ALL"')));
-    }
-    const added = (container.capabilities?.add ?? []).filter(a => a !== 'NET_BIND_SERVICE');
-    if (added.length) errors.push(problem('containerSecurityContext.capabilities.add', added, allowed('at most "NET_BIND_SERVICE"')));
     return errors;
   }
+
 }
 
 /** A WorkspaceKind known by name only (jsii hands a class instance to other languages). */
@@ -717,120 +624,3 @@ class NamedWorkspaceKind implements IWorkspaceKind {
   public constructor(public readonly name: string) {}
 }
 
-/** The first option the spawner shows (neither hidden nor redirected), else the first one. */
-function firstShown(options: Array<ImageOption | PodOption>): string | undefined {
-  return (options.find(o => !o.options.hidden && !o.options.redirect) ?? options[0])?.id;
-}
-
-function renderOptionSpawner(id: string, o: WorkspaceOptionProps): notebooks.ValueSpawner {
-  const labels = Object.entries(o.labels ?? {}).map(([key, value]) => ({ key, value }));
-  return dropUndefined({
-    displayName: o.displayName ?? id,
-    description: o.description,
-    hidden: o.hidden,
-    labels: labels.length ? labels : undefined,
-  });
-}
-
-function renderRedirect(r: OptionRedirect | undefined): notebooks.Redirect | undefined {
-  if (!r) return undefined;
-  return dropUndefined({
-    to: r.to,
-    message: r.message !== undefined
-      ? { level: (r.level ?? RedirectLevel.INFO).value as notebooks.RedirectMessageLevel, text: r.message }
-      : undefined,
-  });
-}
-
-function renderPort(p: WorkspacePort): notebooks.WorkspaceKindSpecPodTemplatePorts {
-  const requestHeaders = dropUndefined({
-    set: nonEmpty(p.setRequestHeaders),
-    add: nonEmpty(p.addRequestHeaders),
-    remove: p.removeRequestHeaders?.length ? p.removeRequestHeaders : undefined,
-  });
-  return {
-    id: p.id,
-    defaultDisplayName: p.displayName,
-    protocol: notebooks.WorkspaceKindSpecPodTemplatePortsProtocol.HTTP,
-    httpProxy: dropUndefined({
-      removePathPrefix: p.removePathPrefix ?? false,
-      requestHeaders: Object.keys(requestHeaders).length ? requestHeaders : undefined,
-    }),
-  };
-}
-
-function renderMount(m: ExtraMount): core.VolumeMount {
-  return dropUndefined({
-    name: m.volume.name,
-    mountPath: m.path,
-    readOnly: m.options.readOnly,
-    subPath: m.options.subPath,
-    subPathExpr: m.options.subPathExpr,
-    mountPropagation: m.options.propagation,
-  });
-}
-
-function renderPodConfig(o: PodConfigOptions, defaults: PlatformDefaultsProps): notebooks.WorkspaceKindSpecPodTemplateOptionsPodConfigValuesSpec {
-  const accelerator = o.requests?.accelerator ?? o.limits?.accelerator;
-  const requests = resourceQuantities({ ...o.requests, accelerator });
-  const limits = resourceQuantities({ ...o.limits, accelerator });
-  const tolerations = uniqueByContent([
-    ...(defaults.tolerations ?? []),
-    ...(accelerator ? [{ key: accelerator.resourceName, operator: 'Exists', effect: 'NoSchedule' }] : []),
-    ...(o.tolerations ?? []),
-  ]);
-  const resources: core.ResourceRequirements = dropUndefined({
-    requests: Object.keys(requests).length ? requests : undefined,
-    limits: Object.keys(limits).length ? limits : undefined,
-  });
-  return dropUndefined({
-    affinity: o.affinity as core.Affinity | undefined,
-    nodeSelector: mergeMaps(defaults.nodeSelector, o.nodeSelector),
-    tolerations: tolerations.length ? tolerations : undefined,
-    resources: Object.keys(resources).length ? resources : undefined,
-  });
-}
-
-function renderActivityRule(r: ActivityRule): notebooks.WorkspaceKindSpecActivityRules {
-  const match = dropUndefined({
-    matchNamespace: r.namespaceSelector ? { selector: r.namespaceSelector } : undefined,
-    matchPodConfig: r.podConfigSelector ? { selector: r.podConfigSelector } : undefined,
-  });
-  return dropUndefined({
-    config: dropUndefined({ secondsSinceActive: r.inactiveFor.toSeconds(), minRunningSeconds: r.minRunning?.toSeconds() }),
-    match: Object.keys(match).length ? match : undefined,
-    effect: { pauseWorkspace: r.pauseWorkspace ?? true },
-  });
-}
-
-function renderFilterRule(r: FilterRule): notebooks.WorkspaceKindSpecFilterRules {
-  const match: notebooks.WorkspaceKindSpecFilterRulesMatch[] = [
-    ...(r.namespaceSelector ? [{ matchNamespace: { selector: r.namespaceSelector } }] : []),
-    ...(r.imageConfigSelector ? [{ matchImageConfig: { selector: r.imageConfigSelector } }] : []),
-    ...(r.podConfigSelector ? [{ matchPodConfig: { selector: r.podConfigSelector } }] : []),
-  ];
-  const api = dropUndefined({
-    hide: r.hideInApi,
-    deny: r.deny,
-    denyMessage: r.denyMessage !== undefined ? { text: r.denyMessage } : undefined,
-  });
-  return {
-    scope: r.scope.value as notebooks.WorkspaceKindSpecFilterRulesScope,
-    match,
-    effect: dropUndefined({
-      ui: r.hideInUi !== undefined ? { hide: r.hideInUi } : undefined,
-      api: Object.keys(api).length ? api : undefined,
-    }),
-  };
-}
-
-/** Drops the namespace cdk8s copies from the chart: a cluster-scoped object has none. */
-function omitNamespace(apiObject: ApiObject): void {
-  const render = apiObject.toJson.bind(apiObject);
-  apiObject.toJson = () => {
-    const json = render();
-    if (!json.metadata || json.metadata.namespace === undefined) return json;
-    const { namespace: _ignored, ...metadata } = json.metadata;
-    return { ...json, metadata };
-  };
-}

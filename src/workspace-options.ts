@@ -1,7 +1,8 @@
 import * as kplus from 'cdk8s-plus-28';
 import { k8s } from 'cdk8s-plus-28';
-import { DNS_LABEL_TEXT, DNS_SUBDOMAIN_TEXT, isLabel, isSubdomain } from './checks';
-import { Resources } from './replica';
+import { DNS_LABEL_TEXT, DNS_SUBDOMAIN_TEXT, isLabel, isSubdomain } from './private/names';
+import { Finding, finding } from './private/validation/finding';
+import { Resources } from './resources';
 import * as notebooks from '../imports/notebooks';
 
 
@@ -40,18 +41,18 @@ export class SpawnerImage {
   }
 
   /**
-   * What is wrong with the image, as `[field, value, allowed]`, or undefined.
+   * What is wrong with the image, if anything.
    * @internal
    */
-  public _problem(field: string): [string, unknown, string] | undefined {
+  public _finding(field: string): Finding | undefined {
     const cm = this.source.configMap;
     if (!cm) {
-      return this.source.url ? undefined : [`${field}.url`, this.source.url, 'expected the URL of an image'];
+      return this.source.url ? undefined : finding(`${field}.url`, this.source.url, 'expected the URL of an image');
     }
-    if (!isSubdomain(cm.name)) return [`${field}.configMap.name`, cm.name, `expected ${DNS_SUBDOMAIN_TEXT}`];
-    if (!isLabel(cm.namespace)) return [`${field}.configMap.namespace`, cm.namespace, `expected ${DNS_LABEL_TEXT}`];
+    if (!isSubdomain(cm.name)) return finding(`${field}.configMap.name`, cm.name, `expected ${DNS_SUBDOMAIN_TEXT}`);
+    if (!isLabel(cm.namespace)) return finding(`${field}.configMap.namespace`, cm.namespace, `expected ${DNS_LABEL_TEXT}`);
     if (!/^[-._a-zA-Z0-9]+$/.test(cm.key) || cm.key.length > 253) {
-      return [`${field}.configMap.key`, cm.key, 'expected a ConfigMap key: letters, digits, "-", "_" and ".", at most 253 characters'];
+      return finding(`${field}.configMap.key`, cm.key, 'expected a ConfigMap key: letters, digits, "-", "_" and ".", at most 253 characters');
     }
     return undefined;
   }

@@ -1,11 +1,14 @@
 import { ApiObject, ApiObjectMetadata, ApiObjectMetadataDefinition, Lazy, Size, SizeRoundingBehavior } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { DNS_LABEL_TEXT, DNS_SUBDOMAIN_TEXT, checkLength, checkMountPath, isLabel, isSubdomain, listOf, normalPath } from './checks';
-import { PlatformDefaults, PlatformDefaultsProps, mergeMaps } from './defaults';
-import { fail, problem } from './errors';
-import { applyLateMetadata } from './late-metadata';
-import { dropUndefined } from './replica';
+import { PlatformDefaults, PlatformDefaultsProps } from './defaults';
+import { dropUndefined, listOf, mergeMaps } from './private/collections';
+import { DNS_LABEL_TEXT, DNS_SUBDOMAIN_TEXT, isLabel, isSubdomain } from './private/names';
+import { checkMountPath, normalPath } from './private/paths';
+import { addLateMetadata } from './private/render-hook';
+import { checkRenderedDocument } from './private/validation/engine';
+import { Finding, finding } from './private/validation/finding';
+import { addCheck, checkLength, fail, raise } from './private/validation/report';
 import { IWorkspaceKind, WorkspaceKind } from './workspace-kind';
 import * as notebooks from '../imports/notebooks';
 
@@ -73,17 +76,17 @@ export class WorkspaceClaim {
     private readonly newOptions: NewClaimOptions | undefined) {}
 
   /**
-   * What is wrong with a new claim's size, as `[field, value, allowed]`, or undefined: cdk8s-plus
-   * writes a claim's storage in whole gibibytes, and a claim of nothing cannot be bound.
+   * What is wrong with a new claim's size, if anything: cdk8s-plus writes a claim's storage in
+   * whole gibibytes, and a claim of nothing cannot be bound.
    * @internal
    */
-  public _problem(field: string): [string, unknown, string] | undefined {
+  public _finding(field: string): Finding | undefined {
     const storage = this.newOptions?.storage;
     if (!storage) return undefined;
     const kib = storage.toKibibytes({ rounding: SizeRoundingBehavior.NONE });
     if (kib > 0 && kib % (1024 * 1024) === 0) return undefined;
     const shown = kib % (1024 * 1024) === 0 ? `${kib / 1024 / 1024}Gi` : kib % 1024 === 0 ? `${kib / 1024}Mi` : `${kib}Ki`;
-    return [`${field}.storage`, shown, 'expected a whole number of gibibytes, 1 or more (the claim is written in Gi)'];
+    return finding(`${field}.storage`, shown, 'expected a whole number of gibibytes, 1 or more (the claim is written in Gi)');
   }
 
   /**
@@ -266,11 +269,11 @@ export class Workspace extends Construct {
       metadata: props.metadata,
       spec: Lazy.any({ produce: () => this.renderSpec() }) as any,
     });
-    applyLateMetadata(this.apiObject, () => ({ labels: this.platformDefaults.labels }));
+    addLateMetadata(this.apiObject, () => ({ labels: this.platformDefaults.labels }));
 
     if (props.home) {
-      const storageProblem = props.home._problem('home');
-      if (storageProblem) fail(this, ...storageProblem);
+      const storage = props.home._finding('home');
+      if (storage) raise(this, storage);
       this.homeClaim = props.home._bind(this, 'Home', `${this.name}-home`, props.metadata?.namespace);
       const claim = this.homeClaim.claim;
       if (claim instanceof kplus.PersistentVolumeClaim && claim.accessModes && !claim.accessModes.some(m => WRITABLE_MODES.includes(m))) {
@@ -282,7 +285,8 @@ export class Workspace extends Construct {
     for (const [key, value] of Object.entries(props.podLabels ?? {})) this.addPodLabel(key, value);
     for (const [key, value] of Object.entries(props.podAnnotations ?? {})) this.addPodAnnotation(key, value);
 
-    this.node.addValidation({ validate: () => this.validateWorkspace() });
+    addCheck(this, () => this.validateWorkspace());
+    checkRenderedDocument(this, this.apiObject);
   }
 
   /** The workspace's name. */
@@ -320,8 +324,8 @@ export class Workspace extends Construct {
   public addDataVolume(mountPath: string, claim: WorkspaceClaim, options: DataVolumeOptions = {}): void {
     const index = this.data.length;
     checkMountPath(this, `data[${index}].mountPath`, mountPath);
-    const storageProblem = claim._problem(`data[${index}]`);
-    if (storageProblem) fail(this, ...storageProblem);
+    const storage = claim._finding(`data[${index}]`);
+    if (storage) raise(this, storage);
     const bound = claim._bind(this, `Data${index}`, `${this.name}-data-${index}`, this.props.metadata?.namespace);
     const readOnly = options.readOnly ?? false;
     const c = bound.claim;
@@ -400,11 +404,11 @@ export class Workspace extends Construct {
     });
   }
 
-  private validateWorkspace(): string[] {
-    const errors: string[] = [];
+  private validateWorkspace(): Finding[] {
+    const errors: Finding[] = [];
     const name = this.name;
-    if (!isLabel(name)) errors.push(problem('metadata.name', name, `expected ${DNS_LABEL_TEXT}`));
-    if (!isSubdomain(this.kind.name)) errors.push(problem('kind', this.kind.name, `expected the name of a WorkspaceKind, ${DNS_SUBDOMAIN_TEXT}`));
+    if (!isLabel(name)) errors.push(finding('metadata.name', name, `expected ${DNS_LABEL_TEXT}`));
+    if (!isSubdomain(this.kind.name)) errors.push(finding('kind', this.kind.name, `expected the name of a WorkspaceKind, ${DNS_SUBDOMAIN_TEXT}`));
 
     const kind = this.kind instanceof WorkspaceKind ? this.kind : undefined;
     if (kind) {
@@ -413,9 +417,9 @@ export class Workspace extends Construct {
         ['podConfig', this.podConfig, kind.podConfigIds],
       ] as Array<[string, string | undefined, string[]]>) {
         if (chosen === undefined) {
-          errors.push(problem(field, undefined, `expected an option id; WorkspaceKind "${kind.name}" has no options to default to`));
+          errors.push(finding(field, undefined, `expected an option id; WorkspaceKind "${kind.name}" has no options to default to`));
         } else if (!ids.includes(chosen)) {
-          errors.push(problem(field, chosen, `expected an option of WorkspaceKind "${kind.name}": ${listOf(ids)}`));
+          errors.push(finding(field, chosen, `expected an option of WorkspaceKind "${kind.name}": ${listOf(ids)}`));
         }
       }
     }
@@ -433,7 +437,7 @@ export class Workspace extends Construct {
     ];
     for (const [field, path, what] of mounts) {
       const other = taken.get(normalPath(path));
-      if (other) errors.push(problem(field, path, `expected a path no other mount uses; ${other} is mounted there`));
+      if (other) errors.push(finding(field, path, `expected a path no other mount uses; ${other} is mounted there`));
       else taken.set(normalPath(path), what);
     }
 
@@ -444,14 +448,14 @@ export class Workspace extends Construct {
       ...this.data.map((d, i) => [`data[${i}].claim`, d.bound] as [string, BoundClaim]),
     ];
     for (const [field, bound] of claims) {
-      if (!isSubdomain(bound.name)) errors.push(problem(field, bound.name, `expected a claim name, ${DNS_SUBDOMAIN_TEXT}`));
+      if (!isSubdomain(bound.name)) errors.push(finding(field, bound.name, `expected a claim name, ${DNS_SUBDOMAIN_TEXT}`));
       const claimNamespace = bound.claim instanceof kplus.PersistentVolumeClaim ? bound.claim.metadata.namespace : namespace;
       if (claimNamespace !== namespace) {
-        errors.push(problem(`${field}.namespace`, claimNamespace ?? 'not set', `expected the workspace's namespace (${namespace ?? 'not set'}); a pod can only mount claims of its own namespace`));
+        errors.push(finding(`${field}.namespace`, claimNamespace ?? 'not set', `expected the workspace's namespace (${namespace ?? 'not set'}); a pod can only mount claims of its own namespace`));
       }
     }
     this.secrets.forEach((s, i) => {
-      if (!isSubdomain(s.secret.name)) errors.push(problem(`secrets[${i}].secret`, s.secret.name, `expected a Secret name, ${DNS_SUBDOMAIN_TEXT}`));
+      if (!isSubdomain(s.secret.name)) errors.push(finding(`secrets[${i}].secret`, s.secret.name, `expected a Secret name, ${DNS_SUBDOMAIN_TEXT}`));
     });
     return errors;
   }

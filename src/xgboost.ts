@@ -1,10 +1,14 @@
 import { ApiObjectMetadata } from 'cdk8s';
 import { Construct } from 'constructs';
-import { checkCount, problem } from './errors';
+import { TrainingKind } from './private/training-kind';
+import { Finding } from './private/validation/finding';
+import { checkCount } from './private/validation/report';
 import { ReplicaGroup, RoleOptions } from './replica';
 import { RestartPolicy } from './run-policy';
-import { TrainingJob, TrainingJobProps, TrainingKind } from './training-job';
+import { TrainingJob, TrainingJobProps } from './training-job';
 import * as kubeflow from '../imports/kubeflow';
+
+const EXACTLY_ONE_MASTER = { min: 1, max: 1, expected: 'exactly 1; the operator rejects an XGBoostJob whose Master does not have one replica' };
 
 /** A distributed XGBoost (or LightGBM) job: exactly one Master plus workers. */
 export interface DistributedXGBoostProps extends TrainingJobProps {
@@ -52,13 +56,14 @@ export class DistributedXGBoost extends TrainingJob {
     super(scope, id, props);
     checkCount(this, 'workers', props.workers, 0);
     const workers = props.workers ?? 1;
-    this.master = this._addReplicaGroup('Master', { ...props.master, replicas: 1 });
+    this.master = this._addReplicaGroup('Master', { ...props.master, replicas: 1 }, EXACTLY_ONE_MASTER);
     if (workers > 0) this.worker = this._addReplicaGroup('Worker', { ...props.worker, replicas: workers });
   }
 
   /** @internal */
   protected _kind(): TrainingKind {
     return {
+      kindName: 'XGBoostJob',
       replicaSpecsField: 'xgbReplicaSpecs',
       framework: { containerName: 'xgboost', port: DEFAULT_PORT, portName: PORT_NAME, defaultRestartPolicy: RestartPolicy.NEVER },
       injectedEnv: INJECTED_ENV,
@@ -72,11 +77,7 @@ export class DistributedXGBoost extends TrainingJob {
   }
 
   /** @internal */
-  protected _validateKind(): string[] {
-    const errors: string[] = [];
-    if (this.master.replicas !== 1) {
-      errors.push(problem('Master.replicas', this.master.replicas, 'expected exactly 1; the operator rejects an XGBoostJob whose Master does not have one replica'));
-    }
-    return errors;
+  protected _validateKind(): Finding[] {
+    return [];
   }
 }

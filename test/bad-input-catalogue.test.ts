@@ -90,7 +90,7 @@ const CASES: Case[] = [
     input: 'zero GPUs',
     at: 'construction',
     build: pytorch({ resources: { accelerator: Accelerator.nvidia(0) } }),
-    message: 'test/job/Master: resources.accelerator is "nvidia.com/gpu x 0"; expected a whole number of devices greater than 0 (got 0)',
+    message: 'test/job: resources.accelerator is "nvidia.com/gpu x 0"; expected a whole number of devices greater than 0 (got 0)',
   },
   {
     construct: 'DistributedPyTorch',
@@ -173,9 +173,9 @@ const CASES: Case[] = [
   {
     construct: 'ParameterServerTF',
     input: 'the Chief scaled to two',
-    at: 'synth',
+    at: 'construction',
     build: c => tf({ chief: {} })(c).chief!.scale(2),
-    message: `${REPORT}  [test/job] Chief.replicas is 2; expected 1: a TFJob has exactly one Chief when chief is set`,
+    message: 'test/job/Chief: replicas is 2; expected 1: a TFJob has exactly one Chief when chief is set',
   },
   {
     construct: 'ParameterServerTF',
@@ -219,7 +219,7 @@ const CASES: Case[] = [
     input: 'a port, which MPI containers do not have',
     at: 'construction',
     build: mpi({ port: 2222 }),
-    message: 'test/job: port is 2222; expected none: the mpi containers have no port the operator wires up',
+    message: 'test/job: port is 2222; expected none: the MPIJob containers have no port the operator wires up',
   },
   {
     construct: 'MpiAllReduce',
@@ -269,9 +269,9 @@ const CASES: Case[] = [
   {
     construct: 'DistributedXGBoost',
     input: 'the Master scaled to two',
-    at: 'synth',
+    at: 'construction',
     build: c => xgb({ workers: 0 })(c).master.scale(2),
-    message: `${REPORT}  [test/job] Master.replicas is 2; expected exactly 1; the operator rejects an XGBoostJob whose Master does not have one replica`,
+    message: 'test/job/Master: replicas is 2; expected exactly 1; the operator rejects an XGBoostJob whose Master does not have one replica',
   },
   {
     construct: 'DistributedXGBoost',
@@ -283,16 +283,16 @@ const CASES: Case[] = [
   {
     construct: 'DistributedXGBoost',
     input: 'a job-wide accelerator every role replaces',
-    at: 'synth',
+    at: 'construction',
     build: xgb({ workers: 0, resources: { accelerator: Accelerator.custom('gpu', 1) }, master: { resources: {} } }),
-    message: `${REPORT}  [test/job] resources.accelerator is "gpu x 1"; expected a qualified extended resource name such as "vendor.com/device" (got "gpu")`,
+    message: 'test/job: resources.accelerator is "gpu x 1"; expected a qualified extended resource name such as "vendor.com/device" (got "gpu")',
   },
   {
     construct: 'DistributedXGBoost',
     input: 'a CPU below zero',
     at: 'construction',
     build: xgb({ resources: { cpu: kplus.Cpu.units(-1) } }),
-    message: 'test/job/Master: resources.cpu is "-1"; expected a finite amount of CPU, 0 or more',
+    message: 'test/job: resources.cpu is "-1"; expected a finite amount of CPU, 0 or more',
   },
   // ------------------------------------------------------------------ DistributedPaddle
   {
@@ -319,16 +319,16 @@ const CASES: Case[] = [
   {
     construct: 'DistributedPaddle',
     input: 'workers outside the elastic bounds',
-    at: 'synth',
+    at: 'construction',
     build: paddle({ workers: 1, elastic: { minWorkers: 2, maxWorkers: 8 } }),
-    message: `${REPORT}  [test/job] workers is 1; expected a count between elastic.minWorkers (2) and elastic.maxWorkers (8)`,
+    message: 'test/job: workers is 1; expected a count between elastic.minWorkers (2) and elastic.maxWorkers (8)',
   },
   {
     construct: 'DistributedPaddle',
     input: 'the parameter servers scaled to zero',
-    at: 'synth',
+    at: 'construction',
     build: c => paddle({ mode: PaddleMode.PARAMETER_SERVER })(c).parameterServer!.scale(0),
-    message: `${REPORT}  [test/job] Master.replicas is 0; expected at least 1 in parameter-server mode; parameter server 0 is the rendezvous endpoint`,
+    message: 'test/job/Master: replicas is 0; expected at least 1 in parameter-server mode; parameter server 0 is the rendezvous endpoint',
   },
   {
     construct: 'DistributedPaddle',
@@ -378,14 +378,14 @@ const CASES: Case[] = [
     input: 'shared memory of a few KiB',
     at: 'construction',
     build: jax({ sharedMemory: Size.kibibytes(100) }),
-    message: 'test/job/Worker: sharedMemory is "100Ki"; expected a whole number of mebibytes, as the manifest writes sizes in Mi or Gi',
+    message: 'test/job: sharedMemory is "100Ki"; expected a whole number of mebibytes, as the manifest writes sizes in Mi or Gi',
   },
   {
     construct: 'DistributedJax',
     input: 'the workers scaled to zero',
-    at: 'synth',
+    at: 'construction',
     build: c => jax()(c).worker.scale(0),
-    message: `${REPORT}  [test/job] Worker.replicas is 0; expected at least 1; worker 0 is the JAX coordinator`,
+    message: 'test/job/Worker: replicas is 0; expected at least 1; worker 0 is the JAX coordinator',
   },
   {
     construct: 'DistributedJax',
@@ -397,13 +397,13 @@ const CASES: Case[] = [
   {
     construct: 'DistributedJax',
     input: 'one path mounted twice',
-    at: 'synth',
+    at: 'construction',
     build: c => {
       const job = jax()(c);
       job.mount('/data', kplus.Volume.fromPersistentVolumeClaim(c, 'a', kplus.PersistentVolumeClaim.fromClaimName(c, 'ca', 'a')));
-      job.mount('/data', kplus.Volume.fromPersistentVolumeClaim(c, 'b', kplus.PersistentVolumeClaim.fromClaimName(c, 'cb', 'b')));
+      job.mount('/data/', kplus.Volume.fromPersistentVolumeClaim(c, 'b', kplus.PersistentVolumeClaim.fromClaimName(c, 'cb', 'b')));
     },
-    message: `${REPORT}  [test/job/Worker] containers[jax].volumeMounts.mountPath is "/data"; expected every mount path of a container to be used once`,
+    message: 'test/job/Worker: containers[jax].volumeMounts.mountPath is "/data/"; expected every mount path of a container to be used once; volume "pvc-a" is mounted there',
   },
   {
     construct: 'DistributedJax',

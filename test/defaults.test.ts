@@ -43,7 +43,8 @@ test('defaults reach every job below the scope, nearest scope first, explicit pr
   // Job labels: explicit > chart > app; the queue from the nearest scope.
   expect(job.metadata.labels).toEqual({ 'cost-center': 'chart', 'kueue.x-k8s.io/queue-name': 'chart-queue', 'team': 'explicit' });
   const pod = job.spec.pytorchReplicaSpecs.Worker.template;
-  expect(pod.metadata.labels).toEqual({ 'cost-center': 'chart', 'owner': 'alice', 'team': 'app' });
+  // On the pods too, the job's own value wins for a key the platform sets (team).
+  expect(pod.metadata.labels).toEqual({ 'cost-center': 'chart', 'owner': 'alice', 'team': 'explicit' });
   expect(pod.metadata.annotations).toEqual({ 'sidecar.istio.io/inject': 'false', 'team.example.com/owner': 'vision' });
   expect(pod.spec.nodeSelector).toEqual({ pool: 'explicit', zone: 'a' });
   expect(pod.spec.priorityClassName).toBe('explicit-priority');
@@ -85,5 +86,22 @@ test('PlatformDefaults.of merges the layers a construct sees', () => {
     security: undefined,
   });
   expect(PlatformDefaults.of(new Construct(app, 'other'))).toEqual(expect.objectContaining({ labels: { a: '1' } }));
-  expect(() => PlatformDefaults.set(chart, {})).toThrow(/There is already a Construct with name 'KubeflowPlatformDefaults' in Chart \[c\]/);
+});
+
+test('PlatformDefaults.set twice on one scope adds to the defaults; a conflicting value is an error', () => {
+  const app = new App();
+  const chart = new Chart(app, 'c');
+  const first = PlatformDefaults.set(chart, { labels: { team: 'vision' }, queue: 'research', tolerations: [{ key: 'x', operator: 'Exists' }] });
+  const second = PlatformDefaults.set(chart, { labels: { team: 'vision', tier: 'gold' }, imagePullSecrets: ['registry'], tolerations: [{ operator: 'Exists', key: 'x' }] });
+  expect(second).toBe(first);
+  expect(PlatformDefaults.of(chart)).toEqual(expect.objectContaining({
+    labels: { team: 'vision', tier: 'gold' }, queue: 'research', imagePullSecrets: ['registry'], tolerations: [{ key: 'x', operator: 'Exists' }],
+  }));
+  expect(() => PlatformDefaults.set(chart, { queue: 'other' })).toThrow(
+    'c/KubeflowPlatformDefaults: queue is "other"; expected the value an earlier PlatformDefaults.set gave this scope ("research"), or none; set a different default on a child scope instead');
+  expect(() => PlatformDefaults.set(chart, { labels: { team: 'nlp' } })).toThrow(
+    'c/KubeflowPlatformDefaults: labels["team"] is "nlp"; expected the value an earlier PlatformDefaults.set gave this scope ("vision"), or none');
+  expect(() => PlatformDefaults.set(chart, { security: PodSecurity.RESTRICTED })).not.toThrow();
+  expect(() => PlatformDefaults.set(chart, { security: PodSecurity.DEFAULT })).toThrow(
+    'c/KubeflowPlatformDefaults: security is "PodSecurity default"; expected the value an earlier PlatformDefaults.set gave this scope ("PodSecurity restricted"), or none; set a different default on a child scope instead');
 });

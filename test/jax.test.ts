@@ -90,9 +90,9 @@ describe('validation', () => {
       .toThrow(new Error('test/job: port is 1.5; expected a whole number from 1 to 65535'));
   });
 
-  test('workers scaled to zero are reported at synth time', () => {
-    expect(synthErrors(c => new DistributedJax(c, 'job', { metadata: { name: 'mnist' }, image: IMAGE }).worker.scale(0)))
-      .toBe(`${REPORT}  [test/job] Worker.replicas is 0; expected at least 1; worker 0 is the JAX coordinator`);
+  test('workers cannot be scaled to zero', () => {
+    expect(() => new DistributedJax(chart(), 'job', { metadata: { name: 'mnist' }, image: IMAGE }).worker.scale(0))
+      .toThrow(new Error('test/job/Worker: replicas is 0; expected at least 1; worker 0 is the JAX coordinator'));
   });
 
   test('variables the operator injects are rejected, also on sidecars', () => {

@@ -227,8 +227,8 @@ describe('validation', () => {
   test('a generated command needs at least one process, and the launcher stays single', () => {
     expect(onlyError({ workers: 0, trainingCommand: TRAIN })).toBe('Validation failed with the following errors:\n' +
       '  [test/job] workers is 0; expected at least 1 with trainingCommand: mpirun -np would be 0');
-    expect(onlyError({ trainingCommand: TRAIN }, job => job.launcher.scale(2))).toBe('Validation failed with the following errors:\n' +
-      '  [test/job] Launcher.replicas is 2; expected 1: an MPIJob has exactly one launcher');
+    expect(() => onlyError({ trainingCommand: TRAIN }, job => job.launcher.scale(2))).toThrow(
+      'test/job/Launcher: replicas is 2; expected 1: an MPIJob has exactly one launcher');
   });
 
   test('the variables the operator sets on the launcher belong to it', () => {
@@ -240,5 +240,5 @@ describe('validation', () => {
 
 test('an MPI job has no framework port to move', () => {
   expect(() => new MpiAllReduce(new Chart(Testing.app(), 'test'), 'job', { metadata: { name: 'train' }, image: IMAGE, port: 2222 }))
-    .toThrow('test/job: port is 2222; expected none: the mpi containers have no port the operator wires up');
+    .toThrow('test/job: port is 2222; expected none: the MPIJob containers have no port the operator wires up');
 });

@@ -157,16 +157,19 @@ describe('validation', () => {
       .toThrow(new Error('test/job: elastic.maxRestarts is -1; expected a whole number of 0 or more'));
   });
 
-  test('a worker count outside the elastic bounds is reported at synth time', () => {
-    expect(synthErrors(c => new DistributedPaddle(c, 'job', { metadata: { name: 'ctr' }, image: IMAGE, workers: 5, elastic: { minWorkers: 1, maxWorkers: 4 } })))
-      .toBe(`${REPORT}  [test/job] workers is 5; expected a count between elastic.minWorkers (1) and elastic.maxWorkers (4)`);
+  test('a worker count outside the elastic bounds fails at once, also when scaled', () => {
+    expect(() => new DistributedPaddle(chart(), 'job', { metadata: { name: 'ctr' }, image: IMAGE, workers: 5, elastic: { minWorkers: 1, maxWorkers: 4 } }))
+      .toThrow(new Error('test/job: workers is 5; expected a count between elastic.minWorkers (1) and elastic.maxWorkers (4)'));
+    const job = new DistributedPaddle(chart(), 'job', { metadata: { name: 'ctr' }, image: IMAGE, workers: 2, elastic: { minWorkers: 1, maxWorkers: 4 } });
+    expect(() => job.worker.scale(5)).toThrow(new Error('test/job/Worker: replicas is 5; expected a count between elastic.minWorkers (1) and elastic.maxWorkers (4)'));
+    job.worker.scale(4);
   });
 
-  test('roles scaled to zero are reported at synth time', () => {
-    expect(synthErrors(c => new DistributedPaddle(c, 'job', { metadata: { name: 'ctr' }, image: IMAGE }).worker.scale(0)))
-      .toBe(`${REPORT}  [test/job] Worker.replicas is 0; expected at least 1; a PaddleJob needs a trainer, and in collective mode worker 0 is the rendezvous endpoint`);
-    expect(synthErrors(c => new DistributedPaddle(c, 'job', { metadata: { name: 'ctr' }, image: IMAGE, parameterServers: 1 }).parameterServer!.scale(0)))
-      .toBe(`${REPORT}  [test/job] Master.replicas is 0; expected at least 1 in parameter-server mode; parameter server 0 is the rendezvous endpoint`);
+  test('roles cannot be scaled to zero', () => {
+    expect(() => new DistributedPaddle(chart(), 'job', { metadata: { name: 'ctr' }, image: IMAGE }).worker.scale(0))
+      .toThrow(new Error('test/job/Worker: replicas is 0; expected at least 1; a PaddleJob needs a trainer, and in collective mode worker 0 is the rendezvous endpoint'));
+    expect(() => new DistributedPaddle(chart(), 'job', { metadata: { name: 'ctr' }, image: IMAGE, parameterServers: 1 }).parameterServer!.scale(0))
+      .toThrow(new Error('test/job/Master: replicas is 0; expected at least 1 in parameter-server mode; parameter server 0 is the rendezvous endpoint'));
   });
 
   test('variables the operator injects are rejected', () => {

@@ -59,15 +59,15 @@ describe('CPU amounts and sizes the manifest cannot hold', () => {
     [kplus.Cpu.units(-1), '"-1"'], [kplus.Cpu.millis(-500), '"-500m"'], [kplus.Cpu.units(Number.NaN), '"NaN"'], [kplus.Cpu.units(Number.POSITIVE_INFINITY), '"Infinity"'],
   ])('resources.cpu %#', (cpu, shown) => {
     expect(() => new DistributedJax(chart(), 'job', { image: IMAGE, resources: { cpu } }))
-      .toThrow(`test/job/Worker: resources.cpu is ${shown}; expected a finite amount of CPU, 0 or more`);
+      .toThrow(`test/job: resources.cpu is ${shown}; expected a finite amount of CPU, 0 or more`);
   });
   test('memory, ephemeral storage and shared memory in whole mebibytes', () => {
     expect(() => new DistributedXGBoost(chart(), 'job', { image: IMAGE, resources: { memory: Size.kibibytes(3025) } }))
-      .toThrow('test/job/Master: resources.memory is "3025Ki"; expected a whole number of mebibytes, as the manifest writes sizes in Mi or Gi');
+      .toThrow('test/job: resources.memory is "3025Ki"; expected a whole number of mebibytes, as the manifest writes sizes in Mi or Gi');
     expect(() => new DistributedPaddle(chart(), 'job', { image: IMAGE, worker: { resources: { ephemeralStorage: Size.kibibytes(1536) } } }))
       .toThrow('test/job/Worker: resources.ephemeralStorage is "1536Ki"; expected a whole number of mebibytes, as the manifest writes sizes in Mi or Gi');
     expect(() => new ParameterServerTF(chart(), 'job', { image: IMAGE, sharedMemory: Size.kibibytes(100) }))
-      .toThrow('test/job/Worker: sharedMemory is "100Ki"; expected a whole number of mebibytes, as the manifest writes sizes in Mi or Gi');
+      .toThrow('test/job: sharedMemory is "100Ki"; expected a whole number of mebibytes, as the manifest writes sizes in Mi or Gi');
   });
   test('CPU 0, millicores and whole-mebibyte sizes from any unit still pass', () => {
     const c = chart();
@@ -106,22 +106,23 @@ describe('job-wide resources that every role replaces', () => {
   // Found by every training-job property test: a wrong job-wide accelerator, CPU or size was checked
   // only by the replica groups that use it, so when every role had resources of its own (or an MPI
   // job had no workers, since the launcher does not take the job's resources) it vanished without a
-  // word and the manifest was written.
+  // word and the manifest was written. They are now checked once, by the job, before any role.
   test('an accelerator no group uses', () => {
-    expect(synthError(c => new DistributedJax(c, 'job', { image: IMAGE, resources: { accelerator: Accelerator.nvidia(0) }, worker: { resources: {} } })))
-      .toBe(`${REPORT}  [test/job] resources.accelerator is "nvidia.com/gpu x 0"; expected a whole number of devices greater than 0 (got 0)`);
-    expect(synthError(c => new MpiAllReduce(c, 'job', { image: IMAGE, workers: 0, resources: { accelerator: Accelerator.custom('gpu', 1) }, launcherCommand: ['mpirun', 'hostname'] })))
-      .toBe(`${REPORT}  [test/job] resources.accelerator is "gpu x 1"; expected a qualified extended resource name such as "vendor.com/device" (got "gpu")`);
+    expect(() => new DistributedJax(chart(), 'job', { image: IMAGE, resources: { accelerator: Accelerator.nvidia(0) }, worker: { resources: {} } }))
+      .toThrow(new Error('test/job: resources.accelerator is "nvidia.com/gpu x 0"; expected a whole number of devices greater than 0 (got 0)'));
+    expect(() => new MpiAllReduce(chart(), 'job', { image: IMAGE, workers: 0, resources: { accelerator: Accelerator.custom('gpu', 1) }, launcherCommand: ['mpirun', 'hostname'] }))
+      .toThrow(new Error('test/job: resources.accelerator is "gpu x 1"; expected a qualified extended resource name such as "vendor.com/device" (got "gpu")'));
   });
   test('CPU and sizes no group uses', () => {
-    expect(synthError(c => new DistributedXGBoost(c, 'job', {
+    expect(() => new DistributedXGBoost(chart(), 'job', {
       image: IMAGE,
       workers: 0,
       resources: { cpu: kplus.Cpu.units(-2) },
       sharedMemory: Size.kibibytes(10),
       master: { resources: {}, sharedMemory: Size.gibibytes(1) },
-    }))).toBe(`${REPORT}  [test/job] resources.cpu is "-2"; expected a finite amount of CPU, 0 or more\n` +
-      '  [test/job] sharedMemory is "10Ki"; expected a whole number of mebibytes, as the manifest writes sizes in Mi or Gi');
+    })).toThrow(new Error('test/job: resources.cpu is "-2"; expected a finite amount of CPU, 0 or more'));
+    expect(() => new DistributedXGBoost(chart(), 'job', { image: IMAGE, workers: 0, sharedMemory: Size.kibibytes(10), master: { sharedMemory: Size.gibibytes(1) } }))
+      .toThrow(new Error('test/job: sharedMemory is "10Ki"; expected a whole number of mebibytes, as the manifest writes sizes in Mi or Gi'));
   });
 });
 

@@ -158,19 +158,20 @@ describe('validation', () => {
       '  [test/job] Worker.env is "TF_CONFIG"; expected a variable the operator does not set itself; it injects this one and a user value would break the job');
   });
 
-  test('counts changed after construction are checked at synth time', () => {
+  test('counts are held to the replica type\'s rule when scaled', () => {
+    const job = new ParameterServerTF(new Chart(Testing.app(), 'test'), 'job', { metadata: { name: 'train' }, image: IMAGE, chief: {}, evaluator: {} });
+    expect(() => job.chief!.scale(2)).toThrow('test/job/Chief: replicas is 2; expected 1: a TFJob has exactly one Chief when chief is set');
+    expect(() => job.evaluator!.scale(0)).toThrow('test/job/Evaluator: replicas is 0; expected 1: a TFJob has exactly one Evaluator when evaluator is set');
+    job.worker!.scale(0); // the Chief decides success, so a job of Chief alone is fine
+    const plain = new ParameterServerTF(new Chart(Testing.app(), 'test'), 'job', { metadata: { name: 'train' }, image: IMAGE });
+    expect(() => plain.worker!.scale(0)).toThrow('test/job/Worker: replicas is 0; expected at least 1 when there is no chief or master: the Chief, else worker 0, decides when the job succeeds');
+  });
+
+  test('a success policy that waits for workers scaled away fails at synth time', () => {
     expect(synthErrors(chart => {
-      const job = new ParameterServerTF(chart, 'job', { metadata: { name: 'train' }, image: IMAGE, chief: {}, evaluator: {} });
-      job.chief!.scale(2);
-      job.evaluator!.scale(0);
-    })).toBe('Validation failed with the following errors:\n' +
-      '  [test/job] Chief.replicas is 2; expected 1: a TFJob has exactly one Chief when chief is set\n' +
-      '  [test/job] Evaluator.replicas is 0; expected 1: a TFJob has exactly one Evaluator when evaluator is set');
-    expect(synthErrors(chart => {
-      const job = new ParameterServerTF(chart, 'job', { metadata: { name: 'train' }, image: IMAGE, successPolicy: SuccessPolicy.ALL_WORKERS });
+      const job = new ParameterServerTF(chart, 'job', { metadata: { name: 'train' }, image: IMAGE, chief: {}, successPolicy: SuccessPolicy.ALL_WORKERS });
       job.worker!.scale(0);
     })).toBe('Validation failed with the following errors:\n' +
-      '  [test/job] workers is 0; expected at least 1 when there is no chief or master: the Chief, else worker 0, decides when the job succeeds\n' +
       '  [test/job] successPolicy is "AllWorkers"; expected SuccessPolicy.DEFAULT when workers is 0; AllWorkers waits for workers the job does not have');
   });
 

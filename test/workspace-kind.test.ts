@@ -408,7 +408,8 @@ describe('impossible values fail at once', () => {
 
   test('env, mounts, cluster roles', () => {
     expect(make({ env: { A: kplus.EnvValue.fromValue('1') } }) && withKind(k => { k.addEnv('A', kplus.EnvValue.fromValue('1')); k.addEnv('A', kplus.EnvValue.fromValue('2')); }))
-      .toThrow('test/kind: env is "A"; expected every variable once');
+      .toThrow('test/kind: env[A] is "2"; expected one value per variable; it is already "1"');
+    expect(withKind(k => { k.addEnv('A', kplus.EnvValue.fromValue('1')); k.addEnv('A', kplus.EnvValue.fromValue('1')); })).not.toThrow();
     expect(withKind((k, c) => k.mount('data', kplus.Volume.fromEmptyDir(c, 'v', 'v')))).toThrow(
       'test/kind: volumeMounts.mountPath is "data"; expected an absolute path such as "/data" (2 to 4096 characters, without ":")');
     expect(withKind(k => k.addClusterRole('roles/view'))).toThrow('test/kind: clusterRoles is "roles/view"; expected a ClusterRole name: 1 to 253 characters without "/" or "%"');

@@ -10,8 +10,18 @@ import {
   Accelerator, CleanPodPolicy, GangScheduler, GangScheduling, ManagedBy, PodSecurity, Resources, RestartPolicy, RunPolicy,
 } from '../../src';
 
-/** How many random configurations each property runs. */
-export const RUNS = 1000;
+/**
+ * How many random configurations each property runs: `PROPERTY_RUNS` when set (CI sets 1,000),
+ * else 100, so a local run stays quick.
+ */
+export const RUNS = propertyRuns(process.env.PROPERTY_RUNS);
+
+function propertyRuns(value: string | undefined): number {
+  if (value === undefined || value === '') return 100;
+  const runs = Number(value);
+  if (!Number.isInteger(runs) || runs < 1) throw new Error(`PROPERTY_RUNS is "${value}"; expected a whole number of 1 or more`);
+  return runs;
+}
 
 /** A DNS-1035 label of 1 to 20 characters. */
 export const dnsLabel = fc.stringMatching(/^[a-z]([-a-z0-9]{0,18}[a-z0-9])?$/);

@@ -4,6 +4,7 @@ import {
   applyRole, commonEffect, commonFaults, decorateJob, decorateRole, expectConstructError, FaultEffect, Ids, jobDataFor, jobInvariants,
   jobProps, Problems, roleDataFor,
   roleOptions,
+  consistent,
 } from './job-arbitraries';
 import { DistributedJax, DistributedJaxProps } from '../../src';
 import { RUNS, renderTwice, schemaErrors } from '../harness/properties';
@@ -18,7 +19,7 @@ const validConfig = fc.record({
   workerRole: fc.option(roleDataFor(INJECTED), { nil: undefined }),
   port: fc.option(fc.integer({ min: 1, max: 65535 }), { nil: undefined }),
   scaleWorkers: fc.option(fc.integer({ min: 1, max: 64 }), { nil: undefined }),
-});
+}).map(c => consistent(c));
 type Config = typeof validConfig extends fc.Arbitrary<infer T> ? T : never;
 
 function build(chart: Chart, c: Config, effect?: FaultEffect): DistributedJax {

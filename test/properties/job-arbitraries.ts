@@ -235,7 +235,9 @@ export function decorateJob(job: TrainingJob, d: JobData, chart: Chart, ids: Ids
     const secret = kplus.Secret.fromSecretName(chart, ids.next('secret'), name);
     job.mount(`/etc/secret/${name}`, kplus.Volume.fromSecret(chart, ids.next('vol'), secret), { readOnly: true });
   }
-  for (const [name, value] of Object.entries(d.lateEnv)) job.addEnv(name, envValueOf(chart, ids, value));
+  // A valid configuration sets a variable once: names a role already has are left to that role.
+  const taken = new Set(job.replicaGroups.flatMap(g => g._envNames()));
+  for (const [name, value] of Object.entries(d.lateEnv)) if (!taken.has(name)) job.addEnv(name, envValueOf(chart, ids, value));
   decorateRole(job.replicaGroups[0], { ...d.role, sidecar: false, initContainer: false }, chart, ids);
 }
 
@@ -423,4 +425,26 @@ export function applyRole(effect: FaultEffect | undefined, options: RoleOptions 
   if (effect.everyRole && o) o = effect.everyRole(o);
   if (targeted && effect.role) o = effect.role(o ?? {});
   return o;
+}
+
+/**
+ * A configuration made consistent with its security preset: under RESTRICTED (the job's or the
+ * platform's) no role asks for host namespaces, which the construct rightly refuses; and an MPI job
+ * (`mpi`) has no Kueue queue, which Kueue does not serve for the v1 MPIJob.
+ */
+export function consistent<T extends { job: JobData }>(config: T, options: { mpi?: boolean } = {}): T {
+  const job = config.job;
+  const restricted = (job.security ?? job.platform?.security)?.restricted === true;
+  const out: any = { ...config };
+  if (restricted) {
+    for (const key of Object.keys(out)) {
+      if (/Role$/.test(key) && out[key]) out[key] = { ...out[key], hostIpc: undefined, hostNetwork: undefined };
+    }
+  }
+  out.job = {
+    ...job,
+    role: restricted ? { ...job.role, hostIpc: undefined, hostNetwork: undefined } : job.role,
+    ...(options.mpi ? { queue: undefined, workloadPriorityClass: undefined, platform: job.platform && { ...job.platform, queue: undefined } } : {}),
+  };
+  return out;
 }

@@ -4,6 +4,7 @@ import * as fc from 'fast-check';
 import {
   applyRole, commonEffect, commonFaults, decorateJob, decorateRole, expectConstructError, FaultEffect, Ids, jobDataFor, jobInvariants,
   jobProps, Problems, roleDataFor, roleOptions,
+  consistent,
 } from './job-arbitraries';
 import { Accelerator, CleanPodPolicy, MpiAllReduce, MpiAllReduceProps, RoleOptions } from '../../src';
 import { RUNS, renderTwice, schemaErrors } from '../harness/properties';
@@ -51,7 +52,7 @@ const validConfig = fc.record({
   spelling: fc.constantFrom('-np', '--np=', '-n', 'sh -c', 'horovodrun', '$NP', 'oversubscribe'),
   mpirunArgs: fc.option(fc.array(fc.constantFrom('-x', 'NCCL_IB_DISABLE=1', '--report-bindings'), { maxLength: 3 }), { nil: undefined }),
   scaleWorkers: fc.option(fc.integer({ min: 1, max: 16 }), { nil: undefined }),
-});
+}).map(c => consistent(c, { mpi: true }));
 type Config = typeof validConfig extends fc.Arbitrary<infer T> ? T : never;
 
 /** The operator's test: a launcher whose limits name a GPU is in the hostfile too. */

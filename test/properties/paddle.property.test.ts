@@ -3,6 +3,7 @@ import * as fc from 'fast-check';
 import {
   applyRole, commonEffect, commonFaults, decorateJob, decorateRole, expectConstructError, FaultEffect, Ids, jobDataFor, jobInvariants,
   jobProps, Problems, roleDataFor, roleOptions,
+  consistent,
 } from './job-arbitraries';
 import { DistributedPaddle, DistributedPaddleProps, PaddleMode } from '../../src';
 import { RUNS, renderTwice, schemaErrors } from '../harness/properties';
@@ -26,7 +27,7 @@ const validConfig = fc.record({
     maxRestarts: fc.option(fc.integer({ min: 0, max: 10 }), { nil: undefined }),
     cpuTarget: fc.option(fc.integer({ min: 10, max: 100 }), { nil: undefined }),
   }), { nil: undefined }),
-});
+}).map(c => consistent(c));
 type Config = typeof validConfig extends fc.Arbitrary<infer T> ? T : never;
 
 function build(chart: Chart, c: Config, effect?: FaultEffect): DistributedPaddle {

@@ -25,6 +25,11 @@ const validConfig = fc.record({
   restartPolicy,
   mounts: claimMounts,
   nproc: fc.option(fc.constantFrom('auto', 'cpu', 'gpu'), { nil: undefined }),
+}).map(c => {
+  // One process per GPU of a worker cannot be derived when the Master has fewer: then the
+  // configuration names its process count, as a user must.
+  const fewer = (c.workerResources?.accelerator?.count ?? 0) > (c.resources?.accelerator?.count ?? 0);
+  return fewer && c.nproc === undefined ? { ...c, nproc: 'gpu' as const } : c;
 });
 
 type Config = typeof validConfig extends fc.Arbitrary<infer T> ? T : never;

@@ -3,6 +3,7 @@ import * as fc from 'fast-check';
 import {
   applyRole, commonEffect, commonFaults, decorateJob, decorateRole, expectConstructError, FaultEffect, Ids, jobDataFor, jobInvariants,
   jobProps, Problems, roleDataFor, roleOptions,
+  consistent,
 } from './job-arbitraries';
 import { CleanPodPolicy, ParameterServerTF, ParameterServerTFProps, SuccessPolicy } from '../../src';
 import { RUNS, renderTwice, schemaErrors } from '../harness/properties';
@@ -27,7 +28,7 @@ const validConfig = fc.record({
   dynamicWorker: fc.option(fc.boolean(), { nil: undefined }),
   scaleWorkers: fc.option(fc.integer({ min: 1, max: 16 }), { nil: undefined }),
   port: fc.option(fc.integer({ min: 1, max: 65535 }), { nil: undefined }),
-});
+}).map(c => consistent(c));
 type Config = typeof validConfig extends fc.Arbitrary<infer T> ? T : never;
 
 function build(chart: Chart, c: Config, effect?: FaultEffect): ParameterServerTF {

@@ -3,6 +3,7 @@ import * as fc from 'fast-check';
 import {
   applyRole, commonEffect, commonFaults, decorateJob, decorateRole, expectConstructError, FaultEffect, Ids, jobDataFor, jobInvariants,
   jobProps, Problems, roleDataFor, roleOptions,
+  consistent,
 } from './job-arbitraries';
 import { DistributedXGBoost, DistributedXGBoostProps } from '../../src';
 import { RUNS, renderTwice, schemaErrors } from '../harness/properties';
@@ -19,7 +20,7 @@ const validConfig = fc.record({
   workerRole: role,
   port: fc.option(fc.integer({ min: 1, max: 65535 }), { nil: undefined }),
   scaleWorkers: fc.option(fc.integer({ min: 1, max: 32 }), { nil: undefined }),
-});
+}).map(c => consistent(c));
 type Config = typeof validConfig extends fc.Arbitrary<infer T> ? T : never;
 
 function build(chart: Chart, c: Config, effect?: FaultEffect): DistributedXGBoost {

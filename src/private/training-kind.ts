@@ -1,0 +1,24 @@
+import { ApiObject, ApiObjectMetadata } from 'cdk8s';
+import { Construct } from 'constructs';
+import { FrameworkContainer } from './pod-render';
+
+/** What a concrete job construct tells the shared base about its kind. */
+export interface TrainingKind {
+  /** The kind, as written in messages (`PyTorchJob`). */
+  readonly kindName: string;
+  /** Field of the spec that maps replica types to replica specs. */
+  readonly replicaSpecsField: string;
+  /** The framework's container. */
+  readonly framework: FrameworkContainer;
+  /** Environment variables the operator sets; users must not. */
+  readonly injectedEnv: RegExp;
+  /** Creates the L1 with the lazily rendered spec. */
+  readonly createResource: (scope: Construct, id: string, metadata: ApiObjectMetadata | undefined, spec: any) => ApiObject;
+  /**
+   * The name of the last pod of a replica type, when the operator does not name it
+   * `<job>-<type>-<index>` (the MPI launcher is `<job>-launcher`).
+   */
+  readonly podName?: (jobName: string, replicaType: string, index: number) => string;
+  /** Why Kueue cannot queue this kind, when it cannot. */
+  readonly notQueueable?: string;
+}

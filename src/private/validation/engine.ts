@@ -1,0 +1,105 @@
+import { ApiObject, App } from 'cdk8s';
+import { IConstruct } from 'constructs';
+import { AppDocument, appFindings } from './app';
+import { Finding, describe, finding } from './finding';
+import { kubernetesFindings } from './k8s';
+import { schemaFindings } from '../schema';
+
+/*
+ * The engine of the rules over rendered documents. Every API object a construct of this library
+ * writes is registered here; once per synth, before anything is written, one pass over the whole
+ * app renders every API object (so a render-time error stops synthesis before the first file is
+ * touched), runs the Kubernetes rules on each of the library's documents, the strict CRD schema on
+ * documents that escape hatches changed, and the rules across objects on all of them. Each
+ * construct then reports its own document's findings, so cdk8s prefixes them with its path.
+ */
+
+/** The cdk8s context key that turns the Kubernetes and app rules off (for the differential proof). */
+export const KUBERNETES_RULES_CONTEXT = 'cdk8s-kubeflow.internal/kubernetes-rules';
+
+/** A finding of the rules over documents, with the path of the construct that owns the document. */
+export interface PathFinding {
+  readonly path: string;
+  readonly finding: Finding;
+}
+
+interface Registered {
+  readonly owner: IConstruct;
+  readonly apiObject: ApiObject;
+}
+
+/** Per app root: the registered documents and the findings of the last pass. */
+interface AppState {
+  readonly registered: Registered[];
+  findings: Map<ApiObject, Finding[]>;
+}
+
+const apps = new WeakMap<IConstruct, AppState>();
+
+/**
+ * Registers an API object the library writes, owned by `owner` (whose path prefixes the messages).
+ * Its findings are reported by `owner`'s validation at synth.
+ */
+export function checkRenderedDocument(owner: IConstruct, apiObject: ApiObject): void {
+  const state = appState(owner.node.root);
+  state.registered.push({ owner, apiObject });
+  owner.node.addValidation({ validate: () => (state.findings.get(apiObject) ?? []).map(describe) });
+}
+
+/** Runs the pass over `app` and returns every finding of the rules over documents. */
+export function collectFindings(app: App): PathFinding[] {
+  const state = apps.get(app.node.root);
+  if (!state) return [];
+  runPass(app.node.root, state);
+  return state.registered.flatMap(r => (state.findings.get(r.apiObject) ?? []).map(f => ({ path: r.owner.node.path, finding: f })));
+}
+
+function appState(root: IConstruct): AppState {
+  let state = apps.get(root);
+  if (!state) {
+    const created: AppState = { registered: [], findings: new Map() };
+    state = created;
+    apps.set(root, created);
+    // cdk8s validates the tree from the root down, so this runs before every construct's own check.
+    root.node.addValidation({ validate: () => { runPass(root, created); return []; } });
+  }
+  return state;
+}
+
+function runPass(root: IConstruct, state: AppState): void {
+  const rulesOn = root.node.tryGetContext(KUBERNETES_RULES_CONTEXT) !== 'off';
+  const ours = new Map(state.registered.map(r => [r.apiObject, r]));
+  const findings = new Map<ApiObject, Finding[]>();
+  const documents: AppDocument[] = [];
+  for (const apiObject of root.node.findAll().filter((c): c is ApiObject => c instanceof ApiObject)) {
+    let doc: any;
+    try {
+      doc = apiObject.toJson();
+    } catch (e) {
+      const reason = e instanceof Error ? e.message : String(e);
+      if (!ours.has(apiObject)) throw new Error(`${apiObject.node.path}: the object could not be rendered: ${reason}`);
+      findings.set(apiObject, [finding(apiObject.kind, apiObject.name, `expected an object that renders; rendering failed: ${reason}`)]);
+      continue;
+    }
+    documents.push({ path: apiObject.node.path, doc });
+    if (!ours.has(apiObject)) continue;
+    const own: Finding[] = [];
+    if (hasJsonPatches(apiObject)) own.push(...schemaFindings(doc) ?? []);
+    if (rulesOn) own.push(...kubernetesFindings(doc));
+    findings.set(apiObject, own);
+  }
+  if (rulesOn) {
+    const byPath = new Map([...ours.keys()].map(o => [o.node.path, o]));
+    for (const f of appFindings(documents)) {
+      const apiObject = byPath.get(f.path);
+      if (apiObject) findings.get(apiObject)?.push(f.finding);
+    }
+  }
+  state.findings = findings;
+}
+
+/** Whether escape hatches changed the object: its JSON patches are then checked against the schema. */
+function hasJsonPatches(apiObject: ApiObject): boolean {
+  const patches = (apiObject as unknown as { patches?: unknown[] }).patches;
+  return Array.isArray(patches) && patches.length > 0;
+}

@@ -1,0 +1,56 @@
+import { IConstruct } from 'constructs';
+import { Finding, describe, finding } from './finding';
+
+/*
+ * How findings reach the user. Impossible single values are thrown at once, with the construct path
+ * in front (`chart/job: workers is -1; expected ...`); cross-field checks are registered with
+ * `node.addValidation` and returned at synth, where cdk8s puts `[chart/job] ` in front.
+ */
+
+/** Throws the finding at once, as `<path>: <message>`. */
+export function raise(scope: IConstruct, f: Finding): never {
+  throw new Error(`${scope.node.path}: ${describe(f)}`);
+}
+
+/** Throws `field is value; allowed` at once. */
+export function fail(scope: IConstruct, field: string, value: unknown, allowed: string): never {
+  return raise(scope, finding(field, value, allowed));
+}
+
+/** Throws the first finding, if there is one. */
+export function raiseFirst(scope: IConstruct, findings: Array<Finding | undefined>): void {
+  const first = findings.find(f => f !== undefined);
+  if (first) raise(scope, first);
+}
+
+/** Registers a synth-time check whose findings cdk8s reports with the construct path. */
+export function addCheck(scope: IConstruct, check: () => Finding[]): void {
+  scope.node.addValidation({ validate: () => check().map(describe) });
+}
+
+/** A count that must be a whole number no smaller than `min`. */
+export function countFinding(field: string, value: number | undefined, min: number): Finding | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min) {
+    return finding(field, value, `expected a whole number of ${min} or more`);
+  }
+  return undefined;
+}
+
+/** Throws for a count that is not a whole number of at least `min`. */
+export function checkCount(scope: IConstruct, field: string, value: number | undefined, min: number): void {
+  const f = countFinding(field, value, min);
+  if (f) raise(scope, f);
+}
+
+/** A text whose length must be between `min` and `max` characters. */
+export function lengthFinding(field: string, value: string, min: number, max: number): Finding | undefined {
+  if (typeof value !== 'string' || value.length < min || value.length > max) return finding(field, value, `expected ${min} to ${max} characters`);
+  return undefined;
+}
+
+/** Throws for a text whose length is not between `min` and `max` characters. */
+export function checkLength(scope: IConstruct, field: string, value: string, min: number, max: number): void {
+  const f = lengthFinding(field, value, min, max);
+  if (f) raise(scope, f);
+}

@@ -1,0 +1,1 @@
+export interface RuleInfo { readonly id: string; readonly family: string; readonly source: string }

@@ -1,0 +1,107 @@
+import type { WorkspaceOptionProps } from '../../workspace-options';
+import { listOf } from '../collections';
+import { Finding, finding } from '../validation/finding';
+import { lengthFinding } from '../validation/report';
+
+/** One option of a catalogue: its id and what the user gave for it. */
+export interface CatalogueOption<O extends WorkspaceOptionProps> {
+  readonly id: string;
+  readonly options: O;
+}
+
+/**
+ * The image or pod-config options of a WorkspaceKind: ids that are unique, the option the spawner
+ * selects first, and redirects that end at an option (the controller follows them when a workspace
+ * restarts, and the spawner hides redirected options).
+ */
+export class OptionCatalogue<O extends WorkspaceOptionProps> {
+  private readonly entries: Array<CatalogueOption<O>> = [];
+
+  /** @param field `imageConfig` or `podConfig`, as messages name the catalogue */
+  public constructor(private readonly field: string) {}
+
+  /** The options in the order they were added. */
+  public get all(): ReadonlyArray<CatalogueOption<O>> {
+    return this.entries;
+  }
+
+  /** The ids in the order they were added. */
+  public get ids(): string[] {
+    return this.entries.map(o => o.id);
+  }
+
+  /** What is wrong with an option on its own, or as a second use of an id; the first finding. */
+  public addFinding(id: string, options: O): Finding | undefined {
+    const at = `${this.field}[${id}]`;
+    if (typeof id !== 'string' || !id || id.length > 256) return finding(`${at}.id`, id, 'expected an id of 1 to 256 characters');
+    if (this.ids.includes(id)) return finding(`${at}.id`, id, 'expected every option id once');
+    const simple = lengthFinding(`${at}.displayName`, options.displayName ?? id, 2, 128)
+      ?? (options.description !== undefined ? lengthFinding(`${at}.description`, options.description, 2, 1024) : undefined);
+    if (simple) return simple;
+    const labels = Object.entries(options.labels ?? {});
+    if (labels.length > 32) return finding(`${at}.labels`, `${labels.length} labels`, 'expected at most 32');
+    for (const [key, value] of labels) {
+      if (key.length < 2 || key.length > 64) return finding(`${at}.labels`, key, 'expected label keys of 2 to 64 characters');
+      const f = lengthFinding(`${at}.labels[${key}]`, value, 1, 64);
+      if (f) return f;
+    }
+    const redirect = options.redirect;
+    if (redirect) {
+      if (!redirect.to || redirect.to.length > 256) return finding(`${at}.redirect.to`, redirect.to, 'expected an option id of 1 to 256 characters');
+      if (redirect.message !== undefined) return lengthFinding(`${at}.redirect.message`, redirect.message, 2, 1024);
+    }
+    return undefined;
+  }
+
+  /** Adds an option whose `addFinding` was undefined. */
+  public add(id: string, options: O): void {
+    this.entries.push({ id, options });
+  }
+
+  /** The option the spawner selects first: the given one, else the first neither hidden nor redirected, else the first. */
+  public defaultId(given: string | undefined): string | undefined {
+    if (given !== undefined) return given;
+    return (this.entries.find(o => !o.options.hidden && !o.options.redirect) ?? this.entries[0])?.id;
+  }
+
+  /** Cross-option findings: the default exists and is not redirected; redirects end at an option. */
+  public findings(given: string | undefined): Finding[] {
+    const errors: Finding[] = [];
+    const ids = this.ids;
+    const byId = new Map(this.entries.map(o => [o.id, o.options.redirect?.to]));
+    const defaultField = `default${this.field[0].toUpperCase()}${this.field.slice(1)}`;
+    const chosen = this.defaultId(given);
+    if (given !== undefined && !ids.includes(given)) {
+      errors.push(finding(defaultField, given, `expected the id of an option: ${listOf(ids)}`));
+    } else if (chosen !== undefined && byId.get(chosen) !== undefined) {
+      errors.push(finding(defaultField, chosen, `expected an option that is not redirected (it redirects to "${byId.get(chosen)}"); the spawner does not show redirected options`));
+    }
+    const reported = new Set<string>();
+    for (const o of this.entries) {
+      const to = o.options.redirect?.to;
+      if (to === undefined) continue;
+      if (!byId.has(to)) {
+        errors.push(finding(`${this.field}[${o.id}].redirect.to`, to, `expected the id of another option: ${listOf(ids.filter(i => i !== o.id))}`));
+        continue;
+      }
+      // Follow the chain; a cycle is reported once, at the first option of it in the list.
+      const chain = [o.id];
+      let next: string | undefined = to;
+      while (next !== undefined && byId.has(next) && !chain.includes(next)) {
+        chain.push(next);
+        next = byId.get(next);
+      }
+      if (next !== undefined && chain.includes(next)) {
+        const cycle = chain.slice(chain.indexOf(next));
+        const key = [...cycle].sort().join('\n');
+        if (reported.has(key)) continue;
+        reported.add(key);
+        const first = this.entries.find(x => cycle.includes(x.id))!;
+        const at = cycle.indexOf(first.id);
+        const loop = [...cycle.slice(at), ...cycle.slice(0, at), first.id];
+        errors.push(finding(`${this.field}[${first.id}].redirect.to`, first.options.redirect!.to, `expected redirects that end at an option without one, but ${loop.join(' -> ')} is a cycle`));
+      }
+    }
+    return errors;
+  }
+}

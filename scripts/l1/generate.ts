@@ -5,6 +5,7 @@ import { CrdKind, readCrd } from './crd-source';
 import { K8sCatalog } from './k8s-catalog';
 import { collectEmbedded, renderCoreModule, renderKindModule, specOf } from './modules';
 import { canonical } from './schema';
+import { SharedTypeNamer } from './shared-type-names';
 
 /** The pinned CRDs, by module. Paths are relative to the shared CRD folder. */
 export const MODULES: ReadonlyArray<{ readonly name: string; readonly files: readonly string[] }> = [
@@ -50,13 +51,15 @@ export function generate(crdRoot: string): GeneratedFiles {
     `// ${what}`,
   ].join('\n');
 
+  const names = new SharedTypeNamer();
   const imports = new Map<string, string>();
   imports.set('core.ts', renderCoreModule(core,
     header('Kubernetes core types that the CRDs embed in a newer version than cdk8s-plus-28 (Kubernetes 1.28) has.')));
   for (const m of modules) {
     imports.set(`${m.name}.ts`, renderKindModule(m.kinds, core,
-      header(`From ${sources(MODULES.find(x => x.name === m.name)!.files)}.`)));
+      header(`From ${sources(MODULES.find(x => x.name === m.name)!.files)}.`), names));
   }
+  names.checkAllUsed();
 
   const schemas = new Map<string, string>();
   for (const m of modules) for (const kind of m.kinds) schemas.set(schemaFileName(kind), compactSchema(kind));

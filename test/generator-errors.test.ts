@@ -8,7 +8,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as yaml from 'js-yaml';
-import { generate, GeneratedFiles, MODULES, writeGenerated } from '../scripts/l1/generate';
+import { generate, GeneratedFiles, MODULES, SCHEMA_DIR, writeGenerated } from '../scripts/l1/generate';
 import { rewrite, tidyJson2jsiiOutput } from '../scripts/l1/rewrites';
 import { SHARED_TYPE_NAMES, SharedTypeNamer } from '../scripts/l1/shared-type-names';
 
@@ -266,25 +266,25 @@ describe('every rewrite of json2jsii output must match exactly as often as expec
 });
 
 describe('writeGenerated() swaps whole folders', () => {
-  /** A scratch output root holding a copy of the committed imports/ and test/schemas/. */
+  /** A scratch output root holding a copy of the committed imports/ and schema modules. */
   function outputRoot(): { root: string; imports: string; schemas: string } {
     const root = path.join(scratch, 'out');
     const imports = path.join(root, 'imports');
-    const schemas = path.join(root, 'test', 'schemas');
+    const schemas = path.join(root, SCHEMA_DIR);
     fs.cpSync(path.join(ROOT, 'imports'), imports, { recursive: true });
-    fs.cpSync(path.join(ROOT, 'test', 'schemas'), schemas, { recursive: true });
+    fs.cpSync(path.join(ROOT, SCHEMA_DIR), schemas, { recursive: true });
     return { root, imports, schemas };
   }
 
   test('replaces the folder, dropping files that are no longer generated, and leaves no staging folder', () => {
     const out = outputRoot();
     fs.writeFileSync(path.join(out.imports, 'stale.ts'), '// from an older run\n');
-    const files: GeneratedFiles = { imports: new Map([['a.ts', 'a\n']]), schemas: new Map([['s.json', '{}\n']]) };
+    const files: GeneratedFiles = { imports: new Map([['a.ts', 'a\n']]), schemas: new Map([['s.ts', '{}\n']]) };
     writeGenerated(files, out.imports, out.schemas);
     expect(snapshot(out.imports)).toEqual({ 'a.ts': Buffer.from('a\n').toString('hex') });
-    expect(snapshot(out.schemas)).toEqual({ 's.json': Buffer.from('{}\n').toString('hex') });
-    expect(fs.readdirSync(out.root).sort()).toEqual(['imports', 'test']);
-    expect(fs.readdirSync(path.join(out.root, 'test'))).toEqual(['schemas']);
+    expect(snapshot(out.schemas)).toEqual({ 's.ts': Buffer.from('{}\n').toString('hex') });
+    expect(fs.readdirSync(out.root).sort()).toEqual(['imports', 'src']);
+    expect(fs.readdirSync(path.dirname(out.schemas))).toEqual(['crds']);
   });
 
   test('a file that cannot be written leaves the folder as it was', () => {
@@ -318,7 +318,7 @@ describeWithCrds('the generate-l1 CLI', () => {
   test('exits non-zero with the message and leaves imports/ untouched', () => {
     const out = path.join(scratch, 'out');
     fs.cpSync(path.join(ROOT, 'imports'), path.join(out, 'imports'), { recursive: true });
-    fs.cpSync(path.join(ROOT, 'test', 'schemas'), path.join(out, 'test', 'schemas'), { recursive: true });
+    fs.cpSync(path.join(ROOT, SCHEMA_DIR), path.join(out, SCHEMA_DIR), { recursive: true });
     const before = snapshot(out);
     const crds = copyCrds();
     fs.rmSync(path.join(crds, 'notebooks-v2/kubeflow.org_workspacekinds.yaml'));
@@ -332,11 +332,10 @@ describeWithCrds('the generate-l1 CLI', () => {
 
   test('writes into the output root it is given, exactly what is committed', () => {
     const out = path.join(scratch, 'out');
-    fs.mkdirSync(path.join(out, 'test'), { recursive: true });
     const result = run(CRD_ROOT, out);
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
     expect(snapshot(path.join(out, 'imports'))).toEqual(snapshot(path.join(ROOT, 'imports')));
-    expect(snapshot(path.join(out, 'test', 'schemas'))).toEqual(snapshot(path.join(ROOT, 'test', 'schemas')));
+    expect(snapshot(path.join(out, SCHEMA_DIR))).toEqual(snapshot(path.join(ROOT, SCHEMA_DIR)));
   });
 });

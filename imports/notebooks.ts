@@ -26,8 +26,12 @@ export class Workspace extends ApiObject {
   }
 
   /**
-   * Adds JSON patches. They apply to the manifest as written (after the typed serializer, with
-   * the field names of the schema), so a patch can also add a field the pinned CRD lacks.
+   * Adds RFC 6902 JSON patches, applied to the manifest as written.
+   *
+   * They apply after the typed serializer, so their paths use the field names of the schema
+   * (`hostIPC`, not `hostIpc`) and a patch can also add a field the pinned CRD lacks.
+   *
+   * @param ops The patch operations, with paths into the manifest.
    */
   public override addJsonPatch(...ops: JsonPatch[]): void {
     this.manifestPatches.push(...ops);
@@ -82,8 +86,12 @@ export class WorkspaceKind extends ApiObject {
   }
 
   /**
-   * Adds JSON patches. They apply to the manifest as written (after the typed serializer, with
-   * the field names of the schema), so a patch can also add a field the pinned CRD lacks.
+   * Adds RFC 6902 JSON patches, applied to the manifest as written.
+   *
+   * They apply after the typed serializer, so their paths use the field names of the schema
+   * (`hostIPC`, not `hostIpc`) and a patch can also add a field the pinned CRD lacks.
+   *
+   * @param ops The patch operations, with paths into the manifest.
    */
   public override addJsonPatch(...ops: JsonPatch[]): void {
     this.manifestPatches.push(...ops);

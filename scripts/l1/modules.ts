@@ -105,8 +105,12 @@ function emitClass(code: any, name: string, kind: CrdKind, specRequired: boolean
   code.closeBlock();
   code.line();
   code.line('/**');
-  code.line(' * Adds JSON patches. They apply to the manifest as written (after the typed serializer, with');
-  code.line(' * the field names of the schema), so a patch can also add a field the pinned CRD lacks.');
+  code.line(' * Adds RFC 6902 JSON patches, applied to the manifest as written.');
+  code.line(' *');
+  code.line(' * They apply after the typed serializer, so their paths use the field names of the schema');
+  code.line(' * (`hostIPC`, not `hostIpc`) and a patch can also add a field the pinned CRD lacks.');
+  code.line(' *');
+  code.line(' * @param ops The patch operations, with paths into the manifest.');
   code.line(' */');
   code.openBlock('public override addJsonPatch(...ops: JsonPatch[]): void');
   code.line('this.manifestPatches.push(...ops);');

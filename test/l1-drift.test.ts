@@ -6,7 +6,10 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { generate, GeneratedFiles, SCHEMA_DIR } from '../scripts/l1/generate';
+import { readCrd } from '../scripts/l1/crd-source';
+import { generate, GeneratedFiles, MODULES, SCHEMA_DIR } from '../scripts/l1/generate';
+import { compactSchema } from '../scripts/l1/schema-modules';
+import { kindSchema } from '../src/private/schema';
 
 const ROOT = path.join(__dirname, '..');
 const CRD_ROOT = path.join(ROOT, '..', 'shared', 'crds');
@@ -67,6 +70,14 @@ if (!fs.existsSync(CRD_ROOT)) {
 
     test('src/private/schema/crds/', () => {
       expect(drift(files.schemas, path.join(ROOT, SCHEMA_DIR))).toEqual([]);
+    });
+
+    test('every kind\'s schema, loaded with its shared subtrees, is the full compact schema of its CRD', () => {
+      const kinds = MODULES.flatMap(m => m.files.map(f => readCrd(CRD_ROOT, f)));
+      expect(kinds.length).toBe(9);
+      for (const kind of kinds) {
+        expect(kindSchema(`${kind.group}/${kind.version}`, kind.kind)).toEqual(compactSchema(kind));
+      }
     });
   });
 }

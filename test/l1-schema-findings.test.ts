@@ -4,6 +4,7 @@
  * first check of their kind rather than when the library is loaded.
  */
 import { kindSchema, pinnedKinds, schemaFindings } from '../src/private/schema';
+import { inflate } from '../src/private/schema/shared-subtrees';
 import { SchemaNode, toFinding, violations } from '../src/private/schema/validator';
 import { describe as message, Finding } from '../src/private/validation/finding';
 
@@ -129,7 +130,7 @@ test('every pinned kind has its schema', () => {
 test('loading the library loads no schema; checking a kind loads that kind\'s only', () => {
   const loaded: string[] = [];
   jest.isolateModules(() => {
-    for (const key of pinnedKinds()) {
+    for (const key of [...pinnedKinds(), 'shared']) {
       const file = key.replace('/', '_').replace(' ', '_');
       const actual = jest.requireActual(`../src/private/schema/crds/${file}`);
       jest.doMock(`../src/private/schema/crds/${file}`, () => {
@@ -145,6 +146,31 @@ test('loading the library loads no schema; checking a kind loads that kind\'s on
     const schema = require('../src/private/schema');
     expect(schema.schemaFindings(pytorchJob())).toEqual([]);
     expect(schema.schemaFindings(pytorchJob())).toEqual([]);
-    expect(loaded).toEqual(['kubeflow.org_v1_PyTorchJob']);
+    expect(loaded).toEqual(['shared', 'kubeflow.org_v1_PyTorchJob']);
+  });
+});
+
+describe('shared subtrees', () => {
+  test('kinds that embed the same subtree use one object for it', () => {
+    const template = (k: string, map: string) => kindSchema('kubeflow.org/v1', k)!.schema.properties!.spec.properties![map]
+      .additionalProperties as SchemaNode;
+    expect(template('TFJob', 'tfReplicaSpecs').properties!.template).toBe(template('JAXJob', 'jaxReplicaSpecs').properties!.template);
+  });
+
+  test('references are replaced where schemas hold schemas, and nowhere else', () => {
+    const definitions = { a: { type: 'string' }, b: { type: 'object', properties: { x: { $ref: 'a' } } } };
+    const node = {
+      properties: { p: { $ref: 'b' }, q: { type: 'object', default: { $ref: 'a' } } },
+      items: { $ref: 'a' },
+      additionalProperties: { $ref: 'a' },
+      anyOf: [{ $ref: 'a' }, { type: 'integer' }],
+    };
+    expect(inflate(node, definitions)).toEqual({
+      properties: { p: { type: 'object', properties: { x: { type: 'string' } } }, q: { type: 'object', default: { $ref: 'a' } } },
+      items: { type: 'string' },
+      additionalProperties: { type: 'string' },
+      anyOf: [{ type: 'string' }, { type: 'integer' }],
+    });
+    expect(() => inflate({ items: { $ref: 'gone' } }, definitions)).toThrow('compact schema refers to the unknown shared subtree gone');
   });
 });

@@ -1,13 +1,16 @@
 /**
  * Strict schema findings for the manifests of the kinds whose CRDs are pinned. The compact schemas
- * are generated modules under ./crds (several hundred KiB in all), loaded on first use of a kind so
- * that loading the library does not parse them.
+ * are generated modules under ./crds (about 80 KiB, most of it the subtrees the kinds share), loaded
+ * on first use of a kind so that loading the library does not parse them.
  */
 import { SCHEMA_MODULES } from './crds';
+import { inflate } from './shared-subtrees';
 import { KindSchema, manifestViolations, toFinding } from './validator';
 import { Finding } from '../validation/finding';
 
 const loaded = new Map<string, KindSchema>();
+/** The shared subtrees, read with the first schema; completed ones are reused by every kind. */
+let shared: { readonly definitions: { readonly [name: string]: unknown }; readonly done: Map<string, unknown> } | undefined;
 
 /** The compact schema of a kind, or undefined when none is pinned. */
 export function kindSchema(apiVersion: string, kind: string): KindSchema | undefined {
@@ -16,9 +19,14 @@ export function kindSchema(apiVersion: string, kind: string): KindSchema | undef
   if (file === undefined) return undefined;
   let schema = loaded.get(key);
   if (!schema) {
-    // A plain require so that each kind's schema is read only when a manifest of that kind is checked.
+    // Plain requires so that each kind's schema is read only when a manifest of that kind is checked.
+    if (!shared) {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      shared = { definitions: require('./crds/shared').DEFINITIONS, done: new Map() };
+    }
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    schema = require(`./crds/${file}`).SCHEMA as KindSchema;
+    const compact: KindSchema = require(`./crds/${file}`).SCHEMA;
+    schema = { ...compact, schema: inflate(compact.schema, shared.definitions, shared.done) };
     loaded.set(key, schema);
   }
   return schema;

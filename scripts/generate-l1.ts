@@ -1,20 +1,21 @@
 /**
- * Generates the typed L1 classes in imports/ and the compact test schemas in test/schemas/ from the
- * pinned CRDs in ../shared/crds. Run it with `npx projen import`.
+ * Generates the typed L1 classes in imports/ and the compact schemas the library validates
+ * manifests against in src/private/schema/crds/ from the pinned CRDs in ../shared/crds. Run it
+ * with `npx projen import`.
  *
  * Arguments, both optional: the CRD folder, and an output root that receives imports/ and
- * test/schemas/ instead of the repository (tests use it to run the CLI against a scratch copy).
+ * src/private/schema/crds/ instead of the repository (tests use it to run the CLI against a scratch copy).
  */
 import * as path from 'path';
-import { DEFAULT_CRD_ROOT, generate, writeGenerated } from './l1/generate';
+import { DEFAULT_CRD_ROOT, generate, SCHEMA_DIR, writeGenerated } from './l1/generate';
 
 const crdRoot = process.argv[2] || DEFAULT_CRD_ROOT;
 const root = process.argv[3] ? path.resolve(process.argv[3]) : path.join(__dirname, '..');
 try {
   const files = generate(crdRoot);
-  writeGenerated(files, path.join(root, 'imports'), path.join(root, 'test', 'schemas'));
+  writeGenerated(files, path.join(root, 'imports'), path.join(root, SCHEMA_DIR));
   for (const [name, content] of files.imports) console.log(`imports/${name}: ${content.split('\n').length - 1} lines`);
-  console.log(`test/schemas: ${files.schemas.size} schemas`);
+  console.log(`${SCHEMA_DIR}: ${files.schemas.size} modules`);
 } catch (e: any) {
   console.error(`generate-l1: ${e.message}`);
   process.exit(1);

@@ -1,11 +1,15 @@
 /**
- * The committed imports/ and test/schemas/ must be exactly what the generator writes today from
- * the pinned CRDs: a hand edit, or a generator change without `npx projen import`, fails here.
+ * The committed imports/ and src/private/schema/crds/ must be exactly what the generator writes
+ * today from the pinned CRDs: a hand edit, or a generator change without `npx projen import`,
+ * fails here.
  */
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { generate, GeneratedFiles } from '../scripts/l1/generate';
+import { readCrd } from '../scripts/l1/crd-source';
+import { generate, GeneratedFiles, MODULES, SCHEMA_DIR } from '../scripts/l1/generate';
+import { compactSchema } from '../scripts/l1/schema-modules';
+import { kindSchema } from '../src/private/schema';
 
 const ROOT = path.join(__dirname, '..');
 const CRD_ROOT = path.join(ROOT, '..', 'shared', 'crds');
@@ -51,7 +55,7 @@ test('the comparison reports a changed, a missing and an extra file', () => {
 
 if (!fs.existsSync(CRD_ROOT)) {
   test(`skipped: the pinned CRDs (${CRD_ROOT}) are not available, so drift cannot be checked`, () => {
-    console.log(`l1-drift: ${CRD_ROOT} does not exist; imports/ and test/schemas/ were not compared with the generator`);
+    console.log(`l1-drift: ${CRD_ROOT} does not exist; imports/ and ${SCHEMA_DIR}/ were not compared with the generator`);
   });
 } else {
   describe('generated files match the generator (run `npx projen import` to refresh)', () => {
@@ -64,8 +68,16 @@ if (!fs.existsSync(CRD_ROOT)) {
       expect(drift(files.imports, path.join(ROOT, 'imports'))).toEqual([]);
     });
 
-    test('test/schemas/', () => {
-      expect(drift(files.schemas, path.join(ROOT, 'test', 'schemas'))).toEqual([]);
+    test('src/private/schema/crds/', () => {
+      expect(drift(files.schemas, path.join(ROOT, SCHEMA_DIR))).toEqual([]);
+    });
+
+    test('every kind\'s schema, loaded with its shared subtrees, is the full compact schema of its CRD', () => {
+      const kinds = MODULES.flatMap(m => m.files.map(f => readCrd(CRD_ROOT, f)));
+      expect(kinds.length).toBe(9);
+      for (const kind of kinds) {
+        expect(kindSchema(`${kind.group}/${kind.version}`, kind.kind)).toEqual(compactSchema(kind));
+      }
     });
   });
 }

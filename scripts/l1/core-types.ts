@@ -12,6 +12,10 @@ import { camel, isIntOrString, isQuantity, JsonSchema } from './schema';
  */
 export class CoreTypes {
   private readonly occurrences = new Map<string, JsonSchema>();
+  /** Where each type was first seen, for messages. */
+  private readonly firstSeen = new Map<string, string>();
+  /** Types whose occurrences disagree on a required field, with the refusal to throw if we declare them. */
+  private readonly conflicts = new Map<string, RequiredFieldMergeError>();
   private readonly ownMemo = new Map<string, boolean>();
 
   public constructor(private readonly catalog: K8sCatalog) {}
@@ -26,7 +30,21 @@ export class CoreTypes {
       throw new Error(`${where}: the schema does not look like k8s.${typeName} (fields: ${Object.keys(schema.properties).join(', ')})`);
     }
     const previous = this.occurrences.get(typeName);
-    this.occurrences.set(typeName, previous ? merge(previous, schema) : schema);
+    if (previous) {
+      // Only the required lists this type emits itself matter: fields typed by another k8s type are
+      // compared when that type's occurrences are merged.
+      const conflict = requiredConflict(previous, schema, props);
+      if (conflict && !this.conflicts.has(typeName)) {
+        const [field, requiredIn, notIn] = conflict.inFirst
+          ? [conflict.field, this.firstSeen.get(typeName)!, where]
+          : [conflict.field, where, this.firstSeen.get(typeName)!];
+        this.conflicts.set(typeName, new RequiredFieldMergeError(typeName, field, requiredIn, notIn));
+      }
+      this.occurrences.set(typeName, merge(previous, schema));
+    } else {
+      this.occurrences.set(typeName, schema);
+      this.firstSeen.set(typeName, where);
+    }
     for (const [name, sub] of Object.entries(schema.properties ?? {})) {
       const kp = props.get(camel(name));
       if (kp) this.collectTyped(kp, sub, `${where}.${name}`);
@@ -55,6 +73,10 @@ export class CoreTypes {
 
   /** The schema json2jsii turns into our core declaration of `typeName`. */
   public definition(typeName: string): JsonSchema {
+    // A type typed by cdk8s-plus-28's k8s declaration takes its required fields from there, so a
+    // disagreement only matters for a type we declare ourselves.
+    const conflict = this.conflicts.get(typeName);
+    if (conflict) throw conflict;
     const merged = this.occurrences.get(typeName)!;
     const props = this.catalog.props(typeName)!;
     const properties: { [name: string]: JsonSchema } = {};
@@ -132,7 +154,54 @@ export function plain(schema: JsonSchema): JsonSchema {
   return out;
 }
 
-/** Union of two occurrences of one type: every field either has, recursively. */
+/** A merge of two schemas of one core type that would change the type's required fields. */
+export class RequiredFieldMergeError extends Error {
+  public constructor(typeName: string, field: string, requiredIn: string, notIn: string) {
+    super(`cannot merge two schemas of core type ${typeName}: ${field} is required in ${requiredIn} but not in ${notIn}; `
+      + `expected both schemas to require the same fields (a merged core.${typeName} would make ${field} optional for every kind that embeds it)`);
+    this.name = 'RequiredFieldMergeError';
+  }
+}
+
+/**
+ * The first field that one schema of a type requires and the other does not, at the type's own
+ * level and inside the subtrees it declares inline (fields that no k8s type covers).
+ */
+function requiredConflict(a: JsonSchema, b: JsonSchema, props: ReadonlyMap<string, K8sPropType> | undefined, path = ''):
+{ field: string; inFirst: boolean } | undefined {
+  const field = (name: string) => (path ? `${path}.${name}` : name);
+  const ra = a.required ?? [];
+  const rb = b.required ?? [];
+  const onlyA = ra.find(r => !rb.includes(r));
+  if (onlyA !== undefined) return { field: field(onlyA), inFirst: true };
+  const onlyB = rb.find(r => !ra.includes(r));
+  if (onlyB !== undefined) return { field: field(onlyB), inFirst: false };
+  for (const [name, sa] of Object.entries(a.properties ?? {})) {
+    const sb = b.properties?.[name];
+    const kp = props?.get(camel(name));
+    if (!sb || (kp && typedElsewhere(kp))) continue;
+    const found = requiredConflict(sa, sb, undefined, field(name));
+    if (found) return found;
+  }
+  if (a.items && b.items) {
+    const found = requiredConflict(a.items, b.items, undefined, `${path}[]`);
+    if (found) return found;
+  }
+  if (typeof a.additionalProperties === 'object' && typeof b.additionalProperties === 'object') {
+    return requiredConflict(a.additionalProperties, b.additionalProperties, undefined, field('*'));
+  }
+  return undefined;
+}
+
+/** A field typed by a k8s type (directly, or as its list items or map values). */
+function typedElsewhere(kp: K8sPropType): boolean {
+  return kp.kind === 'ref' || ((kp.kind === 'array' || kp.kind === 'map') && typedElsewhere(kp.of));
+}
+
+/**
+ * Union of two occurrences of one type: every field either has, recursively. Required fields are
+ * those both require; where they disagree, `requiredConflict` has recorded a refusal for the type.
+ */
 function merge(a: JsonSchema, b: JsonSchema): JsonSchema {
   const out: JsonSchema = { ...a };
   if (a.properties || b.properties) {

@@ -31,13 +31,16 @@ export const INT_OR_STRING: [string, ExternalType] = ['IntOrString', { type: 'k8
 export const API_OBJECT_METADATA: [string, ExternalType] = ['ApiObjectMetadata', { type: 'ApiObjectMetadata', toJson: x => x }];
 
 /**
- * Makes `$ref`s to `key` resolve to the external type. json2jsii looks a `$ref` up among the types
- * it has already emitted before it reads a definition, and it offers no public way to declare a
- * type that is emitted elsewhere, so the entry is placed there directly. Routing every such field
- * through the type's own `toJson` is what keeps quantities and nested types from being written
- * raw (a typed field written as-is would render `{ value: ... }`).
+ * Makes `$ref`s to `key` resolve to the external type, through json2jsii's public
+ * `emitCustomType`: a custom type whose emitter writes no code and returns the external's type and
+ * serializer. json2jsii resolves a `$ref` by looking among the types it has already emitted before
+ * it reads a definition, and it emits custom types in the order they were registered, so externals
+ * must be registered before any other type (each adds one empty line at the top of the rendered
+ * code, which `finish` trims). Routing every such field through the type's own `toJson` is what
+ * keeps quantities and nested types from being written raw (a typed field written as-is would
+ * render `{ value: ... }`).
  */
 export function registerExternal(gen: TypeGenerator, [key, external]: [string, ExternalType]): void {
   const name = TypeGenerator.normalizeTypeName(`${PREFIX}${key}`);
-  (gen as any).emittedTypes[name] = external;
+  gen.emitCustomType(name, () => external);
 }

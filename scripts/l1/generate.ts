@@ -1,10 +1,11 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { CoreTypes } from './core-types';
-import { CrdKind, readCrd } from './crd-source';
+import { readCrd } from './crd-source';
 import { K8sCatalog } from './k8s-catalog';
-import { collectEmbedded, renderCoreModule, renderKindModule, specOf } from './modules';
-import { canonical } from './schema';
+import { collectEmbedded, renderCoreModule, renderKindModule } from './modules';
+import { schemaModules } from './schema-modules';
+import { SharedTypeNamer } from './shared-type-names';
 
 /** The pinned CRDs, by module. Paths are relative to the shared CRD folder. */
 export const MODULES: ReadonlyArray<{ readonly name: string; readonly files: readonly string[] }> = [
@@ -31,9 +32,14 @@ export const MODULES: ReadonlyArray<{ readonly name: string; readonly files: rea
 
 /** What the generator writes: file name (relative to its folder) to content. */
 export interface GeneratedFiles {
+  /** The L1 modules, for imports/. */
   readonly imports: Map<string, string>;
+  /** The compact schema modules and their catalogue, for src/private/schema/crds/ (SCHEMA_DIR). */
   readonly schemas: Map<string, string>;
 }
+
+/** Where the compact schema modules go, relative to the output root. */
+export const SCHEMA_DIR = path.join('src', 'private', 'schema', 'crds');
 
 /**
  * Reads every pinned CRD and renders the L1 modules and the compact test schemas, in memory.
@@ -50,40 +56,17 @@ export function generate(crdRoot: string): GeneratedFiles {
     `// ${what}`,
   ].join('\n');
 
+  const names = new SharedTypeNamer();
   const imports = new Map<string, string>();
   imports.set('core.ts', renderCoreModule(core,
     header('Kubernetes core types that the CRDs embed in a newer version than cdk8s-plus-28 (Kubernetes 1.28) has.')));
   for (const m of modules) {
     imports.set(`${m.name}.ts`, renderKindModule(m.kinds, core,
-      header(`From ${sources(MODULES.find(x => x.name === m.name)!.files)}.`)));
+      header(`From ${sources(MODULES.find(x => x.name === m.name)!.files)}.`), names));
   }
+  names.checkAllUsed();
 
-  const schemas = new Map<string, string>();
-  for (const m of modules) for (const kind of m.kinds) schemas.set(schemaFileName(kind), compactSchema(kind));
-  return { imports, schemas };
-}
-
-/** The test schema's file name for a kind: `<group>_<version>_<kind>.json`. */
-export function schemaFileName(kind: { group: string; version: string; kind: string }): string {
-  return `${kind.group}_${kind.version}_${kind.kind}.json`;
-}
-
-/**
- * A description-free copy of the kind's schema, without status (never written by a user), with
- * apiVersion and kind pinned to the kind's own values.
- */
-function compactSchema(kind: CrdKind): string {
-  const schema = {
-    type: 'object',
-    required: ['apiVersion', 'kind', 'metadata', ...(kind.schema.required ?? []).filter(r => r !== 'metadata')],
-    properties: {
-      apiVersion: { type: 'string', enum: [`${kind.group}/${kind.version}`] },
-      kind: { type: 'string', enum: [kind.kind] },
-      metadata: { type: 'object' },
-      spec: specOf(kind),
-    },
-  };
-  return `${JSON.stringify({ group: kind.group, version: kind.version, kind: kind.kind, scope: kind.scope, schema: JSON.parse(canonical(schema)) })}\n`;
+  return { imports, schemas: schemaModules(modules.flatMap(m => m.kinds)) };
 }
 
 /**
@@ -108,7 +91,10 @@ export function writeGenerated(files: GeneratedFiles, importsDir: string, schema
 
 /** Writes the contents into a fresh folder beside the target; removes it again on failure. */
 function stage(target: string, contents: Map<string, string>): string {
+  fs.mkdirSync(path.dirname(path.resolve(target)), { recursive: true });
   const staging = fs.mkdtempSync(path.join(path.dirname(path.resolve(target)), `.${path.basename(target)}-`));
+  // mkdtemp makes the folder private to its owner; the generated folder is an ordinary one.
+  fs.chmodSync(staging, 0o755);
   try {
     for (const [name, content] of contents) fs.writeFileSync(path.join(staging, name), content);
     return staging;

@@ -4,7 +4,9 @@ import { CrdKind } from './crd-source';
 import { describe } from './docs';
 import { embeddedTypeAt } from './embedded-rules';
 import { API_OBJECT_METADATA, coreType, externalRef, INT_OR_STRING, k8sType, QUANTITY, registerExternal } from './externals';
-import { canonical, isIntOrString, JsonSchema, pascal, withoutDescriptions } from './schema';
+import { tidyJson2jsiiOutput } from './rewrites';
+import { canonical, isIntOrString, JsonSchema, withoutDescriptions } from './schema';
+import { SharedTypeNamer } from './shared-type-names';
 
 /** The user-settable part of a kind: its spec, without upstream descriptions and without status. */
 export function specOf(kind: CrdKind): JsonSchema {
@@ -30,12 +32,12 @@ export function collectEmbedded(kind: CrdKind, core: CoreTypes): void {
  * kinds share exactly (run policy, replica spec, ...) become one named type instead of a copy per
  * kind.
  */
-export function renderKindModule(kinds: CrdKind[], core: CoreTypes, header: string): string {
+export function renderKindModule(kinds: CrdKind[], core: CoreTypes, header: string, names: SharedTypeNamer): string {
   const specs = new Map(kinds.map(k => [k.kind, typeEmbedded(specOf(k), 'spec', core)]));
-  const shared = shareCommonSubtrees(specs);
+  const shared = shareCommonSubtrees(specs, names);
 
   const gen = new TypeGenerator({ renderTypeName: def => def });
-  registerExternals(gen, core);
+  const externals = registerExternals(gen, core);
   for (const [name, def] of shared) gen.addDefinition(name, forJson2jsii(describe(def.schema, def.path)));
 
   for (const kind of kinds) {
@@ -54,17 +56,17 @@ export function renderKindModule(kinds: CrdKind[], core: CoreTypes, header: stri
       ...(specRequired ? { required: ['spec'] } : {}),
     }, `${name}Props`);
   }
-  return finish(header, gen.render());
+  return finish(header, gen.render(), externals);
 }
 
 /** Renders the core module: the Kubernetes types the CRDs embed in a newer version than k8s 1.28. */
 export function renderCoreModule(core: CoreTypes, header: string): string {
   const gen = new TypeGenerator({ renderTypeName: def => def });
-  registerExternals(gen, core);
+  const externals = registerExternals(gen, core);
   const own = core.ownTypes();
   for (const type of own) gen.addDefinition(type, forJson2jsii(describe(core.definition(type), type)));
   for (const type of own) gen.emitType(type, undefined, type);
-  return finish(header, gen.render());
+  return finish(header, gen.render(), externals);
 }
 
 /** Our schema type is looser than json-schema's draft-4 typing, which json2jsii declares. */
@@ -72,12 +74,11 @@ function forJson2jsii(schema: JsonSchema): Parameters<TypeGenerator['addDefiniti
   return schema as Parameters<TypeGenerator['addDefinition']>[1];
 }
 
-function registerExternals(gen: TypeGenerator, core: CoreTypes) {
-  for (const type of core.embeddedTypes()) {
-    registerExternal(gen, k8sType(type));
-    registerExternal(gen, coreType(type));
-  }
-  for (const external of [QUANTITY, INT_OR_STRING, API_OBJECT_METADATA]) registerExternal(gen, external);
+/** Registers every external type (before any other type, see externals.ts); returns how many. */
+function registerExternals(gen: TypeGenerator, core: CoreTypes): number {
+  const externals = [...core.embeddedTypes().flatMap(type => [k8sType(type), coreType(type)]), QUANTITY, INT_OR_STRING, API_OBJECT_METADATA];
+  for (const external of externals) registerExternal(gen, external);
+  return externals.length;
 }
 
 function emitClass(code: any, name: string, kind: CrdKind, specRequired: boolean) {
@@ -95,15 +96,30 @@ function emitClass(code: any, name: string, kind: CrdKind, specRequired: boolean
   code.line(`return { ...${name}.GVK, ...toJson_${name}Props(props) };`);
   code.closeBlock();
   code.line();
+  code.line('/** JSON patches, kept here rather than by ApiObject, which would apply them before the typed serializer. */');
+  code.line('private readonly manifestPatches: JsonPatch[] = [];');
+  code.line();
   code.line(`/** Adds a ${kind.kind} to \`scope\`. */`);
   code.openBlock(`public constructor(scope: Construct, id: string, ${propsParam})`);
   code.line(`super(scope, id, { ...${name}.GVK, ...props });`);
   code.closeBlock();
   code.line();
-  code.line('/** The manifest, with the field names of the schema. */');
+  code.line('/**');
+  code.line(' * Adds RFC 6902 JSON patches, applied to the manifest as written.');
+  code.line(' *');
+  code.line(' * They apply after the typed serializer, so their paths use the field names of the schema');
+  code.line(' * (`hostIPC`, not `hostIpc`) and a patch can also add a field the pinned CRD lacks.');
+  code.line(' *');
+  code.line(' * @param ops The patch operations, with paths into the manifest.');
+  code.line(' */');
+  code.openBlock('public override addJsonPatch(...ops: JsonPatch[]): void');
+  code.line('this.manifestPatches.push(...ops);');
+  code.closeBlock();
+  code.line();
+  code.line('/** The manifest, with the field names of the schema and the JSON patches applied. */');
   code.openBlock('public override toJson(): any');
   code.line('const resolved = super.toJson();');
-  code.line(`return { ...${name}.GVK, ...toJson_${name}Props(resolved) };`);
+  code.line(`return withJsonPatches(this, { ...${name}.GVK, ...toJson_${name}Props(resolved) }, this.manifestPatches);`);
   code.closeBlock();
   code.closeBlock();
   return { type: name, toJson: (x: string) => x };
@@ -130,10 +146,9 @@ interface SharedType { readonly schema: JsonSchema; readonly path: string }
 
 /**
  * Finds object subtrees that two or more kinds have in identical form, shallowest first, and
- * replaces each with a `$ref` to one definition named after the field (map values and list items
- * in the singular: `*ReplicaSpecs.*` gives `ReplicaSpec`).
+ * replaces each with a `$ref` to one definition, named from the table of shared-type-names.ts.
  */
-function shareCommonSubtrees(specs: Map<string, JsonSchema>): Map<string, SharedType> {
+function shareCommonSubtrees(specs: Map<string, JsonSchema>, names: SharedTypeNamer): Map<string, SharedType> {
   const shared = new Map<string, SharedType>();
   for (;;) {
     const groups = new Map<string, { kinds: Set<string>; sites: Array<{ parent: any; key: string; path: string[] }> }>();
@@ -151,9 +166,9 @@ function shareCommonSubtrees(specs: Map<string, JsonSchema>): Map<string, Shared
       .sort(([ca, a], [cb, b]) => Math.min(...a.sites.map(s => s.path.length)) - Math.min(...b.sites.map(s => s.path.length)) || (ca < cb ? -1 : 1));
     if (candidates.length === 0) return shared;
     const [c, group] = candidates[0];
-    const path = generalize(group.sites.map(s => s.path));
-    const name = sharedTypeName(path, shared);
-    shared.set(name, { schema: JSON.parse(c), path: path.join('.').replace(/\.\[\]/g, '[]') });
+    const path = generalize(group.sites.map(s => s.path)).join('.').replace(/\.\[\]/g, '[]');
+    const name = names.nameFor(path, group.sites.map(s => s.path.join('.').replace(/\.\[\]/g, '[]')));
+    shared.set(name, { schema: JSON.parse(c), path });
     for (const site of group.sites) site.parent[site.key] = { '$ref': `#/definitions/${name}`, 'x-type-name': name };
   }
 }
@@ -191,34 +206,6 @@ function generalize(paths: string[][]): string[] {
   });
 }
 
-/**
- * A name from the field: the last named segment (singular for map values and list items), with
- * the segment before it as a prefix when the short name is taken.
- */
-function sharedTypeName(path: string[], taken: Map<string, unknown>): string {
-  const words: string[] = [];
-  for (let i = 1; i < path.length; i++) {
-    if (path[i] === '*' || path[i] === '[]') continue;
-    const singular = path[i + 1] === '*' || path[i + 1] === '[]';
-    const word = alternativesWord(path[i].replace(/^\*/, '').split('|'));
-    words.push(singular ? word.replace(/s$/, '') : word);
-  }
-  for (let n = 1; n <= words.length; n++) {
-    const name = TypeGenerator.normalizeTypeName(words.slice(-n).join(''));
-    if (!taken.has(name)) return name;
-  }
-  throw new Error(`no free type name for the shared subtree at ${path.join('.')}`);
-}
-
-/** `icon|logo` reads IconOrLogo; `matchNamespace|matchPodConfig` reads Match (their common start). */
-function alternativesWord(alternatives: string[]): string {
-  if (alternatives.length === 1) return pascal(alternatives[0]);
-  let prefix = alternatives[0];
-  while (prefix && !alternatives.every(a => a.startsWith(prefix))) prefix = prefix.slice(0, -1);
-  const word = prefix.match(/^[a-z]+/)?.[0];
-  return word ? pascal(word) : alternatives.map(a => pascal(a)).join('Or');
-}
-
 function walk(schema: JsonSchema, path: string, stop: (schema: JsonSchema, path: string) => boolean) {
   if (stop(schema, path)) return;
   for (const [name, sub] of Object.entries(schema.properties ?? {})) walk(sub, `${path}.${name}`, stop);
@@ -239,24 +226,32 @@ function withoutUndefined(result: { [key: string]: any }): Record<string, any> {
 `;
 
 /**
- * Shortens json2jsii's doc blocks (our descriptions are one line, and the `@schema` tag repeats
- * the type and field name) and adds the header with only the imports the code uses.
+ * The helper every L1 class's toJson ends with. cdk8s's ApiObject applies JSON patches to the
+ * resolved props, before our typed serializer, which drops every field the pinned types lack: a
+ * patch adding such a field would vanish without a word. The classes keep their patches and apply
+ * them here, to the manifest as written.
  */
-function finish(header: string, rendered: string): string {
-  const body = rendered
-    .replace(/\/\*\*\n(\s*)\* (.+)\n\s*\*\n\s*\* @default (.+)\n\s*\* @schema .+\n\s*\*\//g, '/**\n$1* $2\n$1* @default $3\n$1*/')
-    .replace(/\/\*\*\n\s*\* (.+)\n\s*\*\n\s*\* @schema .+\n\s*\*\//g, '/** $1 */')
-    .replace(/\/\*\*\n\s*\* @schema (.+)\n\s*\*\//g, '/** $1 */')
-    .replace(/\/\*\*\n \* Converts an object of type '(\w+)' to JSON representation.\n \*\//g, '/** Converts a $1 to the JSON of the manifest. */')
-    // json2jsii filters undefined fields by spreading the result into a new object once per field,
-    // which is quadratic in the fields of a type (30 for a Volume) and most of synthesis garbage.
-    .replace(/  \/\/ filter undefined values\n  return Object\.entries\(result\)\.reduce\(\(r, i\) => \(i\[1\] === undefined\) \? r : \(\{ \.\.\.r, \[i\[0\]\]: i\[1\] \}\), \{\}\);/g,
-      '  return withoutUndefined(result);');
+const WITH_JSON_PATCHES = `
+/** Applies an L1's JSON patches to its serialized manifest; errors name the construct as cdk8s's own do. */
+function withJsonPatches(obj: ApiObject, manifest: any, patches: JsonPatch[]): any {
+  if (patches.length === 0) return manifest;
+  try {
+    return JsonPatch.apply(manifest, ...patches);
+  } catch (e) {
+    throw new Error(\`Failed serializing construct at path '\${obj.node.path}' with name '\${obj.name}': \${e}\`);
+  }
+}
+`;
+
+/** Tidies json2jsii's code (see rewrites.ts) and adds the header with only the imports the code uses. */
+function finish(header: string, rendered: string, externals: number): string {
+  const body = tidyJson2jsiiOutput(rendered, externals);
   const lines = [header];
-  const cdk8s = ['ApiObject', 'ApiObjectMetadata', 'GroupVersionKind'].filter(n => new RegExp(`\\b${n}\\b`).test(body));
+  const classes = /\bextends ApiObject\b/.test(body);
+  const cdk8s = ['ApiObject', 'ApiObjectMetadata', 'GroupVersionKind', 'JsonPatch'].filter(n => new RegExp(`\\b${n}\\b`).test(body));
   if (cdk8s.length) lines.push(`import { ${cdk8s.join(', ')} } from 'cdk8s';`);
   if (/\bConstruct\b/.test(body)) lines.push("import { Construct } from 'constructs';");
   if (/\bk8s\./.test(body)) lines.push("import { k8s } from 'cdk8s-plus-28';");
   if (/\bcore\./.test(body)) lines.push("import * as core from './core';");
-  return `${lines.join('\n')}\n\n${body.trimEnd()}\n${WITHOUT_UNDEFINED}`;
+  return `${lines.join('\n')}\n\n${body.trimEnd()}\n${WITHOUT_UNDEFINED}${classes ? WITH_JSON_PATCHES : ''}`;
 }

@@ -46,7 +46,3 @@ export function isIntOrString(s: JsonSchema): boolean {
 export function camel(name: string): string {
   return camelcase(name.replace(/^\$/, '').replace(/\//, '_'));
 }
-
-export function pascal(name: string): string {
-  return camelcase(name, { pascalCase: true });
-}

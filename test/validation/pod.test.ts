@@ -57,7 +57,7 @@ describe('ports', () => {
     ['one host port twice in a pod', d => {
       c(d).ports[0].hostPort = 9000;
       s(d).containers.push({ name: 'sidecar', image: 'busybox', ports: [{ containerPort: 9001, hostPort: 9000 }] });
-    }, [f(`${WORKER}.containers[sidecar].ports[0].hostPort`, 9000, 'expected a host port and protocol (9000/TCP) no other port of the pod uses', 'k8s/host-port-unique')]],
+    }, [f(`${WORKER}.containers[sidecar].ports[0].hostPort`, 9000, 'expected a host port no other port of the pod binds with the same protocol (TCP) and host IP', 'k8s/host-port-unique')]],
   ]);
 });
 

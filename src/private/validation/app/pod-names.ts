@@ -40,7 +40,8 @@ export function podNameCollisions(docs: readonly AppDocument[], out: AppFinding[
       if (!Number.isInteger(count) || count <= 0) continue;
       const prefix = `${name}-${type.toLowerCase()}`;
       const entries = prefixes.get(prefix) ?? [];
-      const other = entries.find(e => e.doc !== d);
+      // The same kind and name is one object twice: app/duplicate-object reports it.
+      const other = entries.find(e => e.doc !== d && !(e.doc.doc.kind === doc.kind && e.doc.doc.metadata.name === name));
       if (other !== undefined && !reported) {
         reported = true;
         const o = other.doc.doc;

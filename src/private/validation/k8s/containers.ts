@@ -29,10 +29,10 @@ export const HOST_NETWORK_PORT = new Rule('k8s/host-network-port', F, `${SOURCE}
 export const ENV_NAME = new Rule('k8s/env-name', F, `${SOURCE} ValidateEnv (IsRelaxedEnvVarName, GA in 1.34)`);
 export const ENV_VALUE_FROM = new Rule('k8s/env-value-from', F, `${SOURCE} validateEnvVarValueFrom (exactly one source, not with value)`);
 export const ENV_FROM = new Rule('k8s/env-from', F, `${SOURCE} ValidateEnvFrom (exactly one source, prefix a valid name)`);
-export const VOLUME_MOUNT_NAME = new Rule('k8s/volume-mount-name', F, `${SOURCE} ValidateVolumeMounts (name of a volume of the pod)`);
-export const MOUNT_PATH = new Rule('k8s/mount-path', F, `${SOURCE} ValidateVolumeMounts (required) and the container runtime (absolute destination)`);
-export const MOUNT_PATH_UNIQUE = new Rule('k8s/mount-path-unique', F, `${SOURCE} ValidateVolumeMounts (must be unique) and the kubelet (one mount per normalized path)`);
-export const SUB_PATH = new Rule('k8s/sub-path', F, `${SOURCE} ValidateVolumeMounts (validateLocalDescendingPath, subPath and subPathExpr exclusive)`);
+export const VOLUME_MOUNT_NAME = new Rule('k8s/volume-mount-name', 'volumes', `${SOURCE} ValidateVolumeMounts (name of a volume of the pod)`);
+export const MOUNT_PATH = new Rule('k8s/mount-path', 'volumes', `${SOURCE} ValidateVolumeMounts (required) and the container runtime (absolute destination)`);
+export const MOUNT_PATH_UNIQUE = new Rule('k8s/mount-path-unique', 'volumes', `${SOURCE} ValidateVolumeMounts (must be unique) and the kubelet (one mount per normalized path)`);
+export const SUB_PATH = new Rule('k8s/sub-path', 'volumes', `${SOURCE} ValidateVolumeMounts (validateLocalDescendingPath, subPath and subPathExpr exclusive)`);
 export const PROBE_HANDLER = new Rule('k8s/probe-handler', F, `${SOURCE} validateProbe and validateHandler (exactly one handler)`);
 export const PROBE_SUCCESS_THRESHOLD = new Rule('k8s/probe-success-threshold', F, `${SOURCE} validateLivenessProbe and validateStartupProbe (successThreshold 1)`);
 
@@ -56,7 +56,7 @@ export interface PodContext {
   readonly hostNetwork: boolean;
   /** Names of containers seen so far (uniqueness across init and regular containers). */
   readonly containerNames: Set<string>;
-  /** `hostPort/protocol` pairs seen so far across the pod's containers. */
+  /** `protocol/hostIP/hostPort` seen so far across the pod's containers. */
   readonly hostPorts: Set<string>;
 }
 
@@ -153,9 +153,10 @@ function checkPorts(ports: unknown, at: string, pod: PodContext, out: Finding[])
       PORT_PROTOCOL.report(out, child(path, 'protocol'), protocol, 'expected "TCP", "UDP" or "SCTP"');
     }
     if (isInt32(hostPort) && hostPort > 0) {
-      const key = `${hostPort}/${protocol ?? 'TCP'}`;
+      // AccumulateUniqueHostPorts keys on protocol, host IP and port.
+      const key = `${protocol ?? 'TCP'}/${port.hostIP ?? ''}/${hostPort}`;
       if (pod.hostPorts.has(key)) {
-        HOST_PORT_UNIQUE.report(out, child(path, 'hostPort'), hostPort, `expected a host port and protocol (${key}) no other port of the pod uses`);
+        HOST_PORT_UNIQUE.report(out, child(path, 'hostPort'), hostPort, `expected a host port no other port of the pod binds with the same protocol (${protocol ?? 'TCP'}) and host IP`);
       }
       pod.hostPorts.add(key);
     }

@@ -10,7 +10,7 @@
  */
 import { Finding } from '../finding';
 import { Rule } from '../rule';
-import { child, indexed, named } from './field-path';
+import { child, indexed } from './field-path';
 import { isObject } from './names';
 
 const F = 'numbers';
@@ -143,31 +143,62 @@ export function compileIntegers(fields: readonly IntegerField[]): Node {
   return root;
 }
 
-/** Checks every integer of the compiled table under `value` (whose path is `at`). */
+/**
+ * Checks every integer of the compiled table under `value` (whose path is `at`). The path of each
+ * visited field is kept as a stack of keys and only turned into text for a finding.
+ */
 export function checkIntegers(tree: Node, value: unknown, at: string, out: Finding[]): void {
+  walk(tree, value, { at, keys: [], out });
+}
+
+interface Walk {
+  readonly at: string;
+  /** Property and map keys as strings, list items as their index (a number) or their name. */
+  readonly keys: (string | number | { readonly name: string })[];
+  readonly out: Finding[];
+}
+
+function walk(tree: Node, value: unknown, w: Walk): void {
+  if (!isObject(value)) return;
   for (const c of tree.children) {
     if (c.map) {
-      if (!isObject(value)) continue;
-      for (const key in value) visit(c, value[key], child(at, key), out);
+      for (const key in value) {
+        w.keys.push(key);
+        visit(c, value[key], w);
+        w.keys.pop();
+      }
       continue;
     }
-    if (!isObject(value)) continue;
     const v = value[c.key];
     if (v === undefined || v === null) continue;
-    const path = child(at, c.key);
-    if (c.list) {
-      if (!Array.isArray(v)) continue;
+    w.keys.push(c.key);
+    if (!c.list) {
+      visit(c, v, w);
+    } else if (Array.isArray(v)) {
       const byName = NAMED_LISTS.has(c.key);
-      for (let i = 0; i < v.length; i++) visit(c, v[i], byName ? named(path, v[i], i) : indexed(path, i), out);
-    } else {
-      visit(c, v, path, out);
+      for (let i = 0; i < v.length; i++) {
+        const name = byName ? v[i]?.name : undefined;
+        w.keys.push(typeof name === 'string' && name !== '' ? { name } : i);
+        visit(c, v[i], w);
+        w.keys.pop();
+      }
     }
+    w.keys.pop();
   }
 }
 
-function visit(node: Node, value: unknown, at: string, out: Finding[]): void {
-  if (node.field !== undefined) checkInteger(node.field, value, at, out);
-  if (node.children.length > 0) checkIntegers(node, value, at, out);
+function visit(node: Node, value: unknown, w: Walk): void {
+  if (node.field !== undefined && typeof value === 'number') checkInteger(node.field, value, w);
+  if (node.children.length > 0) walk(node, value, w);
+}
+
+/** The text of the current path. */
+function pathOf(w: Walk): string {
+  let at = w.at;
+  for (const key of w.keys) {
+    at = typeof key === 'string' ? child(at, key) : typeof key === 'number' ? indexed(at, key) : `${at}[${key.name}]`;
+  }
+  return at;
 }
 
 const INT32_MIN = -2147483648;
@@ -175,15 +206,15 @@ const INT32_MAX = 2147483647;
 // 2^63: a double cannot hold int64's exact maximum; anything at or above 2^63 overflows.
 const INT64_LIMIT = 2 ** 63;
 
-function checkInteger(field: IntegerField, value: unknown, at: string, out: Finding[]): void {
-  if (typeof value !== 'number') return; // the schema check reports other types
+/** Checks one number (other types are the schema check's). */
+function checkInteger(field: IntegerField, value: number, w: Walk): void {
   const int32 = field.format === 'int32';
   const from = field.min ?? (int32 ? '-2147483648' : '-9223372036854775808');
   const to = field.max ?? (int32 ? '2147483647' : '9223372036854775807');
   const fits = int32 ? value >= INT32_MIN && value <= INT32_MAX : value >= -INT64_LIMIT && value < INT64_LIMIT;
   if (!Number.isInteger(value) || !fits) {
-    (int32 ? INT32 : INT64).report(out, at, value, `expected a whole number from ${from} to ${to} (${field.format})`);
+    (int32 ? INT32 : INT64).report(w.out, pathOf(w), value, `expected a whole number from ${from} to ${to} (${field.format})`);
   } else if ((field.min !== undefined && value < field.min) || (field.max !== undefined && value > field.max)) {
-    INT_RANGE.report(out, at, value, `expected a whole number from ${from} to ${to}`);
+    INT_RANGE.report(w.out, pathOf(w), value, `expected a whole number from ${from} to ${to}`);
   }
 }

@@ -15,10 +15,10 @@ import { checkVolumes } from './volumes';
 const F = 'pod';
 const SOURCE = 'k8s.io/kubernetes/pkg/apis/core/validation ValidatePodSpec';
 
-export const PRIORITY_CLASS_NAME = new Rule('k8s/priority-class-name', F, `${SOURCE} (ValidatePriorityClassName: NameIsDNSSubdomain)`);
-export const SCHEDULER_NAME = new Rule('k8s/scheduler-name', F, `${SOURCE} (ValidateDNS1123Subdomain)`);
+export const PRIORITY_CLASS_NAME = new Rule('k8s/priority-class-name', 'scheduling', `${SOURCE} (ValidatePriorityClassName: NameIsDNSSubdomain)`);
+export const SCHEDULER_NAME = new Rule('k8s/scheduler-name', 'scheduling', `${SOURCE} (ValidateDNS1123Subdomain)`);
 export const SERVICE_ACCOUNT_NAME = new Rule('k8s/service-account-name', F, `${SOURCE} (ValidateServiceAccountName: NameIsDNSSubdomain)`);
-export const NODE_NAME = new Rule('k8s/node-name', F, `${SOURCE} (ValidateNodeName: NameIsDNSSubdomain)`);
+export const NODE_NAME = new Rule('k8s/node-name', 'scheduling', `${SOURCE} (ValidateNodeName: NameIsDNSSubdomain)`);
 export const RUNTIME_CLASS_NAME = new Rule('k8s/runtime-class-name', F, `${SOURCE} (ValidateRuntimeClassName: NameIsDNSSubdomain)`);
 export const HOSTNAME = new Rule('k8s/hostname', F, `${SOURCE} (hostname and subdomain: IsDNS1123Label)`);
 export const RESTART_POLICY = new Rule('k8s/restart-policy', F, `${SOURCE} validateRestartPolicy`);

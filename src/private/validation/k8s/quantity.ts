@@ -11,14 +11,30 @@ const DECIMAL: Record<string, number> = { n: -9, u: -6, m: -3, k: 3, M: 6, G: 9,
 
 /** An exact quantity: digits × 10^exp10 × 2^exp2, with a sign. */
 export interface Quantity {
+  /** The value as a double, to compare quickly when two quantities are far apart. */
+  readonly approx: number;
   readonly negative: boolean;
   readonly digits: bigint;
   readonly exp10: number;
   readonly exp2: number;
 }
 
+// Quantities repeat across documents ("4", "16Gi", 1): each text is parsed once.
+const PARSED = new Map<unknown, Quantity | undefined>();
+const MAX_PARSED = 10000;
+
 /** Parses a quantity given as a string or a JSON number; undefined when it is not one. */
 export function parseQuantity(value: unknown): Quantity | undefined {
+  if (PARSED.has(value)) return PARSED.get(value);
+  const q = parse(value);
+  if (typeof value === 'string' || typeof value === 'number') {
+    if (PARSED.size >= MAX_PARSED) PARSED.clear();
+    PARSED.set(value, q);
+  }
+  return q;
+}
+
+function parse(value: unknown): Quantity | undefined {
   const text = typeof value === 'number' ? (Number.isFinite(value) ? String(value) : '') : value;
   if (typeof text !== 'string') return undefined;
   const m = QUANTITY.exec(text);
@@ -34,7 +50,10 @@ export function parseQuantity(value: unknown): Quantity | undefined {
     if (Math.abs(e) > 1000) return undefined;
     exp10 += e;
   }
-  return { negative: m[1] === '-', digits: BigInt((whole + fraction) || '0'), exp10, exp2 };
+  const negative = m[1] === '-';
+  const digits = (whole + fraction) || '0';
+  const approx = (negative ? -1 : 1) * Number(digits) * 10 ** exp10 * 2 ** exp2;
+  return { approx, negative, digits: BigInt(digits), exp10, exp2 };
 }
 
 const TEN = BigInt(10);
@@ -43,6 +62,10 @@ const ZERO = BigInt(0);
 
 /** The sign of a − b (−1, 0, 1). */
 export function compareQuantities(a: Quantity, b: Quantity): number {
+  if (a === b) return 0;
+  // Doubles decide when the values are clearly apart; exact arithmetic only when they are close.
+  const scale = Math.max(Math.abs(a.approx), Math.abs(b.approx));
+  if (Number.isFinite(scale) && Math.abs(a.approx - b.approx) > scale * 1e-9) return a.approx < b.approx ? -1 : 1;
   const e10 = Math.min(a.exp10, b.exp10);
   const e2 = Math.min(a.exp2, b.exp2);
   const x = scaled(a, e10, e2);

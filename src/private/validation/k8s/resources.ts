@@ -8,7 +8,7 @@ import { child } from './field-path';
 import { QUALIFIED_NAME_TEXT, isObject, isQualifiedName } from './names';
 import { Quantity, compareQuantities, isNegative, isWhole, parseQuantity } from './quantity';
 
-const F = 'pod';
+const F = 'resources';
 const SOURCE = 'k8s.io/kubernetes/pkg/apis/core/validation';
 
 export const RESOURCE_NAME = new Rule('k8s/resource-name', F, `${SOURCE} validateContainerResourceName`);

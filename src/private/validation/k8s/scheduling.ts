@@ -9,7 +9,7 @@ import { child, indexed } from './field-path';
 import { LABEL_KEY_TEXT, checkLabels } from './metadata';
 import { DNS1123_LABEL_TEXT, LABEL_VALUE_TEXT, QUALIFIED_NAME_TEXT, isDns1123Label, isLabelValue, isObject, isQualifiedName } from './names';
 
-const F = 'pod';
+const F = 'scheduling';
 const SOURCE = 'k8s.io/kubernetes/pkg/apis/core/validation';
 
 export const TOLERATION_KEY = new Rule('k8s/toleration-key', F, `${SOURCE} validateTolerations (key a qualified name; empty key needs Exists)`);

@@ -4,7 +4,7 @@ import { Rule } from '../rule';
 import { child, named } from './field-path';
 import { DNS1123_LABEL_TEXT, isDns1123Label, isObject } from './names';
 
-const F = 'pod';
+const F = 'volumes';
 const SOURCE = 'k8s.io/kubernetes/pkg/apis/core/validation ValidateVolumes';
 
 export const VOLUME_NAME = new Rule('k8s/volume-name', F, `${SOURCE} (IsDNS1123Label)`);

@@ -1,0 +1,33 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import { APP_RULES } from '../../src/private/validation/app';
+import { KUBERNETES_RULES } from '../../src/private/validation/k8s';
+
+/** The rule catalogue: what the layer checks, per family, each rule named, sourced and tested. */
+describe('the rule catalogue', () => {
+  const all = [...KUBERNETES_RULES, ...APP_RULES];
+
+  test('rules per family', () => {
+    const families: Record<string, string[]> = {};
+    for (const rule of all) (families[rule.family] ??= []).push(rule.id);
+    expect(Object.fromEntries(Object.entries(families).map(([family, ids]) => [family, ids.length]))).toEqual({
+      metadata: 8, pod: 26, volumes: 7, scheduling: 14, resources: 5, security: 7, numbers: 3, objects: 2, app: 4,
+    });
+  });
+
+  test('ids are unique and carry their layer', () => {
+    expect(new Set(all.map(r => r.id)).size).toBe(all.length);
+    expect(KUBERNETES_RULES.filter(r => !r.id.startsWith('k8s/'))).toEqual([]);
+    expect(APP_RULES.filter(r => !r.id.startsWith('app/'))).toEqual([]);
+  });
+
+  test('every rule names the upstream function or behaviour it mirrors', () => {
+    expect(all.filter(r => !/(k8s\.io\/|kubelet|runtime|training-operator|kueue|kube-apiserver|kube-scheduler|Go int|encoding\/json)/.test(r.source))).toEqual([]);
+  });
+
+  test('every rule has a test that expects one of its findings', () => {
+    const tests = fs.readdirSync(__dirname).filter(f => f.endsWith('.test.ts') && f !== 'rules.test.ts')
+      .map(f => fs.readFileSync(path.join(__dirname, f), 'utf8')).join('\n');
+    expect(all.filter(r => !tests.includes(`'${r.id}'`)).map(r => r.id)).toEqual([]);
+  });
+});

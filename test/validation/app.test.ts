@@ -1,5 +1,5 @@
-import { AppDocument, appFindings } from '../../src/private/validation/app';
 import { exampleDocument, exampleDocuments, pytorchJob } from './fixtures';
+import { AppDocument, appFindings } from '../../src/private/validation/app';
 
 function job(kind: string, key: string, name: string, types: Record<string, number | undefined>, namespace?: string): any {
   const specs: Record<string, unknown> = {};
@@ -27,7 +27,9 @@ describe('app/duplicate-object', () => {
     expect(appFindings([at('chart/a', pytorchJob()), at('chart/b', pytorchJob())])).toEqual([{
       path: 'chart/b',
       finding: {
-        field: 'metadata.name', value: 'resnet', rule: 'app/duplicate-object',
+        field: 'metadata.name',
+        value: 'resnet',
+        rule: 'app/duplicate-object',
         allowed: 'expected a name no other PyTorchJob in namespace "training" has (chart/a is also PyTorchJob "resnet", and one would replace the other)',
       },
     }]);
@@ -101,7 +103,9 @@ describe('app/claim-namespace', () => {
     expect(appFindings([at('c/pvc', claim('imagenet', 'datasets')), at('c/job', withClaim())])).toEqual([{
       path: 'c/job',
       finding: {
-        field: 'spec.pytorchReplicaSpecs.Worker.template.spec.volumes[data].persistentVolumeClaim.claimName', value: 'imagenet', rule: 'app/claim-namespace',
+        field: 'spec.pytorchReplicaSpecs.Worker.template.spec.volumes[data].persistentVolumeClaim.claimName',
+        value: 'imagenet',
+        rule: 'app/claim-namespace',
         allowed: 'expected a claim in the object\'s own namespace "training" (the app\'s claim "imagenet" is in namespace "datasets"; pods mount claims of their own namespace only)',
       },
     }]);
@@ -127,7 +131,9 @@ describe('app/multikueue-queue', () => {
     expect(appFindings([at('c/job', doc)])).toEqual([{
       path: 'c/job',
       finding: {
-        field: 'metadata.labels["kueue.x-k8s.io/queue-name"]', value: undefined, rule: 'app/multikueue-queue',
+        field: 'metadata.labels["kueue.x-k8s.io/queue-name"]',
+        value: undefined,
+        rule: 'app/multikueue-queue',
         allowed: 'expected the name of a Kueue LocalQueue when spec.runPolicy.managedBy is "kueue.x-k8s.io/multikueue" (without it no controller runs the job)',
       },
     }]);

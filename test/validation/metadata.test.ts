@@ -1,6 +1,6 @@
-import { kubernetesFindings } from '../../src/private/validation/k8s';
 import { f, runCases } from './cases';
 import { exampleDocument, pytorchJob, workspaceKind } from './fixtures';
+import { kubernetesFindings } from '../../src/private/validation/k8s';
 
 const LABEL_KEY = 'expected a label key: an optional DNS subdomain prefix and "/", then at most 63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit';
 const LABEL_VALUE = 'expected a label value: empty, or at most 63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit';
@@ -28,7 +28,7 @@ describe('object metadata of a PyTorchJob', () => {
     ['a label key with a 64-character name', d => { d.metadata.labels = { [`example.com/${long}`]: 'x' }; },
       [f(`metadata.labels["example.com/${long}"]`, `example.com/${long}`, LABEL_KEY, 'k8s/label-key')]],
     ['a label key with an empty prefix', d => { d.metadata.labels = { '/team': 'x' }; }, [f('metadata.labels["/team"]', '/team', LABEL_KEY, 'k8s/label-key')]],
-    ['valid label keys and values', d => { d.metadata.labels = { 'app.kubernetes.io/name': 'resnet', team_A: 'Vision.1', empty: '' }; }, []],
+    ['valid label keys and values', d => { d.metadata.labels = { 'app.kubernetes.io/name': 'resnet', 'team_A': 'Vision.1', 'empty': '' }; }, []],
     ['a label value with a space', d => { d.metadata.labels = { team: 'computer vision' }; }, [f('metadata.labels.team', 'computer vision', LABEL_VALUE, 'k8s/label-value')]],
     ['a label value with an emoji', d => { d.metadata.labels = { team: 'vision🚀' }; }, [f('metadata.labels.team', 'vision🚀', LABEL_VALUE, 'k8s/label-value')]],
     ['a label value over 63 characters', d => { d.metadata.labels = { team: long }; }, [f('metadata.labels.team', long, LABEL_VALUE, 'k8s/label-value')]],

@@ -1,8 +1,8 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { DOCUMENT_KINDS, integerFields, kubernetesFindings } from '../../src/private/validation/k8s';
 import { f, runCases } from './cases';
 import { CONTAINER, WORKER, exampleDocument, pytorchJob, workerContainer as c, workerSpec as s } from './fixtures';
+import { DOCUMENT_KINDS, integerFields, kubernetesFindings } from '../../src/private/validation/k8s';
 
 /**
  * The integer table against the CRD schemas the project validates with (test/schemas): every
@@ -91,7 +91,7 @@ describe('integer values of other kinds', () => {
   test('MPIJob slotsPerWorker above int32', () => {
     const doc = exampleDocument('mpi-reference.k8s.yaml', 'MPIJob');
     doc.spec.slotsPerWorker = 2147483648;
-      expect(kubernetesFindings(doc)).toEqual([f('spec.slotsPerWorker', 2147483648, INT32, 'k8s/int32')]);
+    expect(kubernetesFindings(doc)).toEqual([f('spec.slotsPerWorker', 2147483648, INT32, 'k8s/int32')]);
   });
 });
 

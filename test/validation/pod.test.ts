@@ -166,8 +166,12 @@ describe('affinity', () => {
   const na = `${WORKER}.affinity.nodeAffinity`;
   const req = `${na}.requiredDuringSchedulingIgnoredDuringExecution`;
   const pa = `${WORKER}.affinity.podAntiAffinity`;
-  const withNodeTerms = (terms: unknown) => (d: any) => { s(d).affinity = { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: terms } } }; };
-  const withPodTerm = (term: unknown) => (d: any) => { s(d).affinity = { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term] } }; };
+  const withNodeTerms = (terms: unknown) => (d: any) => {
+    s(d).affinity = { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: terms } } };
+  };
+  const withPodTerm = (term: unknown) => (d: any) => {
+    s(d).affinity = { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term] } };
+  };
   runCases(pytorchJob, [
     ['no node selector terms', withNodeTerms([]), [f(`${req}.nodeSelectorTerms`, [], 'expected at least one node selector term', 'k8s/node-selector-terms')]],
     ['an empty node selector term', withNodeTerms([{}]),

@@ -2,11 +2,11 @@
  * A pod mounts PersistentVolumeClaims of its own namespace only. A template that names a claim the
  * app creates in another namespace (and none in its own) leaves the pods Pending.
  */
-import { Rule } from '../rule';
 import { documentKind } from '../k8s';
+import { AppDocument, AppFinding, namespaceOf, showNamespace } from './app-document';
 import { named } from '../k8s/field-path';
 import { compileLocation, select } from '../k8s/select';
-import { AppDocument, AppFinding, namespaceOf, showNamespace } from './app-document';
+import { Rule } from '../rule';
 
 export const CLAIM_NAMESPACE = new Rule('app/claim-namespace', 'app',
   'kube-scheduler VolumeBinding and the kubelet: persistentVolumeClaim.claimName is looked up in the pod\'s namespace');
@@ -40,7 +40,9 @@ export function claimsFromOtherNamespaces(docs: readonly AppDocument[], out: App
       out.push({
         path: d.path,
         finding: {
-          field: at, value: claim, rule: CLAIM_NAMESPACE.id,
+          field: at,
+          value: claim,
+          rule: CLAIM_NAMESPACE.id,
           allowed: `expected a claim in the object's own ${showNamespace(ns)} (the app's claim "${claim}" is in ${[...namespaces].map(showNamespace).join(' and ')}; pods mount claims of their own namespace only)`,
         },
       });

@@ -2,8 +2,8 @@
  * Two objects with the same API group, kind, namespace and name are one object to the API server:
  * `kubectl apply` writes the second over the first, `create` fails with AlreadyExists.
  */
-import { Rule } from '../rule';
 import { documentKind } from '../k8s';
+import { Rule } from '../rule';
 import { AppDocument, AppFinding, namespaceOf, showNamespace } from './app-document';
 
 export const DUPLICATE_OBJECT = new Rule('app/duplicate-object', 'app',
@@ -28,7 +28,9 @@ export function duplicateObjects(docs: readonly AppDocument[], out: AppFinding[]
     out.push({
       path: d.path,
       finding: {
-        field: 'metadata.name', value: name, rule: DUPLICATE_OBJECT.id,
+        field: 'metadata.name',
+        value: name,
+        rule: DUPLICATE_OBJECT.id,
         allowed: `expected a name no other ${doc.kind} in ${showNamespace(ns)} has (${first.path} is also ${doc.kind} "${name}", and one would replace the other)`,
       },
     });

@@ -23,7 +23,9 @@ export function multiKueueWithoutQueue(docs: readonly AppDocument[], out: AppFin
     out.push({
       path: d.path,
       finding: {
-        field: `metadata.labels["${QUEUE_LABEL}"]`, value: queue, rule: MULTIKUEUE_QUEUE.id,
+        field: `metadata.labels["${QUEUE_LABEL}"]`,
+        value: queue,
+        rule: MULTIKUEUE_QUEUE.id,
         allowed: `expected the name of a Kueue LocalQueue when ${field} is "${MULTIKUEUE}" (without it no controller runs the job)`,
       },
     });

@@ -9,8 +9,8 @@
  * share a `<job>-<type>` prefix: names are compared by prefix, not listed, and large replica counts
  * cost nothing.
  */
-import { Rule } from '../rule';
 import { TRAINING_JOB_REPLICA_KEYS } from '../k8s';
+import { Rule } from '../rule';
 import { AppDocument, AppFinding, namespaceOf, showNamespace } from './app-document';
 
 export const POD_NAME_COLLISION = new Rule('app/pod-name-collision', 'app',
@@ -48,7 +48,9 @@ export function podNameCollisions(docs: readonly AppDocument[], out: AppFinding[
         out.push({
           path: d.path,
           finding: {
-            field: 'metadata.name', value: name, rule: POD_NAME_COLLISION.id,
+            field: 'metadata.name',
+            value: name,
+            rule: POD_NAME_COLLISION.id,
             allowed: `expected a job name whose pod and service names no other training job in ${showNamespace(ns)} uses (${o.kind} "${o.metadata.name}" at ${other.doc.path} also creates ${prefix}-0)`,
           },
         });

@@ -6,8 +6,10 @@
  */
 import { Finding } from '../finding';
 import { checkConfigMap, checkSecret } from './core-objects';
-import { IntegerField, ELASTIC_POLICY_INTEGERS, POD_SECURITY_INTEGERS, POD_SPEC_INTEGERS, PROBE_INTEGERS, RUN_POLICY_INTEGERS,
-  CONTAINER_SECURITY_INTEGERS, VOLUME_INTEGERS, AFFINITY_INTEGERS, under } from './integers';
+import {
+  IntegerField, ELASTIC_POLICY_INTEGERS, POD_SECURITY_INTEGERS, POD_SPEC_INTEGERS, PROBE_INTEGERS, RUN_POLICY_INTEGERS,
+  CONTAINER_SECURITY_INTEGERS, VOLUME_INTEGERS, AFFINITY_INTEGERS, under,
+} from './integers';
 import { NameFormat } from './metadata';
 import {
   DNS1035_LABEL_TEXT, DNS1123_LABEL_TEXT, DNS1123_SUBDOMAIN_TEXT, isDns1035Label, isDns1123Label, isDns1123Subdomain,
@@ -38,7 +40,10 @@ export interface DocumentKind {
 /** The Kubeflow v1 training jobs: `spec.<key>ReplicaSpecs.<Type>.template`. */
 function trainingJob(kind: string, key: string, extra: readonly IntegerField[] = []): DocumentKind {
   return {
-    apiVersion: 'kubeflow.org/v1', kind, namespaced: true, name: SUBDOMAIN_NAME,
+    apiVersion: 'kubeflow.org/v1',
+    kind,
+    namespaced: true,
+    name: SUBDOMAIN_NAME,
     podTemplates: [`spec.${key}.*.template`],
     integers: [i32(`spec.${key}.*.replicas`), ...under('spec', RUN_POLICY_INTEGERS), ...extra],
   };
@@ -53,8 +58,13 @@ function core(kind: string, name: NameFormat, check?: (doc: any, out: Finding[])
 }
 
 export const TRAINING_JOB_REPLICA_KEYS: Readonly<Record<string, string>> = {
-  PyTorchJob: 'pytorchReplicaSpecs', TFJob: 'tfReplicaSpecs', MPIJob: 'mpiReplicaSpecs', XGBoostJob: 'xgbReplicaSpecs',
-  PaddleJob: 'paddleReplicaSpecs', JAXJob: 'jaxReplicaSpecs', MXJob: 'mxReplicaSpecs',
+  PyTorchJob: 'pytorchReplicaSpecs',
+  TFJob: 'tfReplicaSpecs',
+  MPIJob: 'mpiReplicaSpecs',
+  XGBoostJob: 'xgbReplicaSpecs',
+  PaddleJob: 'paddleReplicaSpecs',
+  JAXJob: 'jaxReplicaSpecs',
+  MXJob: 'mxReplicaSpecs',
 };
 
 const WORKSPACE_KIND_TEMPLATE = 'spec.podTemplate';
@@ -70,7 +80,11 @@ export const DOCUMENT_KINDS: readonly DocumentKind[] = [
   trainingJob('JAXJob', 'jaxReplicaSpecs'),
   trainingJob('MXJob', 'mxReplicaSpecs'),
   {
-    apiVersion: 'kubeflow.org/v1beta1', kind: 'WorkspaceKind', namespaced: false, name: SUBDOMAIN_NAME, podTemplates: [],
+    apiVersion: 'kubeflow.org/v1beta1',
+    kind: 'WorkspaceKind',
+    namespaced: false,
+    name: SUBDOMAIN_NAME,
+    podTemplates: [],
     integers: [
       i32('spec.activityRules[].config.minRunningSeconds'), i32('spec.activityRules[].config.secondsSinceActive'),
       ...under(WORKSPACE_KIND_TEMPLATE, [
@@ -88,7 +102,11 @@ export const DOCUMENT_KINDS: readonly DocumentKind[] = [
     check: checkWorkspaceKind,
   },
   {
-    apiVersion: 'kubeflow.org/v1beta1', kind: 'Workspace', namespaced: true, name: SUBDOMAIN_NAME, podTemplates: [],
+    apiVersion: 'kubeflow.org/v1beta1',
+    kind: 'Workspace',
+    namespaced: true,
+    name: SUBDOMAIN_NAME,
+    podTemplates: [],
     integers: [i32('spec.podTemplate.volumes.secrets[].defaultMode', 0, 0o777)],
     check: checkWorkspace,
   },

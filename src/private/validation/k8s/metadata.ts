@@ -129,9 +129,7 @@ export function utf8Length(s: string): number {
   let n = 0;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
-    if (c < 0x80) n += 1;
-    else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c < 0xdc00) { n += 4; i++; } else n += 3;
+    if (c < 0x80) {n += 1;} else if (c < 0x800) {n += 2;} else if (c >= 0xd800 && c < 0xdc00) { n += 4; i++; } else {n += 3;}
   }
   return n;
 }

@@ -51,8 +51,12 @@ export function checkPodSpec(spec: unknown, at: string, out: Finding[]): void {
   const securityContextAt = child(at, 'securityContext');
   checkPodSecurityContext(spec.securityContext, securityContextAt, out);
   const pod: PodContext = {
-    volumes, securityContext: spec.securityContext, securityContextAt,
-    hostNetwork: spec.hostNetwork === true, containerNames: new Set(), hostPorts: new Set(),
+    volumes,
+    securityContext: spec.securityContext,
+    securityContextAt,
+    hostNetwork: spec.hostNetwork === true,
+    containerNames: new Set(),
+    hostPorts: new Set(),
   };
   checkContainers(spec.initContainers, child(at, 'initContainers'), true, pod, out);
   if (!Array.isArray(spec.containers) || spec.containers.length === 0) {

@@ -43,9 +43,7 @@ function parse(value: unknown): Quantity | undefined {
   const fraction = m[3] ?? m[4] ?? '';
   let exp10 = -fraction.length;
   let exp2 = 0;
-  if (m[5] !== undefined) exp2 = BINARY[m[5]];
-  else if (m[6] !== undefined) exp10 += DECIMAL[m[6]];
-  else if (m[7] !== undefined) {
+  if (m[5] !== undefined) {exp2 = BINARY[m[5]];} else if (m[6] !== undefined) {exp10 += DECIMAL[m[6]];} else if (m[7] !== undefined) {
     const e = Number(m[7]);
     if (Math.abs(e) > 1000) return undefined;
     exp10 += e;

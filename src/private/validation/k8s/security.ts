@@ -23,7 +23,9 @@ export const SECCOMP_PROFILE = new Rule('k8s/seccomp-profile', F, `${SOURCE} val
 export const APPARMOR_PROFILE = new Rule('k8s/apparmor-profile', F, `${SOURCE} ValidateAppArmorProfileField`);
 export const PROC_MOUNT = new Rule('k8s/proc-mount', F, `${SOURCE} ValidateSecurityContext (procMount: Default or Unmasked)`);
 
-export const SECURITY_RULES = [RUN_AS_NON_ROOT, PRIVILEGED_ESCALATION, SYS_ADMIN_ESCALATION, CAPABILITY_NAME, SECCOMP_PROFILE, APPARMOR_PROFILE, PROC_MOUNT];
+export const SECURITY_RULES = [
+  RUN_AS_NON_ROOT, PRIVILEGED_ESCALATION, SYS_ADMIN_ESCALATION, CAPABILITY_NAME, SECCOMP_PROFILE, APPARMOR_PROFILE, PROC_MOUNT,
+];
 
 // Linux capabilities (include/uapi/linux/capability.h), as the runtimes accept them: upper case,
 // with or without the CAP_ prefix, or ALL.
@@ -88,7 +90,9 @@ export function checkContainerSecurityContext(sc: unknown, at: string, pod: unkn
  * The kubelet refuses to start a container whose effective runAsNonRoot is true and whose
  * effective runAsUser is 0 ("container's runAsUser breaks non-root policy").
  */
-function checkRunAsNonRoot(own: Record<string, any> | undefined, at: string, pod: Record<string, any> | undefined, podAt: string, out: Finding[]): void {
+function checkRunAsNonRoot(
+  own: Record<string, any> | undefined, at: string, pod: Record<string, any> | undefined, podAt: string, out: Finding[],
+): void {
   const nonRoot = own?.runAsNonRoot ?? pod?.runAsNonRoot;
   if (nonRoot !== true) return;
   if (own?.runAsUser !== undefined) {

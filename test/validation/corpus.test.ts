@@ -5,7 +5,8 @@ import { App, YamlOutputType } from 'cdk8s';
 import * as yaml from 'js-yaml';
 import { buildExamples } from '../../examples/main';
 import { describe as describeFinding } from '../../src/private/validation/finding';
-import { kubernetesFindings } from '../../src/private/validation/k8s';
+import { documentKind, kubernetesFindings } from '../../src/private/validation/k8s';
+import { compileLocation, select } from '../../src/private/validation/k8s/select';
 
 /**
  * What the library writes today and what upstream ships are valid Kubernetes objects: the rules
@@ -47,5 +48,19 @@ describe('every upstream example', () => {
 
   test.each(files)('%s has no findings', file => {
     expect(findingsOf(path.join(root, file))).toEqual([]);
+  });
+
+  test('the kind table finds the pod templates of every kubeflow.org/v1 job among them', () => {
+    const jobs = files.flatMap(file => yaml.loadAll(fs.readFileSync(path.join(root, file), 'utf8')))
+      .filter((d: any) => d?.apiVersion === 'kubeflow.org/v1') as any[];
+    expect(jobs.length).toBeGreaterThanOrEqual(20);
+    const withoutTemplates = jobs.filter(job => {
+      let containers = 0;
+      for (const pattern of documentKind(job)?.podTemplates ?? []) {
+        select(job, compileLocation(pattern), (template: any) => { containers += template?.spec?.containers?.length ?? 0; });
+      }
+      return containers === 0;
+    });
+    expect(withoutTemplates.map(j => `${j.kind}/${j.metadata.name}`)).toEqual([]);
   });
 });

@@ -8,13 +8,22 @@ import { buildExamples } from '../../examples/main';
 
 let charts: Map<string, string> | undefined;
 
-/** Every document of one example chart (by its file name), as a fresh copy the test may change. */
-export function exampleDocuments(file: string): any[] {
+function exampleCharts(): Map<string, string> {
   if (charts === undefined) {
     const app = buildExamples(new App({ outdir: os.tmpdir() }));
     charts = new Map(app.charts.map(c => [`${c.node.id}.k8s.yaml`, JSON.stringify(c.toJson())]));
   }
-  const json = charts.get(file);
+  return charts;
+}
+
+/** The file name of every example chart. */
+export function exampleFiles(): string[] {
+  return [...exampleCharts().keys()].sort();
+}
+
+/** Every document of one example chart (by its file name), as a fresh copy the test may change. */
+export function exampleDocuments(file: string): any[] {
+  const json = exampleCharts().get(file);
   if (json === undefined) throw new Error(`no example chart ${file}`);
   return JSON.parse(json);
 }

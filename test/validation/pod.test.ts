@@ -118,6 +118,7 @@ describe('probes', () => {
     ['a liveness probe with successThreshold 2', d => { c(d).livenessProbe = { exec: { command: ['true'] }, successThreshold: 2 }; },
       [f(`${CONTAINER}.livenessProbe.successThreshold`, 2, 'expected 1 (liveness and startup probes succeed once)', 'k8s/probe-success-threshold')]],
     ['a readiness probe with successThreshold 2', d => { c(d).readinessProbe = { exec: { command: ['true'] }, successThreshold: 2 }; }, []],
+    ['a liveness probe with successThreshold 0 (defaulted to 1)', d => { c(d).livenessProbe = { exec: { command: ['true'] }, successThreshold: 0 }; }, []],
   ]);
 });
 

@@ -262,7 +262,9 @@ function checkProbe(probe: Record<string, any>, at: string, mustSucceedOnce: boo
       ? 'expected exactly one of exec, httpGet, tcpSocket or grpc'
       : `expected exactly one handler, not ${handlers.join(' and ')}`);
   }
-  if (mustSucceedOnce && probe.successThreshold !== undefined && probe.successThreshold !== 1) {
-    PROBE_SUCCESS_THRESHOLD.report(out, child(at, 'successThreshold'), probe.successThreshold, 'expected 1 (liveness and startup probes succeed once)');
+  // 0 is defaulted to 1 before validation (SetDefaults_Probe).
+  const threshold = probe.successThreshold;
+  if (mustSucceedOnce && threshold !== undefined && threshold !== 0 && threshold !== 1) {
+    PROBE_SUCCESS_THRESHOLD.report(out, child(at, 'successThreshold'), threshold, 'expected 1 (liveness and startup probes succeed once)');
   }
 }

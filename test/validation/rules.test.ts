@@ -1,23 +1,23 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { APP_RULES } from '../../src/private/validation/app';
-import { KUBERNETES_RULES } from '../../src/private/validation/k8s';
+import { KUBERNETES_RULES, POD_SECURITY_RESTRICTED_RULES } from '../../src/private/validation/k8s';
 
 /** The rule catalogue: what the layer checks, per family, each rule named, sourced and tested. */
 describe('the rule catalogue', () => {
-  const all = [...KUBERNETES_RULES, ...APP_RULES];
+  const all = [...KUBERNETES_RULES, ...POD_SECURITY_RESTRICTED_RULES, ...APP_RULES];
 
   test('rules per family', () => {
     const families: Record<string, string[]> = {};
     for (const rule of all) (families[rule.family] ??= []).push(rule.id);
     expect(Object.fromEntries(Object.entries(families).map(([family, ids]) => [family, ids.length]))).toEqual({
-      metadata: 8, pod: 26, volumes: 7, scheduling: 14, resources: 5, security: 7, numbers: 3, objects: 2, app: 4,
+      'metadata': 8, 'pod': 26, 'volumes': 7, 'scheduling': 14, 'resources': 5, 'security': 7, 'numbers': 3, 'objects': 2, 'app': 4, 'pod-security': 13,
     });
   });
 
   test('ids are unique and carry their layer', () => {
     expect(new Set(all.map(r => r.id)).size).toBe(all.length);
-    expect(KUBERNETES_RULES.filter(r => !r.id.startsWith('k8s/'))).toEqual([]);
+    expect([...KUBERNETES_RULES, ...POD_SECURITY_RESTRICTED_RULES].filter(r => !r.id.startsWith('k8s/'))).toEqual([]);
     expect(APP_RULES.filter(r => !r.id.startsWith('app/'))).toEqual([]);
   });
 

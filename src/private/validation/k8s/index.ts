@@ -12,6 +12,7 @@ import { DocumentKind, documentKind, integerFields, SUBDOMAIN_NAME } from './doc
 import { INTEGER_RULES, checkIntegers, compileIntegers } from './integers';
 import { METADATA_RULES, checkObjectMeta } from './metadata';
 import { isObject } from './names';
+import { POD_SECURITY_RULES } from './pod-security';
 import { POD_SPEC_RULES, checkPodTemplate } from './pod-spec';
 import { RESOURCE_RULES } from './resources';
 import { SCHEDULING_RULES } from './scheduling';
@@ -20,6 +21,7 @@ import { Location, compileLocation, select } from './select';
 import { VOLUME_RULES } from './volumes';
 
 export { DOCUMENT_KINDS, TRAINING_JOB_REPLICA_KEYS, documentKind, integerFields } from './documents';
+export { restrictedFindings } from './pod-security';
 export type { DocumentKind } from './documents';
 
 /** Every rule of the layer. */
@@ -27,6 +29,9 @@ export const KUBERNETES_RULES: readonly RuleInfo[] = [
   ...METADATA_RULES, ...POD_SPEC_RULES, ...CONTAINER_RULES, ...VOLUME_RULES, ...SCHEDULING_RULES, ...RESOURCE_RULES,
   ...SECURITY_RULES, ...INTEGER_RULES, ...CORE_OBJECT_RULES,
 ].map(r => r.info());
+
+/** The Pod Security "restricted" rules: applied by `restrictedFindings` for presets, not by `kubernetesFindings`. */
+export const POD_SECURITY_RESTRICTED_RULES: readonly RuleInfo[] = POD_SECURITY_RULES.map(r => r.info());
 
 /** A kind's table, compiled once. */
 interface Compiled {

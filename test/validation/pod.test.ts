@@ -194,6 +194,13 @@ describe('affinity', () => {
       [f(`${req}.nodeSelectorTerms[0].matchExpressions[0].values[0]`, 'a 100', LABEL_VALUE, 'k8s/node-selector-requirement')]],
     ['a field selector on a label', withNodeTerms([{ matchFields: [{ key: 'metadata.labels', operator: 'In', values: ['a'] }] }]),
       [f(`${req}.nodeSelectorTerms[0].matchFields[0].key`, 'metadata.labels', 'expected "metadata.name" (the only node field a selector may use)', 'k8s/node-selector-requirement')]],
+    ['a preferred term value with a space is not checked (allowed there)', d => {
+      s(d).affinity = { nodeAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 1, preference: { matchExpressions: [{ key: 'gpu', operator: 'In', values: ['a 100'] }] } }] } };
+    }, []],
+    ['a field selector value that is not a node name', withNodeTerms([{ matchFields: [{ key: 'metadata.name', operator: 'In', values: ['Node_1'] }] }]),
+      [f(`${req}.nodeSelectorTerms[0].matchFields[0].values[0]`, 'Node_1', `expected a node name: a DNS-1123 subdomain: ${SUBDOMAIN}`, 'k8s/node-selector-requirement')]],
+    ['a pod anti-affinity value with a space', withPodTerm({ labelSelector: { matchExpressions: [{ key: 'app', operator: 'In', values: ['a b'] }] }, topologyKey: 'zone' }),
+      [f(`${pa}.requiredDuringSchedulingIgnoredDuringExecution[0].labelSelector.matchExpressions[0].values[0]`, 'a b', LABEL_VALUE, 'k8s/label-selector')]],
     ['an empty preferred term is allowed (it only weighs)', d => { s(d).affinity = { nodeAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 1, preference: {} }] } }; }, []],
     ['a pod anti-affinity operator', withPodTerm({ labelSelector: { matchExpressions: [{ key: 'app', operator: 'Gt', values: ['1'] }] }, topologyKey: 'kubernetes.io/hostname' }),
       [f(`${pa}.requiredDuringSchedulingIgnoredDuringExecution[0].labelSelector.matchExpressions[0].operator`, 'Gt', 'expected "In", "NotIn", "Exists" or "DoesNotExist"', 'k8s/label-selector')]],

@@ -7,7 +7,10 @@ import { Finding } from '../finding';
 import { Rule } from '../rule';
 import { child, indexed } from './field-path';
 import { LABEL_KEY_TEXT, checkLabels } from './metadata';
-import { DNS1123_LABEL_TEXT, LABEL_VALUE_TEXT, QUALIFIED_NAME_TEXT, isDns1123Label, isLabelValue, isObject, isQualifiedName } from './names';
+import {
+  DNS1123_LABEL_TEXT, DNS1123_SUBDOMAIN_TEXT, LABEL_VALUE_TEXT, QUALIFIED_NAME_TEXT,
+  isDns1123Label, isDns1123Subdomain, isLabelValue, isObject, isQualifiedName,
+} from './names';
 
 const F = 'scheduling';
 const SOURCE = 'k8s.io/kubernetes/pkg/apis/core/validation';
@@ -125,7 +128,7 @@ function checkNodeSelectorTerm(term: unknown, at: string, required: boolean, out
     NODE_SELECTOR_TERM_EMPTY.report(out, at, term, 'expected at least one matchExpressions or matchFields entry (an empty term matches no node, so the pod never schedules)');
   }
   if (Array.isArray(expressions)) {
-    for (let i = 0; i < expressions.length; i++) checkNodeSelectorRequirement(expressions[i], indexed(child(at, 'matchExpressions'), i), out);
+    for (let i = 0; i < expressions.length; i++) checkNodeSelectorRequirement(expressions[i], indexed(child(at, 'matchExpressions'), i), required, out);
   }
   if (Array.isArray(fields)) {
     for (let i = 0; i < fields.length; i++) {
@@ -139,6 +142,9 @@ function checkNodeSelectorTerm(term: unknown, at: string, required: boolean, out
         NODE_SELECTOR_REQUIREMENT.report(out, child(path, 'operator'), r.operator, 'expected "In" or "NotIn" for a field selector');
       } else if (!Array.isArray(r.values) || r.values.length !== 1) {
         NODE_SELECTOR_REQUIREMENT.report(out, child(path, 'values'), r.values, 'expected exactly one value (a node name) for a field selector');
+      } else if (r.key === 'metadata.name' && !isDns1123Subdomain(r.values[0])) {
+        // nodeFieldSelectorValidators: metadata.name values are node names (ValidateNodeName).
+        NODE_SELECTOR_REQUIREMENT.report(out, indexed(child(path, 'values'), 0), r.values[0], `expected a node name: ${DNS1123_SUBDOMAIN_TEXT}`);
       }
     }
   }
@@ -146,7 +152,11 @@ function checkNodeSelectorTerm(term: unknown, at: string, required: boolean, out
 
 const NODE_OPERATORS = new Set(['In', 'NotIn', 'Exists', 'DoesNotExist', 'Gt', 'Lt']);
 
-function checkNodeSelectorRequirement(r: unknown, at: string, out: Finding[]): void {
+/**
+ * ValidateNodeSelectorRequirement. Values are checked as label values in required terms only: the
+ * preferred terms are validated with allowInvalidLabelValueInRequiredNodeAffinity set.
+ */
+function checkNodeSelectorRequirement(r: unknown, at: string, required: boolean, out: Finding[]): void {
   if (!isObject(r)) return;
   const values = r.values;
   const count = Array.isArray(values) ? values.length : 0;
@@ -161,7 +171,7 @@ function checkNodeSelectorRequirement(r: unknown, at: string, out: Finding[]): v
     NODE_SELECTOR_REQUIREMENT.report(out, child(at, 'values'), values, `expected exactly one value when operator is "${op}"`);
   }
   if (!isQualifiedName(r.key)) NODE_SELECTOR_REQUIREMENT.report(out, child(at, 'key'), r.key, LABEL_KEY_TEXT);
-  if (Array.isArray(values)) {
+  if (required && Array.isArray(values)) {
     for (let i = 0; i < values.length; i++) {
       if (!isLabelValue(values[i])) NODE_SELECTOR_REQUIREMENT.report(out, indexed(child(at, 'values'), i), values[i], `expected ${LABEL_VALUE_TEXT}`);
     }
@@ -203,5 +213,11 @@ export function checkLabelSelector(selector: unknown, at: string, out: Finding[]
       LABEL_SELECTOR.report(out, child(path, 'operator'), r.operator, 'expected "In", "NotIn", "Exists" or "DoesNotExist"');
     }
     if (!isQualifiedName(r.key)) LABEL_SELECTOR.report(out, child(path, 'key'), r.key, LABEL_KEY_TEXT);
+    // ValidateLabelSelectorRequirement checks values as label values for new objects.
+    if (Array.isArray(r.values)) {
+      for (let j = 0; j < r.values.length; j++) {
+        if (!isLabelValue(r.values[j])) LABEL_SELECTOR.report(out, indexed(child(path, 'values'), j), r.values[j], `expected ${LABEL_VALUE_TEXT}`);
+      }
+    }
   }
 }

@@ -1,11 +1,25 @@
-// Placeholder until the app rule layer lands (same exports).
-import { Finding } from '../finding';
+/**
+ * Rules across the objects of one app, run once at synth over every rendered document: duplicate
+ * objects, pod and service name collisions between training jobs, claims from other namespaces,
+ * MultiKueue without a queue. Pure functions of the documents and their construct paths.
+ */
 import { RuleInfo } from '../rule';
+import { AppDocument, AppFinding } from './app-document';
+import { CLAIM_NAMESPACE, claimsFromOtherNamespaces } from './claims';
+import { DUPLICATE_OBJECT, duplicateObjects } from './duplicates';
+import { MULTIKUEUE_QUEUE, multiKueueWithoutQueue } from './multikueue';
+import { POD_NAME_COLLISION, podNameCollisions } from './pod-names';
 
-export interface AppDocument { readonly path: string; readonly doc: any }
-export interface AppFinding { readonly path: string; readonly finding: Finding }
-export const APP_RULES: readonly RuleInfo[] = [];
+export type { AppDocument, AppFinding } from './app-document';
 
-export function appFindings(_docs: readonly AppDocument[]): AppFinding[] {
-  return [];
+export const APP_RULES: readonly RuleInfo[] = [DUPLICATE_OBJECT, POD_NAME_COLLISION, CLAIM_NAMESPACE, MULTIKUEUE_QUEUE].map(r => r.info());
+
+/** Every finding across the app's documents, in document order per rule. */
+export function appFindings(docs: readonly AppDocument[]): AppFinding[] {
+  const out: AppFinding[] = [];
+  duplicateObjects(docs, out);
+  podNameCollisions(docs, out);
+  claimsFromOtherNamespaces(docs, out);
+  multiKueueWithoutQueue(docs, out);
+  return out;
 }

@@ -1,0 +1,270 @@
+/**
+ * Containers of a pod: names, image, ports, environment, mounts, working directory, probes and
+ * enums, as `validateContainers` and `validateContainerCommon` (k8s.io/kubernetes/pkg/apis/core/validation)
+ * check them, plus what the container runtime refuses at start.
+ */
+import { Finding } from '../finding';
+import { Rule } from '../rule';
+import { child, indexed, named } from './field-path';
+import { DNS1123_LABEL_TEXT, isDns1123Label, isEnvVarName, isInt32, isObject, isPortName } from './names';
+import { checkResources } from './resources';
+import { checkContainerSecurityContext, isLocalDescendingPath } from './security';
+
+const F = 'pod';
+const SOURCE = 'k8s.io/kubernetes/pkg/apis/core/validation';
+
+export const CONTAINER_NAME = new Rule('k8s/container-name', F, `${SOURCE} validateContainerCommon (IsDNS1123Label)`);
+export const CONTAINER_NAME_UNIQUE = new Rule('k8s/container-name-unique', F, `${SOURCE} validateContainers and validateInitContainers (names unique across both)`);
+export const IMAGE = new Rule('k8s/image', F, `${SOURCE} validateContainerCommon and validateContainersOnlyForPod (required, no surrounding whitespace)`);
+export const IMAGE_PULL_POLICY = new Rule('k8s/image-pull-policy', F, `${SOURCE} validatePullPolicy`);
+export const TERMINATION_MESSAGE_POLICY = new Rule('k8s/termination-message-policy', F, `${SOURCE} validateContainerCommon`);
+export const CONTAINER_RESTART_POLICY = new Rule('k8s/container-restart-policy', F, `${SOURCE} validateInitContainers and validateContainers (restartPolicy Always on init containers only)`);
+export const WORKING_DIR = new Rule('k8s/working-dir', F, 'container runtime (runc: the working directory must be an absolute path)');
+export const PORT_NUMBER = new Rule('k8s/port-number', F, `${SOURCE} validateContainerPorts (IsValidPortNum)`);
+export const PORT_NAME = new Rule('k8s/port-name', F, `${SOURCE} validateContainerPorts (IsValidPortName)`);
+export const PORT_NAME_UNIQUE = new Rule('k8s/port-name-unique', F, `${SOURCE} validateContainerPorts (Duplicate name in a container)`);
+export const PORT_PROTOCOL = new Rule('k8s/port-protocol', F, `${SOURCE} validateContainerPorts (supportedPortProtocols)`);
+export const HOST_PORT_UNIQUE = new Rule('k8s/host-port-unique', F, `${SOURCE} AccumulateUniqueHostPorts`);
+export const HOST_NETWORK_PORT = new Rule('k8s/host-network-port', F, `${SOURCE} validateHostNetwork (hostPort equals containerPort)`);
+export const ENV_NAME = new Rule('k8s/env-name', F, `${SOURCE} ValidateEnv (IsRelaxedEnvVarName, GA in 1.34)`);
+export const ENV_VALUE_FROM = new Rule('k8s/env-value-from', F, `${SOURCE} validateEnvVarValueFrom (exactly one source, not with value)`);
+export const ENV_FROM = new Rule('k8s/env-from', F, `${SOURCE} ValidateEnvFrom (exactly one source, prefix a valid name)`);
+export const VOLUME_MOUNT_NAME = new Rule('k8s/volume-mount-name', 'volumes', `${SOURCE} ValidateVolumeMounts (name of a volume of the pod)`);
+export const MOUNT_PATH = new Rule('k8s/mount-path', 'volumes', `${SOURCE} ValidateVolumeMounts (required) and the container runtime (absolute destination)`);
+export const MOUNT_PATH_UNIQUE = new Rule('k8s/mount-path-unique', 'volumes', `${SOURCE} ValidateVolumeMounts (must be unique) and the kubelet (one mount per normalized path)`);
+export const SUB_PATH = new Rule('k8s/sub-path', 'volumes', `${SOURCE} ValidateVolumeMounts (validateLocalDescendingPath, subPath and subPathExpr exclusive)`);
+export const PROBE_HANDLER = new Rule('k8s/probe-handler', F, `${SOURCE} validateProbe and validateHandler (exactly one handler)`);
+export const PROBE_SUCCESS_THRESHOLD = new Rule('k8s/probe-success-threshold', F, `${SOURCE} validateLivenessProbe and validateStartupProbe (successThreshold 1)`);
+
+export const CONTAINER_RULES = [
+  CONTAINER_NAME, CONTAINER_NAME_UNIQUE, IMAGE, IMAGE_PULL_POLICY, TERMINATION_MESSAGE_POLICY, CONTAINER_RESTART_POLICY,
+  WORKING_DIR, PORT_NUMBER, PORT_NAME, PORT_NAME_UNIQUE, PORT_PROTOCOL, HOST_PORT_UNIQUE, HOST_NETWORK_PORT,
+  ENV_NAME, ENV_VALUE_FROM, ENV_FROM, VOLUME_MOUNT_NAME, MOUNT_PATH, MOUNT_PATH_UNIQUE, SUB_PATH,
+  PROBE_HANDLER, PROBE_SUCCESS_THRESHOLD,
+];
+
+const PULL_POLICIES = new Set(['Always', 'IfNotPresent', 'Never']);
+const PROTOCOLS = new Set(['TCP', 'UDP', 'SCTP']);
+const ENV_SOURCES = ['fieldRef', 'resourceFieldRef', 'configMapKeyRef', 'secretKeyRef', 'fileKeyRef'];
+const PROBE_HANDLERS = ['exec', 'httpGet', 'tcpSocket', 'grpc'];
+
+/** What a container check needs from its pod. */
+export interface PodContext {
+  readonly volumes: Set<string> | undefined;
+  readonly securityContext: unknown;
+  readonly securityContextAt: string;
+  readonly hostNetwork: boolean;
+  /** Names of containers seen so far (uniqueness across init and regular containers). */
+  readonly containerNames: Set<string>;
+  /** `protocol/hostIP/hostPort` seen so far across the pod's containers. */
+  readonly hostPorts: Set<string>;
+}
+
+/** Checks `containers` or `initContainers` of a pod spec. */
+export function checkContainers(list: unknown, at: string, init: boolean, pod: PodContext, out: Finding[]): void {
+  if (!Array.isArray(list)) return;
+  for (let i = 0; i < list.length; i++) {
+    const container = list[i];
+    if (!isObject(container)) continue;
+    checkContainer(container, named(at, container, i), init, pod, out);
+  }
+}
+
+function checkContainer(c: Record<string, any>, at: string, init: boolean, pod: PodContext, out: Finding[]): void {
+  const name = c.name;
+  if (!isDns1123Label(name)) {
+    CONTAINER_NAME.report(out, child(at, 'name'), name, `expected ${DNS1123_LABEL_TEXT}`);
+  } else if (pod.containerNames.has(name)) {
+    CONTAINER_NAME_UNIQUE.report(out, child(at, 'name'), name, 'expected a name no other container or init container of the pod has');
+  }
+  if (typeof name === 'string') pod.containerNames.add(name);
+  checkImage(c.image, child(at, 'image'), out);
+  if (c.imagePullPolicy !== undefined && !PULL_POLICIES.has(c.imagePullPolicy)) {
+    IMAGE_PULL_POLICY.report(out, child(at, 'imagePullPolicy'), c.imagePullPolicy, 'expected "Always", "IfNotPresent" or "Never"');
+  }
+  const tmp = c.terminationMessagePolicy;
+  if (tmp !== undefined && tmp !== 'File' && tmp !== 'FallbackToLogsOnError') {
+    TERMINATION_MESSAGE_POLICY.report(out, child(at, 'terminationMessagePolicy'), tmp, 'expected "File" or "FallbackToLogsOnError"');
+  }
+  if (c.restartPolicy !== undefined) {
+    if (!init) {
+      CONTAINER_RESTART_POLICY.report(out, child(at, 'restartPolicy'), c.restartPolicy, 'expected not set on a regular container (only init containers take restartPolicy "Always", as sidecars)');
+    } else if (c.restartPolicy !== 'Always') {
+      CONTAINER_RESTART_POLICY.report(out, child(at, 'restartPolicy'), c.restartPolicy, 'expected "Always" (a sidecar init container) or not set');
+    }
+  }
+  checkWorkingDir(c.workingDir, child(at, 'workingDir'), out);
+  checkPorts(c.ports, child(at, 'ports'), pod, out);
+  checkEnv(c.env, child(at, 'env'), out);
+  checkEnvFrom(c.envFrom, child(at, 'envFrom'), out);
+  checkVolumeMounts(c.volumeMounts, child(at, 'volumeMounts'), pod.volumes, out);
+  checkResources(c.resources, child(at, 'resources'), out);
+  checkContainerSecurityContext(c.securityContext, child(at, 'securityContext'), pod.securityContext, pod.securityContextAt, out);
+  for (const probe of ['livenessProbe', 'readinessProbe', 'startupProbe']) {
+    if (isObject(c[probe])) checkProbe(c[probe], child(at, probe), probe !== 'readinessProbe', out);
+  }
+}
+
+/** An image: required, and no leading or trailing whitespace (the pod is refused). */
+export function checkImage(image: unknown, at: string, out: Finding[]): void {
+  if (typeof image !== 'string' || image === '') {
+    IMAGE.report(out, at, image, 'expected a container image reference such as ghcr.io/org/image:tag');
+  } else if (image.trim() !== image) {
+    IMAGE.report(out, at, image, 'expected an image reference without leading or trailing whitespace');
+  }
+}
+
+function checkWorkingDir(dir: unknown, at: string, out: Finding[]): void {
+  if (dir === undefined || dir === '') return;
+  if (typeof dir !== 'string' || !dir.startsWith('/')) {
+    WORKING_DIR.report(out, at, dir, 'expected an absolute path (the container runtime refuses a relative working directory)');
+  }
+}
+
+function checkPorts(ports: unknown, at: string, pod: PodContext, out: Finding[]): void {
+  if (!Array.isArray(ports)) return;
+  const names = new Set<string>();
+  for (let i = 0; i < ports.length; i++) {
+    const port = ports[i];
+    if (!isObject(port)) continue;
+    const path = indexed(at, i);
+    const containerPort = port.containerPort;
+    // Values outside int32 are reported by the integer table; the range only for int32 values.
+    if (isInt32(containerPort) && (containerPort < 1 || containerPort > 65535)) {
+      PORT_NUMBER.report(out, child(path, 'containerPort'), containerPort, 'expected a port number between 1 and 65535');
+    } else if (containerPort === undefined) {
+      PORT_NUMBER.report(out, child(path, 'containerPort'), containerPort, 'expected a port number between 1 and 65535');
+    }
+    const hostPort = port.hostPort;
+    if (isInt32(hostPort) && hostPort !== 0 && (hostPort < 1 || hostPort > 65535)) {
+      PORT_NUMBER.report(out, child(path, 'hostPort'), hostPort, 'expected a port number between 1 and 65535, or 0 for none');
+    }
+    if (port.name !== undefined && port.name !== '') {
+      if (!isPortName(port.name)) {
+        PORT_NAME.report(out, child(path, 'name'), port.name,
+          'expected an IANA service name: at most 15 lower-case letters, digits or "-", with at least one letter, no "--" and no "-" at either end');
+      } else if (names.has(port.name)) {
+        PORT_NAME_UNIQUE.report(out, child(path, 'name'), port.name, 'expected a port name not used by another port of the container');
+      }
+      names.add(port.name);
+    }
+    const protocol = port.protocol;
+    if (protocol !== undefined && !PROTOCOLS.has(protocol)) {
+      PORT_PROTOCOL.report(out, child(path, 'protocol'), protocol, 'expected "TCP", "UDP" or "SCTP"');
+    }
+    if (isInt32(hostPort) && hostPort > 0) {
+      // AccumulateUniqueHostPorts keys on protocol, host IP and port.
+      const key = `${protocol ?? 'TCP'}/${port.hostIP ?? ''}/${hostPort}`;
+      if (pod.hostPorts.has(key)) {
+        HOST_PORT_UNIQUE.report(out, child(path, 'hostPort'), hostPort, `expected a host port no other port of the pod binds with the same protocol (${protocol ?? 'TCP'}) and host IP`);
+      }
+      pod.hostPorts.add(key);
+    }
+    if (pod.hostNetwork && hostPort !== undefined && hostPort !== 0 && hostPort !== containerPort) {
+      HOST_NETWORK_PORT.report(out, child(path, 'hostPort'), hostPort, `expected the containerPort (${String(containerPort)}) or not set, because hostNetwork is true`);
+    }
+  }
+}
+
+/** Checks an `env` list (containers, WorkspaceKind extraEnv). */
+export function checkEnv(env: unknown, at: string, out: Finding[]): void {
+  if (!Array.isArray(env)) return;
+  for (let i = 0; i < env.length; i++) {
+    const item = env[i];
+    if (!isObject(item)) continue;
+    const path = indexed(at, i);
+    if (!isEnvVarName(item.name)) {
+      ENV_NAME.report(out, child(path, 'name'), item.name, 'expected an environment variable name: one or more printable ASCII characters other than "="');
+    }
+    const valueFrom = item.valueFrom;
+    if (valueFrom === undefined || valueFrom === null) continue;
+    const sources: string[] = [];
+    if (isObject(valueFrom)) for (const s of ENV_SOURCES) if (valueFrom[s] !== undefined && valueFrom[s] !== null) sources.push(s);
+    if (sources.length !== 1) {
+      ENV_VALUE_FROM.report(out, child(path, 'valueFrom'), valueFrom, sources.length === 0
+        ? 'expected exactly one of fieldRef, resourceFieldRef, configMapKeyRef or secretKeyRef'
+        : `expected exactly one source, not ${sources.join(' and ')}`);
+    }
+    if (typeof item.value === 'string' && item.value !== '') {
+      ENV_VALUE_FROM.report(out, child(path, 'value'), item.value, 'expected not set (or empty) when valueFrom is set');
+    }
+  }
+}
+
+function checkEnvFrom(envFrom: unknown, at: string, out: Finding[]): void {
+  if (!Array.isArray(envFrom)) return;
+  for (let i = 0; i < envFrom.length; i++) {
+    const item = envFrom[i];
+    if (!isObject(item)) continue;
+    const path = indexed(at, i);
+    const count = (item.configMapRef != null ? 1 : 0) + (item.secretRef != null ? 1 : 0);
+    if (count !== 1) {
+      ENV_FROM.report(out, path, item, 'expected exactly one of configMapRef or secretRef');
+    }
+    if (item.prefix !== undefined && item.prefix !== '' && !isEnvVarName(item.prefix)) {
+      ENV_FROM.report(out, child(path, 'prefix'), item.prefix, 'expected printable ASCII characters other than "="');
+    }
+  }
+}
+
+/**
+ * Checks `volumeMounts`; `volumes` is the set of the pod's volume names, or undefined where the
+ * volumes are not all known (nothing to refer to).
+ */
+export function checkVolumeMounts(mounts: unknown, at: string, volumes: Set<string> | undefined, out: Finding[]): void {
+  if (!Array.isArray(mounts)) return;
+  const paths = new Set<string>();
+  for (let i = 0; i < mounts.length; i++) {
+    const mount = mounts[i];
+    if (!isObject(mount)) continue;
+    const path = indexed(at, i);
+    if (volumes !== undefined && !volumes.has(mount.name)) {
+      VOLUME_MOUNT_NAME.report(out, child(path, 'name'), mount.name, volumes.size === 0
+        ? 'expected the name of a volume of the pod (the pod has none)'
+        : `expected the name of a volume of the pod: ${[...volumes].map(v => JSON.stringify(v)).join(', ')}`);
+    }
+    const mountPath = mount.mountPath;
+    if (typeof mountPath !== 'string' || !mountPath.startsWith('/')) {
+      MOUNT_PATH.report(out, child(path, 'mountPath'), mountPath, 'expected an absolute path such as /data (the container runtime refuses a relative mount path)');
+    } else {
+      // The API server compares the strings; the runtime mounts "/data" and "/data/" on the same place.
+      const normalized = normalizePath(mountPath);
+      if (paths.has(normalized)) {
+        MOUNT_PATH_UNIQUE.report(out, child(path, 'mountPath'), mountPath, 'expected a mount path no other mount of the container uses ("/data" and "/data/" are the same path)');
+      }
+      paths.add(normalized);
+    }
+    const subPath = mount.subPath;
+    if (typeof subPath === 'string' && subPath !== '') {
+      if (!isLocalDescendingPath(subPath)) {
+        SUB_PATH.report(out, child(path, 'subPath'), subPath, 'expected a relative path inside the volume, without ".."');
+      }
+      if (typeof mount.subPathExpr === 'string' && mount.subPathExpr !== '') {
+        SUB_PATH.report(out, child(path, 'subPathExpr'), mount.subPathExpr, 'expected not set when subPath is set (they are mutually exclusive)');
+      }
+    } else if (typeof mount.subPathExpr === 'string' && mount.subPathExpr !== '' && !isLocalDescendingPath(mount.subPathExpr)) {
+      SUB_PATH.report(out, child(path, 'subPathExpr'), mount.subPathExpr, 'expected a relative path inside the volume, without ".."');
+    }
+  }
+}
+
+/** "/a//b/" and "/a/b" are one mount point. */
+function normalizePath(path: string): string {
+  const collapsed = path.replace(/\/+/g, '/');
+  return collapsed.length > 1 && collapsed.endsWith('/') ? collapsed.slice(0, -1) : collapsed;
+}
+
+function checkProbe(probe: Record<string, any>, at: string, mustSucceedOnce: boolean, out: Finding[]): void {
+  const handlers: string[] = [];
+  for (const h of PROBE_HANDLERS) if (probe[h] !== undefined && probe[h] !== null) handlers.push(h);
+  if (handlers.length !== 1) {
+    PROBE_HANDLER.report(out, at, probe, handlers.length === 0
+      ? 'expected exactly one of exec, httpGet, tcpSocket or grpc'
+      : `expected exactly one handler, not ${handlers.join(' and ')}`);
+  }
+  // 0 is defaulted to 1 before validation (SetDefaults_Probe).
+  const threshold = probe.successThreshold;
+  if (mustSucceedOnce && threshold !== undefined && threshold !== 0 && threshold !== 1) {
+    PROBE_SUCCESS_THRESHOLD.report(out, child(at, 'successThreshold'), threshold, 'expected 1 (liveness and startup probes succeed once)');
+  }
+}

@@ -1,0 +1,100 @@
+/**
+ * Container resources, as `ValidateContainerResourceRequirements` and `validateContainerResourceName`
+ * (k8s.io/kubernetes/pkg/apis/core/validation/validation.go) check them.
+ */
+import { Finding } from '../finding';
+import { Rule } from '../rule';
+import { child } from './field-path';
+import { QUALIFIED_NAME_TEXT, isObject, isQualifiedName } from './names';
+import { Quantity, compareQuantities, isNegative, isWhole, parseQuantity } from './quantity';
+
+const F = 'resources';
+const SOURCE = 'k8s.io/kubernetes/pkg/apis/core/validation';
+
+export const RESOURCE_NAME = new Rule('k8s/resource-name', F, `${SOURCE} validateContainerResourceName`);
+export const RESOURCE_QUANTITY = new Rule('k8s/resource-quantity', F, `${SOURCE} ValidateResourceQuantityValue (ParseQuantity, non-negative)`);
+export const RESOURCE_LIMIT = new Rule('k8s/resource-limit', F, `${SOURCE} ValidateContainerResourceRequirements: a request must not exceed its limit`);
+export const RESOURCE_NOT_OVERCOMMITTED = new Rule('k8s/resource-not-overcommitted', F,
+  `${SOURCE} ValidateContainerResourceRequirements: extended resources and huge pages need a limit equal to the request (IsOvercommitAllowed)`);
+export const RESOURCE_INTEGER = new Rule('k8s/resource-integer', F, `${SOURCE} validateResourceQuantityValue: integer resources (IsIntegerResourceName)`);
+
+export const RESOURCE_RULES = [RESOURCE_NAME, RESOURCE_QUANTITY, RESOURCE_LIMIT, RESOURCE_NOT_OVERCOMMITTED, RESOURCE_INTEGER];
+
+// IsStandardContainerResourceName: the names a container may use without a domain.
+const STANDARD_CONTAINER = new Set(['cpu', 'memory', 'ephemeral-storage']);
+const HUGE_PAGES = 'hugepages-';
+
+/** A resource name the API server accepts on a container; `undefined` when it does, else why not. */
+function resourceNameProblem(name: string): string | undefined {
+  if (!isQualifiedName(name)) return `expected a resource name: ${QUALIFIED_NAME_TEXT}`;
+  if (!name.includes('/')) {
+    if (!STANDARD_CONTAINER.has(name) && !name.startsWith(HUGE_PAGES)) {
+      return 'expected cpu, memory, ephemeral-storage, hugepages-<size>, or an extended resource with a domain prefix such as nvidia.com/gpu';
+    }
+    return undefined;
+  }
+  // IsExtendedResourceName: not native, and "requests.<name>" is still a qualified name.
+  if (isExtended(name) && (name.startsWith('requests.') || !isQualifiedName(`requests.${name}`))) {
+    return 'expected an extended resource name whose "requests."-prefixed form is still a qualified name';
+  }
+  return undefined;
+}
+
+/** IsExtendedResourceName without the qualified-name part: fully qualified and not kubernetes.io. */
+function isExtended(name: string): boolean {
+  return name.includes('/') && !name.includes('kubernetes.io/');
+}
+
+/** Extended resources and huge pages may not be overcommitted (helper.IsOvercommitAllowed). */
+function isNotOvercommittable(name: string): boolean {
+  return isExtended(name) || name.startsWith(HUGE_PAGES);
+}
+
+/** Checks `resources` of a container (or a WorkspaceKind pod config) at `at`. */
+export function checkResources(resources: unknown, at: string, out: Finding[]): void {
+  if (!isObject(resources)) return;
+  const limits = parsedList(resources.limits, child(at, 'limits'), out);
+  const requests = parsedList(resources.requests, child(at, 'requests'), out);
+  for (const [name, request] of requests) {
+    const field = child(child(at, 'requests'), name);
+    const limit = limits.get(name);
+    if (limit !== undefined && compareQuantities(request, limit) > 0) {
+      RESOURCE_LIMIT.report(out, field, resources.requests[name], `expected at most the limit ${show(resources.limits[name])}`);
+    } else if (isNotOvercommittable(name)) {
+      if (limit === undefined) {
+        RESOURCE_NOT_OVERCOMMITTED.report(out, child(child(at, 'limits'), name), undefined,
+          `expected a limit equal to the request ${show(resources.requests[name])} (${name} cannot be overcommitted)`);
+      } else if (compareQuantities(request, limit) !== 0) {
+        RESOURCE_NOT_OVERCOMMITTED.report(out, field, resources.requests[name],
+          `expected the same value as the limit ${show(resources.limits[name])} (${name} cannot be overcommitted)`);
+      }
+    }
+  }
+}
+
+function show(v: unknown): string {
+  return typeof v === 'string' ? v : String(v);
+}
+
+/** Parses one list (limits or requests), reporting bad names and values; returns the good ones. */
+function parsedList(list: unknown, at: string, out: Finding[]): Map<string, Quantity> {
+  const parsed = new Map<string, Quantity>();
+  if (!isObject(list)) return parsed;
+  for (const name in list) {
+    const field = child(at, name);
+    const nameProblem = resourceNameProblem(name);
+    if (nameProblem !== undefined) RESOURCE_NAME.report(out, field, name, nameProblem);
+    const value = list[name];
+    const q = parseQuantity(value);
+    if (q === undefined || isNegative(q)) {
+      RESOURCE_QUANTITY.report(out, field, value, 'expected a non-negative quantity such as 500m, 2, 1.5Gi or 100M');
+      continue;
+    }
+    if (isExtended(name) && !isWhole(q)) {
+      RESOURCE_INTEGER.report(out, field, value, `expected a whole number (${name} is an extended resource, counted in units)`);
+      continue;
+    }
+    parsed.set(name, q);
+  }
+  return parsed;
+}

@@ -3,6 +3,7 @@
 export * from './accelerator';
 export * from './defaults';
 export * from './elastic';
+export * from './escape-hatch';
 export * from './jax';
 export * from './mpi';
 export * from './paddle';

@@ -3,7 +3,7 @@ import * as kplus from 'cdk8s-plus-28';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { Accelerator } from './accelerator';
-import { dropUndefined, duplicates, mergeMaps, uniqueByContent } from './private/collections';
+import { dropUndefined, mergeMaps, uniqueByContent } from './private/collections';
 import { normalPath } from './private/paths';
 import { PodRenderContext, ReplicaCountRule, ReplicaGroupSettings } from './private/pod-render';
 import { amountFindings, resourceQuantities } from './private/quantities';
@@ -434,7 +434,6 @@ export class ReplicaGroup extends Construct {
       if (asked.privileged) out.push(finding(`${at}.privileged`, true, `expected false or not set ${RESTRICTED}`));
       if (asked.allowPrivilegeEscalation) out.push(finding(`${at}.allowPrivilegeEscalation`, true, `expected false or not set ${RESTRICTED}`));
       if (asked.ensureNonRoot === false) out.push(finding(`${at}.ensureNonRoot`, false, `expected true or not set ${RESTRICTED}, which runs containers as a non-root user`));
-      if (asked.user === 0) out.push(finding(`${at}.user`, 0, `expected a non-zero user id ${RESTRICTED}: the kubelet refuses to start a container with runAsNonRoot and user 0`));
       const added = (asked.capabilities?.add ?? []).map(c => String(c)).filter(c => c !== 'NET_BIND_SERVICE');
       if (added.length) out.push(finding(`${at}.capabilities.add`, added, `expected at most "NET_BIND_SERVICE" ${RESTRICTED}`));
     }
@@ -484,16 +483,10 @@ export class ReplicaGroup extends Construct {
     const errors: Finding[] = [];
     const counted = this.countRuleFinding(this._replicas);
     if (counted) errors.push(counted);
-    // Containers and init containers share one namespace of names in a pod.
-    for (const name of duplicates([...this.containers, ...this.initContainers].map(c => c.name))) {
-      errors.push(finding('containers.name', name, 'expected every container and init container of a pod to have its own name'));
-    }
+    // Container names and mount paths are the rule layer's (k8s/container-name-unique,
+    // k8s/mount-path-unique); two volumes of one name can only be seen here, before the pod lists
+    // each name once.
     errors.push(...volumeNameFindings(this.allVolumes()));
-    for (const c of [...this.containers, ...this.initContainers]) {
-      for (const path of duplicates(c.mounts.map(m => normalPath(m.path)))) {
-        errors.push(finding(`containers[${c.name}].volumeMounts.mountPath`, path, 'expected every mount path of a container to be used once'));
-      }
-    }
     const podPolicy = this.options.podRestartPolicy;
     if (podPolicy && this._restartPolicy === RestartPolicy.EXIT_CODE) {
       errors.push(finding('podRestartPolicy', podPolicy.value, 'expected none with restartPolicy ExitCode; the operator decides restarts by exit code and a pod-level policy would contradict it'));

@@ -6,7 +6,6 @@ import { PlatformDefaults, PlatformDefaultsProps } from './defaults';
 import { dropUndefined, mergeMaps } from './private/collections';
 import { wholeSecondsFinding } from './private/durations';
 import { KUEUE_PRIORITY_LABEL, KUEUE_QUEUE_LABEL } from './private/kueue';
-import { DNS_1035_LABEL_TEXT, isDns1035Label } from './private/names';
 import { FrameworkContainer, PodRenderContext, ReplicaCountRule, ReplicaGroupSettings } from './private/pod-render';
 import { amountFindings } from './private/quantities';
 import { TrainingKind } from './private/training-kind';
@@ -103,8 +102,8 @@ export abstract class TrainingJob extends Construct {
     }
     this.apiObject = kind.createResource(this, 'Resource', props.metadata, Lazy.any({ produce: () => this.renderSpec() }));
     addLateMetadata(this.apiObject, () => ({ labels: this.jobLabels() }));
-    addCheck(this, () => this.validateJob());
     checkRenderedDocument(this, this.apiObject);
+    addCheck(this, () => this.validateJob());
   }
 
   /** The job's metadata, for labels and annotations added later. */
@@ -314,8 +313,8 @@ export abstract class TrainingJob extends Construct {
 
   private validateJob(): Finding[] {
     const errors: Finding[] = [];
+    // The name's format is the rule layer's (k8s/object-name: a DNS-1035 label for training jobs).
     const name = this.apiObject.name;
-    if (!isDns1035Label(name)) errors.push(finding('metadata.name', name, `expected ${DNS_1035_LABEL_TEXT}`));
     // The longest pod name decides how long the job's name may be; it is reported once.
     const podNames = this.groups.filter(g => this._maxReplicasOf(g) > 0).map(g => this.lastPodName(name, g));
     const longest = podNames.reduce<string | undefined>((x, y) => (x === undefined || y.length > x.length ? y : x), undefined);

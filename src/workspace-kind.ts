@@ -5,7 +5,7 @@ import { Construct } from 'constructs';
 import { PlatformDefaults, PlatformDefaultsProps } from './defaults';
 import { dropUndefined, listOf, mergeMaps } from './private/collections';
 import { secondsOf, WHOLE_SECONDS } from './private/durations';
-import { DNS_SUBDOMAIN_TEXT, isPortId, isSubdomain, PORT_ID_TEXT } from './private/names';
+import { isPortId, PORT_ID_TEXT } from './private/names';
 import { checkMountPath, normalPath } from './private/paths';
 import { amountFindings, limitFindings } from './private/quantities';
 import { addLateMetadata, omitNamespace } from './private/render-hook';
@@ -254,8 +254,8 @@ export class WorkspaceKind extends Construct implements IWorkspaceKind {
     });
     addLateMetadata(this.apiObject, () => ({ labels: this.platformDefaults.labels }));
     omitNamespace(this.apiObject);
-    addCheck(this, () => this.validateKind());
     checkRenderedDocument(this, this.apiObject);
+    addCheck(this, () => this.validateKind());
   }
 
   /** The WorkspaceKind's name, which workspaces write as `spec.kind`. */
@@ -561,9 +561,7 @@ export class WorkspaceKind extends Construct implements IWorkspaceKind {
 
   private validateKind(): Finding[] {
     const errors: Finding[] = [];
-    const name = this.name;
-    if (!isSubdomain(name)) errors.push(finding('metadata.name', name, `expected ${DNS_SUBDOMAIN_TEXT}`));
-
+    // The name's format is the rule layer's (k8s/object-name).
     const portIds = this.portIds;
     if (portIds.length === 0) errors.push(finding('ports', [], 'expected at least one port definition (addPort); image options refer to them'));
     if (this.images.ids.length === 0) errors.push(finding('imageConfig', [], 'expected at least one image option (addImageConfig)'));
@@ -602,11 +600,11 @@ export class WorkspaceKind extends Construct implements IWorkspaceKind {
       }
     }
 
-    const paths = new Map<string, string>([[normalPath(this.homeMountPath), 'the home volume']]);
-    for (const m of this.mounts) {
-      const taken = paths.get(normalPath(m.path));
-      if (taken) errors.push(finding('volumeMounts.mountPath', m.path, `expected a path no other mount uses; ${taken} is mounted there`));
-      else paths.set(normalPath(m.path), `volume "${m.volume.name}"`);
+    // The home volume is mounted by the controller, so only this construct sees it collide; two
+    // extra mounts at one path are the rule layer's (k8s/mount-path-unique).
+    const home = normalPath(this.homeMountPath);
+    for (const m of this.mounts.filter(x => normalPath(x.path) === home)) {
+      errors.push(finding('volumeMounts.mountPath', m.path, 'expected a path no other mount uses; the home volume is mounted there'));
     }
     errors.push(...volumeNameFindings(this.mounts.map(m => m.volume)));
     const pod = this.props.podSecurityContext;

@@ -3,7 +3,7 @@ import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { PlatformDefaults, PlatformDefaultsProps } from './defaults';
 import { dropUndefined, listOf, mergeMaps } from './private/collections';
-import { DNS_LABEL_TEXT, DNS_SUBDOMAIN_TEXT, isLabel, isSubdomain } from './private/names';
+import { DNS_SUBDOMAIN_TEXT, isSubdomain } from './private/names';
 import { checkMountPath, normalPath } from './private/paths';
 import { addLateMetadata } from './private/render-hook';
 import { checkRenderedDocument } from './private/validation/engine';
@@ -285,8 +285,8 @@ export class Workspace extends Construct {
     for (const [key, value] of Object.entries(props.podLabels ?? {})) this.addPodLabel(key, value);
     for (const [key, value] of Object.entries(props.podAnnotations ?? {})) this.addPodAnnotation(key, value);
 
-    addCheck(this, () => this.validateWorkspace());
     checkRenderedDocument(this, this.apiObject);
+    addCheck(this, () => this.validateWorkspace());
   }
 
   /** The workspace's name. */
@@ -406,8 +406,8 @@ export class Workspace extends Construct {
 
   private validateWorkspace(): Finding[] {
     const errors: Finding[] = [];
-    const name = this.name;
-    if (!isLabel(name)) errors.push(finding('metadata.name', name, `expected ${DNS_LABEL_TEXT}`));
+    // The name's format is the rule layer's (k8s/object-name), as is a claim of this app in another
+    // namespace (app/claim-namespace).
     if (!isSubdomain(this.kind.name)) errors.push(finding('kind', this.kind.name, `expected the name of a WorkspaceKind, ${DNS_SUBDOMAIN_TEXT}`));
 
     const kind = this.kind instanceof WorkspaceKind ? this.kind : undefined;
@@ -441,18 +441,13 @@ export class Workspace extends Construct {
       else taken.set(normalPath(path), what);
     }
 
-    // Claims and secrets: valid names, in the workspace's namespace.
-    const namespace = this.apiObject.metadata.namespace;
+    // Claims and secrets: valid names.
     const claims: Array<[string, BoundClaim]> = [
       ...(this.homeClaim ? [['home', this.homeClaim] as [string, BoundClaim]] : []),
       ...this.data.map((d, i) => [`data[${i}].claim`, d.bound] as [string, BoundClaim]),
     ];
     for (const [field, bound] of claims) {
       if (!isSubdomain(bound.name)) errors.push(finding(field, bound.name, `expected a claim name, ${DNS_SUBDOMAIN_TEXT}`));
-      const claimNamespace = bound.claim instanceof kplus.PersistentVolumeClaim ? bound.claim.metadata.namespace : namespace;
-      if (claimNamespace !== namespace) {
-        errors.push(finding(`${field}.namespace`, claimNamespace ?? 'not set', `expected the workspace's namespace (${namespace ?? 'not set'}); a pod can only mount claims of its own namespace`));
-      }
     }
     this.secrets.forEach((s, i) => {
       if (!isSubdomain(s.secret.name)) errors.push(finding(`secrets[${i}].secret`, s.secret.name, `expected a Secret name, ${DNS_SUBDOMAIN_TEXT}`));

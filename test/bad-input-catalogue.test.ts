@@ -118,7 +118,7 @@ const CASES: Case[] = [
     input: 'a name with upper-case letters',
     at: 'synth',
     build: pytorch({ metadata: { name: 'Train' }, workers: 0 }),
-    message: `${REPORT}  [test/job] metadata.name is "Train"; expected a DNS-1035 label: lower-case letters, digits and "-", starting with a letter and ending with a letter or digit`,
+    message: `${REPORT}  [test/job] metadata.name is "Train"; expected a DNS-1035 label: at most 63 lower-case letters, digits or "-", starting with a letter and ending with a letter or digit`,
   },
   {
     construct: 'DistributedPyTorch',
@@ -410,7 +410,7 @@ const CASES: Case[] = [
     input: 'a sidecar named like the main container',
     at: 'synth',
     build: c => jax()(c).worker.addContainer({ name: 'jax', image: 'busybox:1.36' }),
-    message: `${REPORT}  [test/job/Worker] containers.name is "jax"; expected every container and init container of a pod to have its own name`,
+    message: `${REPORT}  [test/job] spec.jaxReplicaSpecs.Worker.template.spec.containers[jax].name is "jax"; expected a name no other container or init container of the pod has`,
   },
   // ------------------------------------------------------------------ Workspace
   {
@@ -474,7 +474,7 @@ const CASES: Case[] = [
     input: 'a claim name with an underscore',
     at: 'synth',
     build: workspace({ home: WorkspaceClaim.fromClaimName('alice_home') }),
-    message: `${REPORT}  [test/ws] home is "alice_home"; expected a claim name, a DNS-1123 subdomain: at most 253 lower-case letters, digits, "-" and ".", each part starting and ending with a letter or digit`,
+    message: `${REPORT}  [test/ws] home is "alice_home"; expected a claim name, a DNS-1123 subdomain: at most 253 lower-case letters, digits, "-" or ".", each dot-separated part starting and ending with a letter or digit`,
   },
   // ------------------------------------------------------------------ WorkspaceKind
   {

@@ -108,6 +108,6 @@ describe('validation', () => {
 
   test('a name that is not a DNS-1035 label is reported', () => {
     expect(synthErrors(c => new DistributedJax(c, 'job', { metadata: { name: 'MNIST' }, image: IMAGE })))
-      .toBe(`${REPORT}  [test/job] metadata.name is "MNIST"; expected a DNS-1035 label: lower-case letters, digits and "-", starting with a letter and ending with a letter or digit`);
+      .toBe(`${REPORT}  [test/job] metadata.name is "MNIST"; expected a DNS-1035 label: at most 63 lower-case letters, digits or "-", starting with a letter and ending with a letter or digit`);
   });
 });

@@ -100,11 +100,13 @@ describe('presets never contradict the user', () => {
   });
 
   test('RESTRICTED with an explicit security context that breaks the standard is an error', () => {
-    expect(restricted({ securityContext: { user: 0, privileged: true, allowPrivilegeEscalation: true, ensureNonRoot: false } })).toBe(REPORT
+    expect(restricted({ securityContext: { privileged: true, allowPrivilegeEscalation: true, ensureNonRoot: false } })).toBe(REPORT
       + `  [test/job] Master.containers[pytorch].securityContext.privileged is true; expected false or not set ${STANDARD}\n`
       + `  [test/job] Master.containers[pytorch].securityContext.allowPrivilegeEscalation is true; expected false or not set ${STANDARD}\n`
-      + `  [test/job] Master.containers[pytorch].securityContext.ensureNonRoot is false; expected true or not set ${STANDARD}, which runs containers as a non-root user\n`
-      + `  [test/job] Master.containers[pytorch].securityContext.user is 0; expected a non-zero user id ${STANDARD}: the kubelet refuses to start a container with runAsNonRoot and user 0`);
+      + `  [test/job] Master.containers[pytorch].securityContext.ensureNonRoot is false; expected true or not set ${STANDARD}, which runs containers as a non-root user`);
+    // User 0 under the preset's runAsNonRoot: the kubelet's refusal, found on the rendered document.
+    expect(restricted({ securityContext: { user: 0 } })).toBe(REPORT
+      + '  [test/job] spec.pytorchReplicaSpecs.Master.template.spec.containers[pytorch].securityContext.runAsUser is 0; expected a non-zero uid when runAsNonRoot is true (the kubelet refuses to start the container)');
     expect(restricted({ securityContext: { user: 1000, group: 1000 } })).toBeUndefined();
   });
 

@@ -84,14 +84,14 @@ describe('two containers of a pod with one name', () => {
   // rejects ("Duplicate value").
   test('a sidecar named like the main container', () => {
     expect(synthError(c => new DistributedJax(c, 'job', { image: IMAGE }).worker.addContainer({ name: 'jax', image: 'busybox:1.36' })))
-      .toBe(`${REPORT}  [test/job/Worker] containers.name is "jax"; expected every container and init container of a pod to have its own name`);
+      .toBe(`${REPORT}  [test/job] spec.jaxReplicaSpecs.Worker.template.spec.containers[jax].name is "jax"; expected a name no other container or init container of the pod has`);
   });
   test('an init container named like a sidecar', () => {
     expect(synthError(c => {
       const job = new DistributedXGBoost(c, 'job', { image: IMAGE, workers: 0 });
       job.master.addContainer({ name: 'helper', image: 'busybox:1.36' });
       job.master.addInitContainer({ name: 'helper', image: 'busybox:1.36' });
-    })).toBe(`${REPORT}  [test/job/Master] containers.name is "helper"; expected every container and init container of a pod to have its own name`);
+    })).toBe(`${REPORT}  [test/job] spec.xgbReplicaSpecs.Master.template.spec.containers[helper].name is "helper"; expected a name no other container or init container of the pod has`);
   });
   test('distinct names pass', () => {
     expect(synthError(c => {

@@ -165,6 +165,8 @@ describe('run policy and scheduling', () => {
         suspend: true,
         managedBy: ManagedBy.MULTI_KUEUE,
       },
+      // MultiKueue dispatches only queued jobs.
+      queue: 'team-vision',
     });
     expect(job.spec.runPolicy).toEqual({
       cleanPodPolicy: 'Running',
@@ -174,6 +176,12 @@ describe('run policy and scheduling', () => {
       suspend: true,
       managedBy: 'kueue.x-k8s.io/multikueue',
     });
+  });
+
+  test('MultiKueue without a queue is refused: no controller would ever run the job', () => {
+    expect(synthErrors(c => new DistributedPyTorch(c, 'job', { metadata: { name: 'train' }, image: IMAGE, runPolicy: { managedBy: ManagedBy.MULTI_KUEUE } }))).toBe(
+      'Validation failed with the following errors:\n'
+      + '  [test/job] metadata.labels["kueue.x-k8s.io/queue-name"] is not set; expected the name of a Kueue LocalQueue when spec.runPolicy.managedBy is "kueue.x-k8s.io/multikueue" (without it no controller runs the job)');
   });
 
   test('Kueue queue and workload priority become labels on the job', () => {
@@ -226,7 +234,7 @@ describe('validation', () => {
   test('cross-field mistakes fail at synth time, naming every problem', () => {
     expect(synthErrors(chart => new DistributedPyTorch(chart, 'job', { metadata: { name: 'Train_Job' }, image: IMAGE }))).toBe(
       'Validation failed with the following errors:\n' +
-      '  [test/job] metadata.name is "Train_Job"; expected a DNS-1035 label: lower-case letters, digits and "-", starting with a letter and ending with a letter or digit');
+      '  [test/job] metadata.name is "Train_Job"; expected a DNS-1035 label: at most 63 lower-case letters, digits or "-", starting with a letter and ending with a letter or digit');
 
     const long = 'a'.repeat(55);
     expect(synthErrors(chart => new DistributedPyTorch(chart, 'job', { metadata: { name: long }, image: IMAGE, workers: 16 }))).toContain(

@@ -348,9 +348,9 @@ describe('impossible values fail at once', () => {
     expect(make({ deprecated: false, deprecationMessage: 'Use v2.' })).toThrow('test/kind: deprecated is false; expected true (or not set) with a deprecationMessage');
     expect(make({ icon: SpawnerImage.fromUrl('') })).toThrow('test/kind: icon.url is ""; expected the URL of an image');
     expect(make({ logo: SpawnerImage.fromConfigMap('My_Logos', 'logo.svg', 'kubeflow') })).toThrow(
-      'test/kind: logo.configMap.name is "My_Logos"; expected a DNS-1123 subdomain: at most 253 lower-case letters, digits, "-" and ".", each part starting and ending with a letter or digit');
+      'test/kind: logo.configMap.name is "My_Logos"; expected a DNS-1123 subdomain: at most 253 lower-case letters, digits, "-" or ".", each dot-separated part starting and ending with a letter or digit');
     expect(make({ logo: SpawnerImage.fromConfigMap('logos', 'logo.svg', 'kube.flow') })).toThrow(
-      'test/kind: logo.configMap.namespace is "kube.flow"; expected a DNS-1123 label: at most 63 lower-case letters, digits and "-", starting and ending with a letter or digit');
+      'test/kind: logo.configMap.namespace is "kube.flow"; expected a DNS-1123 label: at most 63 lower-case letters, digits or "-", starting and ending with a letter or digit');
     expect(make({ icon: SpawnerImage.fromConfigMap('logos', 'logos/icon.svg', 'kubeflow') })).toThrow(
       'test/kind: icon.configMap.key is "logos/icon.svg"; expected a ConfigMap key: letters, digits, "-", "_" and ".", at most 253 characters');
     expect(make({ homeMountPath: 'home/jovyan' })).toThrow('test/kind: homeMountPath is "home/jovyan"; expected an absolute path such as "/data" (2 to 4096 characters, without ":")');
@@ -477,15 +477,16 @@ describe('cross-field checks at synth time, as the notebooks webhook does them',
       k.mount('/dev/shm', kplus.Volume.fromEmptyDir(k, 'shm2', 'shm2'));
       k.mount('/cache', kplus.Volume.fromEmptyDir(k, 'dshm', 'dshm'));
     }))).toBe(report(
+      // The rendered document's check (k8s/mount-path-unique) comes first, then the construct's.
+      'spec.podTemplate.extraVolumeMounts[2].mountPath is "/dev/shm"; expected a mount path no other mount of the container uses ("/data" and "/data/" are the same path)',
       'volumeMounts.mountPath is "/home/jovyan/"; expected a path no other mount uses; the home volume is mounted there',
-      'volumeMounts.mountPath is "/dev/shm"; expected a path no other mount uses; volume "dshm" is mounted there',
       'volumes is "dshm"; expected each volume name to stand for one volume; two different volumes share it',
     ));
   });
 
   test('the name is a DNS-1123 subdomain', () => {
     expect(synthErrors(c => minimalKind(c, { metadata: { name: 'JupyterLab' } }))).toBe(report(
-      'metadata.name is "JupyterLab"; expected a DNS-1123 subdomain: at most 253 lower-case letters, digits, "-" and ".", each part starting and ending with a letter or digit'));
+      'metadata.name is "JupyterLab"; expected a DNS-1123 subdomain: at most 253 lower-case letters, digits, "-" or ".", each dot-separated part starting and ending with a letter or digit'));
   });
 });
 

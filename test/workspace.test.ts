@@ -250,10 +250,10 @@ describe('cross-field checks at synth time, as the notebooks webhook does them',
       home: WorkspaceClaim.fromClaimName('home.'),
       secrets: [{ mountPath: '/s', secret: kplus.Secret.fromSecretName(chart, 's', 'My Secret') }],
     }))).toBe(report(
-      'metadata.name is "Alice"; expected a DNS-1123 label: at most 63 lower-case letters, digits and "-", starting and ending with a letter or digit',
-      'kind is "Jupyter_Lab"; expected the name of a WorkspaceKind, a DNS-1123 subdomain: at most 253 lower-case letters, digits, "-" and ".", each part starting and ending with a letter or digit',
-      'home is "home."; expected a claim name, a DNS-1123 subdomain: at most 253 lower-case letters, digits, "-" and ".", each part starting and ending with a letter or digit',
-      'secrets[0].secret is "My Secret"; expected a Secret name, a DNS-1123 subdomain: at most 253 lower-case letters, digits, "-" and ".", each part starting and ending with a letter or digit',
+      'metadata.name is "Alice"; expected a DNS-1123 label: at most 63 lower-case letters, digits or "-", starting and ending with a letter or digit',
+      'kind is "Jupyter_Lab"; expected the name of a WorkspaceKind, a DNS-1123 subdomain: at most 253 lower-case letters, digits, "-" or ".", each dot-separated part starting and ending with a letter or digit',
+      'home is "home."; expected a claim name, a DNS-1123 subdomain: at most 253 lower-case letters, digits, "-" or ".", each dot-separated part starting and ending with a letter or digit',
+      'secrets[0].secret is "My Secret"; expected a Secret name, a DNS-1123 subdomain: at most 253 lower-case letters, digits, "-" or ".", each dot-separated part starting and ending with a letter or digit',
     ));
   });
 
@@ -263,7 +263,7 @@ describe('cross-field checks at synth time, as the notebooks webhook does them',
       const claim = new kplus.PersistentVolumeClaim(other, 'data', { metadata: { name: 'data' } });
       new Workspace(chart, 'ws', { metadata: { name: 'alice' }, kind: jupyterlab(chart), data: [{ mountPath: '/data', claim: WorkspaceClaim.fromClaim(claim) }] });
     })).toBe(report(
-      'data[0].claim.namespace is "team-b"; expected the workspace\'s namespace (team-a); a pod can only mount claims of its own namespace'));
+      'spec.podTemplate.volumes.data[0].pvcName is "data"; expected a claim in the object\'s own namespace "team-a" (the app\'s claim "data" is in namespace "team-b"; pods mount claims of their own namespace only)'));
   });
 });
 

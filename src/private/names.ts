@@ -1,32 +1,16 @@
 /*
- * Kubernetes name formats the constructs check at once, on the props that become names (job and
- * container names, option ids). The rule layer over rendered documents checks the rest.
+ * Kubernetes name formats the constructs check at once, on the props that become names (container
+ * names, option ids). One definition of each format: the rule layer's (validation/k8s/names.ts).
  */
+export {
+  DNS1035_LABEL_TEXT as DNS_1035_LABEL_TEXT, DNS1123_LABEL_TEXT as DNS_LABEL_TEXT, DNS1123_SUBDOMAIN_TEXT as DNS_SUBDOMAIN_TEXT,
+  isDns1035Label, isDns1123Label as isLabel, isDns1123Subdomain as isSubdomain,
+} from './validation/k8s/names';
 
-const DNS_1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
-const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const PORT_ID = /^[a-z0-9]([a-z0-9_-]*[a-z0-9])?$/;
 
-export const DNS_1035_LABEL_TEXT = 'a DNS-1035 label: lower-case letters, digits and "-", starting with a letter and ending with a letter or digit';
-export const DNS_LABEL_TEXT = 'a DNS-1123 label: at most 63 lower-case letters, digits and "-", starting and ending with a letter or digit';
-export const DNS_SUBDOMAIN_TEXT = 'a DNS-1123 subdomain: at most 253 lower-case letters, digits, "-" and ".", each part starting and ending with a letter or digit';
+/** What a Notebooks v2 port id must be (the WorkspaceKind CRD's pattern and length). */
 export const PORT_ID_TEXT = 'a port id: at most 32 lower-case letters, digits, "-" and "_", starting and ending with a letter or digit';
-
-/** A DNS-1035 label (starts with a letter): what Service names, and so job names, must be. */
-export function isDns1035Label(value: string): boolean {
-  return typeof value === 'string' && value.length <= 63 && DNS_1035_LABEL.test(value);
-}
-
-/** A DNS-1123 label. */
-export function isLabel(value: string): boolean {
-  return typeof value === 'string' && value.length <= 63 && DNS_LABEL.test(value);
-}
-
-/** A DNS-1123 subdomain. */
-export function isSubdomain(value: string): boolean {
-  return typeof value === 'string' && value.length <= 253 && DNS_SUBDOMAIN.test(value);
-}
 
 /** A Notebooks v2 port id. */
 export function isPortId(value: string): boolean {

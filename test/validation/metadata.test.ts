@@ -6,19 +6,22 @@ const LABEL_KEY = 'expected a label key: an optional DNS subdomain prefix and "/
 const LABEL_VALUE = 'expected a label value: empty, or at most 63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit';
 const ANNOTATION_KEY = 'expected an annotation key: an optional DNS subdomain prefix and "/", then at most 63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit';
 const SUBDOMAIN = 'expected a DNS-1123 subdomain: at most 253 lower-case letters, digits, "-" or ".", each dot-separated part starting and ending with a letter or digit';
+const DNS1035 = 'expected a DNS-1035 label: at most 63 lower-case letters, digits or "-", starting with a letter and ending with a letter or digit';
 const LABEL = 'expected a DNS-1123 label: at most 63 lower-case letters, digits or "-", starting and ending with a letter or digit';
 
 describe('object metadata of a PyTorchJob', () => {
   const long = 'a'.repeat(64);
   runCases(pytorchJob, [
-    ['a name with capitals', d => { d.metadata.name = 'ResNet'; }, [f('metadata.name', 'ResNet', SUBDOMAIN, 'k8s/object-name')]],
-    ['a name over 253 characters', d => { d.metadata.name = 'a'.repeat(254); }, [f('metadata.name', 'a'.repeat(254), SUBDOMAIN, 'k8s/object-name')]],
-    ['a dotted name is a subdomain', d => { d.metadata.name = 'resnet.v2'; }, []],
+    // A training job's name must be a DNS-1035 label: the operator names Services after it.
+    ['a name with capitals', d => { d.metadata.name = 'ResNet'; }, [f('metadata.name', 'ResNet', DNS1035, 'k8s/object-name')]],
+    ['a name over 63 characters', d => { d.metadata.name = 'a'.repeat(64); }, [f('metadata.name', 'a'.repeat(64), DNS1035, 'k8s/object-name')]],
+    ['a dotted name, a subdomain but not a DNS-1035 label', d => { d.metadata.name = 'resnet.v2'; }, [f('metadata.name', 'resnet.v2', DNS1035, 'k8s/object-name')]],
+    ['a name starting with a digit', d => { d.metadata.name = '1resnet'; }, [f('metadata.name', '1resnet', DNS1035, 'k8s/object-name')]],
     ['no name and no generateName', d => { delete d.metadata.name; },
-      [f('metadata.name', undefined, `${SUBDOMAIN} (name or generateName is required)`, 'k8s/object-name')]],
+      [f('metadata.name', undefined, `${DNS1035} (name or generateName is required)`, 'k8s/object-name')]],
     ['generateName with a trailing dash', d => { delete d.metadata.name; d.metadata.generateName = 'resnet-'; }, []],
     ['generateName with an underscore', d => { delete d.metadata.name; d.metadata.generateName = 'res_net-'; },
-      [f('metadata.generateName', 'res_net-', 'expected a prefix of a DNS-1123 subdomain: at most 253 lower-case letters, digits, "-" or ".", each dot-separated part starting and ending with a letter or digit (a trailing "-" is allowed)', 'k8s/generate-name')]],
+      [f('metadata.generateName', 'res_net-', 'expected a prefix of a DNS-1035 label: at most 63 lower-case letters, digits or "-", starting with a letter and ending with a letter or digit (a trailing "-" is allowed)', 'k8s/generate-name')]],
     ['a namespace with a dot', d => { d.metadata.namespace = 'team.vision'; }, [f('metadata.namespace', 'team.vision', LABEL, 'k8s/namespace')]],
     ['a namespace over 63 characters', d => { d.metadata.namespace = long; }, [f('metadata.namespace', long, LABEL, 'k8s/namespace')]],
     ['a label key with a space', d => { d.metadata.labels = { 'team name': 'x' }; }, [f('metadata.labels["team name"]', 'team name', LABEL_KEY, 'k8s/label-key')]],

@@ -1,11 +1,10 @@
-import * as fs from 'fs';
-import * as path from 'path';
 import { f, runCases } from './cases';
 import { CONTAINER, WORKER, exampleDocument, pytorchJob, workerContainer as c, workerSpec as s } from './fixtures';
+import { kindSchema, pinnedKinds } from '../../src/private/schema';
 import { DOCUMENT_KINDS, integerFields, kubernetesFindings } from '../../src/private/validation/k8s';
 
 /**
- * The integer table against the CRD schemas the project validates with (test/schemas): every
+ * The integer table against the CRD schemas the project validates with (src/private/schema): every
  * integer the schema says is `format: int32` (or int64) is in the table with that format, and the
  * table has nothing the schema does not, except pod fields newer than an older pinned CRD (MXJob's,
  * the Notebooks v2 volumes) that 1.34 has.
@@ -25,19 +24,20 @@ function schemaIntegers(schema: any, format: string): string[] {
   return found.sort();
 }
 
-const schemaDir = path.join(__dirname, '..', 'schemas');
-const schemaFiles = fs.readdirSync(schemaDir).filter(file => file.endsWith('.json')).sort();
+/** Every pinned kind, as `apiVersion kind`. */
+const schemaFiles = pinnedKinds();
 
 describe('the integer table covers the CRD schemas', () => {
   test('every kubeflow.org/v1 job and Notebooks v2 schema has a row in the kind table', () => {
-    const rows = new Set(DOCUMENT_KINDS.map(k => `${k.apiVersion.replace('/', '_')}_${k.kind}.json`));
-    expect(schemaFiles.filter(file => !rows.has(file))).toEqual([]);
-    expect(schemaFiles.filter(file => file.includes('_v1_')).length).toBe(7);
+    const rows = new Set(DOCUMENT_KINDS.map(k => `${k.apiVersion} ${k.kind}`));
+    expect(schemaFiles.filter(key => !rows.has(key))).toEqual([]);
+    expect(schemaFiles.filter(key => key.startsWith('kubeflow.org/v1 ')).length).toBe(7);
   });
 
-  test.each(schemaFiles)('%s: int32 and int64 fields', file => {
-    const schema = JSON.parse(fs.readFileSync(path.join(schemaDir, file), 'utf8'));
-    const row = DOCUMENT_KINDS.find(k => k.apiVersion === `${schema.group}/${schema.version}` && k.kind === schema.kind)!;
+  test.each(schemaFiles)('%s: int32 and int64 fields', key => {
+    const [apiVersion, kind] = key.split(' ');
+    const schema = kindSchema(apiVersion, kind)!;
+    const row = DOCUMENT_KINDS.find(k => k.apiVersion === apiVersion && k.kind === kind)!;
     const fields = integerFields(row);
     for (const format of ['int32', 'int64']) {
       const table = fields.filter(x => x.format === format).map(x => x.path).sort();
@@ -45,7 +45,7 @@ describe('the integer table covers the CRD schemas', () => {
       const extra = table.filter(p => !expected.includes(p) && !NEWER_FIELDS.some(n => p.endsWith(n)));
       expect({ format, missing: expected.filter(p => !table.includes(p)), extra }).toEqual({ format, missing: [], extra: [] });
     }
-    if (file.includes('_v1_')) expect(fields.filter(x => x.format === 'int32').length).toBeGreaterThan(80);
+    if (key.startsWith('kubeflow.org/v1 ')) expect(fields.filter(x => x.format === 'int32').length).toBeGreaterThan(80);
   });
 });
 

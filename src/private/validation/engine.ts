@@ -3,6 +3,7 @@ import { IConstruct } from 'constructs';
 import { AppDocument, appFindings } from './app';
 import { Finding, describe, finding } from './finding';
 import { kubernetesFindings } from './k8s';
+import { EscapeHatch } from '../../escape-hatch';
 import { schemaFindings } from '../schema';
 
 /*
@@ -84,7 +85,7 @@ function runPass(root: IConstruct, state: AppState): void {
     documents.push({ path: apiObject.node.path, doc });
     if (!ours.has(apiObject)) continue;
     const own: Finding[] = [];
-    if (hasJsonPatches(apiObject)) own.push(...schemaFindings(doc) ?? []);
+    if (hasJsonPatches(apiObject)) own.push(...unallowed(apiObject, schemaFindings(doc) ?? []));
     if (rulesOn) own.push(...kubernetesFindings(doc));
     findings.set(apiObject, own);
   }
@@ -98,8 +99,25 @@ function runPass(root: IConstruct, state: AppState): void {
   state.findings = findings;
 }
 
-/** Whether escape hatches changed the object: its JSON patches are then checked against the schema. */
+/**
+ * Whether escape hatches changed the object: its JSON patches are then checked against the schema.
+ * The generated L1s keep their patches (applied after their typed serializer) in
+ * `manifestPatches`; other API objects in cdk8s's `patches`.
+ */
 function hasJsonPatches(apiObject: ApiObject): boolean {
-  const patches = (apiObject as unknown as { patches?: unknown[] }).patches;
-  return Array.isArray(patches) && patches.length > 0;
+  const holder = apiObject as unknown as { manifestPatches?: unknown[]; patches?: unknown[] };
+  return (holder.manifestPatches?.length ?? 0) > 0 || (holder.patches?.length ?? 0) > 0;
+}
+
+/** Schema findings outside the fields the user allowed with `EscapeHatch.allowUnknownField`. */
+function unallowed(apiObject: ApiObject, findings: Finding[]): Finding[] {
+  const allowed = [...EscapeHatch._allowedFields(apiObject)];
+  if (allowed.length === 0) return findings.map(withEscapeHint);
+  return findings.filter(f => !allowed.some(a => f.field === a || f.field.startsWith(`${a}.`) || f.field.startsWith(`${a}[`))).map(withEscapeHint);
+}
+
+/** An unknown field from a JSON patch says how to keep it, if it is meant. */
+function withEscapeHint(f: Finding): Finding {
+  if (!f.allowed.startsWith('expected only fields the pinned CRD declares')) return f;
+  return { ...f, allowed: `${f.allowed}; if the field is meant (a newer operator's), allow it with EscapeHatch.allowUnknownField(apiObject, "/${f.field.replace(/\[(\d+)\]/g, '/$1').replace(/\./g, '/')}")` };
 }

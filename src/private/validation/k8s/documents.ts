@@ -43,7 +43,9 @@ function trainingJob(kind: string, key: string, extra: readonly IntegerField[] =
     apiVersion: 'kubeflow.org/v1',
     kind,
     namespaced: true,
-    name: SUBDOMAIN_NAME,
+    // The operator names a Service after the job (`<job>-<type>-<n>`), and Service names are
+    // DNS-1035 labels (ValidateServiceName), so a job name must be one too.
+    name: DNS1035_NAME,
     podTemplates: [`spec.${key}.*.template`],
     integers: [i32(`spec.${key}.*.replicas`), ...under('spec', RUN_POLICY_INTEGERS), ...extra],
   };
@@ -105,7 +107,8 @@ export const DOCUMENT_KINDS: readonly DocumentKind[] = [
     apiVersion: 'kubeflow.org/v1beta1',
     kind: 'Workspace',
     namespaced: true,
-    name: SUBDOMAIN_NAME,
+    // The controller names the workspace's StatefulSet and Service after it (a DNS-1123 label).
+    name: LABEL_NAME,
     podTemplates: [],
     integers: [i32('spec.podTemplate.volumes.secrets[].defaultMode', 0, 0o777)],
     check: checkWorkspace,

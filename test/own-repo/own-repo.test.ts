@@ -42,8 +42,10 @@ function userEnv(): NodeJS.ProcessEnv {
   return {
     ...env,
     npm_config_prefer_offline: 'true',
-    GIT_AUTHOR_NAME: 'own-repo test', GIT_AUTHOR_EMAIL: 'own-repo@example.com',
-    GIT_COMMITTER_NAME: 'own-repo test', GIT_COMMITTER_EMAIL: 'own-repo@example.com',
+    GIT_AUTHOR_NAME: 'own-repo test',
+    GIT_AUTHOR_EMAIL: 'own-repo@example.com',
+    GIT_COMMITTER_NAME: 'own-repo test',
+    GIT_COMMITTER_EMAIL: 'own-repo@example.com',
   };
 }
 

@@ -79,6 +79,9 @@ test('the guide marks its steps and files', () => {
 });
 
 test('following the guide synthesizes the PyTorchJob', () => {
+  // The guide packs the compiled library; `npm test` compiles first, a bare `npx jest` may not have.
+  const compiled = path.join(root, 'lib', 'src', 'index.js');
+  expect({ compiled: fs.existsSync(compiled), hint: 'run `npx projen compile` first' }).toEqual({ compiled: true, hint: 'run `npx projen compile` first' });
   fs.symlinkSync(root, path.join(work, 'cdk8s-kubeflow'));
   const result = bash(script(all), work, userEnv());
   expect({ status: result.status, stderr: result.stderr }).toEqual({ status: 0, stderr: '' });

@@ -32,15 +32,25 @@ function script(all: Block[]): string {
   return ['set -euo pipefail', ...steps].join('\n');
 }
 
+const all = blocks();
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'own-repo-'));
+const app = path.join(work, 'ml-jobs');
+const home = path.join(work, 'home');
+fs.mkdirSync(home);
+
 /**
- * The environment of a user's shell: no npm_* variables inherited from `npm test` (they would
- * point npm at this project), a git identity for the commit, and `prefer-offline` so npm takes
- * what its cache holds instead of asking the registry again.
+ * The environment of a new user's shell: no npm_* variables inherited from `npm test` (they would
+ * point npm at this project), a home folder of its own (so no cdk8s-cli version cache hides an
+ * upgrade check the guide should have turned off), the machine's npm cache with `prefer-offline`
+ * so npm takes what the cache holds instead of asking the registry again, and a git identity.
  */
+const npmCache = process.env.npm_config_cache ?? path.join(os.homedir(), '.npm');
 function userEnv(): NodeJS.ProcessEnv {
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k)));
   return {
     ...env,
+    HOME: home,
+    npm_config_cache: npmCache,
     npm_config_prefer_offline: 'true',
     GIT_AUTHOR_NAME: 'own-repo test',
     GIT_AUTHOR_EMAIL: 'own-repo@example.com',
@@ -53,9 +63,6 @@ function bash(code: string, cwd: string, env: NodeJS.ProcessEnv): SpawnSyncRetur
   return spawnSync('bash', ['-c', code], { cwd, env, encoding: 'utf8', timeout: 300_000 });
 }
 
-const all = blocks();
-const work = fs.mkdtempSync(path.join(os.tmpdir(), 'own-repo-'));
-const app = path.join(work, 'ml-jobs');
 afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
 
 /** Runs every `run:` step of the guide's workflow after checkout and setup-node, in the app. */

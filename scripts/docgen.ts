@@ -144,7 +144,8 @@ function withPython(ts: TypeSection, py: TypeSection | undefined): string {
   const pyBlocks = py ? [...py.text.matchAll(/^```python\n[\s\S]*?^```$/gm)].map(m => m[0]) : [];
   if (tsBlocks.length === 0 || tsBlocks.length !== pyBlocks.length) return ts.text;
   let i = 0;
-  return ts.text.replace(/^```typescript\n[\s\S]*?^```$/gm, block => `${block}\n\n${pyBlocks[i++]}`);
+  // Folded, so that the TypeScript reads on without a second block after every member.
+  return ts.text.replace(/^```typescript\n[\s\S]*?^```$/gm, block => `${block}\n\n<details><summary>Python</summary>\n\n${pyBlocks[i++]}\n\n</details>`);
 }
 
 /** The submodule (kubeflow, notebooks, core) a jsii id belongs to, or '' for the root module. */
@@ -200,8 +201,8 @@ function rootPage(assembly: Assembly, ts: string, py: string): string {
     '# API Reference',
     '',
     'The types of `cdk8s-kubeflow` itself: the L2 constructs and everything they take. Every usage',
-    'block is shown in TypeScript and in Python. The typed L1 classes generated from the Kubeflow CRDs',
-    'are documented per submodule:',
+    'block is in TypeScript, with its Python form folded below it ("Python"). The typed L1 classes',
+    'generated from the Kubeflow CRDs are documented per submodule:',
     '',
     ...submodules.map(s => `- [\`${s}\`](${SUBMODULE_DIR.split(path.sep).join('/')}/${s}.md): ${SUBMODULE_TEXT[s] ?? 'generated L1 types'}`),
     '',

@@ -114,6 +114,15 @@ project.addTask('test:bindings', {
   exec: 'bash test/bindings/run.sh',
 });
 
+// API.md (the library's own types, grouped, TypeScript and Python) and docs/api/<submodule>.md
+// (the generated L1s) instead of one file with everything.
+project.tasks.tryFind('docgen')!.reset('ts-node --transpile-only --project tsconfig.dev.json scripts/docgen.ts');
+
+// jsii's tools print a banner when the running Node.js is past its end of life or deprecated; the
+// supported range is in the README once instead of on every compile.
+project.tasks.addEnvironment('JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION', '$(node -p "process.versions.node.split(\'.\')[0]")');
+project.tasks.addEnvironment('JSII_SILENCE_WARNING_DEPRECATED_NODE_VERSION', '1');
+
 // Speed, load cost and size against baselines measured in the same run; prints a table.
 project.addTask('bench', {
   description: 'Run the benchmarks and print the table (also written to docs/benchmarks.md)',

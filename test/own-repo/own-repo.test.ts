@@ -1,0 +1,135 @@
+import { spawnSync, SpawnSyncReturns } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import * as yaml from 'js-yaml';
+
+/**
+ * Follows docs/own-repo.md literally: every block marked `<!-- own-repo: run -->` is run and every
+ * block marked `<!-- own-repo: file <path> -->` is written, in page order, in one shell inside a
+ * temporary folder that holds a link to this checkout as `cdk8s-kubeflow` (the guide packs the
+ * library from there, so `lib/` must be compiled: the test command compiles first). Then it runs
+ * the guide's CI workflow, once on the committed output (passes) and once after a code change
+ * without a new synth (fails). Needs no network beyond the npm registry, and not even that when
+ * the npm cache holds the pinned versions.
+ */
+const root = path.join(__dirname, '..', '..');
+const guide = fs.readFileSync(path.join(root, 'docs', 'own-repo.md'), 'utf8');
+
+interface Block { readonly kind: 'run' | 'file'; readonly file?: string; readonly code: string }
+
+function blocks(): Block[] {
+  const re = /^<!-- own-repo: (run|file (\S+)) -->\n```[^\n]*\n([\s\S]*?)^```$/gm;
+  return [...guide.matchAll(re)].map(m => (m[1] === 'run'
+    ? { kind: 'run', code: m[3] }
+    : { kind: 'file', file: m[2], code: m[3] }));
+}
+
+/** The guide as one bash script: run blocks as they are, file blocks as quoted here-documents. */
+function script(all: Block[]): string {
+  const steps = all.map(b => (b.kind === 'run' ? b.code
+    : `mkdir -p "$(dirname '${b.file}')"\ncat > '${b.file}' <<'OWN_REPO_FILE'\n${b.code}OWN_REPO_FILE\n`));
+  return ['set -euo pipefail', ...steps].join('\n');
+}
+
+const all = blocks();
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'own-repo-'));
+const app = path.join(work, 'ml-jobs');
+const home = path.join(work, 'home');
+fs.mkdirSync(home);
+
+/**
+ * The environment of a new user's shell: no npm_* variables inherited from `npm test` (they would
+ * point npm at this project), a home folder of its own (so no cdk8s-cli version cache hides an
+ * upgrade check the guide should have turned off), the machine's npm cache with `prefer-offline`
+ * so npm takes what the cache holds instead of asking the registry again, and a git identity.
+ */
+const npmCache = process.env.npm_config_cache ?? path.join(os.homedir(), '.npm');
+function userEnv(): NodeJS.ProcessEnv {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k)));
+  return {
+    ...env,
+    HOME: home,
+    npm_config_cache: npmCache,
+    npm_config_prefer_offline: 'true',
+    GIT_AUTHOR_NAME: 'own-repo test',
+    GIT_AUTHOR_EMAIL: 'own-repo@example.com',
+    GIT_COMMITTER_NAME: 'own-repo test',
+    GIT_COMMITTER_EMAIL: 'own-repo@example.com',
+  };
+}
+
+function bash(code: string, cwd: string, env: NodeJS.ProcessEnv): SpawnSyncReturns<string> {
+  return spawnSync('bash', ['-c', code], { cwd, env, encoding: 'utf8', timeout: 300_000 });
+}
+
+afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
+
+/** Runs every `run:` step of the guide's workflow after checkout and setup-node, in the app. */
+function ciSteps(): SpawnSyncReturns<string>[] {
+  const workflow = yaml.load(fs.readFileSync(path.join(app, '.github', 'workflows', 'manifests.yaml'), 'utf8')) as any;
+  const job = workflow.jobs.synth;
+  const results: SpawnSyncReturns<string>[] = [];
+  for (const step of job.steps.filter((s: any) => s.run)) {
+    const result = bash(`set -eo pipefail\n${step.run}`, app, { ...userEnv(), ...job.env, ...step.env });
+    results.push(result);
+    if (result.status !== 0) break;
+  }
+  return results;
+}
+
+test('the guide marks its steps and files', () => {
+  expect(all.map(b => b.file ?? b.kind)).toEqual([
+    'run', 'package.json', 'run', 'cdk8s.yaml', 'tsconfig.json', '.gitignore', 'main.ts', 'run',
+    '.github/workflows/manifests.yaml',
+  ]);
+});
+
+test('following the guide synthesizes the PyTorchJob', () => {
+  // The guide packs the compiled library; `npm test` compiles first, a bare `npx jest` may not have.
+  const compiled = path.join(root, 'lib', 'src', 'index.js');
+  expect({ compiled: fs.existsSync(compiled), hint: 'run `npx projen compile` first' }).toEqual({ compiled: true, hint: 'run `npx projen compile` first' });
+  fs.symlinkSync(root, path.join(work, 'cdk8s-kubeflow'));
+  const result = bash(script(all), work, userEnv());
+  expect({ status: result.status, stderr: result.stderr }).toEqual({ status: 0, stderr: '' });
+  // npm's own lines first (the tarball's name, `added N packages`), then the CLI's, and nothing else.
+  expect(result.stdout).toMatch(/^cdk8s-kubeflow-[\d.]+\.tgz\n\nadded \d+ packages in [\d.]+m?s\n\nadded \d+ packages in [\d.]+m?s\nSynthesizing application\n {2}- dist\/training\.k8s\.yaml\n$/);
+
+  expect(fs.readdirSync(path.join(app, 'dist'))).toEqual(['training.k8s.yaml']);
+  const docs = yaml.loadAll(fs.readFileSync(path.join(app, 'dist', 'training.k8s.yaml'), 'utf8')) as any[];
+  expect(docs.map(d => `${d.apiVersion} ${d.kind} ${d.metadata.namespace}/${d.metadata.name}`))
+    .toEqual(['kubeflow.org/v1 PyTorchJob team-vision/resnet']);
+  const spec = docs[0].spec;
+  expect(spec.nprocPerNode).toBe('1');
+  expect(spec.runPolicy).toEqual({ cleanPodPolicy: 'Running' });
+  expect(Object.keys(spec.pytorchReplicaSpecs)).toEqual(['Master', 'Worker']);
+  for (const [role, replicas] of [['Master', 1], ['Worker', 2]] as const) {
+    const replica = spec.pytorchReplicaSpecs[role];
+    expect(replica.replicas).toBe(replicas);
+    const pod = replica.template.spec;
+    const container = pod.containers[0];
+    expect(container.name).toBe('pytorch');
+    expect(container.image).toBe('pytorch/pytorch:2.5.0-cuda12.4-cudnn9-runtime');
+    expect(container.command).toEqual(['torchrun', '/workspace/train.py']);
+    expect(container.ports).toEqual([{ containerPort: 23456, name: 'pytorchjob-port' }]);
+    expect(container.resources.limits['nvidia.com/gpu']).toBe(1);
+    expect(container.resources.requests['nvidia.com/gpu']).toBe(1);
+    expect(container.volumeMounts).toContainEqual(expect.objectContaining({ mountPath: '/dev/shm' }));
+    expect(pod.volumes).toContainEqual(expect.objectContaining({ emptyDir: { medium: 'Memory', sizeLimit: '2048Mi' } }));
+  }
+}, 300_000);
+
+test('the CI step passes on the committed output, without banners', () => {
+  const results = ciSteps();
+  expect(results.map(r => r.status)).toEqual([0, 0]);
+  const output = results.map(r => r.stdout + r.stderr).join('');
+  expect(output).not.toMatch(/new version|http error|end-of-life|Error/);
+}, 300_000);
+
+test('the CI step fails when the code changed and dist/ was not synthesized again', () => {
+  const main = path.join(app, 'main.ts');
+  fs.writeFileSync(main, fs.readFileSync(main, 'utf8').replace('workers: 2,', 'workers: 3,'));
+  const results = ciSteps();
+  expect(results.map(r => r.status)).toEqual([0, 1]);
+  expect(results[1].stdout).toMatch(/^-\s+replicas: 2\n\+\s+replicas: 3$/m);
+}, 300_000);

@@ -49,10 +49,10 @@ export const GROUPS: ReadonlyArray<{ readonly title: string; readonly intro: str
     title: 'Shared pieces',
     intro: 'What every training construct is built from and takes: replica groups, resources, run policy, scheduling, security and platform defaults.',
     types: [
-      'TrainingJob', 'TrainingJobProps', 'ReplicaGroup', 'ReplicaGroupProps', 'ReplicaOptions', 'RoleOptions',
-      'FrameworkContainer', 'PodRenderContext', 'Resources', 'Accelerator', 'RunPolicy', 'CleanPodPolicy',
+      'TrainingJob', 'TrainingJobProps', 'ReplicaGroup', 'ReplicaOptions', 'RoleOptions',
+      'Resources', 'Accelerator', 'RunPolicy', 'CleanPodPolicy',
       'RestartPolicy', 'ManagedBy', 'GangScheduling', 'GangScheduler', 'PodSecurity',
-      'PlatformDefaults', 'PlatformDefaultsProps',
+      'PlatformDefaults', 'PlatformDefaultsProps', 'EscapeHatch',
     ],
   },
 ];

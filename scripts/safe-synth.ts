@@ -28,8 +28,11 @@ if (result.status !== 0) {
   // A construct's validation errors are what the user needs; the stack traces of cdk8s's
   // `validate`, of ts-node and of the CLI's child process say nothing about them. Any other
   // failure (a TypeError in the app, a missing module) is passed on whole, stack and all.
+  // A construct's error thrown at once (`<path>: <field> is <value>; expected ...`) is one line.
   const validation = /^Error: (Validation failed with the following errors:\n(?: {2}(?!\s*at ).*\n?)+)/m.exec(output);
+  const thrown = /^Error: (\S+: .* is .*; expected .*)$/m.exec(output);
   if (validation) process.stderr.write(validation[1].trimEnd() + '\n');
+  else if (thrown) process.stderr.write(thrown[1] + '\n');
   else process.stderr.write(output.trim() + '\n');
   fs.rmSync(staging, { recursive: true, force: true });
   console.error(`synth failed; ${shown}/ was left as it was`);

@@ -46,10 +46,11 @@ test('a failed synth prints the validation errors without stack traces', () => {
   const app = path.join(scratch, 'bad-app.ts');
   fs.writeFileSync(app, [
     `import { App, Chart } from '${path.join(root, 'node_modules', 'cdk8s').split(path.sep).join('/')}';`,
+    `import * as kplus from '${path.join(root, 'node_modules', 'cdk8s-plus-28').split(path.sep).join('/')}';`,
     `import { DistributedPyTorch } from '${path.join(root, 'src').split(path.sep).join('/')}';`,
     'const app = new App();',
     "new DistributedPyTorch(new Chart(app, 'bad'), 'job', { metadata: { name: 'Not_A_Label' }, image: 'img' });",
-    "new DistributedPyTorch(new Chart(app, 'bad2'), 'job', { metadata: { name: 'fine' }, image: 'img', workers: 2, elastic: { minWorkers: 1, maxWorkers: 1 } });",
+    "new DistributedPyTorch(new Chart(app, 'bad2'), 'job', { metadata: { name: 'fine' }, image: 'img', env: { RANK: kplus.EnvValue.fromValue('0') } });",
     'app.synth();',
   ].join('\n'));
   const out = path.join(scratch, 'kept');
@@ -58,8 +59,28 @@ test('a failed synth prints the validation errors without stack traces', () => {
   expect(result.stdout).toBe('');
   expect(result.stderr).toBe([
     'Validation failed with the following errors:',
-    '  [bad/job] metadata.name is "Not_A_Label"; expected a DNS-1035 label: lower-case letters, digits and "-", starting with a letter and ending with a letter or digit',
-    '  [bad2/job] workers is 2; expected a count between elastic.minWorkers (1) and elastic.maxWorkers (1)',
+    '  [bad/job] metadata.name is "Not_A_Label"; expected a DNS-1035 label: at most 63 lower-case letters, digits or "-", starting with a letter and ending with a letter or digit',
+    '  [bad2/job] Master.env is "RANK"; expected a variable the operator does not set itself; it injects this one and a user value would break the job',
+    '  [bad2/job] Worker.env is "RANK"; expected a variable the operator does not set itself; it injects this one and a user value would break the job',
+    `synth failed; ${out}/ was left as it was`,
+    '',
+  ].join('\n'));
+}, 120_000);
+
+test('a value refused at once prints its one-line message without a stack trace', () => {
+  const app = path.join(scratch, 'bad-at-once.ts');
+  fs.writeFileSync(app, [
+    `import { App, Chart } from '${path.join(root, 'node_modules', 'cdk8s').split(path.sep).join('/')}';`,
+    `import { DistributedPyTorch } from '${path.join(root, 'src').split(path.sep).join('/')}';`,
+    'const app = new App();',
+    "new DistributedPyTorch(new Chart(app, 'bad'), 'job', { metadata: { name: 'fine' }, image: 'img', workers: 2, elastic: { minWorkers: 1, maxWorkers: 1 } });",
+    'app.synth();',
+  ].join('\n'));
+  const out = path.join(scratch, 'kept-once');
+  const result = runSynth(out, '--app', `${tsNode} --transpile-only --project ${path.join(root, 'tsconfig.dev.json')} ${app}`);
+  expect(result.status).toBe(1);
+  expect(result.stderr).toBe([
+    'bad/job: workers is 2; expected a count between elastic.minWorkers (1) and elastic.maxWorkers (1)',
     `synth failed; ${out}/ was left as it was`,
     '',
   ].join('\n'));

@@ -9,7 +9,7 @@ import * as kplus from 'cdk8s-plus-28';
 import { k8s } from 'cdk8s-plus-28';
 import * as fc from 'fast-check';
 import {
-  Accelerator, GangScheduler, PlatformDefaults, ReplicaGroup, Resources, RestartPolicy, RoleOptions, TrainingJob, TrainingJobProps,
+  Accelerator, GangScheduler, ManagedBy, PlatformDefaults, ReplicaGroup, Resources, RestartPolicy, RoleOptions, TrainingJob, TrainingJobProps,
 } from '../../src';
 import {
   acceleratorMismatches, allContainers, claimMounts, dnsLabel, envName, gangScheduling, isConstructError, renderTwice, resources,
@@ -446,5 +446,8 @@ export function consistent<T extends { job: JobData }>(config: T, options: { mpi
     role: restricted ? { ...job.role, hostIpc: undefined, hostNetwork: undefined } : job.role,
     ...(options.mpi ? { queue: undefined, workloadPriorityClass: undefined, platform: job.platform && { ...job.platform, queue: undefined } } : {}),
   };
+  // MultiKueue dispatches queued jobs only.
+  const queued = !options.mpi && (job.queue ?? job.platform?.queue) !== undefined;
+  if (job.runPolicy?.managedBy === ManagedBy.MULTI_KUEUE && !queued) out.job.runPolicy = { ...job.runPolicy, managedBy: undefined };
   return out;
 }

@@ -1,7 +1,7 @@
 import { Chart, Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import * as fc from 'fast-check';
-import { Accelerator, DistributedPyTorch, DistributedPyTorchProps, NprocPerNode } from '../../src';
+import { Accelerator, DistributedPyTorch, DistributedPyTorchProps, ManagedBy, NprocPerNode } from '../../src';
 import {
   acceleratorMismatches, allContainers, claimMounts, dnsLabel, env, gangScheduling, isConstructError, renderTwice, resources,
   restartPolicy, RUNS, runPolicy, schemaErrors, security,
@@ -29,7 +29,10 @@ const validConfig = fc.record({
   // One process per GPU of a worker cannot be derived when the Master has fewer: then the
   // configuration names its process count, as a user must.
   const fewer = (c.workerResources?.accelerator?.count ?? 0) > (c.resources?.accelerator?.count ?? 0);
-  return fewer && c.nproc === undefined ? { ...c, nproc: 'gpu' as const } : c;
+  const nproc = fewer && c.nproc === undefined ? 'gpu' as const : c.nproc;
+  // MultiKueue dispatches queued jobs only.
+  const unqueued = c.runPolicy?.managedBy === ManagedBy.MULTI_KUEUE && c.queue === undefined;
+  return { ...c, nproc, runPolicy: unqueued ? { ...c.runPolicy, managedBy: undefined } : c.runPolicy };
 });
 
 type Config = typeof validConfig extends fc.Arbitrary<infer T> ? T : never;

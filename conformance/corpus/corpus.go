@@ -5,18 +5,17 @@
 package corpus
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 
-	"go.yaml.in/yaml/v3"
+	"sigs.k8s.io/yaml"
 )
 
 // Document is one YAML document of a file, as JSON-shaped data.
@@ -119,25 +118,20 @@ func ReadFile(path string) ([]Document, error) {
 }
 
 // Decode decodes every non-empty document of a YAML stream; file names the stream in reports.
+//
+// It reads YAML as kubectl does: documents split at "---" lines (k8s.io/apimachinery's
+// YAMLReader), each converted with sigs.k8s.io/yaml, whose YAML 1.1 rules turn an unquoted `6_`
+// or `yes` into a number or a boolean. A value the library writes unquoted that kubectl would read
+// as another type therefore fails here too.
 func Decode(file string, data []byte) ([]Document, error) {
 	var docs []Document
-	decoder := yaml.NewDecoder(bytes.NewReader(data))
-	for i := 0; ; i++ {
-		var value any
-		err := decoder.Decode(&value)
-		if errors.Is(err, io.EOF) {
-			return docs, nil
-		}
+	for i, chunk := range splitDocuments(data) {
+		raw, err := yaml.YAMLToJSON(chunk)
 		if err != nil {
 			return docs, fmt.Errorf("%s: document %d: %w", file, i, err)
 		}
-		if value == nil {
+		if bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
 			continue
-		}
-		// Through JSON, so that numbers and maps have the shapes encoding/json gives them.
-		raw, err := json.Marshal(value)
-		if err != nil {
-			return docs, fmt.Errorf("%s: document %d: %w", file, i, err)
 		}
 		var object map[string]any
 		if err := json.Unmarshal(raw, &object); err != nil {
@@ -145,6 +139,26 @@ func Decode(file string, data []byte) ([]Document, error) {
 		}
 		docs = append(docs, Document{File: file, Index: i, Object: object})
 	}
+	return docs, nil
+}
+
+// splitDocuments cuts a stream at its "---" separator lines.
+func splitDocuments(data []byte) [][]byte {
+	var chunks [][]byte
+	var current bytes.Buffer
+	s := bufio.NewScanner(bytes.NewReader(data))
+	s.Buffer(make([]byte, 1024*1024), 64*1024*1024)
+	for s.Scan() {
+		line := s.Text()
+		if strings.TrimRight(line, " \t") == "---" {
+			chunks = append(chunks, append([]byte(nil), current.Bytes()...))
+			current.Reset()
+			continue
+		}
+		current.WriteString(line)
+		current.WriteByte('\n')
+	}
+	return append(chunks, current.Bytes())
 }
 
 // ReadDirs decodes every document of every YAML file under the folders, in a stable order. A

@@ -13,6 +13,8 @@ type Template struct {
 	Path string
 	// Object is the template (a v1 PodTemplateSpec as data).
 	Object map[string]any
+	// Key is the replica type of a training job's template, else "".
+	Key string
 }
 
 // JobGroup is the API group of the training operator's v1 jobs.
@@ -58,7 +60,7 @@ func JobTemplates(d Document) []Template {
 		if template == nil {
 			template = map[string]any{}
 		}
-		out = append(out, Template{Path: fmt.Sprintf("spec.%s[%s].template", field, t), Object: template})
+		out = append(out, Template{Path: fmt.Sprintf("spec.%s[%s].template", field, t), Object: template, Key: t})
 	}
 	return out
 }

@@ -3,6 +3,7 @@ package kube
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
@@ -13,6 +14,7 @@ import (
 const (
 	MetadataValidator    = "apimachinery ValidateObjectMeta"
 	PodTemplateValidator = "core ValidatePodTemplateSpec"
+	PodValidator         = "core ValidatePodCreate"
 )
 
 // Problem is one error Kubernetes found in a document.
@@ -91,7 +93,53 @@ func Check(d corpus.Document, figures *Figures) []Problem {
 		figures.Templates++
 		figures.TemplatesByKind[d.Kind()]++
 		figures.Runs[PodTemplateValidator]++
-		add(PodTemplateValidator, ValidatePodTemplate(t.Object, field.NewPath(t.Path)))
+		templateErrs := ValidatePodTemplate(t.Object, field.NewPath(t.Path))
+		add(PodTemplateValidator, templateErrs)
+		figures.Runs[PodValidator]++
+		add(PodValidator, podOnly(t.Path, templateErrs, ValidatePod(t.Object, podName(d, t), podNamespace(d))))
 	}
 	return problems
+}
+
+// podName is the name a controller gives the first pod of a template: `<job>-<type>-0` for the
+// training operator (GenGeneralName in pkg/core), a stand-in for the notebooks controller.
+func podName(d corpus.Document, t corpus.Template) string {
+	if corpus.IsTrainingJob(d) {
+		return fmt.Sprintf("%s-%s-0", d.Name(), strings.ToLower(t.Key))
+	}
+	return "workspace-0"
+}
+
+func podNamespace(d corpus.Document) string {
+	if ns := d.Namespace(); ns != "" {
+		return ns
+	}
+	return "default"
+}
+
+// podOnly keeps the pod errors that the template validation did not already report, and puts
+// them under the template's path: `<template path>(pod).spec...`.
+func podOnly(templatePath string, templateErrs, podErrs field.ErrorList) field.ErrorList {
+	seen := map[string]bool{}
+	for _, e := range templateErrs {
+		inner := strings.TrimPrefix(e.Field, templatePath+".")
+		if strings.HasPrefix(inner, "labels") || strings.HasPrefix(inner, "annotations") {
+			inner = "metadata." + inner
+		}
+		seen[errorKey(inner, e)] = true
+	}
+	var out field.ErrorList
+	for _, e := range podErrs {
+		if seen[errorKey(e.Field, e)] {
+			continue
+		}
+		moved := *e
+		moved.Field = templatePath + "(pod)." + e.Field
+		out = append(out, &moved)
+	}
+	return out
+}
+
+func errorKey(path string, e *field.Error) string {
+	return fmt.Sprintf("%s|%s|%v|%s", path, e.Type, e.BadValue, e.Detail)
 }

@@ -44,3 +44,33 @@ func ValidatePodTemplate(template map[string]any, at *field.Path) field.ErrorLis
 	opts := podutil.GetValidationOptionsFromPodTemplate(&internal.Template, nil)
 	return corevalidation.ValidatePodTemplateSpec(&internal.Template, at, opts)
 }
+
+// ValidatePod validates the pod a controller creates from a template, the way the API server
+// validates a Pod on create (pkg/registry/core/pod/strategy.go: defaults, conversion,
+// DropDisabledPodFields, ValidatePodCreate with ResourceIsPod). Some rules apply to pods only,
+// not to templates: an image with leading or trailing whitespace passes ValidatePodTemplateSpec
+// but every pod made from it is refused (validateContainerOnlyForPod). The pod gets the template's
+// metadata with the name and namespace given. Errors are returned with Kubernetes' pod paths
+// (`metadata...`, `spec...`).
+func ValidatePod(template map[string]any, name, namespace string) field.ErrorList {
+	at := field.NewPath("pod")
+	raw, err := corpus.JSON(template)
+	if err != nil {
+		return field.ErrorList{field.InternalError(at, err)}
+	}
+	var spec corev1.PodTemplateSpec
+	if err := sigsjson.UnmarshalCaseSensitivePreserveInts(raw, &spec); err != nil {
+		return field.ErrorList{field.Invalid(at, "(template)", fmt.Sprintf("does not decode as a v1 PodTemplateSpec: %v", err))}
+	}
+	versioned := &corev1.Pod{ObjectMeta: spec.ObjectMeta, Spec: spec.Spec}
+	versioned.Name, versioned.Namespace = name, namespace
+	legacyscheme.Scheme.Default(versioned)
+	internal := &core.Pod{}
+	if err := legacyscheme.Scheme.Convert(versioned, internal, nil); err != nil {
+		return field.ErrorList{field.Invalid(at, "(pod)", fmt.Sprintf("does not convert to the internal Pod: %v", err))}
+	}
+	podutil.DropDisabledPodFields(internal, nil)
+	opts := podutil.GetValidationOptionsFromPodSpecAndMeta(&internal.Spec, nil, &internal.ObjectMeta, nil)
+	opts.ResourceIsPod = true
+	return corevalidation.ValidatePodCreate(internal, opts)
+}

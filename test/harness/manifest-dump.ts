@@ -8,7 +8,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import * as yaml from 'js-yaml';
+import { Yaml } from 'cdk8s';
 
 /** The environment variable that names the folder; unset means no dump. */
 export const DUMP_DIR_ENV = 'MANIFESTS_DUMP_DIR';
@@ -33,6 +33,7 @@ export function dumpManifests(docs: readonly any[]): string | undefined {
   if (!dir || docs.length === 0) return undefined;
   fs.mkdirSync(dir, { recursive: true });
   const file = path.join(dir, dumpFileName(testFile(), counter++));
-  fs.writeFileSync(file, docs.map(d => yaml.dump(d, { noRefs: true, sortKeys: false, lineWidth: -1 })).join('---\n'));
+  // cdk8s's own serializer, so the Go run reads the bytes `cdk8s synth` would write.
+  fs.writeFileSync(file, Yaml.stringify(...docs));
   return file;
 }

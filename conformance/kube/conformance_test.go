@@ -1,12 +1,8 @@
 package kube
 
 import (
-	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 
@@ -44,186 +40,53 @@ func TestManifests(t *testing.T) {
 }
 
 // TestDifferential runs the differential corpus: every accepted case must pass; of the rejected
-// ones, the share Kubernetes also rejects is reported and must reach MinRejectedAgreement.
+// ones, those with a finding of a rule the API server checks must all be rejected by Kubernetes
+// (MinRejectedAgreement); the others are reported.
 func TestDifferential(t *testing.T) {
 	dir := os.Getenv("DIFFERENTIAL_DIR")
 	if dir == "" {
 		dir = "../../test-reports/differential"
 	}
-	d, err := corpus.ReadDifferential(dir)
+	r, err := RunDifferential(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(d.Accepted)+len(d.Rejected) == 0 {
+	if r.Accepted+r.Rejected == 0 {
 		t.Fatalf("no differential corpus under %s (run scripts/differential.ts first)", dir)
 	}
-	figures := NewFigures()
-	passed := 0
-	for _, c := range d.Accepted {
-		var problems []Problem
-		for _, doc := range c.Docs {
-			problems = append(problems, Check(doc, figures)...)
-		}
-		if len(problems) == 0 {
-			passed++
-			continue
-		}
-		for _, p := range problems {
-			t.Errorf("library bug: emitted %s, which Kubernetes rejects: %s", c.File, p)
-		}
+	for _, bug := range r.Bugs {
+		t.Error(bug)
 	}
-	webhooks, err := readWebhookVerdicts(dir)
+	for _, line := range r.Lines() {
+		t.Log(line)
+	}
+	for _, line := range r.Summary() {
+		fmt.Println(line)
+	}
+	if float64(r.CheckableRejected) < MinRejectedAgreement*float64(r.Checkable) {
+		t.Errorf("only %d/%d of the configurations the library rejects for a rule the API server checks are rejected by Kubernetes; expected at least %.0f%%",
+			r.CheckableRejected, r.Checkable, MinRejectedAgreement*100)
+	}
+}
+
+// TestDifferentialFixture proves the differential bookkeeping on a small corpus: one accepted case
+// that passes, one that Kubernetes rejects (a library bug), a rejected case Kubernetes confirms,
+// and a rejected case with only a runtime rule, which Kubernetes accepts.
+func TestDifferentialFixture(t *testing.T) {
+	r, err := RunDifferential("../testdata/differential")
 	if err != nil {
 		t.Fatal(err)
 	}
-	alsoRejected, rejectedWithWebhooks := 0, 0
-	checkable, checkableRejected := 0, 0
-	var disagreements []string
-	byRule := map[string][2]int{} // rule -> {cases, also rejected}
-	for _, c := range d.Rejected {
-		var problems []Problem
-		for _, doc := range c.Docs {
-			problems = append(problems, Check(doc, figures)...)
-		}
-		rejected := len(problems) > 0
-		if isCheckable(c.Findings) {
-			checkable++
-			if rejected {
-				checkableRejected++
-			}
-		}
-		webhookErrs := webhooks[filepath.Base(c.File)]
-		if rejected {
-			alsoRejected++
-		} else {
-			verdict := "Kubernetes: accepted"
-			if len(webhookErrs) > 0 {
-				verdict += "; training-operator webhook: " + strings.Join(webhookErrs, " | ")
-			}
-			disagreements = append(disagreements, fmt.Sprintf("%s: library: %s; %s", filepath.Base(c.File), findingsText(c.Findings), verdict))
-		}
-		if rejected || len(webhookErrs) > 0 {
-			rejectedWithWebhooks++
-		}
-		for _, rule := range rulesOf(c.Findings) {
-			n := byRule[rule]
-			n[0]++
-			if rejected {
-				n[1]++
-			}
-			byRule[rule] = n
-		}
+	got := fmt.Sprintf("accepted %d passed %d bugs %d rejected %d also %d checkable %d/%d webhooks %v",
+		r.Accepted, r.Passed, len(r.Bugs), r.Rejected, r.AlsoRejected, r.CheckableRejected, r.Checkable, r.Webhooks)
+	if want := "accepted 2 passed 1 bugs 1 rejected 2 also 1 checkable 1/1 webhooks false"; got != want {
+		t.Errorf("got %s, expected %s", got, want)
 	}
-	for _, line := range figures.Lines() {
-		t.Log(line)
+	if len(r.Disagreements) != 1 || !strings.HasPrefix(r.Disagreements[0], "relative-mount.yaml: library: spec.tfReplicaSpecs.Worker.template.spec.containers[0].volumeMounts[0].mountPath is \"data\"") ||
+		!strings.HasSuffix(r.Disagreements[0], "; Kubernetes: accepted") {
+		t.Errorf("disagreements: %q", r.Disagreements)
 	}
-	for _, rule := range sortedRules(byRule) {
-		n := byRule[rule]
-		note := ""
-		if reason, ok := beyondRule(rule); ok {
-			note = " (beyond object validation: " + reason + ")"
-		}
-		t.Logf("rule %s: %d rejected cases, %d also rejected by Kubernetes%s", rule, n[0], n[1], note)
+	if len(r.Bugs) == 1 && !strings.Contains(r.Bugs[0], "ports[0].name: Invalid value: \"metrics-port-long\": must be no more than 15 characters") {
+		t.Errorf("bug: %s", r.Bugs[0])
 	}
-	for _, line := range disagreements {
-		t.Log("disagreement: " + line)
-	}
-	summary := fmt.Sprintf("agreement: accepted %d/%d pass the real validators; rejected %d/%d also rejected by Kubernetes",
-		passed, len(d.Accepted), alsoRejected, len(d.Rejected))
-	t.Log(summary)
-	fmt.Println(summary)
-	if webhooks != nil {
-		line := fmt.Sprintf("agreement with the training-operator webhooks too: rejected %d/%d rejected by Kubernetes or the webhooks", rejectedWithWebhooks, len(d.Rejected))
-		t.Log(line)
-		fmt.Println(line)
-	}
-	line := fmt.Sprintf("agreement on rules the API server checks: rejected %d/%d also rejected by Kubernetes (the other %d cases have only kubelet, runtime or app findings)",
-		checkableRejected, checkable, len(d.Rejected)-checkable)
-	t.Log(line)
-	fmt.Println(line)
-	if float64(checkableRejected) < MinRejectedAgreement*float64(checkable) {
-		t.Errorf("only %d/%d of the configurations the library rejects for a rule the API server checks are rejected by Kubernetes; expected at least %.0f%%",
-			checkableRejected, checkable, MinRejectedAgreement*100)
-	}
-}
-
-// beyondObjectValidation lists the library's rules that no validator of a single object can
-// confirm, with the reason: rules of the kubelet and the container runtime, which refuse a pod at
-// start after the API server accepted it, and rules across objects. A rejected case whose findings
-// are all of these rules is reported (its verdicts are listed) but not held to agreement.
-var beyondObjectValidation = map[string]string{
-	"k8s/mount-path":        "the API server only requires a mount path; the container runtime refuses a relative one",
-	"k8s/mount-path-unique": "the API server compares paths as written; the kubelet refuses /data and /data/ together",
-	"k8s/working-dir":       "the API server accepts any working directory; runc refuses a relative one",
-	"k8s/run-as-non-root":   "the kubelet refuses runAsNonRoot with uid 0 at start (verifyRunAsNonRoot)",
-	"k8s/capability-name":   "the API server accepts any capability name; the container runtime refuses unknown ones",
-}
-
-// beyondRule says whether a rule is one no single-object validator can confirm: the list above
-// and every rule across the objects of an app (`app/...`).
-func beyondRule(rule string) (string, bool) {
-	if strings.HasPrefix(rule, "app/") {
-		return "a rule across the objects of an app", true
-	}
-	reason, ok := beyondObjectValidation[rule]
-	return reason, ok
-}
-
-// MinRejectedAgreement is the share of rejected cases with at least one finding of a rule the
-// API server checks (every rule not in beyondObjectValidation) that Kubernetes must also reject: all
-// of them. A disagreement means the library is stricter than Kubernetes (or wrong); the fix is the
-// rule, or, when the rule is a kubelet or runtime refusal, an entry in beyondObjectValidation.
-const MinRejectedAgreement = 1.0
-
-// readWebhookVerdicts reads the training-operator module's verdicts on the rejected cases
-// (conformance/kubeflow writes them when it runs first); nil when it has not run.
-func readWebhookVerdicts(dir string) (map[string][]string, error) {
-	raw, err := os.ReadFile(filepath.Join(dir, "kubeflow-verdicts.json"))
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	var verdicts map[string][]string
-	return verdicts, json.Unmarshal(raw, &verdicts)
-}
-
-// isCheckable says whether a case has a finding of a rule the API server checks.
-func isCheckable(fs []corpus.Finding) bool {
-	for _, f := range fs {
-		if _, beyond := beyondRule(f.Rule); !beyond {
-			return true
-		}
-	}
-	return false
-}
-
-func findingsText(fs []corpus.Finding) string {
-	parts := make([]string, len(fs))
-	for i, f := range fs {
-		parts[i] = f.String()
-	}
-	return strings.Join(parts, " | ")
-}
-
-func rulesOf(fs []corpus.Finding) []string {
-	seen := map[string]bool{}
-	var rules []string
-	for _, f := range fs {
-		if !seen[f.Rule] {
-			seen[f.Rule] = true
-			rules = append(rules, f.Rule)
-		}
-	}
-	return rules
-}
-
-func sortedRules(m map[string][2]int) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

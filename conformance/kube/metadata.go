@@ -33,13 +33,13 @@ var nameRules = map[string]apimachineryvalidation.ValidateNameFunc{
 // clusterScoped lists the kinds without a namespace that the library writes (WorkspaceKind's CRD
 // has `scope: Cluster`).
 var clusterScoped = map[string]bool{
-	"Namespace":          true,
-	"WorkspaceKind":      true,
-	"PriorityClass":      true,
-	"ClusterRole":        true,
-	"ClusterRoleBinding": true,
-	"ClusterQueue":       true,
-	"ResourceFlavor":     true,
+	"Namespace":             true,
+	"WorkspaceKind":         true,
+	"PriorityClass":         true,
+	"ClusterRole":           true,
+	"ClusterRoleBinding":    true,
+	"ClusterQueue":          true,
+	"ResourceFlavor":        true,
 	"WorkloadPriorityClass": true,
 }
 

@@ -47,6 +47,7 @@ function loadCollectFindings(): { collect: (app: App) => PathFinding[]; stub: bo
   try {
     // A computed path, so that this script compiles before the engine exists. DIFFERENTIAL_ENGINE
     // names another module with the same `collectFindings`, to preview a rule layer under review.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
     const engine = require(process.env.DIFFERENTIAL_ENGINE ?? path.join('..', 'src', 'private', 'validation', 'engine'));
     if (typeof engine.collectFindings === 'function') return { collect: engine.collectFindings, stub: false };
   } catch {
@@ -66,20 +67,20 @@ type Case =
   | { type: 'job'; kind: JobKind; data: JobData; workers: number; fault?: JobK8sFault }
   | { type: 'workspacekind'; data: KindData; fault?: KindK8sFault };
 
-const caseArbitrary: fc.Arbitrary<Case> = fc.oneof(
-  { weight: 6, arbitrary: fc.record({
-    type: fc.constant('job' as const),
-    kind: fc.constantFrom(...JOB_KINDS),
-    data: jobDataFor(INJECTED),
-    workers: fc.integer({ min: 1, max: 4 }),
-    fault: fc.option(jobK8sFault, { freq: 2, nil: undefined }),
-  }) },
-  { weight: 1, arbitrary: fc.record({
-    type: fc.constant('workspacekind' as const),
-    data: kindData,
-    fault: fc.option(kindK8sFault, { freq: 2, nil: undefined }),
-  }) },
-);
+const jobCase = fc.record({
+  type: fc.constant('job' as const),
+  kind: fc.constantFrom(...JOB_KINDS),
+  data: jobDataFor(INJECTED),
+  workers: fc.integer({ min: 1, max: 4 }),
+  fault: fc.option(jobK8sFault, { freq: 2, nil: undefined }),
+});
+const kindCase = fc.record({
+  type: fc.constant('workspacekind' as const),
+  data: kindData,
+  fault: fc.option(kindK8sFault, { freq: 2, nil: undefined }),
+});
+/** Six training jobs for one WorkspaceKind; about half of each with a fault. */
+const caseArbitrary: fc.Arbitrary<Case> = fc.oneof({ weight: 6, arbitrary: jobCase }, { weight: 1, arbitrary: kindCase });
 
 /** The replica types and counts of a kind, for the job's name (`fitName`). */
 function replicasOf(kind: JobKind, workers: number): { [type: string]: number } {
@@ -160,13 +161,21 @@ function main() {
   const count = Number(process.env.DIFFERENTIAL_COUNT ?? 2000);
   const seed = Number(process.env.DIFFERENTIAL_SEED ?? 20261201);
   const { collect, stub } = loadCollectFindings();
+  // The training-operator module's verdicts belong to the previous corpus.
+  fs.rmSync(path.join(out, 'kubeflow-verdicts.json'), { force: true });
   for (const side of ['accepted', 'rejected']) {
     fs.rmSync(path.join(out, side), { recursive: true, force: true });
     fs.mkdirSync(path.join(out, side), { recursive: true });
   }
   const figures = {
-    configurations: 0, faulty: 0, accepted: 0, acceptedFaulty: 0, rejected: 0,
-    otherFindings: 0, constructErrors: 0, unrenderable: 0,
+    configurations: 0,
+    faulty: 0,
+    accepted: 0,
+    acceptedFaulty: 0,
+    rejected: 0,
+    otherFindings: 0,
+    constructErrors: 0,
+    unrenderable: 0,
   };
   const errorsByFault = new Map<string, number>();
   const firstErrorByFault = new Map<string, string>();

@@ -23,7 +23,7 @@ import {
   DistributedJax, DistributedPaddle, DistributedPyTorch, DistributedXGBoost, MpiAllReduce, ParameterServerTF, TrainingJob,
 } from '../src';
 import { Finding } from '../src/private/validation/finding';
-import { applyRole, decorateJob, FaultEffect, Ids, jobDataFor, jobProps, JobData } from '../test/properties/job-arbitraries';
+import { applyRole, consistent, decorateJob, FaultEffect, Ids, jobDataFor, jobProps, JobData } from '../test/properties/job-arbitraries';
 import { jobK8sEffect, jobK8sFault, JobK8sFault, kindK8sEffect, kindK8sFault, KindK8sFault } from '../test/properties/k8s-faults';
 import { buildKind, kindData, KindData } from '../test/properties/notebook-arbitraries';
 
@@ -73,7 +73,7 @@ const jobCase = fc.record({
   data: jobDataFor(INJECTED),
   workers: fc.integer({ min: 1, max: 4 }),
   fault: fc.option(jobK8sFault, { freq: 2, nil: undefined }),
-});
+}).map(c => ({ ...c, data: consistent({ job: c.data }, { mpi: c.kind === 'MPIJob' }).job }));
 const kindCase = fc.record({
   type: fc.constant('workspacekind' as const),
   data: kindData,
@@ -146,6 +146,10 @@ function render(c: Case, collect: (app: App) => PathFinding[], kubernetesRules: 
   }
 }
 
+function describeFindings(findings: PathFinding[]): string {
+  return findings.map(f => `${f.path}: ${f.finding.field} (rule ${f.finding.rule ?? 'none'})`).join('; ');
+}
+
 /** Whether a finding is of a Kubernetes rule (the layer the differential run checks). */
 function isKubernetesRule(f: PathFinding): boolean {
   return typeof f.finding.rule === 'string' && /^(k8s|app)\//.test(f.finding.rule);
@@ -179,6 +183,7 @@ function main() {
   };
   const errorsByFault = new Map<string, number>();
   const firstErrorByFault = new Map<string, string>();
+  const unrenderable: string[] = [];
   const cases = fc.sample(caseArbitrary, { numRuns: count, seed });
   // What each case is, for reading a report: its kind and its fault.
   const index: { [name: string]: { kind: string; fault?: unknown } } = {};
@@ -208,6 +213,7 @@ function main() {
     const again = render(c, collect, false);
     if (again.result !== 'emitted') {
       figures.unrenderable++;
+      if (unrenderable.length < 3) unrenderable.push(`${name}: ${again.result === 'error' ? again.error : describeFindings(again.findings)}`);
       return;
     }
     figures.rejected++;
@@ -219,7 +225,8 @@ function main() {
   if (stub) console.log('differential: STUB collectFindings (src/private/validation/engine.ts not found): no configuration is rejected by a Kubernetes rule');
   console.log(`differential: ${figures.configurations} configurations (${figures.faulty} with a Kubernetes-level fault, seed ${seed}) -> ${out}`);
   console.log(`differential: accepted ${figures.accepted} (of which ${figures.acceptedFaulty} with a fault), rejected for Kubernetes rules ${figures.rejected}, ` +
-    `rejected by other findings ${figures.otherFindings}, construct errors ${figures.constructErrors}, not renderable with the rules off ${figures.unrenderable}`);
+    `rejected by other findings ${figures.otherFindings}, construct errors ${figures.constructErrors}, refused by the constructs' own checks as well ${figures.unrenderable}`);
+  for (const u of unrenderable) console.log(`differential: refused by the constructs' own checks as well: ${u.split('\n').slice(0, 3).join(' ')}`);
   for (const [fault, n] of [...errorsByFault].sort()) {
     console.log(`differential: construct errors with fault "${fault}": ${n} (first: ${firstErrorByFault.get(fault)})`);
   }

@@ -12,8 +12,7 @@
  *
  * Usage: ts-node --transpile-only --project tsconfig.dev.json scripts/differential.ts
  * Environment: DIFFERENTIAL_DIR (default test-reports/differential), DIFFERENTIAL_COUNT (default
- * 2000), DIFFERENTIAL_SEED (default fixed, so that two runs write the same corpus),
- * DIFFERENTIAL_ENGINE (a module exporting `collectFindings`, instead of the library's engine).
+ * 2000), DIFFERENTIAL_SEED (default fixed, so that two runs write the same corpus).
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -22,39 +21,10 @@ import * as fc from 'fast-check';
 import {
   DistributedJax, DistributedPaddle, DistributedPyTorch, DistributedXGBoost, MpiAllReduce, ParameterServerTF, TrainingJob,
 } from '../src';
-import { Finding } from '../src/private/validation/finding';
+import { collectFindings, KUBERNETES_RULES_CONTEXT, PathFinding } from '../src/private/validation/engine';
 import { applyRole, consistent, decorateJob, FaultEffect, Ids, jobDataFor, jobProps, JobData } from '../test/properties/job-arbitraries';
 import { jobK8sEffect, jobK8sFault, JobK8sFault, kindK8sEffect, kindK8sFault, KindK8sFault } from '../test/properties/k8s-faults';
 import { buildKind, kindData, KindData } from '../test/properties/notebook-arbitraries';
-
-/** The cdk8s context key that turns the library's Kubernetes rules off (the engine honours it). */
-export const KUBERNETES_RULES_CONTEXT = 'cdk8s-kubeflow.internal/kubernetes-rules';
-
-/** A finding of the engine with the construct path it was found at. */
-export interface PathFinding {
-  readonly path: string;
-  readonly finding: Finding;
-}
-
-/**
- * The engine's `collectFindings(app)` from src/private/validation/engine.ts.
- *
- * STUB: until that module is on main, no findings are collected, so every configuration that
- * builds is written to accepted/ (and the Go run reports each faulty one the library lets through
- * as a library bug, which it is today). Remove this fallback once the engine has landed.
- */
-function loadCollectFindings(): { collect: (app: App) => PathFinding[]; stub: boolean } {
-  try {
-    // A computed path, so that this script compiles before the engine exists. DIFFERENTIAL_ENGINE
-    // names another module with the same `collectFindings`, to preview a rule layer under review.
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const engine = require(process.env.DIFFERENTIAL_ENGINE ?? path.join('..', 'src', 'private', 'validation', 'engine'));
-    if (typeof engine.collectFindings === 'function') return { collect: engine.collectFindings, stub: false };
-  } catch {
-    // fall through to the stub
-  }
-  return { collect: () => [], stub: true };
-}
 
 /** The operator-injected variables of every kind (KUBEFLOW-FACTS.md), kept out of generated env. */
 const INJECTED = /^(MASTER_ADDR|MASTER_PORT|WORLD_SIZE|RANK|PET_.*|PYTHONUNBUFFERED|TF_CONFIG|WORKER_PORT|WORKER_ADDRS|COORDINATOR_ADDRESS|COORDINATOR_PORT|NUM_PROCESSES|PROCESS_ID|PADDLE_.*|OMPI_.*|I_MPI_.*|NVIDIA_VISIBLE_DEVICES)$/;
@@ -128,13 +98,13 @@ type Outcome =
   | { result: 'findings'; findings: PathFinding[] }
   | { result: 'error'; error: string };
 
-function render(c: Case, collect: (app: App) => PathFinding[], kubernetesRules: boolean): Outcome {
+function render(c: Case, kubernetesRules: boolean): Outcome {
   const app = new App({ outdir: Testing.app().outdir });
   if (!kubernetesRules) app.node.setContext(KUBERNETES_RULES_CONTEXT, 'off');
   const chart = new Chart(app, 'test');
   try {
     build(chart, c);
-    const findings = collect(app);
+    const findings = collectFindings(app);
     if (findings.length > 0) return { result: 'findings', findings };
     for (const construct of chart.node.findAll()) {
       const errors = construct.node.validate();
@@ -164,7 +134,6 @@ function main() {
   const out = process.env.DIFFERENTIAL_DIR ?? path.join('test-reports', 'differential');
   const count = Number(process.env.DIFFERENTIAL_COUNT ?? 2000);
   const seed = Number(process.env.DIFFERENTIAL_SEED ?? 20261201);
-  const { collect, stub } = loadCollectFindings();
   // The training-operator module's verdicts belong to the previous corpus.
   fs.rmSync(path.join(out, 'kubeflow-verdicts.json'), { force: true });
   for (const side of ['accepted', 'rejected']) {
@@ -192,7 +161,7 @@ function main() {
     figures.configurations++;
     index[name] = { kind: c.type === 'job' ? c.kind : 'WorkspaceKind', fault: c.fault };
     if (c.fault) figures.faulty++;
-    const first = render(c, collect, true);
+    const first = render(c, true);
     if (first.result === 'emitted') {
       figures.accepted++;
       if (c.fault) figures.acceptedFaulty++;
@@ -210,7 +179,7 @@ function main() {
       figures.otherFindings++;
       return;
     }
-    const again = render(c, collect, false);
+    const again = render(c, false);
     if (again.result !== 'emitted') {
       figures.unrenderable++;
       if (unrenderable.length < 3) unrenderable.push(`${name}: ${again.result === 'error' ? again.error : describeFindings(again.findings)}`);
@@ -222,7 +191,6 @@ function main() {
     fs.writeFileSync(path.join(out, 'rejected', `${name}.findings.json`), `${JSON.stringify(findings, null, 2)}\n`);
   });
   fs.writeFileSync(path.join(out, 'index.json'), `${JSON.stringify(index, null, 1)}\n`);
-  if (stub) console.log('differential: STUB collectFindings (src/private/validation/engine.ts not found): no configuration is rejected by a Kubernetes rule');
   console.log(`differential: ${figures.configurations} configurations (${figures.faulty} with a Kubernetes-level fault, seed ${seed}) -> ${out}`);
   console.log(`differential: accepted ${figures.accepted} (of which ${figures.acceptedFaulty} with a fault), rejected for Kubernetes rules ${figures.rejected}, ` +
     `rejected by other findings ${figures.otherFindings}, construct errors ${figures.constructErrors}, refused by the constructs' own checks as well ${figures.unrenderable}`);

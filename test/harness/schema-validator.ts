@@ -8,6 +8,7 @@
  * prunes them silently, which is exactly how a typo goes unnoticed). CEL rules
  * (`x-kubernetes-validations`) and string formats are not evaluated.
  */
+import { dumpManifests } from './manifest-dump';
 import { kindSchema, pinnedKinds } from '../../src/private/schema';
 import { KindSchema, manifestViolations, SchemaNode, Violation, violations } from '../../src/private/schema/validator';
 
@@ -129,5 +130,7 @@ export function expectValidManifests(docs: readonly any[], options: ExpectValidO
   if (problems.length > 0) {
     throw new Error(`${problems.length} schema error(s):\n${problems.map(p => `  ${p}`).join('\n')}`);
   }
+  // Schema-valid sets go to the Go conformance run too (only when MANIFESTS_DUMP_DIR is set).
+  dumpManifests(docs);
   return validated;
 }

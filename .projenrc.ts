@@ -27,7 +27,6 @@ const project = new cdk8s.ConstructLibraryCdk8s({
     'camelcase@^6.3.0',
     'js-yaml@^4.1.0',
     '@types/js-yaml@^4.0.9',
-    'ajv@^8.17.0',
     'fast-check@^4.3.0',
     'ts-node@^10.9.2',
   ],
@@ -135,14 +134,44 @@ const typecheck = project.addTask('typecheck', {
   description: 'Type-check everything that is not part of the jsii compile',
   exec: 'tsc --noEmit -p tsconfig.dev.json',
 });
-project.testTask.prependSpawn(typecheck);
-project.testTask.prependSpawn(project.compileTask);
+// Order: compile, type-check, lint, then jest last, so the run ends with the test summary. Every
+// manifest the tests validate is also written to test-reports/manifests for the Go conformance run.
+project.testTask.reset();
+project.testTask.spawn(project.compileTask);
+project.testTask.spawn(typecheck);
+project.testTask.spawn(project.tasks.tryFind('eslint')!);
+project.testTask.exec('node -e "require(\'fs\').rmSync(\'test-reports/manifests\', { recursive: true, force: true })"');
+project.testTask.exec('jest --passWithNoTests --ci', { receiveArgs: true });
+project.testTask.env('MANIFESTS_DUMP_DIR', 'test-reports/manifests');
+
+// Day-to-day: the jsii compile and jest without the slow suites (property tests, the own-repo
+// guide, the child-process synth tests); PROPERTY_RUNS stays at its local default of 100.
+project.addTask('test:quick', {
+  description: 'Compile and run the fast tests (no property suites, no own-repo or child-process tests)',
+  steps: [
+    { spawn: 'compile' },
+    { exec: 'jest --ci --testPathIgnorePatterns /properties/ /own-repo/ /docs/synth-output /safe-output', receiveArgs: true },
+  ],
+});
+
+// Kubernetes' own validation (1.34) and the training operator's webhooks (v1.9.4), run in Go on
+// every manifest the tests wrote, on dist/ and on a differential corpus (conformance/README.md).
+project.addTask('test:conformance', {
+  description: 'Kubernetes 1.34 validation and the training-operator v1.9.4 webhooks (Go, conformance/) on the tests\', examples\' and differential manifests',
+  steps: [
+    { spawn: 'synth' },
+    { exec: 'ts-node --transpile-only --project tsconfig.dev.json scripts/differential.ts' },
+    { exec: 'go test -count=1 ./...', cwd: 'conformance/corpus' },
+    { exec: 'go test -count=1 -v ./...', cwd: 'conformance/kubeflow' },
+    { exec: 'go test -count=1 -v ./...', cwd: 'conformance/kube' },
+  ],
+});
 
 // Scratch folders of tests under test/ (added last: projen re-includes /test/ itself).
 project.gitignore.addPatterns('/test/.snippets-*', '/test/bindings/**/.venv/', '/test/bindings/**/target/');
 
 // npm scripts for the commands people type; projen keeps the task definitions.
-for (const task of ['build', 'compile', 'test', 'docgen', 'eslint', 'import', 'synth', 'package-all', 'test:bindings', 'bench']) {
+for (const task of ['build', 'compile', 'test', 'test:quick', 'test:conformance', 'docgen', 'eslint', 'import', 'synth', 'package-all', 'test:bindings', 'bench']) {
   project.package.setScript(task, `projen ${task}`);
 }
 

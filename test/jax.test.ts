@@ -16,12 +16,11 @@ function synthJob(props: Partial<DistributedJaxProps> = {}, after?: (job: Distri
 
 
 describe('the example', () => {
-  test('examples/jax-reference.ts: two GPU workers (snapshot)', () => {
+  test('examples/jax-reference.ts: two GPU workers', () => {
     const docs = expectDeterministic(reference);
     expect(expectValidManifests(docs)).toBe(1);
     expect(docs[0].kind).toBe('JAXJob');
     expect(docs[0].spec.jaxReplicaSpecs.Worker.replicas).toBe(2);
-    expect(docs).toMatchSnapshot();
   });
 });
 

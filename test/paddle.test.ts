@@ -17,21 +17,19 @@ function synthJob(props: Partial<DistributedPaddleProps> = {}, after?: (job: Dis
 
 
 describe('the examples', () => {
-  test('examples/paddle-collective.ts: two GPU workers, no Master (snapshot)', () => {
+  test('examples/paddle-collective.ts: two GPU workers, no Master', () => {
     const docs = expectDeterministic(collective);
     expect(expectValidManifests(docs)).toBe(1);
     expect(Object.keys(docs[0].spec.paddleReplicaSpecs)).toEqual(['Worker']);
-    expect(docs).toMatchSnapshot();
   });
 
-  test('examples/paddle-parameter-server.ts: two parameter servers as Master, four workers (snapshot)', () => {
+  test('examples/paddle-parameter-server.ts: two parameter servers as Master, four workers', () => {
     const docs = expectDeterministic(parameterServer);
     expect(expectValidManifests(docs)).toBe(1);
     const specs = docs[0].spec.paddleReplicaSpecs;
     expect(Object.keys(specs)).toEqual(['Master', 'Worker']);
     expect(specs.Master.replicas).toBe(2);
     expect(specs.Worker.replicas).toBe(4);
-    expect(docs).toMatchSnapshot();
   });
 });
 

@@ -26,7 +26,6 @@ describe('the reference example', () => {
     const docs = expectDeterministic(app => reference(app));
     expectValidManifests(docs);
     expect(docs).toHaveLength(1);
-    expect(docs[0]).toMatchSnapshot();
   });
 });
 

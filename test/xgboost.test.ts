@@ -16,14 +16,13 @@ function synthJob(props: Partial<DistributedXGBoostProps> = {}, after?: (job: Di
 
 
 describe('the example', () => {
-  test('examples/xgboost-reference.ts: one Master and three workers (snapshot)', () => {
+  test('examples/xgboost-reference.ts: one Master and three workers', () => {
     const docs = expectDeterministic(reference);
     expect(expectValidManifests(docs)).toBe(1);
     const specs = docs[0].spec.xgbReplicaSpecs;
     expect(docs[0].kind).toBe('XGBoostJob');
     expect(specs.Master.replicas).toBe(1);
     expect(specs.Worker.replicas).toBe(3);
-    expect(docs).toMatchSnapshot();
   });
 });
 

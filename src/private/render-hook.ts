@@ -12,6 +12,14 @@ type RenderStep = (json: any) => any;
 
 const steps = new WeakMap<ApiObject, RenderStep[]>();
 
+/**
+ * Manifests rendered while one `app.synth()` runs, so that an object is rendered once per synth:
+ * cdk8s validates the whole app again for every chart it writes, and the rules over rendered
+ * documents run in that validation. Nothing can change the objects while `synth()` runs, so the
+ * memo is exact; it is kept only for that call (see the engine).
+ */
+export const renderMemo: { active: boolean; readonly docs: Map<ApiObject, any> } = { active: false, docs: new Map() };
+
 /** Adds a step to what `apiObject.toJson()` returns. */
 export function addRenderStep(apiObject: ApiObject, step: RenderStep): void {
   let list = steps.get(apiObject);
@@ -20,7 +28,12 @@ export function addRenderStep(apiObject: ApiObject, step: RenderStep): void {
     list = chain;
     steps.set(apiObject, chain);
     const render = apiObject.toJson.bind(apiObject);
-    apiObject.toJson = () => chain.reduce((json, s) => s(json), render());
+    apiObject.toJson = () => {
+      if (renderMemo.active && renderMemo.docs.has(apiObject)) return renderMemo.docs.get(apiObject);
+      const json = chain.reduce((doc, s) => s(doc), render());
+      if (renderMemo.active) renderMemo.docs.set(apiObject, json);
+      return json;
+    };
   }
   list.push(step);
 }

@@ -4,6 +4,7 @@ import { AppDocument, appFindings } from './app';
 import { Finding, describe, finding } from './finding';
 import { kubernetesFindings } from './k8s';
 import { EscapeHatch } from '../../escape-hatch';
+import { renderMemo } from '../render-hook';
 import { schemaFindings } from '../schema';
 
 /*
@@ -33,6 +34,8 @@ interface Registered {
 interface AppState {
   readonly registered: Registered[];
   findings: Map<ApiObject, Finding[]>;
+  /** Whether the findings are those of the current `app.synth()` (valid until it returns). */
+  current: boolean;
 }
 
 const apps = new WeakMap<IConstruct, AppState>();
@@ -58,16 +61,40 @@ export function collectFindings(app: App): PathFinding[] {
 function appState(root: IConstruct): AppState {
   let state = apps.get(root);
   if (!state) {
-    const created: AppState = { registered: [], findings: new Map() };
+    const created: AppState = { registered: [], findings: new Map(), current: false };
     state = created;
     apps.set(root, created);
     // cdk8s validates the tree from the root down, so this runs before every construct's own check.
     root.node.addValidation({ validate: () => { runPass(root, created); return []; } });
+    if (root instanceof App) oncePerSynth(root, created);
   }
   return state;
 }
 
+/**
+ * cdk8s's `App.synth()` validates the whole app once, and again for every chart it writes: within
+ * one call the pass and the renders are computed once and reused (nothing can change the objects
+ * while it runs). Outside `synth()` (`Testing.synth(chart)`, `chart.toJson()`) each validation
+ * runs the pass afresh.
+ */
+function oncePerSynth(app: App, state: AppState): void {
+  for (const method of ['synth', 'synthYaml'] as const) {
+    const original = app[method].bind(app) as () => any;
+    (app as any)[method] = () => {
+      renderMemo.active = true;
+      try {
+        return original();
+      } finally {
+        renderMemo.active = false;
+        renderMemo.docs.clear();
+        state.current = false;
+      }
+    };
+  }
+}
+
 function runPass(root: IConstruct, state: AppState): void {
+  if (renderMemo.active && state.current) return;
   const rulesOn = root.node.tryGetContext(KUBERNETES_RULES_CONTEXT) !== 'off';
   const ours = new Map(state.registered.map(r => [r.apiObject, r]));
   const findings = new Map<ApiObject, Finding[]>();
@@ -97,6 +124,7 @@ function runPass(root: IConstruct, state: AppState): void {
     }
   }
   state.findings = findings;
+  state.current = renderMemo.active;
 }
 
 /**

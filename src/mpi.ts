@@ -3,6 +3,7 @@ import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { isLabel } from './checks';
 import { checkCount, fail, problem } from './errors';
+import { checkedProps } from './private/boundary/check';
 import { FrameworkContainer, ReplicaGroup, RoleOptions } from './replica';
 import { CleanPodPolicy, RestartPolicy } from './run-policy';
 import { TrainingJob, TrainingJobProps, TrainingKind } from './training-job';
@@ -120,7 +121,7 @@ export class MpiAllReduce extends TrainingJob {
    * @param props the workers and their slots, the launcher's command and the options of every pod
    */
   public constructor(scope: Construct, id: string, props: MpiAllReduceProps) {
-    super(scope, id, withCleanPodDefault(props));
+    super(scope, id, withCleanPodDefault(checkedProps(scope, id, new.target, props)));
     this.props = props;
     checkCount(this, 'workers', props.workers, 0);
     checkCount(this, 'slotsPerWorker', props.slotsPerWorker, 1);

@@ -5,6 +5,7 @@ import { Construct } from 'constructs';
 import { Accelerator } from './accelerator';
 import { PlatformDefaultsProps, mergeMaps, unique } from './defaults';
 import { checkCount, fail, problem } from './errors';
+import { checkConstructor } from './private/boundary/check';
 import { RestartPolicy } from './run-policy';
 import { PodSecurity } from './security';
 
@@ -222,6 +223,7 @@ export class ReplicaGroup extends Construct {
    */
   public constructor(scope: Construct, replicaType: string, props: ReplicaGroupProps) {
     super(scope, replicaType);
+    checkConstructor(this, new.target, [scope, replicaType, props]);
     const framework = props.framework;
     this.replicaType = replicaType;
     this.options = props;

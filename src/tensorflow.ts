@@ -1,6 +1,7 @@
 import { ApiObjectMetadata } from 'cdk8s';
 import { Construct } from 'constructs';
 import { checkCount, fail, problem } from './errors';
+import { checkedProps } from './private/boundary/check';
 import { ReplicaGroup, RoleOptions } from './replica';
 import { CleanPodPolicy, RestartPolicy } from './run-policy';
 import { TrainingJob, TrainingJobProps, TrainingKind } from './training-job';
@@ -109,7 +110,7 @@ export class ParameterServerTF extends TrainingJob {
    * @param props which replica types the job has and how many pods of each, the success policy and the options of every pod
    */
   public constructor(scope: Construct, id: string, props: ParameterServerTFProps) {
-    super(scope, id, withCleanPodDefault(props));
+    super(scope, id, withCleanPodDefault(checkedProps(scope, id, new.target, props)));
     this.props = props;
     checkCount(this, 'parameterServers', props.parameterServers, 0);
     checkCount(this, 'workers', props.workers, 0);

@@ -6,6 +6,7 @@ import { isDns1035Label } from './checks';
 import { PlatformDefaults, PlatformDefaultsProps, mergeMaps } from './defaults';
 import { checkCount, fail, problem } from './errors';
 import { applyLateMetadata } from './late-metadata';
+import { checkConstructor } from './private/boundary/check';
 import { FrameworkContainer, PodRenderContext, ReplicaGroup, ReplicaGroupProps, ReplicaOptions, RoleOptions, amountProblems, dropUndefined } from './replica';
 import { RunPolicy } from './run-policy';
 import { GangScheduling, KUEUE_PRIORITY_LABEL, KUEUE_QUEUE_LABEL } from './scheduling';
@@ -93,6 +94,7 @@ export abstract class TrainingJob extends Construct {
    */
   protected constructor(scope: Construct, id: string, props: TrainingJobProps) {
     super(scope, id);
+    checkConstructor(this, new.target, [scope, id, props]);
     this.jobProps = props;
     const kind = this._kind();
     this.kind = kind;

@@ -6,6 +6,7 @@ import { checkLength, checkLimits, checkMountPath, DNS_SUBDOMAIN_TEXT, isPortId,
 import { PlatformDefaults, PlatformDefaultsProps, mergeMaps } from './defaults';
 import { fail, problem } from './errors';
 import { applyLateMetadata } from './late-metadata';
+import { checkConstructor } from './private/boundary/check';
 import { amountProblems, dropUndefined, presetSecurity, resourceQuantities } from './replica';
 import { PodSecurity } from './security';
 import { ActivityProbe, ActivityRule, FilterRule } from './workspace-activity';
@@ -228,6 +229,7 @@ export class WorkspaceKind extends Construct implements IWorkspaceKind {
    */
   public constructor(scope: Construct, id: string, props: WorkspaceKindProps) {
     super(scope, id);
+    checkConstructor(this, new.target, [scope, id, props]);
     this.props = props;
     if (props.metadata?.namespace !== undefined) {
       fail(this, 'metadata.namespace', props.metadata.namespace, 'expected none: a WorkspaceKind is cluster-scoped');

@@ -5,6 +5,7 @@ import { DNS_LABEL_TEXT, DNS_SUBDOMAIN_TEXT, checkLength, checkMountPath, isLabe
 import { PlatformDefaults, PlatformDefaultsProps, mergeMaps } from './defaults';
 import { fail, problem } from './errors';
 import { applyLateMetadata } from './late-metadata';
+import { checkConstructor } from './private/boundary/check';
 import { dropUndefined } from './replica';
 import { IWorkspaceKind, WorkspaceKind } from './workspace-kind';
 import * as notebooks from '../imports/notebooks';
@@ -251,6 +252,7 @@ export class Workspace extends Construct {
    */
   public constructor(scope: Construct, id: string, props: WorkspaceProps) {
     super(scope, id);
+    checkConstructor(this, new.target, [scope, id, props]);
     this.props = props;
     this.kind = props.kind;
     if (!(props.kind instanceof WorkspaceKind)) {

@@ -138,7 +138,8 @@ export function buildSchema(root: string): GeneratedSchema {
       // In the order of the source, which is the order the docs present them in.
       const line = (m: any) => m.locationInModule?.line ?? 0;
       const make = [
-        ...(t.properties ?? []).filter((p: any) => p.static && p.type.fqn === fqn).sort((a: any, b: any) => line(a) - line(b)).map((p: any) => p.name),
+        ...(t.properties ?? []).filter((p: any) => p.static && p.type.fqn === fqn)
+          .sort((a: any, b: any) => line(a) - line(b)).map((p: any) => p.name),
         ...(t.methods ?? []).filter((m: any) => m.static && m.returns?.type?.fqn === fqn && m.name !== 'set').sort((a: any, b: any) => line(a) - line(b))
           .map((m: any) => `${m.name}(${(m.parameters ?? []).map((p: any) => p.name).join(', ')})`),
       ];

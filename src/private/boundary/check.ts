@@ -12,9 +12,9 @@
 import * as cdk8s from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import * as constructs from 'constructs';
-import { show } from '../validation/finding';
 import { nearest } from './nearest';
 import { CLASSES, ENUMS, INTERFACES, OPEN_STRUCTS, STRUCTS } from './schema.generated';
+import { show } from '../validation/finding';
 
 /** Where a value came from, for the message: a construct, or a static method such as `Accelerator.nvidia`. */
 export type Where = constructs.IConstruct | string;
@@ -299,7 +299,7 @@ function checkEnum(where: Where, fqn: string, value: unknown, field: string): vo
 }
 
 /** Fields users reach for under another name (a GPU count is an accelerator in this API). */
-const ALIASES: { [given: string]: string } = { gpu: 'accelerator', gpus: 'accelerator', 'nvidia.com/gpu': 'accelerator' };
+const ALIASES: { [given: string]: string } = { 'gpu': 'accelerator', 'gpus': 'accelerator', 'nvidia.com/gpu': 'accelerator' };
 
 /** A plain object as a struct or map is given: not null, not a list, not a boxed primitive. */
 function isPlainObject(value: unknown): value is object {

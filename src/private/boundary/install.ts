@@ -9,6 +9,8 @@
  * imported a single module directly. It imports the modules, never the other way round, so there
  * is no import cycle.
  */
+import { checkArgs, methodParams, registerClass, Where } from './check';
+import { CLASSES } from './schema.generated';
 import * as accelerator from '../../accelerator';
 import * as defaults from '../../defaults';
 import * as elastic from '../../elastic';
@@ -27,8 +29,6 @@ import * as workspaceActivity from '../../workspace-activity';
 import * as workspaceKind from '../../workspace-kind';
 import * as workspaceOptions from '../../workspace-options';
 import * as xgboost from '../../xgboost';
-import { checkArgs, methodParams, registerClass, Where } from './check';
-import { CLASSES } from './schema.generated';
 
 const MODULES = [
   accelerator, defaults, elastic, jax, mpi, paddle, pytorch, replica, runPolicy, scheduling, security, tensorflow, trainingJob,

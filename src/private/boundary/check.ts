@@ -274,8 +274,8 @@ function checkInstance(where: Where, fqn: string, value: unknown, field: string)
     const from = rtti ? `${String(rtti.fqn).split('.')[0]} ${rtti.version ?? ''}`.trim() : 'another copy';
     const needed = assemblyOf(fqn);
     const peer = needed === PEER || needed === 'cdk8s' || needed === 'constructs' ? ' (this library\'s peer dependency)' : '';
-    raise(where, field, `a ${name} of ${from}`,
-      `expected a ${name} from ${needed}${peer}; got one from another copy or version of ${needed.replace(/-\d+$/, '')}`);
+    raise(where, field, `${article(name)} ${name} of ${from}`,
+      `expected ${article(name)} ${name} from ${needed}${peer}; got one from another copy or version of ${needed.replace(/-\d+$/, '')}`);
   }
   let allowed = `expected ${describeType({ kind: 'class', fqn })}`;
   if (typeof value === 'string') {

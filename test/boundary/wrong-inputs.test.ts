@@ -78,7 +78,7 @@ const MORE_CASES: Array<[string, object, string]> = [
   ['the gang scheduling without its scheduler', { gangScheduling: { queue: 'research' } },
     'test/job: gangScheduling.scheduler is not set; expected a GangScheduler: GangScheduler.VOLCANO, GangScheduler.SCHEDULER_PLUGINS or GangScheduler.of(schedulerName)'],
   ['a list where a struct is expected', { runPolicy: [] }, 'test/job: runPolicy is []; expected a RunPolicy (an object of its fields)'],
-  ['a Size in a boxed string', { sharedMemory: new String('10Gi') }, `test/job: sharedMemory is "10Gi"; ${SIZE}`],
+  ['a Size in a boxed string', { sharedMemory: new String('10Gi') }, `test/job: sharedMemory is new String("10Gi"); ${SIZE}`],
 ];
 
 describe.each([...ISSUE_CASES, ...MORE_CASES])('%s', (_label, props, message) => {
@@ -125,7 +125,7 @@ describe('methods and static factories', () => {
   });
   test('a static factory with a scope names the scope', () => {
     expect(thrown(c => PlatformDefaults.set(c, { securty: 'restricted' } as any)))
-      .toBe('test: securty is "restricted"; expected no such field in PlatformDefaultsProps: did you mean "security"?');
+      .toBe('test: props.securty is "restricted"; expected no such field in PlatformDefaultsProps: did you mean "security"?');
   });
   test('a workspace and a workspace kind', () => {
     expect(thrown(c => new Workspace(c, 'ws', { kind: 'jupyterlab' } as any)))
@@ -140,9 +140,9 @@ describe('objects from another copy or version of cdk8s-plus', () => {
     // What a cdk8s-plus-33 Volume looks like to this library: another class of the same name,
     // with jsii's runtime type information naming its assembly.
     class Volume {
-      static readonly [Symbol.for('jsii.rtti')] = { fqn: 'cdk8s-plus-33.Volume', version: '2.5.57' };
       public readonly name = 'data';
     }
+    Object.defineProperty(Volume, Symbol.for('jsii.rtti'), { value: { fqn: 'cdk8s-plus-33.Volume', version: '2.5.57' } });
     expect(thrown(c => new DistributedPyTorch(c, 'job', { image: IMAGE }).worker!.addVolume(new Volume() as any)))
       .toBe('test/job/Worker: volume is a Volume of cdk8s-plus-33 2.5.57; expected a Volume from cdk8s-plus-28 (this library\'s peer dependency); got one from another copy or version of cdk8s-plus');
   });

@@ -14,7 +14,7 @@ import * as kplus from 'cdk8s-plus-28';
 import * as constructs from 'constructs';
 import { nearest } from './nearest';
 import { CLASSES, ENUMS, INTERFACES, OPEN_STRUCTS, STRUCTS } from './schema.generated';
-import { show } from '../validation/finding';
+import { show as showValue } from '../validation/finding';
 
 /** Where a value came from, for the message: a construct, or a static method such as `Accelerator.nvidia`. */
 export type Where = constructs.IConstruct | string;
@@ -81,6 +81,14 @@ function params(specs: string[]): Param[] {
   return cached;
 }
 
+/** How a value appears in a message; a boxed primitive would otherwise look like the primitive. */
+function show(value: unknown): string {
+  if (value instanceof String || value instanceof Number || value instanceof Boolean) {
+    return `new ${value.constructor.name}(${showValue(value.valueOf())})`;
+  }
+  return showValue(value);
+}
+
 /** A wrong value: thrown as an Error whose message starts with the construct path. */
 function raise(where: Where, field: string, shown: string, allowed: string): never {
   const prefix = typeof where === 'string' ? where : where.node.path;
@@ -113,7 +121,7 @@ export function checkConstructor(scope: constructs.IConstruct, target: Function,
     const init = ownClasses.get(cls.name) === cls ? CLASSES[cls.name]?.init : undefined;
     if (init) {
       // scope and id were used by super() already; constructs checks those itself.
-      checkArgs(scope, params(init), args, 2);
+      checkArgs(scope, params(init), args, 2, true);
       return;
     }
   }
@@ -130,7 +138,7 @@ export function checkedProps<T>(scope: constructs.IConstruct, id: string, target
   for (let cls: any = target; cls && cls !== Function.prototype; cls = Object.getPrototypeOf(cls)) {
     const init = ownClasses.get(cls.name) === cls ? CLASSES[cls.name]?.init : undefined;
     if (init) {
-      checkArgs(path, params(init), [scope, id, props], 2);
+      checkArgs(path, params(init), [scope, id, props], 2, true);
       break;
     }
   }
@@ -141,7 +149,7 @@ export function checkedProps<T>(scope: constructs.IConstruct, id: string, target
 const checkedConstructs = new WeakSet<constructs.IConstruct>();
 
 /** Checks the arguments of a method or static factory; `from` is the first argument to check. */
-export function checkArgs(where: Where, ps: Param[], args: ArrayLike<unknown>, from = 0): void {
+export function checkArgs(where: Where, ps: Param[], args: ArrayLike<unknown>, from = 0, isConstructor = false): void {
   for (let i = from; i < ps.length; i++) {
     const p = ps[i];
     if (p.variadic) {
@@ -154,7 +162,7 @@ export function checkArgs(where: Where, ps: Param[], args: ArrayLike<unknown>, f
       continue;
     }
     // A construct's props are reported by their field names alone (`workers`, not `props.workers`).
-    const field = p.type.kind === 'struct' && p.name === 'props' ? '' : p.name;
+    const field = isConstructor && p.type.kind === 'struct' && p.name === 'props' ? '' : p.name;
     checkValue(where, p.type, value, field);
   }
 }

@@ -56,7 +56,7 @@ const ISSUE_CASES: Array<[string, object, string]> = [
 
 const MORE_CASES: Array<[string, object, string]> = [
   ['a misspelt run-policy field', { runPolicy: { cleanpodpolicy: CleanPodPolicy.RUNNING } },
-    'test/job: runPolicy.cleanpodpolicy is {"value":"Running"}; expected no such field in RunPolicy: did you mean "cleanPodPolicy"?'],
+    'test/job: runPolicy.cleanpodpolicy is a CleanPodPolicy; expected no such field in RunPolicy: did you mean "cleanPodPolicy"?'],
   ['a misspelt top-level prop', { wrokers: 2 }, 'test/job: wrokers is 2; expected no such field in DistributedPyTorchProps: did you mean "workers"?'],
   ['an unknown field with no near name', { runPolicy: { retries: 3 } },
     'test/job: runPolicy.retries is 3; expected no such field in RunPolicy, whose fields are activeDeadline, backoffLimit, cleanPodPolicy, managedBy, suspend, ttlAfterFinished'],

@@ -58,9 +58,14 @@ function resolve(fqn: string): any {
 const optional = (spec: string) => spec.startsWith('?');
 const bare = (spec: string) => optional(spec) ? spec.slice(1) : spec;
 
-/** Whether a value is of the type a schema type string describes; null and undefined are "not set". */
-export function conforms(spec: string, value: unknown): boolean {
-  if (value === undefined || value === null) return optional(spec);
+/**
+ * Whether a value is of the type a schema type string describes. Undefined is "not set"; so is
+ * null for an argument (`nullIsUnset`), as jsii passes an omitted one, but not for a struct field,
+ * which jsii's languages leave out instead.
+ */
+export function conforms(spec: string, value: unknown, nullIsUnset = false): boolean {
+  if (value === undefined) return optional(spec);
+  if (value === null) return nullIsUnset && optional(spec);
   const t = bare(spec);
   if (t.endsWith('[]')) {
     if (!Array.isArray(value)) return false;
@@ -74,15 +79,19 @@ export function conforms(spec: string, value: unknown): boolean {
   }
   switch (t) {
     case 'any': return true;
+    case 'json': return isJsonData(value);
     case 'string': return typeof value === 'string';
     case 'number': return typeof value === 'number' && Number.isFinite(value);
     case 'boolean': return typeof value === 'boolean';
   }
   if (STRUCTS[t]) {
     if (!isRecord(value)) return false;
+    // cdk8s's serializer needs a prototype on what it writes.
+    if (t.includes('.') && Object.getPrototypeOf(value) === null) return false;
     const fields = STRUCTS[t];
     const record = value as { [k: string]: unknown };
-    if (!OPEN_STRUCTS.includes(t) && Object.keys(record).some(k => !(k in fields) && record[k] !== undefined)) return false;
+    const extra = Object.keys(record).filter(k => !(k in fields) && record[k] !== undefined);
+    if (extra.length && (!OPEN_STRUCTS.includes(t) || !extra.every(k => isJsonData(record[k])))) return false;
     return Object.entries(fields).every(([k, s]) => conforms(s, record[k]));
   }
   if (CLASSES[t]) return value instanceof resolve(t);
@@ -91,15 +100,34 @@ export function conforms(spec: string, value: unknown): boolean {
   return true;
 }
 
+/** Data JSON can write: strings, finite numbers, booleans, null, lists and plain objects of them (undefined members are left out). */
+function isJsonData(value: unknown): boolean {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
+  if (typeof value === 'number') return Number.isFinite(value);
+  if (Array.isArray(value)) return Array.from(value).every(isJsonData);
+  if (isRecord(value)) return Object.getPrototypeOf(value) !== null && Object.values(value).every(v => v === undefined || isJsonData(v));
+  return false;
+}
+
 /** An object as structs and maps are given: no list, box, collection or date. */
 function isRecord(value: unknown): value is object {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   return [String, Number, Boolean, Map, Set, Date, RegExp].every(c => !(value instanceof c)) && !ArrayBuffer.isView(value);
 }
 
+/** Samples of the types that have no static member to take one from. */
+const SAMPLES: { [fqn: string]: () => unknown } = {
+  'cdk8s.Duration': () => cdk8s.Duration.minutes(30),
+  'cdk8s.Size': () => cdk8s.Size.gibibytes(1),
+  'WorkspaceClaim': () => lib.WorkspaceClaim.fromClaimName('datasets'),
+  // An imported Secret lives in a chart of its own; only its name is used.
+  'cdk8s-plus-28.ISecret': () => kplus.Secret.fromSecretName(new Chart(Testing.app(), 'samples'), 'secret', 'credentials'),
+};
+
 /** A value of the right type, for required fields of a struct the test fills in. */
 export function sample(spec: string): unknown {
   const t = bare(spec);
+  if (SAMPLES[t]) return SAMPLES[t]();
   if (t.endsWith('[]')) return [];
   if (t.endsWith('{}')) return {};
   switch (t) {
@@ -107,6 +135,7 @@ export function sample(spec: string): unknown {
     case 'number': return 1;
     case 'boolean': return false;
     case 'any': return {};
+    case 'json': return 'x';
   }
   if (STRUCTS[t]) return minimal(t);
   if (CLASSES[t]) {
@@ -150,6 +179,7 @@ export function wrongValues(spec: string): fc.Arbitrary<unknown> {
     case 'number': return fc.oneof(fc.integer().map(String), fc.constantFrom(NaN, Infinity, -Infinity), fc.boolean(), fc.constant(new Number(2)), fc.bigInt());
     case 'boolean': return fc.oneof(fc.constantFrom('true', 'false', 0, 1), fc.constant(new Boolean(true)));
     case 'any': return fc.constant(undefined);
+    case 'json': return fc.oneof(fc.constant(new Map()), fc.bigInt(), fc.constant(NaN), fc.constant([() => 1]));
   }
   if (STRUCTS[t]) {
     const keys = Object.keys(STRUCTS[t]);
@@ -226,7 +256,7 @@ export function libraryErrorField(e: unknown, path: string): string | undefined 
   if (!(e instanceof Error) || e.constructor !== Error) return undefined;
   // A field is a path of names and JSON-quoted keys: `env.DATA`, `podLabels["app name"]`, `args[1]`.
   const field = '((?:[^\\s"]|"(?:[^"\\\\]|\\\\.)*")+)';
-  const thrown = new RegExp(`^${escape(path)}: ${field} is [\\s\\S]+; `).exec(e.message);
+  const thrown = new RegExp(`^${escape(path)}(?:/[^:\\s]+)?: ${field} is [\\s\\S]+; `).exec(e.message);
   const reported = new RegExp(`^Validation failed with the following errors:\\n {2}\\[${escape(path)}[^\\]]*\\] ${field} is [\\s\\S]+; `).exec(e.message);
   return (thrown ?? reported)?.[1];
 }
@@ -247,14 +277,14 @@ export function render(build: (chart: Chart) => void): any[] {
 }
 
 /** What one case did, for the property's verdict. */
-function verdict(label: string, at: string, field: string, spec: string, value: unknown, run: () => void): void {
+function verdict(label: string, at: string, field: string, spec: string, value: unknown, run: () => void, isArgument = false): void {
   let error: unknown;
   try {
     run();
   } catch (e) {
     error = e;
   }
-  const right = conforms(spec, value);
+  const right = conforms(spec, value, isArgument);
   if (error === undefined) {
     if (!right) throw new Error(`${label}: ${field} = ${show(value)} is not a ${bare(spec)}, yet a manifest was written (the value was dropped or mangled)`);
     return;
@@ -308,7 +338,7 @@ export function methodsProperty(label: string, classFqn: string, cases: readonly
       const args = s.c.args(chart);
       args[s.index] = value;
       target(chart)[s.c.method](...args);
-    }));
+    }), true);
   }), { numRuns: PROPERTY_RUNS });
   return slots.length;
 }

@@ -36,7 +36,7 @@ const RTTI = Symbol.for('jsii.rtti');
 
 /** A parsed type string of the table. */
 type Type =
-  | { readonly kind: 'any' | 'string' | 'number' | 'boolean' }
+  | { readonly kind: 'any' | 'json' | 'string' | 'number' | 'boolean' }
   | { readonly kind: 'list' | 'map'; readonly element: Type }
   | { readonly kind: 'struct' | 'class' | 'interface' | 'enum'; readonly fqn: string };
 
@@ -57,7 +57,7 @@ function parse(spec: string): { type: Type; optional: boolean } {
 function parseType(s: string): Type {
   if (s.endsWith('[]')) return { kind: 'list', element: parseType(s.slice(0, -2)) };
   if (s.endsWith('{}')) return { kind: 'map', element: parseType(s.slice(0, -2)) };
-  if (s === 'any' || s === 'string' || s === 'number' || s === 'boolean') return { kind: s };
+  if (s === 'any' || s === 'json' || s === 'string' || s === 'number' || s === 'boolean') return { kind: s };
   if (s in STRUCTS) return { kind: 'struct', fqn: s };
   if (s in CLASSES) return { kind: 'class', fqn: s };
   if (s in INTERFACES) return { kind: 'interface', fqn: s };
@@ -85,6 +85,14 @@ function params(specs: string[]): Param[] {
 function show(value: unknown): string {
   if (value instanceof String || value instanceof Number || value instanceof Boolean) {
     return `new ${value.constructor.name}(${showValue(value.valueOf())})`;
+  }
+  if (typeof value === 'bigint') return `${value}n`;
+  if (typeof value === 'function') return `a function${value.name ? ` (${value.name})` : ''}`;
+  // A class instance: its JSON would pass for a plain object (a Map is "{}").
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    const proto = Object.getPrototypeOf(value);
+    if (proto === null) return `an object without a prototype ${showValue(value)}`;
+    if (proto !== null && proto !== Object.prototype) return `${article(proto.constructor?.name ?? 'Object')} ${proto.constructor?.name ?? 'object'}`;
   }
   return showValue(value);
 }
@@ -184,6 +192,8 @@ function checkValue(where: Where, type: Type, value: unknown, field: string): vo
   switch (type.kind) {
     case 'any':
       return;
+    case 'json':
+      return checkJson(where, value, field);
     case 'string':
       if (typeof value !== 'string') raise(where, field, show(value), 'expected a string');
       return;
@@ -206,6 +216,31 @@ function checkValue(where: Where, type: Type, value: unknown, field: string): vo
     case 'enum':
       return checkEnum(where, type.fqn, value, field);
   }
+}
+
+const NULL_PROTOTYPE = 'expected an object literal; cdk8s cannot write an object without a prototype (Object.create(null))';
+
+/** JSON data, as the Kubernetes structs of cdk8s-plus take it: what their serializer can write. */
+function checkJson(where: Where, value: unknown, field: string): void {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return;
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) raise(where, field, show(value), 'expected a finite number');
+    return;
+  }
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) checkJson(where, value[i], `${field}[${i}]`);
+    return;
+  }
+  if (typeof value === 'object' && Object.getPrototypeOf(value) === null) raise(where, field, show(value), NULL_PROTOTYPE);
+  // Instances of cdk8s's own classes (k8s.Quantity, k8s.IntOrString) render themselves.
+  if (typeof value === 'object' && (isPlainObject(value) && !isBuiltIn(value))) {
+    for (const key of Object.keys(value)) {
+      const item = (value as any)[key];
+      if (item !== undefined) checkJson(where, item, join(field, key));
+    }
+    return;
+  }
+  raise(where, field, show(value), 'expected JSON data: a string, a number, true or false, a list or an object');
 }
 
 function checkList(where: Where, element: Type, value: unknown, field: string): void {
@@ -247,8 +282,15 @@ function checkStruct(where: Where, fqn: string, value: unknown, field: string): 
     raise(where, field || 'props', show(value), `expected ${describeType({ kind: 'struct', fqn })}`);
   }
   if (checkedStructs.has(value)) return;
+  // A struct of cdk8s or cdk8s-plus goes to cdk8s's serializer, which needs a prototype.
+  if (fqn.includes('.') && Object.getPrototypeOf(value) === null) raise(where, field || 'props', show(value), NULL_PROTOTYPE);
   const record = value as { [key: string]: unknown };
-  if (!OPEN_STRUCTS.includes(fqn)) {
+  if (OPEN_STRUCTS.includes(fqn)) {
+    // Fields the struct does not name are written as they are, so they must be JSON data.
+    for (const key of Object.keys(record)) {
+      if (!(key in fields) && record[key] !== undefined) checkJson(where, record[key], join(field, key));
+    }
+  } else {
     for (const key of Object.keys(record)) {
       if (!(key in fields) && record[key] !== undefined) {
         const known = Object.keys(fields);
@@ -262,10 +304,13 @@ function checkStruct(where: Where, fqn: string, value: unknown, field: string): 
   for (const key in fields) {
     const item = record[key];
     const { type, optional } = parse(fields[key]);
-    if (item === undefined || item === null) {
+    if (item === undefined) {
       if (!optional) raise(where, join(field, key), show(item), `expected ${describeType(type)}`);
       continue;
     }
+    // jsii's other languages leave an unset field out; a null from JavaScript would reach code that
+    // tests for undefined.
+    if (item === null) raise(where, join(field, key), show(item), `expected ${describeType(type)}${optional ? ', or the field left out' : ''}`);
     checkValue(where, type, item, join(field, key));
   }
   checkedStructs.add(value);
@@ -315,8 +360,12 @@ function isPlainObject(value: unknown): value is object {
   const proto = Object.getPrototypeOf(value);
   if (proto === null || proto === Object.prototype) return true;
   // Class instances may carry a struct's fields (jsii allows it), but not the built-in boxes and collections.
-  return !(value instanceof String || value instanceof Number || value instanceof Boolean || value instanceof Map
-    || value instanceof Set || value instanceof Date || ArrayBuffer.isView(value) || value instanceof RegExp);
+  return !isBuiltIn(value);
+}
+
+function isBuiltIn(value: object): boolean {
+  return value instanceof String || value instanceof Number || value instanceof Boolean || value instanceof Map
+    || value instanceof Set || value instanceof Date || ArrayBuffer.isView(value) || value instanceof RegExp || value instanceof ArrayBuffer;
 }
 
 const classCache = new Map<string, Function | undefined>();
@@ -376,6 +425,7 @@ function guessMember(fqn: string, cls: Function, given: string): string | undefi
 export function describeType(type: Type): string {
   switch (type.kind) {
     case 'any': return 'any value';
+    case 'json': return 'JSON data';
     case 'string': return 'a string';
     case 'number': return 'a finite number';
     case 'boolean': return 'true or false';

@@ -65,6 +65,9 @@ function wrap(cls: Function, owner: any, method: string, isStatic: boolean): voi
     // method that takes a scope first), else the method's name.
     const where: Where = isConstruct(this) ? this : isStatic && isConstruct(args[0]) ? args[0] : label;
     checkArgs(where, ps, args);
+    // jsii passes an omitted optional argument as undefined; a null from JavaScript would skip
+    // the method's default value, so it is passed the same way.
+    for (let i = 0; i < ps.length && i < args.length; i++) if (args[i] === null && ps[i].optional) args[i] = undefined;
     return original.apply(this, args);
   };
   Object.defineProperty(guarded, 'name', { value: method });

@@ -194,7 +194,11 @@ export function wrongValues(spec: string): fc.Arbitrary<unknown> {
     const values = Object.values(resolve(t)).map(String);
     return fc.oneof(fc.constantFrom(...values).map(v => v.toLowerCase() === v ? v.toUpperCase() : v.toLowerCase()), fc.integer(), fc.constantFrom(...ENUMS[t]));
   }
-  if (INTERFACES[t]) return fc.oneof(fc.string(), fc.constant({ name: 'x' }), fc.constant({ node: {} }).filter(() => !INTERFACES[t].every(m => m === 'node')));
+  if (INTERFACES[t]) {
+    // Objects with some of the members but not all (a construct's `name` without its `node`).
+    const partial = INTERFACES[t].length > 1 ? [fc.constant({ [INTERFACES[t][0]]: 'x' })] : [];
+    return fc.oneof(fc.string(), fc.constant({ name: 'x' }), ...partial);
+  }
   return fc.constant(undefined);
 }
 
@@ -252,7 +256,15 @@ export function withValueAt(structFqn: string, base: any, path: readonly string[
 }
 
 /** The field a library error names, or undefined when the error is not the library's. */
-export function libraryErrorField(e: unknown, path: string): string | undefined {
+export function libraryErrorField(e: unknown, at: string | readonly string[]): string | undefined {
+  if (typeof at !== 'string') {
+    for (const path of at) {
+      const field = libraryErrorField(e, path);
+      if (field !== undefined) return field;
+    }
+    return undefined;
+  }
+  const path = at;
   if (!(e instanceof Error) || e.constructor !== Error) return undefined;
   // A field is a path of names and JSON-quoted keys: `env.DATA`, `podLabels["app name"]`, `args[1]`.
   const field = '((?:[^\\s"]|"(?:[^"\\\\]|\\\\.)*")+)';
@@ -277,7 +289,7 @@ export function render(build: (chart: Chart) => void): any[] {
 }
 
 /** What one case did, for the property's verdict. */
-function verdict(label: string, at: string, field: string, spec: string, value: unknown, run: () => void, isArgument = false): void {
+function verdict(label: string, at: string | readonly string[], field: string, spec: string, value: unknown, run: () => void, isArgument = false): void {
   let error: unknown;
   try {
     run();
@@ -329,8 +341,8 @@ export interface MethodCase {
  * right. `target` makes the object whose methods are called (a construct at path `at`). Returns the
  * number of arguments it covers.
  */
-export function methodsProperty(label: string, classFqn: string, cases: readonly MethodCase[], target: (chart: Chart) => any, at: string): number {
-  const params = CLASSES[classFqn].methods ?? {};
+export function methodsProperty(label: string, classFqn: string, cases: readonly MethodCase[], target: (chart: Chart) => any, at: string, statics = false): number {
+  const params = (statics ? CLASSES[classFqn].statics : CLASSES[classFqn].methods) ?? {};
   const slots = cases.flatMap(c => params[c.method].map((spec, index) => ({ c, index, name: spec.slice(0, spec.indexOf(':')), type: spec.slice(spec.indexOf(':') + 1) })));
   const arbitrary = fc.constantFrom(...slots).chain(s => fc.tuple(fc.constant(s), valueFor(s.type)));
   fc.assert(fc.property(arbitrary, ([s, value]) => {
@@ -338,6 +350,37 @@ export function methodsProperty(label: string, classFqn: string, cases: readonly
       const args = s.c.args(chart);
       args[s.index] = value;
       target(chart)[s.c.method](...args);
+    }), true);
+  }), { numRuns: PROPERTY_RUNS });
+  return slots.length;
+}
+
+/** A static factory: right arguments by default, and how its result is used in a construct. */
+export interface StaticCase {
+  readonly cls: string;
+  readonly method: string;
+  readonly args: (chart: Chart) => unknown[];
+  /** Puts the result into a construct, so a value the factory accepts reaches a manifest. */
+  readonly use: (chart: Chart, result: any) => void;
+}
+
+/**
+ * The property for static factories: one argument at a time set to an arbitrary value, the
+ * result used in a construct. An error may come from the factory (`Accelerator.nvidia: ...`, or the
+ * scope's path for a factory that takes one) or from the construct that uses the result (`at`).
+ * Returns the number of arguments it covers.
+ */
+export function staticsProperty(cases: readonly StaticCase[], at: readonly string[]): number {
+  const slots = cases.flatMap(c => CLASSES[c.cls].statics![c.method].map((spec, index) => ({
+    c, index, name: spec.slice(0, spec.indexOf(':')), type: spec.slice(spec.indexOf(':') + 1),
+  })));
+  const arbitrary = fc.constantFrom(...slots).chain(s => fc.tuple(fc.constant(s), valueFor(s.type)));
+  fc.assert(fc.property(arbitrary, ([s, value]) => {
+    const label = `${s.c.cls}.${s.c.method}`;
+    verdict(label, [label, ...at], s.name, s.type, value, () => render(chart => {
+      const args = s.c.args(chart);
+      args[s.index] = value;
+      s.c.use(chart, (resolve(s.c.cls) as any)[s.c.method](...args));
     }), true);
   }), { numRuns: PROPERTY_RUNS });
   return slots.length;

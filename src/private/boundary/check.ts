@@ -269,6 +269,20 @@ function checkMap(where: Where, element: Type, value: unknown, field: string): v
   }
 }
 
+const OPEN = new Set(OPEN_STRUCTS);
+
+const fieldCache = new Map<string, Array<{ key: string; type: Type; optional: boolean }>>();
+
+/** A struct's fields with their parsed types, worked out once per struct. */
+function fieldsOf(fqn: string): Array<{ key: string; type: Type; optional: boolean }> {
+  let fields = fieldCache.get(fqn);
+  if (!fields) {
+    fields = Object.entries(STRUCTS[fqn]).map(([key, spec]) => ({ key, ...parse(spec) }));
+    fieldCache.set(fqn, fields);
+  }
+  return fields;
+}
+
 /**
  * Struct values that passed a check. A construct hands parts of its checked props to its own public
  * methods (a workspace's `data` entries to `addDataVolume`), typed as a smaller struct than they
@@ -285,7 +299,7 @@ function checkStruct(where: Where, fqn: string, value: unknown, field: string): 
   // A struct of cdk8s or cdk8s-plus goes to cdk8s's serializer, which needs a prototype.
   if (fqn.includes('.') && Object.getPrototypeOf(value) === null) raise(where, field || 'props', show(value), NULL_PROTOTYPE);
   const record = value as { [key: string]: unknown };
-  if (OPEN_STRUCTS.includes(fqn)) {
+  if (OPEN.has(fqn)) {
     // Fields the struct does not name are written as they are, so they must be JSON data.
     for (const key of Object.keys(record)) {
       if (!(key in fields) && record[key] !== undefined) checkJson(where, record[key], join(field, key));
@@ -301,9 +315,8 @@ function checkStruct(where: Where, fqn: string, value: unknown, field: string): 
       }
     }
   }
-  for (const key in fields) {
+  for (const { key, type, optional } of fieldsOf(fqn)) {
     const item = record[key];
-    const { type, optional } = parse(fields[key]);
     if (item === undefined) {
       if (!optional) raise(where, join(field, key), show(item), `expected ${describeType(type)}`);
       continue;

@@ -75,6 +75,7 @@ function wrap(cls: Function, owner: any, method: string, isStatic: boolean): voi
   Object.defineProperty(owner, method, { value: guarded, writable: true, configurable: true, enumerable: false });
 }
 
+/** A construct (its path is worked out only for a message, as it walks the tree). */
 function isConstruct(value: any): value is Where {
-  return typeof value === 'object' && value !== null && typeof value.node?.path === 'string';
+  return typeof value === 'object' && value !== null && typeof value.node === 'object' && value.node !== null && 'scope' in value.node;
 }

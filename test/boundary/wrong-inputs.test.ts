@@ -174,3 +174,11 @@ test('right values pass, and the job renders them', () => {
   expect(spec.pytorchReplicaSpecs.Worker.restartPolicy).toBe('OnFailure');
   expect(spec.pytorchReplicaSpecs.Worker.template.spec.containers[0].command).toEqual(['python', 'train.py']);
 });
+
+test('an object that passed as one struct is still checked as another', () => {
+  const options = { restartPolicy: RestartPolicy.NEVER };
+  expect(thrown(c => {
+    new DistributedPyTorch(c, 'job', { image: IMAGE, worker: options });
+    PlatformDefaults.set(c, options as any);
+  })).toBe('test: props.restartPolicy is a RestartPolicy; expected no such field in PlatformDefaultsProps, whose fields are imagePullSecrets, labels, nodeSelector, podAnnotations, priorityClassName, queue, security, tolerations');
+});

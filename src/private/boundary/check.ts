@@ -288,14 +288,31 @@ function fieldsOf(fqn: string): Array<{ key: string; type: Type; optional: boole
  * methods (a workspace's `data` entries to `addDataVolume`), typed as a smaller struct than they
  * were checked as; checking them again would cost time and see their other fields as unknown.
  */
-const checkedStructs = new WeakSet<object>();
+const checkedStructs = new WeakMap<object, string>();
+
+const coverCache = new Map<string, boolean>();
+
+/** Whether a value that passed as struct `checked` is known to pass as `wanted`: `checked` has every field of `wanted`, with its type. */
+function covers(checked: string, wanted: string): boolean {
+  if (checked === wanted) return true;
+  const key = `${checked}>${wanted}`;
+  let result = coverCache.get(key);
+  if (result === undefined) {
+    const a = STRUCTS[checked];
+    const b = STRUCTS[wanted];
+    result = Object.keys(b).every(k => a[k] !== undefined && a[k].replace(/^\?/, '') === b[k].replace(/^\?/, ''));
+    coverCache.set(key, result);
+  }
+  return result;
+}
 
 function checkStruct(where: Where, fqn: string, value: unknown, field: string): void {
   const fields = STRUCTS[fqn];
   if (!isPlainObject(value)) {
     raise(where, field || 'props', show(value), `expected ${describeType({ kind: 'struct', fqn })}`);
   }
-  if (checkedStructs.has(value)) return;
+  const checked = checkedStructs.get(value);
+  if (checked !== undefined && covers(checked, fqn)) return;
   // A struct of cdk8s or cdk8s-plus goes to cdk8s's serializer, which needs a prototype.
   if (fqn.includes('.') && Object.getPrototypeOf(value) === null) raise(where, field || 'props', show(value), NULL_PROTOTYPE);
   const record = value as { [key: string]: unknown };
@@ -326,7 +343,7 @@ function checkStruct(where: Where, fqn: string, value: unknown, field: string): 
     if (item === null) raise(where, join(field, key), show(item), `expected ${describeType(type)}${optional ? ', or the field left out' : ''}`);
     checkValue(where, type, item, join(field, key));
   }
-  checkedStructs.add(value);
+  checkedStructs.set(value, fqn);
 }
 
 function checkInstance(where: Where, fqn: string, value: unknown, field: string): void {

@@ -3,6 +3,7 @@
  * props from configuration gives them: each ends in the library's own error, with the construct
  * path, the field, the value and what is allowed. Every message is compared in full.
  */
+import * as fs from 'fs';
 import { Chart, Size, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import {
@@ -149,9 +150,11 @@ describe('objects from another copy or version of cdk8s-plus', () => {
   test('a second copy of cdk8s-plus-28 is told apart from ours', () => {
     let other: typeof kplus | undefined;
     jest.isolateModules(() => {
+      // A fresh module registry loads a second copy, as a second node_modules folder would.
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
       other = require('cdk8s-plus-28');
     });
-    const version = require('cdk8s-plus-28/package.json').version;
+    const version = JSON.parse(fs.readFileSync(require.resolve('cdk8s-plus-28/package.json'), 'utf8')).version;
     expect(thrown(c => new DistributedPyTorch(c, 'job', { image: IMAGE }).addEnv('DATA', other!.EnvValue.fromValue('/data'))))
       .toBe(`test/job: value is an EnvValue of cdk8s-plus-28 ${version}; expected an EnvValue from cdk8s-plus-28 (this library's peer dependency); got one from another copy or version of cdk8s-plus`);
   });

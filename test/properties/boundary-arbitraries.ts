@@ -192,7 +192,8 @@ export function wrongValues(spec: string): fc.Arbitrary<unknown> {
   if (CLASSES[t]) return classNearMisses(t);
   if (ENUMS[t]) {
     const values = Object.values(resolve(t)).map(String);
-    return fc.oneof(fc.constantFrom(...values).map(v => v.toLowerCase() === v ? v.toUpperCase() : v.toLowerCase()), fc.integer(), fc.constantFrom(...ENUMS[t]));
+    const otherCase = (v: string) => v.toLowerCase() === v ? v.toUpperCase() : v.toLowerCase();
+    return fc.oneof(fc.constantFrom(...values).map(otherCase), fc.integer(), fc.constantFrom(...ENUMS[t]));
   }
   if (INTERFACES[t]) {
     // Objects with some of the members but not all (a construct's `name` without its `node`).
@@ -289,7 +290,9 @@ export function render(build: (chart: Chart) => void): any[] {
 }
 
 /** What one case did, for the property's verdict. */
-function verdict(label: string, at: string | readonly string[], field: string, spec: string, value: unknown, run: () => void, isArgument = false): void {
+function verdict(
+  label: string, at: string | readonly string[], field: string, spec: string, value: unknown, run: () => void, isArgument = false,
+): void {
   let error: unknown;
   try {
     run();
@@ -341,8 +344,8 @@ export interface MethodCase {
  * right. `target` makes the object whose methods are called (a construct at path `at`). Returns the
  * number of arguments it covers.
  */
-export function methodsProperty(label: string, classFqn: string, cases: readonly MethodCase[], target: (chart: Chart) => any, at: string, statics = false): number {
-  const params = (statics ? CLASSES[classFqn].statics : CLASSES[classFqn].methods) ?? {};
+export function methodsProperty(label: string, classFqn: string, cases: readonly MethodCase[], target: (chart: Chart) => any, at: string): number {
+  const params = CLASSES[classFqn].methods ?? {};
   const slots = cases.flatMap(c => params[c.method].map((spec, index) => ({ c, index, name: spec.slice(0, spec.indexOf(':')), type: spec.slice(spec.indexOf(':') + 1) })));
   const arbitrary = fc.constantFrom(...slots).chain(s => fc.tuple(fc.constant(s), valueFor(s.type)));
   fc.assert(fc.property(arbitrary, ([s, value]) => {

@@ -4,9 +4,9 @@
  */
 import { Chart, Duration, Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
+import { MethodCase, PROPERTY_RUNS, methodsProperty } from './boundary-arbitraries';
 import { DistributedPyTorch, FilterScope, SpawnerImage, Workspace, WorkspaceClaim, WorkspaceKind } from '../../src';
 import { CLASSES } from '../../src/private/boundary/schema.generated';
-import { MethodCase, PROPERTY_RUNS, methodsProperty } from './boundary-arbitraries';
 
 const IMAGE = 'registry.example.com/train:1.0';
 const job = (chart: Chart) => new DistributedPyTorch(chart, 'job', { metadata: { name: 'train' }, image: IMAGE });

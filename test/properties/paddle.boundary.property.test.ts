@@ -1,5 +1,5 @@
-import { DistributedPaddle } from '../../src';
 import { PROPERTY_RUNS, propsProperty } from './boundary-arbitraries';
+import { DistributedPaddle } from '../../src';
 
 const BASE = { metadata: { name: 'train' }, image: 'registry.example.com/train:1.0' };
 

@@ -5,9 +5,9 @@
  */
 import { Chart, Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
+import { PROPERTY_RUNS, StaticCase, staticsProperty } from './boundary-arbitraries';
 import { DistributedPyTorch, SpawnerImage, Workspace, WorkspaceKind } from '../../src';
 import { CLASSES } from '../../src/private/boundary/schema.generated';
-import { PROPERTY_RUNS, StaticCase, staticsProperty } from './boundary-arbitraries';
 
 const IMAGE = 'registry.example.com/train:1.0';
 const job = (chart: Chart, props: object) => new DistributedPyTorch(chart, 'job', { metadata: { name: 'train' }, image: IMAGE, ...props });
@@ -47,8 +47,10 @@ const CASES: StaticCase[] = [
   { cls: 'WorkspaceClaim', method: 'fromClaimName', args: () => ['alice-home'], use: (c, home) => workspace(c, { home }) },
   { cls: 'WorkspaceClaim', method: 'newClaim', args: () => [{ storage: Size.gibibytes(10) }], use: (c, home) => workspace(c, { home }) },
   {
-    cls: 'WorkspaceClaim', method: 'fromClaim',
-    args: c => [kplus.PersistentVolumeClaim.fromClaimName(c, 'claim', 'alice-home')], use: (c, home) => workspace(c, { home }),
+    cls: 'WorkspaceClaim',
+    method: 'fromClaim',
+    args: c => [kplus.PersistentVolumeClaim.fromClaimName(c, 'claim', 'alice-home')],
+    use: (c, home) => workspace(c, { home }),
   },
   { cls: 'WorkspaceKind', method: 'fromName', args: () => ['jupyterlab'], use: (c, k) => workspace(c, { kind: k }) },
   { cls: 'WorkspaceKind', method: 'httpPathPrefix', args: () => ['jupyterlab'], use: () => undefined },

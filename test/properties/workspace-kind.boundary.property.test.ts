@@ -1,7 +1,7 @@
 import { Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
-import { SpawnerImage, WorkspaceKind } from '../../src';
 import { PROPERTY_RUNS, propsProperty } from './boundary-arbitraries';
+import { SpawnerImage, WorkspaceKind } from '../../src';
 
 const BASE = {
   metadata: { name: 'jupyterlab' },

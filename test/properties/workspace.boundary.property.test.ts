@@ -1,5 +1,5 @@
-import { Workspace, WorkspaceKind } from '../../src';
 import { PROPERTY_RUNS, propsProperty } from './boundary-arbitraries';
+import { Workspace, WorkspaceKind } from '../../src';
 
 const BASE = { metadata: { name: 'alice' }, kind: WorkspaceKind.fromName('jupyterlab'), imageConfig: 'scipy', podConfig: 'small' };
 

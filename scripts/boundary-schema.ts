@@ -36,6 +36,7 @@ export interface GeneratedSchema {
   readonly structs: StructTable;
   readonly classes: { [fqn: string]: ClassEntry };
   readonly interfaces: { [fqn: string]: string[] };
+  readonly interfaceExamples: { [fqn: string]: string[] };
   readonly enums: { [fqn: string]: string[] };
   readonly open: string[];
 }
@@ -67,6 +68,7 @@ export function buildSchema(root: string): GeneratedSchema {
   const classes: { [fqn: string]: ClassEntry } = {};
   const interfaces: { [fqn: string]: string[] } = {};
   const enums: { [fqn: string]: string[] } = {};
+  const interfaceExamples: { [fqn: string]: string[] } = {};
   const pending: string[] = [];
   const seen = new Set<string>();
   const want = (fqn: string) => {
@@ -134,6 +136,13 @@ export function buildSchema(root: string): GeneratedSchema {
         ...allMethods(fqn).map(m => m.name),
       ];
       interfaces[short(fqn)] = [...new Set(required)].sort();
+      // What gives one, for messages: the classes that implement it and static methods that return it.
+      const givers = Object.values(types).flatMap((c: any) => c.kind !== 'class' || c.abstract || c.assembly !== t.assembly ? [] : [
+        ...(c.interfaces ?? []).includes(fqn) ? [`a ${c.name}`] : [],
+        ...(c.methods ?? []).filter((m: any) => m.static && m.returns?.type?.fqn === fqn)
+          .map((m: any) => `${c.name}.${m.name}(${(m.parameters ?? []).map((p: any) => p.name).join(', ')})`),
+      ]);
+      if (givers.length) interfaceExamples[short(fqn)] = givers.slice(0, 4);
     } else if (t.kind === 'class') {
       const entry: ClassEntry = {};
       // In the order of the source, which is the order the docs present them in.
@@ -161,6 +170,7 @@ export function buildSchema(root: string): GeneratedSchema {
     structs: sortKeys(structs),
     classes: sortKeys(classes),
     interfaces: sortKeys(interfaces),
+    interfaceExamples: sortKeys(interfaceExamples),
     enums: sortKeys(enums),
     open: [...OPEN_STRUCTS].filter(s => short(s) in structs).sort(),
   };
@@ -187,6 +197,9 @@ export function renderSchema(schema: GeneratedSchema): string {
     '',
     '/** Interfaces that are not structs: the members an object must have to be one. */',
     `export const INTERFACES: { readonly [fqn: string]: string[] } = ${table(schema.interfaces)};`,
+    '',
+    '/** Interfaces: what gives one (implementing classes, static methods that return one), for messages. */',
+    `export const INTERFACE_EXAMPLES: { readonly [fqn: string]: string[] } = ${table(schema.interfaceExamples)};`,
     '',
     '/** Enums: member names. */',
     `export const ENUMS: { readonly [fqn: string]: string[] } = ${table(schema.enums)};`,

@@ -75,7 +75,7 @@ const MORE_CASES: Array<[string, object, string]> = [
     'test/job: tolerations[0].efect is "NoSchedule"; expected no such field in Toleration: did you mean "effect"?'],
   ['an image pull policy as a lower-case string', { imagePullPolicy: 'always' },
     'test/job: imagePullPolicy is "always"; expected an ImagePullPolicy from cdk8s-plus-28: ImagePullPolicy.ALWAYS, ImagePullPolicy.IF_NOT_PRESENT or ImagePullPolicy.NEVER'],
-  ['a service account given by name', { serviceAccount: 'trainer' }, 'test/job: serviceAccount is "trainer"; expected an IServiceAccount from cdk8s-plus-28'],
+  ['a service account given by name', { serviceAccount: 'trainer' }, 'test/job: serviceAccount is "trainer"; expected an IServiceAccount from cdk8s-plus-28: a ServiceAccount or ServiceAccount.fromServiceAccountName(scope, id, name, options)'],
   ['the gang scheduling without its scheduler', { gangScheduling: { queue: 'research' } },
     'test/job: gangScheduling.scheduler is not set; expected a GangScheduler: GangScheduler.VOLCANO, GangScheduler.SCHEDULER_PLUGINS or GangScheduler.of(schedulerName)'],
   ['a list where a struct is expected', { runPolicy: [] }, 'test/job: runPolicy is []; expected a RunPolicy (an object of its fields)'],
@@ -115,7 +115,7 @@ describe('methods and static factories', () => {
   });
   test('a job method', () => {
     expect(thrown(c => new DistributedPyTorch(c, 'job', { image: IMAGE }).mount('/data', 'datasets' as any)))
-      .toBe('test/job: storage is "datasets"; expected an IStorage from cdk8s-plus-28');
+      .toBe('test/job: storage is "datasets"; expected an IStorage from cdk8s-plus-28: a PersistentVolume or a Volume');
     expect(thrown(c => new DistributedPyTorch(c, 'job', { image: IMAGE }).addToleration({ key: 'gpu', operatr: 'Exists' } as any)))
       .toBe('test/job: toleration.operatr is "Exists"; expected no such field in Toleration: did you mean "operator"?');
   });
@@ -130,7 +130,7 @@ describe('methods and static factories', () => {
   });
   test('a workspace and a workspace kind', () => {
     expect(thrown(c => new Workspace(c, 'ws', { kind: 'jupyterlab' } as any)))
-      .toBe('test/ws: kind is "jupyterlab"; expected an IWorkspaceKind');
+      .toBe('test/ws: kind is "jupyterlab"; expected an IWorkspaceKind: a WorkspaceKind or WorkspaceKind.fromName(name)');
     expect(thrown(c => new WorkspaceKind(c, 'kind', { displayName: 'JupyterLab', description: 'x', icon: 'https://jupyter.org/favicon.png' } as any)))
       .toBe('test/kind: icon is "https://jupyter.org/favicon.png"; expected a SpawnerImage: SpawnerImage.fromUrl(url) or SpawnerImage.fromConfigMap(name, key, namespace)');
   });

@@ -13,7 +13,7 @@ import * as cdk8s from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import * as constructs from 'constructs';
 import { nearest } from './nearest';
-import { CLASSES, ENUMS, INTERFACES, OPEN_STRUCTS, STRUCTS } from './schema.generated';
+import { CLASSES, ENUMS, INTERFACE_EXAMPLES, INTERFACES, OPEN_STRUCTS, STRUCTS } from './schema.generated';
 import { show as showValue } from '../validation/finding';
 
 /** Where a value came from, for the message: a construct, or a static method such as `Accelerator.nvidia`. */
@@ -462,7 +462,11 @@ export function describeType(type: Type): string {
     case 'list': return `a list of ${plural(type.element)}`;
     case 'map': return `an object whose values are ${plural(type.element)}`;
     case 'struct': return `${article(typeName(type.fqn))} ${typeName(type.fqn)} (an object of its fields)`;
-    case 'interface': return `${article(typeName(type.fqn))} ${typeName(type.fqn)}${fromWhere(type.fqn)}`;
+    case 'interface': {
+      const head = `${article(typeName(type.fqn))} ${typeName(type.fqn)}${fromWhere(type.fqn)}`;
+      const examples = INTERFACE_EXAMPLES[type.fqn];
+      return examples ? `${head}: ${orList(examples)}` : head;
+    }
     case 'enum': {
       const name = typeName(type.fqn);
       return `${article(name)} ${name}${fromWhere(type.fqn)}: ${orList(ENUMS[type.fqn].map(m => `${name}.${m}`))}`;

@@ -119,6 +119,16 @@ export const INTERFACES: { readonly [fqn: string]: string[] } = {
   "constructs.IConstruct": ["node"],
 };
 
+/** Interfaces: what gives one (implementing classes, static methods that return one), for messages. */
+export const INTERFACE_EXAMPLES: { readonly [fqn: string]: string[] } = {
+  "IWorkspaceKind": ["a WorkspaceKind", "WorkspaceKind.fromName(name)"],
+  "cdk8s-plus-28.IPersistentVolumeClaim": ["a PersistentVolumeClaim", "PersistentVolumeClaim.fromClaimName(scope, id, claimName)"],
+  "cdk8s-plus-28.ISecret": ["a Secret", "Secret.fromSecretName(scope, id, name)"],
+  "cdk8s-plus-28.IServiceAccount": ["a ServiceAccount", "ServiceAccount.fromServiceAccountName(scope, id, name, options)"],
+  "cdk8s-plus-28.IStorage": ["a PersistentVolume", "a Volume"],
+  "constructs.IConstruct": ["a Construct"],
+};
+
 /** Enums: member names. */
 export const ENUMS: { readonly [fqn: string]: string[] } = {
   "cdk8s-plus-28.Capability": ["ALL", "AUDIT_CONTROL", "AUDIT_READ", "AUDIT_WRITE", "BLOCK_SUSPEND", "BPF", "CHECKPOINT_RESTORE", "CHOWN", "DAC_OVERRIDE", "DAC_READ_SEARCH", "FOWNER", "FSETID", "IPC_LOCK", "IPC_OWNER", "KILL", "LEASE", "LINUX_IMMUTABLE", "MAC_ADMIN", "MAC_OVERRIDE", "MKNOD", "NET_ADMIN", "NET_BIND_SERVICE", "NET_BROADCAST", "NET_RAW", "PERFMON", "SETGID", "SETFCAP", "SETPCAP", "SETUID", "SYS_ADMIN", "SYS_BOOT", "SYS_CHROOT", "SYS_MODULE", "SYS_NICE", "SYS_PACCT", "SYS_PTRACE", "SYS_RAWIO", "SYS_RESOURCE", "SYS_TIME", "SYS_TTY_CONFIG", "SYSLOG", "WAKE_ALARM"],

@@ -119,11 +119,11 @@ export function checkProps(where: Where, structFqn: string, value: unknown, fiel
  */
 export function checkConstructor(scope: constructs.IConstruct, target: Function, args: unknown[]): void {
   ensureInstalled();
-  // A library construct that a checked construct creates (a job's replica groups) gets props
-  // derived from checked ones, with the job's other fields spread in: checking them again would
-  // only cost time and see the job's fields as unknown.
+  // A job creates its replica groups from its checked props, with the job's other fields spread
+  // in: checking them again would only cost time and see the job's fields as unknown. (A replica
+  // group a user adds under a job is therefore not checked.)
   const parent = scope.node.scope;
-  if (parent && checkedConstructs.has(parent)) return;
+  if (DERIVED.has(target.name) && parent && checkedConstructs.has(parent)) return;
   checkedConstructs.add(scope);
   for (let cls: any = target; cls && cls !== Function.prototype; cls = Object.getPrototypeOf(cls)) {
     const init = ownClasses.get(cls.name) === cls ? CLASSES[cls.name]?.init : undefined;
@@ -152,6 +152,9 @@ export function checkedProps<T>(scope: constructs.IConstruct, id: string, target
   }
   return props;
 }
+
+/** Constructs the library creates inside another from props it checked. */
+const DERIVED = new Set(['ReplicaGroup']);
 
 /** Constructs whose constructor arguments were checked. */
 const checkedConstructs = new WeakSet<constructs.IConstruct>();

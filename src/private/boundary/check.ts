@@ -142,7 +142,9 @@ export function checkConstructor(scope: constructs.IConstruct, target: Function,
  */
 export function checkedProps<T>(scope: constructs.IConstruct, id: string, target: Function, props: T): T {
   ensureInstalled();
-  const path = scope.node.path ? `${scope.node.path}/${id}` : id;
+  // Without a scope, constructs makes a root; its own checks handle a scope that is not one.
+  const parentPath = (scope as constructs.IConstruct | undefined)?.node?.path;
+  const path = parentPath ? `${parentPath}/${id}` : String(id);
   for (let cls: any = target; cls && cls !== Function.prototype; cls = Object.getPrototypeOf(cls)) {
     const init = ownClasses.get(cls.name) === cls ? CLASSES[cls.name]?.init : undefined;
     if (init) {

@@ -21,6 +21,9 @@ export * from './workspace-kind';
 export * from './workspace-options';
 export * from './xgboost';
 
+// Runtime type checks at the jsii boundary, installed on the classes above (see the module).
+import './private/boundary/install';
+
 // L1: typed classes generated from the pinned CRDs (see imports/ and scripts/generate-l1.ts).
 export * as kubeflow from '../imports/kubeflow';
 export * as notebooks from '../imports/notebooks';

@@ -7,6 +7,7 @@ import { TrainingKind } from './private/training-kind';
 import { Finding, finding } from './private/validation/finding';
 import { checkCount, fail } from './private/validation/report';
 import { ReplicaGroup, RoleOptions } from './replica';
+import { checkedProps } from './private/boundary/check';
 import { CleanPodPolicy, RestartPolicy } from './run-policy';
 import { TrainingJob, TrainingJobProps } from './training-job';
 import * as kubeflow from '../imports/kubeflow';
@@ -126,7 +127,7 @@ export class MpiAllReduce extends TrainingJob {
    * @param props the workers and their slots, the launcher's command and the options of every pod
    */
   public constructor(scope: Construct, id: string, props: MpiAllReduceProps) {
-    super(scope, id, withCleanPodDefault(props));
+    super(scope, id, withCleanPodDefault(checkedProps(scope, id, new.target, props)));
     this.props = props;
     checkCount(this, 'workers', props.workers, 0);
     checkCount(this, 'slotsPerWorker', props.slotsPerWorker, 1);

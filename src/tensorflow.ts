@@ -3,6 +3,7 @@ import { Construct } from 'constructs';
 import { TrainingKind } from './private/training-kind';
 import { Finding, finding } from './private/validation/finding';
 import { checkCount, fail } from './private/validation/report';
+import { checkedProps } from './private/boundary/check';
 import { ReplicaGroup, RoleOptions } from './replica';
 import { CleanPodPolicy, RestartPolicy } from './run-policy';
 import { TrainingJob, TrainingJobProps } from './training-job';
@@ -111,7 +112,7 @@ export class ParameterServerTF extends TrainingJob {
    * @param props which replica types the job has and how many pods of each, the success policy and the options of every pod
    */
   public constructor(scope: Construct, id: string, props: ParameterServerTFProps) {
-    super(scope, id, withCleanPodDefault(props));
+    super(scope, id, withCleanPodDefault(checkedProps(scope, id, new.target, props)));
     this.props = props;
     checkCount(this, 'parameterServers', props.parameterServers, 0);
     checkCount(this, 'workers', props.workers, 0);

@@ -14,6 +14,7 @@ import { checkRenderedDocument } from './private/validation/engine';
 import { Finding, finding } from './private/validation/finding';
 import { addCheck, checkCount, fail, raise, raiseFirst } from './private/validation/report';
 import { ReplicaGroup, ReplicaOptions, RoleOptions } from './replica';
+import { checkConstructor } from './private/boundary/check';
 import { RunPolicy } from './run-policy';
 import { GangScheduling } from './scheduling';
 import { PodSecurity } from './security';
@@ -84,6 +85,7 @@ export abstract class TrainingJob extends Construct {
    */
   protected constructor(scope: Construct, id: string, props: TrainingJobProps) {
     super(scope, id);
+    checkConstructor(this, new.target, [scope, id, props]);
     this.jobProps = props;
     const kind = this._kind();
     this.kind = kind;

@@ -17,6 +17,7 @@ import { addCheck, checkLength, fail, raiseFirst } from './private/validation/re
 import { volumeNameFindings } from './private/volumes';
 import { OptionCatalogue } from './private/workspace-kind/option-catalogue';
 import { ExtraMount, renderActivityRule, renderFilterRule, renderMount, renderOptionSpawner, renderPodConfig, renderPort, renderRedirect } from './private/workspace-kind/render';
+import { checkConstructor } from './private/boundary/check';
 import { PodSecurity } from './security';
 import { ActivityProbe, ActivityRule, FilterRule } from './workspace-activity';
 import { ImageConfigOptions, PodConfigOptions, SpawnerImage, WorkspacePort } from './workspace-options';
@@ -222,6 +223,7 @@ export class WorkspaceKind extends Construct implements IWorkspaceKind {
    */
   public constructor(scope: Construct, id: string, props: WorkspaceKindProps) {
     super(scope, id);
+    checkConstructor(this, new.target, [scope, id, props]);
     this.props = props;
     if (props.metadata?.namespace !== undefined) {
       fail(this, 'metadata.namespace', props.metadata.namespace, 'expected none: a WorkspaceKind is cluster-scoped');

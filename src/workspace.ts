@@ -9,6 +9,7 @@ import { addLateMetadata } from './private/render-hook';
 import { checkRenderedDocument } from './private/validation/engine';
 import { Finding, finding } from './private/validation/finding';
 import { addCheck, checkLength, fail, raise } from './private/validation/report';
+import { checkConstructor } from './private/boundary/check';
 import { IWorkspaceKind, WorkspaceKind } from './workspace-kind';
 import * as notebooks from '../imports/notebooks';
 
@@ -254,6 +255,7 @@ export class Workspace extends Construct {
    */
   public constructor(scope: Construct, id: string, props: WorkspaceProps) {
     super(scope, id);
+    checkConstructor(this, new.target, [scope, id, props]);
     this.props = props;
     this.kind = props.kind;
     if (!(props.kind instanceof WorkspaceKind)) {

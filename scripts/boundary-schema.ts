@@ -1,0 +1,218 @@
+/**
+ * Writes src/private/boundary/schema.generated.ts: what every public entry point of the library's
+ * own API (not the generated L1s in the kubeflow, notebooks and core submodules) accepts, read from
+ * the jsii assembly. The runtime checks at the jsii boundary (src/private/boundary/check.ts) use it,
+ * so JavaScript callers and template libraries that build props from configuration get the
+ * library's own message instead of a TypeError or a silently dropped value.
+ *
+ * Run after `npx jsii` (which writes `.jsii`): `npx ts-node --transpile-only --project tsconfig.dev.json scripts/boundary-schema.ts`.
+ * test/boundary/schema-drift.test.ts regenerates it in memory and compares.
+ *
+ * Type strings are compact: `string`, `number`, `boolean`, `any`, `json` (JSON data), a type's fqn (the library's own
+ * without the `cdk8s-kubeflow.` prefix), `T[]` for a list, `T{}` for a map with string keys, and a
+ * leading `?` for an optional value.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+
+const OWN = 'cdk8s-kubeflow';
+/** Submodules of generated L1 classes; their props are checked by their own typed serializers. */
+const SKIPPED_SUBMODULES = ['kubeflow', 'notebooks', 'core'];
+/** Dependencies whose assemblies describe the external types our API names. */
+const DEPENDENCIES = ['cdk8s', 'cdk8s-plus-28', 'constructs'];
+/**
+ * Structs whose TypeScript declaration has an index signature that jsii cannot express, so any key
+ * is allowed (cdk8s's metadata takes fields it does not name).
+ */
+const OPEN_STRUCTS = new Set(['cdk8s.ApiObjectMetadata']);
+
+type TypeRef = any;
+type Assembly = { types: { [fqn: string]: any } };
+
+/** A struct's properties, by name: type string (see the header). */
+export type StructTable = { [fqn: string]: { [prop: string]: string } };
+
+export interface GeneratedSchema {
+  readonly structs: StructTable;
+  readonly classes: { [fqn: string]: ClassEntry };
+  readonly interfaces: { [fqn: string]: string[] };
+  readonly interfaceExamples: { [fqn: string]: string[] };
+  readonly enums: { [fqn: string]: string[] };
+  readonly open: string[];
+}
+
+interface ClassEntry {
+  /** Static members that make an instance, for messages: `NONE`, `of(value)`. */
+  make?: string[];
+  /** Constructor parameters as `name:type`. */
+  init?: string[];
+  /** Instance methods' parameters. */
+  methods?: { [name: string]: string[] };
+  /** Static methods' parameters. */
+  statics?: { [name: string]: string[] };
+}
+
+function loadAssemblies(root: string): Assembly[] {
+  const own = JSON.parse(fs.readFileSync(path.join(root, '.jsii'), 'utf8'));
+  const deps = DEPENDENCIES.map(d => JSON.parse(fs.readFileSync(path.join(root, 'node_modules', d, '.jsii'), 'utf8')));
+  return [own, ...deps];
+}
+
+/** The schema of the assemblies under `root` (the repository root, where `.jsii` is). */
+export function buildSchema(root: string): GeneratedSchema {
+  const assemblies = loadAssemblies(root);
+  const types: { [fqn: string]: any } = {};
+  for (const a of assemblies) Object.assign(types, a.types);
+
+  const structs: StructTable = {};
+  const classes: { [fqn: string]: ClassEntry } = {};
+  const interfaces: { [fqn: string]: string[] } = {};
+  const enums: { [fqn: string]: string[] } = {};
+  const interfaceExamples: { [fqn: string]: string[] } = {};
+  const pending: string[] = [];
+  const seen = new Set<string>();
+  const want = (fqn: string) => {
+    if (!seen.has(fqn)) {
+      seen.add(fqn);
+      pending.push(fqn);
+    }
+  };
+
+  const short = (fqn: string) => fqn.startsWith(`${OWN}.`) ? fqn.slice(OWN.length + 1) : fqn;
+  const typeString = (ref: TypeRef): string => {
+    if (ref.primitive) return ref.primitive === 'json' ? 'any' : ref.primitive === 'date' ? 'any' : ref.primitive;
+    if (ref.fqn) {
+      want(ref.fqn);
+      return short(ref.fqn);
+    }
+    if (ref.collection) {
+      const element = typeString(ref.collection.elementtype);
+      return ref.collection.kind === 'array' ? `${element}[]` : `${element}{}`;
+    }
+    // Unions appear only in dependencies' types; the dependency checks those itself.
+    return 'any';
+  };
+  const params = (ps: any[] | undefined): string[] =>
+    (ps ?? []).map(p => `${p.variadic ? '...' : ''}${p.name}:${p.optional ? '?' : ''}${typeString(p.type)}`);
+
+  /** Every property of a struct or interface, inherited ones included. */
+  const allProperties = (fqn: string): any[] => {
+    const t = types[fqn];
+    if (!t) return [];
+    const inherited = (t.interfaces ?? []).flatMap((i: string) => allProperties(i));
+    return [...inherited, ...(t.properties ?? [])];
+  };
+  const allMethods = (fqn: string): any[] => {
+    const t = types[fqn];
+    if (!t) return [];
+    return [...(t.interfaces ?? []).flatMap((i: string) => allMethods(i)), ...(t.methods ?? [])];
+  };
+
+  const isOwnRoot = (fqn: string) => fqn.startsWith(`${OWN}.`) && !SKIPPED_SUBMODULES.includes(fqn.split('.')[1]);
+  for (const fqn of Object.keys(types)) {
+    if (isOwnRoot(fqn) && types[fqn].assembly === OWN) want(fqn);
+  }
+
+  while (pending.length) {
+    const fqn = pending.shift()!;
+    const t = types[fqn];
+    if (!t) continue; // a type of an assembly we do not load (checked as "any")
+    const own = t.assembly === OWN;
+    if (t.kind === 'enum') {
+      enums[fqn] = t.members.map((m: any) => m.name);
+    } else if (t.kind === 'interface' && t.datatype) {
+      const props: { [prop: string]: string } = {};
+      // cdk8s-plus's k8s.* structs are the Kubernetes API's own, hundreds of them: their keys are
+      // checked (a misspelt key would otherwise be dropped), and their values only as JSON data
+      // (a Map or a function would end in cdk8s's serializer).
+      const keysOnly = fqn.startsWith('cdk8s-plus-28.k8s.');
+      for (const p of allProperties(fqn).sort((a, b) => a.name.localeCompare(b.name))) {
+        props[p.name] = `${p.optional ? '?' : ''}${keysOnly ? 'json' : typeString(p.type)}`;
+      }
+      structs[short(fqn)] = props;
+    } else if (t.kind === 'interface') {
+      const required = [
+        ...allProperties(fqn).filter(p => !p.optional).map(p => p.name),
+        ...allMethods(fqn).map(m => m.name),
+      ];
+      interfaces[short(fqn)] = [...new Set(required)].sort();
+      // What gives one, for messages: the classes that implement it and static methods that return it.
+      const givers = Object.values(types).flatMap((c: any) => c.kind !== 'class' || c.abstract || c.assembly !== t.assembly ? [] : [
+        ...(c.interfaces ?? []).includes(fqn) ? [`a ${c.name}`] : [],
+        ...(c.methods ?? []).filter((m: any) => m.static && m.returns?.type?.fqn === fqn)
+          .map((m: any) => `${c.name}.${m.name}(${(m.parameters ?? []).map((p: any) => p.name).join(', ')})`),
+      ]);
+      if (givers.length) interfaceExamples[short(fqn)] = givers.slice(0, 4);
+    } else if (t.kind === 'class') {
+      const entry: ClassEntry = {};
+      // In the order of the source, which is the order the docs present them in.
+      const line = (m: any) => m.locationInModule?.line ?? 0;
+      const make = [
+        ...(t.properties ?? []).filter((p: any) => p.static && p.type.fqn === fqn)
+          .sort((a: any, b: any) => line(a) - line(b)).map((p: any) => p.name),
+        ...(t.methods ?? []).filter((m: any) => m.static && m.returns?.type?.fqn === fqn && m.name !== 'set').sort((a: any, b: any) => line(a) - line(b))
+          .map((m: any) => `${m.name}(${(m.parameters ?? []).map((p: any) => p.name).join(', ')})`),
+      ];
+      if (make.length) entry.make = make;
+      if (own) {
+        if (t.initializer && !t.initializer.protected) entry.init = params(t.initializer.parameters);
+        if (t.abstract && t.initializer) entry.init = params(t.initializer.parameters);
+        const methods = (t.methods ?? []).filter((m: any) => !m.static && !m.protected);
+        const statics = (t.methods ?? []).filter((m: any) => m.static && !m.protected);
+        if (methods.length) entry.methods = Object.fromEntries(methods.map((m: any) => [m.name, params(m.parameters)]));
+        if (statics.length) entry.statics = Object.fromEntries(statics.map((m: any) => [m.name, params(m.parameters)]));
+      }
+      classes[short(fqn)] = entry;
+    }
+  }
+  const sortKeys = <T>(o: { [k: string]: T }) => Object.fromEntries(Object.keys(o).sort().map(k => [k, o[k]]));
+  return {
+    structs: sortKeys(structs),
+    classes: sortKeys(classes),
+    interfaces: sortKeys(interfaces),
+    interfaceExamples: sortKeys(interfaceExamples),
+    enums: sortKeys(enums),
+    open: [...OPEN_STRUCTS].filter(s => short(s) in structs).sort(),
+  };
+}
+
+/** The generated file's text. */
+export function renderSchema(schema: GeneratedSchema): string {
+  const block = (value: unknown) => JSON.stringify(value, null, 1)
+    .replace(/\n\s*/g, ' ')
+    .replace(/\{ /g, '{').replace(/ \}/g, '}')
+    .replace(/\[ /g, '[').replace(/ \]/g, ']');
+  const table = (o: { [k: string]: unknown }) =>
+    `{\n${Object.entries(o).map(([k, v]) => `  ${JSON.stringify(k)}: ${block(v)},`).join('\n')}\n}`;
+  return [
+    '// Generated by scripts/boundary-schema.ts from the jsii assembly. Do not edit by hand.',
+    '// Type strings: string, number, boolean, any, json (JSON data), a fqn (own types unprefixed), T[] list, T{} map, ?T optional.',
+    '/* eslint-disable */',
+    '',
+    '/** Structs: property name to type string. */',
+    `export const STRUCTS: { readonly [fqn: string]: { readonly [prop: string]: string } } = ${table(schema.structs)};`,
+    '',
+    '/** Classes: static members that make one (for messages), constructor and method parameters as name:type. */',
+    `export const CLASSES: { readonly [fqn: string]: { readonly make?: string[]; readonly init?: string[]; readonly methods?: { readonly [name: string]: string[] }; readonly statics?: { readonly [name: string]: string[] } } } = ${table(schema.classes)};`,
+    '',
+    '/** Interfaces that are not structs: the members an object must have to be one. */',
+    `export const INTERFACES: { readonly [fqn: string]: string[] } = ${table(schema.interfaces)};`,
+    '',
+    '/** Interfaces: what gives one (implementing classes, static methods that return one), for messages. */',
+    `export const INTERFACE_EXAMPLES: { readonly [fqn: string]: string[] } = ${table(schema.interfaceExamples)};`,
+    '',
+    '/** Enums: member names. */',
+    `export const ENUMS: { readonly [fqn: string]: string[] } = ${table(schema.enums)};`,
+    '',
+    '/** Structs that take keys they do not name. */',
+    `export const OPEN_STRUCTS: readonly string[] = ${JSON.stringify(schema.open)};`,
+    '',
+  ].join('\n');
+}
+
+export const SCHEMA_FILE = path.join('src', 'private', 'boundary', 'schema.generated.ts');
+
+if (require.main === module) {
+  const root = path.join(__dirname, '..');
+  fs.writeFileSync(path.join(root, SCHEMA_FILE), renderSchema(buildSchema(root)));
+}

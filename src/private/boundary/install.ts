@@ -1,0 +1,81 @@
+/**
+ * Installs the boundary checks on the library's classes, once: every class the jsii assembly
+ * lists is registered (so `instanceof` can be tested against it), and its public methods and static
+ * factories are wrapped to check their arguments against the table before they run. Constructors
+ * cannot be wrapped without replacing the exported classes, so each construct calls
+ * `checkConstructor` itself, right after `super()`.
+ *
+ * src/index.ts imports this module for its effect; check.ts loads it on first use for callers that
+ * imported a single module directly. It imports the modules, never the other way round, so there
+ * is no import cycle.
+ */
+import { checkArgs, methodParams, registerClass, Where } from './check';
+import { CLASSES } from './schema.generated';
+import * as accelerator from '../../accelerator';
+import * as defaults from '../../defaults';
+import * as elastic from '../../elastic';
+import * as jax from '../../jax';
+import * as mpi from '../../mpi';
+import * as paddle from '../../paddle';
+import * as pytorch from '../../pytorch';
+import * as replica from '../../replica';
+import * as runPolicy from '../../run-policy';
+import * as scheduling from '../../scheduling';
+import * as security from '../../security';
+import * as tensorflow from '../../tensorflow';
+import * as trainingJob from '../../training-job';
+import * as workspace from '../../workspace';
+import * as workspaceActivity from '../../workspace-activity';
+import * as workspaceKind from '../../workspace-kind';
+import * as workspaceOptions from '../../workspace-options';
+import * as xgboost from '../../xgboost';
+
+const MODULES = [
+  accelerator, defaults, elastic, jax, mpi, paddle, pytorch, replica, runPolicy, scheduling, security, tensorflow, trainingJob,
+  workspace, workspaceActivity, workspaceKind, workspaceOptions, xgboost,
+];
+
+const GUARDED = Symbol.for('cdk8s-kubeflow.boundary.guarded');
+
+/** The classes that were installed, by name (for tests that count what is covered). */
+export const INSTALLED = new Map<string, Function>();
+
+for (const mod of MODULES) {
+  for (const [name, value] of Object.entries(mod)) {
+    if (typeof value === 'function' && CLASSES[name] && !INSTALLED.has(name)) guardClass(value);
+  }
+}
+
+/** Registers a class and wraps its methods and static factories with argument checks. */
+function guardClass(cls: Function): void {
+  INSTALLED.set(cls.name, cls);
+  registerClass(cls);
+  const entry = CLASSES[cls.name];
+  for (const method of Object.keys(entry.methods ?? {})) wrap(cls, cls.prototype, method, false);
+  for (const method of Object.keys(entry.statics ?? {})) wrap(cls, cls, method, true);
+}
+
+function wrap(cls: Function, owner: any, method: string, isStatic: boolean): void {
+  const original = owner[method];
+  const ps = methodParams(cls.name, method, isStatic);
+  if (typeof original !== 'function' || original[GUARDED] || !ps || ps.length === 0) return;
+  const label = `${cls.name}.${method}`;
+  const guarded = function (this: any, ...args: unknown[]) {
+    // The construct's path when there is one (an instance method of a construct, or a static
+    // method that takes a scope first), else the method's name.
+    const where: Where = isConstruct(this) ? this : isStatic && isConstruct(args[0]) ? args[0] : label;
+    checkArgs(where, ps, args);
+    // jsii passes an omitted optional argument as undefined; a null from JavaScript would skip
+    // the method's default value, so it is passed the same way.
+    for (let i = 0; i < ps.length && i < args.length; i++) if (args[i] === null && ps[i].optional) args[i] = undefined;
+    return original.apply(this, args);
+  };
+  Object.defineProperty(guarded, 'name', { value: method });
+  Object.defineProperty(guarded, GUARDED, { value: true });
+  Object.defineProperty(owner, method, { value: guarded, writable: true, configurable: true, enumerable: false });
+}
+
+/** A construct (its path is worked out only for a message, as it walks the tree). */
+function isConstruct(value: any): value is Where {
+  return typeof value === 'object' && value !== null && typeof value.node === 'object' && value.node !== null && 'scope' in value.node;
+}

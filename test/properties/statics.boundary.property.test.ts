@@ -1,0 +1,63 @@
+/**
+ * The static factories (accelerators, enum-like `of()`, platform defaults, workspace claims, spawner
+ * images, activity probes), one argument at a time set to an arbitrary value and the result used in
+ * a construct: the library's own error, or a manifest for a value of the right type.
+ */
+import { Chart, Size } from 'cdk8s';
+import * as kplus from 'cdk8s-plus-28';
+import { PROPERTY_RUNS, StaticCase, staticsProperty } from './boundary-arbitraries';
+import { DistributedPyTorch, SpawnerImage, Workspace, WorkspaceKind } from '../../src';
+import { CLASSES } from '../../src/private/boundary/schema.generated';
+
+const IMAGE = 'registry.example.com/train:1.0';
+const job = (chart: Chart, props: object) => new DistributedPyTorch(chart, 'job', { metadata: { name: 'train' }, image: IMAGE, ...props });
+const KIND_PROPS = {
+  metadata: { name: 'jupyterlab' },
+  displayName: 'JupyterLab',
+  description: 'JupyterLab in a pod',
+  icon: SpawnerImage.fromUrl('https://jupyter.org/favicon.png'),
+  ports: [{ id: 'jupyterlab', displayName: 'JupyterLab' }],
+};
+const kind = (chart: Chart, props: object = {}) => {
+  const k = new WorkspaceKind(chart, 'kind', { ...KIND_PROPS, ...props });
+  k.addImageConfig('scipy', { image: 'quay.io/jupyter/scipy-notebook:2025-01-06', ports: [{ id: 'jupyterlab', port: 8888 }] });
+  k.addPodConfig('small', { requests: { cpu: kplus.Cpu.millis(500), memory: Size.gibibytes(1) } });
+  return k;
+};
+const workspace = (chart: Chart, props: object) => new Workspace(chart, 'ws', {
+  metadata: { name: 'alice' }, kind: WorkspaceKind.fromName('jupyterlab'), imageConfig: 'scipy', podConfig: 'small', ...props,
+});
+const accelerator = (chart: Chart, a: unknown) => job(chart, { resources: { accelerator: a } });
+
+const CASES: StaticCase[] = [
+  { cls: 'Accelerator', method: 'nvidia', args: () => [1], use: accelerator },
+  { cls: 'Accelerator', method: 'amd', args: () => [1], use: accelerator },
+  { cls: 'Accelerator', method: 'intel', args: () => [1], use: accelerator },
+  { cls: 'Accelerator', method: 'custom', args: () => ['habana.ai/gaudi', 1], use: accelerator },
+  { cls: 'CleanPodPolicy', method: 'of', args: () => ['Running'], use: (c, p) => job(c, { runPolicy: { cleanPodPolicy: p } }) },
+  { cls: 'RestartPolicy', method: 'of', args: () => ['OnFailure'], use: (c, p) => job(c, { restartPolicy: p }) },
+  { cls: 'GangScheduler', method: 'of', args: () => ['volcano'], use: (c, s) => job(c, { gangScheduling: { scheduler: s } }) },
+  { cls: 'NprocPerNode', method: 'of', args: () => [2], use: (c, n) => job(c, { nprocPerNode: n }) },
+  { cls: 'PlatformDefaults', method: 'set', args: c => [c, { queue: 'research' }], use: c => job(c, {}) },
+  { cls: 'PlatformDefaults', method: 'of', args: c => [c], use: c => job(c, {}) },
+  { cls: 'SpawnerImage', method: 'fromUrl', args: () => ['https://jupyter.org/favicon.png'], use: (c, icon) => kind(c, { icon }) },
+  { cls: 'SpawnerImage', method: 'fromConfigMap', args: () => ['icons', 'jupyter.svg', 'kubeflow'], use: (c, icon) => kind(c, { icon }) },
+  { cls: 'ActivityProbe', method: 'jupyter', args: () => ['jupyterlab', {}], use: (c, activityProbe) => kind(c, { activityProbe }) },
+  { cls: 'ActivityProbe', method: 'script', args: () => ['/usr/local/bin/idle.sh', {}], use: (c, activityProbe) => kind(c, { activityProbe }) },
+  { cls: 'WorkspaceClaim', method: 'fromClaimName', args: () => ['alice-home'], use: (c, home) => workspace(c, { home }) },
+  { cls: 'WorkspaceClaim', method: 'newClaim', args: () => [{ storage: Size.gibibytes(10) }], use: (c, home) => workspace(c, { home }) },
+  {
+    cls: 'WorkspaceClaim',
+    method: 'fromClaim',
+    args: c => [kplus.PersistentVolumeClaim.fromClaimName(c, 'claim', 'alice-home')],
+    use: (c, home) => workspace(c, { home }),
+  },
+  { cls: 'WorkspaceKind', method: 'fromName', args: () => ['jupyterlab'], use: (c, k) => workspace(c, { kind: k }) },
+  { cls: 'WorkspaceKind', method: 'httpPathPrefix', args: () => ['jupyterlab'], use: () => undefined },
+];
+
+test(`static factories: ${PROPERTY_RUNS} arbitrary arguments end in the library's error or a manifest that keeps them`, () => {
+  const all = Object.entries(CLASSES).flatMap(([cls, entry]) => Object.keys(entry.statics ?? {}).map(m => `${cls}.${m}`)).sort();
+  expect(CASES.map(c => `${c.cls}.${c.method}`).sort()).toEqual(all);
+  expect(staticsProperty(CASES, ['test', 'test/job', 'test/kind', 'test/ws'])).toBe(25);
+});

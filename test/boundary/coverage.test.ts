@@ -42,7 +42,6 @@ const VALID: { [construct: string]: (chart: Chart) => [string, object] } = {
   DistributedJax: () => ['job', { image: IMAGE }],
   Workspace: () => ['job', { kind: lib.WorkspaceKind.fromName('jupyterlab') }],
   WorkspaceKind: () => ['job', KIND],
-  ReplicaGroup: () => ['job', { image: IMAGE, framework: { containerName: 'main', defaultRestartPolicy: lib.RestartPolicy.NEVER } }],
 };
 
 test('every construct checks its props in its constructor', () => {

@@ -14,6 +14,7 @@ import { CLASSES } from './schema.generated';
 import * as accelerator from '../../accelerator';
 import * as defaults from '../../defaults';
 import * as elastic from '../../elastic';
+import * as escapeHatch from '../../escape-hatch';
 import * as jax from '../../jax';
 import * as mpi from '../../mpi';
 import * as paddle from '../../paddle';
@@ -31,7 +32,7 @@ import * as workspaceOptions from '../../workspace-options';
 import * as xgboost from '../../xgboost';
 
 const MODULES = [
-  accelerator, defaults, elastic, jax, mpi, paddle, pytorch, replica, runPolicy, scheduling, security, tensorflow, trainingJob,
+  accelerator, defaults, elastic, escapeHatch, jax, mpi, paddle, pytorch, replica, runPolicy, scheduling, security, tensorflow, trainingJob,
   workspace, workspaceActivity, workspaceKind, workspaceOptions, xgboost,
 ];
 

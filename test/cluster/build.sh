@@ -24,7 +24,7 @@ for m in "${modules[@]}"; do
   if [[ "$m" == training-operator ]]; then
     target=github.com/kubeflow/training-operator/cmd/training-operator.v1
   fi
-  (cd "$here/bin/$m" && nice -n 10 go build -mod=readonly -trimpath -o "$out/$m.partial" "$target")
+  (cd "$here/bin/$m" && nice -n 10 go build -mod=readonly -buildvcs=false -trimpath -o "$out/$m.partial" "$target")
   mv "$out/$m.partial" "$out/$m"
   echo "build: $m built in $((SECONDS - started)) s" >&2
 done

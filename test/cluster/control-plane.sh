@@ -126,11 +126,15 @@ cp "$pki/ca.crt" "$certs/ca.crt"
 
 # Same flags a platform sets; the init container template is what makes RESTRICTED hold
 # (see docs/control-plane.md).
+# CLUSTER_BUILTIN_INIT_CONTAINER=1 runs the operator with its built-in template instead, which
+# shows the workers of the RESTRICTED example refused.
+init_template="$here/operator/pytorch-init-container.yaml"
+[[ -z "${CLUSTER_BUILTIN_INIT_CONTAINER:-}" ]] || init_template="$work/no-such-template.yaml"
 started=$SECONDS
 KUBECONFIG="$work/operator.kubeconfig" MY_POD_NAMESPACE=kubeflow "$bin/training-operator" \
   --webhook-server-port "$webhook_port" --metrics-bind-address 0 \
   --health-probe-bind-address "127.0.0.1:$probe_port" \
-  --pytorch-init-container-template-file "$here/operator/pytorch-init-container.yaml" \
+  --pytorch-init-container-template-file "$init_template" \
   --zap-log-level info > "$work/training-operator.log" 2>&1 &
 pids+=($!)
 wait_for "curl -sf http://127.0.0.1:$probe_port/readyz" 60 "${pids[-1]}"

@@ -17,26 +17,18 @@ command -v unshare >/dev/null && command -v ip >/dev/null || fail "unshare (util
 [[ -d "$root/../shared/crds/training-operator" ]] || fail "../shared/crds is missing; the pinned CRDs live there"
 
 started=$SECONDS
-bin="$(bash "$here/build.sh" | tail -n 1)"
+bin="$(bash "$here/build.sh" | tail -n 1)" || fail "building the binaries failed"
 echo "cluster: binaries ready in $((SECONDS - started)) s ($bin)" >&2
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/cdk8s-kubeflow-cluster.XXXXXX")"
-keep_logs() {
-  local rc=$?
-  if ((rc != 0)); then
-    for log in "$work"/*.log; do
-      [[ -f "$log" ]] || continue
-      echo "---- last lines of $(basename "$log")" >&2
-      tail -n 15 "$log" >&2
-    done
-  fi
-  if [[ -n "${CLUSTER_KEEP_WORK:-}" ]]; then echo "cluster: logs kept in $work" >&2; else rm -rf "$work"; fi
+remove_work() {
+  [[ -n "${CLUSTER_KEEP_WORK:-}" ]] || rm -rf "$work"
 }
-trap keep_logs EXIT
+trap remove_work EXIT
 
 run_started=$SECONDS
 # --net: nothing the control plane opens is reachable from outside this namespace.
-# --mount: the operator writes its webhook certs to a fixed /tmp path; a private tmpfs
+# --mount: the operator reads its webhook certs from a fixed /tmp path; a private tmpfs
 # there keeps them off the machine and apart from any other run.
 summary='^cluster: [0-9]+ passed, [0-9]+ failed$'
 set +e
@@ -50,6 +42,14 @@ status=${PIPESTATUS[0]}
 set -e
 ((status == 124)) && echo "cluster: timed out after ${limit_seconds} s" >&2
 echo "cluster: control plane run took $((SECONDS - run_started)) s (with build $((SECONDS - started)) s)" >&2
+if ((status != 0)); then
+  for log in "$work"/*.log; do
+    [[ -f "$log" ]] || continue
+    echo "---- last lines of $(basename "$log")" >&2
+    tail -n 15 "$log" >&2
+  done
+fi
+[[ -z "${CLUSTER_KEEP_WORK:-}" ]] || echo "cluster: logs kept in $work" >&2
 # The summary comes last; a run that ended before its checks counts as one failure.
 line="$(grep -E "$summary" "$work/stdout" | tail -n 1 || true)"
 if [[ -z "$line" ]]; then

@@ -1,0 +1,143 @@
+#!/usr/bin/env bash
+# Runs inside a private network namespace (run.sh starts it with `unshare --net`),
+# so every listener below is reachable from this namespace's loopback only; the
+# operator's webhook server binds all interfaces and has no flag to change that.
+#
+# Starts etcd, kube-apiserver and the training operator, lets check.js set up and
+# check the cluster, and stops exactly the processes it started, also on failure.
+#
+# usage: control-plane.sh <folder with the binaries> <work folder> <repository root>
+set -euo pipefail
+
+bin="$1"
+work="$2"
+root="$3"
+here="$root/test/cluster"
+
+etcd_port=2379
+etcd_peer_port=2380
+api_port=6443
+webhook_port=9443
+probe_port=8081
+
+pids=()
+# Stops the started processes in reverse order (operator, API server, etcd), each within 10 s.
+stop_started() {
+  local i pid
+  for ((i = ${#pids[@]} - 1; i >= 0; i--)); do
+    pid="${pids[i]}"
+    kill -TERM "$pid" 2>/dev/null || continue
+    for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
+    kill -KILL "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+  done
+}
+trap stop_started EXIT
+trap 'exit 143' TERM INT
+
+# A fresh namespace has its loopback interface down.
+ip link set lo up
+
+# Waits up to $2 seconds for command $1 to succeed; the process whose pid is $3 must stay alive.
+wait_for() {
+  local what="$1" seconds="$2" pid="$3"
+  local deadline=$((SECONDS + seconds))
+  until eval "$what" >/dev/null 2>&1; do
+    if ! kill -0 "$pid" 2>/dev/null; then echo "cluster: process $pid exited while waiting for: $what" >&2; return 1; fi
+    if ((SECONDS >= deadline)); then echo "cluster: timed out after ${seconds}s waiting for: $what" >&2; return 1; fi
+    sleep 0.5
+  done
+}
+
+# Certificates: one CA for the API server's serving cert and the operator's webhook cert.
+pki="$work/pki"
+mkdir -p "$pki"
+(
+  cd "$pki"
+  openssl_quiet() { openssl "$@" 2>/dev/null; }
+  # The operator's cert rotator (open-policy-agent/cert-controller) keeps a CA from its
+  # Secret only if the CA verifies for the DNS name "training-operator-ca" (its CAName),
+  # and the serving cert only if it verifies for <webhook-service-name>.<namespace>.svc.
+  # The rotator parses the CA key as PKCS #1 only (x509.ParsePKCS1PrivateKey).
+  openssl_quiet genrsa -traditional -out ca.key 2048
+  openssl_quiet req -x509 -key ca.key -days 3650 -out ca.crt \
+    -subj "/CN=training-operator-ca" -addext "subjectAltName=DNS:training-operator-ca" \
+    -addext "basicConstraints=critical,CA:TRUE" -addext "keyUsage=critical,keyCertSign,cRLSign,digitalSignature"
+  for name in apiserver webhook; do
+    openssl_quiet req -newkey rsa:2048 -nodes -keyout "$name.key" -out "$name.csr" -subj "/CN=$name"
+    printf '%s\n' "subjectAltName=IP:127.0.0.1,DNS:localhost,DNS:training-operator.kubeflow.svc" \
+      "extendedKeyUsage=serverAuth" "keyUsage=critical,digitalSignature,keyEncipherment" > "$name.ext"
+    openssl_quiet x509 -req -in "$name.csr" -CA ca.crt -CAkey ca.key -CAcreateserial -days 3650 \
+      -extfile "$name.ext" -out "$name.crt"
+  done
+  openssl_quiet genrsa -out sa.key 2048
+  openssl_quiet rsa -in sa.key -pubout -out sa.pub
+)
+admin_token="$(openssl rand -hex 24)"
+operator_token="$(openssl rand -hex 24)"
+printf '%s,admin,admin,system:masters\n%s,training-operator,training-operator,\n' \
+  "$admin_token" "$operator_token" > "$pki/tokens.csv"
+
+cat > "$work/operator.kubeconfig" <<EOF
+apiVersion: v1
+kind: Config
+clusters:
+- name: local
+  cluster: {server: "https://127.0.0.1:$api_port", certificate-authority: "$pki/ca.crt"}
+users:
+- name: training-operator
+  user: {token: "$operator_token"}
+contexts:
+- name: local
+  context: {cluster: local, user: training-operator}
+current-context: local
+EOF
+
+started=$SECONDS
+"$bin/etcd" --name default --data-dir "$work/etcd" \
+  --listen-client-urls "http://127.0.0.1:$etcd_port" --advertise-client-urls "http://127.0.0.1:$etcd_port" \
+  --listen-peer-urls "http://127.0.0.1:$etcd_peer_port" --initial-advertise-peer-urls "http://127.0.0.1:$etcd_peer_port" \
+  --initial-cluster "default=http://127.0.0.1:$etcd_peer_port" --log-level warn > "$work/etcd.log" 2>&1 &
+pids+=($!)
+wait_for "curl -sf http://127.0.0.1:$etcd_port/health" 60 "${pids[-1]}"
+
+"$bin/kube-apiserver" --etcd-servers "http://127.0.0.1:$etcd_port" \
+  --bind-address 127.0.0.1 --advertise-address 127.0.0.1 --secure-port "$api_port" \
+  --tls-cert-file "$pki/apiserver.crt" --tls-private-key-file "$pki/apiserver.key" \
+  --cert-dir "$work/apiserver-certs" --token-auth-file "$pki/tokens.csv" --anonymous-auth=false \
+  --authorization-mode RBAC \
+  --service-account-issuer "https://127.0.0.1:$api_port" --service-account-key-file "$pki/sa.pub" \
+  --service-account-signing-key-file "$pki/sa.key" --service-cluster-ip-range 10.96.0.0/24 \
+  --profiling=false > "$work/kube-apiserver.log" 2>&1 &
+pids+=($!)
+wait_for "curl -sf --cacert $pki/ca.crt -H 'Authorization: Bearer $admin_token' https://127.0.0.1:$api_port/readyz" 120 "${pids[-1]}"
+echo "cluster: etcd and kube-apiserver ready in $((SECONDS - started)) s" >&2
+
+export CLUSTER_SERVER="https://127.0.0.1:$api_port" CLUSTER_TOKEN="$admin_token" CLUSTER_CA="$pki/ca.crt"
+export CLUSTER_WEBHOOK_PORT="$webhook_port" CLUSTER_PKI="$pki" CLUSTER_ROOT="$root"
+node "$here/check.js" setup
+
+# What the kubelet would do in a cluster: the operator's cert rotator waits for the Secret's
+# files under its fixed certDir (pkg/cert in the operator); run.sh mounted a private tmpfs there.
+certs=/tmp/k8s-webhook-server/serving-certs
+cp "$pki/webhook.crt" "$certs/tls.crt"
+cp "$pki/webhook.key" "$certs/tls.key"
+cp "$pki/ca.crt" "$certs/ca.crt"
+
+# Same flags a platform sets; the init container template is what makes RESTRICTED hold
+# (see docs/control-plane.md).
+# CLUSTER_BUILTIN_INIT_CONTAINER=1 runs the operator with its built-in template instead, which
+# shows the workers of the RESTRICTED example refused.
+init_template="$here/operator/pytorch-init-container.yaml"
+[[ -z "${CLUSTER_BUILTIN_INIT_CONTAINER:-}" ]] || init_template="$work/no-such-template.yaml"
+started=$SECONDS
+KUBECONFIG="$work/operator.kubeconfig" MY_POD_NAMESPACE=kubeflow "$bin/training-operator" \
+  --webhook-server-port "$webhook_port" --metrics-bind-address 0 \
+  --health-probe-bind-address "127.0.0.1:$probe_port" \
+  --pytorch-init-container-template-file "$init_template" \
+  --zap-log-level info > "$work/training-operator.log" 2>&1 &
+pids+=($!)
+wait_for "curl -sf http://127.0.0.1:$probe_port/readyz" 60 "${pids[-1]}"
+echo "cluster: training operator ready in $((SECONDS - started)) s" >&2
+
+node "$here/check.js" check

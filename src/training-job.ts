@@ -6,7 +6,7 @@ import { PlatformDefaults, PlatformDefaultsProps } from './defaults';
 import { dropUndefined, mergeMaps } from './private/collections';
 import { wholeSecondsFinding } from './private/durations';
 import { KUEUE_PRIORITY_LABEL, KUEUE_QUEUE_LABEL } from './private/kueue';
-import { mergeNetworking, networkingFindings, rdmaCount } from './private/networking';
+import { mergeNetworking, networkingFindings, rdmaCount, rdmaCountFinding } from './private/networking';
 import { nodeHealthFindings } from './private/node-health';
 import { FrameworkContainer, PodRenderContext, ReplicaCountRule, ReplicaGroupSettings } from './private/pod-render';
 import { amountFindings } from './private/quantities';
@@ -356,6 +356,8 @@ export abstract class TrainingJob extends Construct {
         }
       }
       const network = group._network(defaults);
+      const count = rdmaCountFinding(network, `${type}.network`);
+      if (count) out.push(count);
       // IPC_LOCK is outside both levels (k8s.io/pod-security-admission/policy check_capabilities_baseline.go).
       if (rdmaCount(network) > 0 && this.security.restricted) {
         out.push(finding(`${type}.network.rdmaDevice`, network!.rdmaDevice!.resourceName, 'expected none under PodSecurity.RESTRICTED: RDMA needs the IPC_LOCK capability, which neither the baseline nor the restricted Pod Security level allows; use PodSecurity.DEFAULT in a namespace whose Pod Security level is privileged'));

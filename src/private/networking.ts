@@ -36,6 +36,12 @@ export function ncclEnv(nccl: NcclSettings | undefined): { [name: string]: strin
   return env;
 }
 
+/** A device count with no device to count, on the network a role ends up with. */
+export function rdmaCountFinding(network: GpuNetworking | undefined, field: string): Finding | undefined {
+  if (network?.rdmaDevicesPerPod === undefined || network.rdmaDevice) return undefined;
+  return finding(`${field}.rdmaDevicesPerPod`, network.rdmaDevicesPerPod, 'expected none without an rdmaDevice on the role, the job or the platform defaults');
+}
+
 /** RDMA devices per pod, if any. */
 export function rdmaCount(network: GpuNetworking | undefined): number {
   return network?.rdmaDevice ? network.rdmaDevicesPerPod ?? 1 : 0;
@@ -50,9 +56,8 @@ export function networkingFindings(network: GpuNetworking | undefined, field: st
     out.push(finding(`${field}.rdmaDevice`, device, 'expected an extended resource name such as "rdma/rdma_shared_device_a" (a DNS subdomain, "/", a name)'));
   }
   const count = network.rdmaDevicesPerPod;
-  if (count !== undefined && !network.rdmaDevice) {
-    out.push(finding(`${field}.rdmaDevicesPerPod`, count, 'expected none without rdmaDevice; give the device plugin\'s resource too'));
-  } else if (count !== undefined && (!Number.isInteger(count) || count < 1)) {
+  // Without a device here it may still come from the platform; that is checked once merged (rdmaCountFinding).
+  if (count !== undefined && (!Number.isInteger(count) || count < 1)) {
     out.push(finding(`${field}.rdmaDevicesPerPod`, count, 'expected a whole number of 1 or more'));
   }
   (network.networks ?? []).forEach((attachment, i) => {

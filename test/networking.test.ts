@@ -66,7 +66,8 @@ describe('RDMA devices', () => {
 
   test('under PodSecurity.RESTRICTED, RDMA is an error at synth that says why', () => {
     const why = 'expected none under PodSecurity.RESTRICTED: RDMA needs the IPC_LOCK capability, which neither the baseline nor the restricted Pod Security level allows; use PodSecurity.DEFAULT in a namespace whose Pod Security level is privileged';
-    expect(synthErrors(chart => pytorch(chart, { security: PodSecurity.RESTRICTED, worker: { network: { rdmaDevice: RdmaDevice.SHARED_DEVICE_A } } })))
+    const worker = { network: { rdmaDevice: RdmaDevice.SHARED_DEVICE_A } };
+    expect(synthErrors(chart => pytorch(chart, { security: PodSecurity.RESTRICTED, worker })))
       .toBe(`${REPORT}  [test/job] Worker.network.rdmaDevice is "rdma/rdma_shared_device_a"; ${why}`);
     // The same when both come from the platform.
     expect(synthErrors(chart => {
@@ -137,7 +138,8 @@ describe('NCCL settings', () => {
 
 describe('platform defaults', () => {
   test('set once for a platform; a job replaces fields one by one, NCCL settings too', () => {
-    const job = synthJob({ network: { nccl: { debug: NcclDebug.INFO } }, worker: { network: { rdmaDevicesPerPod: 4 } } }, chart => PlatformDefaults.set(chart, {
+    const own = { network: { nccl: { debug: NcclDebug.INFO } }, worker: { network: { rdmaDevicesPerPod: 4 } } };
+    const job = synthJob(own, chart => PlatformDefaults.set(chart, {
       network: { rdmaDevice: RdmaDevice.SHARED_DEVICE_A, networks: ['ib'], nccl: Nccl.infiniband() },
     }));
     expect(podOf(job, 'Master').metadata.annotations['k8s.v1.cni.cncf.io/networks']).toBe('ib');

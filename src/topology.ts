@@ -122,7 +122,7 @@ export class Topology {
     public readonly scheduler: string,
     public readonly mode: string,
     public readonly level?: string,
-    public readonly options: TopologyOptions = {},
+    private readonly options: TopologyOptions = {},
     public readonly kaiOptions?: KaiTopologyOptions) {}
 
   /** Kueue's podset slices, if any. */

@@ -596,7 +596,7 @@ const CASES: Case[] = [
     construct: 'ParameterServerTF',
     input: 'a Kueue podset group of three roles',
     at: 'synth',
-    build: tf({ queue: 'q', chief: true, parameterServers: 1, workers: 1, topology: Topology.required('cloud.provider.com/topology-rack', { podSetGroup: 'job' }) }),
+    build: tf({ queue: 'q', chief: {}, parameterServers: 1, workers: 1, topology: Topology.required('cloud.provider.com/topology-rack', { podSetGroup: 'job' }) }),
     message: `${REPORT}  [test/job] Chief.topology.podSetGroup is "job"; expected exactly 2 roles with pods in a Kueue podset group; it has 3 (Chief, PS, Worker)`,
   },
   {

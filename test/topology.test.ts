@@ -1,6 +1,6 @@
 import { App, Chart } from 'cdk8s';
 import {
-  DistributedPyTorch, DistributedPyTorchProps, ParameterServerTF, PlatformDefaults, Topology,
+  DistributedPyTorch, DistributedPyTorchProps, MpiAllReduce, ParameterServerTF, PlatformDefaults, Topology,
 } from '../src';
 import { REPORT, synthErrors, synthKind } from './harness';
 
@@ -87,7 +87,7 @@ describe('Kueue topology-aware scheduling', () => {
   test('a podset group has exactly two roles with pods and one topology request', () => {
     const group = Topology.required(BLOCK, { podSetGroup: 'all' });
     const tf = synthErrors(chart => new ParameterServerTF(chart, 'job', {
-      metadata: { name: 'train' }, image: IMAGE, queue: 'q', chief: true, parameterServers: 1, workers: 2, topology: group,
+      metadata: { name: 'train' }, image: IMAGE, queue: 'q', chief: {}, parameterServers: 1, workers: 2, topology: group,
     }));
     expect(tf).toBe(`${REPORT}  [test/job] Chief.topology.podSetGroup is "all"; expected exactly 2 roles with pods in a Kueue podset group; it has 3 (Chief, PS, Worker)`);
     const mixed = synthErrors(chart => pytorch(chart, { queue: 'q', topology: group, worker: { topology: Topology.required(RACK, { podSetGroup: 'all' }) } }));
@@ -114,4 +114,11 @@ describe('KAI scheduler topology', () => {
     expect(thrown(() => pytorch(fresh(), { topology: Topology.kai({ topologyName: 'Topo', preferredLevel: RACK }) })))
       .toBe('test/job: topology.topologyName is "Topo"; expected the name of the cluster\'s Topology object (a DNS-1123 subdomain)');
   });
+});
+
+test('a kind Kueue cannot queue gets no advice to add a queue', () => {
+  const message = synthErrors(chart => new MpiAllReduce(chart, 'job', {
+    metadata: { name: 'train' }, image: IMAGE, workers: 2, worker: { topology: Topology.required(BLOCK) },
+  }));
+  expect(message).toBe(`${REPORT}  [test/job] Worker.topology is "required ${BLOCK}"; expected no Kueue topology (Kueue cannot admit this kind): Kueue's kubeflow.org/mpijob integration serves the MPI Operator's v2beta1 MPIJob, not the Training Operator's v1 MPIJob, so this job would run unqueued; for a queued MPI job use Trainer v2's MPI runtime (a TrainJob) or the MPI Operator`);
 });

@@ -4,7 +4,7 @@ import * as fc from 'fast-check';
 import { expectConstructError } from './job-arbitraries';
 import {
   Accelerator, DistributedPyTorch, DistributedXGBoost, GpuNetworking, Nccl, NcclDebug, NodeHealth, ParameterServerTF, PlatformDefaults,
-  PodSecurity, RdmaDevice, Topology, TrainingJobProps,
+  PodSecurity, RdmaDevice, RoleOptions, Topology, TrainingJobProps,
 } from '../../src';
 import { RUNS, dnsLabel, renderTwice, schemaErrors } from '../harness/properties';
 
@@ -71,7 +71,10 @@ const validConfig = fc.record({
 });
 type Config = typeof validConfig extends fc.Arbitrary<infer T> ? T : never;
 
-function build(chart: Chart, c: Config, extra: Partial<TrainingJobProps> = {}): void {
+/** Options a test adds over the generated ones: the job's, and the workers' (every kind here has workers). */
+type Extra = Partial<TrainingJobProps> & { readonly worker?: RoleOptions };
+
+function build(chart: Chart, c: Config, extra: Extra = {}): void {
   PlatformDefaults.set(chart, {
     queue: c.queueOnPlatform ? 'gpu' : undefined,
     network: c.platformNetwork,
@@ -153,7 +156,7 @@ const fault = fc.oneof(
 test(`${RUNS} random invalid large-GPU configurations end in the library's own error, never a manifest`, () => {
   fc.assert(fc.property(kind, fault, (k, { fault: f, v }) => {
     const base: Config = { kind: k, platformHealth: [], jobHealth: [], queueOnPlatform: false, gpus: 1 } as any;
-    const extra: Partial<TrainingJobProps> =
+    const extra: Extra =
       f === 'level' ? { topology: Topology.required(v) }
         : f === 'no queue' ? { queue: undefined, worker: { topology: Topology.preferred(v) } }
           : f === 'attachment' ? { network: { networks: [v] } }

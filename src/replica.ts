@@ -6,7 +6,7 @@ import { Accelerator } from './accelerator';
 import { GpuNetworking } from './networking';
 import { NodeHealth } from './node-health';
 import { dropUndefined, mergeMaps, uniqueByContent } from './private/collections';
-import { MULTUS_NETWORKS_ANNOTATION, mergeNetworking, networkingFindings, withNetworking } from './private/networking';
+import { MULTUS_NETWORKS_ANNOTATION, mergeNetworking, networkingFindings, withNetworking, withoutRdma } from './private/networking';
 import { nodeHealthFindings, withNodeHealth } from './private/node-health';
 import { normalPath } from './private/paths';
 import { PodRenderContext, ReplicaCountRule, ReplicaGroupSettings } from './private/pod-render';
@@ -121,7 +121,7 @@ export interface ReplicaOptions {
   readonly podRestartPolicy?: RestartPolicy;
   /**
    * Topology-aware placement (Kueue's per role, or the KAI scheduler's for the whole job).
-   * @default - none
+   * @default - the job's, else none
    */
   readonly topology?: Topology;
   /**
@@ -174,6 +174,8 @@ export class ReplicaGroup extends Construct {
   private readonly _restartPolicy: RestartPolicy;
   private readonly options: ReplicaOptions;
   private readonly countRule?: ReplicaCountRule;
+  /** Whether the platform's RDMA devices apply to this group (not to the MPI launcher). */
+  private readonly platformRdma: boolean;
   private readonly containers: kplus.Container[] = [];
   private readonly initContainers: kplus.Container[] = [];
   private readonly extraVolumes: kplus.Volume[] = [];
@@ -191,6 +193,7 @@ export class ReplicaGroup extends Construct {
     this.replicaType = replicaType;
     this.options = settings;
     this.countRule = settings.count;
+    this.platformRdma = settings.platformRdma ?? true;
     this._replicas = settings.replicas ?? 1;
     this.checkReplicas(this._replicas);
     this._restartPolicy = settings.restartPolicy ?? framework.defaultRestartPolicy;
@@ -258,7 +261,8 @@ export class ReplicaGroup extends Construct {
 
   /** The role's network over the platform's. @internal */
   public _network(defaults: PodRenderContext['defaults']): GpuNetworking | undefined {
-    return mergeNetworking(defaults.network, this.options.network);
+    const platform = this.platformRdma ? defaults.network : withoutRdma(defaults.network);
+    return mergeNetworking(platform, this.options.network);
   }
 
   /**

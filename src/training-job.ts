@@ -6,7 +6,7 @@ import { PlatformDefaults, PlatformDefaultsProps } from './defaults';
 import { dropUndefined, mergeMaps } from './private/collections';
 import { wholeSecondsFinding } from './private/durations';
 import { KUEUE_PRIORITY_LABEL, KUEUE_QUEUE_LABEL } from './private/kueue';
-import { mergeNetworking, networkingFindings, rdmaCount, rdmaCountFinding } from './private/networking';
+import { mergeNetworking, networkingFindings, rdmaCount, rdmaCountFinding, withoutRdma } from './private/networking';
 import { nodeHealthFindings } from './private/node-health';
 import { FrameworkContainer, PodRenderContext, ReplicaCountRule, ReplicaGroupSettings } from './private/pod-render';
 import { amountFindings } from './private/quantities';
@@ -177,7 +177,8 @@ export abstract class TrainingJob extends Construct {
    * @param count the replica type's count rule, enforced by `scale()` and at synth
    * @param framework the main container's name, port and default restart policy, for a role whose
    * container differs from the kind's (MPI names its containers freely); the kind's by default
-   * @param inherit `ownResources`: the role does not take the job's resources and shared memory
+   * @param inherit `ownResources`: the role does not take the job's (or the platform's) resources,
+   * shared memory and RDMA devices
    * (the MPI launcher, for which they describe a worker)
    * @internal
    */
@@ -185,8 +186,14 @@ export abstract class TrainingJob extends Construct {
     inherit: { ownResources?: boolean } = {}): ReplicaGroup {
     const container = framework ?? this.kind.framework;
     const port = container.port === undefined ? undefined : this.jobProps.port ?? container.port;
-    const job: ReplicaOptions = inherit.ownResources ? { ...this.jobProps, resources: undefined, sharedMemory: undefined } : this.jobProps;
-    const group = ReplicaGroup._create(this, replicaType, { ...mergeOptions(job, role), framework: { ...container, port }, count });
+    // A role with its own resources (the MPI launcher) takes no RDMA devices from the job either:
+    // they describe a worker, and a launcher on a node without them would never be scheduled.
+    const job: ReplicaOptions = inherit.ownResources
+      ? { ...this.jobProps, resources: undefined, sharedMemory: undefined, network: withoutRdma(this.jobProps.network) }
+      : this.jobProps;
+    const group = ReplicaGroup._create(this, replicaType, {
+      ...mergeOptions(job, role), framework: { ...container, port }, count, platformRdma: !inherit.ownResources,
+    });
     this.groups.push(group);
     return group;
   }
@@ -337,7 +344,10 @@ export abstract class TrainingJob extends Construct {
       const topology = group._topology;
       // Kueue's jobframework reads the podset topology annotations only when it builds the
       // Workload of a job it manages, i.e. one with the queue-name label (pkg/controller/jobframework).
-      if (topology?._needsKueueQueue && !queued) {
+      if (topology?._needsKueueQueue && this.kind.notQueueable) {
+        // A kind Kueue cannot queue at all: asking for a queue would be the wrong advice.
+        out.push(finding(`${type}.topology`, topology._describe(), this.kind.notQueueable.replace('expected no Kueue queue', 'expected no Kueue topology (Kueue cannot admit this kind)')));
+      } else if (topology?._needsKueueQueue && !queued) {
         out.push(finding(`${type}.topology`, topology._describe(), 'expected a Kueue queue on the job (the queue prop or the PlatformDefaults queue): Kueue reads the topology annotations only on jobs it admits and ignores them otherwise'));
       }
       if (topology?.scheduler === 'kai' && topology !== this.jobProps.topology) {

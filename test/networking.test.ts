@@ -168,3 +168,18 @@ describe('platform defaults', () => {
       .toBe('test/KubeflowPlatformDefaults: network.networks[0] is "Bad"; expected "[namespace/]name[@interface]": namespace and name DNS-1123 labels (lower-case letters, digits, "-"), interface a Linux interface name');
   });
 });
+
+test('the MPI launcher takes the network but no RDMA devices from the job or the platform (they describe a worker)', () => {
+  const doc = synthKind('MPIJob', chart => {
+    PlatformDefaults.set(chart, { network: { rdmaDevice: RdmaDevice.SHARED_DEVICE_A, networks: ['ib'], nccl: Nccl.infiniband() } });
+    new MpiAllReduce(chart, 'job', { metadata: { name: 'train' }, image: IMAGE, workers: 2, network: { rdmaDevicesPerPod: 2 } });
+  });
+  const launcher = doc.spec.mpiReplicaSpecs.Launcher.template;
+  const worker = doc.spec.mpiReplicaSpecs.Worker.template;
+  expect(launcher.metadata.annotations['k8s.v1.cni.cncf.io/networks']).toBe('ib');
+  expect(launcher.spec.containers[0].resources).toBeUndefined();
+  expect(launcher.spec.containers[0].securityContext.capabilities).toBeUndefined();
+  expect(launcher.spec.containers[0].env.map((e: any) => e.name)).toEqual(['NCCL_SOCKET_IFNAME', 'NCCL_IB_HCA', 'NCCL_IB_DISABLE']);
+  expect(worker.spec.containers[0].resources.limits).toEqual({ 'rdma/rdma_shared_device_a': 2 });
+  expect(worker.spec.containers[0].securityContext.capabilities).toEqual({ add: ['IPC_LOCK'] });
+});

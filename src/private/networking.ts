@@ -36,6 +36,13 @@ export function ncclEnv(nccl: NcclSettings | undefined): { [name: string]: strin
   return env;
 }
 
+/** The network without its RDMA devices (for a role whose resources are its own). */
+export function withoutRdma(network: GpuNetworking | undefined): GpuNetworking | undefined {
+  if (!network) return undefined;
+  const { rdmaDevice: _device, rdmaDevicesPerPod: _count, ...rest } = network;
+  return rest;
+}
+
 /** A device count with no device to count, on the network a role ends up with. */
 export function rdmaCountFinding(network: GpuNetworking | undefined, field: string): Finding | undefined {
   if (network?.rdmaDevicesPerPod === undefined || network.rdmaDevice) return undefined;

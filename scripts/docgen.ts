@@ -55,6 +55,14 @@ export const GROUPS: ReadonlyArray<{ readonly title: string; readonly intro: str
       'PlatformDefaults', 'PlatformDefaultsProps', 'EscapeHatch',
     ],
   },
+  {
+    title: 'Large GPU jobs',
+    intro: 'Topology-aware placement (Kueue, KAI scheduler), RDMA devices, secondary networks and NCCL settings, and nodes to stay off.',
+    types: [
+      'Topology', 'TopologyOptions', 'TopologySlices', 'KaiTopologyOptions',
+      'GpuNetworking', 'RdmaDevice', 'NcclSettings', 'Nccl', 'NcclDebug', 'NodeHealth',
+    ],
+  },
 ];
 export const OTHER = 'Other';
 

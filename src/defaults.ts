@@ -1,7 +1,11 @@
 import { k8s } from 'cdk8s-plus-28';
 import { Construct, IConstruct } from 'constructs';
-import { mergeMaps, uniqueByContent } from './private/collections';
-import { fail } from './private/validation/report';
+import { GpuNetworking } from './networking';
+import { NodeHealth } from './node-health';
+import { canonicalJson, mergeMaps, uniqueByContent } from './private/collections';
+import { mergeNetworking, networkingFindings } from './private/networking';
+import { nodeHealthFindings } from './private/node-health';
+import { fail, raiseFirst } from './private/validation/report';
 import { PodSecurity } from './security';
 
 /** What a platform team sets once for every workload below a scope. */
@@ -46,6 +50,18 @@ export interface PlatformDefaultsProps {
    * @default PodSecurity.DEFAULT
    */
   readonly security?: PodSecurity;
+  /**
+   * RDMA devices, secondary networks and NCCL settings of every training job's pods; a job's own
+   * fields replace these one by one.
+   * @default - none
+   */
+  readonly network?: GpuNetworking;
+  /**
+   * Nodes every training job's pods stay off (a health checker's verdict), added to every required
+   * node-affinity term of the pods.
+   * @default - none
+   */
+  readonly nodeHealth?: NodeHealth[];
 }
 
 const ID = 'KubeflowPlatformDefaults';
@@ -95,6 +111,7 @@ export class PlatformDefaults extends Construct {
 
   private constructor(scope: IConstruct, props: PlatformDefaultsProps) {
     super(scope as Construct, ID);
+    checkValues(this, props);
     this._props = props;
   }
 
@@ -104,7 +121,12 @@ export class PlatformDefaults extends Construct {
   }
 
   private add(props: PlatformDefaultsProps): void {
+    checkValues(this, props);
     const current = this._props;
+    // A network is one setting: a second, different one for the same scope is a conflict.
+    if (current.network && props.network && canonicalJson(current.network) !== canonicalJson(props.network)) {
+      fail(this, 'network', props.network, 'expected the value an earlier PlatformDefaults.set gave this scope, or none; set a different default on a child scope instead');
+    }
     for (const field of ['priorityClassName', 'queue', 'security'] as const) {
       const a = current[field];
       const b = props[field];
@@ -124,6 +146,11 @@ export class PlatformDefaults extends Construct {
   }
 }
 
+/** The network and node-health values are checked where they are set. */
+function checkValues(scope: IConstruct, props: PlatformDefaultsProps): void {
+  raiseFirst(scope, [...networkingFindings(props.network, 'network'), ...nodeHealthFindings(props.nodeHealth, 'nodeHealth')]);
+}
+
 function show(value: string | PodSecurity | undefined): string | undefined {
   return value instanceof PodSecurity ? `PodSecurity ${value.name}` : value;
 }
@@ -138,5 +165,7 @@ function mergeDefaults(outer: PlatformDefaultsProps, inner: PlatformDefaultsProp
     labels: mergeMaps(outer.labels, inner.labels),
     podAnnotations: mergeMaps(outer.podAnnotations, inner.podAnnotations),
     security: inner.security ?? outer.security,
+    network: mergeNetworking(outer.network, inner.network),
+    nodeHealth: outer.nodeHealth || inner.nodeHealth ? uniqueByContent([...(outer.nodeHealth ?? []), ...(inner.nodeHealth ?? [])]) : undefined,
   };
 }

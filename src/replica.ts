@@ -3,7 +3,11 @@ import * as kplus from 'cdk8s-plus-28';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { Accelerator } from './accelerator';
+import { GpuNetworking } from './networking';
+import { NodeHealth } from './node-health';
 import { dropUndefined, mergeMaps, uniqueByContent } from './private/collections';
+import { MULTUS_NETWORKS_ANNOTATION, mergeNetworking, networkingFindings, withNetworking, withoutRdma } from './private/networking';
+import { nodeHealthFindings, withNodeHealth } from './private/node-health';
 import { normalPath } from './private/paths';
 import { PodRenderContext, ReplicaCountRule, ReplicaGroupSettings } from './private/pod-render';
 import { amountFindings, resourceQuantities } from './private/quantities';
@@ -14,6 +18,7 @@ import { sameVolume, volumeNameFindings, volumesByName } from './private/volumes
 import { Resources } from './resources';
 import { RestartPolicy } from './run-policy';
 import { PodSecurity } from './security';
+import { Topology } from './topology';
 
 /** What can be set for every replica type of a job, or for one of them. */
 export interface ReplicaOptions {
@@ -114,6 +119,22 @@ export interface ReplicaOptions {
    * @default - none
    */
   readonly podRestartPolicy?: RestartPolicy;
+  /**
+   * Topology-aware placement (Kueue's per role, or the KAI scheduler's for the whole job).
+   * @default - the job's, else none
+   */
+  readonly topology?: Topology;
+  /**
+   * RDMA devices, secondary networks and NCCL settings; over the platform default field by field.
+   * @default - the platform default, else none
+   */
+  readonly network?: GpuNetworking;
+  /**
+   * Nodes to stay off (a health checker's verdict), added to every required node-affinity term;
+   * added to the platform default's.
+   * @default - the platform default, else none
+   */
+  readonly nodeHealth?: NodeHealth[];
 }
 
 /** Options of one replica type (role) of a job, over the job's own. */
@@ -153,6 +174,8 @@ export class ReplicaGroup extends Construct {
   private readonly _restartPolicy: RestartPolicy;
   private readonly options: ReplicaOptions;
   private readonly countRule?: ReplicaCountRule;
+  /** Whether the platform's RDMA devices apply to this group (not to the MPI launcher). */
+  private readonly platformRdma: boolean;
   private readonly containers: kplus.Container[] = [];
   private readonly initContainers: kplus.Container[] = [];
   private readonly extraVolumes: kplus.Volume[] = [];
@@ -170,11 +193,18 @@ export class ReplicaGroup extends Construct {
     this.replicaType = replicaType;
     this.options = settings;
     this.countRule = settings.count;
+    this.platformRdma = settings.platformRdma ?? true;
     this._replicas = settings.replicas ?? 1;
     this.checkReplicas(this._replicas);
     this._restartPolicy = settings.restartPolicy ?? framework.defaultRestartPolicy;
 
     raiseFirst(this, amountFindings(settings.resources, settings.sharedMemory));
+    // Large-scale GPU options (topology, network, node health): values checked at once.
+    raiseFirst(this, [
+      ...(settings.topology?._findings('topology') ?? []),
+      ...networkingFindings(settings.network, 'network'),
+      ...nodeHealthFindings(settings.nodeHealth, 'nodeHealth'),
+    ]);
     if (!settings.image) fail(this, 'image', settings.image, 'expected a container image for the main container');
 
     this.mainContainer = new kplus.Container({
@@ -222,6 +252,17 @@ export class ReplicaGroup extends Construct {
   /** Accelerators per pod, if any. */
   public get accelerator(): Accelerator | undefined {
     return this.options.resources?.accelerator;
+  }
+
+  /** Topology-aware placement of this role, if any. @internal */
+  public get _topology(): Topology | undefined {
+    return this.options.topology;
+  }
+
+  /** The role's network over the platform's. @internal */
+  public _network(defaults: PodRenderContext['defaults']): GpuNetworking | undefined {
+    const platform = this.platformRdma ? defaults.network : withoutRdma(defaults.network);
+    return mergeNetworking(platform, this.options.network);
   }
 
   /**
@@ -372,12 +413,19 @@ export class ReplicaGroup extends Construct {
    */
   public _toPodTemplate(context: PodRenderContext): k8s.PodTemplateSpec {
     const { defaults, security } = context;
-    const containers = this.containers.map(c => this.renderContainer(c, security, c === this.mainContainer));
+    // RDMA devices, IPC_LOCK and NCCL env go on the main container only (the one that trains).
+    const network = this._network(defaults);
+    const containers = this.containers.map(c => {
+      const rendered = this.renderContainer(c, security, c === this.mainContainer);
+      return c === this.mainContainer ? withNetworking(rendered, network) : rendered;
+    });
     const initContainers = this.initContainers.map(c => this.renderContainer(c, security, false));
     const serviceAccount = this.options.serviceAccount;
     const annotations = mergeMaps(
       defaults.podAnnotations,
       context.istioSidecar ? undefined : { 'sidecar.istio.io/inject': 'false' },
+      this.options.topology?._podAnnotations(),
+      network?.networks?.length ? { [MULTUS_NETWORKS_ANNOTATION]: network.networks.join(',') } : undefined,
       this.podAnnotations);
     const accelerator = this.accelerator;
     const tolerations = uniqueByContent([
@@ -393,7 +441,8 @@ export class ReplicaGroup extends Construct {
       volumes: volumes.length ? volumes.map(v => v._toKube()) : undefined,
       nodeSelector: mergeMaps(defaults.nodeSelector, this.nodeSelector),
       tolerations: tolerations.length ? tolerations : undefined,
-      affinity: this.options.affinity,
+      // Health requirements are merged into the user's affinity, never replacing it.
+      affinity: withNodeHealth(this.options.affinity, [...(defaults.nodeHealth ?? []), ...(this.options.nodeHealth ?? [])]),
       serviceAccountName: serviceAccount?.name,
       automountServiceAccountToken: serviceAccount ? undefined : false,
       imagePullSecrets: pullSecrets.length ? pullSecrets.map(name => ({ name })) : undefined,

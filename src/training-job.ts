@@ -6,6 +6,8 @@ import { PlatformDefaults, PlatformDefaultsProps } from './defaults';
 import { dropUndefined, mergeMaps } from './private/collections';
 import { wholeSecondsFinding } from './private/durations';
 import { KUEUE_PRIORITY_LABEL, KUEUE_QUEUE_LABEL } from './private/kueue';
+import { mergeNetworking, networkingFindings, rdmaCount, rdmaCountFinding, withoutRdma } from './private/networking';
+import { nodeHealthFindings } from './private/node-health';
 import { FrameworkContainer, PodRenderContext, ReplicaCountRule, ReplicaGroupSettings } from './private/pod-render';
 import { amountFindings } from './private/quantities';
 import { TrainingKind } from './private/training-kind';
@@ -97,13 +99,24 @@ export abstract class TrainingJob extends Construct {
     }
     // The job-wide resources are checked once here, before any role copies them.
     raiseFirst(this, amountFindings(props.resources, props.sharedMemory));
+    // Large-scale GPU options of the whole job, checked once here like the resources above.
+    raiseFirst(this, [
+      ...(props.topology?._findings('topology') ?? []),
+      ...networkingFindings(props.network, 'network'),
+      ...nodeHealthFindings(props.nodeHealth, 'nodeHealth'),
+    ]);
     this.checkRunPolicy(props.runPolicy);
     if (kind.notQueueable && props.queue !== undefined) fail(this, 'queue', props.queue, kind.notQueueable);
     if (kind.notQueueable && props.workloadPriorityClass !== undefined) {
       fail(this, 'workloadPriorityClass', props.workloadPriorityClass, kind.notQueueable);
     }
     this.apiObject = kind.createResource(this, 'Resource', props.metadata, Lazy.any({ produce: () => this.renderSpec() }));
-    addLateMetadata(this.apiObject, () => ({ labels: this.jobLabels() }));
+    // The KAI scheduler reads its topology annotations from the job object, not the pod templates.
+    const kaiAnnotations = props.topology?._jobAnnotations() ?? {};
+    addLateMetadata(this.apiObject, () => ({
+      labels: this.jobLabels(),
+      annotations: Object.keys(kaiAnnotations).length ? kaiAnnotations : undefined,
+    }));
     checkRenderedDocument(this, this.apiObject);
     addCheck(this, () => this.validateJob());
   }
@@ -166,7 +179,8 @@ export abstract class TrainingJob extends Construct {
    * @param count the replica type's count rule, enforced by `scale()` and at synth
    * @param framework the main container's name, port and default restart policy, for a role whose
    * container differs from the kind's (MPI names its containers freely); the kind's by default
-   * @param inherit `ownResources`: the role does not take the job's resources and shared memory
+   * @param inherit `ownResources`: the role does not take the job's (or the platform's) resources,
+   * shared memory and RDMA devices
    * (the MPI launcher, for which they describe a worker)
    * @internal
    */
@@ -174,8 +188,14 @@ export abstract class TrainingJob extends Construct {
     inherit: { ownResources?: boolean } = {}): ReplicaGroup {
     const container = framework ?? this.kind.framework;
     const port = container.port === undefined ? undefined : this.jobProps.port ?? container.port;
-    const job: ReplicaOptions = inherit.ownResources ? { ...this.jobProps, resources: undefined, sharedMemory: undefined } : this.jobProps;
-    const group = ReplicaGroup._create(this, replicaType, { ...mergeOptions(job, role), framework: { ...container, port }, count });
+    // A role with its own resources (the MPI launcher) takes no RDMA devices from the job either:
+    // they describe a worker, and a launcher on a node without them would never be scheduled.
+    const job: ReplicaOptions = inherit.ownResources
+      ? { ...this.jobProps, resources: undefined, sharedMemory: undefined, network: withoutRdma(this.jobProps.network) }
+      : this.jobProps;
+    const group = ReplicaGroup._create(this, replicaType, {
+      ...mergeOptions(job, role), framework: { ...container, port }, count, platformRdma: !inherit.ownResources,
+    });
     this.groups.push(group);
     return group;
   }
@@ -313,6 +333,51 @@ export abstract class TrainingJob extends Construct {
     return this.kind.podName?.(jobName, group.replicaType, index) ?? `${jobName}-${group.replicaType.toLowerCase()}-${index}`;
   }
 
+  /**
+   * What the topology and network of each role contradict: a Kueue topology without a Kueue
+   * queue, a KAI topology on one role only, RDMA (and so IPC_LOCK) under PodSecurity.RESTRICTED.
+   */
+  private gpuScaleFindings(): Finding[] {
+    const out: Finding[] = [];
+    const defaults = this.platformDefaults;
+    const queued = this.queue(defaults) !== undefined;
+    for (const group of this.groups) {
+      const type = group.replicaType;
+      const topology = group._topology;
+      // Kueue's jobframework reads the podset topology annotations only when it builds the
+      // Workload of a job it manages, i.e. one with the queue-name label (pkg/controller/jobframework).
+      if (topology?._needsKueueQueue && this.kind.notQueueable) {
+        // A kind Kueue cannot queue at all: asking for a queue would be the wrong advice.
+        out.push(finding(`${type}.topology`, topology._describe(), this.kind.notQueueable.replace('expected no Kueue queue', 'expected no Kueue topology (Kueue cannot admit this kind)')));
+      } else if (topology?._needsKueueQueue && !queued) {
+        out.push(finding(`${type}.topology`, topology._describe(), 'expected a Kueue queue on the job (the queue prop or the PlatformDefaults queue): Kueue reads the topology annotations only on jobs it admits and ignores them otherwise'));
+      }
+      if (topology?.scheduler === 'kai' && topology !== this.jobProps.topology) {
+        out.push(finding(`${type}.topology`, topology._describe(), 'expected Topology.kai(...) on the job, not on one role: the KAI scheduler reads its topology annotations from the job object (defaultgrouper GetPodGroupMetadata)'));
+      }
+      const podSetGroup = topology?.podSetGroup;
+      if (podSetGroup !== undefined && group.replicas > 0) {
+        // Kueue's webhook: "can only define groups of exactly 2 pod sets", with one topology request.
+        const members = this.groups.filter(g => g.replicas > 0 && g._topology?.podSetGroup === podSetGroup);
+        if (members[0] !== group) {
+          // Reported once, on the group's first role.
+        } else if (members.length !== 2) {
+          out.push(finding(`${type}.topology.podSetGroup`, podSetGroup, `expected exactly 2 roles with pods in a Kueue podset group; it has ${members.length} (${members.map(g => g.replicaType).join(', ')})`));
+        } else if (members.some(g => g._topology!._describe() !== topology!._describe())) {
+          out.push(finding(`${type}.topology.podSetGroup`, podSetGroup, `expected the same topology request on both roles of the group; they ask for ${members.map(g => `${g.replicaType}: ${g._topology!._describe()}`).join(' and ')}`));
+        }
+      }
+      const network = group._network(defaults);
+      const count = rdmaCountFinding(network, `${type}.network`);
+      if (count) out.push(count);
+      // IPC_LOCK is outside both levels (k8s.io/pod-security-admission/policy check_capabilities_baseline.go).
+      if (rdmaCount(network) > 0 && this.security.restricted) {
+        out.push(finding(`${type}.network.rdmaDevice`, network!.rdmaDevice!.resourceName, 'expected none under PodSecurity.RESTRICTED: RDMA needs the IPC_LOCK capability, which neither the baseline nor the restricted Pod Security level allows; use PodSecurity.DEFAULT in a namespace whose Pod Security level is privileged'));
+      }
+    }
+    return out;
+  }
+
   private validateJob(): Finding[] {
     const errors: Finding[] = [];
     // The name's format is the rule layer's (k8s/object-name: a DNS-1035 label for training jobs).
@@ -332,6 +397,7 @@ export abstract class TrainingJob extends Construct {
       }
       for (const f of group._securityFindings(this.security)) errors.push({ ...f, field: `${type}.${f.field}` });
     }
+    errors.push(...this.gpuScaleFindings());
     const gang = this.jobProps.gangScheduling;
     const total = this.groups.reduce((n, g) => n + g.replicas, 0);
     if (gang?.minAvailable !== undefined && gang.minAvailable > total) {
@@ -358,5 +424,7 @@ function mergeOptions(job: ReplicaOptions, role: RoleProps): RoleProps {
     tolerations: [...(job.tolerations ?? []), ...(role.tolerations ?? [])],
     podLabels: mergeMaps(job.podLabels, role.podLabels),
     podAnnotations: mergeMaps(job.podAnnotations, role.podAnnotations),
+    network: mergeNetworking(job.network, role.network),
+    nodeHealth: [...(job.nodeHealth ?? []), ...(role.nodeHealth ?? [])],
   };
 }

@@ -9,7 +9,7 @@ import * as kplus from 'cdk8s-plus-28';
 import {
   Accelerator, ActivityProbe, DistributedJax, DistributedPaddle, DistributedPyTorch, DistributedXGBoost, FilterScope, GangScheduler,
   ImageConfigOptions, MpiAllReduce, NprocPerNode, PaddleMode, ParameterServerTF, RestartPolicy, SpawnerImage, SuccessPolicy, Workspace,
-  WorkspaceClaim, WorkspaceKind, WorkspaceKindProps,
+  WorkspaceClaim, WorkspaceKind, WorkspaceKindProps, Nccl, NodeHealth, PodSecurity, RdmaDevice, Topology,
 } from '../src';
 
 type Construct = 'DistributedPyTorch' | 'ParameterServerTF' | 'MpiAllReduce' | 'DistributedXGBoost' | 'DistributedPaddle' | 'DistributedJax' | 'Workspace' | 'WorkspaceKind';
@@ -562,6 +562,63 @@ const CASES: Case[] = [
     build: c => new WorkspaceKind(c, 'kind', KIND),
     message: `${REPORT}  [test/kind] imageConfig is []; expected at least one image option (addImageConfig)\n`
       + '  [test/kind] podConfig is []; expected at least one pod-config option (addPodConfig)',
+  },
+  // ------------------------------------------------------------------ Large GPU jobs (topology, network, node health)
+  {
+    construct: 'DistributedPyTorch',
+    input: 'a required Kueue topology without a Kueue queue',
+    at: 'synth',
+    build: pytorch({ workers: 0, topology: Topology.required('cloud.provider.com/topology-block') }),
+    message: `${REPORT}  [test/job] Master.topology is "required cloud.provider.com/topology-block"; expected a Kueue queue on the job (the queue prop or the PlatformDefaults queue): Kueue reads the topology annotations only on jobs it admits and ignores them otherwise`,
+  },
+  {
+    construct: 'DistributedPyTorch',
+    input: 'a topology level that is not a label key',
+    at: 'construction',
+    build: pytorch({ queue: 'q', topology: Topology.preferred('topology block') }),
+    message: 'test/job: topology.level is "topology block"; expected a node label key such as "cloud.provider.com/topology-block": an optional DNS subdomain prefix and "/", then at most 63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit',
+  },
+  {
+    construct: 'DistributedPyTorch',
+    input: 'RDMA devices under PodSecurity.RESTRICTED',
+    at: 'synth',
+    build: pytorch({ workers: 0, security: PodSecurity.RESTRICTED, network: { rdmaDevice: RdmaDevice.SHARED_DEVICE_A } }),
+    message: `${REPORT}  [test/job] Master.network.rdmaDevice is "rdma/rdma_shared_device_a"; expected none under PodSecurity.RESTRICTED: RDMA needs the IPC_LOCK capability, which neither the baseline nor the restricted Pod Security level allows; use PodSecurity.DEFAULT in a namespace whose Pod Security level is privileged`,
+  },
+  {
+    construct: 'MpiAllReduce',
+    input: 'a secondary network that is not [namespace/]name[@interface]',
+    at: 'construction',
+    build: mpi({ network: { networks: ['fabric/ib_net'] } }),
+    message: 'test/job: network.networks[0] is "fabric/ib_net"; expected "[namespace/]name[@interface]": namespace and name DNS-1123 labels (lower-case letters, digits, "-"), interface a Linux interface name',
+  },
+  {
+    construct: 'ParameterServerTF',
+    input: 'a Kueue podset group of three roles',
+    at: 'synth',
+    build: tf({ queue: 'q', chief: {}, parameterServers: 1, workers: 1, topology: Topology.required('cloud.provider.com/topology-rack', { podSetGroup: 'job' }) }),
+    message: `${REPORT}  [test/job] Chief.topology.podSetGroup is "job"; expected exactly 2 roles with pods in a Kueue podset group; it has 3 (Chief, PS, Worker)`,
+  },
+  {
+    construct: 'DistributedJax',
+    input: 'a KAI topology on one role',
+    at: 'synth',
+    build: jax({ worker: { topology: Topology.kai({ topologyName: 'cluster-topology', requiredLevel: 'cloud.provider.com/topology-rack' }) } }),
+    message: `${REPORT}  [test/job] Worker.topology is "KAI cluster-topology"; expected Topology.kai(...) on the job, not on one role: the KAI scheduler reads its topology annotations from the job object (defaultgrouper GetPodGroupMetadata)`,
+  },
+  {
+    construct: 'DistributedXGBoost',
+    input: 'a node-health rule without values',
+    at: 'construction',
+    build: xgb({ nodeHealth: [NodeHealth.labelNotIn('health.example.com/verdict', [])] }),
+    message: 'test/job: nodeHealth[0].values is []; expected at least one label value; a NotIn requirement without values is refused by the API server',
+  },
+  {
+    construct: 'DistributedPaddle',
+    input: 'a negative NCCL GID index',
+    at: 'construction',
+    build: paddle({ network: { nccl: Nccl.roce({ gidIndex: -3 }) } }),
+    message: 'test/job: network.nccl.gidIndex is -3; expected a whole number of 0 or more',
   },
 ];
 

@@ -38,6 +38,11 @@ export interface ReplicaGroupSettings extends RoleOptions {
   readonly replicas?: number;
   /** The count rule of this replica type (default: any whole number of 0 or more). */
   readonly count?: ReplicaCountRule;
+  /**
+   * Whether the platform's RDMA devices apply (default true); false for a role whose resources
+   * are its own, such as the MPI launcher.
+   */
+  readonly platformRdma?: boolean;
 }
 
 /** What the job passes down when it renders its pods. */

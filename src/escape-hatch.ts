@@ -6,12 +6,9 @@ const allowed = new WeakMap<ApiObject, Set<string>>();
  * Escape hatches beyond the pinned CRDs. A JSON patch on a construct's `apiObject` is applied to the
  * final manifest and the result is validated strictly against the pinned CRD at synth, so a
  * misspelt field fails instead of vanishing. A field that a newer operator knows but the pinned
- * CRD does not is written only when it is allowed here, by its JSON pointer.
- *
- * ```ts
- * job.apiObject.addJsonPatch(JsonPatch.add('/spec/runPolicy/newField', true));
- * EscapeHatch.allowUnknownField(job.apiObject, '/spec/runPolicy/newField');
- * ```
+ * CRD does not is written only when it is allowed here, by its JSON pointer: after
+ * `job.apiObject.addJsonPatch(JsonPatch.add('/spec/runPolicy/newField', true))`, call
+ * `EscapeHatch.allowUnknownField(job.apiObject, '/spec/runPolicy/newField')`.
  */
 export class EscapeHatch {
   /**

@@ -40,6 +40,15 @@ const CASES: StaticCase[] = [
   { cls: 'NprocPerNode', method: 'of', args: () => [2], use: (c, n) => job(c, { nprocPerNode: n }) },
   { cls: 'PlatformDefaults', method: 'set', args: c => [c, { queue: 'research' }], use: c => job(c, {}) },
   { cls: 'PlatformDefaults', method: 'of', args: c => [c], use: c => job(c, {}) },
+  { cls: 'Topology', method: 'required', args: () => ['cloud.provider.com/topology-block', {}], use: (c, topology) => job(c, { topology, queue: 'research' }) },
+  { cls: 'Topology', method: 'preferred', args: () => ['cloud.provider.com/topology-rack', {}], use: (c, topology) => job(c, { topology, queue: 'research' }) },
+  { cls: 'Topology', method: 'unconstrained', args: () => [], use: (c, topology) => job(c, { topology, queue: 'research' }) },
+  { cls: 'Topology', method: 'kai', args: () => [{ topologyName: 'cluster-topology', requiredLevel: 'cloud.provider.com/topology-block' }], use: (c, topology) => job(c, { topology }) },
+  { cls: 'RdmaDevice', method: 'of', args: () => ['rdma/hca'], use: (c, rdmaDevice) => job(c, { network: { rdmaDevice } }) },
+  { cls: 'Nccl', method: 'infiniband', args: () => [{}], use: (c, nccl) => job(c, { network: { nccl } }) },
+  { cls: 'Nccl', method: 'roce', args: () => [{}], use: (c, nccl) => job(c, { network: { nccl } }) },
+  { cls: 'NodeHealth', method: 'labelNotIn', args: () => ['example.com/health', ['ERR']], use: (c, h) => job(c, { nodeHealth: [h] }) },
+  { cls: 'NodeHealth', method: 'avoidHosts', args: () => [['node-7']], use: (c, h) => job(c, { nodeHealth: [h] }) },
   { cls: 'EscapeHatch', method: 'allowUnknownField', args: c => [job(c, {}).apiObject, '/spec/runPolicy/futurePolicy'], use: () => undefined },
   { cls: 'SpawnerImage', method: 'fromUrl', args: () => ['https://jupyter.org/favicon.png'], use: (c, icon) => kind(c, { icon }) },
   { cls: 'SpawnerImage', method: 'fromConfigMap', args: () => ['icons', 'jupyter.svg', 'kubeflow'], use: (c, icon) => kind(c, { icon }) },
@@ -60,5 +69,5 @@ const CASES: StaticCase[] = [
 test(`static factories: ${PROPERTY_RUNS} arbitrary arguments end in the library's error or a manifest that keeps them`, () => {
   const all = Object.entries(CLASSES).flatMap(([cls, entry]) => Object.keys(entry.statics ?? {}).map(m => `${cls}.${m}`)).sort();
   expect(CASES.map(c => `${c.cls}.${c.method}`).sort()).toEqual(all);
-  expect(staticsProperty(CASES, ['test', 'test/job', 'test/kind', 'test/ws'])).toBe(27);
+  expect(staticsProperty(CASES, ['test', 'test/job', 'test/kind', 'test/ws'])).toBe(27 + 11);
 });

@@ -17,6 +17,8 @@ import * as elastic from '../../elastic';
 import * as escapeHatch from '../../escape-hatch';
 import * as jax from '../../jax';
 import * as mpi from '../../mpi';
+import * as networking from '../../networking';
+import * as nodeHealth from '../../node-health';
 import * as paddle from '../../paddle';
 import * as pytorch from '../../pytorch';
 import * as replica from '../../replica';
@@ -24,6 +26,7 @@ import * as runPolicy from '../../run-policy';
 import * as scheduling from '../../scheduling';
 import * as security from '../../security';
 import * as tensorflow from '../../tensorflow';
+import * as topology from '../../topology';
 import * as trainingJob from '../../training-job';
 import * as workspace from '../../workspace';
 import * as workspaceActivity from '../../workspace-activity';
@@ -32,7 +35,8 @@ import * as workspaceOptions from '../../workspace-options';
 import * as xgboost from '../../xgboost';
 
 const MODULES = [
-  accelerator, defaults, elastic, escapeHatch, jax, mpi, paddle, pytorch, replica, runPolicy, scheduling, security, tensorflow, trainingJob,
+  accelerator, defaults, elastic, escapeHatch, jax, mpi, networking, nodeHealth, paddle, pytorch, replica, runPolicy, scheduling, security,
+  tensorflow, topology, trainingJob,
   workspace, workspaceActivity, workspaceKind, workspaceOptions, xgboost,
 ];
 

@@ -154,6 +154,19 @@ project.addTask('test:quick', {
   ],
 });
 
+// A real kube-apiserver, etcd and the training operator (built from pinned Go modules into a cache
+// outside the repository on first run), on 127.0.0.1, with every example applied (docs/control-plane.md).
+project.addTask('test:cluster', {
+  description: 'Apply every example to a real kube-apiserver and the Kubeflow training operator (built from Go modules on first run)',
+  steps: [{ spawn: 'synth' }, { exec: 'bash test/cluster/run.sh' }],
+});
+
+// The generated table of the boundary checks follows the compiled assembly (a test compares them).
+project.addTask('boundary-schema', {
+  description: 'Regenerate src/private/boundary/schema.generated.ts from the .jsii assembly (after compile)',
+  exec: 'ts-node --transpile-only --project tsconfig.dev.json scripts/boundary-schema.ts',
+});
+
 // Kubernetes' own validation (1.34) and the training operator's webhooks (v1.9.4), run in Go on
 // every manifest the tests wrote, on dist/ and on a differential corpus (conformance/README.md).
 project.addTask('test:conformance', {
@@ -171,7 +184,7 @@ project.addTask('test:conformance', {
 project.gitignore.addPatterns('/test/.snippets-*', '/test/bindings/**/.venv/', '/test/bindings/**/target/');
 
 // npm scripts for the commands people type; projen keeps the task definitions.
-for (const task of ['build', 'compile', 'test', 'test:quick', 'test:conformance', 'docgen', 'eslint', 'import', 'synth', 'package-all', 'test:bindings', 'bench']) {
+for (const task of ['build', 'compile', 'test', 'test:quick', 'test:conformance', 'test:cluster', 'boundary-schema', 'docgen', 'eslint', 'import', 'synth', 'package-all', 'test:bindings', 'bench']) {
   project.package.setScript(task, `projen ${task}`);
 }
 

@@ -52,7 +52,7 @@ export const GROUPS: ReadonlyArray<{ readonly title: string; readonly intro: str
       'TrainingJob', 'TrainingJobProps', 'ReplicaGroup', 'ReplicaOptions', 'RoleOptions',
       'Resources', 'Accelerator', 'RunPolicy', 'CleanPodPolicy',
       'RestartPolicy', 'ManagedBy', 'GangScheduling', 'GangScheduler', 'PodSecurity',
-      'PlatformDefaults', 'PlatformDefaultsProps', 'EscapeHatch',
+      'PlatformDefaults', 'PlatformDefaultsProps', 'EscapeHatch', 'PyTorchInitContainerTemplate', 'PyTorchInitContainerTemplateProps',
     ],
   },
   {

@@ -6,6 +6,7 @@ export * from './elastic';
 export * from './escape-hatch';
 export * from './jax';
 export * from './mpi';
+export * from './operator-config';
 export * from './networking';
 export * from './node-health';
 export * from './paddle';

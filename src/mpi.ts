@@ -1,13 +1,13 @@
 import { ApiObjectMetadata, Lazy } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
+import { checkedProps } from './private/boundary/check';
 import { isLabel } from './private/names';
 import { FrameworkContainer } from './private/pod-render';
 import { TrainingKind } from './private/training-kind';
 import { Finding, finding } from './private/validation/finding';
 import { checkCount, fail } from './private/validation/report';
 import { ReplicaGroup, RoleOptions } from './replica';
-import { checkedProps } from './private/boundary/check';
 import { CleanPodPolicy, RestartPolicy } from './run-policy';
 import { TrainingJob, TrainingJobProps } from './training-job';
 import * as kubeflow from '../imports/kubeflow';
@@ -81,6 +81,12 @@ const INJECTED_ENV = /^(OMPI_MCA_plm_rsh_agent|OMPI_MCA_orte_default_hostfile|I_
 const GPU_HIDING_ENV = /^(NVIDIA_VISIBLE_DEVICES|NVIDIA_DRIVER_CAPABILITIES)$/;
 const DEFAULT_CONTAINER = 'mpi';
 const ONE_LAUNCHER = { min: 1, max: 1, expected: '1: an MPIJob has exactly one launcher' };
+/**
+ * The v1 operator adds a `kubectl-delivery` init container to the launcher in code
+ * (`newLauncher`, pkg/controller.v1/mpi), without a security context and without a template a
+ * platform could replace, so the restricted standard cannot hold for the launcher.
+ */
+const NOT_RESTRICTABLE = 'expected PodSecurity.DEFAULT: the training operator adds its kubectl-delivery init container to the MPI launcher without a security context, so a namespace that enforces the "restricted" Pod Security Standard refuses the launcher whatever the job sets; run the job in a baseline namespace (harden its containers with securityContext) or use Trainer v2\'s MPI runtime';
 /** Kueue's `kubeflow.org/mpijob` integration watches the MPI Operator's v2beta1 MPIJob, not this one. */
 const NOT_QUEUEABLE = 'expected no Kueue queue: Kueue\'s kubeflow.org/mpijob integration serves the MPI Operator\'s v2beta1 MPIJob, not the Training Operator\'s v1 MPIJob, so this job would run unqueued; for a queued MPI job use Trainer v2\'s MPI runtime (a TrainJob) or the MPI Operator';
 
@@ -209,6 +215,7 @@ export class MpiAllReduce extends TrainingJob {
       // The launcher pod is `<job>-launcher`, without an index (the v1 operator's launcherName).
       podName: (job, type, index) => (type === 'Launcher' ? `${job}-launcher` : `${job}-${type.toLowerCase()}-${index}`),
       notQueueable: NOT_QUEUEABLE,
+      notRestrictable: NOT_RESTRICTABLE,
     };
   }
 

@@ -1,9 +1,9 @@
 import { ApiObjectMetadata } from 'cdk8s';
 import { Construct } from 'constructs';
+import { checkedProps } from './private/boundary/check';
 import { TrainingKind } from './private/training-kind';
 import { Finding, finding } from './private/validation/finding';
 import { checkCount, fail } from './private/validation/report';
-import { checkedProps } from './private/boundary/check';
 import { ReplicaGroup, RoleOptions } from './replica';
 import { CleanPodPolicy, RestartPolicy } from './run-policy';
 import { TrainingJob, TrainingJobProps } from './training-job';

@@ -3,6 +3,7 @@ import * as kplus from 'cdk8s-plus-28';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { PlatformDefaults, PlatformDefaultsProps } from './defaults';
+import { checkConstructor } from './private/boundary/check';
 import { dropUndefined, mergeMaps } from './private/collections';
 import { wholeSecondsFinding } from './private/durations';
 import { KUEUE_PRIORITY_LABEL, KUEUE_QUEUE_LABEL } from './private/kueue';
@@ -10,13 +11,12 @@ import { mergeNetworking, networkingFindings, rdmaCount, rdmaCountFinding, witho
 import { nodeHealthFindings } from './private/node-health';
 import { FrameworkContainer, PodRenderContext, ReplicaCountRule, ReplicaGroupSettings } from './private/pod-render';
 import { amountFindings } from './private/quantities';
-import { TrainingKind } from './private/training-kind';
 import { addLateMetadata } from './private/render-hook';
+import { TrainingKind } from './private/training-kind';
 import { checkRenderedDocument } from './private/validation/engine';
 import { Finding, finding } from './private/validation/finding';
 import { addCheck, checkCount, fail, raise, raiseFirst } from './private/validation/report';
 import { ReplicaGroup, ReplicaOptions, RoleOptions } from './replica';
-import { checkConstructor } from './private/boundary/check';
 import { RunPolicy } from './run-policy';
 import { GangScheduling } from './scheduling';
 import { PodSecurity } from './security';
@@ -402,6 +402,9 @@ export abstract class TrainingJob extends Construct {
     const total = this.groups.reduce((n, g) => n + g.replicas, 0);
     if (gang?.minAvailable !== undefined && gang.minAvailable > total) {
       errors.push(finding('gangScheduling.minAvailable', gang.minAvailable, `expected at most the job's ${total} pods, or the group can never be scheduled`));
+    }
+    if (this.kind.notRestrictable && this.security.restricted) {
+      errors.push(finding('security', 'PodSecurity.RESTRICTED', this.kind.notRestrictable));
     }
     const defaultQueue = this.platformDefaults.queue;
     if (this.kind.notQueueable && defaultQueue !== undefined) {

@@ -2,8 +2,8 @@ import { Duration } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { secondsOf, WHOLE_SECONDS } from './private/durations';
 import { isPortId, PORT_ID_TEXT } from './private/names';
-import { Finding, finding } from './private/validation/finding';
 import * as notebooks from '../imports/notebooks';
+import { Finding, finding } from './private/validation/finding';
 
 
 /** How often an activity probe runs. */

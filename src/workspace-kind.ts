@@ -3,6 +3,7 @@ import * as kplus from 'cdk8s-plus-28';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { PlatformDefaults, PlatformDefaultsProps } from './defaults';
+import { checkConstructor } from './private/boundary/check';
 import { dropUndefined, listOf, mergeMaps } from './private/collections';
 import { secondsOf, WHOLE_SECONDS } from './private/durations';
 import { isPortId, PORT_ID_TEXT } from './private/names';
@@ -17,7 +18,6 @@ import { addCheck, checkLength, fail, raiseFirst } from './private/validation/re
 import { volumeNameFindings } from './private/volumes';
 import { OptionCatalogue } from './private/workspace-kind/option-catalogue';
 import { ExtraMount, renderActivityRule, renderFilterRule, renderMount, renderOptionSpawner, renderPodConfig, renderPort, renderRedirect } from './private/workspace-kind/render';
-import { checkConstructor } from './private/boundary/check';
 import { PodSecurity } from './security';
 import { ActivityProbe, ActivityRule, FilterRule } from './workspace-activity';
 import { ImageConfigOptions, PodConfigOptions, SpawnerImage, WorkspacePort } from './workspace-options';

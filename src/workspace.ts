@@ -2,6 +2,7 @@ import { ApiObject, ApiObjectMetadata, ApiObjectMetadataDefinition, Lazy, Size, 
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { PlatformDefaults, PlatformDefaultsProps } from './defaults';
+import { checkConstructor } from './private/boundary/check';
 import { dropUndefined, listOf, mergeMaps } from './private/collections';
 import { DNS_SUBDOMAIN_TEXT, isSubdomain } from './private/names';
 import { checkMountPath, normalPath } from './private/paths';
@@ -9,7 +10,6 @@ import { addLateMetadata } from './private/render-hook';
 import { checkRenderedDocument } from './private/validation/engine';
 import { Finding, finding } from './private/validation/finding';
 import { addCheck, checkLength, fail, raise } from './private/validation/report';
-import { checkConstructor } from './private/boundary/check';
 import { IWorkspaceKind, WorkspaceKind } from './workspace-kind';
 import * as notebooks from '../imports/notebooks';
 

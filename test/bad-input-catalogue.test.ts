@@ -216,6 +216,15 @@ const CASES: Case[] = [
   },
   {
     construct: 'MpiAllReduce',
+    input: 'PodSecurity.RESTRICTED, which the launcher cannot meet on a cluster',
+    at: 'synth',
+    build: mpi({ trainingCommand: ['python', 'train.py'], security: PodSecurity.RESTRICTED }),
+    message: `${REPORT}  [test/job] security is "PodSecurity.RESTRICTED"; expected PodSecurity.DEFAULT: the training operator adds its kubectl-delivery init container to the MPI launcher `
+      + 'without a security context, so a namespace that enforces the "restricted" Pod Security Standard refuses the launcher whatever the job sets; '
+      + 'run the job in a baseline namespace (harden its containers with securityContext) or use Trainer v2\'s MPI runtime',
+  },
+  {
+    construct: 'MpiAllReduce',
     input: 'a port, which MPI containers do not have',
     at: 'construction',
     build: mpi({ port: 2222 }),

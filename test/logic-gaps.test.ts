@@ -29,15 +29,21 @@ describe('DistributedPyTorch', () => {
 
   test('nprocPerNode derived from the workers\' GPUs is checked against a Master with fewer', () => {
     expect(synthErrors(c => new DistributedPyTorch(c, 'job', {
-      metadata: { name: 'train' }, image: IMAGE, workers: 2,
+      metadata: { name: 'train' },
+      image: IMAGE,
+      workers: 2,
       resources: { accelerator: Accelerator.nvidia(4) },
       master: { resources: { accelerator: Accelerator.nvidia(2) } },
     }))).toBe(`${REPORT}  [test/job] nprocPerNode is "4 (one per accelerator of a Worker pod)"; expected at most the 2 accelerators per Master pod: `
       + 'the operator starts nprocPerNode processes in every pod; give the Master as many accelerators or set nprocPerNode');
     // Said explicitly, nprocPerNode is the user's choice for the pods that have accelerators.
     expect(synthKind('PyTorchJob', c => new DistributedPyTorch(c, 'job', {
-      metadata: { name: 'train' }, image: IMAGE, workers: 2, nprocPerNode: NprocPerNode.of(2),
-      resources: { accelerator: Accelerator.nvidia(4) }, master: { resources: { accelerator: Accelerator.nvidia(2) } },
+      metadata: { name: 'train' },
+      image: IMAGE,
+      workers: 2,
+      nprocPerNode: NprocPerNode.of(2),
+      resources: { accelerator: Accelerator.nvidia(4) },
+      master: { resources: { accelerator: Accelerator.nvidia(2) } },
     })).spec.nprocPerNode).toBe('2');
   });
 });
@@ -54,7 +60,11 @@ describe('MpiAllReduce', () => {
 
   test('the launcher does not take the job-wide shared memory, which describes a worker', () => {
     const job = synthKind('MPIJob', c => new MpiAllReduce(c, 'job', {
-      metadata: { name: 'train' }, image: IMAGE, workers: 2, trainingCommand: train, sharedMemory: Size.gibibytes(8),
+      metadata: { name: 'train' },
+      image: IMAGE,
+      workers: 2,
+      trainingCommand: train,
+      sharedMemory: Size.gibibytes(8),
       resources: { accelerator: Accelerator.nvidia(1) },
     }));
     expect(job.spec.mpiReplicaSpecs.Launcher.template.spec.volumes).toBeUndefined();

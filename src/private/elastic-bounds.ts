@@ -1,7 +1,7 @@
 import { IConstruct } from 'constructs';
 import { ReplicaCountRule } from './pod-render';
-import { checkCount, fail } from './validation/report';
 import type { ElasticBounds } from '../elastic';
+import { checkCount, fail } from './validation/report';
 
 /** Throws for bounds that can never work: counts below 1, or a minimum above the maximum. */
 export function checkElasticBounds(scope: IConstruct, elastic: ElasticBounds): void {

@@ -1,7 +1,7 @@
 import { Size, SizeRoundingBehavior } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
-import { Finding, finding } from './validation/finding';
 import type { Resources } from '../resources';
+import { Finding, finding } from './validation/finding';
 
 /*
  * Resources as Kubernetes quantities, and what makes an amount unwritable. Shared by the job

@@ -21,4 +21,6 @@ export interface TrainingKind {
   readonly podName?: (jobName: string, replicaType: string, index: number) => string;
   /** Why Kueue cannot queue this kind, when it cannot. */
   readonly notQueueable?: string;
+  /** Why `PodSecurity.RESTRICTED` cannot hold for this kind on the cluster, when it cannot. */
+  readonly notRestrictable?: string;
 }

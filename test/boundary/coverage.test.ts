@@ -42,6 +42,7 @@ const VALID: { [construct: string]: (chart: Chart) => [string, object] } = {
   DistributedJax: () => ['job', { image: IMAGE }],
   Workspace: () => ['job', { kind: lib.WorkspaceKind.fromName('jupyterlab') }],
   WorkspaceKind: () => ['job', KIND],
+  PyTorchInitContainerTemplate: () => ['job', {}],
 };
 
 test('every construct checks its props in its constructor', () => {

@@ -130,8 +130,20 @@ function meetsRestricted(template) {
   });
 }
 
+// The capabilities the "baseline" profile lets a container add (check_capabilities_baseline.go);
+// anything else (IPC_LOCK for RDMA, say) needs a "privileged" namespace.
+const BASELINE_CAPABILITIES = new Set(['AUDIT_WRITE', 'CHOWN', 'DAC_OVERRIDE', 'FOWNER', 'FSETID', 'KILL', 'MKNOD', 'NET_BIND_SERVICE',
+  'SETFCAP', 'SETGID', 'SETPCAP', 'SETUID', 'SYS_CHROOT']);
+
+function needsPrivileged(template) {
+  const pod = template.spec || {};
+  return [...(pod.initContainers || []), ...(pod.containers || [])]
+    .some((c) => ((c.securityContext || {}).capabilities || {}).add?.some((cap) => !BASELINE_CAPABILITIES.has(cap)));
+}
+
 // A namespace enforces "restricted" when every pod template its documents carry meets it
-// (the examples set their namespaces in their charts), else "baseline".
+// (the examples set their namespaces in their charts), "privileged" when one adds a capability
+// beyond baseline (the RDMA example's IPC_LOCK), else "baseline".
 function namespaceLevels(files) {
   const templates = new Map();
   for (const file of files) {
@@ -144,7 +156,7 @@ function namespaceLevels(files) {
   }
   const levels = new Map();
   for (const [ns, list] of templates) {
-    levels.set(ns, list.length > 0 && list.every(meetsRestricted) ? 'restricted' : 'baseline');
+    levels.set(ns, list.length > 0 && list.every(meetsRestricted) ? 'restricted' : list.some(needsPrivileged) ? 'privileged' : 'baseline');
   }
   return levels;
 }

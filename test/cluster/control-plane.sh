@@ -128,7 +128,17 @@ cp "$pki/ca.crt" "$certs/ca.crt"
 # (see docs/control-plane.md).
 # CLUSTER_BUILTIN_INIT_CONTAINER=1 runs the operator with its built-in template instead, which
 # shows the workers of the RESTRICTED example refused.
-init_template="$here/operator/pytorch-init-container.yaml"
+# The template is the one the library writes (PyTorchInitContainerTemplate, examples/platform-operator.ts):
+# its ConfigMap's initContainer.yaml, taken from dist/ as a platform would mount it at /etc/config.
+init_template="$work/initContainer.yaml"
+node -e '
+const fs = require("fs"); const path = require("path"); const yaml = require(process.argv[1]);
+const docs = fs.readdirSync(process.argv[2]).filter(f => f.endsWith(".yaml"))
+  .flatMap(f => yaml.loadAll(fs.readFileSync(path.join(process.argv[2], f), "utf8")));
+const cm = docs.find(d => d && d.kind === "ConfigMap" && d.data && d.data["initContainer.yaml"]);
+if (!cm) { console.error("cluster: no ConfigMap with initContainer.yaml in dist/ (examples/platform-operator.ts)"); process.exit(1); }
+fs.writeFileSync(process.argv[3], cm.data["initContainer.yaml"]);
+' "$root/node_modules/js-yaml" "$root/dist" "$init_template"
 [[ -z "${CLUSTER_BUILTIN_INIT_CONTAINER:-}" ]] || init_template="$work/no-such-template.yaml"
 started=$SECONDS
 KUBECONFIG="$work/operator.kubeconfig" MY_POD_NAMESPACE=kubeflow "$bin/training-operator" \

@@ -433,9 +433,12 @@ export function applyRole(effect: FaultEffect | undefined, options: RoleOptions 
  * (`mpi`) has no Kueue queue, which Kueue does not serve for the v1 MPIJob.
  */
 export function consistent<T extends { job: JobData }>(config: T, options: { mpi?: boolean } = {}): T {
-  const job = config.job;
-  const restricted = (job.security ?? job.platform?.security)?.restricted === true;
   const out: any = { ...config };
+  // The v1 MPIJob refuses RESTRICTED (its launcher cannot meet it on a cluster).
+  const job = options.mpi && (config.job.security ?? config.job.platform?.security)?.restricted
+    ? { ...config.job, security: undefined, platform: config.job.platform && { ...config.job.platform, security: undefined } }
+    : config.job;
+  const restricted = (job.security ?? job.platform?.security)?.restricted === true;
   if (restricted) {
     for (const key of Object.keys(out)) {
       if (/Role$/.test(key) && out[key]) out[key] = { ...out[key], hostIpc: undefined, hostNetwork: undefined };

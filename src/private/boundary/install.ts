@@ -19,6 +19,7 @@ import * as jax from '../../jax';
 import * as mpi from '../../mpi';
 import * as networking from '../../networking';
 import * as nodeHealth from '../../node-health';
+import * as operatorConfig from '../../operator-config';
 import * as paddle from '../../paddle';
 import * as pytorch from '../../pytorch';
 import * as replica from '../../replica';
@@ -35,7 +36,7 @@ import * as workspaceOptions from '../../workspace-options';
 import * as xgboost from '../../xgboost';
 
 const MODULES = [
-  accelerator, defaults, elastic, escapeHatch, jax, mpi, networking, nodeHealth, paddle, pytorch, replica, runPolicy, scheduling, security,
+  accelerator, defaults, elastic, escapeHatch, jax, mpi, networking, nodeHealth, operatorConfig, paddle, pytorch, replica, runPolicy, scheduling, security,
   tensorflow, topology, trainingJob,
   workspace, workspaceActivity, workspaceKind, workspaceOptions, xgboost,
 ];

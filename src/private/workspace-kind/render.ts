@@ -67,7 +67,9 @@ export function renderMount(m: ExtraMount): core.VolumeMount {
   });
 }
 
-export function renderPodConfig(o: PodConfigOptions, defaults: PlatformDefaultsProps): notebooks.WorkspaceKindSpecPodTemplateOptionsPodConfigValuesSpec {
+type PodConfigSpec = notebooks.WorkspaceKindSpecPodTemplateOptionsPodConfigValuesSpec;
+
+export function renderPodConfig(o: PodConfigOptions, defaults: PlatformDefaultsProps): PodConfigSpec {
   const accelerator = o.requests?.accelerator ?? o.limits?.accelerator;
   const requests = resourceQuantities({ ...o.requests, accelerator });
   const limits = resourceQuantities({ ...o.limits, accelerator });

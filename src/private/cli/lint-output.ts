@@ -20,11 +20,17 @@ export function formatLint(report: LintReport, format: LintFormat): string {
 /** `Kind namespace/name`, or `Kind name` without a namespace. */
 export function documentName(f: Pick<LintFinding, 'kind' | 'namespace' | 'name'>): string {
   const name = f.namespace !== '' ? `${f.namespace}/${f.name}` : f.name;
-  return [f.kind, name].filter(s => s !== '').join(' ') || '(document)';
+  return [f.kind, name].filter(s => s !== '').join(' ');
+}
+
+/** `Kind namespace/name: message`, or the message alone for a document without kind or name. */
+function subject(f: LintFinding): string {
+  const doc = documentName(f);
+  return doc === '' ? f.message : `${doc}: ${f.message}`;
 }
 
 function textLine(f: LintFinding): string {
-  return `${f.file}:${f.line}: ${documentName(f)}: ${f.message} [${f.rule}]`;
+  return `${f.file}:${f.line}: ${subject(f)} [${f.rule}]`;
 }
 
 /** The summary line: `12 documents checked, 3 skipped (kinds not known: Deployment, Service); 2 findings`. */
@@ -58,8 +64,9 @@ function jsonReport(report: LintReport) {
 }
 
 function githubLine(f: LintFinding): string {
-  const props = `file=${property(f.file)},line=${f.line},title=${property(`${f.rule} (${documentName(f)})`)}`;
-  return `::error ${props}::${data(`${documentName(f)}: ${f.message}`)}`;
+  const doc = documentName(f);
+  const props = `file=${property(f.file)},line=${f.line},title=${property(doc === '' ? f.rule : `${f.rule} (${doc})`)}`;
+  return `::error ${props}::${data(subject(f))}`;
 }
 
 // The escapes of GitHub Actions workflow commands (toolkit/core command.ts escapeData, escapeProperty).

@@ -6,11 +6,11 @@
  * kinds are counted as skipped.
  */
 import { pinnedKinds, schemaFindings } from '../schema';
+import { InputDocument } from './input';
 import { appFindings } from '../validation/app';
 import { Finding, describe } from '../validation/finding';
 import { kubernetesFindings } from '../validation/k8s';
 import { kubeflowFindings, kubeflowInputFindings } from '../validation/kubeflow';
-import { InputDocument } from './input';
 
 /** The rule id of a document that is not YAML. */
 export const YAML_SYNTAX = 'yaml/syntax';
@@ -62,7 +62,7 @@ export function lint(inputs: readonly InputDocument[]): LintReport {
   const parsed: Array<{ index: number; doc: any }> = [];
   inputs.forEach((input, index) => {
     if (input.error !== undefined) {
-      perDocument[index].push({ field: '(document)', value: input.error, allowed: 'expected YAML', rule: YAML_SYNTAX });
+      perDocument[index].push({ field: 'document', value: input.error, allowed: 'expected valid YAML', rule: YAML_SYNTAX });
       return;
     }
     parsed.push({ index, doc: input.doc });

@@ -4,9 +4,9 @@
  * a second set, what changed between them. Jobs are keyed by kind, namespace and name.
  */
 import { KUEUE_QUEUE_LABEL } from '../kueue';
-import { replicaSpecs, replicasOf, trainingKindOf } from '../validation/kubeflow';
 import { Amounts, NO_AMOUNTS, add, podAmounts, times } from './amounts';
 import { InputDocument } from './input';
+import { replicaSpecs, replicasOf, trainingKindOf } from '../validation/kubeflow';
 
 /** What one training job asks for. */
 export interface JobPlan {

@@ -8,8 +8,8 @@ import * as path from 'path';
 
 /** The part of the `yaml` package's API the command uses. */
 interface YamlPackage {
-  parseAllDocuments(text: string, options: { version: '1.1'; lineCounter: LineCounter; uniqueKeys: boolean }): ParsedDocument[] | { empty: true };
   LineCounter: new () => LineCounter;
+  parseAllDocuments(text: string, options: { version: '1.1'; lineCounter: LineCounter; uniqueKeys: boolean }): ParsedDocument[] | { empty: true };
 }
 
 interface LineCounter {
@@ -52,7 +52,8 @@ export function parseYamlStream(text: string): ParsedYaml[] {
   for (const doc of docs) {
     if (doc.errors.length > 0) {
       const e = doc.errors[0];
-      out.push({ error: e.message.split('\n')[0], line: lines.linePos(e.pos[0]).line });
+      // The position is the finding's line; the message keeps only what went wrong.
+      out.push({ error: e.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, ''), line: lines.linePos(e.pos[0]).line });
       continue;
     }
     if (doc.contents === null) continue;

@@ -1,23 +1,23 @@
 /**
  * The options of a WorkspaceKind (Kubeflow Notebooks v2, kubeflow.org/v1beta1): image and pod
  * configs listed by id, a default the spawner selects first, redirects from old options to new
- * ones, and the ports an image listens on. The WorkspaceKind webhook rejects unknown or repeated
- * ids, redirects to unknown options and redirect cycles (kubeflow/notebooks notebooks-v2,
- * workspaces/controller/internal/webhook workspacekind_webhook.go).
+ * ones, and the ports an image listens on. The WorkspaceKind webhook rejects unknown default ids,
+ * redirects to unknown options and redirect cycles (kubeflow/notebooks notebooks-v2,
+ * workspaces/controller/internal/webhook workspacekind_webhook.go). Repeated option ids are the
+ * CRD's list-map keys, which the strict schema check reports already.
  */
 import { Finding } from '../finding';
-import { child, indexed } from '../k8s/field-path';
+import { child } from '../k8s/field-path';
 import { Rule } from '../rule';
 
 const F = 'workspace-kind';
 const SOURCE = 'kubeflow/notebooks workspaces/controller/internal/webhook workspacekind_webhook.go';
 
-export const OPTION_ID = new Rule('kubeflow/option-id', F, `${SOURCE} (option ids unique per imageConfig and podConfig)`);
 export const OPTION_DEFAULT = new Rule('kubeflow/option-default', F, `${SOURCE} (spawner.default names an option)`);
 export const OPTION_REDIRECT = new Rule('kubeflow/option-redirect', F, `${SOURCE} (redirect.to names another option; no cycles)`);
 export const IMAGE_PORT = new Rule('kubeflow/image-port', F, `${SOURCE} (imageConfig ports are declared in podTemplate.ports and unique)`);
 
-export const WORKSPACE_KIND_RULES = [OPTION_ID, OPTION_DEFAULT, OPTION_REDIRECT, IMAGE_PORT];
+export const WORKSPACE_KIND_RULES = [OPTION_DEFAULT, OPTION_REDIRECT, IMAGE_PORT];
 
 const list = (ids: readonly string[]) => ids.map(id => `"${id}"`).join(', ');
 
@@ -41,8 +41,7 @@ function checkCatalogue(catalogue: any, at: string, out: Finding[]): void {
   for (let i = 0; i < values.length; i++) {
     const id = values[i]?.id;
     if (typeof id !== 'string') continue;
-    if (ids.includes(id)) OPTION_ID.report(out, child(indexed(valuesAt, i), 'id'), id, 'expected every option id once');
-    else ids.push(id);
+    if (!ids.includes(id)) ids.push(id);
     const to = values[i]?.redirect?.to;
     if (typeof to === 'string') redirects.set(id, to);
   }
@@ -56,12 +55,12 @@ function checkCatalogue(catalogue: any, at: string, out: Finding[]): void {
   const reported = new Set<string>();
   for (const start of ids) {
     const seen: string[] = [];
-    let at: string | undefined = start;
-    while (at !== undefined && !seen.includes(at) && ids.includes(at)) {
-      seen.push(at);
-      at = redirects.get(at);
+    let cursor: string | undefined = start;
+    while (cursor !== undefined && !seen.includes(cursor) && ids.includes(cursor)) {
+      seen.push(cursor);
+      cursor = redirects.get(cursor);
     }
-    if (at === start && seen.length > 1 && !seen.some(s => reported.has(s))) {
+    if (cursor === start && seen.length > 1 && !seen.some(s => reported.has(s))) {
       seen.forEach(s => reported.add(s));
       OPTION_REDIRECT.report(out, `${byId(start)}.redirect.to`, redirects.get(start),
         `expected redirects that end at an option without one, but ${[...seen, start].join(' -> ')} is a cycle`);
@@ -69,8 +68,7 @@ function checkCatalogue(catalogue: any, at: string, out: Finding[]): void {
   }
   const chosen = catalogue?.spawner?.default;
   if (typeof chosen === 'string') {
-    if (!ids.includes(chosen)) OPTION_DEFAULT.report(out, `${at}.spawner.default`, chosen, `expected the id of an option: ${list(ids)}`);
-    else if (redirects.has(chosen)) {
+    if (!ids.includes(chosen)) {OPTION_DEFAULT.report(out, `${at}.spawner.default`, chosen, `expected the id of an option: ${list(ids)}`);} else if (redirects.has(chosen)) {
       OPTION_DEFAULT.report(out, `${at}.spawner.default`, chosen,
         `expected an option that is not redirected (it redirects to "${redirects.get(chosen)}"); the spawner does not show redirected options`);
     }

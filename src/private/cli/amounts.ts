@@ -115,17 +115,19 @@ export function formatCpu(milli: bigint): string {
   return `${sign}${whole}${fraction === '' ? '' : `.${fraction}`}`;
 }
 
-const BINARY_UNITS: Array<[string, bigint]> = [['Ti', TWO ** BigInt(40)], ['Gi', TWO ** BigInt(30)], ['Mi', TWO ** BigInt(20)], ['Ki', TWO ** BigInt(10)]];
-const DECIMAL_UNITS: Array<[string, bigint]> = [['T', TEN ** BigInt(12)], ['G', TEN ** BigInt(9)], ['M', TEN ** BigInt(6)], ['k', TEN ** BigInt(3)]];
+// Binary units first (how manifests write memory), then decimal ones, the small ones last.
+const UNITS: Array<[string, bigint]> = [
+  ['Ti', TWO ** BigInt(40)], ['Gi', TWO ** BigInt(30)], ['Mi', TWO ** BigInt(20)],
+  ['T', TEN ** BigInt(12)], ['G', TEN ** BigInt(9)], ['M', TEN ** BigInt(6)],
+  ['Ki', TWO ** BigInt(10)], ['k', TEN ** BigInt(3)],
+];
 
-/** Memory as the largest unit that writes it exactly: `64Gi`, `1536Mi`, `2G`, `100`. */
+/** Memory in the first unit that writes it exactly: `64Gi`, `1536Mi`, `2G`, `1001`. */
 export function formatBytes(bytes: bigint): string {
   if (bytes === ZERO) return '0';
   const sign = bytes < ZERO ? '-' : '';
   const b = bytes < ZERO ? -bytes : bytes;
-  for (const units of [BINARY_UNITS, DECIMAL_UNITS]) {
-    for (const [unit, size] of units) if (b % size === ZERO) return `${sign}${b / size}${unit}`;
-  }
+  for (const [unit, size] of UNITS) if (b % size === ZERO) return `${sign}${b / size}${unit}`;
   return `${sign}${b}`;
 }
 

@@ -1,4 +1,5 @@
 import * as fs from 'fs';
+import * as path from 'path';
 import { App } from 'cdk8s';
 import { buildApp } from './app-versions';
 import { synthesizeExamples } from './examples-output';
@@ -101,6 +102,12 @@ describe('plan', () => {
     const result = runCli(['plan', v2.outdir, '--against', v1.outdir]);
     expect(result.stdout).toBe(AGAINST_PLAN.slice(1));
     expect(result.status).toBe(0);
+  });
+
+  test('docs/cli.md shows the start of that output as it is', () => {
+    const doc = fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'cli.md'), 'utf8');
+    const sample = /```markdown\n([^`]*)```/.exec(doc)![1];
+    expect(AGAINST_PLAN.slice(1).startsWith(sample)).toBe(true);
   });
 
   test('--against the same manifests: nothing changed', () => {

@@ -35,7 +35,13 @@ let yamlPackage: YamlPackage | undefined;
 
 function load(): YamlPackage {
   if (yamlPackage === undefined) {
-    const cdk8sFolder = path.dirname(require.resolve('cdk8s'));
+    let cdk8sFolder: string;
+    try {
+      cdk8sFolder = path.dirname(require.resolve('cdk8s'));
+    } catch {
+      // cdk8s is a peer dependency, installed with the library by npm 7 and later.
+      throw new Error('cdk8s-kubeflow reads YAML with the parser of the cdk8s package, which is not installed here: npm install cdk8s');
+    }
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     yamlPackage = require(require.resolve('yaml', { paths: [cdk8sFolder] })) as YamlPackage;
   }

@@ -272,7 +272,9 @@ describe('usage errors exit with 2', () => {
     [['lint', '--fix', 'x'], 'cdk8s-kubeflow: unknown option "--fix"'],
     [['lint', 'no/such/file.yaml'], 'cdk8s-kubeflow: no/such/file.yaml: no such file or folder'],
     [['deploy'], 'cdk8s-kubeflow: unknown command "deploy"'],
-    [['plan', '--against'], 'cdk8s-kubeflow: plan needs at least one PATH'],
+    [['plan', 'dist'], 'cdk8s-kubeflow: dist: no such file or folder'],
+    [['plan', 'new', '--against'], 'cdk8s-kubeflow: --against needs a value'],
+    [['plan', '--against', 'old'], 'cdk8s-kubeflow: plan needs at least one PATH'],
   ])('%j', (args, message) => {
     const result = runCli(args);
     expect(result.stderr.split('\n')[0]).toBe(message);

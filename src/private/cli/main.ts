@@ -2,7 +2,7 @@
  * The `cdk8s-kubeflow` command (bin/cdk8s-kubeflow):
  *
  *   cdk8s-kubeflow lint [--format text|json|github] PATH...
- *   cdk8s-kubeflow plan PATH... [--against PATH...]
+ *   cdk8s-kubeflow plan PATH... [--against PATH]...
  *
  * PATH is a YAML file, a folder (searched recursively for *.yaml and *.yml) or `-` for standard
  * input. Exit status: 0 when all is well, 1 when lint found something (or a plan input is not
@@ -20,9 +20,9 @@ export const USAGE = `Usage:
       Checks every Kubeflow document (kubeflow.org/v1 training jobs, MXJob, Workspace,
       WorkspaceKind) with the strict CRD schema, the Kubernetes rules and the operators' rules.
       Exit status 1 when anything is found.
-  cdk8s-kubeflow plan PATH... [--against PATH...]
+  cdk8s-kubeflow plan PATH... [--against PATH]...
       Markdown: pods, accelerators, CPU and memory per training job, per Kueue queue and per
-      namespace; with --against, what changed from those manifests to PATH.
+      namespace; with --against (repeat it for more paths), what changed from those manifests.
 
 PATH is a YAML file, a folder (searched recursively for *.yaml and *.yml) or - for standard input.
 `;
@@ -64,35 +64,22 @@ export function main(argv: readonly string[], io: Io = PROCESS_IO): number {
   }
 }
 
-/** Splits `--name value` / `--name=value` options from paths. */
+/** Splits `--name value` / `--name=value` options (each takes one value; repeat for more) from paths. */
 function parseArgs(args: readonly string[], options: readonly string[]): { paths: string[]; values: Map<string, string[]> } {
   const paths: string[] = [];
   const values = new Map<string, string[]>();
-  let current: string[] = paths;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     if (arg.startsWith('--')) {
       const [flag, inline] = arg.slice(2).split('=', 2) as [string, string | undefined];
       if (!options.includes(flag)) throw new UsageError(`unknown option "--${flag}"`);
-      const list = values.get(flag) ?? [];
-      values.set(flag, list);
-      if (inline !== undefined) {
-        list.push(inline);
-        current = paths;
-      } else {
-        // `--against A B` takes the paths up to the next option; `--format` takes one value.
-        if (flag === 'format') {
-          if (i + 1 >= args.length) throw new UsageError('--format needs a value');
-          list.push(args[++i]);
-          current = paths;
-        } else {
-          current = list;
-        }
-      }
+      const value = inline ?? args[++i];
+      if (value === undefined) throw new UsageError(`--${flag} needs a value`);
+      values.set(flag, [...values.get(flag) ?? [], value]);
       continue;
     }
     if (arg.startsWith('-') && arg !== '-') throw new UsageError(`unknown option "${arg}"`);
-    current.push(arg);
+    paths.push(arg);
   }
   return { paths, values };
 }
@@ -112,7 +99,6 @@ function runPlan(args: readonly string[], io: Io): number {
   const { paths, values } = parseArgs(args, ['against']);
   if (paths.length === 0) throw new UsageError('plan needs at least one PATH');
   const against = values.get('against');
-  if (against !== undefined && against.length === 0) throw new UsageError('--against needs a PATH');
   const now = readDocuments(paths, io.stdin);
   const before = against === undefined ? [] : readDocuments(against, io.stdin);
   const broken = [...before, ...now].filter(d => d.error !== undefined);

@@ -2,7 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as yaml from 'js-yaml';
 import { synthesizeExamples } from './examples-output';
-import { CASES } from './lint-cases';
+import { CASES, VALID } from './lint-cases';
 import { runCli } from './run-cli';
 import { inputFiles } from '../../src/private/cli/input';
 import { KUBEFLOW_RULES } from '../../src/private/validation/kubeflow';
@@ -23,6 +23,14 @@ const EXPECTED: Array<[string, string[]]> = [
     '<stdin>:1: MPIJob ml/train: spec.mpiReplicaSpecs.Launcher is not set; expected a Launcher with replicas: 1; an MPIJob has exactly one launcher (the controller refuses it otherwise, with only a warning event) [kubeflow/replica-count]',
     '1 document checked; 1 finding',
   ]],
+  ['kubeflow/replica-count (TF Chief and Master)', [
+    '<stdin>:1: TFJob ml/train: spec.tfReplicaSpecs.Master is "set"; expected no Master together with a Chief: a TFJob has at most one Chief or Master [kubeflow/replica-count]',
+    '1 document checked; 1 finding',
+  ]],
+  ['kubeflow/replica-count (JAX without workers)', [
+    '<stdin>:1: JAXJob ml/train: spec.jaxReplicaSpecs.Worker.replicas is 0; expected at least 1 Worker: worker 0 is the JAX coordinator [kubeflow/replica-count]',
+    '1 document checked; 1 finding',
+  ]],
   ['kubeflow/pytorch-master (elastic)', [
     '<stdin>:1: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Master is "set"; expected no Master in an elastic job (elasticPolicy): its Workers find each other through the rendezvous backend, and a Master gets contradictory environment [kubeflow/pytorch-master]',
     '1 document checked; 1 finding',
@@ -35,12 +43,20 @@ const EXPECTED: Array<[string, string[]]> = [
     '<stdin>:1: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Worker.template.spec.containers is ["trainer"]; expected a container named "pytorch": the operator looks for it to add its port and environment [kubeflow/framework-container]',
     '1 document checked; 1 finding',
   ]],
+  ['kubeflow/framework-container (MXJob)', [
+    '<stdin>:1: MXJob ml/train: spec.mxReplicaSpecs.Scheduler.template.spec.containers is ["mx"]; expected a container named "mxnet": the operator looks for it to add its port and environment [kubeflow/framework-container]',
+    '1 document checked; 1 finding',
+  ]],
   ['kubeflow/mpi-main-container', [
     '<stdin>:1: MPIJob ml/train: spec.mpiReplicaSpecs.Launcher.template.spec.containers is ["launcher"]; expected a container named "mpi", as spec.mainContainer says [kubeflow/mpi-main-container]',
     '1 document checked; 1 finding',
   ]],
   ['kubeflow/pod-name-length', [
     '<stdin>:1: PyTorchJob ml/resnet50-imagenet-full-precision-sweep-learning-rate-0001: metadata.name is "resnet50-imagenet-full-precision-sweep-learning-rate-0001"; expected a name of at most 53 characters, so that the pod and service name "resnet50-imagenet-full-precision-sweep-learning-rate-0001-worker-11" fits in 63 [kubeflow/pod-name-length]',
+    '1 document checked; 1 finding',
+  ]],
+  ['kubeflow/pod-name-length (elastic, counted to maxReplicas)', [
+    '<stdin>:1: PyTorchJob ml/llama-70b-sft-elastic-rendezvous-c10d-nodes-sweep-0001: metadata.name is "llama-70b-sft-elastic-rendezvous-c10d-nodes-sweep-0001"; expected a name of at most 53 characters, so that the pod and service name "llama-70b-sft-elastic-rendezvous-c10d-nodes-sweep-0001-worker-99" fits in 63 [kubeflow/pod-name-length]',
     '1 document checked; 1 finding',
   ]],
   ['kubeflow/injected-env', [
@@ -116,6 +132,14 @@ describe('lint on broken documents, one table row per rule', () => {
     expect(lines(result.stdout)).toEqual(expected);
     expect(result.status).toBe(1);
     expect(result.stderr).toBe('');
+  });
+});
+
+describe('lint on valid documents close to a rule', () => {
+  test.each(Object.keys(VALID))('%s', name => {
+    const result = runCli(['lint', '-'], VALID[name]);
+    expect(lines(result.stdout)).toEqual([expect.stringMatching(/^1 document checked(, 1 skipped \(kinds not known: Namespace\))?; no findings$/)]);
+    expect(result.status).toBe(0);
   });
 });
 

@@ -15,6 +15,7 @@ export const CASES: { [rule: string]: string } = {
   'kubeflow/replica-count (MPI Launcher)': stream(job('MPIJob', 'mpiReplicaSpecs', {
     Worker: { replicas: 2, template: { spec: { containers: [{ name: 'mpi', image: 'm' }] } } },
   })),
+  'kubeflow/replica-count (PyTorch Master without replicas)': stream(pytorch({ Master: { template: replica(1).template }, Worker: replica(2) })),
   'kubeflow/replica-count (TF Chief and Master)': stream(job('TFJob', 'tfReplicaSpecs', {
     Chief: { replicas: 1, template: { spec: { containers: [{ name: 'tensorflow', image: 'tf' }] } } },
     Master: { replicas: 1, template: { spec: { containers: [{ name: 'tensorflow', image: 'tf' }] } } },
@@ -65,6 +66,11 @@ export const VALID: { [what: string]: string } = {
   'an MPIJob without mainContainer, containers of any name': stream(job('MPIJob', 'mpiReplicaSpecs', {
     Launcher: { replicas: 1, template: { spec: { containers: [{ name: 'mpi-launcher', image: 'm' }] } } },
   })),
+  'an MPI launcher without replicas (the default 1)': stream((() => {
+    const doc = mpi({}, 1);
+    delete doc.spec.mpiReplicaSpecs.Launcher.replicas;
+    return doc;
+  })()),
   'a name of exactly 63 characters for the last worker': stream(pytorch({ Master: replica(1), Worker: replica(10) }, {}, 'a'.repeat(54))),
   'a namespace enforcing only baseline': stream(
     { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'ml', labels: { 'pod-security.kubernetes.io/enforce': 'baseline' } } },

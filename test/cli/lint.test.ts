@@ -23,6 +23,10 @@ const EXPECTED: Array<[string, string[]]> = [
     '<stdin>:1: MPIJob ml/train: spec.mpiReplicaSpecs.Launcher is not set; expected a Launcher with replicas: 1; an MPIJob has exactly one launcher (the controller refuses it otherwise, with only a warning event) [kubeflow/replica-count]',
     '1 document checked; 1 finding',
   ]],
+  ['kubeflow/replica-count (PyTorch Master without replicas)', [
+    '<stdin>:1: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Master.replicas is not set; expected 1; a PyTorchJob has one Master, written with replicas: 1, which the operator makes rank 0 [kubeflow/replica-count]',
+    '1 document checked; 1 finding',
+  ]],
   ['kubeflow/replica-count (TF Chief and Master)', [
     '<stdin>:1: TFJob ml/train: spec.tfReplicaSpecs.Master is "set"; expected no Master together with a Chief: a TFJob has at most one Chief or Master [kubeflow/replica-count]',
     '1 document checked; 1 finding',

@@ -29,13 +29,16 @@ export function checkReplicas(doc: any, facts: TrainingKindFacts, out: Finding[]
       REPLICA_TYPE.report(out, child(at, type), type, `expected a replica type of ${facts.kind}: ${facts.replicaTypes.map(t => `"${t}"`).join(', ')} (spelled exactly)`);
     }
   }
-  const exactlyOne = (type: string, why: string, required: boolean) => {
+  // `written`: the count must be written out (the PyTorch webhook rejects a Master without
+  // replicas); elsewhere an unset count is the default 1.
+  const exactlyOne = (type: string, why: string, required: boolean, written: boolean) => {
     const spec = byType.get(type);
     if (spec === undefined) {
       if (required) REPLICA_COUNT.report(out, child(at, type), undefined, `expected a ${type} with replicas: 1; ${why}`);
       return;
     }
-    if (spec.replicas !== 1) REPLICA_COUNT.report(out, child(child(at, type), 'replicas'), spec.replicas, `expected 1; ${why}`);
+    const count = written ? spec.replicas : spec.replicas ?? 1;
+    if (count !== 1) REPLICA_COUNT.report(out, child(child(at, type), 'replicas'), spec.replicas, `expected 1; ${why}`);
   };
   switch (facts.kind) {
     case 'PyTorchJob': {
@@ -45,14 +48,14 @@ export function checkReplicas(doc: any, facts: TrainingKindFacts, out: Finding[]
       } else if (!elastic && !byType.has('Master') && byType.size > 0) {
         STATIC_MASTER.report(out, child(at, 'Master'), undefined, 'expected a Master in a job without elasticPolicy: the operator sets RANK and WORLD_SIZE only when one exists');
       }
-      if (!elastic) exactlyOne('Master', 'a PyTorchJob has one Master, written with replicas: 1, which the operator makes rank 0', false);
+      if (!elastic) exactlyOne('Master', 'a PyTorchJob has one Master, written with replicas: 1, which the operator makes rank 0', false, true);
       break;
     }
     case 'XGBoostJob':
-      exactlyOne('Master', 'the operator rejects an XGBoostJob whose Master does not have one replica', true);
+      exactlyOne('Master', 'the operator rejects an XGBoostJob whose Master does not have one replica', true, false);
       break;
     case 'MPIJob':
-      exactlyOne('Launcher', 'an MPIJob has exactly one launcher (the controller refuses it otherwise, with only a warning event)', true);
+      exactlyOne('Launcher', 'an MPIJob has exactly one launcher (the controller refuses it otherwise, with only a warning event)', true, false);
       break;
     case 'TFJob': {
       const leaders = ['Chief', 'Master'].filter(t => byType.has(t));

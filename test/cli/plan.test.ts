@@ -17,7 +17,7 @@ const EXAMPLES_PLAN = `
 | team-vision/resnet50 | PyTorchJob | team-vision | Master 1, Worker 3 | 8 nvidia.com/gpu | 64 | 256Gi |
 | training/horovod-benchmark | MPIJob | (none) | Launcher 1, Worker 2 | 4 nvidia.com/gpu | 17 | 66Gi |
 | training/jax-mnist | JAXJob | (none) | Worker 2 | 2 nvidia.com/gpu | 8 | 32Gi |
-| training/llm-finetune | PyTorchJob | (none) | Worker 4 | 32 nvidia.com/gpu | 128 | 1Ti |
+| training/llm-finetune | PyTorchJob | (none) | Worker 4 (elastic, up to 8) | 32 nvidia.com/gpu | 128 | 1Ti |
 | training/paddle-ctr | PaddleJob | (none) | Master 2, Worker 4 | - | 40 | 64Gi |
 | training/paddle-resnet | PaddleJob | (none) | Worker 2 | 4 nvidia.com/gpu | 16 | 64Gi |
 | training/resnet | PyTorchJob | (none) | Master 1, Worker 3 | 4 nvidia.com/gpu | 16 | 64Gi |

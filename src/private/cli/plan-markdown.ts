@@ -18,7 +18,9 @@ function table(header: readonly string[], rows: ReadonlyArray<readonly string[]>
 
 const name = (j: JobPlan) => (j.namespace === '' ? j.name : `${j.namespace}/${j.name}`);
 const queue = (q: string) => (q === '' ? NONE : q);
-const roles = (j: JobPlan) => j.roles.map(([t, n]) => `${t} ${n}`).join(', ') || '-';
+const roles = (j: JobPlan) => j.roles
+  .map(([t, n]) => (t === 'Worker' && j.elasticMaxWorkers !== undefined ? `${t} ${n} (elastic, up to ${j.elasticMaxWorkers})` : `${t} ${n}`))
+  .join(', ') || '-';
 const amountCells = (a: Amounts) => [formatAccelerators(a.accelerators), formatCpu(a.milliCpu), formatBytes(a.memoryBytes)];
 
 function jobRows(jobs: readonly JobPlan[]): string[][] {

@@ -17,6 +17,8 @@ export interface JobPlan {
   readonly queue: string;
   /** Pods per replica type, in document order. */
   readonly roles: ReadonlyArray<readonly [string, number]>;
+  /** The most workers of an elastic job (`elasticPolicy.maxReplicas`), when above the initial count; amounts count the initial pods. */
+  readonly elasticMaxWorkers?: number;
   readonly pods: number;
   readonly amounts: Amounts;
   /** The document with its keys sorted: any change to it makes the job "changed". */
@@ -59,12 +61,16 @@ export function jobPlan(doc: any): JobPlan | undefined {
     pods += n;
     amounts = add(amounts, times(podAmounts(spec.template?.spec), n));
   }
+  const max = doc.spec?.elasticPolicy?.maxReplicas;
+  const workers = roles.find(([t]) => t === 'Worker')?.[1];
+  const elasticMaxWorkers = typeof max === 'number' && workers !== undefined && max > workers ? max : undefined;
   return {
     kind: facts.kind,
     namespace: text(doc.metadata?.namespace),
     name: text(doc.metadata?.name),
     queue: text(doc.metadata?.labels?.[KUEUE_QUEUE_LABEL]),
     roles,
+    ...(elasticMaxWorkers === undefined ? {} : { elasticMaxWorkers }),
     pods,
     amounts,
     canonical: canonicalJson(doc),

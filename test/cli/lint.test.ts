@@ -5,6 +5,8 @@ import { synthesizeExamples } from './examples-output';
 import { CASES, VALID } from './lint-cases';
 import { runCli } from './run-cli';
 import { inputFiles } from '../../src/private/cli/input';
+import { APP_RULES } from '../../src/private/validation/app';
+import { KUBERNETES_RULES, POD_SECURITY_RESTRICTED_RULES } from '../../src/private/validation/k8s';
 import { KUBEFLOW_RULES } from '../../src/private/validation/kubeflow';
 
 const lines = (text: string) => text.split('\n').filter(l => l !== '');
@@ -326,5 +328,16 @@ describe('the operator rules', () => {
       'kubeflow/pytorch-master', 'kubeflow/replica-count', 'kubeflow/replica-type', 'kubeflow/restricted-operator-init',
       'kubeflow/workspace-option',
     ]);
+  });
+
+  test('docs/cli.md counts the rules of each family as they are', () => {
+    const doc = fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'cli.md'), 'utf8');
+    const count = (family: string) => Number(new RegExp(`^\\| ${family} \\| (\\d+) \\|`, 'm').exec(doc)?.[1]);
+    expect(count('CRD schema \\(`crd/schema`\\)')).toBe(1);
+    expect(count('Kubernetes \\(`k8s/...`\\)')).toBe(KUBERNETES_RULES.length);
+    expect(count('Pod Security "restricted" \\(`k8s/pss-...`\\)')).toBe(POD_SECURITY_RESTRICTED_RULES.length);
+    expect(count('Across documents \\(`app/...`\\)')).toBe(APP_RULES.length);
+    expect(count('Operators \\(`kubeflow/...`\\)')).toBe(KUBEFLOW_RULES.length);
+    for (const rule of KUBEFLOW_RULES) expect(doc).toContain(`| \`${rule.id}\` |`);
   });
 });

@@ -340,4 +340,18 @@ describe('the operator rules', () => {
     expect(count('Operators \\(`kubeflow/...`\\)')).toBe(KUBEFLOW_RULES.length);
     for (const rule of KUBEFLOW_RULES) expect(doc).toContain(`| \`${rule.id}\` |`);
   });
+
+  test('`rules` lists every layer with its count, and every rule a finding of this file names', () => {
+    const result = runCli(['rules']);
+    expect(result.status).toBe(0);
+    expect(lines(result.stdout).filter(l => !l.startsWith(' '))).toEqual([
+      'YAML: 1', 'CRD schema: 1', `Kubernetes: ${KUBERNETES_RULES.length}`,
+      `Pod Security "restricted" (namespaces of the input that enforce it): ${POD_SECURITY_RESTRICTED_RULES.length}`,
+      `Across documents: ${APP_RULES.length}`, `Operators: ${KUBEFLOW_RULES.length}`,
+      `${2 + KUBERNETES_RULES.length + POD_SECURITY_RESTRICTED_RULES.length + APP_RULES.length + KUBEFLOW_RULES.length} rules`,
+    ]);
+    const listed = new Set(lines(result.stdout).filter(l => l.startsWith('    ')).map(l => l.trim().split(' ')[0]));
+    const named = EXPECTED.flatMap(([, found]) => found.map(f => /\[([^\]]+)\]$/.exec(f)?.[1]).filter((id): id is string => id !== undefined));
+    expect(named.filter(id => !listed.has(id))).toEqual([]);
+  });
 });

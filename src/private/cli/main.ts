@@ -3,6 +3,7 @@
  *
  *   cdk8s-kubeflow lint [--format text|json|github] PATH...
  *   cdk8s-kubeflow plan PATH... [--against PATH]...
+ *   cdk8s-kubeflow rules
  *
  * PATH is a YAML file, a folder (searched recursively for *.yaml and *.yml) or `-` for standard
  * input. Exit status: 0 when all is well, 1 when lint found something (or a plan input is not
@@ -14,6 +15,7 @@ import { lint } from './lint';
 import { LINT_FORMATS, LintFormat, formatLint } from './lint-output';
 import { plan, planChange } from './plan';
 import { changeMarkdown, planMarkdown } from './plan-markdown';
+import { rulesText } from './rules';
 
 export const USAGE = `Usage:
   cdk8s-kubeflow lint [--format text|json|github] PATH...
@@ -23,6 +25,8 @@ export const USAGE = `Usage:
   cdk8s-kubeflow plan PATH... [--against PATH]...
       Markdown: pods, accelerators, CPU and memory per training job, per Kueue queue and per
       namespace; with --against (repeat it for more paths), what changed from those manifests.
+  cdk8s-kubeflow rules
+      Every rule lint applies, by layer and family, with its upstream source.
 
 PATH is a YAML file, a folder (searched recursively for *.yaml and *.yml) or - for standard input.
 `;
@@ -49,6 +53,10 @@ export function main(argv: readonly string[], io: Io = PROCESS_IO): number {
     switch (command) {
       case 'lint': return runLint(rest, io);
       case 'plan': return runPlan(rest, io);
+      case 'rules':
+        if (rest.length > 0) throw new UsageError('rules takes no arguments');
+        io.out(rulesText());
+        return 0;
       case '--help': case '-h': case 'help':
         io.out(USAGE);
         return 0;

@@ -1,4 +1,5 @@
 import * as fs from 'fs';
+import * as os from 'os';
 import * as path from 'path';
 import * as yaml from 'js-yaml';
 import { synthesizeExamples } from './examples-output';
@@ -293,6 +294,16 @@ describe('output formats', () => {
     expect(result.stdout).toBe('0 documents checked, 3 skipped (kinds not known: Deployment, Service); no findings\n');
     expect(result.status).toBe(0);
   });
+});
+
+test('a folder without YAML: nothing checked, said on standard error', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cli-empty-'));
+  fs.writeFileSync(path.join(dir, 'README.md'), '# not YAML\n');
+  try {
+    expect(runCli(['lint', dir])).toEqual({ status: 0, stdout: '0 documents checked; no findings\n', stderr: `cdk8s-kubeflow: no YAML documents in ${dir}\n` });
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 describe('usage errors exit with 2', () => {

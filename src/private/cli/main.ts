@@ -99,6 +99,8 @@ function runLint(args: readonly string[], io: Io): number {
   if (!(LINT_FORMATS as readonly string[]).includes(format)) throw new UsageError(`--format is "${format}"; expected text, json or github`);
   if (paths.length === 0) throw new UsageError('lint needs at least one PATH');
   const report = lint(readDocuments(paths, io.stdin));
+  // A path that holds no YAML is most likely a mistake in a CI step; say so, without failing.
+  if (report.documents === 0) io.err(`cdk8s-kubeflow: no YAML documents in ${paths.join(', ')}\n`);
   io.out(formatLint(report, format as LintFormat));
   return report.findings.length > 0 ? 1 : 0;
 }

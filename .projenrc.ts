@@ -103,6 +103,10 @@ for (const pattern of ['/imports/', '/examples/', '/scripts/', '/bench/', '/.ben
   project.addPackageIgnore(pattern);
 }
 
+// The cdk8s-kubeflow command (lint and plan, docs/cli.md): a launcher of the compiled
+// lib/src/private/cli/main.js; bin/ is not ignored, so it is in the tarball.
+project.addBins({ 'cdk8s-kubeflow': 'bin/cdk8s-kubeflow' });
+
 // jsii reads the entry point's declarations from `types`, which projen would leave at lib/.
 project.package.addField('types', 'lib/src/index.d.ts');
 

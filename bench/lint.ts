@@ -1,0 +1,105 @@
+/**
+ * `cdk8s-kubeflow lint` on 1,000 job documents (issue #16): the time to read, parse and check one
+ * multi-document YAML file, against plain js-yaml parsing of the same text in the same process as
+ * the baseline (what any YAML linter pays at least). The documents are the examples' training jobs,
+ * renamed and repeated to 1,000, so every kind and rule family is exercised.
+ *
+ *   npx ts-node --project tsconfig.dev.json bench/lint.ts
+ *
+ * Not a test: it prints the figures; `measureLint()` gives them to bench/run.ts.
+ */
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { App, YamlOutputType } from 'cdk8s';
+import * as jsYaml from 'js-yaml';
+import { fmtMs, log, median } from './util';
+import { buildExamples } from '../examples/main';
+import { readDocuments } from '../src/private/cli/input';
+import { lint } from '../src/private/cli/lint';
+import { formatLint } from '../src/private/cli/lint-output';
+import { parseYamlStream } from '../src/private/cli/yaml-parser';
+import { trainingKindOf } from '../src/private/validation/kubeflow';
+
+export interface LintResult {
+  readonly documents: number;
+  readonly findings: number;
+  /** Median milliseconds of one `lint` run over the file (read, parse, check, format). */
+  readonly lintMs: number;
+  /** Median milliseconds of parsing alone with the command's parser (the `yaml` package cdk8s bundles). */
+  readonly parseMs: number;
+  /** Median milliseconds of js-yaml `loadAll` of the same text. */
+  readonly baselineMs: number;
+  readonly ratio: number;
+}
+
+const DOCUMENTS = 1000;
+const RUNS = 11;
+
+/** The examples' training jobs, renamed and repeated to `count` documents, as one YAML text. */
+export function jobDocuments(count: number): string {
+  const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-lint-'));
+  try {
+    buildExamples(new App({ outdir, yamlOutputType: YamlOutputType.FILE_PER_CHART })).synth();
+    const jobs = fs.readdirSync(outdir).sort()
+      .flatMap(f => jsYaml.loadAll(fs.readFileSync(path.join(outdir, f), 'utf8')) as any[])
+      .filter(d => trainingKindOf(d) !== undefined);
+    const docs = Array.from({ length: count }, (_, i) => {
+      const job = structuredClone(jobs[i % jobs.length]);
+      job.metadata.name = `${job.metadata.name.slice(0, 40)}-${i}`;
+      return job;
+    });
+    return docs.map(d => jsYaml.dump(d, { noRefs: true, lineWidth: -1 })).join('---\n');
+  } finally {
+    fs.rmSync(outdir, { recursive: true, force: true });
+  }
+}
+
+function time(fn: () => void): number {
+  const start = process.hrtime.bigint();
+  fn();
+  return Number(process.hrtime.bigint() - start) / 1e6;
+}
+
+/** Times lint and the js-yaml baseline, alternating, after one warm-up run of each. */
+export function measureLint(count = DOCUMENTS, runs = RUNS): LintResult {
+  const text = jobDocuments(count);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-lint-input-'));
+  const file = path.join(dir, 'jobs.yaml');
+  fs.writeFileSync(file, text);
+  try {
+    let findings = 0;
+    let documents = 0;
+    const runLint = () => {
+      const report = lint(readDocuments([file]));
+      formatLint(report, 'text');
+      findings = report.findings.length;
+      documents = report.documents;
+    };
+    const runParse = () => parseYamlStream(fs.readFileSync(file, 'utf8'));
+    const runBaseline = () => jsYaml.loadAll(fs.readFileSync(file, 'utf8'));
+    runLint();
+    runParse();
+    runBaseline();
+    const lintTimes: number[] = [];
+    const parseTimes: number[] = [];
+    const baselineTimes: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      lintTimes.push(time(runLint));
+      parseTimes.push(time(runParse));
+      baselineTimes.push(time(runBaseline));
+    }
+    const lintMs = median(lintTimes);
+    const baselineMs = median(baselineTimes);
+    return { documents, findings, lintMs, parseMs: median(parseTimes), baselineMs, ratio: lintMs / baselineMs };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (require.main === module) {
+  log(`lint of ${DOCUMENTS} job documents, ${RUNS} runs each`);
+  const r = measureLint();
+  process.stdout.write(`lint of ${r.documents} job documents: ${fmtMs(r.lintMs)} (median of ${RUNS}), of which parsing `
+    + `${fmtMs(r.parseMs)}; js-yaml loadAll of the same text: ${fmtMs(r.baselineMs)}; ratio ${r.ratio.toFixed(1)}x; findings ${r.findings}\n`);
+}

@@ -1,0 +1,79 @@
+/**
+ * How `lint` prints its report: `text` for people, `json` for tools, `github` for GitHub Actions
+ * (workflow commands `::error file=...,line=...,title=...::message`, which the runner turns into
+ * annotations on the pull request's files).
+ */
+import { LintFinding, LintReport } from './lint';
+
+export const LINT_FORMATS = ['text', 'json', 'github'] as const;
+export type LintFormat = typeof LINT_FORMATS[number];
+
+/** The report in a format, ending with a newline. */
+export function formatLint(report: LintReport, format: LintFormat): string {
+  switch (format) {
+    case 'json': return JSON.stringify(jsonReport(report), null, 2) + '\n';
+    case 'github': return [...report.findings.map(githubLine), summary(report)].join('\n') + '\n';
+    default: return [...report.findings.map(textLine), summary(report)].join('\n') + '\n';
+  }
+}
+
+/** `Kind namespace/name`, or `Kind name` without a namespace. */
+export function documentName(f: Pick<LintFinding, 'kind' | 'namespace' | 'name'>): string {
+  const name = f.namespace !== '' ? `${f.namespace}/${f.name}` : f.name;
+  return [f.kind, name].filter(s => s !== '').join(' ');
+}
+
+/** `Kind namespace/name: message`, or the message alone for a document without kind or name. */
+function subject(f: LintFinding): string {
+  const doc = documentName(f);
+  return doc === '' ? f.message : `${doc}: ${f.message}`;
+}
+
+function textLine(f: LintFinding): string {
+  return `${f.file}:${f.line}: ${subject(f)} [${f.rule}]`;
+}
+
+/** The summary line: `12 documents checked, 3 skipped (kinds not known: Deployment, Service); 2 findings`. */
+export function summary(report: LintReport): string {
+  const docs = (n: number) => `${n} document${n === 1 ? '' : 's'}`;
+  let line = `${docs(report.checked)} checked`;
+  if (report.skipped > 0) line += `, ${report.skipped} skipped (kinds not known: ${report.skippedKinds.map(([k]) => k).join(', ')})`;
+  const errors = report.documents - report.checked - report.skipped;
+  if (errors > 0) line += `, ${errors} not YAML`;
+  const n = report.findings.length;
+  return `${line}; ${n === 0 ? 'no findings' : `${n} finding${n === 1 ? '' : 's'}`}`;
+}
+
+function jsonReport(report: LintReport) {
+  return {
+    documents: report.documents,
+    checked: report.checked,
+    skipped: report.skipped,
+    skippedKinds: Object.fromEntries(report.skippedKinds),
+    findings: report.findings.map(f => ({
+      file: f.file,
+      line: f.line,
+      document: { kind: f.kind, namespace: f.namespace, name: f.name },
+      rule: f.rule,
+      field: f.field,
+      value: f.value === undefined ? null : f.value,
+      allowed: f.allowed,
+      message: f.message,
+    })),
+  };
+}
+
+function githubLine(f: LintFinding): string {
+  const doc = documentName(f);
+  const props = `file=${property(f.file)},line=${f.line},title=${property(doc === '' ? f.rule : `${f.rule} (${doc})`)}`;
+  return `::error ${props}::${data(subject(f))}`;
+}
+
+// The escapes of GitHub Actions workflow commands (toolkit/core command.ts escapeData, escapeProperty).
+function data(s: string): string {
+  return s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+}
+
+function property(s: string): string {
+  return data(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
+}

@@ -1,0 +1,67 @@
+/**
+ * The command as users run it: `node bin/cdk8s-kubeflow ...` in a child process, on the compiled
+ * library (lib/, written by `npx projen compile`, which `npx projen build` runs before the tests).
+ */
+import { spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as path from 'path';
+import { App } from 'cdk8s';
+import { buildApp } from './app-versions';
+import { synthesizeExamples } from './examples-output';
+import { CASES } from './lint-cases';
+import { runCli } from './run-cli';
+
+const ROOT = path.join(__dirname, '..', '..');
+const BIN = path.join(ROOT, 'bin', 'cdk8s-kubeflow');
+const COMPILED = path.join(ROOT, 'lib', 'src', 'private', 'cli', 'main.js');
+
+function command(args: readonly string[], input?: string) {
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: ROOT, input, encoding: 'utf8' });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe('cdk8s-kubeflow in a child process', () => {
+  const outdir = synthesizeExamples();
+  const v1 = buildApp(new App({ outdir: fs.mkdtempSync(`${outdir}-v1-`) }), 1);
+  const v2 = buildApp(new App({ outdir: fs.mkdtempSync(`${outdir}-v2-`) }), 2);
+  v1.synth();
+  v2.synth();
+  afterAll(() => [outdir, v1.outdir, v2.outdir].forEach(d => fs.rmSync(d, { recursive: true, force: true })));
+
+  test('the library is compiled (npx projen compile)', () => {
+    expect(fs.existsSync(COMPILED)).toBe(true);
+  });
+
+  test('lint on the examples passes with status 0', () => {
+    expect(command(['lint', outdir])).toEqual({
+      status: 0, stdout: '14 documents checked, 4 skipped (kinds not known: PersistentVolumeClaim); no findings\n', stderr: '',
+    });
+  });
+
+  test('lint of standard input with findings: status 1, GitHub annotations', () => {
+    const input = CASES['kubeflow/mpi-np'];
+    const result = command(['lint', '--format', 'github', '-'], input);
+    expect(result).toEqual({ ...runCli(['lint', '--format', 'github', '-'], input), status: 1 });
+    expect(result.stdout).toMatch(/^::error file=<stdin>,line=1,title=kubeflow\/mpi-np \(MPIJob ml\/train\)::MPIJob ml\/train: /);
+  });
+
+  test('plan --against prints what the in-process command prints', () => {
+    const result = command(['plan', v2.outdir, '--against', v1.outdir]);
+    expect(result).toEqual({ ...runCli(['plan', v2.outdir, '--against', v1.outdir]), status: 0 });
+    expect(result.stdout).toContain('| research | +6 | +62 nvidia.com/gpu | +253 | +4093Gi |');
+  });
+
+  test('a usage error: status 2 and the usage on standard error', () => {
+    const result = command([]);
+    expect(result.status).toBe(2);
+    expect(result.stderr.split('\n').slice(0, 2)).toEqual(['cdk8s-kubeflow: a command is needed', 'Usage:']);
+  });
+
+  test('the npm package has the launcher and the compiled command', () => {
+    const pack = spawnSync('npm', ['pack', '--dry-run', '--json'], { cwd: ROOT, encoding: 'utf8' });
+    const files: string[] = JSON.parse(pack.stdout)[0].files.map((f: { path: string }) => f.path);
+    expect(files).toEqual(expect.arrayContaining(['bin/cdk8s-kubeflow', 'lib/src/private/cli/main.js', 'lib/src/private/cli/yaml-parser.js']));
+    const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+    expect(manifest.bin).toEqual({ 'cdk8s-kubeflow': 'bin/cdk8s-kubeflow' });
+  });
+});

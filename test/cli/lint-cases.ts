@@ -1,0 +1,79 @@
+/** The table of broken documents: one input per case, named by the rule it breaks. */
+import { STATIC_PYTORCH, job, mpi, pytorch, replica, stream } from './broken-documents';
+
+const xgboost = (master: any) => job('XGBoostJob', 'xgbReplicaSpecs', {
+  Master: master, Worker: { replicas: 1, template: { spec: { containers: [{ name: 'xgboost', image: 'x' }] } } },
+});
+const elastic = (policy: { [field: string]: unknown }, workers = 2, spec: { [field: string]: unknown } = {}, name?: string) =>
+  pytorch({ Worker: replica(workers) }, { ...spec, elasticPolicy: policy }, name);
+
+export const CASES: { [rule: string]: string } = {
+  'kubeflow/replica-type': stream(job('TFJob', 'tfReplicaSpecs', {
+    Workers: { replicas: 2, template: { spec: { containers: [{ name: 'tensorflow', image: 'tf' }] } } },
+  })),
+  'kubeflow/replica-count (XGBoost Master)': stream(xgboost({ replicas: 2, template: { spec: { containers: [{ name: 'xgboost', image: 'x' }] } } })),
+  'kubeflow/replica-count (MPI Launcher)': stream(job('MPIJob', 'mpiReplicaSpecs', {
+    Worker: { replicas: 2, template: { spec: { containers: [{ name: 'mpi', image: 'm' }] } } },
+  })),
+  'kubeflow/replica-count (PyTorch Master without replicas)': stream(pytorch({ Master: { template: replica(1).template }, Worker: replica(2) })),
+  'kubeflow/replica-count (TF Chief and Master)': stream(job('TFJob', 'tfReplicaSpecs', {
+    Chief: { replicas: 1, template: { spec: { containers: [{ name: 'tensorflow', image: 'tf' }] } } },
+    Master: { replicas: 1, template: { spec: { containers: [{ name: 'tensorflow', image: 'tf' }] } } },
+  })),
+  'kubeflow/replica-count (JAX without workers)': stream(job('JAXJob', 'jaxReplicaSpecs', {
+    Worker: { replicas: 0, template: { spec: { containers: [{ name: 'jax', image: 'jax' }] } } },
+  })),
+  'kubeflow/pytorch-master (elastic)': stream(pytorch({ Master: replica(1), Worker: replica(2) }, { elasticPolicy: { minReplicas: 1, maxReplicas: 4 } })),
+  'kubeflow/pytorch-master (static)': stream(pytorch({ Worker: replica(2) })),
+  'kubeflow/framework-container': stream(pytorch({ Master: replica(1), Worker: replica(2, { name: 'trainer' }) })),
+  'kubeflow/framework-container (MXJob)': stream(job('MXJob', 'mxReplicaSpecs', {
+    Scheduler: { replicas: 1, template: { spec: { containers: [{ name: 'mx', image: 'mx' }] } } },
+  }, { jobMode: 'MXTrain' })),
+  'kubeflow/mpi-main-container': stream(mpi({ name: 'launcher' }, 2)),
+  'kubeflow/pod-name-length': stream(pytorch({ Master: replica(1), Worker: replica(12) }, {}, 'resnet50-imagenet-full-precision-sweep-learning-rate-0001')),
+  'kubeflow/pod-name-length (elastic, counted to maxReplicas)': stream(elastic({ minReplicas: 1, maxReplicas: 100 }, 2, {}, 'llama-70b-sft-elastic-rendezvous-c10d-nodes-sweep-0001')),
+  'kubeflow/injected-env': stream(pytorch({ Master: replica(1), Worker: replica(2, { env: [{ name: 'WORLD_SIZE', value: '3' }] }) })),
+  'kubeflow/mpi-launcher-gpu-env': stream(mpi({ env: [{ name: 'NVIDIA_VISIBLE_DEVICES', value: 'all' }] }, 2)),
+  'kubeflow/mpi-np': stream(mpi({ command: ['mpirun', '-np', '8', 'python', 'train.py'] }, 2, { slotsPerWorker: 2 })),
+  'kubeflow/elastic-bounds (min above max)': stream(elastic({ minReplicas: 4, maxReplicas: 2 })),
+  'kubeflow/elastic-bounds (workers outside)': stream(elastic({ minReplicas: 3, maxReplicas: 8 })),
+  'kubeflow/elastic-nproc': stream(elastic({ minReplicas: 1, maxReplicas: 4, nProcPerNode: 4 }, 2, { nprocPerNode: '4' })),
+  'crd/schema': stream(pytorch({ Master: replica(1), Worker: { ...replica(2), replica: 2 } })),
+  'k8s (a label value)': stream({ ...STATIC_PYTORCH(), metadata: { name: 'train', namespace: 'ml', labels: { team: 'vision team' } } }),
+  'app/duplicate-object': stream(STATIC_PYTORCH(), STATIC_PYTORCH()),
+  'yaml/syntax': `${stream(STATIC_PYTORCH())}---\nkind: [unclosed\n`,
+  'pod security (namespace enforcing restricted)': stream(
+    { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'ml', labels: { 'pod-security.kubernetes.io/enforce': 'restricted' } } },
+    pytorch({ Master: replica(1), Worker: replica(1) }),
+    mpi({}, 1, {}, 'hvd'),
+  ),
+};
+
+/** Documents that look close to a rule but are valid: each passes. */
+export const VALID: { [what: string]: string } = {
+  'elastic job without a Master, workers within the bounds': stream(elastic({ minReplicas: 1, maxReplicas: 4 })),
+  'mpirun -np exactly workers x slots': stream(mpi({ command: ['mpirun', '-np', '4', 'python', 'train.py'] }, 2, { slotsPerWorker: 2 })),
+  'mpirun -np above the slots with --oversubscribe': stream(mpi({ command: ['mpirun', '--oversubscribe', '-np', '8', 'python', 'train.py'] }, 2)),
+  'mpirun -np counting a launcher with GPUs': stream(mpi({
+    command: ['sh', '-c', 'mpirun -np 3 python train.py'],
+    resources: { limits: { 'nvidia.com/gpu': 1 } },
+    env: [{ name: 'NVIDIA_VISIBLE_DEVICES', value: 'all' }],
+  }, 2)),
+  'mpirun -np of the program mpirun starts is not mpirun\'s': stream(mpi({ command: ['mpirun', 'python', 'train.py', '-np', '64'] }, 1)),
+  'TF_CONFIG in a sidecar, not the tensorflow container': stream(job('TFJob', 'tfReplicaSpecs', {
+    Worker: { replicas: 2, template: { spec: { containers: [{ name: 'tensorflow', image: 'tf' }, { name: 'exporter', image: 'e', env: [{ name: 'TF_CONFIG', value: '{}' }] }] } } },
+  })),
+  'an MPIJob without mainContainer, containers of any name': stream(job('MPIJob', 'mpiReplicaSpecs', {
+    Launcher: { replicas: 1, template: { spec: { containers: [{ name: 'mpi-launcher', image: 'm' }] } } },
+  })),
+  'an MPI launcher without replicas (the default 1)': stream((() => {
+    const doc = mpi({}, 1);
+    delete doc.spec.mpiReplicaSpecs.Launcher.replicas;
+    return doc;
+  })()),
+  'a name of exactly 63 characters for the last worker': stream(pytorch({ Master: replica(1), Worker: replica(10) }, {}, 'a'.repeat(54))),
+  'a namespace enforcing only baseline': stream(
+    { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'ml', labels: { 'pod-security.kubernetes.io/enforce': 'baseline' } } },
+    STATIC_PYTORCH(),
+  ),
+};

@@ -1,0 +1,368 @@
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import * as yaml from 'js-yaml';
+import { synthesizeExamples } from './examples-output';
+import { CASES, VALID } from './lint-cases';
+import { runCli } from './run-cli';
+import { inputFiles } from '../../src/private/cli/input';
+import { APP_RULES } from '../../src/private/validation/app';
+import { KUBERNETES_RULES, POD_SECURITY_RESTRICTED_RULES } from '../../src/private/validation/k8s';
+import { KUBEFLOW_RULES } from '../../src/private/validation/kubeflow';
+
+const lines = (text: string) => text.split('\n').filter(l => l !== '');
+
+/** What `lint -` prints for each broken input of lint-cases.ts: findings, then the summary. */
+const EXPECTED: Array<[string, string[]]> = [
+  ['kubeflow/replica-type', [
+    '<stdin>:1: TFJob ml/train: spec.tfReplicaSpecs.Workers is "Workers"; expected a replica type of TFJob: "Chief", "Master", "PS", "Worker", "Evaluator" (spelled exactly) [kubeflow/replica-type]',
+    '1 document checked; 1 finding',
+  ]],
+  ['kubeflow/replica-count (XGBoost Master)', [
+    '<stdin>:1: XGBoostJob ml/train: spec.xgbReplicaSpecs.Master.replicas is 2; expected 1; the operator rejects an XGBoostJob whose Master does not have one replica [kubeflow/replica-count]',
+    '1 document checked; 1 finding',
+  ]],
+  ['kubeflow/replica-count (MPI Launcher)', [
+    '<stdin>:1: MPIJob ml/train: spec.mpiReplicaSpecs.Launcher is not set; expected a Launcher with replicas: 1; an MPIJob has exactly one launcher (the controller refuses it otherwise, with only a warning event) [kubeflow/replica-count]',
+    '1 document checked; 1 finding',
+  ]],
+  ['kubeflow/replica-count (PyTorch Master without replicas)', [
+    '<stdin>:1: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Master.replicas is not set; expected 1; a PyTorchJob has one Master, written with replicas: 1, which the operator makes rank 0 [kubeflow/replica-count]',
+    '1 document checked; 1 finding',
+  ]],
+  ['kubeflow/replica-count (TF Chief and Master)', [
+    '<stdin>:1: TFJob ml/train: spec.tfReplicaSpecs.Master is "set"; expected no Master together with a Chief: a TFJob has at most one Chief or Master [kubeflow/replica-count]',
+    '1 document checked; 1 finding',
+  ]],
+  ['kubeflow/replica-count (JAX without workers)', [
+    '<stdin>:1: JAXJob ml/train: spec.jaxReplicaSpecs.Worker.replicas is 0; expected at least 1 Worker: worker 0 is the JAX coordinator [kubeflow/replica-count]',
+    '1 document checked; 1 finding',
+  ]],
+  ['kubeflow/pytorch-master (elastic)', [
+    '<stdin>:1: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Master is "set"; expected no Master in an elastic job (elasticPolicy): its Workers find each other through the rendezvous backend, and a Master gets contradictory environment [kubeflow/pytorch-master]',
+    '1 document checked; 1 finding',
+  ]],
+  ['kubeflow/pytorch-master (static)', [
+    '<stdin>:1: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Master is not set; expected a Master in a job without elasticPolicy: the operator sets RANK and WORLD_SIZE only when one exists [kubeflow/pytorch-master]',
+    '1 document checked; 1 finding',
+  ]],
+  ['kubeflow/framework-container', [
+    '<stdin>:1: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Worker.template.spec.containers is ["trainer"]; expected a container named "pytorch": the operator looks for it to add its port and environment [kubeflow/framework-container]',
+    '1 document checked; 1 finding',
+  ]],
+  ['kubeflow/framework-container (MXJob)', [
+    '<stdin>:1: MXJob ml/train: spec.mxReplicaSpecs.Scheduler.template.spec.containers is ["mx"]; expected a container named "mxnet": the operator looks for it to add its port and environment [kubeflow/framework-container]',
+    '1 document checked; 1 finding',
+  ]],
+  ['kubeflow/mpi-main-container', [
+    '<stdin>:1: MPIJob ml/train: spec.mpiReplicaSpecs.Launcher.template.spec.containers is ["launcher"]; expected a container named "mpi", as spec.mainContainer says [kubeflow/mpi-main-container]',
+    '1 document checked; 1 finding',
+  ]],
+  ['kubeflow/pod-name-length', [
+    '<stdin>:1: PyTorchJob ml/resnet50-imagenet-full-precision-sweep-learning-rate-0001: metadata.name is "resnet50-imagenet-full-precision-sweep-learning-rate-0001"; expected a name of at most 53 characters, so that the pod and service name "resnet50-imagenet-full-precision-sweep-learning-rate-0001-worker-11" fits in 63 [kubeflow/pod-name-length]',
+    '1 document checked; 1 finding',
+  ]],
+  ['kubeflow/pod-name-length (elastic, counted to maxReplicas)', [
+    '<stdin>:1: PyTorchJob ml/llama-70b-sft-elastic-rendezvous-c10d-nodes-sweep-0001: metadata.name is "llama-70b-sft-elastic-rendezvous-c10d-nodes-sweep-0001"; expected a name of at most 53 characters, so that the pod and service name "llama-70b-sft-elastic-rendezvous-c10d-nodes-sweep-0001-worker-99" fits in 63 [kubeflow/pod-name-length]',
+    '1 document checked; 1 finding',
+  ]],
+  ['kubeflow/injected-env', [
+    '<stdin>:1: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].env[WORLD_SIZE] is "WORLD_SIZE"; expected a variable the operator does not set itself; it injects this one and a user value would break the job [kubeflow/injected-env]',
+    '1 document checked; 1 finding',
+  ]],
+  ['kubeflow/mpi-launcher-gpu-env', [
+    '<stdin>:1: MPIJob ml/train: spec.mpiReplicaSpecs.Launcher.template.spec.containers[mpi].env[NVIDIA_VISIBLE_DEVICES] is "NVIDIA_VISIBLE_DEVICES"; expected a variable the operator does not set itself; it sets this one to "" in a launcher without GPUs, so a user value would be lost [kubeflow/mpi-launcher-gpu-env]',
+    '1 document checked; 1 finding',
+  ]],
+  ['kubeflow/mpi-np', [
+    '<stdin>:1: MPIJob ml/train: spec.mpiReplicaSpecs.Launcher.template.spec.containers[mpi].command is "-np 8"; expected at most 4 processes (2 workers x 2 slotsPerWorker); mpirun cannot start more processes than the hostfile has slots (add --oversubscribe if that is meant) [kubeflow/mpi-np]',
+    '1 document checked; 1 finding',
+  ]],
+  ['kubeflow/elastic-bounds (min above max)', [
+    '<stdin>:1: PyTorchJob ml/train: spec.elasticPolicy.minReplicas is 4; expected at most spec.elasticPolicy.maxReplicas (2) [kubeflow/elastic-bounds]',
+    '1 document checked; 1 finding',
+  ]],
+  ['kubeflow/elastic-bounds (workers outside)', [
+    '<stdin>:1: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Worker.replicas is 2; expected at least spec.elasticPolicy.minReplicas (3) [kubeflow/elastic-bounds]',
+    '1 document checked; 1 finding',
+  ]],
+  ['kubeflow/elastic-nproc', [
+    '<stdin>:1: PyTorchJob ml/train: spec.elasticPolicy.nProcPerNode is 4; expected not set together with spec.nprocPerNode, which replaces it [kubeflow/elastic-nproc]',
+    '1 document checked; 1 finding',
+  ]],
+  ['crd/schema', [
+    '<stdin>:1: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Worker.replica is 2; expected only fields the pinned CRD declares (did you mean "replicas"?) [crd/schema]',
+    '1 document checked; 1 finding',
+  ]],
+  ['k8s (a label value)', [
+    '<stdin>:1: PyTorchJob ml/train: metadata.labels.team is "vision team"; expected a label value: empty, or at most 63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit [k8s/label-value]',
+    '1 document checked; 1 finding',
+  ]],
+  ['app/duplicate-object', [
+    '<stdin>:23: PyTorchJob ml/train: metadata.name is "train"; expected a name no other PyTorchJob in namespace "ml" has (<stdin>:1 is also PyTorchJob "train", and one would replace the other) [app/duplicate-object]',
+    '2 documents checked; 1 finding',
+  ]],
+  ['yaml/syntax', [
+    '<stdin>:24: document is "Flow sequence in block collection must be sufficiently indented and end with a ]"; expected valid YAML [yaml/syntax]',
+    '1 document checked, 1 not YAML; 1 finding',
+  ]],
+  ['pod security (namespace enforcing restricted)', [
+    '<stdin>:8: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Master.template.spec.containers[pytorch].securityContext.allowPrivilegeEscalation is not set; expected false (Pod Security "restricted") [k8s/pss-privilege-escalation]',
+    '<stdin>:8: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Master.template.spec.containers[pytorch].securityContext.runAsNonRoot is not set; expected true on the container or the pod (Pod Security "restricted") [k8s/pss-run-as-non-root]',
+    '<stdin>:8: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Master.template.spec.containers[pytorch].securityContext.seccompProfile.type is not set; expected "RuntimeDefault" or "Localhost" on the container or the pod (Pod Security "restricted") [k8s/pss-seccomp]',
+    '<stdin>:8: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Master.template.spec.containers[pytorch].securityContext.capabilities.drop is not set; expected a list with "ALL" (Pod Security "restricted") [k8s/pss-capabilities]',
+    '<stdin>:8: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].securityContext.allowPrivilegeEscalation is not set; expected false (Pod Security "restricted") [k8s/pss-privilege-escalation]',
+    '<stdin>:8: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].securityContext.runAsNonRoot is not set; expected true on the container or the pod (Pod Security "restricted") [k8s/pss-run-as-non-root]',
+    '<stdin>:8: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].securityContext.seccompProfile.type is not set; expected "RuntimeDefault" or "Localhost" on the container or the pod (Pod Security "restricted") [k8s/pss-seccomp]',
+    '<stdin>:8: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].securityContext.capabilities.drop is not set; expected a list with "ALL" (Pod Security "restricted") [k8s/pss-capabilities]',
+    '<stdin>:8: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Worker is "init-pytorch"; expected an operator whose --pytorch-init-container-template-file gives init-pytorch a restricted security context (namespace "ml" enforces Pod Security "restricted"): the default template has none, so every worker pod is refused [kubeflow/restricted-operator-init]',
+    '<stdin>:30: MPIJob ml/hvd: spec.mpiReplicaSpecs.Launcher.template.spec.containers[mpi].securityContext.allowPrivilegeEscalation is not set; expected false (Pod Security "restricted") [k8s/pss-privilege-escalation]',
+    '<stdin>:30: MPIJob ml/hvd: spec.mpiReplicaSpecs.Launcher.template.spec.containers[mpi].securityContext.runAsNonRoot is not set; expected true on the container or the pod (Pod Security "restricted") [k8s/pss-run-as-non-root]',
+    '<stdin>:30: MPIJob ml/hvd: spec.mpiReplicaSpecs.Launcher.template.spec.containers[mpi].securityContext.seccompProfile.type is not set; expected "RuntimeDefault" or "Localhost" on the container or the pod (Pod Security "restricted") [k8s/pss-seccomp]',
+    '<stdin>:30: MPIJob ml/hvd: spec.mpiReplicaSpecs.Launcher.template.spec.containers[mpi].securityContext.capabilities.drop is not set; expected a list with "ALL" (Pod Security "restricted") [k8s/pss-capabilities]',
+    '<stdin>:30: MPIJob ml/hvd: spec.mpiReplicaSpecs.Worker.template.spec.containers[mpi].securityContext.allowPrivilegeEscalation is not set; expected false (Pod Security "restricted") [k8s/pss-privilege-escalation]',
+    '<stdin>:30: MPIJob ml/hvd: spec.mpiReplicaSpecs.Worker.template.spec.containers[mpi].securityContext.runAsNonRoot is not set; expected true on the container or the pod (Pod Security "restricted") [k8s/pss-run-as-non-root]',
+    '<stdin>:30: MPIJob ml/hvd: spec.mpiReplicaSpecs.Worker.template.spec.containers[mpi].securityContext.seccompProfile.type is not set; expected "RuntimeDefault" or "Localhost" on the container or the pod (Pod Security "restricted") [k8s/pss-seccomp]',
+    '<stdin>:30: MPIJob ml/hvd: spec.mpiReplicaSpecs.Worker.template.spec.containers[mpi].securityContext.capabilities.drop is not set; expected a list with "ALL" (Pod Security "restricted") [k8s/pss-capabilities]',
+    '<stdin>:30: MPIJob ml/hvd: spec.mpiReplicaSpecs.Launcher is "kubectl-delivery"; expected a job that can pass (namespace "ml" enforces Pod Security "restricted"): the operator adds the init container "kubectl-delivery" without a security context to every MPIJob v1 launcher; use Trainer v2\'s MPI runtime instead [kubeflow/restricted-operator-init]',
+    '2 documents checked, 1 skipped (kinds not known: Namespace); 18 findings',
+  ]],
+];
+
+describe('lint on broken documents, one table row per rule', () => {
+  test('the table covers every case', () => {
+    expect(EXPECTED.map(([name]) => name)).toEqual(Object.keys(CASES));
+  });
+
+  test.each(EXPECTED)('%s', (name, expected) => {
+    const result = runCli(['lint', '-'], CASES[name]);
+    expect(lines(result.stdout)).toEqual(expected);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toBe('');
+  });
+});
+
+describe('lint on valid documents close to a rule', () => {
+  test.each(Object.keys(VALID))('%s', name => {
+    const result = runCli(['lint', '-'], VALID[name]);
+    expect(lines(result.stdout)).toEqual([expect.stringMatching(/^1 document checked(, 1 skipped \(kinds not known: Namespace\))?; no findings$/)]);
+    expect(result.status).toBe(0);
+  });
+});
+
+describe('lint on the project examples', () => {
+  const outdir = synthesizeExamples();
+  afterAll(() => fs.rmSync(outdir, { recursive: true, force: true }));
+  const platform = () => yaml.loadAll(fs.readFileSync(path.join(outdir, 'notebooks-platform.k8s.yaml'), 'utf8')) as any[];
+  const kindOf = (docs: any[]) => docs.find(d => d.kind === 'WorkspaceKind');
+  const lintDocs = (docs: any[]) => runCli(['lint', '-'], docs.map(d => yaml.dump(d, { lineWidth: -1 })).join('---\n'));
+
+  test('every manifest passes', () => {
+    const result = runCli(['lint', outdir]);
+    expect(result.stdout).toBe('14 documents checked, 4 skipped (kinds not known: PersistentVolumeClaim); no findings\n');
+    expect(result.status).toBe(0);
+  });
+
+  test('a repeated option id is the schema\'s (list-map key), reported once', () => {
+    const docs = platform();
+    const images = kindOf(docs).spec.podTemplate.options.imageConfig.values;
+    images.push({ ...images[0] });
+    const found = lines(lintDocs(docs).stdout);
+    expect(found).toHaveLength(2);
+    expect(found[0]).toMatch(/^<stdin>:1: WorkspaceKind jupyterlab: spec\.podTemplate\.options\.imageConfig\.values\[2\] is .*; expected entries with distinct id "jupyter-scipy:v1\.10\.0" \(the same as the entry at index 0\) \[crd\/schema\]$/);
+    expect(found[1]).toBe('1 document checked; 1 finding');
+  });
+
+  test('kubeflow/option-default: a default that is not an option', () => {
+    const docs = platform();
+    kindOf(docs).spec.podTemplate.options.podConfig.spawner.default = 'tiny';
+    expect(lines(lintDocs(docs).stdout)).toEqual([
+      '<stdin>:1: WorkspaceKind jupyterlab: spec.podTemplate.options.podConfig.spawner.default is "tiny"; expected the id of an option: "cpu", "gpu" [kubeflow/option-default]',
+      '1 document checked; 1 finding',
+    ]);
+  });
+
+  test('kubeflow/option-redirect: a cycle, and the default redirected', () => {
+    const docs = platform();
+    const [cpu, gpu] = kindOf(docs).spec.podTemplate.options.podConfig.values;
+    cpu.redirect = { to: 'gpu' };
+    gpu.redirect = { to: 'cpu' };
+    expect(lines(lintDocs(docs).stdout)).toEqual([
+      '<stdin>:1: WorkspaceKind jupyterlab: spec.podTemplate.options.podConfig.values[cpu].redirect.to is "gpu"; expected redirects that end at an option without one, but cpu -> gpu -> cpu is a cycle [kubeflow/option-redirect]',
+      '<stdin>:1: WorkspaceKind jupyterlab: spec.podTemplate.options.podConfig.spawner.default is "cpu"; expected an option that is not redirected (it redirects to "gpu"); the spawner does not show redirected options [kubeflow/option-default]',
+      '1 document checked; 2 findings',
+    ]);
+  });
+
+  test('kubeflow/image-port: an image port the kind does not declare', () => {
+    const docs = platform();
+    kindOf(docs).spec.podTemplate.options.imageConfig.values[1].spec.ports[0].id = 'vscode';
+    expect(lines(lintDocs(docs).stdout)).toEqual([
+      '<stdin>:1: WorkspaceKind jupyterlab: spec.podTemplate.options.imageConfig.values[jupyter-pytorch-cuda-full:v1.10.0].spec.ports[0].id is "vscode"; expected the id of a port in spec.podTemplate.ports: "jupyterlab" [kubeflow/image-port]',
+      '1 document checked; 1 finding',
+    ]);
+  });
+
+  test('kubeflow/workspace-option: a Workspace choosing an option its kind (in the same input) does not have', () => {
+    const team = yaml.loadAll(fs.readFileSync(path.join(outdir, 'notebooks-team-vision.k8s.yaml'), 'utf8')) as any[];
+    const workspace = team.find(d => d.kind === 'Workspace');
+    workspace.spec.podTemplate.options.podConfig = 'tpu';
+    const result = runCli(['lint', '-'], [...platform(), workspace].map(d => yaml.dump(d, { lineWidth: -1 })).join('---\n'));
+    const found = lines(result.stdout);
+    expect(found.slice(1)).toEqual([
+      '2 documents checked; 1 finding',
+    ]);
+    expect(found[0]).toMatch(new RegExp(`^<stdin>:\\d+: Workspace team-vision/${workspace.metadata.name}: spec\\.podTemplate\\.options\\.podConfig is "tpu"; expected the id of a podConfig option of WorkspaceKind "jupyterlab": "cpu", "gpu" \\[kubeflow/workspace-option\\]$`));
+  });
+});
+
+const UPSTREAM = path.join(__dirname, '..', '..', '..', 'shared', 'examples', 'upstream');
+const STALE = 'training-operator/xgboost/smoke-dist/xgboostjob_v1alpha1_rabit_test.yaml';
+
+/** The upstream example whose pod templates carry `apiVersion: v1` and `kind: Pod`, which PodTemplateSpec does not have. */
+const STALE_FINDINGS = [
+  `${STALE}:1: XGBoostJob xgboost-dist-test: spec.xgbReplicaSpecs.Master.template.apiVersion is "v1"; expected only fields the pinned CRD declares [crd/schema]`,
+  `${STALE}:1: XGBoostJob xgboost-dist-test: spec.xgbReplicaSpecs.Master.template.kind is "Pod"; expected only fields the pinned CRD declares [crd/schema]`,
+  `${STALE}:1: XGBoostJob xgboost-dist-test: spec.xgbReplicaSpecs.Worker.template.apiVersion is "v1"; expected only fields the pinned CRD declares [crd/schema]`,
+  `${STALE}:1: XGBoostJob xgboost-dist-test: spec.xgbReplicaSpecs.Worker.template.kind is "Pod"; expected only fields the pinned CRD declares [crd/schema]`,
+  '1 document checked; 4 findings',
+];
+
+// The pinned upstream corpus sits beside the repository; without it there is nothing to read.
+const describeUpstream = fs.existsSync(UPSTREAM) ? describe : describe.skip;
+describeUpstream('lint on every upstream example (each file alone: several share a job name)', () => {
+  const files = fs.existsSync(UPSTREAM) ? inputFiles([UPSTREAM]).map(f => path.relative(UPSTREAM, f)) : [];
+
+  test('the corpus is all there', () => {
+    expect(files.length).toBe(28);
+  });
+
+  test.each(files)('%s', file => {
+    const cwd = process.cwd();
+    process.chdir(UPSTREAM);
+    try {
+      const result = runCli(['lint', file]);
+      if (file === STALE) {
+        expect(lines(result.stdout)).toEqual(STALE_FINDINGS);
+        expect(result.status).toBe(1);
+      } else {
+        expect(lines(result.stdout)).toEqual([expect.stringMatching(/^\d+ documents? checked; no findings$/)]);
+        expect(result.status).toBe(0);
+      }
+    } finally {
+      process.chdir(cwd);
+    }
+  });
+});
+
+describe('output formats', () => {
+  const input = CASES['kubeflow/injected-env'];
+
+  test('json', () => {
+    const result = runCli(['lint', '--format', 'json', '-'], input);
+    expect(JSON.parse(result.stdout)).toEqual({
+      documents: 1,
+      checked: 1,
+      skipped: 0,
+      skippedKinds: {},
+      findings: [{
+        file: '<stdin>',
+        line: 1,
+        document: { kind: 'PyTorchJob', namespace: 'ml', name: 'train' },
+        rule: 'kubeflow/injected-env',
+        field: 'spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].env[WORLD_SIZE]',
+        value: 'WORLD_SIZE',
+        allowed: 'expected a variable the operator does not set itself; it injects this one and a user value would break the job',
+        message: 'spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].env[WORLD_SIZE] is "WORLD_SIZE"; expected a variable the operator does not set itself; it injects this one and a user value would break the job',
+      }],
+    });
+    expect(result.status).toBe(1);
+  });
+
+  test('github: workflow-command annotations with escaped properties', () => {
+    const result = runCli(['lint', '--format=github', '-'], input);
+    expect(lines(result.stdout)).toEqual([
+      '::error file=<stdin>,line=1,title=kubeflow/injected-env (PyTorchJob ml/train)::PyTorchJob ml/train: spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].env[WORLD_SIZE] is "WORLD_SIZE"; expected a variable the operator does not set itself; it injects this one and a user value would break the job',
+      '1 document checked; 1 finding',
+    ]);
+  });
+
+  test('other kinds are skipped and counted; List items are documents', () => {
+    const list = { apiVersion: 'v1', kind: 'List', items: [{ apiVersion: 'v1', kind: 'Service', metadata: { name: 's' } }] };
+    const deployment = (name: string) => ({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name } });
+    const result = runCli(['lint', '-'], [list, deployment('d'), deployment('e')].map(d => yaml.dump(d)).join('---\n'));
+    expect(result.stdout).toBe('0 documents checked, 3 skipped (kinds not known: Deployment, Service); no findings\n');
+    expect(result.status).toBe(0);
+  });
+});
+
+test('a folder without YAML: nothing checked, said on standard error', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cli-empty-'));
+  fs.writeFileSync(path.join(dir, 'README.md'), '# not YAML\n');
+  try {
+    expect(runCli(['lint', dir])).toEqual({ status: 0, stdout: '0 documents checked; no findings\n', stderr: `cdk8s-kubeflow: no YAML documents in ${dir}\n` });
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+describe('usage errors exit with 2', () => {
+  test.each([
+    [['lint'], 'cdk8s-kubeflow: lint needs at least one PATH'],
+    [['lint', '--format', 'yaml', 'x'], 'cdk8s-kubeflow: --format is "yaml"; expected text, json or github'],
+    [['lint', '--fix', 'x'], 'cdk8s-kubeflow: unknown option "--fix"'],
+    [['lint', 'no/such/file.yaml'], 'cdk8s-kubeflow: no/such/file.yaml: no such file or folder'],
+    [['deploy'], 'cdk8s-kubeflow: unknown command "deploy"'],
+    [['plan', 'dist'], 'cdk8s-kubeflow: dist: no such file or folder'],
+    [['plan', 'new', '--against'], 'cdk8s-kubeflow: --against needs a value'],
+    [['plan', '--against', 'old'], 'cdk8s-kubeflow: plan needs at least one PATH'],
+  ])('%j', (args, message) => {
+    const result = runCli(args);
+    expect(result.stderr.split('\n')[0]).toBe(message);
+    expect(result.stdout).toBe('');
+    expect(result.status).toBe(2);
+  });
+});
+
+describe('the operator rules', () => {
+  test('ids are unique, named kubeflow/..., and each cites its upstream source', () => {
+    const ids = KUBEFLOW_RULES.map(r => r.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const rule of KUBEFLOW_RULES) {
+      expect(rule.id).toMatch(/^kubeflow\/[a-z-]+$/);
+      expect(rule.source).toMatch(/training-operator|kubeflow\/notebooks/);
+    }
+    expect(ids.sort()).toEqual([
+      'kubeflow/elastic-bounds', 'kubeflow/elastic-nproc', 'kubeflow/framework-container', 'kubeflow/image-port',
+      'kubeflow/injected-env', 'kubeflow/mpi-launcher-gpu-env', 'kubeflow/mpi-main-container', 'kubeflow/mpi-np',
+      'kubeflow/option-default', 'kubeflow/option-redirect', 'kubeflow/pod-name-length',
+      'kubeflow/pytorch-master', 'kubeflow/replica-count', 'kubeflow/replica-type', 'kubeflow/restricted-operator-init',
+      'kubeflow/workspace-option',
+    ]);
+  });
+
+  test('docs/cli.md counts the rules of each family as they are', () => {
+    const doc = fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'cli.md'), 'utf8');
+    const count = (family: string) => Number(new RegExp(`^\\| ${family} \\| (\\d+) \\|`, 'm').exec(doc)?.[1]);
+    expect(count('CRD schema \\(`crd/schema`\\)')).toBe(1);
+    expect(count('Kubernetes \\(`k8s/...`\\)')).toBe(KUBERNETES_RULES.length);
+    expect(count('Pod Security "restricted" \\(`k8s/pss-...`\\)')).toBe(POD_SECURITY_RESTRICTED_RULES.length);
+    expect(count('Across documents \\(`app/...`\\)')).toBe(APP_RULES.length);
+    expect(count('Operators \\(`kubeflow/...`\\)')).toBe(KUBEFLOW_RULES.length);
+    for (const rule of KUBEFLOW_RULES) expect(doc).toContain(`| \`${rule.id}\` |`);
+  });
+
+  test('`rules` lists every layer with its count, and every rule a finding of this file names', () => {
+    const result = runCli(['rules']);
+    expect(result.status).toBe(0);
+    expect(lines(result.stdout).filter(l => !l.startsWith(' '))).toEqual([
+      'YAML: 1', 'CRD schema: 1', `Kubernetes: ${KUBERNETES_RULES.length}`,
+      `Pod Security "restricted" (namespaces of the input that enforce it): ${POD_SECURITY_RESTRICTED_RULES.length}`,
+      `Across documents: ${APP_RULES.length}`, `Operators: ${KUBEFLOW_RULES.length}`,
+      `${2 + KUBERNETES_RULES.length + POD_SECURITY_RESTRICTED_RULES.length + APP_RULES.length + KUBEFLOW_RULES.length} rules`,
+    ]);
+    const listed = new Set(lines(result.stdout).filter(l => l.startsWith('    ')).map(l => l.trim().split(' ')[0]));
+    const named = EXPECTED.flatMap(([, found]) => found.map(f => /\[([^\]]+)\]$/.exec(f)?.[1]).filter((id): id is string => id !== undefined));
+    expect(named.filter(id => !listed.has(id))).toEqual([]);
+  });
+});

@@ -24,4 +24,5 @@ export * from './xgboost';
 // L1: typed classes generated from the pinned CRDs (see imports/ and scripts/generate-l1.ts).
 export * as kubeflow from '../imports/kubeflow';
 export * as notebooks from '../imports/notebooks';
+export * as trainer from '../imports/trainer';
 export * as core from '../imports/core';

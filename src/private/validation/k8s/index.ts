@@ -57,7 +57,8 @@ export function kubernetesFindings(doc: any): Finding[] {
   checkObjectMeta(doc.metadata, 'metadata', kind?.name ?? SUBDOMAIN_NAME, out);
   if (kind === undefined) return out;
   const c = compile(kind);
-  for (const location of c.templates) select(doc, location, (template, at) => checkPodTemplate(template, at, out));
+  const added = kind.addedVolumes?.(doc) ?? [];
+  for (const location of c.templates) select(doc, location, (template, at) => checkPodTemplate(template, at, out, added));
   checkIntegers(c.integers, doc, '', out);
   kind.check?.(doc, out);
   return out;

@@ -12,7 +12,7 @@ import { KUEUE_PRIORITY_LABEL, KUEUE_QUEUE_LABEL } from '../private/kueue';
 import { normalPath } from '../private/paths';
 import { amountFindings, limitFindings, resourceQuantities } from '../private/quantities';
 import { addLateMetadata } from '../private/render-hook';
-import { LIBRARY_PATCH_MANAGER, NODE_JOB, RESERVED_ENV, TRAINER_GROUP } from '../private/trainer-names';
+import { LIBRARY_PATCH_MANAGER, NODE_JOB, TRAINER_GROUP } from '../private/trainer-names';
 import { checkRenderedDocument } from '../private/validation/engine';
 import { Finding, finding } from '../private/validation/finding';
 import { addCheck, checkCount, fail, raise, raiseFirst } from '../private/validation/report';
@@ -318,7 +318,7 @@ export class TrainJob extends Construct {
       this.props.workloadPriorityClass ? { [KUEUE_PRIORITY_LABEL]: this.props.workloadPriorityClass } : undefined);
   }
 
-  /** What the job asks that its runtime cannot give, where the runtime is a construct of the app. */
+  /** What the job asks that its runtime's nodes cannot give. */
   private validateJob(): Finding[] {
     const out: Finding[] = [];
     const facts = this.runtime._facts;
@@ -329,21 +329,8 @@ export class TrainJob extends Construct {
     if (procs !== undefined && gpus !== undefined && procs > gpus) {
       out.push(finding('numProcPerNode', procs, `expected at most the ${gpus} accelerators per node (one process per device)`));
     }
-    if (!facts) return out;
-    const policy = facts.policy;
-    // Each policy plugin's Validate refuses the variables it sets itself (v2.3.0 torch.go, mpi.go, xgboost.go).
-    const reserved = RESERVED_ENV[policy.framework] ?? [];
-    for (const name of Object.keys(this.props.env ?? {})) {
-      if (reserved.includes(name)) {
-        out.push(finding(`env[${name}]`, name, `expected a variable the ${policy.framework} runtime "${facts.apiObject.name}" does not set itself (it sets ${reserved.join(', ')})`));
-      }
-    }
-    const jobs = facts.replicatedJobs();
-    for (const name of this.props.patchedJobs ?? []) {
-      if (!jobs.includes(name)) {
-        out.push(finding('patchedJobs', name, `expected a replicated job of the runtime "${facts.apiObject.name}": ${jobs.join(', ')}`));
-      }
-    }
+    // What the job asks of a runtime of the app (initializer steps, patched jobs, reserved
+    // variables) is checked on the rendered documents, by the app rule app/trainjob-runtime.
     return out;
   }
 }

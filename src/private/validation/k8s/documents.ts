@@ -15,6 +15,7 @@ import {
   DNS1035_LABEL_TEXT, DNS1123_LABEL_TEXT, DNS1123_SUBDOMAIN_TEXT, isDns1035Label, isDns1123Label, isDns1123Subdomain,
 } from './names';
 import { checkWorkspace, checkWorkspaceKind } from './notebooks';
+import { checkTrainingRuntime, checkTrainJob } from './trainer';
 
 /** NameIsDNSSubdomain: most kinds, and every custom resource. */
 export const SUBDOMAIN_NAME: NameFormat = { test: isDns1123Subdomain, text: DNS1123_SUBDOMAIN_TEXT };
@@ -90,6 +91,7 @@ function trainingRuntime(kind: string, namespaced: boolean): DocumentKind {
     name: SUBDOMAIN_NAME,
     podTemplates: [`${REPLICATED_JOBS}.template.spec.template`],
     addedVolumes: volumeClaimPolicyVolumes,
+    check: checkTrainingRuntime,
     integers: [
       i32('spec.mlPolicy.numNodes'), i32('spec.mlPolicy.mpi.numProcPerNode'), i32('spec.mlPolicy.flux.numProcPerNode'),
       i32('spec.podGroupPolicy.coscheduling.scheduleTimeoutSeconds'),
@@ -182,6 +184,7 @@ export const DOCUMENT_KINDS: readonly DocumentKind[] = [
         i64('terminationGracePeriodSeconds'), { path: 'tolerations[].tolerationSeconds', format: 'int64' },
       ]),
     ],
+    check: checkTrainJob,
   },
   core('PersistentVolumeClaim', SUBDOMAIN_NAME),
   core('ConfigMap', SUBDOMAIN_NAME, checkConfigMap),

@@ -39,8 +39,9 @@ export interface TrainingRuntimeProps extends ReplicaOptions {
    */
   readonly numNodes?: number;
   /**
-   * Options of the MPI launcher over the node options (MPI only).
-   * @default - the node options
+   * Options of the MPI launcher over the node options (MPI only); it takes the nodes' image and
+   * pod settings, but not their command and arguments.
+   * @default - the node options without command and arguments
    */
   readonly launcher?: ReplicaOptions;
   /**
@@ -133,8 +134,10 @@ export abstract class TrainingRuntimeBase extends Construct {
       podGroupPolicy: _g, security: _s, istioSidecar: _i, frameworkLabel: _f, ...nodeOptions } = props;
     this.nodes = ReplicaGroup._create(this, NODE_JOB, { ...nodeOptions, framework: container(NODE_JOB) });
     if (props.mlPolicy.isMpi) {
+      // The launcher runs the TrainJob's command (mpirun), not the nodes' (sshd): it takes the
+      // nodes' image and pod settings but only its own command and arguments.
       this.launcher = ReplicaGroup._create(this, LAUNCHER_JOB, {
-        ...nodeOptions, ...dropUndefined(launcher ?? {}),
+        ...nodeOptions, command: undefined, args: undefined, ...dropUndefined(launcher ?? {}),
         env: { ...(nodeOptions.env ?? {}), ...(launcher?.env ?? {}) },
         nodeSelector: mergeMaps(nodeOptions.nodeSelector, launcher?.nodeSelector),
         tolerations: [...(nodeOptions.tolerations ?? []), ...(launcher?.tolerations ?? [])],

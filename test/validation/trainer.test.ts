@@ -116,3 +116,11 @@ test('each single-document Trainer rule is found by its id', () => {
     'k8s/trainer-replicated-job-name', 'k8s/trainer-runtime-step', 'k8s/trainer-patch-manager', 'k8s/trainer-patch-env',
   ]);
 });
+
+test('a runtime patch\'s node selector, tolerations, volumes and pod labels get the pod template\'s rules', () => {
+  const job = trainJob({ runtimePatches: [{ manager: 'example.io/p', trainingRuntimeSpec: { template: { spec: { replicatedJobs: [{ name: 'node', template: { spec: { template: {
+    metadata: { labels: { 'bad key!': 'v' } },
+    spec: { nodeSelector: { pool: 'a b' }, tolerations: [{ key: 'k', operator: 'Exists', value: 'v' }], volumes: [{ name: 'Data', emptyDir: {} }] },
+  } } } }] } } } }] });
+  expect(rules(job).map(r => r.split(' ')[0])).toEqual(['k8s/label-key', 'k8s/label-value', 'k8s/toleration-value', 'k8s/volume-name']);
+});

@@ -8,7 +8,10 @@
 import { Finding } from '../finding';
 import { Rule } from '../rule';
 import { child, indexed } from './field-path';
+import { checkTemplateMeta } from './metadata';
 import { isDns1123Subdomain, isObject } from './names';
+import { checkAffinity, checkNodeSelector, checkTolerations } from './scheduling';
+import { checkVolumes } from './volumes';
 import { ANCESTOR_LABEL, MAX_REPLICATED_JOB_NAME, STEP_CONTAINERS } from '../../trainer-names';
 
 export const RUNTIME_STEP = new Rule('k8s/trainer-runtime-step', 'trainer',
@@ -64,6 +67,17 @@ export function checkTrainJob(doc: any, out: Finding[]): void {
     const jobs = patch.trainingRuntimeSpec?.template?.spec?.replicatedJobs;
     if (!Array.isArray(jobs)) return;
     jobs.forEach((job: any, j: number) => {
+      // The patched pod's parts that are whole Kubernetes types get the pod template's rules.
+      const podAt = `${indexed(`${patchAt}.trainingRuntimeSpec.template.spec.replicatedJobs`, j)}.template.spec.template`;
+      const pod = job?.template?.spec?.template;
+      checkTemplateMeta(pod?.metadata, child(podAt, 'metadata'), out);
+      const spec = pod?.spec;
+      if (isObject(spec)) {
+        checkNodeSelector(spec.nodeSelector, child(child(podAt, 'spec'), 'nodeSelector'), out);
+        checkTolerations(spec.tolerations, child(child(podAt, 'spec'), 'tolerations'), out);
+        checkAffinity(spec.affinity, child(child(podAt, 'spec'), 'affinity'), out);
+        checkVolumes(spec.volumes, child(child(podAt, 'spec'), 'volumes'), out);
+      }
       const containers = job?.template?.spec?.template?.spec?.containers;
       if (!Array.isArray(containers)) return;
       containers.forEach((c: any, k: number) => {

@@ -4,7 +4,7 @@ import { Accelerator, TrainingRuntimeRef, TrainJob } from '../src';
 
 /**
  * TrainJobs queued by Kueue: one admitted by the team's LocalQueue with a priority and a topology
- * request on every pod (through the library's runtime patch), one handed to MultiKueue to run on
+ * request annotated on every pod (through the library's runtime patch), one handed to MultiKueue to run on
  * a worker cluster (where the runtime must exist too). Kueue suspends a queued job itself and
  * lifts the suspension on admission.
  */
@@ -20,7 +20,7 @@ export default function (app: App): void {
     resourcesPerNode: { accelerator: Accelerator.nvidia(4), cpu: kplus.Cpu.units(32), memory: Size.gibibytes(256) },
     queue: 'team-vision',
     workloadPriorityClass: 'production',
-    podLabels: { 'kueue.x-k8s.io/podset-preferred-topology': 'cloud.provider.com/topology-rack' },
+    podAnnotations: { 'kueue.x-k8s.io/podset-preferred-topology': 'cloud.provider.com/topology-rack' },
     activeDeadline: Duration.hours(24),
   });
   new TrainJob(chart, 'vit-remote', {

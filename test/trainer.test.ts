@@ -146,7 +146,7 @@ describe('TrainJob', () => {
     const [job] = synthAll(chart => {
       const j = new TrainJob(chart, 'job', {
         metadata: { name: 'patched' }, runtime: TrainingRuntimeRef.cluster('torch-distributed'),
-        nodeSelector: { pool: 'a100' }, podLabels: { 'kueue.x-k8s.io/podset-required-topology': 'rack' },
+        nodeSelector: { pool: 'a100' }, podAnnotations: { 'kueue.x-k8s.io/podset-required-topology': 'rack' },
         tolerations: [{ key: 'gpu', operator: 'Exists', effect: 'NoSchedule' }],
       });
       j.mount('/data', kplus.Volume.fromPersistentVolumeClaim(chart, 'v', kplus.PersistentVolumeClaim.fromClaimName(chart, 'c', 'datasets')), { readOnly: true });
@@ -154,7 +154,7 @@ describe('TrainJob', () => {
     expect(job.spec.runtimePatches).toEqual([{
       manager: 'cdk8s-kubeflow/train-job',
       trainingRuntimeSpec: { template: { spec: { replicatedJobs: [{ name: 'node', template: { spec: { template: {
-        metadata: { labels: { 'kueue.x-k8s.io/podset-required-topology': 'rack' } },
+        metadata: { annotations: { 'kueue.x-k8s.io/podset-required-topology': 'rack' } },
         spec: {
           nodeSelector: { pool: 'a100' },
           tolerations: [{ key: 'gpu', operator: 'Exists', effect: 'NoSchedule' }],

@@ -188,6 +188,13 @@ export class TrainJob extends Construct {
       ...amountFindings(props.resourceLimitsPerNode, undefined, 'resourceLimitsPerNode'),
       ...limitFindings('resourcesPerNode', props.resourcesPerNode, props.resourceLimitsPerNode),
     ]);
+    for (const [field, init] of [['datasetInitializer', props.datasetInitializer], ['modelInitializer', props.modelInitializer]] as const) {
+      const uri = init?.storageUri;
+      // The CRD's CEL rule on storageUri (empty, or `scheme://...`), which a schema check without CEL misses.
+      if (uri !== undefined && uri !== '' && !STORAGE_URI.test(uri)) {
+        fail(this, `${field}.storageUri`, uri, 'expected a URI with a scheme, such as hf://tatsu-lab/alpaca or s3://bucket/path');
+      }
+    }
     for (const t of props.tolerations ?? []) this.addToleration(t);
     this.apiObject = new trainer.TrainJob(this, 'Resource', { spec: Lazy.any({ produce: () => this.renderSpec() }) as any, metadata: props.metadata });
     addLateMetadata(this.apiObject, () => ({ labels: this.jobLabels() }));
@@ -334,6 +341,9 @@ export class TrainJob extends Construct {
     return out;
   }
 }
+
+/** The TrainJob CRD's rule for `initializer.*.storageUri`. */
+const STORAGE_URI = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/.+$/;
 
 function envVars(env: { [name: string]: kplus.EnvValue } | undefined): k8s.EnvVar[] | undefined {
   if (!env || Object.keys(env).length === 0) return undefined;

@@ -116,7 +116,7 @@ export abstract class TrainingRuntimeBase extends Construct {
     checkCount(this, 'numNodes', props.numNodes, 1);
     raiseFirst(this, [...props.mlPolicy._findings(), ...(props.podGroupPolicy?._findings() ?? [])]);
     if (props.launcher && !props.mlPolicy.isMpi) {
-      raiseFirst(this, [finding('launcher', 'set', `expected none: only MPI runtimes have a launcher (the policy is ${props.mlPolicy.framework})`)]);
+      raiseFirst(this, [finding('launcher', props.launcher, `expected none: only MPI runtimes have a launcher (the policy is ${props.mlPolicy.framework})`)]);
     }
     const container = (name: string): FrameworkContainer => ({ containerName: name, defaultRestartPolicy: RestartPolicy.NEVER });
     const step = (name: string, options: InitializerStepOptions) => ReplicaGroup._create(this, name, {

@@ -581,7 +581,10 @@ const CASES: Case[] = [
   { construct: 'TrainingRuntime', input: 'no nodes', at: 'construction', build: tr({ numNodes: -1 }), message: 'test/rt: numNodes is -1; expected a whole number of 1 or more' },
   { construct: 'TrainingRuntime', input: 'hostNetwork under RESTRICTED', at: 'synth', build: tr({ hostNetwork: true, security: PodSecurity.RESTRICTED }), message: `${REPORT}  [test/rt] node.hostNetwork is true; expected false or not set under PodSecurity.RESTRICTED (the "restricted" Pod Security Standard), which forbids host namespaces` },
   {
-    construct: 'TrainingRuntime', input: 'in another namespace than the TrainJob', at: 'synth', message: `${REPORT}  [test/job] spec.runtimeRef.name is "torch"; expected a TrainingRuntime in the job's namespace "team-a"; the app's "torch" is in namespace "platform", where the controller does not look`,
+    construct: 'TrainingRuntime',
+    input: 'in another namespace than the TrainJob',
+    at: 'synth',
+    message: `${REPORT}  [test/job] spec.runtimeRef.name is "torch"; expected a TrainingRuntime in the job's namespace "team-a"; the app's "torch" is in namespace "platform", where the controller does not look`,
     build: c => {
       const rt = new TrainingRuntime(new Chart(c, 'platform', { namespace: 'platform' }), 'rt', { metadata: { name: 'torch' }, mlPolicy: MlPolicy.torch(), image: IMAGE });
       new TrainJob(c, 'job', { metadata: { name: 'train', namespace: 'team-a' }, runtime: rt.ref });
@@ -592,7 +595,10 @@ const CASES: Case[] = [
   { construct: 'TrainJob', input: 'a deadline of half a second', at: 'construction', build: trainJob({ activeDeadline: Duration.millis(500) }), message: 'test/job: activeDeadline is "0.5s"; expected a whole number of seconds, which the manifest counts in' },
   { construct: 'TrainJob', input: 'limits below the requests', at: 'construction', build: trainJob({ resourcesPerNode: { memory: Size.gibibytes(8) }, resourceLimitsPerNode: { memory: Size.gibibytes(4) } }), message: 'test/job: resourcesPerNode.limits.memory is "4Gi"; expected at least the request (8Gi)' },
   {
-    construct: 'TrainJob', input: 'two mounts at one path', at: 'construction', message: 'test/job: mount.path is "/data/"; expected every mount path to be used once; volume "a" is mounted there',
+    construct: 'TrainJob',
+    input: 'two mounts at one path',
+    at: 'construction',
+    message: 'test/job: mount.path is "/data/"; expected every mount path to be used once; volume "a" is mounted there',
     build: c => {
       const job = trainJob()(c);
       job.mount('/data', kplus.Volume.fromEmptyDir(c, 'a', 'a'));
@@ -600,7 +606,10 @@ const CASES: Case[] = [
     },
   },
   {
-    construct: 'TrainJob', input: 'a dataset for a runtime whose initializer lacks the workspace mount (upstream jobs/05-multi-step.yaml)', at: 'synth', message: `${REPORT}  [test/job] spec.initializer.dataset is {"storageUri":"hf://tatsu-lab/alpaca"}; expected the runtime "torch-with-dataset-init" to mount the "initializer" volume in its "dataset-initializer" container, where the initializer writes (the Trainer webhook refuses the job otherwise)`,
+    construct: 'TrainJob',
+    input: 'a dataset for a runtime whose initializer lacks the workspace mount (upstream jobs/05-multi-step.yaml)',
+    at: 'synth',
+    message: `${REPORT}  [test/job] spec.initializer.dataset is {"storageUri":"hf://tatsu-lab/alpaca"}; expected the runtime "torch-with-dataset-init" to mount the "initializer" volume in its "dataset-initializer" container, where the initializer writes (the Trainer webhook refuses the job otherwise)`,
     build: c => {
       const rt = new TrainingRuntime(c, 'rt', { metadata: { name: 'torch-with-dataset-init' }, mlPolicy: MlPolicy.torch(), image: IMAGE, datasetInitializer: { image: IMAGE, mountWorkspace: false } });
       new TrainJob(c, 'job', { metadata: { name: 'train' }, runtime: rt.ref, datasetInitializer: { storageUri: 'hf://tatsu-lab/alpaca' } });

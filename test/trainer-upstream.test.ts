@@ -34,9 +34,12 @@ function load(file: string): any[] {
 
 function mpiRuntime(chart: Chart, file: string, name: string, framework: string, image: string): void {
   const rt = new ClusterTrainingRuntime(chart, name, {
-    metadata: { name }, frameworkLabel: framework,
+    metadata: { name },
+    frameworkLabel: framework,
     mlPolicy: MlPolicy.mpi({ slotsPerWorker: 1, sshAuthMountPath: '/home/mpiuser/.ssh', runLauncherAsNode: true }),
-    image, command: ['/usr/sbin/sshd'], args: ['-De', '-f', '/home/mpiuser/.sshd_config'],
+    image,
+    command: ['/usr/sbin/sshd'],
+    args: ['-De', '-f', '/home/mpiuser/.sshd_config'],
     securityContext: { user: 1000, ensureNonRoot: false },
   });
   const podSpec = (i: number) => `/spec/template/spec/replicatedJobs/${i}/template/spec/template/spec`;
@@ -51,7 +54,9 @@ function mpiRuntime(chart: Chart, file: string, name: string, framework: string,
 function torchtune(chart: Chart, file: string, name: string, dataset: string, model: string, gpus: number): void {
   const command = load(file)[0].spec.template.spec.replicatedJobs[2].template.spec.template.spec.containers[0].command;
   new ClusterTrainingRuntime(chart, name, {
-    metadata: { name }, frameworkLabel: 'torchtune', mlPolicy: MlPolicy.torch(),
+    metadata: { name },
+    frameworkLabel: 'torchtune',
+    mlPolicy: MlPolicy.torch(),
     datasetInitializer: { image: 'ghcr.io/kubeflow/trainer/dataset-initializer', storageUri: dataset },
     modelInitializer: { image: 'ghcr.io/kubeflow/trainer/model-initializer', storageUri: model },
     image: 'ghcr.io/kubeflow/trainer/torchtune-trainer',
@@ -67,9 +72,12 @@ const BUILDERS: Record<string, (chart: Chart) => void> = {
   'runtimes/xgboost_distributed.yaml': chart => new ClusterTrainingRuntime(chart, 'rt', { metadata: { name: 'xgboost-distributed' }, mlPolicy: MlPolicy.xgboost(), image: 'ghcr.io/kubeflow/trainer/xgboost-runtime' }),
   'runtimes/torch_distributed_with_cache.yaml': chart => new ClusterTrainingRuntime(chart, 'rt', {
     metadata: { name: 'torch-distributed-with-cache', labels: { 'trainer.kubeflow.org/webhook-validation': 'disabled' } },
-    mlPolicy: MlPolicy.torch(), image: TORCH, env: { TRAIN_JOB_NAME: CACHE_JOB_NAME },
+    mlPolicy: MlPolicy.torch(),
+    image: TORCH,
+    env: { TRAIN_JOB_NAME: CACHE_JOB_NAME },
     datasetInitializer: {
-      image: 'ghcr.io/kubeflow/trainer/dataset-initializer', mountWorkspace: false,
+      image: 'ghcr.io/kubeflow/trainer/dataset-initializer',
+      mountWorkspace: false,
       serviceAccount: kplus.ServiceAccount.fromServiceAccountName(chart, 'sa', 'kubeflow-trainer-cache-initializer'),
       env: { CACHE_IMAGE: kplus.EnvValue.fromValue('ghcr.io/kubeflow/trainer/data-cache:v2.3.0'), TRAIN_JOB_NAME: CACHE_JOB_NAME },
     },
@@ -80,47 +88,72 @@ const BUILDERS: Record<string, (chart: Chart) => void> = {
   'runtimes/llama3_2_3B.yaml': chart => torchtune(chart, 'runtimes/llama3_2_3B.yaml', 'torchtune-llama3.2-3b', 'hf://tatsu-lab/alpaca', 'hf://meta-llama/Llama-3.2-3B-Instruct', 2),
   'runtimes/qwen2_5_1.5B.yaml': chart => torchtune(chart, 'runtimes/qwen2_5_1.5B.yaml', 'torchtune-qwen2.5-1.5b', 'hf://tatsu-lab/alpaca', 'hf://Qwen/Qwen2.5-1.5B-Instruct', 2),
   'jobs/01-multi-node.yaml': chart => new TrainJob(chart, 'job', {
-    metadata: { name: 'multi-node-example' }, runtime: TrainingRuntimeRef.cluster('torch-distributed'), numNodes: 3,
+    metadata: { name: 'multi-node-example' },
+    runtime: TrainingRuntimeRef.cluster('torch-distributed'),
+    numNodes: 3,
     command: torchJobScript('jobs/01-multi-node.yaml'),
   }),
   'jobs/02-runtime-patches.yaml': chart => new TrainJob(chart, 'job', {
-    metadata: { name: 'runtime-patches-example' }, runtime: TrainingRuntimeRef.cluster('torch-distributed'), numNodes: 2,
+    metadata: { name: 'runtime-patches-example' },
+    runtime: TrainingRuntimeRef.cluster('torch-distributed'),
+    numNodes: 2,
     command: torchJobScript('jobs/02-runtime-patches.yaml'),
     env: { CUSTOM_VAR: kplus.EnvValue.fromValue('custom-value'), PYTHONUNBUFFERED: kplus.EnvValue.fromValue('1') },
     ...resources('jobs/02-runtime-patches.yaml'),
     patchManager: 'example.io/platform-team',
     jobSetLabels: { 'team': 'ml-platform', 'cost-center': 'research' },
     jobSetAnnotations: { 'prometheus.io/scrape': 'true', 'prometheus.io/port': '8080' },
-    serviceAccountName: 'training-sa', nodeSelector: { 'node-type': 'training' },
+    serviceAccountName: 'training-sa',
+    nodeSelector: { 'node-type': 'training' },
     tolerations: [{ key: 'training-workload', operator: 'Equal', value: 'true', effect: 'NoSchedule' }],
   }),
   'jobs/03-kueue-integration.yaml': chart => new TrainJob(chart, 'job', {
-    metadata: { name: 'kueue-example' }, runtime: TrainingRuntimeRef.cluster('torch-distributed'), queue: 'training-queue', suspend: true,
-    numNodes: 3, image: 'python:3.11-slim', command: torchJobScript('jobs/03-kueue-integration.yaml'), ...resources('jobs/03-kueue-integration.yaml'),
+    metadata: { name: 'kueue-example' },
+    runtime: TrainingRuntimeRef.cluster('torch-distributed'),
+    queue: 'training-queue',
+    suspend: true,
+    numNodes: 3,
+    image: 'python:3.11-slim',
+    command: torchJobScript('jobs/03-kueue-integration.yaml'),
+    ...resources('jobs/03-kueue-integration.yaml'),
   }),
   'jobs/04-volcano-integration.yaml': chart => {
     const rt = new ClusterTrainingRuntime(chart, 'rt', { metadata: { name: 'torch-distributed-volcano' }, mlPolicy: MlPolicy.torch(), image: TORCH, podGroupPolicy: PodGroupPolicy.volcano() });
     new TrainJob(chart, 'job', {
-      metadata: { name: 'volcano-example' }, runtime: rt.ref, numNodes: 4,
-      command: torchJobScript('jobs/04-volcano-integration.yaml'), ...resources('jobs/04-volcano-integration.yaml'),
+      metadata: { name: 'volcano-example' },
+      runtime: rt.ref,
+      numNodes: 4,
+      command: torchJobScript('jobs/04-volcano-integration.yaml'),
+      ...resources('jobs/04-volcano-integration.yaml'),
     });
   },
   'jobs/flux-runtime.yaml': chart => new ClusterTrainingRuntime(chart, 'rt', {
     metadata: { name: 'flux-distributed', labels: { 'trainer.kubeflow.org/webhook-validation': 'disabled' } }, mlPolicy: MlPolicy.flux(), image: 'ubuntu:jammy',
   }),
   'jobs/flux-interactive.yaml': chart => new TrainJob(chart, 'job', {
-    metadata: { name: 'lammps-flux-interactive' }, runtime: TrainingRuntimeRef.cluster('flux-distributed'), numNodes: 4,
-    image: 'ghcr.io/converged-computing/metric-lammps:latest', command: ['sleep', 'infinity'],
+    metadata: { name: 'lammps-flux-interactive' },
+    runtime: TrainingRuntimeRef.cluster('flux-distributed'),
+    numNodes: 4,
+    image: 'ghcr.io/converged-computing/metric-lammps:latest',
+    command: ['sleep', 'infinity'],
   }),
   'jobs/lammps-train-gpus.yaml': chart => new TrainJob(chart, 'job', {
-    metadata: { name: 'lammps-flux' }, runtime: TrainingRuntimeRef.cluster('flux-distributed'), numNodes: 2, numProcPerNode: 1,
-    image: 'ghcr.io/flux-framework/tutorials:gpu-lammps-hwloc', command: load('jobs/lammps-train-gpus.yaml')[0].spec.trainer.command,
+    metadata: { name: 'lammps-flux' },
+    runtime: TrainingRuntimeRef.cluster('flux-distributed'),
+    numNodes: 2,
+    numProcPerNode: 1,
+    image: 'ghcr.io/flux-framework/tutorials:gpu-lammps-hwloc',
+    command: load('jobs/lammps-train-gpus.yaml')[0].spec.trainer.command,
     resourcesPerNode: { accelerator: Accelerator.nvidia(1) },
     env: { OMPI_MCA_btl: kplus.EnvValue.fromValue('tcp,self'), FLUX_VIEW_IMAGE: kplus.EnvValue.fromValue('ghcr.io/converged-computing/flux-view-ubuntu:tag-jammy') },
   }),
   'jobs/lammps-train-job.yaml': chart => new TrainJob(chart, 'job', {
-    metadata: { name: 'lammps-flux' }, runtime: TrainingRuntimeRef.cluster('flux-distributed'), numNodes: 2, numProcPerNode: 4,
-    image: 'ghcr.io/converged-computing/metric-lammps:latest', command: load('jobs/lammps-train-job.yaml')[0].spec.trainer.command,
+    metadata: { name: 'lammps-flux' },
+    runtime: TrainingRuntimeRef.cluster('flux-distributed'),
+    numNodes: 2,
+    numProcPerNode: 4,
+    image: 'ghcr.io/converged-computing/metric-lammps:latest',
+    command: load('jobs/lammps-train-job.yaml')[0].spec.trainer.command,
     env: { FLUX_VIEW_IMAGE: kplus.EnvValue.fromValue('ghcr.io/converged-computing/flux-view-ubuntu:tag-jammy') },
   }),
 };
@@ -154,11 +187,16 @@ test('jobs/05-multi-step.yaml: the runtime\'s dataset initializer lacks the work
   const [runtime, job] = load('jobs/05-multi-step.yaml');
   const report = synthErrors(chart => {
     const rt = new TrainingRuntime(chart, 'rt', {
-      metadata: { name: runtime.metadata.name }, mlPolicy: MlPolicy.torch(), image: TORCH,
+      metadata: { name: runtime.metadata.name },
+      mlPolicy: MlPolicy.torch(),
+      image: TORCH,
       datasetInitializer: { image: 'ghcr.io/kubeflow/trainer/dataset-initializer', mountWorkspace: false },
     });
     new TrainJob(chart, 'job', {
-      metadata: { name: job.metadata.name }, runtime: rt.ref, numNodes: 2, command: job.spec.trainer.command,
+      metadata: { name: job.metadata.name },
+      runtime: rt.ref,
+      numNodes: 2,
+      command: job.spec.trainer.command,
       datasetInitializer: { storageUri: job.spec.initializer.dataset.storageUri },
     });
   });

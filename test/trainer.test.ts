@@ -1,7 +1,7 @@
-import { App, Chart, Duration, JsonPatch, Size, YamlOutputType } from 'cdk8s';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { App, Chart, Duration, JsonPatch, Size, YamlOutputType } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import * as yaml from 'js-yaml';
 import {
@@ -29,8 +29,13 @@ const pod = (runtime: any, job: string) => runtime.spec.template.spec.replicated
 describe('ClusterTrainingRuntime', () => {
   test('a torch runtime: one `node` job with the trainer step label, container `node`, GPUs, shared memory, the Istio opt-out, RESTRICTED', () => {
     const [runtime] = synthAll(chart => new ClusterTrainingRuntime(chart, 'rt', {
-      metadata: { name: 'torch-gpu' }, mlPolicy: MlPolicy.torch(), image: TORCH_IMAGE, numNodes: 2,
-      resources: { accelerator: Accelerator.nvidia(4) }, sharedMemory: Size.gibibytes(16), security: PodSecurity.RESTRICTED,
+      metadata: { name: 'torch-gpu' },
+      mlPolicy: MlPolicy.torch(),
+      image: TORCH_IMAGE,
+      numNodes: 2,
+      resources: { accelerator: Accelerator.nvidia(4) },
+      sharedMemory: Size.gibibytes(16),
+      security: PodSecurity.RESTRICTED,
     }));
     expect(runtime.kind).toBe('ClusterTrainingRuntime');
     expect(runtime.metadata).toEqual({ name: 'torch-gpu', labels: { 'trainer.kubeflow.org/framework': 'torch' } });
@@ -50,8 +55,10 @@ describe('ClusterTrainingRuntime', () => {
 
   test('MPI: `node` then `launcher` (the trainer step, container `node`), reachable nodes, success when the launcher succeeds', () => {
     const [runtime] = synthAll(chart => new ClusterTrainingRuntime(chart, 'rt', {
-      metadata: { name: 'mpi' }, mlPolicy: MlPolicy.mpi({ slotsPerWorker: 2, sshAuthMountPath: '/home/mpiuser/.ssh', runLauncherAsNode: true }),
-      image: 'ghcr.io/kubeflow/trainer/deepspeed-runtime', resources: { accelerator: Accelerator.nvidia(2) },
+      metadata: { name: 'mpi' },
+      mlPolicy: MlPolicy.mpi({ slotsPerWorker: 2, sshAuthMountPath: '/home/mpiuser/.ssh', runLauncherAsNode: true }),
+      image: 'ghcr.io/kubeflow/trainer/deepspeed-runtime',
+      resources: { accelerator: Accelerator.nvidia(2) },
     }));
     expect(runtime.spec.mlPolicy).toEqual({
       numNodes: 1, mpi: { numProcPerNode: 2, mpiImplementation: 'OpenMPI', sshAuthMountPath: '/home/mpiuser/.ssh', runLauncherAsNode: true },
@@ -68,16 +75,20 @@ describe('ClusterTrainingRuntime', () => {
 
   test('initializers: steps first with replicas 1, their labels and containers, a shared claim mounted at /workspace, the nodes wait', () => {
     const [runtime] = synthAll(chart => new ClusterTrainingRuntime(chart, 'rt', {
-      metadata: { name: 'tune' }, mlPolicy: MlPolicy.torch(), image: TORCH_IMAGE,
+      metadata: { name: 'tune' },
+      mlPolicy: MlPolicy.torch(),
+      image: TORCH_IMAGE,
       datasetInitializer: { image: 'ghcr.io/kubeflow/trainer/dataset-initializer', storageUri: 'hf://tatsu-lab/alpaca' },
       modelInitializer: { image: 'ghcr.io/kubeflow/trainer/model-initializer' },
       workspace: { size: Size.gibibytes(50), storageClassName: 'fast' },
     }));
     const spec = runtime.spec.template.spec;
-    expect(spec.volumeClaimPolicies).toEqual([{ templates: [{
-      metadata: { name: 'initializer' },
-      spec: { accessModes: ['ReadWriteOnce'], storageClassName: 'fast', resources: { requests: { storage: '50Gi' } } },
-    }] }]);
+    expect(spec.volumeClaimPolicies).toEqual([{
+      templates: [{
+        metadata: { name: 'initializer' },
+        spec: { accessModes: ['ReadWriteOnce'], storageClassName: 'fast', resources: { requests: { storage: '50Gi' } } },
+      }],
+    }]);
     expect(spec.replicatedJobs.map((j: any) => [j.name, j.replicas, j.template.metadata.labels['trainer.kubeflow.org/trainjob-ancestor-step']])).toEqual([
       ['dataset-initializer', 1, 'dataset-initializer'], ['model-initializer', 1, 'model-initializer'], ['node', undefined, 'trainer'],
     ]);
@@ -113,14 +124,23 @@ describe('ClusterTrainingRuntime', () => {
 describe('TrainJob', () => {
   test('a job on a built-in runtime: runtimeRef, trainer, initializers with a Secret, Kueue labels, MultiKueue, suspend, deadline', () => {
     const [job] = synthAll(chart => new TrainJob(chart, 'job', {
-      metadata: { name: 'fine-tune' }, runtime: TrainingRuntimeRef.cluster('torchtune-llama3.2-1b'),
-      image: TORCH_IMAGE, command: ['torchrun', 'train.py'], args: ['--epochs', '3'], numNodes: 2, numProcPerNode: 4,
+      metadata: { name: 'fine-tune' },
+      runtime: TrainingRuntimeRef.cluster('torchtune-llama3.2-1b'),
+      image: TORCH_IMAGE,
+      command: ['torchrun', 'train.py'],
+      args: ['--epochs', '3'],
+      numNodes: 2,
+      numProcPerNode: 4,
       env: { WANDB_API_KEY: kplus.EnvValue.fromSecretValue({ secret: kplus.Secret.fromSecretName(chart, 'w', 'wandb'), key: 'key' }) },
       resourcesPerNode: { cpu: kplus.Cpu.units(2), memory: Size.gibibytes(4), accelerator: Accelerator.nvidia(4) },
       resourceLimitsPerNode: { cpu: kplus.Cpu.units(4), memory: Size.gibibytes(8), accelerator: Accelerator.nvidia(4) },
       datasetInitializer: { storageUri: 'hf://tatsu-lab/alpaca', secret: kplus.Secret.fromSecretName(chart, 'hf', 'hf-token') },
       modelInitializer: { storageUri: 'hf://meta-llama/Llama-3.2-1B-Instruct', env: { REVISION: kplus.EnvValue.fromValue('main') } },
-      queue: 'team-a', workloadPriorityClass: 'high', multiKueue: true, suspend: true, activeDeadline: Duration.hours(6),
+      queue: 'team-a',
+      workloadPriorityClass: 'high',
+      multiKueue: true,
+      suspend: true,
+      activeDeadline: Duration.hours(6),
     }));
     expect(job.metadata.labels).toEqual({ 'kueue.x-k8s.io/queue-name': 'team-a', 'kueue.x-k8s.io/priority-class': 'high' });
     expect(job.spec).toEqual({
@@ -130,38 +150,58 @@ describe('TrainJob', () => {
         model: { storageUri: 'hf://meta-llama/Llama-3.2-1B-Instruct', env: [{ name: 'REVISION', value: 'main' }] },
       },
       trainer: {
-        image: TORCH_IMAGE, command: ['torchrun', 'train.py'], args: ['--epochs', '3'],
+        image: TORCH_IMAGE,
+        command: ['torchrun', 'train.py'],
+        args: ['--epochs', '3'],
         env: [{ name: 'WANDB_API_KEY', valueFrom: { secretKeyRef: { name: 'wandb', key: 'key' } } }],
-        numNodes: 2, numProcPerNode: 4,
+        numNodes: 2,
+        numProcPerNode: 4,
         resourcesPerNode: {
           requests: { 'cpu': '2', 'memory': '4Gi', 'nvidia.com/gpu': 4 },
           limits: { 'cpu': '4', 'memory': '8Gi', 'nvidia.com/gpu': 4 },
         },
       },
-      suspend: true, managedBy: 'kueue.x-k8s.io/multikueue', activeDeadlineSeconds: 21600,
+      suspend: true,
+      managedBy: 'kueue.x-k8s.io/multikueue',
+      activeDeadlineSeconds: 21600,
     });
   });
 
   test('node selection, tolerations, pod labels and mounts are one runtime patch owned by the library', () => {
     const [job] = synthAll(chart => {
       const j = new TrainJob(chart, 'job', {
-        metadata: { name: 'patched' }, runtime: TrainingRuntimeRef.cluster('torch-distributed'),
-        nodeSelector: { pool: 'a100' }, podAnnotations: { 'kueue.x-k8s.io/podset-required-topology': 'rack' },
+        metadata: { name: 'patched' },
+        runtime: TrainingRuntimeRef.cluster('torch-distributed'),
+        nodeSelector: { pool: 'a100' },
+        podAnnotations: { 'kueue.x-k8s.io/podset-required-topology': 'rack' },
         tolerations: [{ key: 'gpu', operator: 'Exists', effect: 'NoSchedule' }],
       });
       j.mount('/data', kplus.Volume.fromPersistentVolumeClaim(chart, 'v', kplus.PersistentVolumeClaim.fromClaimName(chart, 'c', 'datasets')), { readOnly: true });
     });
     expect(job.spec.runtimePatches).toEqual([{
       manager: 'cdk8s-kubeflow/train-job',
-      trainingRuntimeSpec: { template: { spec: { replicatedJobs: [{ name: 'node', template: { spec: { template: {
-        metadata: { annotations: { 'kueue.x-k8s.io/podset-required-topology': 'rack' } },
-        spec: {
-          nodeSelector: { pool: 'a100' },
-          tolerations: [{ key: 'gpu', operator: 'Exists', effect: 'NoSchedule' }],
-          volumes: [{ name: 'pvc-datasets', persistentVolumeClaim: { claimName: 'datasets', readOnly: false } }],
-          containers: [{ name: 'node', volumeMounts: [{ name: 'pvc-datasets', mountPath: '/data', readOnly: true }] }],
+      trainingRuntimeSpec: {
+        template: {
+          spec: {
+            replicatedJobs: [{
+              name: 'node',
+              template: {
+                spec: {
+                  template: {
+                    metadata: { annotations: { 'kueue.x-k8s.io/podset-required-topology': 'rack' } },
+                    spec: {
+                      nodeSelector: { pool: 'a100' },
+                      tolerations: [{ key: 'gpu', operator: 'Exists', effect: 'NoSchedule' }],
+                      volumes: [{ name: 'pvc-datasets', persistentVolumeClaim: { claimName: 'datasets', readOnly: false } }],
+                      containers: [{ name: 'node', volumeMounts: [{ name: 'pvc-datasets', mountPath: '/data', readOnly: true }] }],
+                    },
+                  },
+                },
+              },
+            }],
+          },
         },
-      } } } }] } } },
+      },
     }]);
   });
 
@@ -200,7 +240,9 @@ describe('validation', () => {
   test('a dataset for a runtime whose initializer does not mount the workspace (upstream jobs/05-multi-step.yaml)', () => {
     expect(errors(chart => {
       const rt = new TrainingRuntime(chart, 'rt', {
-        metadata: { name: 'torch-with-dataset-init' }, mlPolicy: MlPolicy.torch(), image: TORCH_IMAGE,
+        metadata: { name: 'torch-with-dataset-init' },
+        mlPolicy: MlPolicy.torch(),
+        image: TORCH_IMAGE,
         datasetInitializer: { image: 'ghcr.io/kubeflow/trainer/dataset-initializer', mountWorkspace: false },
       });
       new TrainJob(chart, 'job', { metadata: { name: 'multi-step-example' }, runtime: rt.ref, datasetInitializer: { storageUri: 'hf://tatsu-lab/alpaca' } });
@@ -213,8 +255,12 @@ describe('validation', () => {
     expect(errors(chart => {
       const rt = new ClusterTrainingRuntime(chart, 'rt', { metadata: { name: 'plain' }, mlPolicy: MlPolicy.torch(), image: TORCH_IMAGE });
       new TrainJob(chart, 'job', {
-        metadata: { name: 'j' }, runtime: rt.ref, modelInitializer: { storageUri: 'hf://m' },
-        env: { PET_NNODES: kplus.EnvValue.fromValue('4') }, nodeSelector: { a: 'b' }, patchedJobs: ['trainer'],
+        metadata: { name: 'j' },
+        runtime: rt.ref,
+        modelInitializer: { storageUri: 'hf://m' },
+        env: { PET_NNODES: kplus.EnvValue.fromValue('4') },
+        nodeSelector: { a: 'b' },
+        patchedJobs: ['trainer'],
       });
     })).toEqual([
       '[test/job] spec.initializer.model is {"storageUri":"hf://m"}; expected a runtime with a "model-initializer" step; the runtime "plain" has only "node"',

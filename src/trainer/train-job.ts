@@ -291,7 +291,10 @@ export class TrainJob extends Construct {
       containers: this.mounts.length ? [{
         name: NODE_JOB,
         volumeMounts: this.mounts.map(m => dropUndefined({
-          name: m.volume.name, mountPath: m.path, readOnly: m.options?.readOnly, subPath: m.options?.subPath,
+          name: m.volume.name,
+          mountPath: m.path,
+          readOnly: m.options?.readOnly,
+          subPath: m.options?.subPath,
           mountPropagation: m.options?.propagation,
         })),
       }] : undefined,

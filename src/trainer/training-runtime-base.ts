@@ -130,14 +130,19 @@ export abstract class TrainingRuntimeBase extends Construct {
     });
     if (props.datasetInitializer) this.datasetInitializer = step(DATASET_INITIALIZER, props.datasetInitializer);
     if (props.modelInitializer) this.modelInitializer = step(MODEL_INITIALIZER, props.modelInitializer);
-    const { metadata: _m, mlPolicy: _p, numNodes: _n, launcher, datasetInitializer: _d, modelInitializer: _mi, workspace: _w,
-      podGroupPolicy: _g, security: _s, istioSidecar: _i, frameworkLabel: _f, ...nodeOptions } = props;
+    const {
+      metadata: _m, mlPolicy: _p, numNodes: _n, launcher, datasetInitializer: _d, modelInitializer: _mi, workspace: _w,
+      podGroupPolicy: _g, security: _s, istioSidecar: _i, frameworkLabel: _f, ...nodeOptions
+    } = props;
     this.nodes = ReplicaGroup._create(this, NODE_JOB, { ...nodeOptions, framework: container(NODE_JOB) });
     if (props.mlPolicy.isMpi) {
       // The launcher runs the TrainJob's command (mpirun), not the nodes' (sshd): it takes the
       // nodes' image and pod settings but only its own command and arguments.
       this.launcher = ReplicaGroup._create(this, LAUNCHER_JOB, {
-        ...nodeOptions, command: undefined, args: undefined, ...dropUndefined(launcher ?? {}),
+        ...nodeOptions,
+        command: undefined,
+        args: undefined,
+        ...dropUndefined(launcher ?? {}),
         env: { ...(nodeOptions.env ?? {}), ...(launcher?.env ?? {}) },
         nodeSelector: mergeMaps(nodeOptions.nodeSelector, launcher?.nodeSelector),
         tolerations: [...(nodeOptions.tolerations ?? []), ...(launcher?.tolerations ?? [])],
@@ -206,7 +211,7 @@ export abstract class TrainingRuntimeBase extends Construct {
   }
 
   /** Every replicated job: its group, step label and the jobs it waits for. */
-  private steps(): Array<{ name: string; group: ReplicaGroup; ancestor?: string; dependsOn?: Array<{ name: string; status: string }>; replicas?: number }> {
+  private steps(): Step[] {
     const initializers = [
       this.datasetInitializer && { name: DATASET_INITIALIZER, group: this.datasetInitializer, ancestor: DATASET_INITIALIZER, replicas: 1 },
       this.modelInitializer && { name: MODEL_INITIALIZER, group: this.modelInitializer, ancestor: MODEL_INITIALIZER, replicas: 1 },
@@ -276,7 +281,8 @@ export abstract class TrainingRuntimeBase extends Construct {
   private validateRuntime(): Finding[] {
     const out: Finding[] = [];
     const groups: Array<[string, ReplicaGroup | undefined]> = [
-      [NODE_JOB, this.nodes], [LAUNCHER_JOB, this.launcher], [DATASET_INITIALIZER, this.datasetInitializer], [MODEL_INITIALIZER, this.modelInitializer],
+      [NODE_JOB, this.nodes], [LAUNCHER_JOB, this.launcher],
+      [DATASET_INITIALIZER, this.datasetInitializer], [MODEL_INITIALIZER, this.modelInitializer],
     ];
     for (const [name, group] of groups) {
       for (const f of group?._securityFindings(this.security) ?? []) out.push({ ...f, field: `${name}.${f.field}` });
@@ -289,6 +295,15 @@ export abstract class TrainingRuntimeBase extends Construct {
     }
     return out;
   }
+}
+
+/** One replicated job of the runtime: its pods, its step label, the jobs it waits for. */
+interface Step {
+  readonly name: string;
+  readonly group: ReplicaGroup;
+  readonly ancestor?: string;
+  readonly dependsOn?: Array<{ name: string; status: string }>;
+  readonly replicas?: number;
 }
 
 /** The pod template with the shared workspace mounted in the main container (the JobSet adds the volume). */

@@ -4,9 +4,9 @@ import * as fc from 'fast-check';
 import {
   Accelerator, ClusterTrainingRuntime, MlPolicy, PodGroupPolicy, PodSecurity, TrainingRuntime, TrainJob, TrainingRuntimeRef,
 } from '../../src';
+import { appFindings } from '../../src/private/validation/app';
 import { describe as describeFinding } from '../../src/private/validation/finding';
 import { kubernetesFindings } from '../../src/private/validation/k8s';
-import { appFindings } from '../../src/private/validation/app';
 import { isConstructError, RUNS, renderTwice } from '../harness/properties';
 import { validateManifest } from '../harness/schema-validator';
 
@@ -49,7 +49,8 @@ function policyOf(c: Config, slots?: number): MlPolicy {
 }
 
 function build(chart: Chart, c: Config, procsOverride?: number): void {
-  const procs = procsOverride ?? (c.gpus !== undefined && c.procFraction !== undefined ? Math.max(1, Math.floor(c.gpus * c.procFraction)) : undefined);
+  const fromFraction = c.gpus !== undefined && c.procFraction !== undefined ? Math.max(1, Math.floor(c.gpus * c.procFraction)) : undefined;
+  const procs = procsOverride ?? fromFraction;
   const Runtime = c.clusterScoped ? ClusterTrainingRuntime : TrainingRuntime;
   const runtime = new Runtime(chart, 'rt', {
     // A TrainingRuntime serves only its own namespace (app/trainjob-runtime checks it).

@@ -103,11 +103,17 @@ describe('every Trainer v2 upstream example (v2.3.0 runtimes and jobs)', () => {
 
   test('a container may mount a volume of the JobSet\'s volume claim policies, and no other undeclared one', () => {
     const runtime = (claim: string) => ({
-      apiVersion: 'trainer.kubeflow.org/v1alpha1', kind: 'ClusterTrainingRuntime', metadata: { name: 'r' },
-      spec: { template: { spec: {
-        volumeClaimPolicies: [{ templates: [{ metadata: { name: claim } }] }],
-        replicatedJobs: [{ name: 'node', template: { spec: { template: { spec: { containers: [{ name: 'node', image: 'i', volumeMounts: [{ name: 'initializer', mountPath: '/workspace' }] }] } } } } }],
-      } } },
+      apiVersion: 'trainer.kubeflow.org/v1alpha1',
+      kind: 'ClusterTrainingRuntime',
+      metadata: { name: 'r' },
+      spec: {
+        template: {
+          spec: {
+            volumeClaimPolicies: [{ templates: [{ metadata: { name: claim } }] }],
+            replicatedJobs: [{ name: 'node', template: { spec: { template: { spec: { containers: [{ name: 'node', image: 'i', volumeMounts: [{ name: 'initializer', mountPath: '/workspace' }] }] } } } } }],
+          },
+        },
+      },
     });
     expect(kubernetesFindings(runtime('initializer'))).toEqual([]);
     expect(kubernetesFindings(runtime('cache')).map(f => `${f.rule} ${describeFinding(f)}`)).toEqual([

@@ -1,20 +1,23 @@
+import { appFindings } from '../../src/private/validation/app';
 import { describe as describeFinding } from '../../src/private/validation/finding';
 import { kubernetesFindings } from '../../src/private/validation/k8s';
-import { appFindings } from '../../src/private/validation/app';
 
 /** The Trainer v2.3.0 webhook rules that need one document, and those across a TrainJob and its runtime. */
 const API = 'trainer.kubeflow.org/v1alpha1';
 
 function runtime(name: string, jobs: any[], extra: any = {}, kind = 'ClusterTrainingRuntime', namespace?: string): any {
   return {
-    apiVersion: API, kind, metadata: { name, ...(namespace ? { namespace } : {}) },
+    apiVersion: API,
+    kind,
+    metadata: { name, ...(namespace ? { namespace } : {}) },
     spec: { mlPolicy: { numNodes: 1, torch: {} }, ...extra, template: { spec: { replicatedJobs: jobs } } },
   };
 }
 
 function rjob(name: string, step: string | undefined, containers: any[], replicas?: number): any {
   return {
-    name, ...(replicas === undefined ? {} : { replicas }),
+    name,
+    ...(replicas === undefined ? {} : { replicas }),
     template: { ...(step ? { metadata: { labels: { 'trainer.kubeflow.org/trainjob-ancestor-step': step } } } : {}), spec: { template: { spec: { containers } } } },
   };
 }
@@ -77,11 +80,21 @@ describe('app/trainjob-runtime', () => {
 
   test('a step or container the runtime lacks, a patched job or container it lacks, a reserved variable', () => {
     const rt = runtime('rt', [rjob('model-initializer', 'model-initializer', [{ name: 'fetch', image: 'i' }], 1), node]);
-    const patch = { manager: 'example.io/p', trainingRuntimeSpec: { template: { spec: { replicatedJobs: [
-      { name: 'launcher' }, { name: 'node', template: { spec: { template: { spec: { containers: [{ name: 'sidecar' }] } } } } },
-    ] } } } };
+    const patch = {
+      manager: 'example.io/p',
+      trainingRuntimeSpec: {
+        template: {
+          spec: {
+            replicatedJobs: [
+              { name: 'launcher' }, { name: 'node', template: { spec: { template: { spec: { containers: [{ name: 'sidecar' }] } } } } },
+            ],
+          },
+        },
+      },
+    };
     expect(appRules(rt, trainJob({
-      initializer: { dataset: { storageUri: 'hf://d' }, model: { storageUri: 'hf://m' } }, runtimePatches: [patch],
+      initializer: { dataset: { storageUri: 'hf://d' }, model: { storageUri: 'hf://m' } },
+      runtimePatches: [patch],
       trainer: { env: [{ name: 'PET_MASTER_PORT', value: '1' }] },
     }))).toEqual([
       'chart/1 app/trainjob-runtime spec.initializer.dataset is {"storageUri":"hf://d"}; expected a runtime with a "dataset-initializer" step; the runtime "rt" has only "model-initializer", "node"',
@@ -118,9 +131,27 @@ test('each single-document Trainer rule is found by its id', () => {
 });
 
 test('a runtime patch\'s node selector, tolerations, volumes and pod labels get the pod template\'s rules', () => {
-  const job = trainJob({ runtimePatches: [{ manager: 'example.io/p', trainingRuntimeSpec: { template: { spec: { replicatedJobs: [{ name: 'node', template: { spec: { template: {
-    metadata: { labels: { 'bad key!': 'v' } },
-    spec: { nodeSelector: { pool: 'a b' }, tolerations: [{ key: 'k', operator: 'Exists', value: 'v' }], volumes: [{ name: 'Data', emptyDir: {} }] },
-  } } } }] } } } }] });
+  const job = trainJob({
+    runtimePatches: [{
+      manager: 'example.io/p',
+      trainingRuntimeSpec: {
+        template: {
+          spec: {
+            replicatedJobs: [{
+              name: 'node',
+              template: {
+                spec: {
+                  template: {
+                    metadata: { labels: { 'bad key!': 'v' } },
+                    spec: { nodeSelector: { pool: 'a b' }, tolerations: [{ key: 'k', operator: 'Exists', value: 'v' }], volumes: [{ name: 'Data', emptyDir: {} }] },
+                  },
+                },
+              },
+            }],
+          },
+        },
+      },
+    }],
+  });
   expect(rules(job).map(r => r.split(' ')[0])).toEqual(['k8s/label-key', 'k8s/label-value', 'k8s/toleration-value', 'k8s/volume-name']);
 });

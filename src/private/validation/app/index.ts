@@ -13,7 +13,9 @@ import { TRAINJOB_RUNTIME, trainJobRuntimes } from './trainjob-runtime';
 
 export type { AppDocument, AppFinding } from './app-document';
 
-export const APP_RULES: readonly RuleInfo[] = [DUPLICATE_OBJECT, POD_NAME_COLLISION, CLAIM_NAMESPACE, MULTIKUEUE_QUEUE, TRAINJOB_RUNTIME].map(r => r.info());
+export const APP_RULES: readonly RuleInfo[] = [
+  DUPLICATE_OBJECT, POD_NAME_COLLISION, CLAIM_NAMESPACE, MULTIKUEUE_QUEUE, TRAINJOB_RUNTIME,
+].map(r => r.info());
 
 /** Every finding across the app's documents, in document order per rule. */
 export function appFindings(docs: readonly AppDocument[]): AppFinding[] {

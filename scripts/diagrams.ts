@@ -173,7 +173,8 @@ function trainingRuntime(runtime: Obj, picture: Picture, claims: Map<string, Obj
       ...(gang ? [`gang scheduling: ${gang}`] : []),
     ],
   });
-  const claimTemplates: string[] = (runtime.spec.template?.spec?.volumeClaimPolicies ?? []).flatMap((p: any) => (p.templates ?? []).map((t: any) => t.metadata?.name));
+  const claimTemplates: string[] = (runtime.spec.template?.spec?.volumeClaimPolicies ?? [])
+    .flatMap((p: any) => (p.templates ?? []).map((t: any) => t.metadata?.name));
   for (const job of runtime.spec.template?.spec?.replicatedJobs ?? []) {
     const podId = `${id}:${job.name}`;
     const pod = job.template?.spec?.template?.spec ?? {};

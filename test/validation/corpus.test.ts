@@ -91,12 +91,12 @@ describe('every Trainer v2 upstream example (v2.3.0 runtimes and jobs)', () => {
     expect(counts.filter(c => c !== 'all')).toEqual([]);
   });
 
-  test('a TrainJob is known, with its name format and no pod template', () => {
+  test('a TrainJob is known, with its name format (an RFC 1035 label, the CRD\'s CEL rule) and no pod template', () => {
     const kind = documentKind({ apiVersion: 'trainer.kubeflow.org/v1alpha1', kind: 'TrainJob' });
     expect(kind?.podTemplates).toEqual([]);
     expect(kubernetesFindings({ apiVersion: 'trainer.kubeflow.org/v1alpha1', kind: 'TrainJob', metadata: { name: 'Bad_Name', namespace: 'ml' }, spec: { trainer: { numNodes: 2 ** 31 } } })
       .map(f => `${f.rule} ${describeFinding(f)}`)).toEqual([
-      'k8s/object-name metadata.name is "Bad_Name"; expected a DNS-1123 subdomain: at most 253 lower-case letters, digits, "-" or ".", each dot-separated part starting and ending with a letter or digit',
+      'k8s/object-name metadata.name is "Bad_Name"; expected a DNS-1035 label: at most 63 lower-case letters, digits or "-", starting with a letter and ending with a letter or digit',
       'k8s/int32 spec.trainer.numNodes is 2147483648; expected a whole number from -2147483648 to 2147483647 (int32)',
     ]);
   });

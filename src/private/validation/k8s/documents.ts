@@ -170,9 +170,10 @@ export const DOCUMENT_KINDS: readonly DocumentKind[] = [
     apiVersion: 'trainer.kubeflow.org/v1alpha1',
     kind: 'TrainJob',
     namespaced: true,
+    // The TrainJob CRD's CEL rules (trainjob_types.go): an RFC 1035 label of at most 63 characters.
+    name: DNS1035_NAME,
     // The TrainJob has no pod template: its runtime has. Its runtime patches hold partial pods
-    // (containers without images), which the pod rules would misread, so only its integers are here.
-    name: SUBDOMAIN_NAME,
+    // (containers without images), which trainer.ts checks piece by piece.
     podTemplates: [],
     integers: [
       // Formats only: the schema's own minimums are the strict validator's, and the Trainer's

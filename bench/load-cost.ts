@@ -10,7 +10,7 @@ import { ROOT, bin, lineCount, log, run, walk } from './util';
 
 /** The CRDs the L1s are generated from: the 7 training-operator kinds and the 2 Notebooks v2 kinds. */
 export const CRDS_DIR = process.env.BENCH_CRDS ?? path.resolve(ROOT, '..', 'shared', 'crds');
-const CRD_FOLDERS = ['training-operator', 'notebooks-v2'];
+const CRD_FOLDERS = ['training-operator', 'notebooks-v2', 'trainer-v2'];
 
 export interface LibraryBuild {
   /** The entry point that is required. */

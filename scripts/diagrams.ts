@@ -156,6 +156,78 @@ function workspace(ws: Obj, picture: Picture, claims: Map<string, Obj>, mounts: 
   for (const s of volumes.secrets ?? []) link({ id: `secret:${s.secretName}`, title: s.secretName, lines: ['Secret'] }, `at ${s.mountPath}`);
 }
 
+const ANCESTOR = 'trainer.kubeflow.org/trainjob-ancestor-step';
+
+/** A Trainer v2 runtime: the runtime, its replicated jobs (pods), the volumes they mount. */
+function trainingRuntime(runtime: Obj, picture: Picture, claims: Map<string, Obj>, mounts: Map<string, Set<string>>): void {
+  const id = `runtime:${runtime.metadata.name}`;
+  const policy = runtime.spec.mlPolicy ?? {};
+  const framework = Object.keys(policy).find(k => k !== 'numNodes') ?? 'no policy';
+  const gang = Object.keys(runtime.spec.podGroupPolicy ?? {})[0];
+  picture.owners.push({
+    id,
+    title: `${runtime.kind} ${runtime.metadata.name}`,
+    lines: [
+      runtime.kind === 'ClusterTrainingRuntime' ? 'cluster-scoped' : `namespace ${runtime.metadata.namespace ?? '(default)'}`,
+      `${framework} policy, ${policy.numNodes ?? 1} node(s) by default`,
+      ...(gang ? [`gang scheduling: ${gang}`] : []),
+    ],
+  });
+  const claimTemplates: string[] = (runtime.spec.template?.spec?.volumeClaimPolicies ?? [])
+    .flatMap((p: any) => (p.templates ?? []).map((t: any) => t.metadata?.name));
+  for (const job of runtime.spec.template?.spec?.replicatedJobs ?? []) {
+    const podId = `${id}:${job.name}`;
+    const pod = job.template?.spec?.template?.spec ?? {};
+    const main = (pod.containers ?? [])[0] ?? {};
+    const step = job.template?.metadata?.labels?.[ANCESTOR];
+    const waits = (job.dependsOn ?? []).map((d: any) => `${d.name} ${d.status}`);
+    picture.parts.push({
+      id: podId,
+      title: `job ${job.name}${step ? ` (step ${step})` : ''}`,
+      lines: [main.image ?? '', resources(main), ...(waits.length ? [`after ${waits.join(', ')}`] : [])].filter(Boolean),
+    });
+    picture.edges.push([id, podId]);
+    const byName = new Map((pod.volumes ?? []).map((v: any) => [v.name, v]));
+    for (const m of main.volumeMounts ?? []) {
+      const volume: any = byName.get(m.name);
+      const box = volume ? volumeBox(volume, claims)
+        : claimTemplates.includes(m.name) ? { id: `claim-template:${m.name}`, title: `${m.name} (claim per TrainJob)`, lines: ['JobSet volume claim policy'] } : undefined;
+      if (!box) continue;
+      addOnce(picture.volumes, box);
+      picture.edges.push([podId, box.id]);
+      addMount(mounts, box.id, `at ${m.mountPath}`);
+    }
+  }
+}
+
+/** A TrainJob: the job, and the runtime it names (joined to the runtime's trainer job when both are drawn). */
+function trainJob(job: Obj, picture: Picture, objects: Obj[]): void {
+  const id = `trainjob:${job.metadata.name}`;
+  const ref = job.spec.runtimeRef ?? {};
+  const trainer = job.spec.trainer ?? {};
+  const labels = job.metadata.labels ?? {};
+  picture.owners.push({
+    id,
+    title: `TrainJob ${job.metadata.name}`,
+    lines: [
+      `runtime ${ref.kind ?? 'ClusterTrainingRuntime'} ${ref.name}`,
+      ...(trainer.numNodes !== undefined ? [`${trainer.numNodes} node(s)${trainer.numProcPerNode ? ` × ${trainer.numProcPerNode} processes` : ''}`] : []),
+      ...(job.spec.initializer ? [`initializers: ${Object.keys(job.spec.initializer).join(', ')}`] : []),
+      ...(labels['kueue.x-k8s.io/queue-name'] ? [`Kueue queue ${labels['kueue.x-k8s.io/queue-name']}`] : []),
+      ...(job.spec.managedBy ? [`managedBy ${job.spec.managedBy}`] : []),
+    ],
+  });
+  const runtime = objects.find(o => o.kind === (ref.kind ?? 'ClusterTrainingRuntime') && o.metadata.name === ref.name);
+  const target = runtime?.spec.template?.spec?.replicatedJobs?.find((j: any) => j.template?.metadata?.labels?.[ANCESTOR] === 'trainer');
+  if (target) {
+    picture.edges.push([id, `runtime:${ref.name}:${target.name}`]);
+  } else {
+    const partId = `runtime-by-name:${ref.name}`;
+    addOnce(picture.parts, { id: partId, title: `runtime ${ref.name}`, lines: ['by name (not in this chart)'] });
+    picture.edges.push([id, partId]);
+  }
+}
+
 function workspaceKind(kind: Obj, picture: Picture): void {
   const id = `kind:${kind.metadata.name}`;
   picture.partsLabel = 'options';
@@ -179,6 +251,8 @@ export function pictureOf(objects: Obj[]): Picture {
     if (REPLICA_SPECS[o.kind]) trainingJob(o, picture, claims, mounts);
     else if (o.kind === 'Workspace') workspace(o, picture, claims, mounts);
     else if (o.kind === 'WorkspaceKind') workspaceKind(o, picture);
+    else if (/^(Cluster)?TrainingRuntime$/.test(o.kind)) trainingRuntime(o, picture, claims, mounts);
+    else if (o.kind === 'TrainJob') trainJob(o, picture, objects);
   }
   // Where the volumes are mounted goes into their boxes, so the lines need no labels.
   picture.volumes.splice(0, picture.volumes.length, ...picture.volumes.map(v => ({ ...v, lines: [...v.lines, ...(mounts.get(v.id) ?? [])] })));

@@ -46,6 +46,15 @@ export const GROUPS: ReadonlyArray<{ readonly title: string; readonly intro: str
     ],
   },
   {
+    title: 'Trainer v2',
+    intro: 'Kubeflow Trainer v2: runtimes that platform teams publish, and the TrainJobs data scientists write against them.',
+    types: [
+      'ClusterTrainingRuntime', 'TrainingRuntime', 'TrainingRuntimeBase', 'TrainingRuntimeProps', 'MlPolicy', 'MpiPolicyOptions',
+      'FluxPolicyOptions', 'PodGroupPolicy', 'CoschedulingOptions', 'VolcanoPodGroupOptions', 'InitializerStepOptions',
+      'InitializerWorkspaceOptions', 'TrainJob', 'TrainJobProps', 'TrainJobInitializer', 'TrainingRuntimeRef',
+    ],
+  },
+  {
     title: 'Shared pieces',
     intro: 'What every training construct is built from and takes: replica groups, resources, run policy, scheduling, security and platform defaults.',
     types: [

@@ -25,10 +25,22 @@ export * from './workspace-kind';
 export * from './workspace-options';
 export * from './xgboost';
 
+// Kubeflow Trainer v2: runtimes for platform teams, TrainJobs for data scientists.
+export * from './trainer/cluster-training-runtime';
+export * from './trainer/initializer-step';
+export * from './trainer/ml-policy';
+export * from './trainer/pod-group-policy';
+export * from './trainer/train-job';
+export * from './trainer/train-job-initializer';
+export * from './trainer/training-runtime';
+export * from './trainer/training-runtime-base';
+export * from './trainer/training-runtime-ref';
+
 // Runtime type checks at the jsii boundary, installed on the classes above (see the module).
 import './private/boundary/install';
 
 // L1: typed classes generated from the pinned CRDs (see imports/ and scripts/generate-l1.ts).
 export * as kubeflow from '../imports/kubeflow';
 export * as notebooks from '../imports/notebooks';
+export * as trainer from '../imports/trainer';
 export * as core from '../imports/core';

@@ -9,10 +9,12 @@ import * as kplus from 'cdk8s-plus-28';
 import {
   Accelerator, ActivityProbe, DistributedJax, DistributedPaddle, DistributedPyTorch, DistributedXGBoost, FilterScope, GangScheduler,
   ImageConfigOptions, MpiAllReduce, NprocPerNode, PaddleMode, ParameterServerTF, RestartPolicy, SpawnerImage, SuccessPolicy, Workspace,
-  WorkspaceClaim, WorkspaceKind, WorkspaceKindProps, Nccl, NodeHealth, PodSecurity, RdmaDevice, Topology,
+  WorkspaceClaim, WorkspaceKind, WorkspaceKindProps, Nccl, NodeHealth, RdmaDevice, Topology,
+  ClusterTrainingRuntime, MlPolicy, PodGroupPolicy, PodSecurity, TrainingRuntime, TrainingRuntimeRef, TrainJob,
 } from '../src';
 
-type Construct = 'DistributedPyTorch' | 'ParameterServerTF' | 'MpiAllReduce' | 'DistributedXGBoost' | 'DistributedPaddle' | 'DistributedJax' | 'Workspace' | 'WorkspaceKind';
+type Construct = 'DistributedPyTorch' | 'ParameterServerTF' | 'MpiAllReduce' | 'DistributedXGBoost' | 'DistributedPaddle' | 'DistributedJax' | 'Workspace' | 'WorkspaceKind'
+  | 'ClusterTrainingRuntime' | 'TrainingRuntime' | 'TrainJob';
 
 interface Case {
   readonly construct: Construct;
@@ -37,6 +39,10 @@ const mpi = (props: object = {}) => (c: Chart) => new MpiAllReduce(c, 'job', { m
 const xgb = (props: object = {}) => (c: Chart) => new DistributedXGBoost(c, 'job', { metadata: { name: 'train' }, image: IMAGE, ...props });
 const paddle = (props: object = {}) => (c: Chart) => new DistributedPaddle(c, 'job', { metadata: { name: 'train' }, image: IMAGE, ...props });
 const jax = (props: object = {}) => (c: Chart) => new DistributedJax(c, 'job', { metadata: { name: 'train' }, image: IMAGE, ...props });
+
+const ctr = (props: object = {}) => (c: Chart) => new ClusterTrainingRuntime(c, 'rt', { metadata: { name: 'torch' }, mlPolicy: MlPolicy.torch(), image: IMAGE, ...props });
+const tr = (props: object = {}) => (c: Chart) => new TrainingRuntime(c, 'rt', { metadata: { name: 'torch' }, mlPolicy: MlPolicy.torch(), image: IMAGE, ...props });
+const trainJob = (props: object = {}) => (c: Chart) => new TrainJob(c, 'job', { metadata: { name: 'train' }, runtime: TrainingRuntimeRef.cluster('torch-distributed'), ...props });
 
 const KIND: WorkspaceKindProps = {
   metadata: { name: 'jupyterlab' },
@@ -629,6 +635,54 @@ const CASES: Case[] = [
     build: paddle({ network: { nccl: Nccl.roce({ gidIndex: -3 }) } }),
     message: 'test/job: network.nccl.gidIndex is -3; expected a whole number of 0 or more',
   },
+
+  // Trainer v2.
+  { construct: 'ClusterTrainingRuntime', input: 'no nodes', at: 'construction', build: ctr({ numNodes: 0 }), message: 'test/rt: numNodes is 0; expected a whole number of 1 or more' },
+  { construct: 'ClusterTrainingRuntime', input: 'a launcher for a torch runtime', at: 'construction', build: ctr({ launcher: { image: IMAGE } }), message: 'test/rt: launcher is {"image":"registry.example.com/train:1.0"}; expected none: only MPI runtimes have a launcher (the policy is torch)' },
+  { construct: 'ClusterTrainingRuntime', input: 'no MPI slots', at: 'construction', build: ctr({ mlPolicy: MlPolicy.mpi({ slotsPerWorker: 0 }) }), message: 'test/rt: mlPolicy.mpi.slotsPerWorker is 0; expected a whole number of 1 or more' },
+  { construct: 'ClusterTrainingRuntime', input: 'more MPI slots than GPUs per node', at: 'synth', build: ctr({ mlPolicy: MlPolicy.mpi({ slotsPerWorker: 8 }), resources: { accelerator: Accelerator.nvidia(4) } }), message: `${REPORT}  [test/rt] mlPolicy.mpi.slotsPerWorker is 8; expected at most the 4 accelerators per node (one process per device)` },
+  { construct: 'ClusterTrainingRuntime', input: 'a coscheduling timeout of a fraction of a second', at: 'construction', build: ctr({ podGroupPolicy: PodGroupPolicy.coscheduling({ scheduleTimeout: Duration.millis(1500) }) }), message: 'test/rt: podGroupPolicy.coscheduling.scheduleTimeout is "1.5s"; expected a whole number of seconds, which the manifest counts in' },
+  { construct: 'ClusterTrainingRuntime', input: 'no image', at: 'construction', build: ctr({ image: undefined }), message: 'test/rt/node: image is not set; expected a container image for the main container' },
+  { construct: 'TrainingRuntime', input: 'a relative SSH key path', at: 'construction', build: tr({ mlPolicy: MlPolicy.mpi({ sshAuthMountPath: '.ssh' }) }), message: 'test/rt: mlPolicy.mpi.sshAuthMountPath is ".ssh"; expected an absolute path such as /home/mpiuser/.ssh' },
+  { construct: 'TrainingRuntime', input: 'no nodes', at: 'construction', build: tr({ numNodes: -1 }), message: 'test/rt: numNodes is -1; expected a whole number of 1 or more' },
+  { construct: 'TrainingRuntime', input: 'hostNetwork under RESTRICTED', at: 'synth', build: tr({ hostNetwork: true, security: PodSecurity.RESTRICTED }), message: `${REPORT}  [test/rt] node.hostNetwork is true; expected false or not set under PodSecurity.RESTRICTED (the "restricted" Pod Security Standard), which forbids host namespaces` },
+  {
+    construct: 'TrainingRuntime',
+    input: 'in another namespace than the TrainJob',
+    at: 'synth',
+    message: `${REPORT}  [test/job] spec.runtimeRef.name is "torch"; expected a TrainingRuntime in the job's namespace "team-a"; the app's "torch" is in namespace "platform", where the controller does not look`,
+    build: c => {
+      const rt = new TrainingRuntime(new Chart(c, 'platform', { namespace: 'platform' }), 'rt', { metadata: { name: 'torch' }, mlPolicy: MlPolicy.torch(), image: IMAGE });
+      new TrainJob(c, 'job', { metadata: { name: 'train', namespace: 'team-a' }, runtime: rt.ref });
+    },
+  },
+  { construct: 'TrainJob', input: 'more processes per node than GPUs', at: 'synth', build: trainJob({ numProcPerNode: 8, resourcesPerNode: { accelerator: Accelerator.nvidia(4) } }), message: `${REPORT}  [test/job] numProcPerNode is 8; expected at most the 4 accelerators per node (one process per device)` },
+  { construct: 'TrainJob', input: 'no nodes', at: 'construction', build: trainJob({ numNodes: 0 }), message: 'test/job: numNodes is 0; expected a whole number of 1 or more' },
+  { construct: 'TrainJob', input: 'a deadline of half a second', at: 'construction', build: trainJob({ activeDeadline: Duration.millis(500) }), message: 'test/job: activeDeadline is "0.5s"; expected a whole number of seconds, which the manifest counts in' },
+  { construct: 'TrainJob', input: 'limits below the requests', at: 'construction', build: trainJob({ resourcesPerNode: { memory: Size.gibibytes(8) }, resourceLimitsPerNode: { memory: Size.gibibytes(4) } }), message: 'test/job: resourcesPerNode.limits.memory is "4Gi"; expected at least the request (8Gi)' },
+  {
+    construct: 'TrainJob',
+    input: 'two mounts at one path',
+    at: 'construction',
+    message: 'test/job: mount.path is "/data/"; expected every mount path to be used once; volume "a" is mounted there',
+    build: c => {
+      const job = trainJob()(c);
+      job.mount('/data', kplus.Volume.fromEmptyDir(c, 'a', 'a'));
+      job.mount('/data/', kplus.Volume.fromEmptyDir(c, 'b', 'b'));
+    },
+  },
+  {
+    construct: 'TrainJob',
+    input: 'a dataset for a runtime whose initializer lacks the workspace mount (upstream jobs/05-multi-step.yaml)',
+    at: 'synth',
+    message: `${REPORT}  [test/job] spec.initializer.dataset is {"storageUri":"hf://tatsu-lab/alpaca"}; expected the runtime "torch-with-dataset-init" to mount the "initializer" volume in its "dataset-initializer" container, where the initializer writes (the Trainer webhook refuses the job otherwise)`,
+    build: c => {
+      const rt = new TrainingRuntime(c, 'rt', { metadata: { name: 'torch-with-dataset-init' }, mlPolicy: MlPolicy.torch(), image: IMAGE, datasetInitializer: { image: IMAGE, mountWorkspace: false } });
+      new TrainJob(c, 'job', { metadata: { name: 'train' }, runtime: rt.ref, datasetInitializer: { storageUri: 'hf://tatsu-lab/alpaca' } });
+    },
+  },
+  { construct: 'TrainJob', input: 'a patch manager without a domain', at: 'synth', build: trainJob({ nodeSelector: { pool: 'a100' }, patchManager: 'platform' }), message: `${REPORT}  [test/job] spec.runtimePatches[0].manager is "platform"; expected a domain-prefixed path such as "example.io/platform-team"` },
+  { construct: 'TrainJob', input: 'a storage URI without a scheme', at: 'construction', build: trainJob({ datasetInitializer: { storageUri: 'tatsu-lab/alpaca' } }), message: 'test/job: datasetInitializer.storageUri is "tatsu-lab/alpaca"; expected a URI with a scheme, such as hf://tatsu-lab/alpaca or s3://bucket/path' },
 ];
 
 /** The message of what `f` throws, and that it is a plain Error (never a TypeError or the like). */
@@ -656,7 +710,8 @@ test.each(CASES.map(c => [`${c.construct}: ${c.input} (${c.at})`, c] as const))(
 });
 
 test('the catalogue covers every L2 construct', () => {
-  const counts = Object.fromEntries(['DistributedPyTorch', 'ParameterServerTF', 'MpiAllReduce', 'DistributedXGBoost', 'DistributedPaddle', 'DistributedJax', 'Workspace', 'WorkspaceKind']
+  const counts = Object.fromEntries(['DistributedPyTorch', 'ParameterServerTF', 'MpiAllReduce', 'DistributedXGBoost', 'DistributedPaddle', 'DistributedJax', 'Workspace', 'WorkspaceKind',
+    'ClusterTrainingRuntime', 'TrainingRuntime', 'TrainJob']
     .map(k => [k, CASES.filter(c => c.construct === k).length]));
   console.log(`bad-input catalogue: ${CASES.length} cases (${CASES.filter(c => c.at === 'construction').length} at construction, `
     + `${CASES.filter(c => c.at === 'synth').length} at synth): ${JSON.stringify(counts)}`);

@@ -182,7 +182,8 @@ describeWithCrds('generate() refuses to change the public API silently', () => {
 describe('SharedTypeNamer takes public names from its table only', () => {
   test('the table names every shared type of the pinned CRDs (the generator checks that each is used)', () => {
     expect(Object.values(SHARED_TYPE_NAMES).sort()).toEqual(
-      ['IconOrLogo', 'Match', 'PodMetadata', 'Redirect', 'ReplicaSpec', 'RunPolicy', 'Spawner', 'ValueSpawner']);
+      ['ContainerPatch', 'IconOrLogo', 'InitializerSpec', 'JobSetTemplate', 'Match', 'MlPolicy', 'PatchMetadata', 'PodGroupPolicy',
+        'PodMetadata', 'Redirect', 'ReplicaSpec', 'RunPolicy', 'Spawner', 'ValueSpawner']);
   });
 
   test('a name is the same whatever order the subtrees are found in', () => {

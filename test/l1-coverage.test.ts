@@ -151,6 +151,13 @@ describe('typed L1 props reach every leaf field path of every spec', () => {
     expect(gaps.map(g => `${g.path}: ${g.problem}`)).toEqual([]);
   });
 
+  test('every pinned kind is walked, the Trainer v2 kinds among them', () => {
+    expect(schemas.map(s => s.kind).sort()).toEqual([
+      'ClusterTrainingRuntime', 'JAXJob', 'MPIJob', 'MXJob', 'PaddleJob', 'PyTorchJob', 'TFJob', 'TrainJob', 'TrainingRuntime',
+      'Workspace', 'WorkspaceKind', 'XGBoostJob',
+    ]);
+  });
+
   test('the walk itself finds a missing property, a wrong leaf type and a wrong int-or-string type', () => {
     // A negative control: the same walk over a PyTorchJob spec with made-up fields.
     const replica = (leaf: Record<string, SchemaNode>): SchemaNode => ({

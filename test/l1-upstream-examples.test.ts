@@ -10,6 +10,8 @@ import { schemaFor, synthManifests, validateManifest } from './harness';
 import { dropNulls, jsonDifferences, l1KindFor, propsFromJson, withoutPaths } from './harness/l1-from-json';
 
 const EXAMPLES = path.join(__dirname, '..', '..', 'shared', 'examples', 'upstream');
+/** The Trainer v2 corpus (v2.3.0 runtimes and jobs); its files are labelled `upstream-v2/<file>`. */
+const EXAMPLES_V2 = path.join(__dirname, '..', '..', 'shared', 'examples', 'upstream-v2');
 
 /**
  * The one upstream example whose pod templates carry stale `apiVersion: v1` / `kind: Pod` keys
@@ -47,8 +49,10 @@ function findYaml(dir: string): string[] {
 }
 
 function loadExamples(): Example[] {
-  return findYaml(EXAMPLES).flatMap(full => {
-    const file = path.relative(EXAMPLES, full).split(path.sep).join('/');
+  const roots: Array<[string, string]> = [[EXAMPLES, '']];
+  if (fs.existsSync(EXAMPLES_V2)) roots.push([EXAMPLES_V2, 'upstream-v2/']);
+  return roots.flatMap(([root, prefix]) => findYaml(root).map(full => [root, prefix, full] as const)).flatMap(([root, prefix, full]) => {
+    const file = prefix + path.relative(root, full).split(path.sep).join('/');
     return yaml.loadAll(fs.readFileSync(full, 'utf8'))
       .filter(doc => doc !== null && doc !== undefined)
       .map((doc, index) => ({ file, index, doc }));
@@ -57,7 +61,7 @@ function loadExamples(): Example[] {
 
 /** Why a document cannot go through a generated L1, or undefined when it can. */
 function skipReason(doc: any): string | undefined {
-  if (!['kubeflow.org/v1', 'kubeflow.org/v1beta1'].includes(doc?.apiVersion)) {
+  if (!['kubeflow.org/v1', 'kubeflow.org/v1beta1', 'trainer.kubeflow.org/v1alpha1'].includes(doc?.apiVersion)) {
     return `apiVersion ${doc?.apiVersion} is not one the L1s are generated for`;
   }
   if (!l1KindFor(doc.apiVersion, doc.kind) || !schemaFor(doc.apiVersion, doc.kind)) {

@@ -160,12 +160,9 @@ describe('replica types and defaults', () => {
     expect(job.spec.runPolicy).toEqual({ cleanPodPolicy: 'All' });
   });
 
-  test('the restricted preset reaches both roles', () => {
-    const job = synthJob({ security: PodSecurity.RESTRICTED, trainingCommand: TRAIN });
-    for (const pod of [launcherOf(job), workerOf(job)]) {
-      expect(pod.securityContext).toEqual({ runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } });
-      expect(pod.containers[0].securityContext.allowPrivilegeEscalation).toBe(false);
-    }
+  test('the restricted preset is refused: the operator\'s own launcher container cannot meet it', () => {
+    expect(synthErrors(c => new MpiAllReduce(c, 'job', { metadata: { name: 'train' }, image: IMAGE, security: PodSecurity.RESTRICTED, trainingCommand: TRAIN })))
+      .toMatch(/^Validation failed with the following errors:\n {2}\[test\/job\] security is "PodSecurity.RESTRICTED"; expected PodSecurity.DEFAULT: the training operator adds its kubectl-delivery init container/);
   });
 });
 

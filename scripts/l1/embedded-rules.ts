@@ -17,6 +17,24 @@ export const EMBEDDED_TYPE_RULES: ReadonlyArray<{ readonly path: RegExp; readonl
   { path: /^spec\.podTemplate\.securityContext$/, type: 'PodSecurityContext' },
   { path: /^spec\.podTemplate\.containerSecurityContext$/, type: 'SecurityContext' },
   { path: /^spec\.podTemplate\.probes\.\w+Probe$/, type: 'Probe' },
+  // Trainer v2 runtimes: each replicated job's pod template inside the JobSet template.
+  { path: /^spec\.template\.spec\.replicatedJobs\.\[\]\.template\.spec\.template$/, type: 'PodTemplateSpec' },
+  // Trainer v2 TrainJob: the trainer's env and resources, the initializers' env and secret.
+  { path: /^spec\.trainer\.env\.\[\]$/, type: 'EnvVar' },
+  { path: /^spec\.trainer\.resourcesPerNode$/, type: 'ResourceRequirements' },
+  { path: /^spec\.initializer\.(dataset|model)\.env\.\[\]$/, type: 'EnvVar' },
+  { path: /^spec\.initializer\.(dataset|model)\.secretRef$/, type: 'LocalObjectReference' },
+  // The TrainJob's runtime patch is not a pod template (containers need no image there, and
+  // PodSpec's required containers is optional), so only its parts that are whole core types are
+  // typed by them; a PodTemplateSpec rule here would make the merged core.PodSpec loosen required.
+  { path: /^spec\.runtimePatches\.\[\]\.trainingRuntimeSpec\.template\.spec\.replicatedJobs\.\[\]\.template\.spec\.template\.spec\.affinity$/, type: 'Affinity' },
+  { path: /^spec\.runtimePatches\.\[\]\.trainingRuntimeSpec\.template\.spec\.replicatedJobs\.\[\]\.template\.spec\.template\.spec\.tolerations\.\[\]$/, type: 'Toleration' },
+  { path: /^spec\.runtimePatches\.\[\]\.trainingRuntimeSpec\.template\.spec\.replicatedJobs\.\[\]\.template\.spec\.template\.spec\.volumes\.\[\]$/, type: 'Volume' },
+  { path: /^spec\.runtimePatches\.\[\]\.trainingRuntimeSpec\.template\.spec\.replicatedJobs\.\[\]\.template\.spec\.template\.spec\.securityContext$/, type: 'PodSecurityContext' },
+  { path: /^spec\.runtimePatches\.\[\]\.trainingRuntimeSpec\.template\.spec\.replicatedJobs\.\[\]\.template\.spec\.template\.spec\.imagePullSecrets\.\[\]$/, type: 'LocalObjectReference' },
+  { path: /^spec\.runtimePatches\.\[\]\.trainingRuntimeSpec\.template\.spec\.replicatedJobs\.\[\]\.template\.spec\.template\.spec\.(initContainers|containers)\.\[\]\.env\.\[\]$/, type: 'EnvVar' },
+  { path: /^spec\.runtimePatches\.\[\]\.trainingRuntimeSpec\.template\.spec\.replicatedJobs\.\[\]\.template\.spec\.template\.spec\.(initContainers|containers)\.\[\]\.volumeMounts\.\[\]$/, type: 'VolumeMount' },
+  { path: /^spec\.runtimePatches\.\[\]\.trainingRuntimeSpec\.template\.spec\.replicatedJobs\.\[\]\.template\.spec\.template\.spec\.(initContainers|containers)\.\[\]\.securityContext$/, type: 'SecurityContext' },
   { path: /\.selector$/, type: 'LabelSelector' },
 ];
 

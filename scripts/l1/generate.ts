@@ -28,6 +28,14 @@ export const MODULES: ReadonlyArray<{ readonly name: string; readonly files: rea
       'notebooks-v2/kubeflow.org_workspacekinds.yaml',
     ],
   },
+  {
+    name: 'trainer',
+    files: [
+      'trainer-v2/trainer.kubeflow.org_trainjobs.yaml',
+      'trainer-v2/trainer.kubeflow.org_trainingruntimes.yaml',
+      'trainer-v2/trainer.kubeflow.org_clustertrainingruntimes.yaml',
+    ],
+  },
 ];
 
 /** What the generator writes: file name (relative to its folder) to content. */

@@ -130,6 +130,15 @@ function typeEmbedded(schema: JsonSchema, path: string, core: CoreTypes): JsonSc
   const type = embeddedTypeAt(path);
   if (type && schema.properties) return core.refFor(type);
   if (isIntOrString(schema)) return plain(schema);
+  // json2jsii types a date-time string as Date, which the walk in the coverage test and a user's
+  // plain-JSON value cannot carry; the manifest holds an RFC 3339 string.
+  if (schema.format === 'date-time') return withoutFormat(schema);
+  // An object with no declared fields (Trainer's `mlPolicy.jax: {}`, a choice marker) would become
+  // `any`; it is a struct without fields, which is exactly what the API server keeps of it.
+  if (schema.type === 'object' && !schema.properties && schema.additionalProperties === undefined
+    && schema['x-kubernetes-preserve-unknown-fields'] !== true) {
+    return { ...schema, properties: {} };
+  }
   const out: JsonSchema = { ...schema };
   if (schema.properties) {
     out.properties = Object.fromEntries(Object.entries(schema.properties)
@@ -140,6 +149,11 @@ function typeEmbedded(schema: JsonSchema, path: string, core: CoreTypes): JsonSc
     out.additionalProperties = typeEmbedded(schema.additionalProperties, `${path}.*`, core);
   }
   return out;
+}
+
+function withoutFormat(schema: JsonSchema): JsonSchema {
+  const { format: _format, ...rest } = schema;
+  return rest;
 }
 
 interface SharedType { readonly schema: JsonSchema; readonly path: string }

@@ -16,6 +16,15 @@ export const SHARED_TYPE_NAMES: { readonly [path: string]: string } = {
   'spec.podTemplate.options.*Config.spawner': 'Spawner',
   'spec.podTemplate.options.*Config.values[].spawner': 'ValueSpawner',
   'spec.podTemplate.options.*Config.values[].redirect': 'Redirect',
+  // Trainer v2: TrainingRuntime and ClusterTrainingRuntime have one spec.
+  'spec.template': 'JobSetTemplate',
+  'spec.podGroupPolicy': 'PodGroupPolicy',
+  'spec.mlPolicy': 'MlPolicy',
+  // Trainer v2 TrainJob: the dataset and model initializers take the same settings.
+  'spec.initializer.dataset|model': 'InitializerSpec',
+  // Trainer v2 TrainJob: the metadata a runtime patch may set on the JobSet, a job or a pod.
+  'spec[]|runtimePatches|spec[]|replicatedJobs|template[]|spec|trainingRuntimeSpec.template.metadata': 'PatchMetadata',
+  'spec.runtimePatches[].trainingRuntimeSpec.template.spec.replicatedJobs[].template.spec.template.spec.*ontainers[]': 'ContainerPatch',
   'spec[]|activityRules[]|match[]|match.matchImageConfig|matchNamespace|matchPodConfig': 'Match',
 };
 

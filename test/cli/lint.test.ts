@@ -159,7 +159,7 @@ describe('lint on the project examples', () => {
 
   test('every manifest passes', () => {
     const result = runCli(['lint', outdir]);
-    expect(result.stdout).toBe('14 documents checked, 4 skipped (kinds not known: PersistentVolumeClaim); no findings\n');
+    expect(result.stdout).toBe('25 documents checked, 5 skipped (kinds not known: ConfigMap, PersistentVolumeClaim); no findings\n');
     expect(result.status).toBe(0);
   });
 
@@ -313,7 +313,7 @@ describe('usage errors exit with 2', () => {
     [['lint', '--fix', 'x'], 'cdk8s-kubeflow: unknown option "--fix"'],
     [['lint', 'no/such/file.yaml'], 'cdk8s-kubeflow: no/such/file.yaml: no such file or folder'],
     [['deploy'], 'cdk8s-kubeflow: unknown command "deploy"'],
-    [['plan', 'dist'], 'cdk8s-kubeflow: dist: no such file or folder'],
+    [['plan', 'no-such-folder'], 'cdk8s-kubeflow: no-such-folder: no such file or folder'],
     [['plan', 'new', '--against'], 'cdk8s-kubeflow: --against needs a value'],
     [['plan', '--against', 'old'], 'cdk8s-kubeflow: plan needs at least one PATH'],
   ])('%j', (args, message) => {

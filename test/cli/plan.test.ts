@@ -8,11 +8,13 @@ import { formatBytes, formatCpu, podAmounts } from '../../src/private/cli/amount
 
 /** `plan` on the project examples: every job, and totals per queue and per namespace. */
 const EXAMPLES_PLAN = `
-## Training jobs: 11
+## Training jobs: 13
 
 | Job | Kind | Queue | Pods | Accelerators | CPU | Memory |
 |---|---|---|---|---|---|---|
+| llm-training/llama-70b-pretrain | PyTorchJob | gpu-h100 | Master 1, Worker 15 | 128 nvidia.com/gpu | 1536 | 16Ti |
 | research/bert-pretrain | PyTorchJob | (none) | Master 1, Worker 7 | 64 nvidia.com/gpu | 720 | 8000Gi |
+| team-vision/resnet | PyTorchJob | team-vision | Master 1, Worker 3 | 16 nvidia.com/gpu | 64 | 256Gi |
 | team-vision/resnet-prod | PyTorchJob | team-vision | Master 1, Worker 3 | 16 nvidia.com/gpu | 64 | 256Gi |
 | team-vision/resnet50 | PyTorchJob | team-vision | Master 1, Worker 3 | 8 nvidia.com/gpu | 64 | 256Gi |
 | training/horovod-benchmark | MPIJob | (none) | Launcher 1, Worker 2 | 4 nvidia.com/gpu | 17 | 66Gi |
@@ -29,14 +31,16 @@ const EXAMPLES_PLAN = `
 | Queue | Jobs | Pods | Accelerators | CPU | Memory |
 |---|---|---|---|---|---|
 | (none) | 9 | 37 | 112 nvidia.com/gpu | 965 | 9378Gi |
-| team-vision | 2 | 8 | 24 nvidia.com/gpu | 128 | 512Gi |
+| gpu-h100 | 1 | 16 | 128 nvidia.com/gpu | 1536 | 16Ti |
+| team-vision | 3 | 12 | 40 nvidia.com/gpu | 192 | 768Gi |
 
 ### Per namespace
 
 | Namespace | Jobs | Pods | Accelerators | CPU | Memory |
 |---|---|---|---|---|---|
+| llm-training | 1 | 16 | 128 nvidia.com/gpu | 1536 | 16Ti |
 | research | 1 | 8 | 64 nvidia.com/gpu | 720 | 8000Gi |
-| team-vision | 2 | 8 | 24 nvidia.com/gpu | 128 | 512Gi |
+| team-vision | 3 | 12 | 40 nvidia.com/gpu | 192 | 768Gi |
 | training | 8 | 29 | 48 nvidia.com/gpu | 245 | 1378Gi |
 `;
 

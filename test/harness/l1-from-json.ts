@@ -8,10 +8,11 @@ import { k8s } from 'cdk8s-plus-28';
 import { join, KindSchema, SchemaNode } from './schema-validator';
 import * as kubeflow from '../../imports/kubeflow';
 import * as notebooks from '../../imports/notebooks';
+import * as trainer from '../../imports/trainer';
 
 /** A generated L1 class and where it lives. */
 export interface L1Kind {
-  readonly module: 'kubeflow' | 'notebooks';
+  readonly module: 'kubeflow' | 'notebooks' | 'trainer';
   readonly className: string;
   readonly apiVersion: string;
   readonly kind: string;
@@ -24,7 +25,7 @@ let kinds: L1Kind[] | undefined;
 export function l1Kinds(): readonly L1Kind[] {
   if (!kinds) {
     kinds = [];
-    for (const [module, exports] of [['kubeflow', kubeflow], ['notebooks', notebooks]] as const) {
+    for (const [module, exports] of [['kubeflow', kubeflow], ['notebooks', notebooks], ['trainer', trainer]] as const) {
       for (const [className, value] of Object.entries(exports)) {
         const gvk = (value as any)?.GVK;
         if (typeof value === 'function' && gvk?.apiVersion && gvk?.kind) {

@@ -6,7 +6,7 @@
 import { Chart, Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { PROPERTY_RUNS, StaticCase, staticsProperty } from './boundary-arbitraries';
-import { DistributedPyTorch, SpawnerImage, Workspace, WorkspaceKind } from '../../src';
+import { ClusterTrainingRuntime, DistributedPyTorch, MlPolicy, SpawnerImage, TrainJob, Workspace, WorkspaceKind } from '../../src';
 import { CLASSES } from '../../src/private/boundary/schema.generated';
 
 const IMAGE = 'registry.example.com/train:1.0';
@@ -27,6 +27,7 @@ const kind = (chart: Chart, props: object = {}) => {
 const workspace = (chart: Chart, props: object) => new Workspace(chart, 'ws', {
   metadata: { name: 'alice' }, kind: WorkspaceKind.fromName('jupyterlab'), imageConfig: 'scipy', podConfig: 'small', ...props,
 });
+const runtime = (chart: Chart, props: object) => new ClusterTrainingRuntime(chart, 'rt', { mlPolicy: MlPolicy.torch(), image: IMAGE, ...props } as any);
 const accelerator = (chart: Chart, a: unknown) => job(chart, { resources: { accelerator: a } });
 
 const CASES: StaticCase[] = [
@@ -49,6 +50,15 @@ const CASES: StaticCase[] = [
   { cls: 'Nccl', method: 'roce', args: () => [{}], use: (c, nccl) => job(c, { network: { nccl } }) },
   { cls: 'NodeHealth', method: 'labelNotIn', args: () => ['example.com/health', ['ERR']], use: (c, h) => job(c, { nodeHealth: [h] }) },
   { cls: 'NodeHealth', method: 'avoidHosts', args: () => [['node-7']], use: (c, h) => job(c, { nodeHealth: [h] }) },
+  { cls: 'MlPolicy', method: 'torch', args: () => [], use: (c, mlPolicy) => runtime(c, { mlPolicy }) },
+  { cls: 'MlPolicy', method: 'mpi', args: () => [{}], use: (c, mlPolicy) => runtime(c, { mlPolicy }) },
+  { cls: 'MlPolicy', method: 'jax', args: () => [], use: (c, mlPolicy) => runtime(c, { mlPolicy }) },
+  { cls: 'MlPolicy', method: 'xgboost', args: () => [], use: (c, mlPolicy) => runtime(c, { mlPolicy }) },
+  { cls: 'MlPolicy', method: 'flux', args: () => [{}], use: (c, mlPolicy) => runtime(c, { mlPolicy }) },
+  { cls: 'PodGroupPolicy', method: 'coscheduling', args: () => [{}], use: (c, podGroupPolicy) => runtime(c, { mlPolicy: MlPolicy.torch(), podGroupPolicy }) },
+  { cls: 'PodGroupPolicy', method: 'volcano', args: () => [{}], use: (c, podGroupPolicy) => runtime(c, { mlPolicy: MlPolicy.torch(), podGroupPolicy }) },
+  { cls: 'TrainingRuntimeRef', method: 'cluster', args: () => ['torch-distributed'], use: (c, ref) => new TrainJob(c, 'tj', { runtime: ref }) },
+  { cls: 'TrainingRuntimeRef', method: 'namespaced', args: () => ['torch-team'], use: (c, ref) => new TrainJob(c, 'tj', { runtime: ref }) },
   { cls: 'EscapeHatch', method: 'allowUnknownField', args: c => [job(c, {}).apiObject, '/spec/runPolicy/futurePolicy'], use: () => undefined },
   { cls: 'SpawnerImage', method: 'fromUrl', args: () => ['https://jupyter.org/favicon.png'], use: (c, icon) => kind(c, { icon }) },
   { cls: 'SpawnerImage', method: 'fromConfigMap', args: () => ['icons', 'jupyter.svg', 'kubeflow'], use: (c, icon) => kind(c, { icon }) },
@@ -69,5 +79,5 @@ const CASES: StaticCase[] = [
 test(`static factories: ${PROPERTY_RUNS} arbitrary arguments end in the library's error or a manifest that keeps them`, () => {
   const all = Object.entries(CLASSES).flatMap(([cls, entry]) => Object.keys(entry.statics ?? {}).map(m => `${cls}.${m}`)).sort();
   expect(CASES.map(c => `${c.cls}.${c.method}`).sort()).toEqual(all);
-  expect(staticsProperty(CASES, ['test', 'test/job', 'test/kind', 'test/ws'])).toBe(27 + 11);
+  expect(staticsProperty(CASES, ['test', 'test/job', 'test/kind', 'test/ws'])).toBe(27 + 11 + 6);
 });

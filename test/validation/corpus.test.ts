@@ -64,3 +64,60 @@ describe('every upstream example', () => {
     expect(withoutTemplates.map(j => `${j.kind}/${j.metadata.name}`)).toEqual([]);
   });
 });
+
+describe('every Trainer v2 upstream example (v2.3.0 runtimes and jobs)', () => {
+  const root = path.join(__dirname, '..', '..', '..', 'shared', 'examples', 'upstream-v2');
+  const files = yamlFiles(root).map(f => path.relative(root, f)).sort();
+
+  test('the upstream examples are there', () => {
+    expect(files.length).toBe(18);
+  });
+
+  test.each(files)('%s has no findings', file => {
+    expect(findingsOf(path.join(root, file))).toEqual([]);
+  });
+
+  test('the kind table finds a pod template in every replicated job of every runtime', () => {
+    const runtimes = files.flatMap(file => yaml.loadAll(fs.readFileSync(path.join(root, file), 'utf8')))
+      .filter((d: any) => /TrainingRuntime$/.test(d?.kind)) as any[];
+    expect(runtimes.length).toBe(12);
+    const counts = runtimes.map(runtime => {
+      let templates = 0;
+      for (const pattern of documentKind(runtime)?.podTemplates ?? []) {
+        select(runtime, compileLocation(pattern), (template: any) => { templates += template?.spec?.containers ? 1 : 0; });
+      }
+      return templates === runtime.spec.template.spec.replicatedJobs.length ? 'all' : `${runtime.metadata.name}: ${templates}`;
+    });
+    expect(counts.filter(c => c !== 'all')).toEqual([]);
+  });
+
+  test('a TrainJob is known, with its name format (an RFC 1035 label, the CRD\'s CEL rule) and no pod template', () => {
+    const kind = documentKind({ apiVersion: 'trainer.kubeflow.org/v1alpha1', kind: 'TrainJob' });
+    expect(kind?.podTemplates).toEqual([]);
+    expect(kubernetesFindings({ apiVersion: 'trainer.kubeflow.org/v1alpha1', kind: 'TrainJob', metadata: { name: 'Bad_Name', namespace: 'ml' }, spec: { trainer: { numNodes: 2 ** 31 } } })
+      .map(f => `${f.rule} ${describeFinding(f)}`)).toEqual([
+      'k8s/object-name metadata.name is "Bad_Name"; expected a DNS-1035 label: at most 63 lower-case letters, digits or "-", starting with a letter and ending with a letter or digit',
+      'k8s/int32 spec.trainer.numNodes is 2147483648; expected a whole number from -2147483648 to 2147483647 (int32)',
+    ]);
+  });
+
+  test('a container may mount a volume of the JobSet\'s volume claim policies, and no other undeclared one', () => {
+    const runtime = (claim: string) => ({
+      apiVersion: 'trainer.kubeflow.org/v1alpha1',
+      kind: 'ClusterTrainingRuntime',
+      metadata: { name: 'r' },
+      spec: {
+        template: {
+          spec: {
+            volumeClaimPolicies: [{ templates: [{ metadata: { name: claim } }] }],
+            replicatedJobs: [{ name: 'node', template: { spec: { template: { spec: { containers: [{ name: 'node', image: 'i', volumeMounts: [{ name: 'initializer', mountPath: '/workspace' }] }] } } } } }],
+          },
+        },
+      },
+    });
+    expect(kubernetesFindings(runtime('initializer'))).toEqual([]);
+    expect(kubernetesFindings(runtime('cache')).map(f => `${f.rule} ${describeFinding(f)}`)).toEqual([
+      'k8s/volume-mount-name spec.template.spec.replicatedJobs[0].template.spec.template.spec.containers[node].volumeMounts[0].name is "initializer"; expected the name of a volume of the pod: "cache"',
+    ]);
+  });
+});

@@ -33,12 +33,23 @@ import * as workspace from '../../workspace';
 import * as workspaceActivity from '../../workspace-activity';
 import * as workspaceKind from '../../workspace-kind';
 import * as workspaceOptions from '../../workspace-options';
+import * as clusterTrainingRuntime from '../../trainer/cluster-training-runtime';
+import * as initializerStep from '../../trainer/initializer-step';
+import * as mlPolicy from '../../trainer/ml-policy';
+import * as podGroupPolicy from '../../trainer/pod-group-policy';
+import * as trainJob from '../../trainer/train-job';
+import * as trainJobInitializer from '../../trainer/train-job-initializer';
+import * as trainingRuntime from '../../trainer/training-runtime';
+import * as trainingRuntimeBase from '../../trainer/training-runtime-base';
+import * as trainingRuntimeRef from '../../trainer/training-runtime-ref';
 import * as xgboost from '../../xgboost';
 
 const MODULES = [
   accelerator, defaults, elastic, escapeHatch, jax, mpi, networking, nodeHealth, operatorConfig, paddle, pytorch, replica, runPolicy, scheduling, security,
   tensorflow, topology, trainingJob,
   workspace, workspaceActivity, workspaceKind, workspaceOptions, xgboost,
+  clusterTrainingRuntime, initializerStep, mlPolicy, podGroupPolicy, trainJob, trainJobInitializer, trainingRuntime, trainingRuntimeBase,
+  trainingRuntimeRef,
 ];
 
 const GUARDED = Symbol.for('cdk8s-kubeflow.boundary.guarded');

@@ -11,4 +11,7 @@ export const SCHEMA_MODULES: { readonly [apiVersionKind: string]: string } = {
   'kubeflow.org/v1 XGBoostJob': 'kubeflow.org_v1_XGBoostJob',
   'kubeflow.org/v1beta1 Workspace': 'kubeflow.org_v1beta1_Workspace',
   'kubeflow.org/v1beta1 WorkspaceKind': 'kubeflow.org_v1beta1_WorkspaceKind',
+  'trainer.kubeflow.org/v1alpha1 ClusterTrainingRuntime': 'trainer.kubeflow.org_v1alpha1_ClusterTrainingRuntime',
+  'trainer.kubeflow.org/v1alpha1 TrainJob': 'trainer.kubeflow.org_v1alpha1_TrainJob',
+  'trainer.kubeflow.org/v1alpha1 TrainingRuntime': 'trainer.kubeflow.org_v1alpha1_TrainingRuntime',
 };

@@ -1,7 +1,7 @@
 /**
  * Rules across the objects of one app, run once at synth over every rendered document: duplicate
  * objects, pod and service name collisions between training jobs, claims from other namespaces,
- * MultiKueue without a queue. Pure functions of the documents and their construct paths.
+ * MultiKueue without a queue, TrainJobs against their runtimes. Pure functions of the documents and their construct paths.
  */
 import { RuleInfo } from '../rule';
 import { AppDocument, AppFinding } from './app-document';
@@ -9,10 +9,13 @@ import { CLAIM_NAMESPACE, claimsFromOtherNamespaces } from './claims';
 import { DUPLICATE_OBJECT, duplicateObjects } from './duplicates';
 import { MULTIKUEUE_QUEUE, multiKueueWithoutQueue } from './multikueue';
 import { POD_NAME_COLLISION, podNameCollisions } from './pod-names';
+import { TRAINJOB_RUNTIME, trainJobRuntimes } from './trainjob-runtime';
 
 export type { AppDocument, AppFinding } from './app-document';
 
-export const APP_RULES: readonly RuleInfo[] = [DUPLICATE_OBJECT, POD_NAME_COLLISION, CLAIM_NAMESPACE, MULTIKUEUE_QUEUE].map(r => r.info());
+export const APP_RULES: readonly RuleInfo[] = [
+  DUPLICATE_OBJECT, POD_NAME_COLLISION, CLAIM_NAMESPACE, MULTIKUEUE_QUEUE, TRAINJOB_RUNTIME,
+].map(r => r.info());
 
 /** Every finding across the app's documents, in document order per rule. */
 export function appFindings(docs: readonly AppDocument[]): AppFinding[] {
@@ -21,5 +24,6 @@ export function appFindings(docs: readonly AppDocument[]): AppFinding[] {
   podNameCollisions(docs, out);
   claimsFromOtherNamespaces(docs, out);
   multiKueueWithoutQueue(docs, out);
+  trainJobRuntimes(docs, out);
   return out;
 }

@@ -15,6 +15,7 @@ import {
   DNS1035_LABEL_TEXT, DNS1123_LABEL_TEXT, DNS1123_SUBDOMAIN_TEXT, isDns1035Label, isDns1123Label, isDns1123Subdomain,
 } from './names';
 import { checkWorkspace, checkWorkspaceKind } from './notebooks';
+import { checkTrainingRuntime, checkTrainJob } from './trainer';
 
 /** NameIsDNSSubdomain: most kinds, and every custom resource. */
 export const SUBDOMAIN_NAME: NameFormat = { test: isDns1123Subdomain, text: DNS1123_SUBDOMAIN_TEXT };
@@ -33,6 +34,8 @@ export interface DocumentKind {
   readonly podTemplates: readonly string[];
   /** Integer fields outside the pod templates (the templates' come from POD_SPEC_INTEGERS). */
   readonly integers: readonly IntegerField[];
+  /** Volumes a controller adds to every pod of the document, which its containers may mount. */
+  readonly addedVolumes?: (doc: any) => readonly string[];
   /** Checks of pieces only this kind has. */
   readonly check?: (doc: any, out: Finding[]) => void;
 }
@@ -53,6 +56,54 @@ function trainingJob(kind: string, key: string, extra: readonly IntegerField[] =
 
 function i32(path: string, min?: number, max?: number): IntegerField {
   return { path, format: 'int32', min, max };
+}
+
+function i64(path: string): IntegerField {
+  return { path, format: 'int64' };
+}
+
+/** Where a Trainer v2 runtime's JobSet template keeps each replicated job. */
+const REPLICATED_JOBS = 'spec.template.spec.replicatedJobs[]';
+/** The partial pod a TrainJob's runtime patch may set for one replicated job. */
+const TRAIN_JOB_PATCHED_POD = 'spec.runtimePatches[].trainingRuntimeSpec.template.spec.replicatedJobs[].template.spec.template';
+
+/**
+ * The volumes a JobSet's `volumeClaimPolicies` give its pods: the JobSet controller (v0.12,
+ * VolumeClaimPolicy in jobset_types.go) creates a claim per template and adds it to every pod as a
+ * volume named after the template, so the runtimes' containers mount it without declaring it.
+ */
+function volumeClaimPolicyVolumes(doc: any): string[] {
+  const policies = doc?.spec?.template?.spec?.volumeClaimPolicies;
+  if (!Array.isArray(policies)) return [];
+  return policies.flatMap((p: any) => (Array.isArray(p?.templates) ? p.templates : []))
+    .map((t: any) => t?.metadata?.name).filter((n: unknown): n is string => typeof n === 'string');
+}
+
+/**
+ * Trainer v2's TrainingRuntime and ClusterTrainingRuntime: one pod template per replicated job
+ * of the JobSet template (`spec.template.spec.replicatedJobs[].template.spec.template`).
+ */
+function trainingRuntime(kind: string, namespaced: boolean): DocumentKind {
+  return {
+    apiVersion: 'trainer.kubeflow.org/v1alpha1',
+    kind,
+    namespaced,
+    name: SUBDOMAIN_NAME,
+    podTemplates: [`${REPLICATED_JOBS}.template.spec.template`],
+    addedVolumes: volumeClaimPolicyVolumes,
+    check: checkTrainingRuntime,
+    integers: [
+      i32('spec.mlPolicy.numNodes'), i32('spec.mlPolicy.mpi.numProcPerNode'), i32('spec.mlPolicy.flux.numProcPerNode'),
+      i32('spec.podGroupPolicy.coscheduling.scheduleTimeoutSeconds'),
+      i32('spec.template.spec.failurePolicy.maxRestarts'), i32('spec.template.spec.ttlSecondsAfterFinished'),
+      i32(`${REPLICATED_JOBS}.replicas`),
+      ...under(`${REPLICATED_JOBS}.template.spec`, [
+        i32('parallelism'), i32('completions'), i32('backoffLimit'), i32('backoffLimitPerIndex'), i32('maxFailedIndexes'),
+        i64('activeDeadlineSeconds'), i32('ttlSecondsAfterFinished'),
+        i32('podFailurePolicy.rules[].onExitCodes.values[]'), i32('successPolicy.rules[].succeededCount'),
+      ]),
+    ],
+  };
 }
 
 function core(kind: string, name: NameFormat, check?: (doc: any, out: Finding[]) => void, namespaced = true): DocumentKind {
@@ -112,6 +163,29 @@ export const DOCUMENT_KINDS: readonly DocumentKind[] = [
     podTemplates: [],
     integers: [i32('spec.podTemplate.volumes.secrets[].defaultMode', 0, 0o777)],
     check: checkWorkspace,
+  },
+  trainingRuntime('TrainingRuntime', true),
+  trainingRuntime('ClusterTrainingRuntime', false),
+  {
+    apiVersion: 'trainer.kubeflow.org/v1alpha1',
+    kind: 'TrainJob',
+    namespaced: true,
+    // The TrainJob CRD's CEL rules (trainjob_types.go): an RFC 1035 label of at most 63 characters.
+    name: DNS1035_NAME,
+    // The TrainJob has no pod template: its runtime has. Its runtime patches hold partial pods
+    // (containers without images), which trainer.ts checks piece by piece.
+    podTemplates: [],
+    integers: [
+      // Formats only: the schema's own minimums are the strict validator's, and the Trainer's
+      // webhook rules are in validation/trainer.
+      i32('spec.trainer.numNodes'), i32('spec.trainer.numProcPerNode'), i64('spec.activeDeadlineSeconds'),
+      ...under(`${TRAIN_JOB_PATCHED_POD}.spec`, [
+        ...under('securityContext', POD_SECURITY_INTEGERS), ...under('volumes[]', VOLUME_INTEGERS), ...under('affinity', AFFINITY_INTEGERS),
+        ...under('containers[].securityContext', CONTAINER_SECURITY_INTEGERS), ...under('initContainers[].securityContext', CONTAINER_SECURITY_INTEGERS),
+        i64('terminationGracePeriodSeconds'), { path: 'tolerations[].tolerationSeconds', format: 'int64' },
+      ]),
+    ],
+    check: checkTrainJob,
   },
   core('PersistentVolumeClaim', SUBDOMAIN_NAME),
   core('ConfigMap', SUBDOMAIN_NAME, checkConfigMap),

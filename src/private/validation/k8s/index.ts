@@ -18,6 +18,7 @@ import { RESOURCE_RULES } from './resources';
 import { SCHEDULING_RULES } from './scheduling';
 import { SECURITY_RULES } from './security';
 import { Location, compileLocation, select } from './select';
+import { TRAINER_RULES } from './trainer';
 import { VOLUME_RULES } from './volumes';
 
 export { DOCUMENT_KINDS, TRAINING_JOB_REPLICA_KEYS, documentKind, integerFields } from './documents';
@@ -27,7 +28,7 @@ export type { DocumentKind } from './documents';
 /** Every rule of the layer. */
 export const KUBERNETES_RULES: readonly RuleInfo[] = [
   ...METADATA_RULES, ...POD_SPEC_RULES, ...CONTAINER_RULES, ...VOLUME_RULES, ...SCHEDULING_RULES, ...RESOURCE_RULES,
-  ...SECURITY_RULES, ...INTEGER_RULES, ...CORE_OBJECT_RULES,
+  ...SECURITY_RULES, ...INTEGER_RULES, ...CORE_OBJECT_RULES, ...TRAINER_RULES,
 ].map(r => r.info());
 
 /** The Pod Security "restricted" rules: applied by `restrictedFindings` for presets, not by `kubernetesFindings`. */
@@ -57,7 +58,8 @@ export function kubernetesFindings(doc: any): Finding[] {
   checkObjectMeta(doc.metadata, 'metadata', kind?.name ?? SUBDOMAIN_NAME, out);
   if (kind === undefined) return out;
   const c = compile(kind);
-  for (const location of c.templates) select(doc, location, (template, at) => checkPodTemplate(template, at, out));
+  const added = kind.addedVolumes?.(doc) ?? [];
+  for (const location of c.templates) select(doc, location, (template, at) => checkPodTemplate(template, at, out, added));
   checkIntegers(c.integers, doc, '', out);
   kind.check?.(doc, out);
   return out;

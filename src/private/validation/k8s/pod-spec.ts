@@ -37,17 +37,21 @@ const RESTART_POLICIES = new Set(['Always', 'OnFailure', 'Never']);
 const DNS_POLICIES = new Set(['ClusterFirstWithHostNet', 'ClusterFirst', 'Default', 'None']);
 const PREEMPTION_POLICIES = new Set(['PreemptLowerPriority', 'Never']);
 
-/** Checks a pod template (`metadata` and `spec`) at `at`. */
-export function checkPodTemplate(template: unknown, at: string, out: Finding[]): void {
+/**
+ * Checks a pod template (`metadata` and `spec`) at `at`. `addedVolumes` are volumes a controller
+ * adds to the pod (a JobSet's volume claim policies), which its containers may mount.
+ */
+export function checkPodTemplate(template: unknown, at: string, out: Finding[], addedVolumes: readonly string[] = []): void {
   if (!isObject(template)) return;
   checkTemplateMeta(template.metadata, child(at, 'metadata'), out);
-  checkPodSpec(template.spec, child(at, 'spec'), out);
+  checkPodSpec(template.spec, child(at, 'spec'), out, addedVolumes);
 }
 
-/** Checks a pod spec at `at`. */
-export function checkPodSpec(spec: unknown, at: string, out: Finding[]): void {
+/** Checks a pod spec at `at`; `addedVolumes` as for checkPodTemplate. */
+export function checkPodSpec(spec: unknown, at: string, out: Finding[], addedVolumes: readonly string[] = []): void {
   if (!isObject(spec)) return;
   const volumes = checkVolumes(spec.volumes, child(at, 'volumes'), out);
+  for (const name of addedVolumes) volumes.add(name);
   const securityContextAt = child(at, 'securityContext');
   checkPodSecurityContext(spec.securityContext, securityContextAt, out);
   const pod: PodContext = {

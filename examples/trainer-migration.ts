@@ -1,0 +1,38 @@
+import { App, Chart, Size } from 'cdk8s';
+import * as kplus from 'cdk8s-plus-28';
+import { Accelerator, ClusterTrainingRuntime, DistributedPyTorch, MlPolicy, TrainJob } from '../src';
+
+/**
+ * One training run written twice, for docs/constructs/trainer-v1-to-v2.md: as a Training Operator
+ * v1 PyTorchJob, and as a Trainer v2 runtime (the pod template a platform team owns) plus a
+ * TrainJob (what the data scientist owns).
+ */
+export default function (app: App): void {
+  const v1 = new Chart(app, 'trainer-migration-v1', { namespace: 'team-vision' });
+  new DistributedPyTorch(v1, 'resnet', {
+    metadata: { name: 'resnet' },
+    image: 'pytorch/pytorch:2.13.0-cuda13.0-cudnn9-runtime',
+    command: ['torchrun', '/workspace/train.py'],
+    workers: 3,
+    resources: { accelerator: Accelerator.nvidia(4), cpu: kplus.Cpu.units(16), memory: Size.gibibytes(64) },
+    sharedMemory: Size.gibibytes(16),
+    queue: 'team-vision',
+  });
+
+  const v2 = new Chart(app, 'trainer-migration-v2', { namespace: 'team-vision' });
+  const runtime = new ClusterTrainingRuntime(v2, 'torch-4gpu', {
+    metadata: { name: 'torch-4gpu' },
+    mlPolicy: MlPolicy.torch(),
+    image: 'pytorch/pytorch:2.13.0-cuda13.0-cudnn9-runtime',
+    resources: { accelerator: Accelerator.nvidia(4), cpu: kplus.Cpu.units(16), memory: Size.gibibytes(64) },
+    sharedMemory: Size.gibibytes(16),
+  });
+  new TrainJob(v2, 'resnet', {
+    metadata: { name: 'resnet' },
+    runtime: runtime.ref,
+    command: ['torchrun', '/workspace/train.py'],
+    numNodes: 4,
+    numProcPerNode: 4,
+    queue: 'team-vision',
+  });
+}

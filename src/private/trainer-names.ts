@@ -1,0 +1,41 @@
+/*
+ * The names the Trainer v2 controller looks for in a runtime (v2.3.0 pkg/constants/constants.go),
+ * and the limits it and its successors put on them.
+ */
+
+/** The label that marks a replicated job as a step of the TrainJob (`LabelTrainJobAncestor`). */
+export const ANCESTOR_LABEL = 'trainer.kubeflow.org/trainjob-ancestor-step';
+
+/** The steps (`AncestorTrainer`, `DatasetInitializer`, `ModelInitializer`) and their container names. */
+export const STEP_CONTAINERS: Readonly<Record<string, string>> = {
+  'trainer': 'node',
+  'dataset-initializer': 'dataset-initializer',
+  'model-initializer': 'model-initializer',
+};
+
+/** Replicated-job names the controller uses (`Node`, `Launcher`, `DatasetInitializer`, `ModelInitializer`). */
+export const NODE_JOB = 'node';
+export const LAUNCHER_JOB = 'launcher';
+export const DATASET_INITIALIZER = 'dataset-initializer';
+export const MODEL_INITIALIZER = 'model-initializer';
+
+/** The volume initializers write into and the trainer reads from (jobset plugin `VolumeNameInitializer`). */
+export const INITIALIZER_VOLUME = 'initializer';
+/** Where the built-in runtimes mount it. */
+export const INITIALIZER_MOUNT_PATH = '/workspace';
+
+/** Trainer v2.4 refuses replicated-job names longer than this (JobSet pod and service names must fit). */
+export const MAX_REPLICATED_JOB_NAME = 20;
+
+/** The API group of the runtimes a TrainJob refers to. */
+export const TRAINER_GROUP = 'trainer.kubeflow.org';
+
+/** Environment variables each policy's plugin sets itself (`TorchRunReservedEnvNames`, ...). */
+export const RESERVED_ENV: Readonly<Record<string, readonly string[]>> = {
+  torch: ['PET_NNODES', 'PET_NPROC_PER_NODE', 'PET_NODE_RANK', 'PET_MASTER_ADDR', 'PET_MASTER_PORT'],
+  mpi: ['OMPI_MCA_orte_default_hostfile', 'OMPI_MCA_plm_rsh_args', 'OMPI_MCA_orte_keep_fqdn_hostnames', 'OMPI_MCA_orte_set_default_slots'],
+  xgboost: ['DMLC_TRACKER_URI', 'DMLC_TRACKER_PORT', 'DMLC_TASK_ID', 'DMLC_NUM_WORKER'],
+};
+
+/** The manager the library writes its runtime patch under. */
+export const LIBRARY_PATCH_MANAGER = 'cdk8s-kubeflow/train-job';

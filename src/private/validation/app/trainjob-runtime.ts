@@ -1,0 +1,92 @@
+/**
+ * A TrainJob against the runtime it names, where that runtime is in the same app: what the Trainer
+ * v2.3.0 webhook checks when the job is applied (pkg/runtime/framework/plugins/jobset/jobset.go,
+ * torch.go, mpi.go and xgboost.go Validate), and what it leaves to the controller (a namespaced
+ * runtime in another namespace is never found). A runtime outside the app is not checked.
+ */
+import { Rule } from '../rule';
+import { AppDocument, AppFinding, namespaceOf, showNamespace } from './app-document';
+import { DATASET_INITIALIZER, INITIALIZER_VOLUME, LAUNCHER_JOB, MODEL_INITIALIZER, NODE_JOB, RESERVED_ENV } from '../../trainer-names';
+
+export const TRAINJOB_RUNTIME = new Rule('app/trainjob-runtime', 'app',
+  'kubeflow/trainer v2.3.0 plugins/jobset, torch, mpi, xgboost Validate (a TrainJob against its runtime); the controller finds a TrainingRuntime only in the job\'s namespace');
+
+const API_VERSION = 'trainer.kubeflow.org/v1alpha1';
+const POLICIES = ['torch', 'mpi', 'jax', 'xgboost', 'flux'];
+
+export function trainJobRuntimes(docs: readonly AppDocument[], out: AppFinding[]): void {
+  const runtimes = docs.filter(d => d.doc?.apiVersion === API_VERSION && /^(Cluster)?TrainingRuntime$/.test(d.doc?.kind));
+  for (const d of docs) {
+    if (d.doc?.apiVersion !== API_VERSION || d.doc?.kind !== 'TrainJob') continue;
+    const ref = d.doc.spec?.runtimeRef;
+    if (typeof ref?.name !== 'string') continue;
+    const kind = ref.kind ?? 'ClusterTrainingRuntime';
+    const report = (field: string, value: unknown, allowed: string) =>
+      out.push({ path: d.path, finding: { field, value, allowed, rule: TRAINJOB_RUNTIME.id } });
+    const named = runtimes.filter(r => r.doc.kind === kind && r.doc.metadata?.name === ref.name);
+    const ns = namespaceOf(d.doc);
+    const runtime = kind === 'TrainingRuntime' ? named.find(r => namespaceOf(r.doc) === ns) : named[0];
+    if (!runtime) {
+      if (named.length > 0) {
+        report('spec.runtimeRef.name', ref.name, `expected a TrainingRuntime in the job's ${showNamespace(ns)}; the app's "${ref.name}" is in ${showNamespace(namespaceOf(named[0].doc))}, where the controller does not look`);
+      }
+      continue;
+    }
+    checkAgainst(d.doc, runtime.doc, report);
+  }
+}
+
+function checkAgainst(job: any, runtime: any, report: (field: string, value: unknown, allowed: string) => void): void {
+  const name = runtime.metadata?.name;
+  const jobs: any[] = Array.isArray(runtime.spec?.template?.spec?.replicatedJobs) ? runtime.spec.template.spec.replicatedJobs : [];
+  const containersOf = (job0: any): any[] => [
+    ...(job0?.template?.spec?.template?.spec?.initContainers ?? []), ...(job0?.template?.spec?.template?.spec?.containers ?? []),
+  ];
+  const byName = new Map(jobs.map(j => [j?.name, j]));
+  for (const [key, step] of [['dataset', DATASET_INITIALIZER], ['model', MODEL_INITIALIZER]] as const) {
+    if (!job.spec?.initializer?.[key]) continue;
+    const field = `spec.initializer.${key}`;
+    const stepJob = byName.get(step);
+    const container = stepJob?.template?.spec?.template?.spec?.containers?.find((c: any) => c?.name === step);
+    if (!stepJob) {
+      report(field, job.spec.initializer[key], `expected a runtime with a "${step}" step; the runtime "${name}" has only ${jobs.map(j => `"${j?.name}"`).join(', ')}`);
+    } else if (!container) {
+      report(field, job.spec.initializer[key], `expected the "${step}" step of the runtime "${name}" to have a container named "${step}"`);
+    } else if (!(container.volumeMounts ?? []).some((m: any) => m?.name === INITIALIZER_VOLUME)) {
+      report(field, job.spec.initializer[key], `expected the runtime "${name}" to mount the "${INITIALIZER_VOLUME}" volume in its "${step}" container, where the initializer writes (the Trainer webhook refuses the job otherwise)`);
+    }
+  }
+  const patches: any[] = Array.isArray(job.spec?.runtimePatches) ? job.spec.runtimePatches : [];
+  patches.forEach((patch, i) => {
+    const patched: any[] = patch?.trainingRuntimeSpec?.template?.spec?.replicatedJobs ?? [];
+    patched.forEach((p, j) => {
+      const at = `spec.runtimePatches[${i}].trainingRuntimeSpec.template.spec.replicatedJobs[${j}]`;
+      const target = byName.get(p?.name);
+      if (!target) {
+        report(`${at}.name`, p?.name, `expected a replicated job of the runtime "${name}": ${jobs.map(x => `"${x?.name}"`).join(', ')}`);
+        return;
+      }
+      const have = containersOf(target).map(c => c?.name);
+      const spec = p?.template?.spec?.template?.spec ?? {};
+      for (const list of ['initContainers', 'containers']) {
+        (spec[list] ?? []).forEach((c: any, k: number) => {
+          if (!have.includes(c?.name)) {
+            report(`${at}.template.spec.template.spec.${list}[${k}].name`, c?.name, `expected a container of the "${p.name}" job of the runtime "${name}": ${have.map(h => `"${h}"`).join(', ')}`);
+          }
+        });
+      }
+    });
+  });
+  const policy = POLICIES.find(x => runtime.spec?.mlPolicy?.[x] !== undefined);
+  const reserved = policy ? RESERVED_ENV[policy] ?? [] : [];
+  (job.spec?.trainer?.env ?? []).forEach((e: any, i: number) => {
+    if (reserved.includes(e?.name)) {
+      report(`spec.trainer.env[${i}].name`, e.name, `expected a variable the ${policy} runtime "${name}" does not set itself (it sets ${reserved.join(', ')})`);
+    }
+  });
+  // plugins/mpi Validate: a launcher that trains as a node spreads over more nodes only with both jobs.
+  const numNodes = job.spec?.trainer?.numNodes ?? 1;
+  if (policy === 'mpi' && runtime.spec.mlPolicy.mpi.runLauncherAsNode === true && numNodes >= 2 && !(byName.has(LAUNCHER_JOB) && byName.has(NODE_JOB))) {
+    report('spec.trainer.numNodes', numNodes, `expected 1: the MPI runtime "${name}" runs the launcher as a node but lacks a "${LAUNCHER_JOB}" or "${NODE_JOB}" job`);
+  }
+}

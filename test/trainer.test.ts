@@ -1,0 +1,297 @@
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { App, Chart, Duration, JsonPatch, Size, YamlOutputType } from 'cdk8s';
+import * as kplus from 'cdk8s-plus-28';
+import * as yaml from 'js-yaml';
+import {
+  Accelerator, ClusterTrainingRuntime, MlPolicy, PodGroupPolicy, PodSecurity, TrainingRuntime, TrainingRuntimeRef, TrainJob,
+} from '../src';
+import { expectDeterministic, expectValidManifests, REPORT, synthErrors } from './harness';
+
+const TORCH_IMAGE = 'pytorch/pytorch:2.13.0-cuda13.0-cudnn9-runtime';
+
+function synthAll(build: (chart: Chart) => void): any[] {
+  const docs = expectDeterministic(app => build(new Chart(app, 'test', { namespace: 'ml' })));
+  expectValidManifests(docs);
+  return docs;
+}
+
+/** The error lines of a synth, without the cdk8s preamble. */
+function errors(build: (chart: Chart) => void): string[] {
+  const report = synthErrors(chart => build(chart));
+  expect(report).toBeDefined();
+  return report!.replace(REPORT, '').split('\n').map(l => l.trim()).filter(Boolean);
+}
+
+const pod = (runtime: any, job: string) => runtime.spec.template.spec.replicatedJobs.find((j: any) => j.name === job).template.spec.template;
+
+describe('ClusterTrainingRuntime', () => {
+  test('a torch runtime: one `node` job with the trainer step label, container `node`, GPUs, shared memory, the Istio opt-out, RESTRICTED', () => {
+    const [runtime] = synthAll(chart => new ClusterTrainingRuntime(chart, 'rt', {
+      metadata: { name: 'torch-gpu' },
+      mlPolicy: MlPolicy.torch(),
+      image: TORCH_IMAGE,
+      numNodes: 2,
+      resources: { accelerator: Accelerator.nvidia(4) },
+      sharedMemory: Size.gibibytes(16),
+      security: PodSecurity.RESTRICTED,
+    }));
+    expect(runtime.kind).toBe('ClusterTrainingRuntime');
+    expect(runtime.metadata).toEqual({ name: 'torch-gpu', labels: { 'trainer.kubeflow.org/framework': 'torch' } });
+    expect(runtime.spec.mlPolicy).toEqual({ numNodes: 2, torch: {} });
+    const jobs = runtime.spec.template.spec.replicatedJobs;
+    expect(jobs.map((j: any) => j.name)).toEqual(['node']);
+    expect(jobs[0].template.metadata.labels).toEqual({ 'trainer.kubeflow.org/trainjob-ancestor-step': 'trainer' });
+    const template = pod(runtime, 'node');
+    expect(template.metadata.annotations).toEqual({ 'sidecar.istio.io/inject': 'false' });
+    expect(template.spec.securityContext).toEqual({ runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } });
+    const [node] = template.spec.containers;
+    expect(node.name).toBe('node');
+    expect(node.resources.limits['nvidia.com/gpu']).toBe(4);
+    expect(node.volumeMounts).toEqual([{ mountPath: '/dev/shm', name: 'dshm' }]);
+    expect(template.spec.volumes).toEqual([{ name: 'dshm', emptyDir: { medium: 'Memory', sizeLimit: '16384Mi' } }]);
+  });
+
+  test('MPI: `node` then `launcher` (the trainer step, container `node`), reachable nodes, success when the launcher succeeds', () => {
+    const [runtime] = synthAll(chart => new ClusterTrainingRuntime(chart, 'rt', {
+      metadata: { name: 'mpi' },
+      mlPolicy: MlPolicy.mpi({ slotsPerWorker: 2, sshAuthMountPath: '/home/mpiuser/.ssh', runLauncherAsNode: true }),
+      image: 'ghcr.io/kubeflow/trainer/deepspeed-runtime',
+      resources: { accelerator: Accelerator.nvidia(2) },
+    }));
+    expect(runtime.spec.mlPolicy).toEqual({
+      numNodes: 1, mpi: { numProcPerNode: 2, mpiImplementation: 'OpenMPI', sshAuthMountPath: '/home/mpiuser/.ssh', runLauncherAsNode: true },
+    });
+    const spec = runtime.spec.template.spec;
+    expect(spec.network).toEqual({ publishNotReadyAddresses: true });
+    expect(spec.successPolicy).toEqual({ operator: 'All', targetReplicatedJobs: ['launcher'] });
+    expect(spec.replicatedJobs.map((j: any) => [j.name, j.template.metadata?.labels, j.dependsOn])).toEqual([
+      ['node', undefined, undefined],
+      ['launcher', { 'trainer.kubeflow.org/trainjob-ancestor-step': 'trainer' }, [{ name: 'node', status: 'Ready' }]],
+    ]);
+    expect(pod(runtime, 'launcher').spec.containers[0].name).toBe('node');
+  });
+
+  test('initializers: steps first with replicas 1, their labels and containers, a shared claim mounted at /workspace, the nodes wait', () => {
+    const [runtime] = synthAll(chart => new ClusterTrainingRuntime(chart, 'rt', {
+      metadata: { name: 'tune' },
+      mlPolicy: MlPolicy.torch(),
+      image: TORCH_IMAGE,
+      datasetInitializer: { image: 'ghcr.io/kubeflow/trainer/dataset-initializer', storageUri: 'hf://tatsu-lab/alpaca' },
+      modelInitializer: { image: 'ghcr.io/kubeflow/trainer/model-initializer' },
+      workspace: { size: Size.gibibytes(50), storageClassName: 'fast' },
+    }));
+    const spec = runtime.spec.template.spec;
+    expect(spec.volumeClaimPolicies).toEqual([{
+      templates: [{
+        metadata: { name: 'initializer' },
+        spec: { accessModes: ['ReadWriteOnce'], storageClassName: 'fast', resources: { requests: { storage: '50Gi' } } },
+      }],
+    }]);
+    expect(spec.replicatedJobs.map((j: any) => [j.name, j.replicas, j.template.metadata.labels['trainer.kubeflow.org/trainjob-ancestor-step']])).toEqual([
+      ['dataset-initializer', 1, 'dataset-initializer'], ['model-initializer', 1, 'model-initializer'], ['node', undefined, 'trainer'],
+    ]);
+    expect(spec.replicatedJobs[2].dependsOn).toEqual([{ name: 'dataset-initializer', status: 'Complete' }, { name: 'model-initializer', status: 'Complete' }]);
+    for (const job of ['dataset-initializer', 'model-initializer', 'node']) {
+      const [main] = pod(runtime, job).spec.containers;
+      expect(main.name).toBe(job);
+      expect(main.volumeMounts).toEqual([{ name: 'initializer', mountPath: '/workspace' }]);
+    }
+    expect(pod(runtime, 'dataset-initializer').spec.containers[0].env).toEqual([{ name: 'STORAGE_URI', value: 'hf://tatsu-lab/alpaca' }]);
+  });
+
+  test('gang scheduling: coscheduling with a timeout, or Volcano with a network topology', () => {
+    const docs = synthAll(chart => {
+      new ClusterTrainingRuntime(chart, 'co', { metadata: { name: 'co' }, mlPolicy: MlPolicy.jax(), image: 'jax:1', podGroupPolicy: PodGroupPolicy.coscheduling({ scheduleTimeout: Duration.minutes(2) }) });
+      new ClusterTrainingRuntime(chart, 'vc', { metadata: { name: 'vc' }, mlPolicy: MlPolicy.xgboost(), image: 'xgb:1', podGroupPolicy: PodGroupPolicy.volcano({ networkTopologyMode: 'hard', highestTierAllowed: 2 }) });
+    });
+    expect(docs.map(d => [d.spec.mlPolicy, d.spec.podGroupPolicy])).toEqual([
+      [{ numNodes: 1, jax: {} }, { coscheduling: { scheduleTimeoutSeconds: 120 } }],
+      [{ numNodes: 1, xgboost: {} }, { volcano: { networkTopology: { mode: 'hard', highestTierAllowed: 2 } } }],
+    ]);
+  });
+
+  test('a cluster runtime leaves the chart\'s namespace out; a TrainingRuntime keeps it', () => {
+    const docs = synthAll(chart => {
+      new ClusterTrainingRuntime(chart, 'c', { metadata: { name: 'c' }, mlPolicy: MlPolicy.torch(), image: 'i' });
+      new TrainingRuntime(chart, 't', { metadata: { name: 't' }, mlPolicy: MlPolicy.torch(), image: 'i' });
+    });
+    expect(docs.map(d => [d.kind, d.metadata.namespace])).toEqual([['ClusterTrainingRuntime', undefined], ['TrainingRuntime', 'ml']]);
+  });
+});
+
+describe('TrainJob', () => {
+  test('a job on a built-in runtime: runtimeRef, trainer, initializers with a Secret, Kueue labels, MultiKueue, suspend, deadline', () => {
+    const [job] = synthAll(chart => new TrainJob(chart, 'job', {
+      metadata: { name: 'fine-tune' },
+      runtime: TrainingRuntimeRef.cluster('torchtune-llama3.2-1b'),
+      image: TORCH_IMAGE,
+      command: ['torchrun', 'train.py'],
+      args: ['--epochs', '3'],
+      numNodes: 2,
+      numProcPerNode: 4,
+      env: { WANDB_API_KEY: kplus.EnvValue.fromSecretValue({ secret: kplus.Secret.fromSecretName(chart, 'w', 'wandb'), key: 'key' }) },
+      resourcesPerNode: { cpu: kplus.Cpu.units(2), memory: Size.gibibytes(4), accelerator: Accelerator.nvidia(4) },
+      resourceLimitsPerNode: { cpu: kplus.Cpu.units(4), memory: Size.gibibytes(8), accelerator: Accelerator.nvidia(4) },
+      datasetInitializer: { storageUri: 'hf://tatsu-lab/alpaca', secret: kplus.Secret.fromSecretName(chart, 'hf', 'hf-token') },
+      modelInitializer: { storageUri: 'hf://meta-llama/Llama-3.2-1B-Instruct', env: { REVISION: kplus.EnvValue.fromValue('main') } },
+      queue: 'team-a',
+      workloadPriorityClass: 'high',
+      multiKueue: true,
+      suspend: true,
+      activeDeadline: Duration.hours(6),
+    }));
+    expect(job.metadata.labels).toEqual({ 'kueue.x-k8s.io/queue-name': 'team-a', 'kueue.x-k8s.io/priority-class': 'high' });
+    expect(job.spec).toEqual({
+      runtimeRef: { apiGroup: 'trainer.kubeflow.org', kind: 'ClusterTrainingRuntime', name: 'torchtune-llama3.2-1b' },
+      initializer: {
+        dataset: { storageUri: 'hf://tatsu-lab/alpaca', secretRef: { name: 'hf-token' } },
+        model: { storageUri: 'hf://meta-llama/Llama-3.2-1B-Instruct', env: [{ name: 'REVISION', value: 'main' }] },
+      },
+      trainer: {
+        image: TORCH_IMAGE,
+        command: ['torchrun', 'train.py'],
+        args: ['--epochs', '3'],
+        env: [{ name: 'WANDB_API_KEY', valueFrom: { secretKeyRef: { name: 'wandb', key: 'key' } } }],
+        numNodes: 2,
+        numProcPerNode: 4,
+        resourcesPerNode: {
+          requests: { 'cpu': '2', 'memory': '4Gi', 'nvidia.com/gpu': 4 },
+          limits: { 'cpu': '4', 'memory': '8Gi', 'nvidia.com/gpu': 4 },
+        },
+      },
+      suspend: true,
+      managedBy: 'kueue.x-k8s.io/multikueue',
+      activeDeadlineSeconds: 21600,
+    });
+  });
+
+  test('node selection, tolerations, pod labels and mounts are one runtime patch owned by the library', () => {
+    const [job] = synthAll(chart => {
+      const j = new TrainJob(chart, 'job', {
+        metadata: { name: 'patched' },
+        runtime: TrainingRuntimeRef.cluster('torch-distributed'),
+        nodeSelector: { pool: 'a100' },
+        podAnnotations: { 'kueue.x-k8s.io/podset-required-topology': 'rack' },
+        tolerations: [{ key: 'gpu', operator: 'Exists', effect: 'NoSchedule' }],
+      });
+      j.mount('/data', kplus.Volume.fromPersistentVolumeClaim(chart, 'v', kplus.PersistentVolumeClaim.fromClaimName(chart, 'c', 'datasets')), { readOnly: true });
+    });
+    expect(job.spec.runtimePatches).toEqual([{
+      manager: 'cdk8s-kubeflow/train-job',
+      trainingRuntimeSpec: {
+        template: {
+          spec: {
+            replicatedJobs: [{
+              name: 'node',
+              template: {
+                spec: {
+                  template: {
+                    metadata: { annotations: { 'kueue.x-k8s.io/podset-required-topology': 'rack' } },
+                    spec: {
+                      nodeSelector: { pool: 'a100' },
+                      tolerations: [{ key: 'gpu', operator: 'Exists', effect: 'NoSchedule' }],
+                      volumes: [{ name: 'pvc-datasets', persistentVolumeClaim: { claimName: 'datasets', readOnly: false } }],
+                      containers: [{ name: 'node', volumeMounts: [{ name: 'pvc-datasets', mountPath: '/data', readOnly: true }] }],
+                    },
+                  },
+                },
+              },
+            }],
+          },
+        },
+      },
+    }]);
+  });
+
+  test('a runtime of the app is written before the job, in another chart declared earlier too', () => {
+    const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'trainer-order-'));
+    try {
+      const app = new App({ outdir, yamlOutputType: YamlOutputType.FILE_PER_CHART });
+      const jobs = new Chart(app, 'a-jobs', { namespace: 'ml' });
+      const platform = new Chart(app, 'b-platform');
+      const runtime = new ClusterTrainingRuntime(platform, 'rt', { metadata: { name: 'torch-gpu' }, mlPolicy: MlPolicy.torch(), image: TORCH_IMAGE });
+      new TrainJob(jobs, 'job', { metadata: { name: 'first-declared' }, runtime: runtime.ref });
+      app.synth();
+      const files = fs.readdirSync(outdir).sort();
+      expect(files).toEqual(['0000-b-platform.k8s.yaml', '0001-a-jobs.k8s.yaml']);
+      expect(files.map(f => (yaml.load(fs.readFileSync(path.join(outdir, f), 'utf8')) as any).kind)).toEqual(['ClusterTrainingRuntime', 'TrainJob']);
+    } finally {
+      fs.rmSync(outdir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('validation', () => {
+  test('more processes per node than GPUs per node, in the job and in an MPI runtime', () => {
+    expect(errors(chart => new TrainJob(chart, 'job', {
+      metadata: { name: 'j' }, runtime: TrainingRuntimeRef.cluster('torch-distributed'), numProcPerNode: 8, resourcesPerNode: { accelerator: Accelerator.nvidia(4) },
+    }))).toEqual(['[test/job] numProcPerNode is 8; expected at most the 4 accelerators per node (one process per device)']);
+    expect(errors(chart => {
+      const rt = new ClusterTrainingRuntime(chart, 'rt', { metadata: { name: 'g' }, mlPolicy: MlPolicy.mpi({ slotsPerWorker: 8 }), image: 'i', resources: { accelerator: Accelerator.nvidia(2) } });
+      new TrainJob(chart, 'job', { metadata: { name: 'j' }, runtime: rt.ref, numProcPerNode: 4 });
+    })).toEqual([
+      '[test/rt] mlPolicy.mpi.slotsPerWorker is 8; expected at most the 2 accelerators per node (one process per device)',
+      '[test/job] numProcPerNode is 4; expected at most the 2 accelerators per node (one process per device)',
+    ]);
+  });
+
+  test('a dataset for a runtime whose initializer does not mount the workspace (upstream jobs/05-multi-step.yaml)', () => {
+    expect(errors(chart => {
+      const rt = new TrainingRuntime(chart, 'rt', {
+        metadata: { name: 'torch-with-dataset-init' },
+        mlPolicy: MlPolicy.torch(),
+        image: TORCH_IMAGE,
+        datasetInitializer: { image: 'ghcr.io/kubeflow/trainer/dataset-initializer', mountWorkspace: false },
+      });
+      new TrainJob(chart, 'job', { metadata: { name: 'multi-step-example' }, runtime: rt.ref, datasetInitializer: { storageUri: 'hf://tatsu-lab/alpaca' } });
+    })).toEqual([
+      '[test/job] spec.initializer.dataset is {"storageUri":"hf://tatsu-lab/alpaca"}; expected the runtime "torch-with-dataset-init" to mount the "initializer" volume in its "dataset-initializer" container, where the initializer writes (the Trainer webhook refuses the job otherwise)',
+    ]);
+  });
+
+  test('a model for a runtime without a model step; a reserved variable; a patch of a job the runtime lacks', () => {
+    expect(errors(chart => {
+      const rt = new ClusterTrainingRuntime(chart, 'rt', { metadata: { name: 'plain' }, mlPolicy: MlPolicy.torch(), image: TORCH_IMAGE });
+      new TrainJob(chart, 'job', {
+        metadata: { name: 'j' },
+        runtime: rt.ref,
+        modelInitializer: { storageUri: 'hf://m' },
+        env: { PET_NNODES: kplus.EnvValue.fromValue('4') },
+        nodeSelector: { a: 'b' },
+        patchedJobs: ['trainer'],
+      });
+    })).toEqual([
+      '[test/job] spec.initializer.model is {"storageUri":"hf://m"}; expected a runtime with a "model-initializer" step; the runtime "plain" has only "node"',
+      '[test/job] spec.runtimePatches[0].trainingRuntimeSpec.template.spec.replicatedJobs[0].name is "trainer"; expected a replicated job of the runtime "plain": "node"',
+      '[test/job] spec.trainer.env[0].name is "PET_NNODES"; expected a variable the torch runtime "plain" does not set itself (it sets PET_NNODES, PET_NPROC_PER_NODE, PET_NODE_RANK, PET_MASTER_ADDR, PET_MASTER_PORT)',
+    ]);
+  });
+
+  test('a TrainingRuntime of the app in another namespace', () => {
+    expect(errors(chart => {
+      const team = new Chart(chart, 'team-b', { namespace: 'team-b' });
+      const rt = new TrainingRuntime(team, 'rt', { metadata: { name: 'shared' }, mlPolicy: MlPolicy.torch(), image: TORCH_IMAGE });
+      new TrainJob(chart, 'job', { metadata: { name: 'j', namespace: 'team-a' }, runtime: rt.ref });
+    })).toEqual([
+      '[test/job] spec.runtimeRef.name is "shared"; expected a TrainingRuntime in the job\'s namespace "team-a"; the app\'s "shared" is in namespace "team-b", where the controller does not look',
+    ]);
+  });
+
+  test('the runtime webhook\'s step rules and the 20-character job names, on a patched runtime; a patch manager that is no domain-prefixed path', () => {
+    expect(errors(chart => {
+      const rt = new ClusterTrainingRuntime(chart, 'rt', { metadata: { name: 'r' }, mlPolicy: MlPolicy.torch(), image: 'i' });
+      rt.apiObject.addJsonPatch(
+        JsonPatch.replace('/spec/template/spec/replicatedJobs/0/name', 'distributed-training-node'),
+        JsonPatch.add('/spec/template/spec/replicatedJobs/0/replicas', 2),
+        JsonPatch.replace('/spec/template/spec/replicatedJobs/0/template/spec/template/spec/containers/0/name', 'trainer'));
+      new TrainJob(chart, 'job', { metadata: { name: 'j' }, runtime: TrainingRuntimeRef.cluster('x'), nodeSelector: { a: 'b' }, patchManager: 'platform' });
+    })).toEqual([
+      '[test/rt] spec.template.spec.replicatedJobs[0].name is "distributed-training-node"; expected at most 20 characters (Trainer v2.4 refuses longer names; the JobSet\'s pod names grow with them)',
+      '[test/rt] spec.template.spec.replicatedJobs[0].replicas is 2; expected 1: the "trainer" step of a runtime runs once',
+      '[test/rt] spec.template.spec.replicatedJobs[0].template.spec.template.spec.containers is ["trainer"]; expected a container named "node", which the controller configures for the "trainer" step',
+      '[test/job] spec.runtimePatches[0].manager is "platform"; expected a domain-prefixed path such as "example.io/platform-team"',
+    ]);
+  });
+});

@@ -1,0 +1,157 @@
+import { appFindings } from '../../src/private/validation/app';
+import { describe as describeFinding } from '../../src/private/validation/finding';
+import { kubernetesFindings } from '../../src/private/validation/k8s';
+
+/** The Trainer v2.3.0 webhook rules that need one document, and those across a TrainJob and its runtime. */
+const API = 'trainer.kubeflow.org/v1alpha1';
+
+function runtime(name: string, jobs: any[], extra: any = {}, kind = 'ClusterTrainingRuntime', namespace?: string): any {
+  return {
+    apiVersion: API,
+    kind,
+    metadata: { name, ...(namespace ? { namespace } : {}) },
+    spec: { mlPolicy: { numNodes: 1, torch: {} }, ...extra, template: { spec: { replicatedJobs: jobs } } },
+  };
+}
+
+function rjob(name: string, step: string | undefined, containers: any[], replicas?: number): any {
+  return {
+    name,
+    ...(replicas === undefined ? {} : { replicas }),
+    template: { ...(step ? { metadata: { labels: { 'trainer.kubeflow.org/trainjob-ancestor-step': step } } } : {}), spec: { template: { spec: { containers } } } },
+  };
+}
+
+function trainJob(spec: any, namespace = 'ml'): any {
+  return { apiVersion: API, kind: 'TrainJob', metadata: { name: 'job', namespace }, spec: { runtimeRef: { apiGroup: 'trainer.kubeflow.org', kind: 'ClusterTrainingRuntime', name: 'rt' }, ...spec } };
+}
+
+const rules = (doc: any) => kubernetesFindings(doc).map(f => `${f.rule} ${describeFinding(f)}`);
+const appRules = (...docs: any[]) => appFindings(docs.map((doc, i) => ({ path: `chart/${i}`, doc }))).map(f => `${f.path} ${f.finding.rule} ${describeFinding(f.finding)}`);
+
+describe('runtimes', () => {
+  test('k8s/trainer-runtime-step: a step runs once, with its container', () => {
+    expect(rules(runtime('rt', [
+      rjob('dataset-initializer', 'dataset-initializer', [{ name: 'init', image: 'i' }], 2),
+      rjob('node', 'trainer', [{ name: 'node', image: 'i' }], 3),
+      rjob('extra', undefined, [{ name: 'x', image: 'i' }], 4),
+    ]))).toEqual([
+      'k8s/trainer-runtime-step spec.template.spec.replicatedJobs[0].replicas is 2; expected 1: the "dataset-initializer" step of a runtime runs once',
+      'k8s/trainer-runtime-step spec.template.spec.replicatedJobs[0].template.spec.template.spec.containers is ["init"]; expected a container named "dataset-initializer", which the controller configures for the "dataset-initializer" step',
+      'k8s/trainer-runtime-step spec.template.spec.replicatedJobs[1].replicas is 3; expected 1: the "trainer" step of a runtime runs once',
+    ]);
+  });
+
+  test('k8s/trainer-replicated-job-name: at most 20 characters', () => {
+    expect(rules(runtime('rt', [rjob('twenty-characters-ok', undefined, [{ name: 'a', image: 'i' }]), rjob('twenty-one-characters', undefined, [{ name: 'a', image: 'i' }])]))).toEqual([
+      'k8s/trainer-replicated-job-name spec.template.spec.replicatedJobs[1].name is "twenty-one-characters"; expected at most 20 characters (Trainer v2.4 refuses longer names; the JobSet\'s pod names grow with them)',
+    ]);
+  });
+});
+
+describe('TrainJob patches', () => {
+  const patch = (manager: string, containers: any[]) => ({
+    manager, trainingRuntimeSpec: { template: { spec: { replicatedJobs: [{ name: 'node', template: { spec: { template: { spec: { containers } } } } }] } } },
+  });
+
+  test('k8s/trainer-patch-manager: a domain-prefixed path', () => {
+    expect(rules(trainJob({ runtimePatches: [patch('example.io/platform-team', []), patch('Platform', []), patch('example.io/', [])] }))).toEqual([
+      'k8s/trainer-patch-manager spec.runtimePatches[1].manager is "Platform"; expected a domain-prefixed path such as "example.io/platform-team"',
+      'k8s/trainer-patch-manager spec.runtimePatches[2].manager is "example.io/"; expected a domain-prefixed path such as "example.io/platform-team"',
+    ]);
+  });
+
+  test('k8s/trainer-patch-env: no env on the node or initializer containers; a sidecar may get some', () => {
+    expect(rules(trainJob({ runtimePatches: [patch('example.io/p', [{ name: 'node', env: [{ name: 'A', value: '1' }] }, { name: 'sidecar', env: [{ name: 'B', value: '2' }] }])] }))).toEqual([
+      'k8s/trainer-patch-env spec.runtimePatches[0].trainingRuntimeSpec.template.spec.replicatedJobs[0].template.spec.template.spec.containers[0].env is ["A"]; expected no env on the "node" container in a patch (set the trainer\'s in spec.trainer.env, an initializer\'s in spec.initializer)',
+    ]);
+  });
+});
+
+describe('app/trainjob-runtime', () => {
+  const node = rjob('node', 'trainer', [{ name: 'node', image: 'i' }]);
+
+  test('upstream jobs/05-multi-step.yaml: the dataset initializer does not mount the workspace', () => {
+    const rt = runtime('rt', [rjob('dataset-initializer', 'dataset-initializer', [{ name: 'dataset-initializer', image: 'i' }], 1), node]);
+    expect(appRules(rt, trainJob({ initializer: { dataset: { storageUri: 'hf://tatsu-lab/alpaca' } } }))).toEqual([
+      'chart/1 app/trainjob-runtime spec.initializer.dataset is {"storageUri":"hf://tatsu-lab/alpaca"}; expected the runtime "rt" to mount the "initializer" volume in its "dataset-initializer" container, where the initializer writes (the Trainer webhook refuses the job otherwise)',
+    ]);
+  });
+
+  test('a step or container the runtime lacks, a patched job or container it lacks, a reserved variable', () => {
+    const rt = runtime('rt', [rjob('model-initializer', 'model-initializer', [{ name: 'fetch', image: 'i' }], 1), node]);
+    const patch = {
+      manager: 'example.io/p',
+      trainingRuntimeSpec: {
+        template: {
+          spec: {
+            replicatedJobs: [
+              { name: 'launcher' }, { name: 'node', template: { spec: { template: { spec: { containers: [{ name: 'sidecar' }] } } } } },
+            ],
+          },
+        },
+      },
+    };
+    expect(appRules(rt, trainJob({
+      initializer: { dataset: { storageUri: 'hf://d' }, model: { storageUri: 'hf://m' } },
+      runtimePatches: [patch],
+      trainer: { env: [{ name: 'PET_MASTER_PORT', value: '1' }] },
+    }))).toEqual([
+      'chart/1 app/trainjob-runtime spec.initializer.dataset is {"storageUri":"hf://d"}; expected a runtime with a "dataset-initializer" step; the runtime "rt" has only "model-initializer", "node"',
+      'chart/1 app/trainjob-runtime spec.initializer.model is {"storageUri":"hf://m"}; expected the "model-initializer" step of the runtime "rt" to have a container named "model-initializer"',
+      'chart/1 app/trainjob-runtime spec.runtimePatches[0].trainingRuntimeSpec.template.spec.replicatedJobs[0].name is "launcher"; expected a replicated job of the runtime "rt": "model-initializer", "node"',
+      'chart/1 app/trainjob-runtime spec.runtimePatches[0].trainingRuntimeSpec.template.spec.replicatedJobs[1].template.spec.template.spec.containers[0].name is "sidecar"; expected a container of the "node" job of the runtime "rt": "node"',
+      'chart/1 app/trainjob-runtime spec.trainer.env[0].name is "PET_MASTER_PORT"; expected a variable the torch runtime "rt" does not set itself (it sets PET_NNODES, PET_NPROC_PER_NODE, PET_NODE_RANK, PET_MASTER_ADDR, PET_MASTER_PORT)',
+    ]);
+  });
+
+  test('MPI with the launcher as a node needs both jobs for more than one node', () => {
+    const rt = runtime('rt', [rjob('launcher', 'trainer', [{ name: 'node', image: 'i' }])], { mlPolicy: { numNodes: 1, mpi: { runLauncherAsNode: true } } });
+    expect(appRules(rt, trainJob({ trainer: { numNodes: 2 } }))).toEqual([
+      'chart/1 app/trainjob-runtime spec.trainer.numNodes is 2; expected 1: the MPI runtime "rt" runs the launcher as a node but lacks a "launcher" or "node" job',
+    ]);
+  });
+
+  test('a TrainingRuntime in another namespace; a runtime outside the app is not checked', () => {
+    const rt = runtime('rt', [node], {}, 'TrainingRuntime', 'team-b');
+    const job = trainJob({ runtimeRef: { apiGroup: 'trainer.kubeflow.org', kind: 'TrainingRuntime', name: 'rt' }, initializer: { dataset: {} } }, 'team-a');
+    expect(appRules(rt, job)).toEqual([
+      'chart/1 app/trainjob-runtime spec.runtimeRef.name is "rt"; expected a TrainingRuntime in the job\'s namespace "team-a"; the app\'s "rt" is in namespace "team-b", where the controller does not look',
+    ]);
+    expect(appRules(job)).toEqual([]);
+  });
+});
+
+test('each single-document Trainer rule is found by its id', () => {
+  const doc = runtime('rt', [rjob('a-name-of-twenty-one-', 'trainer', [{ name: 'x', image: 'i' }], 2)]);
+  const job = trainJob({ runtimePatches: [{ manager: 'p', trainingRuntimeSpec: { template: { spec: { replicatedJobs: [{ name: 'node', template: { spec: { template: { spec: { containers: [{ name: 'node', env: [{ name: 'A' }] }] } } } } }] } } } }] });
+  expect([...new Set([...kubernetesFindings(doc), ...kubernetesFindings(job)].map(f => f.rule))]).toEqual([
+    'k8s/trainer-replicated-job-name', 'k8s/trainer-runtime-step', 'k8s/trainer-patch-manager', 'k8s/trainer-patch-env',
+  ]);
+});
+
+test('a runtime patch\'s node selector, tolerations, volumes and pod labels get the pod template\'s rules', () => {
+  const job = trainJob({
+    runtimePatches: [{
+      manager: 'example.io/p',
+      trainingRuntimeSpec: {
+        template: {
+          spec: {
+            replicatedJobs: [{
+              name: 'node',
+              template: {
+                spec: {
+                  template: {
+                    metadata: { labels: { 'bad key!': 'v' } },
+                    spec: { nodeSelector: { pool: 'a b' }, tolerations: [{ key: 'k', operator: 'Exists', value: 'v' }], volumes: [{ name: 'Data', emptyDir: {} }] },
+                  },
+                },
+              },
+            }],
+          },
+        },
+      },
+    }],
+  });
+  expect(rules(job).map(r => r.split(' ')[0])).toEqual(['k8s/label-key', 'k8s/label-value', 'k8s/toleration-value', 'k8s/volume-name']);
+});

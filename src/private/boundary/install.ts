@@ -45,9 +45,8 @@ import * as trainingRuntimeRef from '../../trainer/training-runtime-ref';
 import * as xgboost from '../../xgboost';
 
 const MODULES = [
-  accelerator, defaults, elastic, escapeHatch, jax, mpi, networking, nodeHealth, operatorConfig, paddle, pytorch, replica, runPolicy, scheduling, security,
-  tensorflow, topology, trainingJob,
-  workspace, workspaceActivity, workspaceKind, workspaceOptions, xgboost,
+  accelerator, defaults, elastic, escapeHatch, jax, mpi, networking, nodeHealth, operatorConfig, paddle, pytorch, replica, runPolicy,
+  scheduling, security, tensorflow, topology, trainingJob, workspace, workspaceActivity, workspaceKind, workspaceOptions, xgboost,
   clusterTrainingRuntime, initializerStep, mlPolicy, podGroupPolicy, trainJob, trainJobInitializer, trainingRuntime, trainingRuntimeBase,
   trainingRuntimeRef,
 ];

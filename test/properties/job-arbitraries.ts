@@ -377,10 +377,9 @@ export function commonEffect(f: CommonFault): FaultEffect {
       after: (job, chart) => {
         const a = kplus.PersistentVolumeClaim.fromClaimName(chart, 'fault-a', 'fault-a');
         job.mount(f.path, kplus.Volume.fromPersistentVolumeClaim(chart, 'fault-va', a));
-        if (f.path !== '/dev/shm') {
-          const b = kplus.PersistentVolumeClaim.fromClaimName(chart, 'fault-b', 'fault-b');
-          job.mount(f.path, kplus.Volume.fromPersistentVolumeClaim(chart, 'fault-vb', b));
-        }
+        // Also where the job-wide shared memory does not reach (the MPI launcher has its own).
+        const b = kplus.PersistentVolumeClaim.fromClaimName(chart, 'fault-b', 'fault-b');
+        job.mount(f.path, kplus.Volume.fromPersistentVolumeClaim(chart, 'fault-vb', b));
       },
     };
     case 'volume name twice': return {
@@ -388,7 +387,8 @@ export function commonEffect(f: CommonFault): FaultEffect {
       after: (job, chart) => {
         const a = kplus.PersistentVolumeClaim.fromClaimName(chart, 'fault-a', 'fault-a');
         job.mount('/fault/a', kplus.Volume.fromPersistentVolumeClaim(chart, 'fault-va', a, { name: f.name }));
-        if (f.name !== 'dshm') job.mount('/fault/b', kplus.Volume.fromEmptyDir(chart, 'fault-vb', f.name));
+        // Also where the job-wide shared memory does not reach (the MPI launcher has its own).
+        job.mount('/fault/b', kplus.Volume.fromEmptyDir(chart, 'fault-vb', f.name));
       },
     };
     case 'container name twice': return {

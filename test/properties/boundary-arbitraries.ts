@@ -270,7 +270,10 @@ export function libraryErrorField(e: unknown, at: string | readonly string[]): s
   // A field is a path of names and JSON-quoted keys: `env.DATA`, `podLabels["app name"]`, `args[1]`.
   const field = '((?:[^\\s"]|"(?:[^"\\\\]|\\\\.)*")+)';
   const thrown = new RegExp(`^${escape(path)}(?:/[^:\\s]+)?: ${field} is [\\s\\S]+; `).exec(e.message);
-  const reported = new RegExp(`^Validation failed with the following errors:\\n {2}\\[${escape(path)}[^\\]]*\\] ${field} is [\\s\\S]+; `).exec(e.message);
+  // Synth-time reports may come from the construct or from an enclosing one: a value a method of a
+  // replica group accepted can be refused by the rules over the job's rendered document.
+  const ancestors = path.split('/').map((_, i, parts) => parts.slice(0, i + 1).join('/')).filter(p => p.includes('/')).map(escape).join('|');
+  const reported = new RegExp(`^Validation failed with the following errors:\\n {2}\\[(?:${ancestors})(?:/[^\\]]*)?\\] ${field} is [\\s\\S]+; `).exec(e.message);
   return (thrown ?? reported)?.[1];
 }
 

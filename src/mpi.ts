@@ -5,6 +5,7 @@ import { checkedProps } from './private/boundary/check';
 import { isLabel } from './private/names';
 import { FrameworkContainer } from './private/pod-render';
 import { TrainingKind } from './private/training-kind';
+import { NP_FLAGS, processCount } from './private/validation/kubeflow/mpi-processes';
 import { Finding, finding } from './private/validation/finding';
 import { checkCount, fail } from './private/validation/report';
 import { ReplicaGroup, RoleOptions } from './replica';
@@ -102,10 +103,6 @@ const MPIRUN_FLAGS = [
   '-mca', 'btl', '^openib',
 ];
 
-/** Programs whose `-np` is the number of processes. */
-const MPI_LAUNCHERS = /^(mpirun|mpiexec|orterun|horovodrun)$/;
-/** Flags that set the number of processes. */
-const NP_FLAGS = ['-np', '--np', '-n', '--n'];
 
 /**
  * An MPIJob (`kubeflow.org/v1`, the Training Operator's own; not the mpi-operator's v2beta1): exactly
@@ -287,37 +284,4 @@ function checkContainerName(scope: Construct, field: string, name: string): void
 function withCleanPodDefault(props: MpiAllReduceProps): MpiAllReduceProps {
   if (props.runPolicy?.cleanPodPolicy) return props;
   return { ...props, runPolicy: { ...props.runPolicy, cleanPodPolicy: CleanPodPolicy.RUNNING } };
-}
-
-interface ProcessCount {
-  readonly flag: string;
-  readonly processes: number;
-  readonly oversubscribe: boolean;
-}
-
-/**
- * The `-np` of the first MPI launcher program in a command line (shell strings such as
- * `sh -c "mpirun -np 4 python train.py"` are split on spaces). Flags after the program that
- * mpirun starts (`python ...`, `*.py`) belong to it and are not read; a value that is not a whole
- * number (an environment variable, say) is not checked.
- */
-function processCount(commandLine: string[]): ProcessCount | undefined {
-  const tokens = commandLine.flatMap(part => part.split(/\s+/)).filter(t => t.length > 0);
-  const start = tokens.findIndex(t => MPI_LAUNCHERS.test(t.split('/').pop()!));
-  if (start < 0) return undefined;
-  let found: { flag: string; value: string } | undefined;
-  let oversubscribe = false;
-  for (let i = start + 1; i < tokens.length; i++) {
-    const token = tokens[i];
-    if (/^(python[0-9.]*|.*\.py)$/.test(token.split('/').pop()!) || ['&&', ';', '||', '|'].includes(token)) break;
-    if (token === '--oversubscribe' || token === '-oversubscribe') oversubscribe = true;
-    if (found) continue;
-    const [flag, inline] = token.split('=', 2);
-    if (NP_FLAGS.includes(flag)) {
-      const value = inline ?? tokens[i + 1];
-      if (value !== undefined) found = { flag, value };
-    }
-  }
-  if (!found || !/^\d+$/.test(found.value)) return undefined;
-  return { flag: found.flag, processes: Number(found.value), oversubscribe };
 }

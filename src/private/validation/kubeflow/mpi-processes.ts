@@ -16,7 +16,7 @@ export const MPI_PROCESSES = new Rule('kubeflow/mpi-np', 'mpi',
 export const MPI_RULES = [MPI_PROCESSES];
 
 const MPI_LAUNCHERS = /^(mpirun|mpiexec|orterun|horovodrun)$/;
-const NP_FLAGS = ['-np', '--np', '-n', '--n'];
+export const NP_FLAGS = ['-np', '--np', '-n', '--n'];
 
 export interface ProcessCount {
   readonly flag: string;

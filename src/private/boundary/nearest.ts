@@ -18,7 +18,7 @@ export function nearest(given: string, candidates: readonly string[]): string | 
 }
 
 /** Levenshtein distance: insertions, deletions and substitutions, one row at a time. */
-function distance(a: string, b: string): number {
+export function distance(a: string, b: string): number {
   if (a === b) return 0;
   if (Math.abs(a.length - b.length) > 10) return Math.abs(a.length - b.length);
   let previous = Array.from({ length: b.length + 1 }, (_, i) => i);

@@ -14,6 +14,7 @@
  * Finding, and the test harness renders the same violations in its own terser form.
  */
 import { Finding } from '../validation/finding';
+import { distance } from '../boundary/nearest';
 
 /** The subset of a structural schema that the pinned CRDs use. */
 export interface SchemaNode {
@@ -135,19 +136,6 @@ function nearest(known: readonly string[], name: string): string | undefined {
     }
   }
   return bestDistance <= Math.max(1, Math.floor(name.length / 4)) ? best : undefined;
-}
-
-/** Levenshtein distance. */
-function distance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    previous = current;
-  }
-  return previous[b.length];
 }
 
 function metadataViolations(metadata: unknown, out: Violation[]) {

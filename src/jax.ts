@@ -1,6 +1,7 @@
 import { ApiObjectMetadata } from 'cdk8s';
 import { Construct } from 'constructs';
 import { TrainingKind } from './private/training-kind';
+import { TRAINING_KINDS } from './private/validation/kubeflow/training-kinds';
 import { Finding } from './private/validation/finding';
 import { checkCount } from './private/validation/report';
 import { ReplicaGroup, RoleOptions } from './replica';
@@ -24,7 +25,8 @@ export interface DistributedJaxProps extends TrainingJobProps {
 
 const DEFAULT_PORT = 6666;
 const PORT_NAME = 'jaxjob-port';
-const INJECTED_ENV = /^(COORDINATOR_ADDRESS|COORDINATOR_PORT|NUM_PROCESSES|PROCESS_ID|PYTHONUNBUFFERED)$/;
+/** What the operator injects (one list, shared with the document rules and the lint command). */
+const INJECTED_ENV = TRAINING_KINDS.JAXJob.injectedEnv;
 
 /**
  * A JAXJob for `jax.distributed.initialize()`. It has workers only; worker 0 is the coordinator.

@@ -5,6 +5,7 @@ import { checkedProps } from './private/boundary/check';
 import { isLabel } from './private/names';
 import { FrameworkContainer } from './private/pod-render';
 import { TrainingKind } from './private/training-kind';
+import { TRAINING_KINDS } from './private/validation/kubeflow/training-kinds';
 import { NP_FLAGS, processCount } from './private/validation/kubeflow/mpi-processes';
 import { Finding, finding } from './private/validation/finding';
 import { checkCount, fail } from './private/validation/report';
@@ -77,7 +78,8 @@ export interface MpiAllReduceProps extends TrainingJobProps {
   readonly mainContainer?: string;
 }
 
-const INJECTED_ENV = /^(OMPI_MCA_plm_rsh_agent|OMPI_MCA_orte_default_hostfile|I_MPI_HYDRA_BOOTSTRAP(_EXEC(_EXTRA_ARGS)?)?)$/;
+/** What the operator injects (one list, shared with the document rules and the lint command). */
+const INJECTED_ENV = TRAINING_KINDS.MPIJob.injectedEnv;
 /** What the operator sets to "" in a launcher without GPUs, to hide them from it. */
 const GPU_HIDING_ENV = /^(NVIDIA_VISIBLE_DEVICES|NVIDIA_DRIVER_CAPABILITIES)$/;
 const DEFAULT_CONTAINER = 'mpi';

@@ -4,6 +4,7 @@ import { ElasticBounds } from './elastic';
 import { dropUndefined } from './private/collections';
 import { checkElasticBounds, checkWorkersWithinBounds, elasticWorkerCount, renderElasticBounds } from './private/elastic-bounds';
 import { TrainingKind } from './private/training-kind';
+import { TRAINING_KINDS } from './private/validation/kubeflow/training-kinds';
 import { Finding } from './private/validation/finding';
 import { checkCount, fail } from './private/validation/report';
 import { ReplicaGroup, RoleOptions } from './replica';
@@ -67,7 +68,8 @@ export interface DistributedPaddleProps extends TrainingJobProps {
 const DEFAULT_PORT = 36543;
 const PORT_NAME = 'master';
 /** The operator's variables, and POD_IP_DUMMY, which it sets on the rendezvous pod to build PADDLE_MASTER. */
-const INJECTED_ENV = /^(PADDLE_MASTER|PADDLE_NNODES|PADDLE_JOB_ID|PADDLE_SERVER_NUM|PADDLE_TRAINER_NUM|POD_IP_DUMMY|PYTHONUNBUFFERED)$/;
+/** What the operator injects (one list, shared with the document rules and the lint command). */
+const INJECTED_ENV = TRAINING_KINDS.PaddleJob.injectedEnv;
 
 /**
  * A PaddleJob for `python -m paddle.distributed.launch`. In collective mode it has workers only;

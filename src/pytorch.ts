@@ -4,6 +4,7 @@ import { ElasticBounds } from './elastic';
 import { dropUndefined } from './private/collections';
 import { checkElasticBounds, checkWorkersWithinBounds, elasticWorkerCount, renderElasticBounds } from './private/elastic-bounds';
 import { TrainingKind } from './private/training-kind';
+import { TRAINING_KINDS } from './private/validation/kubeflow/training-kinds';
 import { Finding, finding } from './private/validation/finding';
 import { checkCount, fail } from './private/validation/report';
 import { ReplicaGroup, RoleOptions } from './replica';
@@ -108,7 +109,8 @@ export interface DistributedPyTorchProps extends TrainingJobProps {
 /** The operator makes the Master rank 0 and the rendezvous address; a static job has exactly one. */
 const ONE_MASTER = { min: 1, max: 1, expected: '1: a static PyTorchJob has exactly one Master, which the operator makes rank 0 and the rendezvous address' };
 
-const INJECTED_ENV = /^(MASTER_ADDR|MASTER_PORT|WORLD_SIZE|RANK|PET_.*|PYTHONUNBUFFERED)$/;
+/** What the operator injects (one list, shared with the document rules and the lint command). */
+const INJECTED_ENV = TRAINING_KINDS.PyTorchJob.injectedEnv;
 
 /**
  * A PyTorchJob for `torchrun`. A static job has exactly one Master (written with `replicas: 1`,

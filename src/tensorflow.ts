@@ -2,6 +2,7 @@ import { ApiObjectMetadata } from 'cdk8s';
 import { Construct } from 'constructs';
 import { checkedProps } from './private/boundary/check';
 import { TrainingKind } from './private/training-kind';
+import { TRAINING_KINDS } from './private/validation/kubeflow/training-kinds';
 import { Finding, finding } from './private/validation/finding';
 import { checkCount, fail } from './private/validation/report';
 import { ReplicaGroup, RoleOptions } from './replica';
@@ -82,7 +83,8 @@ export interface ParameterServerTFProps extends TrainingJobProps {
   readonly enableDynamicWorker?: boolean;
 }
 
-const INJECTED_ENV = /^TF_CONFIG$/;
+/** What the operator injects (one list, shared with the document rules and the lint command). */
+const INJECTED_ENV = TRAINING_KINDS.TFJob.injectedEnv;
 
 /**
  * A TFJob. The replica types are `Chief` (or the legacy `Master`), `PS`, `Worker` and `Evaluator`,

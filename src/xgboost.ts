@@ -1,6 +1,7 @@
 import { ApiObjectMetadata } from 'cdk8s';
 import { Construct } from 'constructs';
 import { TrainingKind } from './private/training-kind';
+import { TRAINING_KINDS } from './private/validation/kubeflow/training-kinds';
 import { Finding } from './private/validation/finding';
 import { checkCount } from './private/validation/report';
 import { ReplicaGroup, RoleOptions } from './replica';
@@ -32,7 +33,8 @@ export interface DistributedXGBoostProps extends TrainingJobProps {
 /** The port the operator uses when a manifest names none. */
 const DEFAULT_PORT = 9999;
 const PORT_NAME = 'xgboostjob-port';
-const INJECTED_ENV = /^(MASTER_ADDR|MASTER_PORT|WORLD_SIZE|RANK|WORKER_PORT|WORKER_ADDRS|PYTHONUNBUFFERED)$/;
+/** What the operator injects (one list, shared with the document rules and the lint command). */
+const INJECTED_ENV = TRAINING_KINDS.XGBoostJob.injectedEnv;
 
 /**
  * An XGBoostJob. It always has exactly one Master (written with `replicas: 1`, which the operator's

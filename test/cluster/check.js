@@ -176,7 +176,7 @@ async function waitEstablished(name) {
 }
 
 async function setup() {
-  for (const dir of ['training-operator', 'notebooks-v2']) {
+  for (const dir of ['training-operator', 'notebooks-v2', 'trainer-v2']) {
     for (const f of fs.readdirSync(path.join(sharedCrds, dir)).filter((x) => x.endsWith('.yaml')).sort()) {
       for (const crd of readDocs(path.join(sharedCrds, dir, f))) {
         await createOrFail(crd);

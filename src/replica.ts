@@ -6,7 +6,7 @@ import { Accelerator } from './accelerator';
 import { GpuNetworking } from './networking';
 import { NodeHealth } from './node-health';
 import { dropUndefined, mergeMaps, uniqueByContent } from './private/collections';
-import { MULTUS_NETWORKS_ANNOTATION, mergeNetworking, networkingFindings, withNetworking, withoutRdma } from './private/networking';
+import { MULTUS_NETWORKS_ANNOTATION, mergeNetworking, networkingFindings, rdmaCount, rdmaCountFinding, withNetworking, withoutRdma } from './private/networking';
 import { nodeHealthFindings, withNodeHealth } from './private/node-health';
 import { normalPath } from './private/paths';
 import { PodRenderContext, ReplicaCountRule, ReplicaGroupSettings } from './private/pod-render';
@@ -470,9 +470,16 @@ export class ReplicaGroup extends Construct {
    * than silently replaced.
    * @internal
    */
-  public _securityFindings(security: PodSecurity): Finding[] {
-    if (!security.restricted) return [];
+  public _securityFindings(security: PodSecurity, defaults: PodRenderContext['defaults'] = {}): Finding[] {
     const out: Finding[] = [];
+    const network = this._network(defaults);
+    const count = rdmaCountFinding(network, 'network');
+    if (count) out.push(count);
+    if (!security.restricted) return out;
+    // IPC_LOCK, which RDMA needs, is outside both levels (pod-security-admission check_capabilities_baseline.go).
+    if (rdmaCount(network) > 0) {
+      out.push(finding('network.rdmaDevice', network!.rdmaDevice!.resourceName, 'expected none under PodSecurity.RESTRICTED: RDMA needs the IPC_LOCK capability, which neither the baseline nor the restricted Pod Security level allows; use PodSecurity.DEFAULT in a namespace whose Pod Security level is privileged'));
+    }
     if (this.options.hostNetwork) out.push(finding('hostNetwork', true, `expected false or not set ${RESTRICTED}, which forbids host namespaces`));
     if (this.options.hostIpc) out.push(finding('hostIpc', true, `expected false or not set ${RESTRICTED}, which forbids host namespaces`));
     for (const v of volumesByName(this.allVolumes())) {

@@ -7,7 +7,7 @@ import { checkConstructor } from './private/boundary/check';
 import { dropUndefined, mergeMaps } from './private/collections';
 import { wholeSecondsFinding } from './private/durations';
 import { KUEUE_PRIORITY_LABEL, KUEUE_QUEUE_LABEL } from './private/kueue';
-import { mergeNetworking, networkingFindings, rdmaCount, rdmaCountFinding, withoutRdma } from './private/networking';
+import { mergeNetworking, networkingFindings, withoutRdma } from './private/networking';
 import { nodeHealthFindings } from './private/node-health';
 import { FrameworkContainer, PodRenderContext, ReplicaCountRule, ReplicaGroupSettings } from './private/pod-render';
 import { amountFindings } from './private/quantities';
@@ -367,13 +367,6 @@ export abstract class TrainingJob extends Construct {
           out.push(finding(`${type}.topology.podSetGroup`, podSetGroup, `expected the same topology request on both roles of the group; they ask for ${members.map(g => `${g.replicaType}: ${g._topology!._describe()}`).join(' and ')}`));
         }
       }
-      const network = group._network(defaults);
-      const count = rdmaCountFinding(network, `${type}.network`);
-      if (count) out.push(count);
-      // IPC_LOCK is outside both levels (k8s.io/pod-security-admission/policy check_capabilities_baseline.go).
-      if (rdmaCount(network) > 0 && this.security.restricted) {
-        out.push(finding(`${type}.network.rdmaDevice`, network!.rdmaDevice!.resourceName, 'expected none under PodSecurity.RESTRICTED: RDMA needs the IPC_LOCK capability, which neither the baseline nor the restricted Pod Security level allows; use PodSecurity.DEFAULT in a namespace whose Pod Security level is privileged'));
-      }
     }
     return out;
   }
@@ -395,7 +388,7 @@ export abstract class TrainingJob extends Construct {
           errors.push(finding(`${type}.env`, env, 'expected a variable the operator does not set itself; it injects this one and a user value would break the job'));
         }
       }
-      for (const f of group._securityFindings(this.security)) errors.push({ ...f, field: `${type}.${f.field}` });
+      for (const f of group._securityFindings(this.security, this.platformDefaults)) errors.push({ ...f, field: `${type}.${f.field}` });
     }
     errors.push(...this.gpuScaleFindings());
     const gang = this.jobProps.gangScheduling;

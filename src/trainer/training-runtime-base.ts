@@ -287,7 +287,7 @@ export abstract class TrainingRuntimeBase extends Construct {
       [DATASET_INITIALIZER, this.datasetInitializer], [MODEL_INITIALIZER, this.modelInitializer],
     ];
     for (const [name, group] of groups) {
-      for (const f of group?._securityFindings(this.security) ?? []) out.push({ ...f, field: `${name}.${f.field}` });
+      for (const f of group?._securityFindings(this.security, PlatformDefaults.of(this)) ?? []) out.push({ ...f, field: `${name}.${f.field}` });
     }
     // More MPI slots than GPUs oversubscribes them: two ranks share a device, which NCCL refuses.
     const gpus = this.nodes.accelerator?.count;

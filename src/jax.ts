@@ -1,8 +1,8 @@
 import { ApiObjectMetadata } from 'cdk8s';
 import { Construct } from 'constructs';
 import { TrainingKind } from './private/training-kind';
-import { TRAINING_KINDS } from './private/validation/kubeflow/training-kinds';
 import { Finding } from './private/validation/finding';
+import { TRAINING_KINDS } from './private/validation/kubeflow/training-kinds';
 import { checkCount } from './private/validation/report';
 import { ReplicaGroup, RoleOptions } from './replica';
 import { RestartPolicy } from './run-policy';

@@ -1,7 +1,8 @@
 import { App, Chart } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import {
-  Accelerator, ClusterTrainingRuntime, DistributedPyTorch, DistributedPyTorchProps, MlPolicy, MpiAllReduce, Nccl, NcclDebug, PlatformDefaults, PodSecurity, RdmaDevice,
+  Accelerator, ClusterTrainingRuntime, DistributedPyTorch, DistributedPyTorchProps, MlPolicy, MpiAllReduce, Nccl, NcclDebug, PlatformDefaults,
+  PodSecurity, RdmaDevice,
 } from '../src';
 import { REPORT, synthErrors, synthKind } from './harness';
 
@@ -187,15 +188,21 @@ test('the MPI launcher takes the network but no RDMA devices from the job or the
 describe('on Trainer v2 runtimes', () => {
   test('the options reach the node pods, and RDMA under RESTRICTED is refused there too', () => {
     const rt = synthKind('ClusterTrainingRuntime', c => new ClusterTrainingRuntime(c, 'rt', {
-      metadata: { name: 'torch-rdma' }, mlPolicy: MlPolicy.torch(), image: 'pytorch/pytorch:2.5.0-cuda12.4-cudnn9-runtime',
-      resources: { accelerator: Accelerator.nvidia(8) }, network: { rdmaDevice: RdmaDevice.SHARED_DEVICE_A, nccl: Nccl.infiniband() },
+      metadata: { name: 'torch-rdma' },
+      mlPolicy: MlPolicy.torch(),
+      image: 'pytorch/pytorch:2.5.0-cuda12.4-cudnn9-runtime',
+      resources: { accelerator: Accelerator.nvidia(8) },
+      network: { rdmaDevice: RdmaDevice.SHARED_DEVICE_A, nccl: Nccl.infiniband() },
     }));
     const node = rt.spec.template.spec.replicatedJobs.find((j: any) => j.name === 'node').template.spec.template.spec;
     expect(node.containers[0].resources.limits['rdma/rdma_shared_device_a']).toBe(1);
     expect(node.containers[0].securityContext.capabilities.add).toEqual(['IPC_LOCK']);
     expect(synthErrors(c => new ClusterTrainingRuntime(c, 'rt', {
-      metadata: { name: 'torch-rdma' }, mlPolicy: MlPolicy.torch(), image: 'pytorch/pytorch:2.5.0-cuda12.4-cudnn9-runtime',
-      network: { rdmaDevice: RdmaDevice.SHARED_DEVICE_A }, security: PodSecurity.RESTRICTED,
+      metadata: { name: 'torch-rdma' },
+      mlPolicy: MlPolicy.torch(),
+      image: 'pytorch/pytorch:2.5.0-cuda12.4-cudnn9-runtime',
+      network: { rdmaDevice: RdmaDevice.SHARED_DEVICE_A },
+      security: PodSecurity.RESTRICTED,
     }))).toContain('network.rdmaDevice is "rdma/rdma_shared_device_a"; expected none under PodSecurity.RESTRICTED: RDMA needs the IPC_LOCK capability');
   });
 });

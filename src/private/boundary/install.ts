@@ -28,11 +28,6 @@ import * as scheduling from '../../scheduling';
 import * as security from '../../security';
 import * as tensorflow from '../../tensorflow';
 import * as topology from '../../topology';
-import * as trainingJob from '../../training-job';
-import * as workspace from '../../workspace';
-import * as workspaceActivity from '../../workspace-activity';
-import * as workspaceKind from '../../workspace-kind';
-import * as workspaceOptions from '../../workspace-options';
 import * as clusterTrainingRuntime from '../../trainer/cluster-training-runtime';
 import * as initializerStep from '../../trainer/initializer-step';
 import * as mlPolicy from '../../trainer/ml-policy';
@@ -42,6 +37,11 @@ import * as trainJobInitializer from '../../trainer/train-job-initializer';
 import * as trainingRuntime from '../../trainer/training-runtime';
 import * as trainingRuntimeBase from '../../trainer/training-runtime-base';
 import * as trainingRuntimeRef from '../../trainer/training-runtime-ref';
+import * as trainingJob from '../../training-job';
+import * as workspace from '../../workspace';
+import * as workspaceActivity from '../../workspace-activity';
+import * as workspaceKind from '../../workspace-kind';
+import * as workspaceOptions from '../../workspace-options';
 import * as xgboost from '../../xgboost';
 
 const MODULES = [

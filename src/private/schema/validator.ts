@@ -13,8 +13,8 @@
  * The walk yields violations (what is wrong, as data); `toFinding` turns one into the library's
  * Finding, and the test harness renders the same violations in its own terser form.
  */
-import { Finding } from '../validation/finding';
 import { distance } from '../boundary/nearest';
+import { Finding } from '../validation/finding';
 
 /** The subset of a structural schema that the pinned CRDs use. */
 export interface SchemaNode {

@@ -14,6 +14,7 @@ import * as path from 'path';
 import { App, YamlOutputType } from 'cdk8s';
 import * as yaml from 'js-yaml';
 import { buildExamples } from '../examples/main';
+import { TRAINING_JOB_REPLICA_KEYS } from '../src/private/validation/k8s/documents';
 
 export const IMAGE_DIR = path.join('docs', 'images');
 
@@ -33,14 +34,8 @@ interface Picture {
   partsLabel?: string;
 }
 
-const REPLICA_SPECS: Record<string, string> = {
-  PyTorchJob: 'pytorchReplicaSpecs',
-  TFJob: 'tfReplicaSpecs',
-  MPIJob: 'mpiReplicaSpecs',
-  XGBoostJob: 'xgbReplicaSpecs',
-  PaddleJob: 'paddleReplicaSpecs',
-  JAXJob: 'jaxReplicaSpecs',
-};
+/** Where each training kind keeps its replica specs (one table, the rule layer's). */
+const REPLICA_SPECS = TRAINING_JOB_REPLICA_KEYS;
 
 function seconds(s: number): string {
   if (s % 86400 === 0) return `${s / 86400}d`;

@@ -53,7 +53,6 @@ export class DistributedJax extends TrainingJob {
   protected _kind(): TrainingKind {
     return {
       kindName: 'JAXJob',
-      replicaSpecsField: 'jaxReplicaSpecs',
       framework: { containerName: 'jax', port: DEFAULT_PORT, portName: PORT_NAME, defaultRestartPolicy: RestartPolicy.NEVER },
       injectedEnv: INJECTED_ENV,
       createResource: (scope, id, metadata: ApiObjectMetadata | undefined, spec) => new kubeflow.JaxJob(scope, id, { metadata, spec }),

@@ -207,7 +207,6 @@ export class MpiAllReduce extends TrainingJob {
   protected _kind(): TrainingKind {
     return {
       kindName: 'MPIJob',
-      replicaSpecsField: 'mpiReplicaSpecs',
       framework: framework(DEFAULT_CONTAINER),
       injectedEnv: INJECTED_ENV,
       createResource: (scope, id, metadata: ApiObjectMetadata | undefined, spec) => new kubeflow.MpiJob(scope, id, { metadata, spec }),

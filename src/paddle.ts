@@ -125,7 +125,6 @@ export class DistributedPaddle extends TrainingJob {
   protected _kind(): TrainingKind {
     return {
       kindName: 'PaddleJob',
-      replicaSpecsField: 'paddleReplicaSpecs',
       framework: { containerName: 'paddle', port: DEFAULT_PORT, portName: PORT_NAME, defaultRestartPolicy: RestartPolicy.ON_FAILURE },
       injectedEnv: INJECTED_ENV,
       createResource: (scope, id, metadata: ApiObjectMetadata | undefined, spec) => new kubeflow.PaddleJob(scope, id, { metadata, spec }),

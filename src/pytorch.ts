@@ -155,7 +155,6 @@ export class DistributedPyTorch extends TrainingJob {
   protected _kind(): TrainingKind {
     return {
       kindName: 'PyTorchJob',
-      replicaSpecsField: 'pytorchReplicaSpecs',
       framework: { containerName: 'pytorch', port: 23456, portName: 'pytorchjob-port', defaultRestartPolicy: RestartPolicy.ON_FAILURE },
       injectedEnv: INJECTED_ENV,
       createResource: (scope, id, metadata: ApiObjectMetadata | undefined, spec) => new kubeflow.PyTorchJob(scope, id, { metadata, spec }),

@@ -153,7 +153,6 @@ export class ParameterServerTF extends TrainingJob {
   protected _kind(): TrainingKind {
     return {
       kindName: 'TFJob',
-      replicaSpecsField: 'tfReplicaSpecs',
       framework: { containerName: 'tensorflow', port: 2222, portName: 'tfjob-port', defaultRestartPolicy: RestartPolicy.NEVER },
       injectedEnv: INJECTED_ENV,
       createResource: (scope, id, metadata: ApiObjectMetadata | undefined, spec) => new kubeflow.TfJob(scope, id, { metadata, spec }),

@@ -15,6 +15,7 @@ import { addLateMetadata } from './private/render-hook';
 import { TrainingKind } from './private/training-kind';
 import { checkRenderedDocument } from './private/validation/engine';
 import { Finding, finding } from './private/validation/finding';
+import { TRAINING_JOB_REPLICA_KEYS } from './private/validation/k8s/documents';
 import { addCheck, checkCount, fail, raise, raiseFirst } from './private/validation/report';
 import { ReplicaGroup, ReplicaOptions, RoleOptions } from './replica';
 import { RunPolicy } from './run-policy';
@@ -255,7 +256,7 @@ export abstract class TrainingJob extends Construct {
     const runPolicy = this.renderRunPolicy();
     return dropUndefined({
       ...this._renderKindSpec(),
-      [this.kind.replicaSpecsField]: replicaSpecs,
+      [TRAINING_JOB_REPLICA_KEYS[this.kind.kindName]]: replicaSpecs,
       runPolicy: Object.keys(runPolicy).length ? runPolicy : undefined,
     });
   }

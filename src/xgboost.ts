@@ -66,7 +66,6 @@ export class DistributedXGBoost extends TrainingJob {
   protected _kind(): TrainingKind {
     return {
       kindName: 'XGBoostJob',
-      replicaSpecsField: 'xgbReplicaSpecs',
       framework: { containerName: 'xgboost', port: DEFAULT_PORT, portName: PORT_NAME, defaultRestartPolicy: RestartPolicy.NEVER },
       injectedEnv: INJECTED_ENV,
       createResource: (scope, id, metadata: ApiObjectMetadata | undefined, spec) => new kubeflow.XgBoostJob(scope, id, { metadata, spec }),

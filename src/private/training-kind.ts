@@ -4,10 +4,8 @@ import { FrameworkContainer } from './pod-render';
 
 /** What a concrete job construct tells the shared base about its kind. */
 export interface TrainingKind {
-  /** The kind, as written in messages (`PyTorchJob`). */
+  /** The kind (`PyTorchJob`), as written in messages; it names the replica-spec field too. */
   readonly kindName: string;
-  /** Field of the spec that maps replica types to replica specs. */
-  readonly replicaSpecsField: string;
   /** The framework's container. */
   readonly framework: FrameworkContainer;
   /** Environment variables the operator sets; users must not. */

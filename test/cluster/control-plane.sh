@@ -148,6 +148,14 @@ KUBECONFIG="$work/operator.kubeconfig" MY_POD_NAMESPACE=kubeflow "$bin/training-
   --zap-log-level info > "$work/training-operator.log" 2>&1 &
 pids+=($!)
 wait_for "curl -sf http://127.0.0.1:$probe_port/readyz" 60 "${pids[-1]}"
-echo "cluster: training operator ready in $((SECONDS - started)) s" >&2
+# readyz turns green before the webhooks exist: the operator registers its controllers and
+# webhook handlers only once its cert rotator is done, and an unregistered path answers 404.
+# An empty admission review reaching a registered handler answers 200 or 400 instead.
+for kind in pytorchjob tfjob xgboostjob paddlejob jaxjob; do
+  wait_for "[[ \$(curl -s -o /dev/null -w '%{http_code}' --cacert $pki/ca.crt -X POST \
+    -H 'Content-Type: application/json' -d '{}' \
+    https://127.0.0.1:$webhook_port/validate-kubeflow-org-v1-$kind) =~ ^(200|400)$ ]]" 60 "${pids[-1]}"
+done
+echo "cluster: training operator and its webhooks ready in $((SECONDS - started)) s" >&2
 
 node "$here/check.js" check

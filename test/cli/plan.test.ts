@@ -6,17 +6,27 @@ import { synthesizeExamples } from './examples-output';
 import { runCli } from './run-cli';
 import { formatBytes, formatCpu, podAmounts } from '../../src/private/cli/amounts';
 
-/** `plan` on the project examples: every job, and totals per queue and per namespace. */
+/**
+ * `plan` on the project examples: every job (TrainJobs resolved against the runtimes of the same
+ * input, and a note for those whose runtime is installed on the cluster), and totals per queue and
+ * per namespace.
+ */
 const EXAMPLES_PLAN = `
-## Training jobs: 13
+## Training jobs: 19
 
 | Job | Kind | Queue | Pods | Accelerators | CPU | Memory |
 |---|---|---|---|---|---|---|
 | llm-training/llama-70b-pretrain | PyTorchJob | gpu-h100 | Master 1, Worker 15 | 128 nvidia.com/gpu | 1536 | 16Ti |
 | research/bert-pretrain | PyTorchJob | (none) | Master 1, Worker 7 | 64 nvidia.com/gpu | 720 | 8000Gi |
+| team-hpc/bert-deepspeed | TrainJob | (none) | node 1, launcher 1 | 4 nvidia.com/gpu | 32 | 128Gi |
+| team-nlp/alpaca-llama | TrainJob | (none) | node 1 | 2 nvidia.com/gpu | 0 | 0 |
+| team-nlp/llama-sft | TrainJob | (none) | node 4 | 32 nvidia.com/gpu | 256 | 2Ti |
 | team-vision/resnet | PyTorchJob | team-vision | Master 1, Worker 3 | 16 nvidia.com/gpu | 64 | 256Gi |
+| team-vision/resnet | TrainJob | team-vision | node 4 | 16 nvidia.com/gpu | 64 | 256Gi |
 | team-vision/resnet-prod | PyTorchJob | team-vision | Master 1, Worker 3 | 16 nvidia.com/gpu | 64 | 256Gi |
 | team-vision/resnet50 | PyTorchJob | team-vision | Master 1, Worker 3 | 8 nvidia.com/gpu | 64 | 256Gi |
+| team-vision/vit-pretrain | TrainJob | team-vision | node 2 | 8 nvidia.com/gpu | 64 | 512Gi |
+| team-vision/vit-remote | TrainJob | team-vision | node 2 | - | 0 | 0 |
 | training/horovod-benchmark | MPIJob | (none) | Launcher 1, Worker 2 | 4 nvidia.com/gpu | 17 | 66Gi |
 | training/jax-mnist | JAXJob | (none) | Worker 2 | 2 nvidia.com/gpu | 8 | 32Gi |
 | training/llm-finetune | PyTorchJob | (none) | Worker 4 (elastic, up to 8) | 32 nvidia.com/gpu | 128 | 1Ti |
@@ -26,13 +36,17 @@ const EXAMPLES_PLAN = `
 | training/tf-mnist | TFJob | (none) | Chief 1, PS 1, Worker 2 | 2 nvidia.com/gpu | 12 | 48Gi |
 | training/xgboost-iris | XGBoostJob | (none) | Master 1, Worker 3 | - | 8 | 16Gi |
 
+- TrainJob team-nlp/alpaca-llama: runtime ClusterTrainingRuntime torchtune-llama3.2-1b is not in the input: counted 1 node pod with the job's trainer.resourcesPerNode only
+- TrainJob team-vision/vit-pretrain: runtime ClusterTrainingRuntime torch-distributed is not in the input: counted 2 node pods with the job's trainer.resourcesPerNode only
+- TrainJob team-vision/vit-remote: runtime ClusterTrainingRuntime torch-distributed is not in the input: counted 2 node pods with the job's trainer.resourcesPerNode only
+
 ### Per queue
 
 | Queue | Jobs | Pods | Accelerators | CPU | Memory |
 |---|---|---|---|---|---|
-| (none) | 9 | 37 | 112 nvidia.com/gpu | 965 | 9378Gi |
+| (none) | 12 | 44 | 150 nvidia.com/gpu | 1253 | 11554Gi |
 | gpu-h100 | 1 | 16 | 128 nvidia.com/gpu | 1536 | 16Ti |
-| team-vision | 3 | 12 | 40 nvidia.com/gpu | 192 | 768Gi |
+| team-vision | 6 | 20 | 64 nvidia.com/gpu | 320 | 1536Gi |
 
 ### Per namespace
 
@@ -40,7 +54,9 @@ const EXAMPLES_PLAN = `
 |---|---|---|---|---|---|
 | llm-training | 1 | 16 | 128 nvidia.com/gpu | 1536 | 16Ti |
 | research | 1 | 8 | 64 nvidia.com/gpu | 720 | 8000Gi |
-| team-vision | 3 | 12 | 40 nvidia.com/gpu | 192 | 768Gi |
+| team-hpc | 1 | 2 | 4 nvidia.com/gpu | 32 | 128Gi |
+| team-nlp | 2 | 5 | 34 nvidia.com/gpu | 256 | 2Ti |
+| team-vision | 6 | 20 | 64 nvidia.com/gpu | 320 | 1536Gi |
 | training | 8 | 29 | 48 nvidia.com/gpu | 245 | 1378Gi |
 `;
 

@@ -19,12 +19,14 @@ import { rulesText } from './rules';
 
 export const USAGE = `Usage:
   cdk8s-kubeflow lint [--format text|json|github] PATH...
-      Checks every Kubeflow document (kubeflow.org/v1 training jobs, MXJob, Workspace,
-      WorkspaceKind) with the strict CRD schema, the Kubernetes rules and the operators' rules.
+      Checks every Kubeflow document (kubeflow.org/v1 training jobs, MXJob, Trainer v2 TrainJobs
+      and runtimes, Workspace, WorkspaceKind) with the strict CRD schema, the Kubernetes rules and
+      the operators' rules.
       Exit status 1 when anything is found.
   cdk8s-kubeflow plan PATH... [--against PATH]...
-      Markdown: pods, accelerators, CPU and memory per training job, per Kueue queue and per
-      namespace; with --against (repeat it for more paths), what changed from those manifests.
+      Markdown: pods, accelerators, CPU and memory per training job (a TrainJob through its
+      runtime in the same input), per Kueue queue and per namespace; with --against (repeat it
+      for more paths), what changed from those manifests.
   cdk8s-kubeflow rules
       Every rule lint applies, by layer and family, with its upstream source.
 

@@ -39,6 +39,8 @@ export function planMarkdown(plan: Plan): string {
   const lines = [`## Training jobs: ${plan.jobs.length}`, ''];
   if (plan.jobs.length === 0) return [...lines, 'No training jobs.', ''].join('\n');
   lines.push(...table(JOB_HEADER, jobRows(plan.jobs)), '');
+  const notes = plan.jobs.filter(j => j.note !== undefined);
+  if (notes.length > 0) lines.push(...notes.map(j => `- ${j.kind} ${name(j)}: ${j.note}`), '');
   lines.push('### Per queue', '', ...table(TOTAL_HEADER('Queue'), totalRows(plan.byQueue, queue)), '');
   lines.push('### Per namespace', '', ...table(TOTAL_HEADER('Namespace'), totalRows(plan.byNamespace, n => (n === '' ? '(not set)' : n))), '');
   return lines.join('\n');

@@ -6,6 +6,7 @@
 import { KUEUE_QUEUE_LABEL } from '../kueue';
 import { Amounts, NO_AMOUNTS, add, podAmounts, times } from './amounts';
 import { InputDocument } from './input';
+import { RuntimeIndex, isTrainJob, runtimeIndex, trainJobDemand } from './train-job-plan';
 import { replicaSpecs, replicasOf, trainingKindOf } from '../validation/kubeflow';
 
 /** What one training job asks for. */
@@ -21,6 +22,8 @@ export interface JobPlan {
   readonly elasticMaxWorkers?: number;
   readonly pods: number;
   readonly amounts: Amounts;
+  /** What the plan could not count (a TrainJob whose runtime is not in the input). */
+  readonly note?: string;
   /** The document with its keys sorted: any change to it makes the job "changed". */
   readonly canonical: string;
 }
@@ -47,11 +50,14 @@ export function jobKey(j: Pick<JobPlan, 'kind' | 'namespace' | 'name'>): string 
   return `${j.kind} ${j.namespace === '' ? '' : `${j.namespace}/`}${j.name}`;
 }
 
-/** What a training job document asks for; undefined for other documents. */
-export function jobPlan(doc: any): JobPlan | undefined {
+/**
+ * What a training job document asks for; undefined for other documents. A TrainJob is resolved
+ * against the runtimes of the same input.
+ */
+export function jobPlan(doc: any, runtimes: RuntimeIndex = new Map()): JobPlan | undefined {
+  if (isTrainJob(doc)) return trainJobPlan(doc, runtimes);
   const facts = trainingKindOf(doc);
   if (facts === undefined) return undefined;
-  const text = (v: unknown) => (typeof v === 'string' ? v : '');
   const roles: Array<[string, number]> = [];
   let amounts = NO_AMOUNTS;
   let pods = 0;
@@ -77,9 +83,28 @@ export function jobPlan(doc: any): JobPlan | undefined {
   };
 }
 
+function trainJobPlan(doc: any, runtimes: RuntimeIndex): JobPlan {
+  const demand = trainJobDemand(doc, runtimes);
+  return {
+    kind: 'TrainJob',
+    namespace: text(doc.metadata?.namespace),
+    name: text(doc.metadata?.name),
+    queue: text(doc.metadata?.labels?.[KUEUE_QUEUE_LABEL]),
+    roles: demand.roles,
+    pods: demand.pods,
+    amounts: demand.amounts,
+    ...(demand.note === undefined ? {} : { note: demand.note }),
+    canonical: canonicalJson(doc),
+  };
+}
+
+const text = (v: unknown) => (typeof v === 'string' ? v : '');
+
 /** The plan of the documents of one input. */
 export function plan(inputs: readonly InputDocument[]): Plan {
-  const jobs = inputs.map(i => (i.doc === undefined ? undefined : jobPlan(i.doc))).filter((j): j is JobPlan => j !== undefined);
+  const docs = inputs.map(i => i.doc).filter(d => d !== undefined);
+  const runtimes = runtimeIndex(docs);
+  const jobs = docs.map(d => jobPlan(d, runtimes)).filter((j): j is JobPlan => j !== undefined);
   jobs.sort((a, b) => compare(a.namespace, b.namespace) || compare(a.name, b.name) || compare(a.kind, b.kind));
   return { jobs, byQueue: totals(jobs, j => j.queue), byNamespace: totals(jobs, j => j.namespace) };
 }
@@ -125,8 +150,9 @@ export function planChange(before: Plan, after: Plan): PlanChange {
   return { added, removed, changed, byQueue };
 }
 
+/** The job's document and what it asks for: a TrainJob changes when its runtime does. */
 function fingerprint(j: JobPlan): string {
-  return j.canonical;
+  return `${j.canonical} ${JSON.stringify(j.roles)} ${fingerprintAmounts(j.amounts)}`;
 }
 
 /** JSON with object keys sorted, so that key order in the YAML does not count as a change. */

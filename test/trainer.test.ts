@@ -212,7 +212,9 @@ describe('TrainJob', () => {
       const jobs = new Chart(app, 'a-jobs', { namespace: 'ml' });
       const platform = new Chart(app, 'b-platform');
       const runtime = new ClusterTrainingRuntime(platform, 'rt', { metadata: { name: 'torch-gpu' }, mlPolicy: MlPolicy.torch(), image: TORCH_IMAGE });
-      new TrainJob(jobs, 'job', { metadata: { name: 'first-declared' }, runtime: runtime.ref });
+      const job = new TrainJob(jobs, 'job', { metadata: { name: 'first-declared' }, runtime: runtime.ref });
+      // One reference per runtime: the job holds the very object the runtime gives out.
+      expect(job.runtime).toBe(runtime.ref);
       app.synth();
       const files = fs.readdirSync(outdir).sort();
       expect(files).toEqual(['0000-b-platform.k8s.yaml', '0001-a-jobs.k8s.yaml']);

@@ -104,6 +104,7 @@ export abstract class TrainingRuntimeBase extends Construct {
   public readonly mlPolicy: MlPolicy;
 
   private readonly props: TrainingRuntimeProps;
+  private _ref?: TrainingRuntimeRef;
 
   /**
    * @param scope the construct this runtime belongs to
@@ -169,9 +170,12 @@ export abstract class TrainingRuntimeBase extends Construct {
     return this.apiObject.name;
   }
 
-  /** A reference for TrainJobs: they are checked against this runtime and written after it. */
+  /**
+   * A reference for TrainJobs: they are checked against this runtime and written after it. The
+   * same object on every read, so `job.runtime === runtime.ref` holds in every language.
+   */
   public get ref(): TrainingRuntimeRef {
-    return TrainingRuntimeRef._of({
+    return this._ref ??= TrainingRuntimeRef._of({
       kind: this._kindName(),
       apiObject: this.apiObject,
       policy: this.mlPolicy,

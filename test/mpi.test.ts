@@ -231,6 +231,10 @@ describe('validation', () => {
       'test/job/Launcher: replicas is 2; expected 1: an MPIJob has exactly one launcher');
   });
 
+  test('the workers may set them: the operator writes them into the launcher only (newLauncher)', () => {
+    expect(onlyError({ trainingCommand: TRAIN, worker: { env: { OMPI_MCA_orte_default_hostfile: kplus.EnvValue.fromValue('/tmp/hosts') } } })).toBeUndefined();
+  });
+
   test('the variables the operator sets on the launcher belong to it', () => {
     expect(onlyError({ trainingCommand: TRAIN, launcher: { env: { OMPI_MCA_orte_default_hostfile: kplus.EnvValue.fromValue('/tmp/hosts') } } }))
       .toBe('Validation failed with the following errors:\n' +

@@ -2,7 +2,6 @@ import { ApiObjectMetadata } from 'cdk8s';
 import { Construct } from 'constructs';
 import { TrainingKind } from './private/training-kind';
 import { Finding } from './private/validation/finding';
-import { TRAINING_KINDS } from './private/validation/kubeflow/training-kinds';
 import { checkCount } from './private/validation/report';
 import { ReplicaGroup, RoleOptions } from './replica';
 import { RestartPolicy } from './run-policy';
@@ -25,8 +24,6 @@ export interface DistributedJaxProps extends TrainingJobProps {
 
 const DEFAULT_PORT = 6666;
 const PORT_NAME = 'jaxjob-port';
-/** What the operator injects (one list, shared with the document rules and the lint command). */
-const INJECTED_ENV = TRAINING_KINDS.JAXJob.injectedEnv;
 
 /**
  * A JAXJob for `jax.distributed.initialize()`. It has workers only; worker 0 is the coordinator.
@@ -54,7 +51,6 @@ export class DistributedJax extends TrainingJob {
     return {
       kindName: 'JAXJob',
       framework: { containerName: 'jax', port: DEFAULT_PORT, portName: PORT_NAME, defaultRestartPolicy: RestartPolicy.NEVER },
-      injectedEnv: INJECTED_ENV,
       createResource: (scope, id, metadata: ApiObjectMetadata | undefined, spec) => new kubeflow.JaxJob(scope, id, { metadata, spec }),
     };
   }

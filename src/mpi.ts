@@ -6,8 +6,7 @@ import { isLabel } from './private/names';
 import { FrameworkContainer } from './private/pod-render';
 import { TrainingKind } from './private/training-kind';
 import { Finding, finding } from './private/validation/finding';
-import { NP_FLAGS, processCount } from './private/validation/kubeflow/mpi-processes';
-import { TRAINING_KINDS } from './private/validation/kubeflow/training-kinds';
+import { NP_FLAGS } from './private/validation/kubeflow/mpi-processes';
 import { checkCount, fail } from './private/validation/report';
 import { ReplicaGroup, RoleOptions } from './replica';
 import { CleanPodPolicy, RestartPolicy } from './run-policy';
@@ -78,10 +77,6 @@ export interface MpiAllReduceProps extends TrainingJobProps {
   readonly mainContainer?: string;
 }
 
-/** What the operator injects (one list, shared with the document rules and the lint command). */
-const INJECTED_ENV = TRAINING_KINDS.MPIJob.injectedEnv;
-/** What the operator sets to "" in a launcher without GPUs, to hide them from it. */
-const GPU_HIDING_ENV = /^(NVIDIA_VISIBLE_DEVICES|NVIDIA_DRIVER_CAPABILITIES)$/;
 const DEFAULT_CONTAINER = 'mpi';
 const ONE_LAUNCHER = { min: 1, max: 1, expected: '1: an MPIJob has exactly one launcher' };
 /**
@@ -208,10 +203,7 @@ export class MpiAllReduce extends TrainingJob {
     return {
       kindName: 'MPIJob',
       framework: framework(DEFAULT_CONTAINER),
-      injectedEnv: INJECTED_ENV,
       createResource: (scope, id, metadata: ApiObjectMetadata | undefined, spec) => new kubeflow.MpiJob(scope, id, { metadata, spec }),
-      // The launcher pod is `<job>-launcher`, without an index (the v1 operator's launcherName).
-      podName: (job, type, index) => (type === 'Launcher' ? `${job}-launcher` : `${job}-${type.toLowerCase()}-${index}`),
       notQueueable: NOT_QUEUEABLE,
       notRestrictable: NOT_RESTRICTABLE,
     };
@@ -229,38 +221,28 @@ export class MpiAllReduce extends TrainingJob {
 
   /** @internal */
   protected _validateKind(): Finding[] {
-    const errors: Finding[] = [];
-    if (!this.gpuLauncher()) {
-      // The operator overwrites these in the launcher's container when it has no GPU limit.
-      for (const env of Object.keys(this.launcher.mainContainer.env.variables).filter(n => GPU_HIDING_ENV.test(n))) {
-        errors.push(finding('Launcher.env', env, 'expected a variable the operator does not set itself; it sets this one to "" in a launcher without GPUs, so a user value would be lost'));
-      }
+    // The launcher's environment the operator sets (kubeflow/injected-env,
+    // kubeflow/mpi-launcher-gpu-env) and a `-np` above the hostfile's slots in a command the user
+    // wrote (kubeflow/mpi-np) are the document rules'. With trainingCommand the construct writes
+    // `-np` itself, so only it can say that the count it derives is 0.
+    if (this.props.trainingCommand && this.processes() < 1) {
+      return [finding('workers', this.worker?.replicas ?? 0, 'expected at least 1 with trainingCommand: mpirun -np would be 0')];
     }
-    const max = this.processes();
-    if (this.props.trainingCommand) {
-      if (max < 1) {
-        errors.push(finding('workers', this.worker?.replicas ?? 0, 'expected at least 1 with trainingCommand: mpirun -np would be 0'));
-      }
-      return errors;
-    }
-    const container = this.launcher.mainContainer;
-    const np = processCount([...container.command ?? [], ...container.args ?? []]);
-    if (np && !np.oversubscribe && np.processes > max) {
-      const field = this.props.launcherCommand ? 'launcherCommand' : 'launcher.command';
-      errors.push(finding(field, `${np.flag} ${np.processes}`, `expected at most ${max} processes (${this.hostsDescription()} x ${this.slots} slotsPerWorker); mpirun cannot start more processes than the hostfile has slots (add --oversubscribe if that is meant)`));
-    }
-    return errors;
+    return [];
+  }
+
+  /** @internal */
+  protected _propOf(field: string): string | undefined {
+    // The launcher's command line is launcherCommand, or the launcher role's own command and args.
+    const at = `spec.mpiReplicaSpecs.Launcher.template.spec.containers[${this.launcher.mainContainer.name}]`;
+    if (field === `${at}.command`) return this.props.launcherCommand ? 'launcherCommand' : this.props.launcher?.command ? 'launcher.command' : undefined;
+    if (field === `${at}.args`) return this.props.launcher?.args ? 'launcher.args' : undefined;
+    return undefined;
   }
 
   /** Every slot of the hostfile: the workers', and the launcher's when it has GPUs. */
   private processes(): number {
     return ((this.worker?.replicas ?? 0) + (this.gpuLauncher() ? 1 : 0)) * this.slots;
-  }
-
-  private hostsDescription(): string {
-    const workers = this.worker?.replicas ?? 0;
-    const described = `${workers} worker${workers === 1 ? '' : 's'}`;
-    return this.gpuLauncher() ? `${described} + the launcher with GPUs` : described;
   }
 
   /** The operator's own test: a launcher that asks for GPUs is listed in the hostfile too. */

@@ -5,7 +5,6 @@ import { dropUndefined } from './private/collections';
 import { checkElasticBounds, checkWorkersWithinBounds, elasticWorkerCount, renderElasticBounds } from './private/elastic-bounds';
 import { TrainingKind } from './private/training-kind';
 import { Finding } from './private/validation/finding';
-import { TRAINING_KINDS } from './private/validation/kubeflow/training-kinds';
 import { checkCount, fail } from './private/validation/report';
 import { ReplicaGroup, RoleOptions } from './replica';
 import { RestartPolicy } from './run-policy';
@@ -67,9 +66,6 @@ export interface DistributedPaddleProps extends TrainingJobProps {
 
 const DEFAULT_PORT = 36543;
 const PORT_NAME = 'master';
-/** The operator's variables, and POD_IP_DUMMY, which it sets on the rendezvous pod to build PADDLE_MASTER. */
-/** What the operator injects (one list, shared with the document rules and the lint command). */
-const INJECTED_ENV = TRAINING_KINDS.PaddleJob.injectedEnv;
 
 /**
  * A PaddleJob for `python -m paddle.distributed.launch`. In collective mode it has workers only;
@@ -126,7 +122,6 @@ export class DistributedPaddle extends TrainingJob {
     return {
       kindName: 'PaddleJob',
       framework: { containerName: 'paddle', port: DEFAULT_PORT, portName: PORT_NAME, defaultRestartPolicy: RestartPolicy.ON_FAILURE },
-      injectedEnv: INJECTED_ENV,
       createResource: (scope, id, metadata: ApiObjectMetadata | undefined, spec) => new kubeflow.PaddleJob(scope, id, { metadata, spec }),
     };
   }
@@ -145,8 +140,4 @@ export class DistributedPaddle extends TrainingJob {
     return [];
   }
 
-  /** @internal */
-  protected _maxReplicasOf(group: ReplicaGroup): number {
-    return group === this.worker && this.elastic ? Math.max(group.replicas, this.elastic.maxWorkers) : group.replicas;
-  }
 }

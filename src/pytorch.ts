@@ -5,7 +5,6 @@ import { dropUndefined } from './private/collections';
 import { checkElasticBounds, checkWorkersWithinBounds, elasticWorkerCount, renderElasticBounds } from './private/elastic-bounds';
 import { TrainingKind } from './private/training-kind';
 import { Finding, finding } from './private/validation/finding';
-import { TRAINING_KINDS } from './private/validation/kubeflow/training-kinds';
 import { checkCount, fail } from './private/validation/report';
 import { ReplicaGroup, RoleOptions } from './replica';
 import { RestartPolicy } from './run-policy';
@@ -109,8 +108,6 @@ export interface DistributedPyTorchProps extends TrainingJobProps {
 /** The operator makes the Master rank 0 and the rendezvous address; a static job has exactly one. */
 const ONE_MASTER = { min: 1, max: 1, expected: '1: a static PyTorchJob has exactly one Master, which the operator makes rank 0 and the rendezvous address' };
 
-/** What the operator injects (one list, shared with the document rules and the lint command). */
-const INJECTED_ENV = TRAINING_KINDS.PyTorchJob.injectedEnv;
 
 /**
  * A PyTorchJob for `torchrun`. A static job has exactly one Master (written with `replicas: 1`,
@@ -156,7 +153,6 @@ export class DistributedPyTorch extends TrainingJob {
     return {
       kindName: 'PyTorchJob',
       framework: { containerName: 'pytorch', port: 23456, portName: 'pytorchjob-port', defaultRestartPolicy: RestartPolicy.ON_FAILURE },
-      injectedEnv: INJECTED_ENV,
       createResource: (scope, id, metadata: ApiObjectMetadata | undefined, spec) => new kubeflow.PyTorchJob(scope, id, { metadata, spec }),
     };
   }
@@ -200,10 +196,6 @@ export class DistributedPyTorch extends TrainingJob {
     return errors;
   }
 
-  /** @internal */
-  protected _maxReplicasOf(group: ReplicaGroup): number {
-    return group === this.worker && this.props.elastic ? Math.max(group.replicas, this.props.elastic.maxWorkers) : group.replicas;
-  }
 
   /** Explicit value, else one process per accelerator of a pod. */
   private nprocPerNode(): NprocPerNode | undefined {

@@ -3,7 +3,6 @@ import { Construct } from 'constructs';
 import { checkedProps } from './private/boundary/check';
 import { TrainingKind } from './private/training-kind';
 import { Finding, finding } from './private/validation/finding';
-import { TRAINING_KINDS } from './private/validation/kubeflow/training-kinds';
 import { checkCount, fail } from './private/validation/report';
 import { ReplicaGroup, RoleOptions } from './replica';
 import { CleanPodPolicy, RestartPolicy } from './run-policy';
@@ -83,8 +82,6 @@ export interface ParameterServerTFProps extends TrainingJobProps {
   readonly enableDynamicWorker?: boolean;
 }
 
-/** What the operator injects (one list, shared with the document rules and the lint command). */
-const INJECTED_ENV = TRAINING_KINDS.TFJob.injectedEnv;
 
 /**
  * A TFJob. The replica types are `Chief` (or the legacy `Master`), `PS`, `Worker` and `Evaluator`,
@@ -154,7 +151,6 @@ export class ParameterServerTF extends TrainingJob {
     return {
       kindName: 'TFJob',
       framework: { containerName: 'tensorflow', port: 2222, portName: 'tfjob-port', defaultRestartPolicy: RestartPolicy.NEVER },
-      injectedEnv: INJECTED_ENV,
       createResource: (scope, id, metadata: ApiObjectMetadata | undefined, spec) => new kubeflow.TfJob(scope, id, { metadata, spec }),
     };
   }

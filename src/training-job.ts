@@ -118,7 +118,7 @@ export abstract class TrainingJob extends Construct {
       labels: this.jobLabels(),
       annotations: Object.keys(kaiAnnotations).length ? kaiAnnotations : undefined,
     }));
-    checkRenderedDocument(this, this.apiObject);
+    checkRenderedDocument(this, this.apiObject, field => this._propOf(field));
     addCheck(this, () => this.validateJob());
   }
 
@@ -220,11 +220,12 @@ export abstract class TrainingJob extends Construct {
   protected abstract _validateKind(): Finding[];
 
   /**
-   * The largest number of pods a replica group can reach (elastic jobs scale up).
+   * The prop that set a field of the rendered job, where the kind knows it better than the field
+   * path says (MPI: `launcherCommand` for the launcher's command); for the document rules' messages.
    * @internal
    */
-  protected _maxReplicasOf(group: ReplicaGroup): number {
-    return group.replicas;
+  protected _propOf(_field: string): string | undefined {
+    return undefined;
   }
 
   /** The platform defaults that apply to this job. */
@@ -328,12 +329,6 @@ export abstract class TrainingJob extends Construct {
     if (f) raise(this, f);
   }
 
-  /** The name the operator gives the last pod (and service) of a replica type. */
-  private lastPodName(jobName: string, group: ReplicaGroup): string {
-    const index = this._maxReplicasOf(group) - 1;
-    return this.kind.podName?.(jobName, group.replicaType, index) ?? `${jobName}-${group.replicaType.toLowerCase()}-${index}`;
-  }
-
   /**
    * What the topology and network of each role contradict: a Kueue topology without a Kueue
    * queue, a KAI topology on one role only, RDMA (and so IPC_LOCK) under PodSecurity.RESTRICTED.
@@ -374,21 +369,12 @@ export abstract class TrainingJob extends Construct {
 
   private validateJob(): Finding[] {
     const errors: Finding[] = [];
-    // The name's format is the rule layer's (k8s/object-name: a DNS-1035 label for training jobs).
-    const name = this.apiObject.name;
-    // The longest pod name decides how long the job's name may be; it is reported once.
-    const podNames = this.groups.filter(g => this._maxReplicasOf(g) > 0).map(g => this.lastPodName(name, g));
-    const longest = podNames.reduce<string | undefined>((x, y) => (x === undefined || y.length > x.length ? y : x), undefined);
-    if (longest !== undefined && longest.length > 63) {
-      errors.push(finding('metadata.name', name, `expected a name of at most ${63 - longest.length + name.length} characters, so that the pod and service name "${longest}" fits in 63`));
-    }
+    // What the rendered job alone shows is the document rules' (run by the engine on every job
+    // and by `lint`): the name's format (k8s/object-name), the pod and service names the operator
+    // derives from it (kubeflow/pod-name-length, elastic workers counted to maxReplicas), and the
+    // environment the operator injects (kubeflow/injected-env). What stays here needs the props.
     for (const group of this.groups) {
       const type = group.replicaType;
-      for (const env of group._envNames()) {
-        if (this.kind.injectedEnv.test(env)) {
-          errors.push(finding(`${type}.env`, env, 'expected a variable the operator does not set itself; it injects this one and a user value would break the job'));
-        }
-      }
       for (const f of group._securityFindings(this.security, this.platformDefaults)) errors.push({ ...f, field: `${type}.${f.field}` });
     }
     errors.push(...this.gpuScaleFindings());

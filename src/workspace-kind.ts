@@ -256,7 +256,7 @@ export class WorkspaceKind extends Construct implements IWorkspaceKind {
     });
     addLateMetadata(this.apiObject, () => ({ labels: this.platformDefaults.labels }));
     omitNamespace(this.apiObject);
-    checkRenderedDocument(this, this.apiObject);
+    checkRenderedDocument(this, this.apiObject, field => this.propOf(field));
     addCheck(this, () => this.validateKind());
   }
 
@@ -561,6 +561,13 @@ export class WorkspaceKind extends Construct implements IWorkspaceKind {
     return [...byName.values()];
   }
 
+  /** The prop that set a field of the rendered kind, for the document rules' messages. */
+  private propOf(field: string): string | undefined {
+    if (field === 'spec.podTemplate.options.imageConfig.spawner.default' && this.props.defaultImageConfig !== undefined) return 'defaultImageConfig';
+    if (field === 'spec.podTemplate.options.podConfig.spawner.default' && this.props.defaultPodConfig !== undefined) return 'defaultPodConfig';
+    return undefined;
+  }
+
   private validateKind(): Finding[] {
     const errors: Finding[] = [];
     // The name's format is the rule layer's (k8s/object-name).
@@ -569,15 +576,9 @@ export class WorkspaceKind extends Construct implements IWorkspaceKind {
     if (this.images.ids.length === 0) errors.push(finding('imageConfig', [], 'expected at least one image option (addImageConfig)'));
     if (this.pods.ids.length === 0) errors.push(finding('podConfig', [], 'expected at least one pod-config option (addPodConfig)'));
 
-    for (const o of this.images.all) {
-      for (const p of o.options.ports) {
-        if (!portIds.includes(p.id)) {
-          errors.push(finding(`imageConfig[${o.id}].ports.id`, p.id, `expected a port the kind declares: ${listOf(portIds)}`));
-        }
-      }
-    }
-    errors.push(...this.images.findings(this.props.defaultImageConfig));
-    errors.push(...this.pods.findings(this.props.defaultPodConfig));
+    // Image ports the kind does not declare, defaults and redirects that name no option, and
+    // redirect cycles are the document rules' (kubeflow/image-port, kubeflow/option-default,
+    // kubeflow/option-redirect).
 
     const probe = this.props.activityProbe;
     if (probe?.portId !== undefined && !portIds.includes(probe.portId)) {

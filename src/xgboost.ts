@@ -2,7 +2,6 @@ import { ApiObjectMetadata } from 'cdk8s';
 import { Construct } from 'constructs';
 import { TrainingKind } from './private/training-kind';
 import { Finding } from './private/validation/finding';
-import { TRAINING_KINDS } from './private/validation/kubeflow/training-kinds';
 import { checkCount } from './private/validation/report';
 import { ReplicaGroup, RoleOptions } from './replica';
 import { RestartPolicy } from './run-policy';
@@ -33,8 +32,6 @@ export interface DistributedXGBoostProps extends TrainingJobProps {
 /** The port the operator uses when a manifest names none. */
 const DEFAULT_PORT = 9999;
 const PORT_NAME = 'xgboostjob-port';
-/** What the operator injects (one list, shared with the document rules and the lint command). */
-const INJECTED_ENV = TRAINING_KINDS.XGBoostJob.injectedEnv;
 
 /**
  * An XGBoostJob. It always has exactly one Master (written with `replicas: 1`, which the operator's
@@ -67,7 +64,6 @@ export class DistributedXGBoost extends TrainingJob {
     return {
       kindName: 'XGBoostJob',
       framework: { containerName: 'xgboost', port: DEFAULT_PORT, portName: PORT_NAME, defaultRestartPolicy: RestartPolicy.NEVER },
-      injectedEnv: INJECTED_ENV,
       createResource: (scope, id, metadata: ApiObjectMetadata | undefined, spec) => new kubeflow.XgBoostJob(scope, id, { metadata, spec }),
     };
   }

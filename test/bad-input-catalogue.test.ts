@@ -117,7 +117,7 @@ const CASES: Case[] = [
     input: 'PYTHONUNBUFFERED, which the operator sets',
     at: 'synth',
     build: pytorch({ workers: 0, env: { PYTHONUNBUFFERED: value('1') } }),
-    message: `${REPORT}  [test/job] Master.env is "PYTHONUNBUFFERED"; ${INJECTED}`,
+    message: `${REPORT}  [test/job] spec.pytorchReplicaSpecs.Master.template.spec.containers[pytorch].env[PYTHONUNBUFFERED] is "PYTHONUNBUFFERED"; ${INJECTED}`,
   },
   {
     construct: 'DistributedPyTorch',
@@ -174,7 +174,7 @@ const CASES: Case[] = [
     input: 'TF_CONFIG set by the user',
     at: 'synth',
     build: tf({ env: { TF_CONFIG: value('{}') } }),
-    message: `${REPORT}  [test/job] Worker.env is "TF_CONFIG"; ${INJECTED}`,
+    message: `${REPORT}  [test/job] spec.tfReplicaSpecs.Worker.template.spec.containers[tensorflow].env[TF_CONFIG] is "TF_CONFIG"; ${INJECTED}`,
   },
   {
     construct: 'ParameterServerTF',
@@ -241,7 +241,7 @@ const CASES: Case[] = [
     input: '-np above the slots of the hostfile',
     at: 'synth',
     build: mpi({ workers: 2, resources: { accelerator: Accelerator.nvidia(2) }, launcherCommand: ['mpirun', '-np', '8', 'python', 'train.py'] }),
-    message: `${REPORT}  [test/job] launcherCommand is "-np 8"; expected at most 4 processes (2 workers x 2 slotsPerWorker); `
+    message: `${REPORT}  [test/job] spec.mpiReplicaSpecs.Launcher.template.spec.containers[mpi].command (launcherCommand) is "-np 8"; expected at most 4 processes (2 workers x 2 slotsPerWorker); `
       + 'mpirun cannot start more processes than the hostfile has slots (add --oversubscribe if that is meant)',
   },
   {
@@ -256,15 +256,15 @@ const CASES: Case[] = [
     input: 'NVIDIA_VISIBLE_DEVICES on a launcher without GPUs',
     at: 'synth',
     build: mpi({ launcherCommand: ['mpirun', 'hostname'], launcher: { env: { NVIDIA_VISIBLE_DEVICES: value('all') } } }),
-    message: `${REPORT}  [test/job] Launcher.env is "NVIDIA_VISIBLE_DEVICES"; expected a variable the operator does not set itself; `
+    message: `${REPORT}  [test/job] spec.mpiReplicaSpecs.Launcher.template.spec.containers[mpi].env[NVIDIA_VISIBLE_DEVICES] is "NVIDIA_VISIBLE_DEVICES"; expected a variable the operator does not set itself; `
       + 'it sets this one to "" in a launcher without GPUs, so a user value would be lost',
   },
   {
     construct: 'MpiAllReduce',
-    input: 'the Open MPI hostfile variable',
+    input: 'the Open MPI hostfile variable, which the operator sets on the launcher (the workers do not get it)',
     at: 'synth',
     build: mpi({ launcherCommand: ['mpirun', 'hostname'], env: { OMPI_MCA_orte_default_hostfile: value('/tmp/hosts') } }),
-    message: `${REPORT}  [test/job] Launcher.env is "OMPI_MCA_orte_default_hostfile"; ${INJECTED}\n  [test/job] Worker.env is "OMPI_MCA_orte_default_hostfile"; ${INJECTED}`,
+    message: `${REPORT}  [test/job] spec.mpiReplicaSpecs.Launcher.template.spec.containers[mpi].env[OMPI_MCA_orte_default_hostfile] is "OMPI_MCA_orte_default_hostfile"; ${INJECTED}`,
   },
   // ------------------------------------------------------------------ DistributedXGBoost
   {
@@ -293,7 +293,7 @@ const CASES: Case[] = [
     input: 'MASTER_ADDR set by the user',
     at: 'synth',
     build: xgb({ workers: 0, env: { MASTER_ADDR: value('localhost') } }),
-    message: `${REPORT}  [test/job] Master.env is "MASTER_ADDR"; ${INJECTED}`,
+    message: `${REPORT}  [test/job] spec.xgbReplicaSpecs.Master.template.spec.containers[xgboost].env[MASTER_ADDR] is "MASTER_ADDR"; ${INJECTED}`,
   },
   {
     construct: 'DistributedXGBoost',
@@ -350,7 +350,7 @@ const CASES: Case[] = [
     input: 'PADDLE_MASTER set by the user',
     at: 'synth',
     build: paddle({ worker: { env: { PADDLE_MASTER: value('x:1') } } }),
-    message: `${REPORT}  [test/job] Worker.env is "PADDLE_MASTER"; ${INJECTED}`,
+    message: `${REPORT}  [test/job] spec.paddleReplicaSpecs.Worker.template.spec.containers[paddle].env[PADDLE_MASTER] is "PADDLE_MASTER"; ${INJECTED}`,
   },
   {
     construct: 'DistributedPaddle',
@@ -407,7 +407,7 @@ const CASES: Case[] = [
     input: 'COORDINATOR_ADDRESS added later',
     at: 'synth',
     build: c => jax()(c).addEnv('COORDINATOR_ADDRESS', value('x')),
-    message: `${REPORT}  [test/job] Worker.env is "COORDINATOR_ADDRESS"; ${INJECTED}`,
+    message: `${REPORT}  [test/job] spec.jaxReplicaSpecs.Worker.template.spec.containers[jax].env[COORDINATOR_ADDRESS] is "COORDINATOR_ADDRESS"; ${INJECTED}`,
   },
   {
     construct: 'DistributedJax',
@@ -554,14 +554,14 @@ const CASES: Case[] = [
     input: 'redirects that form a cycle',
     at: 'synth',
     build: kind({}, k => { k.addPodConfig('old', { redirect: { to: 'new' } }); k.addPodConfig('new', { redirect: { to: 'old' } }); }),
-    message: `${REPORT}  [test/kind] podConfig[old].redirect.to is "new"; expected redirects that end at an option without one, but old -> new -> old is a cycle`,
+    message: `${REPORT}  [test/kind] spec.podTemplate.options.podConfig.values[old].redirect.to is "new"; expected redirects that end at an option without one, but old -> new -> old is a cycle`,
   },
   {
     construct: 'WorkspaceKind',
     input: 'an image port the kind does not declare',
     at: 'synth',
     build: kind({}, k => k.addImageConfig('code', { ...SCIPY, ports: [{ id: 'vscode', port: 8080 }] })),
-    message: `${REPORT}  [test/kind] imageConfig[code].ports.id is "vscode"; expected a port the kind declares: "jupyterlab"`,
+    message: `${REPORT}  [test/kind] spec.podTemplate.options.imageConfig.values[code].spec.ports[0].id is "vscode"; expected the id of a port in spec.podTemplate.ports: "jupyterlab"`,
   },
   {
     construct: 'WorkspaceKind',

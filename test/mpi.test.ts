@@ -35,6 +35,8 @@ function onlyError(props: Partial<MpiAllReduceProps>, after?: (job: MpiAllReduce
 
 const launcherOf = (job: any) => job.spec.mpiReplicaSpecs.Launcher.template.spec;
 const workerOf = (job: any) => job.spec.mpiReplicaSpecs.Worker.template.spec;
+/** The launcher's container in the rendered job, where the document rules find what it runs. */
+const LAUNCHER = 'spec.mpiReplicaSpecs.Launcher.template.spec.containers[mpi]';
 
 describe('the reference example', () => {
   test('two workers with two GPUs each: two slots per worker, mpirun -np 4, a CPU-only launcher', () => {
@@ -195,19 +197,21 @@ describe('validation', () => {
 
   test('a launcher command whose -np exceeds the slots fails at synth time, in every spelling', () => {
     const gpus = { workers: 2, resources: { accelerator: Accelerator.nvidia(2) } };
+    // The document rule kubeflow/mpi-np, at the launcher's container, naming the prop that set it.
+    const COMMAND = `${LAUNCHER}.command (launcherCommand)`;
     const tooMany = (field: string, value: string, max = 4, hosts = '2 workers', slots = 2) => 'Validation failed with the following errors:\n' +
       `  [test/job] ${field} is "${value}"; expected at most ${max} processes (${hosts} x ${slots} slotsPerWorker); mpirun cannot start more processes than the hostfile has slots (add --oversubscribe if that is meant)`;
-    expect(onlyError({ ...gpus, launcherCommand: ['mpirun', '-np', '8', 'python', 'train.py'] })).toBe(tooMany('launcherCommand', '-np 8'));
-    expect(onlyError({ ...gpus, launcherCommand: ['/usr/local/bin/mpirun', '--np=5', 'python', 'train.py'] })).toBe(tooMany('launcherCommand', '--np 5'));
-    expect(onlyError({ ...gpus, launcherCommand: ['mpiexec', '-n', '6', './a.out'] })).toBe(tooMany('launcherCommand', '-n 6'));
-    expect(onlyError({ ...gpus, launcherCommand: ['sh', '-c', 'mpirun -np 16 --allow-run-as-root python train.py'] })).toBe(tooMany('launcherCommand', '-np 16'));
-    expect(onlyError({ ...gpus, launcher: { command: ['mpirun'], args: ['-np', '5', 'python', 'train.py'] } })).toBe(tooMany('launcher.command', '-np 5'));
-    expect(onlyError({ workers: 2, launcherCommand: ['horovodrun', '-np', '3', 'python', 'train.py'] })).toBe(tooMany('launcherCommand', '-np 3', 2, '2 workers', 1));
-    expect(onlyError({ ...gpus, slotsPerWorker: 1, launcherCommand: ['mpirun', '-np', '4', 'python', 'train.py'] })).toBe(tooMany('launcherCommand', '-np 4', 2, '2 workers', 1));
+    expect(onlyError({ ...gpus, launcherCommand: ['mpirun', '-np', '8', 'python', 'train.py'] })).toBe(tooMany(COMMAND, '-np 8'));
+    expect(onlyError({ ...gpus, launcherCommand: ['/usr/local/bin/mpirun', '--np=5', 'python', 'train.py'] })).toBe(tooMany(COMMAND, '--np 5'));
+    expect(onlyError({ ...gpus, launcherCommand: ['mpiexec', '-n', '6', './a.out'] })).toBe(tooMany(COMMAND, '-n 6'));
+    expect(onlyError({ ...gpus, launcherCommand: ['sh', '-c', 'mpirun -np 16 --allow-run-as-root python train.py'] })).toBe(tooMany(COMMAND, '-np 16'));
+    expect(onlyError({ ...gpus, launcher: { command: ['mpirun'], args: ['-np', '5', 'python', 'train.py'] } })).toBe(tooMany(`${LAUNCHER}.args (launcher.args)`, '-np 5'));
+    expect(onlyError({ workers: 2, launcherCommand: ['horovodrun', '-np', '3', 'python', 'train.py'] })).toBe(tooMany(COMMAND, '-np 3', 2, '2 workers', 1));
+    expect(onlyError({ ...gpus, slotsPerWorker: 1, launcherCommand: ['mpirun', '-np', '4', 'python', 'train.py'] })).toBe(tooMany(COMMAND, '-np 4', 2, '2 workers', 1));
     expect(onlyError({ ...gpus, launcher: { resources: { accelerator: Accelerator.nvidia(2) } }, launcherCommand: ['mpirun', '-np', '8', 'python', 'train.py'] }))
-      .toBe(tooMany('launcherCommand', '-np 8', 6, '2 workers + the launcher with GPUs'));
+      .toBe(tooMany(COMMAND, '-np 8', 6, '2 workers + the launcher with GPUs'));
     // Scaling the workers down after construction is caught too.
-    expect(onlyError({ ...gpus, launcherCommand: ['mpirun', '-np', '4', 'python', 'train.py'] }, job => job.worker!.scale(1))).toBe(tooMany('launcherCommand', '-np 4', 2, '1 worker'));
+    expect(onlyError({ ...gpus, launcherCommand: ['mpirun', '-np', '4', 'python', 'train.py'] }, job => job.worker!.scale(1))).toBe(tooMany(COMMAND, '-np 4', 2, '1 worker'));
   });
 
   test('commands that are within the slots, not checkable or deliberately oversubscribed pass', () => {
@@ -227,10 +231,14 @@ describe('validation', () => {
       'test/job/Launcher: replicas is 2; expected 1: an MPIJob has exactly one launcher');
   });
 
+  test('the workers may set them: the operator writes them into the launcher only (newLauncher)', () => {
+    expect(onlyError({ trainingCommand: TRAIN, worker: { env: { OMPI_MCA_orte_default_hostfile: kplus.EnvValue.fromValue('/tmp/hosts') } } })).toBeUndefined();
+  });
+
   test('the variables the operator sets on the launcher belong to it', () => {
     expect(onlyError({ trainingCommand: TRAIN, launcher: { env: { OMPI_MCA_orte_default_hostfile: kplus.EnvValue.fromValue('/tmp/hosts') } } }))
       .toBe('Validation failed with the following errors:\n' +
-        '  [test/job] Launcher.env is "OMPI_MCA_orte_default_hostfile"; expected a variable the operator does not set itself; it injects this one and a user value would break the job');
+        `  [test/job] ${LAUNCHER}.env[OMPI_MCA_orte_default_hostfile] is "OMPI_MCA_orte_default_hostfile"; expected a variable the operator does not set itself; it injects this one and a user value would break the job`);
   });
 });
 

@@ -131,15 +131,15 @@ describe('PYTHONUNBUFFERED, which the operator sets in every container', () => {
   // upstream controllers: the PyTorch, XGBoost, Paddle and JAX controllers append PYTHONUNBUFFERED
   // to every container (KUBEFLOW-FACTS.md lists it for PyTorch), so a user value is silently
   // replaced; the constructs let it through.
-  const message = (role: string) => `${REPORT}  [test/job] ${role}.env is "PYTHONUNBUFFERED"; expected a variable the operator does not set itself; it injects this one and a user value would break the job`;
+  const message = (at: string) => `${REPORT}  [test/job] spec.${at}.env[PYTHONUNBUFFERED] is "PYTHONUNBUFFERED"; expected a variable the operator does not set itself; it injects this one and a user value would break the job`;
   const env = { PYTHONUNBUFFERED: kplus.EnvValue.fromValue('1') };
   test.each([
-    ['PyTorch', (c: Chart) => new DistributedPyTorch(c, 'job', { image: IMAGE, workers: 0, env }), 'Master'],
-    ['XGBoost', (c: Chart) => new DistributedXGBoost(c, 'job', { image: IMAGE, workers: 0, env }), 'Master'],
-    ['Paddle', (c: Chart) => new DistributedPaddle(c, 'job', { image: IMAGE, env }), 'Worker'],
-    ['JAX', (c: Chart) => new DistributedJax(c, 'job', { image: IMAGE, env }), 'Worker'],
-  ])('%s', (_kind, build, role) => {
-    expect(synthError(build)).toBe(message(role));
+    ['PyTorch', (c: Chart) => new DistributedPyTorch(c, 'job', { image: IMAGE, workers: 0, env }), 'pytorchReplicaSpecs.Master.template.spec.containers[pytorch]'],
+    ['XGBoost', (c: Chart) => new DistributedXGBoost(c, 'job', { image: IMAGE, workers: 0, env }), 'xgbReplicaSpecs.Master.template.spec.containers[xgboost]'],
+    ['Paddle', (c: Chart) => new DistributedPaddle(c, 'job', { image: IMAGE, env }), 'paddleReplicaSpecs.Worker.template.spec.containers[paddle]'],
+    ['JAX', (c: Chart) => new DistributedJax(c, 'job', { image: IMAGE, env }), 'jaxReplicaSpecs.Worker.template.spec.containers[jax]'],
+  ])('%s', (_kind, build, at) => {
+    expect(synthError(build)).toBe(message(at));
   });
   test('TF and MPI controllers do not set it, so it stays allowed there', () => {
     expect(synthError(c => new ParameterServerTF(c, 'job', { image: IMAGE, env }))).toBeUndefined();
@@ -153,7 +153,7 @@ describe('GPU variables on an MPI launcher without GPUs', () => {
   // (KUBEFLOW-FACTS.md), so a user value there is lost; the construct let it through.
   const value = kplus.EnvValue.fromValue('all');
   test.each(['NVIDIA_VISIBLE_DEVICES', 'NVIDIA_DRIVER_CAPABILITIES'])('%s on the launcher, given for the launcher or for the whole job', name => {
-    const message = `${REPORT}  [test/job] Launcher.env is "${name}"; expected a variable the operator does not set itself; it sets this one to "" in a launcher without GPUs, so a user value would be lost`;
+    const message = `${REPORT}  [test/job] spec.mpiReplicaSpecs.Launcher.template.spec.containers[mpi].env[${name}] is "${name}"; expected a variable the operator does not set itself; it sets this one to "" in a launcher without GPUs, so a user value would be lost`;
     expect(synthError(c => new MpiAllReduce(c, 'job', { image: IMAGE, launcherCommand: ['mpirun', 'hostname'], launcher: { env: { [name]: value } } }))).toBe(message);
     expect(synthError(c => new MpiAllReduce(c, 'job', { image: IMAGE, launcherCommand: ['mpirun', 'hostname'], env: { [name]: value } }))).toBe(message);
   });

@@ -154,7 +154,16 @@ describe('validation', () => {
     expect(synthErrors(chart => new ParameterServerTF(chart, 'job', {
       metadata: { name: 'train' }, image: IMAGE, chief: {}, worker: { env: { TF_CONFIG: kplus.EnvValue.fromValue('{}') } },
     }))).toBe('Validation failed with the following errors:\n' +
-      '  [test/job] Worker.env is "TF_CONFIG"; expected a variable the operator does not set itself; it injects this one and a user value would break the job');
+      '  [test/job] spec.tfReplicaSpecs.Worker.template.spec.containers[tensorflow].env[TF_CONFIG] is "TF_CONFIG"; expected a variable the operator does not set itself; it injects this one and a user value would break the job');
+  });
+
+  test('a sidecar may set TF_CONFIG: the operator writes it into the tensorflow container only', () => {
+    const job = synthKind('TFJob', chart => {
+      new ParameterServerTF(chart, 'job', { metadata: { name: 'train' }, image: IMAGE, chief: {} }).worker!.addContainer({
+        name: 'exporter', image: 'busybox:1.36', envVariables: { TF_CONFIG: kplus.EnvValue.fromValue('{}') },
+      });
+    });
+    expect(job.spec.tfReplicaSpecs.Worker.template.spec.containers[1].env).toEqual([{ name: 'TF_CONFIG', value: '{}' }]);
   });
 
   test('counts are held to the replica type\'s rule when scaled', () => {

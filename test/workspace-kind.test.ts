@@ -427,21 +427,21 @@ describe('cross-field checks at synth time, as the notebooks webhook does them',
 
   test('image ports must be declared by the kind', () => {
     expect(synthErrors(c => minimalKind(c, {}, k => k.addImageConfig('code', { image: 'codercom/code-server', ports: [{ id: 'vscode', port: 8080 }] }))))
-      .toBe(report('imageConfig[code].ports.id is "vscode"; expected a port the kind declares: "jupyterlab"'));
+      .toBe(report('spec.podTemplate.options.imageConfig.values[code].spec.ports[0].id is "vscode"; expected the id of a port in spec.podTemplate.ports: "jupyterlab"'));
   });
 
   test('default ids must exist and must not be redirected', () => {
     expect(synthErrors(c => minimalKind(c, { defaultImageConfig: 'scipy-2025', defaultPodConfig: 'large' }))).toBe(report(
-      'defaultImageConfig is "scipy-2025"; expected the id of an option: "scipy"',
-      'defaultPodConfig is "large"; expected the id of an option: "small"',
+      'spec.podTemplate.options.imageConfig.spawner.default (defaultImageConfig) is "scipy-2025"; expected the id of an option: "scipy"',
+      'spec.podTemplate.options.podConfig.spawner.default (defaultPodConfig) is "large"; expected the id of an option: "small"',
     ));
     expect(synthErrors(c => minimalKind(c, { defaultPodConfig: 'old' }, k => k.addPodConfig('old', { redirect: { to: 'small' } }))))
-      .toBe(report('defaultPodConfig is "old"; expected an option that is not redirected (it redirects to "small"); the spawner does not show redirected options'));
+      .toBe(report('spec.podTemplate.options.podConfig.spawner.default (defaultPodConfig) is "old"; expected an option that is not redirected (it redirects to "small"); the spawner does not show redirected options'));
   });
 
   test('redirect targets must exist and redirects must not loop', () => {
     expect(synthErrors(c => minimalKind(c, {}, k => k.addImageConfig('old', { ...SCIPY, redirect: { to: 'scipy-2025' } }))))
-      .toBe(report('imageConfig[old].redirect.to is "scipy-2025"; expected the id of another option: "scipy"'));
+      .toBe(report('spec.podTemplate.options.imageConfig.values[old].redirect.to is "scipy-2025"; expected the id of another option: "scipy"'));
     expect(synthErrors(c => minimalKind(c, {}, k => {
       k.addImageConfig('a', { ...SCIPY, displayName: 'Aa', redirect: { to: 'b' } });
       k.addImageConfig('b', { ...SCIPY, displayName: 'Bb', redirect: { to: 'c' } });
@@ -449,8 +449,8 @@ describe('cross-field checks at synth time, as the notebooks webhook does them',
       k.addImageConfig('d', { ...SCIPY, displayName: 'Dd', redirect: { to: 'b' } });
       k.addPodConfig('self', { redirect: { to: 'self' } });
     }))).toBe(report(
-      'imageConfig[a].redirect.to is "b"; expected redirects that end at an option without one, but a -> b -> c -> a is a cycle',
-      'podConfig[self].redirect.to is "self"; expected redirects that end at an option without one, but self -> self is a cycle',
+      'spec.podTemplate.options.imageConfig.values[a].redirect.to is "b"; expected redirects that end at an option without one, but a -> b -> c -> a is a cycle',
+      'spec.podTemplate.options.podConfig.values[self].redirect.to is "self"; expected the id of another option: "small"',
     ));
   });
 

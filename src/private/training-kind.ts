@@ -8,15 +8,8 @@ export interface TrainingKind {
   readonly kindName: string;
   /** The framework's container. */
   readonly framework: FrameworkContainer;
-  /** Environment variables the operator sets; users must not. */
-  readonly injectedEnv: RegExp;
   /** Creates the L1 with the lazily rendered spec. */
   readonly createResource: (scope: Construct, id: string, metadata: ApiObjectMetadata | undefined, spec: any) => ApiObject;
-  /**
-   * The name of the last pod of a replica type, when the operator does not name it
-   * `<job>-<type>-<index>` (the MPI launcher is `<job>-launcher`).
-   */
-  readonly podName?: (jobName: string, replicaType: string, index: number) => string;
   /** Why Kueue cannot queue this kind, when it cannot. */
   readonly notQueueable?: string;
   /** Why `PodSecurity.RESTRICTED` cannot hold for this kind on the cluster, when it cannot. */

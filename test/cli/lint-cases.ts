@@ -29,7 +29,7 @@ export const CASES: { [rule: string]: string } = {
   'kubeflow/framework-container (MXJob)': stream(job('MXJob', 'mxReplicaSpecs', {
     Scheduler: { replicas: 1, template: { spec: { containers: [{ name: 'mx', image: 'mx' }] } } },
   }, { jobMode: 'MXTrain' })),
-  'kubeflow/mpi-main-container': stream(mpi({ name: 'launcher' }, 2)),
+  'kubeflow/mpi-main-container': stream(mpi({}, 2, { mainContainer: 'worker' })),
   'kubeflow/pod-name-length': stream(pytorch({ Master: replica(1), Worker: replica(12) }, {}, 'resnet50-imagenet-full-precision-sweep-learning-rate-0001')),
   'kubeflow/pod-name-length (elastic, counted to maxReplicas)': stream(elastic({ minReplicas: 1, maxReplicas: 100 }, 2, {}, 'llama-70b-sft-elastic-rendezvous-c10d-nodes-sweep-0001')),
   'kubeflow/injected-env': stream(pytorch({ Master: replica(1), Worker: replica(2, { env: [{ name: 'WORLD_SIZE', value: '3' }] }) })),
@@ -51,6 +51,7 @@ export const CASES: { [rule: string]: string } = {
 
 /** Documents that look close to a rule but are valid: each passes. */
 export const VALID: { [what: string]: string } = {
+  'an MPIJob whose launcher container has a name of its own (mainContainer names the workers\' container)': stream(mpi({ name: 'launcher' }, 2)),
   'elastic job without a Master, workers within the bounds': stream(elastic({ minReplicas: 1, maxReplicas: 4 })),
   'mpirun -np exactly workers x slots': stream(mpi({ command: ['mpirun', '-np', '4', 'python', 'train.py'] }, 2, { slotsPerWorker: 2 })),
   'mpirun -np above the slots with --oversubscribe': stream(mpi({ command: ['mpirun', '--oversubscribe', '-np', '8', 'python', 'train.py'] }, 2)),

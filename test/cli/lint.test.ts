@@ -55,7 +55,7 @@ const EXPECTED: Array<[string, string[]]> = [
     '1 document checked; 1 finding',
   ]],
   ['kubeflow/mpi-main-container', [
-    '<stdin>:1: MPIJob ml/train: spec.mpiReplicaSpecs.Launcher.template.spec.containers is ["launcher"]; expected a container named "mpi", as spec.mainContainer says [kubeflow/mpi-main-container]',
+    '<stdin>:1: MPIJob ml/train: spec.mpiReplicaSpecs.Worker.template.spec.containers is ["mpi"]; expected a container named "worker", as spec.mainContainer says: the launcher execs the MPI processes into it [kubeflow/mpi-main-container]',
     '1 document checked; 1 finding',
   ]],
   ['kubeflow/pod-name-length', [

@@ -1,7 +1,7 @@
 /**
  * The operator rules on what the constructs render: random valid jobs (the property tests'
- * arbitraries) give no `kubeflow/...` finding, so that the constructs could run the document rules
- * on their own output without false positives.
+ * arbitraries) give no `kubeflow/...` finding: the validation engine runs the document rules on
+ * the constructs' own output, so a false positive would refuse a valid job.
  */
 import { Chart } from 'cdk8s';
 import * as fc from 'fast-check';

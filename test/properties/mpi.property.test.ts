@@ -2,7 +2,7 @@ import { App, Chart } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import * as fc from 'fast-check';
 import {
-  applyRole, commonEffect, commonFaults, decorateJob, decorateRole, expectConstructError, FaultEffect, Ids, jobDataFor, jobInvariants,
+  applyRole, commonEffect, CommonFault, commonFaults, decorateJob, decorateRole, expectConstructError, FaultEffect, Ids, jobDataFor, jobInvariants,
   jobProps, Problems, roleDataFor, roleOptions,
   consistent,
 } from './job-arbitraries';
@@ -251,13 +251,24 @@ function mpiEffect(f: MpiFault): FaultEffect {
 }
 
 const INJECTED_NAMES = ['OMPI_MCA_plm_rsh_agent', 'OMPI_MCA_orte_default_hostfile', 'I_MPI_HYDRA_BOOTSTRAP', 'I_MPI_HYDRA_BOOTSTRAP_EXEC', 'I_MPI_HYDRA_BOOTSTRAP_EXEC_EXTRA_ARGS'];
+
+/**
+ * The operator sets its MPI variables in the launcher only (training-operator
+ * pkg/controller.v1/mpi newLauncher; the workers get none), so an injected-variable fault goes to
+ * the launcher: its role options, or a sidecar of the launcher pod.
+ */
+function mpiCommonEffect(f: CommonFault): FaultEffect {
+  if (f.fault !== 'injected env' || f.how !== 'sidecar') return commonEffect(f);
+  return { after: job => { (job as MpiAllReduce).launcher.addContainer({ name: 'helper', image: 'busybox:1.36', envVariables: { [f.name]: kplus.EnvValue.fromValue('user') } }); } };
+}
+
 const invalidConfig = fc.tuple(validConfig, fc.oneof(
-  commonFaults(INJECTED_NAMES).map(f => ({ label: f.fault, effect: commonEffect(f), f })),
+  commonFaults(INJECTED_NAMES).map(f => ({ label: f.fault, effect: mpiCommonEffect(f), f })),
   mpiFaults.map(f => ({ label: f.fault, effect: mpiEffect(f), f })),
 ));
 
 test(`${RUNS} random invalid MpiAllReduce jobs end in the construct's own error, never a manifest`, () => {
-  fc.assert(fc.property(invalidConfig, ([c, { label, effect }]) => {
-    expectConstructError(label, chart => { build(chart, c, effect); });
+  fc.assert(fc.property(invalidConfig, ([c, { label, effect, f }]) => {
+    expectConstructError(label, chart => { build(chart, c, effect, f.fault === 'injected env' ? 'launcher' : 'worker'); });
   }), { numRuns: RUNS });
 });

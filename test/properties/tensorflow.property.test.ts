@@ -133,7 +133,9 @@ function tfEffect(f: TfFault): FaultEffect {
 }
 
 const invalidConfig = fc.tuple(validConfig, fc.oneof(
-  commonFaults(['TF_CONFIG']).map(f => ({ label: f.fault, effect: commonEffect(f), f })),
+  // The operator writes TF_CONFIG into the tensorflow container only (training-operator
+  // pkg/controller.v1/tensorflow SetClusterSpec), so a sidecar's own TF_CONFIG is no fault.
+  commonFaults(['TF_CONFIG']).filter(f => f.fault !== 'injected env' || f.how !== 'sidecar').map(f => ({ label: f.fault, effect: commonEffect(f), f })),
   tfFaults.map(f => ({ label: f.fault, effect: tfEffect(f), f })),
 ));
 

@@ -3,6 +3,7 @@ import { IConstruct } from 'constructs';
 import { AppDocument, appFindings } from './app';
 import { Finding, describe, finding } from './finding';
 import { kubernetesFindings } from './k8s';
+import { kubeflowFindings } from './kubeflow';
 import { EscapeHatch } from '../../escape-hatch';
 import { renderMemo } from '../render-hook';
 import { schemaFindings } from '../schema';
@@ -11,12 +12,18 @@ import { schemaFindings } from '../schema';
  * The engine of the rules over rendered documents. Every API object a construct of this library
  * writes is registered here; once per synth, before anything is written, one pass over the whole
  * app renders every API object (so a render-time error stops synthesis before the first file is
- * touched), runs the Kubernetes rules on each of the library's documents, the strict CRD schema on
- * documents that escape hatches changed, and the rules across objects on all of them. Each
- * construct then reports its own document's findings, so cdk8s prefixes them with its path.
+ * touched), runs the Kubernetes rules and the operator rules (`kubeflow/...`, the ones
+ * `cdk8s-kubeflow lint` applies to hand-written YAML) on each of the library's documents, the
+ * strict CRD schema on documents that escape hatches changed, and the rules across objects on all
+ * of them. Each construct then reports its own document's findings, so cdk8s prefixes them with
+ * its path.
  */
 
-/** The cdk8s context key that turns the Kubernetes and app rules off (for the differential proof). */
+/**
+ * The cdk8s context key that turns the Kubernetes and app rules off (for the differential proof,
+ * which compares them with Kubernetes' own validation). The operator rules stay on: they are the
+ * constructs' own operator checks, which were never switchable, now written once over documents.
+ */
 export const KUBERNETES_RULES_CONTEXT = 'cdk8s-kubeflow.internal/kubernetes-rules';
 
 /** A finding of the rules over documents, with the path of the construct that owns the document. */
@@ -28,7 +35,15 @@ export interface PathFinding {
 interface Registered {
   readonly owner: IConstruct;
   readonly apiObject: ApiObject;
+  readonly propOf?: PropOf;
 }
+
+/**
+ * Which prop of the owner set a document field, for the fields where the construct knows (say
+ * `launcherCommand` for the launcher's command): the finding then names both, as
+ * `<document field> (<prop>)`, so the one message serves the construct's user and matches `lint`.
+ */
+export type PropOf = (field: string) => string | undefined;
 
 /** Per app root: the registered documents and the findings of the last pass. */
 interface AppState {
@@ -44,9 +59,9 @@ const apps = new WeakMap<IConstruct, AppState>();
  * Registers an API object the library writes, owned by `owner` (whose path prefixes the messages).
  * Its findings are reported by `owner`'s validation at synth.
  */
-export function checkRenderedDocument(owner: IConstruct, apiObject: ApiObject): void {
+export function checkRenderedDocument(owner: IConstruct, apiObject: ApiObject, propOf?: PropOf): void {
   const state = appState(owner.node.root);
-  state.registered.push({ owner, apiObject });
+  state.registered.push({ owner, apiObject, propOf });
   owner.node.addValidation({ validate: () => (state.findings.get(apiObject) ?? []).map(describe) });
 }
 
@@ -114,6 +129,7 @@ function runPass(root: IConstruct, state: AppState): void {
     const own: Finding[] = [];
     if (hasJsonPatches(apiObject)) own.push(...unallowed(apiObject, schemaFindings(doc) ?? []));
     if (rulesOn) own.push(...kubernetesFindings(doc));
+    own.push(...withProps(kubeflowFindings(doc), ours.get(apiObject)!.propOf));
     findings.set(apiObject, own);
   }
   if (rulesOn) {
@@ -125,6 +141,15 @@ function runPass(root: IConstruct, state: AppState): void {
   }
   state.findings = findings;
   state.current = renderMemo.active;
+}
+
+/** Findings whose field a prop of the owner set name that prop too. */
+function withProps(findings: Finding[], propOf: PropOf | undefined): Finding[] {
+  if (propOf === undefined) return findings;
+  return findings.map(f => {
+    const prop = propOf(f.field);
+    return prop === undefined ? f : { ...f, field: `${f.field} (${prop})` };
+  });
 }
 
 /**

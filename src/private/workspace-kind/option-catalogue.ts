@@ -1,5 +1,4 @@
 import type { WorkspaceOptionProps } from '../../workspace-options';
-import { listOf } from '../collections';
 import { Finding, finding } from '../validation/finding';
 import { lengthFinding } from '../validation/report';
 
@@ -10,9 +9,10 @@ export interface CatalogueOption<O extends WorkspaceOptionProps> {
 }
 
 /**
- * The image or pod-config options of a WorkspaceKind: ids that are unique, the option the spawner
- * selects first, and redirects that end at an option (the controller follows them when a workspace
- * restarts, and the spawner hides redirected options).
+ * The image or pod-config options of a WorkspaceKind: ids that are unique (refused at once, when the
+ * option is added) and the option the spawner selects first. That the default and the redirects
+ * name options, and that redirects do not loop, is the document rules' (kubeflow/option-default,
+ * kubeflow/option-redirect), which judge the rendered kind as the webhook does.
  */
 export class OptionCatalogue<O extends WorkspaceOptionProps> {
   private readonly entries: Array<CatalogueOption<O>> = [];
@@ -64,44 +64,4 @@ export class OptionCatalogue<O extends WorkspaceOptionProps> {
     return (this.entries.find(o => !o.options.hidden && !o.options.redirect) ?? this.entries[0])?.id;
   }
 
-  /** Cross-option findings: the default exists and is not redirected; redirects end at an option. */
-  public findings(given: string | undefined): Finding[] {
-    const errors: Finding[] = [];
-    const ids = this.ids;
-    const byId = new Map(this.entries.map(o => [o.id, o.options.redirect?.to]));
-    const defaultField = `default${this.field[0].toUpperCase()}${this.field.slice(1)}`;
-    const chosen = this.defaultId(given);
-    if (given !== undefined && !ids.includes(given)) {
-      errors.push(finding(defaultField, given, `expected the id of an option: ${listOf(ids)}`));
-    } else if (chosen !== undefined && byId.get(chosen) !== undefined) {
-      errors.push(finding(defaultField, chosen, `expected an option that is not redirected (it redirects to "${byId.get(chosen)}"); the spawner does not show redirected options`));
-    }
-    const reported = new Set<string>();
-    for (const o of this.entries) {
-      const to = o.options.redirect?.to;
-      if (to === undefined) continue;
-      if (!byId.has(to)) {
-        errors.push(finding(`${this.field}[${o.id}].redirect.to`, to, `expected the id of another option: ${listOf(ids.filter(i => i !== o.id))}`));
-        continue;
-      }
-      // Follow the chain; a cycle is reported once, at the first option of it in the list.
-      const chain = [o.id];
-      let next: string | undefined = to;
-      while (next !== undefined && byId.has(next) && !chain.includes(next)) {
-        chain.push(next);
-        next = byId.get(next);
-      }
-      if (next !== undefined && chain.includes(next)) {
-        const cycle = chain.slice(chain.indexOf(next));
-        const key = [...cycle].sort().join('\n');
-        if (reported.has(key)) continue;
-        reported.add(key);
-        const first = this.entries.find(x => cycle.includes(x.id))!;
-        const at = cycle.indexOf(first.id);
-        const loop = [...cycle.slice(at), ...cycle.slice(0, at), first.id];
-        errors.push(finding(`${this.field}[${first.id}].redirect.to`, first.options.redirect!.to, `expected redirects that end at an option without one, but ${loop.join(' -> ')} is a cycle`));
-      }
-    }
-    return errors;
-  }
 }

@@ -2,7 +2,9 @@
  * The container the operator looks for in every replica: the webhooks reject a replica without a
  * container of the framework's name (training-operator pkg/webhooks/*: "There is no container named
  * <name>"), and the operator writes its port and environment into that container. An MPIJob names
- * its own with `spec.mainContainer`.
+ * the workers' container with `spec.mainContainer`: the launcher's `kubexec.sh` runs
+ * `kubectl exec <worker pod> --container <mainContainer>` (training-operator pkg/controller.v1/mpi
+ * newConfigMap), so only the workers need a container of that name; the launcher's is any.
  */
 import { Finding } from '../finding';
 import { child } from '../k8s/field-path';
@@ -14,7 +16,7 @@ const F = 'containers';
 export const FRAMEWORK_CONTAINER = new Rule('kubeflow/framework-container', F,
   'training-operator pkg/webhooks/*/validate<Kind>ReplicaSpecs: at least one container named DefaultContainerName');
 export const MPI_MAIN_CONTAINER = new Rule('kubeflow/mpi-main-container', F,
-  'training-operator pkg/controller.v1/mpi: spec.mainContainer names the container that runs the MPI program');
+  'training-operator pkg/controller.v1/mpi newConfigMap: kubexec.sh execs into spec.mainContainer of every worker');
 
 export const CONTAINER_RULES = [FRAMEWORK_CONTAINER, MPI_MAIN_CONTAINER];
 
@@ -33,10 +35,11 @@ export function checkFrameworkContainer(doc: any, facts: TrainingKindFacts, out:
   if (wanted === undefined) return;
   const rule = facts.container !== undefined ? FRAMEWORK_CONTAINER : MPI_MAIN_CONTAINER;
   for (const [type, spec] of replicaSpecs(doc, facts)) {
+    if (rule === MPI_MAIN_CONTAINER && type !== 'Worker') continue;
     const names = containerNames(spec);
     if (names === undefined || names.includes(wanted)) continue;
     const why = rule === MPI_MAIN_CONTAINER
-      ? `expected a container named "${wanted}", as spec.mainContainer says`
+      ? `expected a container named "${wanted}", as spec.mainContainer says: the launcher execs the MPI processes into it`
       : `expected a container named "${wanted}": the operator looks for it to add its port and environment`;
     rule.report(out, child(child(child(child(at, type), 'template'), 'spec'), 'containers'), names, why);
   }

@@ -1,8 +1,10 @@
 /**
  * The operators' rules over documents: what the Kubeflow training operator (kubeflow.org/v1 jobs,
  * MXJob included) and the Notebooks v2 webhooks require that a document alone, or the documents of
- * one input together, can show. Pure functions of parsed documents, so that `cdk8s-kubeflow lint`
- * applies them to hand-written YAML and the constructs could apply them to what they render.
+ * one input together, can show. Pure functions of parsed documents: `cdk8s-kubeflow lint` applies
+ * them to hand-written YAML, and the validation engine applies the rules of one document to every
+ * document the constructs render (one rule set: the constructs keep only the checks that need the
+ * user's intent). The rules across documents stay with `lint`; see `kubeflowInputFindings`.
  */
 import { Finding } from '../finding';
 import { RuleInfo } from '../rule';

@@ -66,8 +66,10 @@ function checkCatalogue(catalogue: any, at: string, out: Finding[]): void {
         `expected redirects that end at an option without one, but ${[...seen, start].join(' -> ')} is a cycle`);
     }
   }
+  // An empty catalogue (and so an empty default) is the schema's to report (values: minItems 1,
+  // spawner.default: minLength 1); judging the default against no ids would say it twice.
   const chosen = catalogue?.spawner?.default;
-  if (typeof chosen === 'string') {
+  if (typeof chosen === 'string' && ids.length > 0) {
     if (!ids.includes(chosen)) {OPTION_DEFAULT.report(out, `${at}.spawner.default`, chosen, `expected the id of an option: ${list(ids)}`);} else if (redirects.has(chosen)) {
       OPTION_DEFAULT.report(out, `${at}.spawner.default`, chosen,
         `expected an option that is not redirected (it redirects to "${redirects.get(chosen)}"); the spawner does not show redirected options`);
@@ -78,7 +80,8 @@ function checkCatalogue(catalogue: any, at: string, out: Finding[]): void {
 function checkImagePorts(template: any, out: Finding[]): void {
   const declared = Array.isArray(template?.ports) ? template.ports.map((p: any) => p?.id).filter((id: unknown) => typeof id === 'string') : [];
   const values = template?.options?.imageConfig?.values;
-  if (!Array.isArray(values)) return;
+  // No declared port at all is the schema's to report (spec.podTemplate.ports: minItems 1).
+  if (!Array.isArray(values) || declared.length === 0) return;
   for (let i = 0; i < values.length; i++) {
     const ports = values[i]?.spec?.ports;
     if (!Array.isArray(ports)) continue;

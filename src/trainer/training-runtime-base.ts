@@ -171,8 +171,9 @@ export abstract class TrainingRuntimeBase extends Construct {
   }
 
   /**
-   * A reference for TrainJobs: they are checked against this runtime and written after it. The
-   * same object on every read, so `job.runtime === runtime.ref` holds in every language.
+   * A reference for TrainJobs: they are checked against this runtime and written after it.
+   *
+   * It is the same object on every read, so `job.runtime === runtime.ref` holds in every language.
    */
   public get ref(): TrainingRuntimeRef {
     return this._ref ??= TrainingRuntimeRef._of({

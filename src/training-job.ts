@@ -15,7 +15,7 @@ import { addLateMetadata } from './private/render-hook';
 import { TrainingKind } from './private/training-kind';
 import { checkRenderedDocument } from './private/validation/engine';
 import { Finding, finding } from './private/validation/finding';
-import { TRAINING_JOB_REPLICA_KEYS } from './private/validation/k8s/documents';
+import { TRAINING_JOB_REPLICA_KEYS } from './private/validation/k8s/replica-keys';
 import { addCheck, checkCount, fail, raise, raiseFirst } from './private/validation/report';
 import { ReplicaGroup, ReplicaOptions, RoleOptions } from './replica';
 import { RunPolicy } from './run-policy';

@@ -1,7 +1,7 @@
 import { ApiObjectMetadata, Lazy } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { checkedProps } from './private/boundary/check';
+import { checkedProps } from './private/boundary/constructor-checks';
 import { isLabel } from './private/names';
 import { FrameworkContainer } from './private/pod-render';
 import { TrainingKind } from './private/training-kind';

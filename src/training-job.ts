@@ -3,7 +3,7 @@ import * as kplus from 'cdk8s-plus-28';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { PlatformDefaults, PlatformDefaultsProps } from './defaults';
-import { checkConstructor } from './private/boundary/check';
+import { checkConstructor } from './private/boundary/constructor-checks';
 import { dropUndefined, mergeMaps } from './private/collections';
 import { wholeSecondsFinding } from './private/durations';
 import { KUEUE_PRIORITY_LABEL, KUEUE_QUEUE_LABEL } from './private/kueue';

@@ -3,7 +3,7 @@ import * as kplus from 'cdk8s-plus-28';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { PlatformDefaults, PlatformDefaultsProps } from './defaults';
-import { checkConstructor } from './private/boundary/check';
+import { checkConstructor } from './private/boundary/constructor-checks';
 import { dropUndefined, listOf, mergeMaps } from './private/collections';
 import { secondsOf, WHOLE_SECONDS } from './private/durations';
 import { isPortId, PORT_ID_TEXT } from './private/names';

@@ -2,17 +2,21 @@ import { ApiObjectMetadata, Lazy } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { checkedProps } from './private/boundary/constructor-checks';
+import { lazy } from './private/lazy';
 import { isLabel } from './private/names';
 import { FrameworkContainer } from './private/pod-render';
 import { TrainingKind } from './private/training-kind';
 import { Finding, finding } from './private/validation/finding';
-import { NP_FLAGS, processCount } from './private/validation/kubeflow/mpi-processes';
 import { TRAINING_KINDS } from './private/validation/kubeflow/training-kinds';
 import { checkCount, fail } from './private/validation/report';
 import { ReplicaGroup, RoleOptions } from './replica';
 import { CleanPodPolicy, RestartPolicy } from './run-policy';
 import { TrainingJob, TrainingJobProps } from './training-job';
 import * as kubeflow from '../imports/kubeflow';
+
+/** The operator's reading of mpirun's process count (a rule module), loaded by the first MPI job. */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const mpiProcesses = lazy(() => require('./private/validation/kubeflow/mpi-processes') as typeof import('./private/validation/kubeflow/mpi-processes'));
 
 /** Options of the MPI launcher, the pod that runs `mpirun`. */
 export interface MpiLauncherOptions extends RoleOptions {
@@ -155,7 +159,7 @@ export class MpiAllReduce extends TrainingJob {
     }
     if (props.trainingCommand?.length === 0) fail(this, 'trainingCommand', props.trainingCommand, 'expected the program and its arguments');
     if (props.launcherCommand?.length === 0) fail(this, 'launcherCommand', props.launcherCommand, 'expected the program and its arguments');
-    const npFlag = props.mpirunArgs?.map(a => a.split('=')[0]).find(a => NP_FLAGS.includes(a));
+    const npFlag = props.mpirunArgs?.map(a => a.split('=')[0]).find(a => mpiProcesses().NP_FLAGS.includes(a));
     if (npFlag) {
       fail(this, 'mpirunArgs', props.mpirunArgs, `expected no ${npFlag}: with trainingCommand the launcher runs mpirun -np <workers x slotsPerWorker>, which follows scale(); a second ${npFlag} would contradict it`);
     }
@@ -244,7 +248,7 @@ export class MpiAllReduce extends TrainingJob {
       return errors;
     }
     const container = this.launcher.mainContainer;
-    const np = processCount([...container.command ?? [], ...container.args ?? []]);
+    const np = mpiProcesses().processCount([...container.command ?? [], ...container.args ?? []]);
     if (np && !np.oversubscribe && np.processes > max) {
       const field = this.props.launcherCommand ? 'launcherCommand' : 'launcher.command';
       errors.push(finding(field, `${np.flag} ${np.processes}`, `expected at most ${max} processes (${this.hostsDescription()} x ${this.slots} slotsPerWorker); mpirun cannot start more processes than the hostfile has slots (add --oversubscribe if that is meant)`));

@@ -5,8 +5,8 @@ import { Construct } from 'constructs';
 import { PlatformDefaults, PlatformDefaultsProps } from './defaults';
 import { checkConstructor } from './private/boundary/constructor-checks';
 import { dropUndefined, listOf, mergeMaps } from './private/collections';
-import { lazy } from './private/lazy';
 import { secondsOf, WHOLE_SECONDS } from './private/durations';
+import { lazy } from './private/lazy';
 import { isPortId, PORT_ID_TEXT } from './private/names';
 import { checkMountPath, normalPath } from './private/paths';
 import { amountFindings, limitFindings } from './private/quantities';
@@ -18,12 +18,12 @@ import { restrictedContextFindings } from './private/validation/pod-security';
 import { addCheck, checkLength, fail, raiseFirst } from './private/validation/report';
 import { volumeNameFindings } from './private/volumes';
 import { OptionCatalogue } from './private/workspace-kind/option-catalogue';
-import type { ExtraMount } from './private/workspace-kind/render';
 import { PodSecurity } from './security';
 import { ActivityProbe, ActivityRule, FilterRule } from './workspace-activity';
 import { ImageConfigOptions, PodConfigOptions, SpawnerImage, WorkspacePort } from './workspace-options';
 import * as core from '../imports/core';
 import * as notebooks from '../imports/notebooks';
+import type { ExtraMount } from './private/workspace-kind/render';
 
 /** The spec's renderers, loaded by the first synth that renders a WorkspaceKind. */
 // eslint-disable-next-line @typescript-eslint/no-require-imports

@@ -4,7 +4,7 @@
  * process holds only cdk8s, cdk8s-plus-28 and the compiled library (lib/src/index.js), not
  * ts-node or TypeScript.
  *
- *   node child.js <project root> '{"mode":"synth","ns":[1,10],"reps":{"1":20,"10":10},"renderNs":[10],"warmup":2,"outdir":"/tmp/x"}'
+ *   node child.js <project root> '{"mode":"synth","ns":[1,10],"reps":{"1":20,"10":10},"renderNs":[10],"perTemplateNs":[10],"trainJobNs":[10],"warmup":2,"outdir":"/tmp/x"}'
  *   node child.js <project root> '{"mode":"memory","variant":"l2","n":1000,"outdir":"/tmp/x"}'
  *   node child.js <project root> '{"mode":"profile","variant":"l2","n":1000,"reps":3,"outdir":"/tmp/x"}'
  *
@@ -15,7 +15,7 @@ import { Session } from 'inspector';
 import { createRequire } from 'module';
 import * as path from 'path';
 import { isDeepStrictEqual } from 'util';
-import { Libs, Variant, VARIANTS, buildApp, checkSameManifest } from './workloads';
+import { Libs, TRAIN_JOB_VARIANTS, Variant, VARIANTS, buildApp, checkSameManifest, checkSameTrainJobManifest } from './workloads';
 
 export interface SynthRun {
   /** Constructing the app and its N jobs, in ms. */
@@ -65,7 +65,7 @@ export interface ProfileResult {
 }
 
 type Config =
-  | { mode: 'synth'; ns: number[]; reps: Record<string, number>; renderNs: number[]; perTemplateNs: number[]; warmup: number; outdir: string }
+  | { mode: 'synth'; ns: number[]; reps: Record<string, number>; renderNs: number[]; perTemplateNs: number[]; trainJobNs: number[]; warmup: number; outdir: string }
   | { mode: 'memory'; variant: Variant | 'none'; n: number; outdir: string }
   | { mode: 'profile'; variant: Variant; n: number; reps: number; outdir: string; cpuprofile?: string };
 
@@ -105,7 +105,7 @@ function renderOnce(libs: Libs, variant: Variant, n: number, outdir: string): Sy
 }
 
 function synth(libs: Libs, config: Extract<Config, { mode: 'synth' }>): SynthResult {
-  const checks = checkSameManifest(libs, isDeepStrictEqual);
+  const checks = [...checkSameManifest(libs, isDeepStrictEqual), ...checkSameTrainJobManifest(libs, isDeepStrictEqual)];
   // Warm the JIT on every variant before anything is recorded. No forced GC between runs: in
   // trials a global.gc() before each run made the run after it 3-5 times slower at N <= 100 for
   // every variant alike, which would bury the differences between them.
@@ -113,7 +113,7 @@ function synth(libs: Libs, config: Extract<Config, { mode: 'synth' }>): SynthRes
   const runs: SynthResult['runs'] = {};
   const render: SynthResult['render'] = {};
   const bytes: SynthResult['bytes'] = {};
-  for (const v of [...VARIANTS, 'kplusPerTemplate']) { runs[v] = {}; render[v] = {}; bytes[v] = {}; }
+  for (const v of [...VARIANTS, 'kplusPerTemplate', ...TRAIN_JOB_VARIANTS]) { runs[v] = {}; render[v] = {}; bytes[v] = {}; }
 
   /** `reps` rounds of every variant; the order rotates each round so that none always runs first. */
   const rounds = (n: number, variants: Variant[], measure: (v: Variant) => void) => {
@@ -133,6 +133,19 @@ function synth(libs: Libs, config: Extract<Config, { mode: 'synth' }>): SynthRes
   for (const n of config.renderNs) {
     for (const v of VARIANTS) render[v][n] = [];
     rounds(n, VARIANTS, v => render[v][n].push(renderOnce(libs, v, n, config.outdir)));
+  }
+  // Trainer v2 last, with warm-up rounds of its own, so that its code does not change how the
+  // rounds above ran.
+  if (config.trainJobNs.length) {
+    for (let i = 0; i < config.warmup; i++) for (const v of TRAIN_JOB_VARIANTS) once(libs, v, 100, config.outdir);
+  }
+  for (const n of config.trainJobNs) {
+    for (const v of TRAIN_JOB_VARIANTS) runs[v][n] = [];
+    rounds(n, TRAIN_JOB_VARIANTS, v => {
+      const { bytes: written, ...run } = once(libs, v, n, config.outdir);
+      runs[v][n].push(run);
+      bytes[v][n] = written;
+    });
   }
   return { checks, runs, render, bytes };
 }

@@ -22,6 +22,8 @@ import { parseYamlStream } from '../src/private/cli/yaml-parser';
 import { trainingKindOf } from '../src/private/validation/kubeflow';
 
 export interface LintResult {
+  /** Timed runs of each. */
+  readonly runs: number;
   readonly documents: number;
   readonly findings: number;
   /** Median milliseconds of one `lint` run over the file (read, parse, check, format). */
@@ -91,7 +93,7 @@ export function measureLint(count = DOCUMENTS, runs = RUNS): LintResult {
     }
     const lintMs = median(lintTimes);
     const baselineMs = median(baselineTimes);
-    return { documents, findings, lintMs, parseMs: median(parseTimes), baselineMs, ratio: lintMs / baselineMs };
+    return { runs, documents, findings, lintMs, parseMs: median(parseTimes), baselineMs, ratio: lintMs / baselineMs };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

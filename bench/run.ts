@@ -15,10 +15,11 @@ import * as os from 'os';
 import * as path from 'path';
 import * as ts from 'typescript';
 import type { MemoryResult, ProfileResult, SynthResult, SynthRun } from './child';
+import type { LintResult } from './lint';
 import { CRDS_DIR, ImportBaseline, RequireTimes, StrippedLibrary, ensureCompiledLibrary, generateCdk8sImport, measureRequire, strippedLibraryCopy } from './load-cost';
 import { KPLUS_SPEC, SizeResult, Tarball, measureSize, strayParts } from './size';
 import { ROOT, fmtBytes, fmtInt, fmtMs, lineCount, log, median, relativeMad, walk } from './util';
-import { VARIANTS, VARIANT_LABEL, Variant } from './workloads';
+import { TRAIN_JOB_SHAPE, TRAIN_JOB_VARIANTS, VARIANTS, VARIANT_LABEL, Variant } from './workloads';
 
 const COMMAND = 'npm run bench   # = ts-node --project tsconfig.dev.json bench/run.ts';
 const DOC = path.join(ROOT, 'docs', 'benchmarks.md');
@@ -32,11 +33,14 @@ const REPS: Record<string, number> = { 1: 31, 10: 21, 100: 11, 1000: 9 };
 const RENDER_NS = [1000];
 /** Sizes also timed against two Deployments per job, as many pod templates as a PyTorchJob has. */
 const PER_TEMPLATE_NS = [1000];
+/** Sizes of the Trainer v2 workload (one ClusterTrainingRuntime + N TrainJobs). */
+const TRAIN_JOB_NS = [1000];
 const LOAD_RUNS = 41;
 const MEMORY_N = 1000;
 
 const TARGETS = {
   l2OverL1At1000: 1.3,
+  trainJobOverL1At1000: 1.3,
   l2OverKplus: 1.0,
   scaling: 110,
   loadOverKplus: 1.15,
@@ -160,6 +164,48 @@ function synthRows(s: SynthResult): { rows: Row[]; medians: Record<Variant, Reco
     verdict: verdict(scale('l2'), TARGETS.scaling),
   });
   return { rows, medians };
+}
+
+/**
+ * The lint benchmark (bench/lint.ts), loaded only now: it runs the CLI from the TypeScript sources
+ * through ts-node, in this process, after every other measurement.
+ */
+function measureLintHere(): LintResult | string {
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    return (require('./lint') as typeof import('./lint')).measureLint();
+  } catch (e) {
+    return `lint failed: ${String(e).split('\n')[0]}`;
+  }
+}
+
+function trainJobRows(s: SynthResult): Row[] {
+  return TRAIN_JOB_NS.map(n => {
+    const l2 = s.runs.trainJob[n].map(total);
+    const l1 = s.runs.trainJobL1[n].map(total);
+    return {
+      measure: `6. Trainer v2 synthesis: 1 ClusterTrainingRuntime + N=${fmtInt(n)} TrainJobs (${l2.length} runs) vs trainer L1 by hand`,
+      ours: `${fmtMs(median(l2))} ${spread(l2)}`,
+      baseline: `${fmtMs(median(l1))} ${spread(l1)}`,
+      ratio: bothRatios(s.runs.trainJob[n], s.runs.trainJobL1[n]),
+      target: n === 1000 ? `≤ ${TARGETS.trainJobOverL1At1000.toFixed(2)}×` : '—',
+      verdict: n === 1000 ? verdict(ratio(median(l2), median(l1)), TARGETS.trainJobOverL1At1000) : '',
+    };
+  });
+}
+
+function lintRow(lint: LintResult | string): Row {
+  if (typeof lint === 'string') {
+    return { measure: '7. `cdk8s-kubeflow lint` of 1,000 job documents', ours: `n/a (${lint})`, baseline: 'n/a', ratio: 'n/a', target: '—', verdict: '' };
+  }
+  return {
+    measure: `7. \`cdk8s-kubeflow lint\` of ${fmtInt(lint.documents)} job documents (read, parse, check, format; ${lint.runs} runs) vs js-yaml \`loadAll\` of the same text`,
+    ours: `${fmtMs(lint.lintMs)} (parsing ${fmtMs(lint.parseMs)}; ${fmtInt(lint.findings)} findings)`,
+    baseline: fmtMs(lint.baselineMs),
+    ratio: fmtRatio(lint.ratio),
+    target: '—',
+    verdict: '',
+  };
 }
 
 /** Ratio of require() medians, with the CPU-time ratio beside it. */
@@ -350,11 +396,14 @@ function readingNotes(s: SynthResult, size: SizeResult, load: Record<string, Req
   if (median(load.ours.requireMs) / median(load.kplus.requireMs) > TARGETS.loadOverKplus) {
     const extra = median(load.ours.requireMs) - median(load.kplus.requireMs);
     const extraStripped = median(load.stripped.requireMs) - median(load.kplus.requireMs);
+    const sourceMaps = stripped.mapBytes > 0
+      ? `${(100 * stripped.mapBytes / stripped.jsBytes).toFixed(0)}% of the bytes of lib/*.js are inline source maps; without them the package adds ${fmtMs(extraStripped)} (the "without its inline source maps" row, measured in the same rounds). `
+      : 'lib/*.js carries no inline source maps (the "without" row loads the same code). ';
     notes.push(
       `- **require() vs cdk8s-plus-28 (≤ ${TARGETS.loadOverKplus.toFixed(2)}×).** The package adds ${fmtMs(extra)} to cdk8s-plus-28's ${fmtMs(median(load.kplus.requireMs))}. ` +
-      `That is reading and compiling lib/src and lib/imports, and ${(100 * stripped.mapBytes / stripped.jsBytes).toFixed(0)}% of those bytes are the inline source maps the build writes into every .js file. ` +
-      `Without them the package adds ${fmtMs(extraStripped)} (the "without its inline source maps" row, measured in the same rounds). ` +
-      'Fix: `tsconfig: { compilerOptions: { inlineSourceMap: false, inlineSources: false, sourceMap: true } }` in .projenrc.ts (jsii takes the project\'s tsconfig.json; separate .map files are never read by `require()`). ' +
+      'What it still loads at require(): every public module (each exported class must exist), the four L1 submodules that jsii\'s `export * as` loads and the constructs use, and the table of classes whose methods the boundary install wraps; ' +
+      'the Kubernetes and app rules, the strict CRD schemas, the boundary checks, the MPI process-count rules, the WorkspaceKind renderers and the CLI load on first use (test/load-laziness.test.ts keeps it so). ' +
+      'The rest is reading, resolving and compiling about 70 modules. ' + sourceMaps +
       'The difference is a few milliseconds, so on a busy machine the ratio moves by several hundredths from run to run.');
   }
   const stray = strayParts(size.tarball);
@@ -395,7 +444,9 @@ async function main(): Promise<void> {
     ], LOAD_RUNS);
 
     log(`synthesis, N = ${NS.join(', ')}; runs ${NS.map(n => REPS[n]).join(', ')}`);
-    const synth = runChild<SynthResult>(child, [], { mode: 'synth', ns: NS, reps: REPS, renderNs: RENDER_NS, perTemplateNs: PER_TEMPLATE_NS, warmup: 2, outdir: path.join(tmp, 'synth') });
+    const synth = runChild<SynthResult>(child, [], {
+      mode: 'synth', ns: NS, reps: REPS, renderNs: RENDER_NS, perTemplateNs: PER_TEMPLATE_NS, trainJobNs: TRAIN_JOB_NS, warmup: 2, outdir: path.join(tmp, 'synth'),
+    });
 
     log(`peak memory, N = ${MEMORY_N}`);
     const mem = {} as Record<Variant | 'none', MemoryResult>;
@@ -403,8 +454,11 @@ async function main(): Promise<void> {
       mem[v] = runChild<MemoryResult>(child, [], { mode: 'memory', variant: v, n: MEMORY_N, outdir: path.join(tmp, `mem-${v}`) });
     }
 
+    log('cdk8s-kubeflow lint, 1,000 job documents');
+    const lint = measureLintHere();
+
     const { rows: sRows, medians } = synthRows(synth);
-    const rows = [...sRows, ...loadRows(load, imp, stripped), ...sizeRows(size), ...memoryRows(mem)];
+    const rows = [...sRows, ...loadRows(load, imp, stripped), ...sizeRows(size), ...memoryRows(mem), ...trainJobRows(synth), lintRow(lint)];
     const missed = rows.filter(r => r.verdict.includes('MISS'));
     const synthMissed = sRows.some(r => r.verdict.includes('MISS'));
 
@@ -429,7 +483,7 @@ async function main(): Promise<void> {
       const runs = synth.runs[v][1000];
       return `${VARIANT_LABEL[v]}: construct ${fmtMs(median(runs.map(r => r.constructMs)))} + synth ${fmtMs(median(runs.map(r => r.synthMs)))}, ${fmtBytes(synth.bytes[v][1000])} of YAML`;
     };
-    const withPerTemplate: Variant[] = [...VARIANTS, 'kplusPerTemplate'];
+    const withPerTemplate: Variant[] = [...VARIANTS, 'kplusPerTemplate', ...TRAIN_JOB_VARIANTS];
     const tarballParts = (t: Tarball) => Object.entries(t.parts).sort((a, b) => b[1] - a[1]).map(([k, b]) => `${k} ${fmtBytes(b)}`).join(', ');
     const load1 = (l: number[]) => l[0].toFixed(1);
     const environment = `node ${process.version}, ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${os.type()} ${os.release()}; ` +
@@ -442,6 +496,8 @@ async function main(): Promise<void> {
       '- Workload: each job is a `DistributedPyTorch` with a Master and 4 workers, `Accelerator.nvidia(1)`, 4 CPUs and 16 GiB, a PVC mounted read-only at /data and the Kueue queue `team-a`. ' +
         'The L1 baseline writes the same PyTorchJob with `kubeflow.PyTorchJob`; the cdk8s-plus-28 baseline is one `kplus.Deployment` per job (4 replicas) with the same pod, the GPU added by JSON patch (kplus has no field for extended resources). ' +
         'A PyTorchJob holds two pod templates (Master and Worker), a Deployment one.',
+      `- Trainer v2 workload (row 6): one \`ClusterTrainingRuntime\` (\`MlPolicy.torch()\`, the node pod of the jobs above: same image, 4 CPUs, 16 GiB, one NVIDIA GPU) and N \`TrainJob\`s against it, each with ${TRAIN_JOB_SHAPE.numNodes} nodes, the same resources per node, the PVC mounted read-only at /data (through the runtime patch) and the Kueue queue \`team-a\`. ` +
+        'The baseline writes the same runtime and TrainJobs with `trainer.ClusterTrainingRuntime` and `trainer.TrainJob`. It runs in the same child process after the rounds above, with two warm-up rounds of its own at N=100.',
       `- Fairness checks, asserted before timing: ${synth.checks.join('; ')}.`,
       '- Synthesis time = constructing the app and its N jobs in one chart + `app.synth()` writing YAML to a temp folder, the same for all three. ' +
         'One child `node` process (the compiled library, no ts-node) runs everything after 2 warm-up rounds at N=100; the three variants alternate, their order rotating every round. ' +
@@ -456,6 +512,8 @@ async function main(): Promise<void> {
         (typeof size.kplusTarball === 'string' ? '' : ` cdk8s-plus-28: ${tarballParts(size.kplusTarball)}.`),
       `- API.md: ${typeof size.apiMd === 'string' ? size.apiMd : size.apiMd.source}; cdk8s-plus-28 ships no API.md, its jsii-docgen TypeScript reference is docs/typescript.md.`,
       `- Peak RSS: \`process.resourceUsage().maxRSS\` of a fresh \`node\` that loads the libraries, builds N=${fmtInt(MEMORY_N)} jobs and runs \`app.synth()\` once.`,
+      '- Lint (row 7): bench/lint.ts in this process, from the TypeScript sources: the examples\' training jobs renamed and repeated to 1,000 documents in one YAML file; ' +
+        'one run = read + parse + every document rule + the text report; the baseline is js-yaml `loadAll` of the same text (what any YAML linter pays at least); the two alternate after a warm-up.',
       `- Medians at N=1/10/100/1000 (ms): ${VARIANTS.map(v => `${v} ${NS.map(n => medians[v][n].toFixed(1)).join(' / ')}`).join('; ')}.`,
     ];
 

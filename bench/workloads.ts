@@ -1,5 +1,5 @@
 /**
- * The three workloads the synthesis benchmark compares, each adding N jobs of one shape to a chart:
+ * The workloads the synthesis benchmark compares, each adding N jobs of one shape to a chart:
  *
  * - `l2`: `DistributedPyTorch` (Master + 4 workers, one NVIDIA GPU per pod, a PVC mounted
  *   read-only, a Kueue queue).
@@ -7,6 +7,10 @@
  *   that it renders the very same manifest (checked by `checkSameManifest`).
  * - `kplus`: a cdk8s-plus-28 `Deployment` with the same pod (container, resources, GPU, mount,
  *   toleration, labels), 4 replicas.
+ * - `trainJob`: Trainer v2, one `ClusterTrainingRuntime` (one NVIDIA GPU per node) and N `TrainJob`s
+ *   against it (5 nodes, one GPU each, a PVC mounted read-only, a Kueue queue).
+ * - `trainJobL1`: the same runtime and TrainJobs written by hand with the generated `trainer` L1
+ *   classes, rendering the very same manifests (checked by `checkSameTrainJobManifest`).
  *
  * Only types are imported: the modules are passed in, so that the child processes that run the
  * measurements can load the compiled library (lib/src/index.js, what users get) without
@@ -23,15 +27,19 @@ export interface Libs {
   readonly kf: typeof Kubeflow;
 }
 
-export type Variant = 'l2' | 'l1' | 'kplus' | 'kplusPerTemplate';
+export type Variant = 'l2' | 'l1' | 'kplus' | 'kplusPerTemplate' | 'trainJob' | 'trainJobL1';
 /** The three variants every size is measured with. */
 export const VARIANTS: Variant[] = ['l2', 'l1', 'kplus'];
+/** The Trainer v2 variants, measured at their own sizes. */
+export const TRAIN_JOB_VARIANTS: Variant[] = ['trainJob', 'trainJobL1'];
 
 export const VARIANT_LABEL: Record<Variant, string> = {
   l2: 'DistributedPyTorch (L2)',
   l1: 'kubeflow.PyTorchJob (L1 by hand)',
   kplus: 'kplus.Deployment (cdk8s-plus-28)',
   kplusPerTemplate: '2 kplus.Deployments per job (one per pod template)',
+  trainJob: 'ClusterTrainingRuntime + TrainJobs (L2)',
+  trainJobL1: 'trainer.ClusterTrainingRuntime + trainer.TrainJobs (L1 by hand)',
 };
 
 /** The job shape, shared by the three variants. */
@@ -47,11 +55,27 @@ export const SHAPE = {
   queue: 'team-a',
 };
 
+/** The Trainer v2 shape: the runtime's node pod is SHAPE's, and every TrainJob runs SHAPE's command on 5 nodes. */
+export const TRAIN_JOB_SHAPE = {
+  runtime: 'torch-gpu',
+  numNodes: SHAPE.workers + 1,
+};
+
 const QUEUE_LABEL = 'kueue.x-k8s.io/queue-name';
 const GPU = 'nvidia.com/gpu';
 
-/** Adds `n` jobs of the variant to `chart`, named `job-<i>`. */
+/** Adds `n` jobs of the variant to `chart`, named `job-<i>` (the Trainer v2 variants after their one runtime). */
 export function addJobs(libs: Libs, variant: Variant, chart: Cdk8s.Chart, n: number): void {
+  if (variant === 'trainJob') {
+    const runtime = addRuntimeL2(libs, chart);
+    for (let i = 0; i < n; i++) addTrainJobL2(libs, chart, runtime, i);
+    return;
+  }
+  if (variant === 'trainJobL1') {
+    addRuntimeL1(libs, chart);
+    for (let i = 0; i < n; i++) addTrainJobL1(libs, chart, i);
+    return;
+  }
   for (let i = 0; i < n; i++) {
     if (variant === 'l2') {
       addL2(libs, chart, i);
@@ -157,6 +181,144 @@ function addKplus({ cdk8s, kplus }: Libs, chart: Cdk8s.Chart, name: string, repl
   cdk8s.ApiObject.of(deployment).addJsonPatch(
     cdk8s.JsonPatch.add(`${resources}/limits/nvidia.com~1gpu`, { value: SHAPE.gpus }),
     cdk8s.JsonPatch.add(`${resources}/requests/nvidia.com~1gpu`, { value: SHAPE.gpus }));
+}
+
+/** The runtime a platform team defines once: SHAPE's pod as the node of a torch runtime. */
+function addRuntimeL2({ cdk8s, kplus, kf }: Libs, chart: Cdk8s.Chart): Kubeflow.ClusterTrainingRuntime {
+  return new kf.ClusterTrainingRuntime(chart, 'runtime', {
+    metadata: { name: TRAIN_JOB_SHAPE.runtime },
+    mlPolicy: kf.MlPolicy.torch(),
+    image: SHAPE.image,
+    resources: {
+      accelerator: kf.Accelerator.nvidia(SHAPE.gpus),
+      cpu: kplus.Cpu.units(SHAPE.cpu),
+      memory: cdk8s.Size.gibibytes(SHAPE.memoryGi),
+    },
+  });
+}
+
+function addTrainJobL2({ cdk8s, kplus, kf }: Libs, chart: Cdk8s.Chart, runtime: Kubeflow.ClusterTrainingRuntime, i: number): void {
+  const job = new kf.TrainJob(chart, `job-${i}`, {
+    metadata: { name: `job-${i}` },
+    runtime: runtime.ref,
+    command: SHAPE.command,
+    numNodes: TRAIN_JOB_SHAPE.numNodes,
+    queue: SHAPE.queue,
+    resourcesPerNode: {
+      accelerator: kf.Accelerator.nvidia(SHAPE.gpus),
+      cpu: kplus.Cpu.units(SHAPE.cpu),
+      memory: cdk8s.Size.gibibytes(SHAPE.memoryGi),
+    },
+  });
+  const claim = kplus.PersistentVolumeClaim.fromClaimName(chart, `claim-${i}`, SHAPE.claim);
+  job.mount(SHAPE.mountPath, kplus.Volume.fromPersistentVolumeClaim(chart, `data-${i}`, claim), { readOnly: true });
+}
+
+/** SHAPE's per-pod amounts as an L1 ResourceRequirements (requests = limits). */
+function amountsL1(k8s: typeof Kplus.k8s) {
+  const amounts = () => ({
+    cpu: k8s.Quantity.fromString(String(SHAPE.cpu)),
+    memory: k8s.Quantity.fromString(`${SHAPE.memoryGi}Gi`),
+    [GPU]: k8s.Quantity.fromNumber(SHAPE.gpus),
+  });
+  return { limits: amounts(), requests: amounts() };
+}
+
+/** What a careful user writes with the `trainer` L1 alone to get the L2's runtime. */
+function addRuntimeL1({ cdk8s, kplus, kf }: Libs, chart: Cdk8s.Chart): void {
+  const runtime = new kf.trainer.ClusterTrainingRuntime(chart, 'runtime', {
+    metadata: { name: TRAIN_JOB_SHAPE.runtime, labels: { 'trainer.kubeflow.org/framework': 'torch' } },
+    spec: {
+      mlPolicy: { numNodes: 1, torch: {} },
+      template: {
+        spec: {
+          replicatedJobs: [{
+            name: 'node',
+            template: {
+              metadata: { labels: { 'trainer.kubeflow.org/trainjob-ancestor-step': 'trainer' } },
+              spec: {
+                template: {
+                  metadata: { annotations: { 'sidecar.istio.io/inject': 'false' } },
+                  spec: {
+                    automountServiceAccountToken: false,
+                    containers: [{
+                      image: SHAPE.image,
+                      name: 'node',
+                      resources: amountsL1(kplus.k8s),
+                      securityContext: { allowPrivilegeEscalation: false, privileged: false },
+                    }],
+                    tolerations: [{ effect: 'NoSchedule', key: GPU, operator: 'Exists' }],
+                  },
+                },
+              },
+            },
+          }],
+        },
+      },
+    },
+  });
+  // A cluster-scoped object: the chart's namespace does not apply.
+  runtime.addJsonPatch(cdk8s.JsonPatch.remove('/metadata/namespace'));
+}
+
+/** What a careful user writes with the `trainer` L1 alone to get the L2's TrainJob. */
+function addTrainJobL1({ kplus, kf }: Libs, chart: Cdk8s.Chart, i: number): void {
+  new kf.trainer.TrainJob(chart, `job-${i}`, {
+    metadata: { name: `job-${i}`, labels: { [QUEUE_LABEL]: SHAPE.queue } },
+    spec: {
+      runtimePatches: [{
+        manager: 'cdk8s-kubeflow/train-job',
+        trainingRuntimeSpec: {
+          template: {
+            spec: {
+              replicatedJobs: [{
+                name: 'node',
+                template: {
+                  spec: {
+                    template: {
+                      spec: {
+                        containers: [{ name: 'node', volumeMounts: [{ mountPath: SHAPE.mountPath, name: `pvc-${SHAPE.claim}`, readOnly: true }] }],
+                        volumes: [{ name: `pvc-${SHAPE.claim}`, persistentVolumeClaim: { claimName: SHAPE.claim, readOnly: false } }],
+                      },
+                    },
+                  },
+                },
+              }],
+            },
+          },
+        },
+      }],
+      runtimeRef: { apiGroup: 'trainer.kubeflow.org', kind: 'ClusterTrainingRuntime', name: TRAIN_JOB_SHAPE.runtime },
+      trainer: {
+        command: SHAPE.command,
+        numNodes: TRAIN_JOB_SHAPE.numNodes,
+        resourcesPerNode: amountsL1(kplus.k8s),
+      },
+    },
+  });
+}
+
+/**
+ * Renders the runtime and two TrainJobs of both Trainer v2 variants and checks that the hand-written
+ * L1 writes exactly the L2's manifests. Throws on a difference; returns what was compared.
+ */
+export function checkSameTrainJobManifest(libs: Libs, isDeepStrictEqual: (a: unknown, b: unknown) => boolean): string[] {
+  const render = (variant: Variant) => {
+    const app = libs.cdk8s.Testing.app();
+    const chart = new libs.cdk8s.Chart(app, 'jobs', { namespace: 'training' });
+    addJobs(libs, variant, chart, 2);
+    return libs.cdk8s.Testing.synth(chart);
+  };
+  const [l2, l1] = [render('trainJob'), render('trainJobL1')];
+  const kinds = (docs: any[]) => docs.map(d => d.kind).join(', ');
+  if (kinds(l2) !== 'ClusterTrainingRuntime, TrainJob, TrainJob') throw new Error(`expected a runtime and two TrainJobs from the L2, got ${kinds(l2)}`);
+  if (!isDeepStrictEqual(l1, l2)) {
+    throw new Error(`unfair comparison: the hand-written trainer L1 manifests differ from the L2's\nL2: ${JSON.stringify(l2)}\nL1: ${JSON.stringify(l1)}`);
+  }
+  return [
+    'trainer L1 manifests (ClusterTrainingRuntime + TrainJobs) deep-equal the L2\'s',
+    JSON.stringify(l1) === JSON.stringify(l2) ? 'same key order too (identical YAML)' : 'the YAML differs in key order only (same size)',
+  ];
 }
 
 /**

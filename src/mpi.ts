@@ -1,17 +1,21 @@
 import { ApiObjectMetadata, Lazy } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { checkedProps } from './private/boundary/check';
+import { checkedProps } from './private/boundary/constructor-checks';
+import { lazy } from './private/lazy';
 import { isLabel } from './private/names';
 import { FrameworkContainer } from './private/pod-render';
 import { TrainingKind } from './private/training-kind';
 import { Finding, finding } from './private/validation/finding';
-import { NP_FLAGS } from './private/validation/kubeflow/mpi-processes';
 import { checkCount, fail } from './private/validation/report';
 import { ReplicaGroup, RoleOptions } from './replica';
 import { CleanPodPolicy, RestartPolicy } from './run-policy';
 import { TrainingJob, TrainingJobProps } from './training-job';
 import * as kubeflow from '../imports/kubeflow';
+
+/** The operator's reading of mpirun's process count (a rule module), loaded by the first MPI job. */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const mpiProcesses = lazy(() => require('./private/validation/kubeflow/mpi-processes') as typeof import('./private/validation/kubeflow/mpi-processes'));
 
 /** Options of the MPI launcher, the pod that runs `mpirun`. */
 export interface MpiLauncherOptions extends RoleOptions {
@@ -150,7 +154,7 @@ export class MpiAllReduce extends TrainingJob {
     }
     if (props.trainingCommand?.length === 0) fail(this, 'trainingCommand', props.trainingCommand, 'expected the program and its arguments');
     if (props.launcherCommand?.length === 0) fail(this, 'launcherCommand', props.launcherCommand, 'expected the program and its arguments');
-    const npFlag = props.mpirunArgs?.map(a => a.split('=')[0]).find(a => NP_FLAGS.includes(a));
+    const npFlag = props.mpirunArgs?.map(a => a.split('=')[0]).find(a => mpiProcesses().NP_FLAGS.includes(a));
     if (npFlag) {
       fail(this, 'mpirunArgs', props.mpirunArgs, `expected no ${npFlag}: with trainingCommand the launcher runs mpirun -np <workers x slotsPerWorker>, which follows scale(); a second ${npFlag} would contradict it`);
     }

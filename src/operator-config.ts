@@ -1,7 +1,7 @@
 import { ApiObject } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { checkConstructor } from './private/boundary/check';
+import { checkConstructor } from './private/boundary/constructor-checks';
 import { checkRenderedDocument } from './private/validation/engine';
 import { checkCount } from './private/validation/report';
 

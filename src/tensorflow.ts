@@ -1,6 +1,6 @@
 import { ApiObjectMetadata } from 'cdk8s';
 import { Construct } from 'constructs';
-import { checkedProps } from './private/boundary/check';
+import { checkedProps } from './private/boundary/constructor-checks';
 import { TrainingKind } from './private/training-kind';
 import { Finding, finding } from './private/validation/finding';
 import { checkCount, fail } from './private/validation/report';

@@ -3,9 +3,10 @@ import * as kplus from 'cdk8s-plus-28';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { PlatformDefaults, PlatformDefaultsProps } from './defaults';
-import { checkConstructor } from './private/boundary/check';
+import { checkConstructor } from './private/boundary/constructor-checks';
 import { dropUndefined, listOf, mergeMaps } from './private/collections';
 import { secondsOf, WHOLE_SECONDS } from './private/durations';
+import { lazy } from './private/lazy';
 import { isPortId, PORT_ID_TEXT } from './private/names';
 import { checkMountPath, normalPath } from './private/paths';
 import { amountFindings, limitFindings } from './private/quantities';
@@ -17,12 +18,16 @@ import { restrictedContextFindings } from './private/validation/pod-security';
 import { addCheck, checkLength, fail, raiseFirst } from './private/validation/report';
 import { volumeNameFindings } from './private/volumes';
 import { OptionCatalogue } from './private/workspace-kind/option-catalogue';
-import { ExtraMount, renderActivityRule, renderFilterRule, renderMount, renderOptionSpawner, renderPodConfig, renderPort, renderRedirect } from './private/workspace-kind/render';
 import { PodSecurity } from './security';
 import { ActivityProbe, ActivityRule, FilterRule } from './workspace-activity';
 import { ImageConfigOptions, PodConfigOptions, SpawnerImage, WorkspacePort } from './workspace-options';
 import * as core from '../imports/core';
 import * as notebooks from '../imports/notebooks';
+import type { ExtraMount } from './private/workspace-kind/render';
+
+/** The spec's renderers, loaded by the first synth that renders a WorkspaceKind. */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const render = lazy(() => require('./private/workspace-kind/render') as typeof import('./private/workspace-kind/render'));
 
 
 /** A WorkspaceKind that a Workspace can use: one defined in this app, or one known by name. */
@@ -484,6 +489,7 @@ export class WorkspaceKind extends Construct implements IWorkspaceKind {
   }
 
   private renderSpec(): notebooks.WorkspaceKindSpec {
+    const { renderActivityRule, renderFilterRule, renderMount, renderOptionSpawner, renderPodConfig, renderPort, renderRedirect } = render();
     const defaults = this.platformDefaults;
     const security = this.security;
     const restricted = security.restricted;

@@ -2,7 +2,7 @@ import { ApiObject, ApiObjectMetadata, ApiObjectMetadataDefinition, Lazy, Size, 
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { PlatformDefaults, PlatformDefaultsProps } from './defaults';
-import { checkConstructor } from './private/boundary/check';
+import { checkConstructor } from './private/boundary/constructor-checks';
 import { dropUndefined, listOf, mergeMaps } from './private/collections';
 import { DNS_SUBDOMAIN_TEXT, isSubdomain } from './private/names';
 import { checkMountPath, normalPath } from './private/paths';

@@ -6,7 +6,7 @@ import { TrainJobInitializer } from './train-job-initializer';
 import { TrainingRuntimeRef } from './training-runtime-ref';
 import * as trainer from '../../imports/trainer';
 import { PlatformDefaults } from '../defaults';
-import { checkConstructor } from '../private/boundary/check';
+import { checkConstructor } from '../private/boundary/constructor-checks';
 import { dropUndefined, mergeMaps, uniqueByContent } from '../private/collections';
 import { wholeSecondsFinding } from '../private/durations';
 import { KUEUE_PRIORITY_LABEL, KUEUE_QUEUE_LABEL } from '../private/kueue';

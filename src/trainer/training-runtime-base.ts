@@ -7,7 +7,7 @@ import { MlPolicy } from './ml-policy';
 import { PodGroupPolicy } from './pod-group-policy';
 import { TrainingRuntimeRef } from './training-runtime-ref';
 import { PlatformDefaults } from '../defaults';
-import { checkConstructor } from '../private/boundary/check';
+import { checkConstructor } from '../private/boundary/constructor-checks';
 import { dropUndefined, mergeMaps } from '../private/collections';
 import { FrameworkContainer, PodRenderContext } from '../private/pod-render';
 import { sizeQuantity } from '../private/quantities';

@@ -14,18 +14,19 @@ import * as kplus from 'cdk8s-plus-28';
 import * as constructs from 'constructs';
 import { nearest } from './nearest';
 import { CLASSES, ENUMS, INTERFACE_EXAMPLES, INTERFACES, OPEN_STRUCTS, STRUCTS } from './schema.generated';
+import { lazy } from '../lazy';
 import { show as showValue } from '../validation/finding';
 
 /** Where a value came from, for the message: a construct, or a static method such as `Accelerator.nvidia`. */
 export type Where = constructs.IConstruct | string;
 
-/** The library's own classes by name, registered by install.ts (the table names them without prefix). */
-const ownClasses = new Map<string, Function>();
-
-/** Makes `cls` known to the checks, so `instanceof` can be tested against it. */
-export function registerClass(cls: Function): void {
-  ownClasses.set(cls.name, cls);
-}
+/**
+ * The library's own classes by name, as install.ts registered them (the table names them without
+ * prefix). Loaded on first use: install.ts imports every module of the library, and a caller that
+ * imported a single module directly has not loaded it yet.
+ */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const ownClasses = lazy(() => (require('./install') as typeof import('./install')).INSTALLED);
 
 /** The modules of the external types the API names, by assembly name. */
 const MODULES: { [assembly: string]: any } = { 'cdk8s': cdk8s, 'cdk8s-plus-28': kplus, 'constructs': constructs };
@@ -118,7 +119,6 @@ export function checkProps(where: Where, structFqn: string, value: unknown, fiel
  * concrete class (a user's subclass is checked as the library class it extends).
  */
 export function checkConstructor(scope: constructs.IConstruct, target: Function, args: unknown[]): void {
-  ensureInstalled();
   // A job creates its replica groups from its checked props, with the job's other fields spread
   // in: checking them again would only cost time and see the job's fields as unknown. (A replica
   // group a user adds under a job is therefore not checked.)
@@ -126,7 +126,7 @@ export function checkConstructor(scope: constructs.IConstruct, target: Function,
   if (DERIVED.has(target.name) && parent && checkedConstructs.has(parent)) return;
   checkedConstructs.add(scope);
   for (let cls: any = target; cls && cls !== Function.prototype; cls = Object.getPrototypeOf(cls)) {
-    const init = ownClasses.get(cls.name) === cls ? CLASSES[cls.name]?.init : undefined;
+    const init = ownClasses().get(cls.name) === cls ? CLASSES[cls.name]?.init : undefined;
     if (init) {
       // scope and id were used by super() already; constructs checks those itself.
       checkArgs(scope, params(init), args, 2, true);
@@ -141,12 +141,11 @@ export function checkConstructor(scope: constructs.IConstruct, target: Function,
  * the construct will have. Returns the props.
  */
 export function checkedProps<T>(scope: constructs.IConstruct, id: string, target: Function, props: T): T {
-  ensureInstalled();
   // Without a scope, constructs makes a root; its own checks handle a scope that is not one.
   const parentPath = (scope as constructs.IConstruct | undefined)?.node?.path;
   const path = parentPath ? `${parentPath}/${id}` : String(id);
   for (let cls: any = target; cls && cls !== Function.prototype; cls = Object.getPrototypeOf(cls)) {
-    const init = ownClasses.get(cls.name) === cls ? CLASSES[cls.name]?.init : undefined;
+    const init = ownClasses().get(cls.name) === cls ? CLASSES[cls.name]?.init : undefined;
     if (init) {
       checkArgs(path, params(init), [scope, id, props], 2, true);
       break;
@@ -408,8 +407,7 @@ const classCache = new Map<string, Function | undefined>();
 /** The runtime class of a fqn of the table: the library's own, or from cdk8s, cdk8s-plus or constructs. */
 function classOf(fqn: string): Function | undefined {
   if (!fqn.includes('.')) {
-    ensureInstalled();
-    return ownClasses.get(fqn);
+    return ownClasses().get(fqn);
   }
   if (classCache.has(fqn)) return classCache.get(fqn);
   const cls = resolve(fqn);
@@ -509,15 +507,4 @@ function article(word: string): string {
 
 function orList(items: string[]): string {
   return items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} or ${items[items.length - 1]}`;
-}
-
-/**
- * Loads install.ts when a check runs before src/index.ts was loaded (a caller that imported one
- * module directly). By the time a constructor runs every module is loaded, so there is no cycle.
- */
-function ensureInstalled(): void {
-  if (ownClasses.size === 0) {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    require('./install');
-  }
 }

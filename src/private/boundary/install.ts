@@ -7,9 +7,10 @@
  *
  * src/index.ts imports this module for its effect; check.ts loads it on first use for callers that
  * imported a single module directly. It imports the modules, never the other way round, so there
- * is no import cycle.
+ * is no import cycle. The wrappers load check.ts on their first call, so that requiring the library
+ * reads only the table of classes (see ../lazy.ts).
  */
-import { checkArgs, methodParams, registerClass, Where } from './check';
+import type { Where } from './check';
 import { CLASSES } from './schema.generated';
 import * as accelerator from '../../accelerator';
 import * as defaults from '../../defaults';
@@ -43,6 +44,10 @@ import * as workspaceActivity from '../../workspace-activity';
 import * as workspaceKind from '../../workspace-kind';
 import * as workspaceOptions from '../../workspace-options';
 import * as xgboost from '../../xgboost';
+import { lazy } from '../lazy';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const check = lazy(() => require('./check') as typeof import('./check'));
 
 const MODULES = [
   accelerator, defaults, elastic, escapeHatch, jax, mpi, networking, nodeHealth, operatorConfig, paddle, pytorch, replica, runPolicy,
@@ -65,7 +70,6 @@ for (const mod of MODULES) {
 /** Registers a class and wraps its methods and static factories with argument checks. */
 function guardClass(cls: Function): void {
   INSTALLED.set(cls.name, cls);
-  registerClass(cls);
   const entry = CLASSES[cls.name];
   for (const method of Object.keys(entry.methods ?? {})) wrap(cls, cls.prototype, method, false);
   for (const method of Object.keys(entry.statics ?? {})) wrap(cls, cls, method, true);
@@ -73,14 +77,17 @@ function guardClass(cls: Function): void {
 
 function wrap(cls: Function, owner: any, method: string, isStatic: boolean): void {
   const original = owner[method];
-  const ps = methodParams(cls.name, method, isStatic);
-  if (typeof original !== 'function' || original[GUARDED] || !ps || ps.length === 0) return;
+  const entry = CLASSES[cls.name];
+  const specs = isStatic ? entry.statics?.[method] : entry.methods?.[method];
+  if (typeof original !== 'function' || original[GUARDED] || !specs || specs.length === 0) return;
   const label = `${cls.name}.${method}`;
+  const params = lazy(() => check().methodParams(cls.name, method, isStatic) ?? []);
   const guarded = function (this: any, ...args: unknown[]) {
     // The construct's path when there is one (an instance method of a construct, or a static
     // method that takes a scope first), else the method's name.
     const where: Where = isConstruct(this) ? this : isStatic && isConstruct(args[0]) ? args[0] : label;
-    checkArgs(where, ps, args);
+    const ps = params();
+    check().checkArgs(where, ps, args);
     // jsii passes an omitted optional argument as undefined; a null from JavaScript would skip
     // the method's default value, so it is passed the same way.
     for (let i = 0; i < ps.length && i < args.length; i++) if (args[i] === null && ps[i].optional) args[i] = undefined;

@@ -1,12 +1,20 @@
 import { ApiObject, App } from 'cdk8s';
 import { IConstruct } from 'constructs';
-import { AppDocument, appFindings } from './app';
+import type { AppDocument } from './app';
 import { Finding, describe, finding } from './finding';
-import { kubernetesFindings } from './k8s';
-import { kubeflowFindings } from './kubeflow';
 import { EscapeHatch } from '../../escape-hatch';
+import { lazy } from '../lazy';
 import { renderMemo } from '../render-hook';
-import { schemaFindings } from '../schema';
+
+/** The rule layers and the strict schemas, loaded by the first pass rather than with the library. */
+/* eslint-disable @typescript-eslint/no-require-imports */
+const rules = lazy(() => ({
+  kubernetesFindings: (require('./k8s') as typeof import('./k8s')).kubernetesFindings,
+  appFindings: (require('./app') as typeof import('./app')).appFindings,
+  schemaFindings: (require('../schema') as typeof import('../schema')).schemaFindings,
+  kubeflowFindings: (require('./kubeflow') as typeof import('./kubeflow')).kubeflowFindings,
+}));
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 /*
  * The engine of the rules over rendered documents. Every API object a construct of this library
@@ -111,6 +119,7 @@ function oncePerSynth(app: App, state: AppState): void {
 function runPass(root: IConstruct, state: AppState): void {
   if (renderMemo.active && state.current) return;
   const rulesOn = root.node.tryGetContext(KUBERNETES_RULES_CONTEXT) !== 'off';
+  const { kubernetesFindings, appFindings, schemaFindings, kubeflowFindings } = rules();
   const ours = new Map(state.registered.map(r => [r.apiObject, r]));
   const findings = new Map<ApiObject, Finding[]>();
   const documents: AppDocument[] = [];

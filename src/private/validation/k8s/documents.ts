@@ -17,6 +17,8 @@ import {
 import { checkWorkspace, checkWorkspaceKind } from './notebooks';
 import { checkTrainingRuntime, checkTrainJob } from './trainer';
 
+export { TRAINING_JOB_REPLICA_KEYS } from './replica-keys';
+
 /** NameIsDNSSubdomain: most kinds, and every custom resource. */
 export const SUBDOMAIN_NAME: NameFormat = { test: isDns1123Subdomain, text: DNS1123_SUBDOMAIN_TEXT };
 /** ValidateNamespaceName. */
@@ -109,16 +111,6 @@ function trainingRuntime(kind: string, namespaced: boolean): DocumentKind {
 function core(kind: string, name: NameFormat, check?: (doc: any, out: Finding[]) => void, namespaced = true): DocumentKind {
   return { apiVersion: 'v1', kind, namespaced, name, podTemplates: [], integers: [], check };
 }
-
-export const TRAINING_JOB_REPLICA_KEYS: Readonly<Record<string, string>> = {
-  PyTorchJob: 'pytorchReplicaSpecs',
-  TFJob: 'tfReplicaSpecs',
-  MPIJob: 'mpiReplicaSpecs',
-  XGBoostJob: 'xgbReplicaSpecs',
-  PaddleJob: 'paddleReplicaSpecs',
-  JAXJob: 'jaxReplicaSpecs',
-  MXJob: 'mxReplicaSpecs',
-};
 
 const WORKSPACE_KIND_TEMPLATE = 'spec.podTemplate';
 

@@ -4,7 +4,7 @@
  * the container it looks for, and the environment it injects. One row per kind; MXJob's row is
  * v1.8.1's (the kind was removed in v1.9).
  */
-import { TRAINING_JOB_REPLICA_KEYS } from '../k8s';
+import { TRAINING_JOB_REPLICA_KEYS } from '../k8s/replica-keys';
 
 export interface TrainingKindFacts {
   readonly kind: string;

@@ -78,14 +78,19 @@ type Checker struct {
 	schemas Schemas
 	scheme  *apiruntime.Scheme
 	// builtins are the runtimes a platform cluster has before any set is applied.
-	builtins []corpus.Document
-	// shared are the runtimes of the whole input set by name, with the documents defining each.
-	shared map[key][]admitted
+	builtins map[key]*seed
+	// shared are the runtimes of the whole input set by name, each distinct definition once with
+	// the files that write it.
+	shared map[key][]*variant
 }
 
 // NewChecker returns a checker whose clusters hold the built-in runtimes.
-func NewChecker(schemas Schemas, builtins []corpus.Document) *Checker {
-	return &Checker{schemas: schemas, scheme: NewScheme(), builtins: builtins}
+func NewChecker(schemas Schemas, builtins []corpus.Document) (*Checker, error) {
+	c := &Checker{schemas: schemas, scheme: NewScheme(), builtins: map[key]*seed{}}
+	if err := c.addSeeds(c.builtins, builtins); err != nil {
+		return nil, err
+	}
+	return c, nil
 }
 
 // admitted is a document as admission receives it.
@@ -96,6 +101,9 @@ type admitted struct {
 	pruned    []string
 }
 
+// key names the object in the fake API server.
+func (a admitted) key() key { return key{a.doc.Kind(), a.namespace, a.doc.Name()} }
+
 // admit runs the API server's steps before admission: the CRD's pruning and defaults for trainer
 // kinds, and the request's namespace set on a namespaced object.
 func (c *Checker) admit(d corpus.Document) (admitted, error) {
@@ -104,7 +112,7 @@ func (c *Checker) admit(d corpus.Document) (admitted, error) {
 	if IsTrainerKind(d) {
 		var err error
 		if object, pruned, err = c.schemas.Admit(d.Kind(), d.Object); err != nil {
-			return admitted{}, err
+			return admitted{}, fmt.Errorf("%s: %w", d.Label(), err)
 		}
 	}
 	namespace := ""
@@ -123,8 +131,14 @@ func (c *Checker) admit(d corpus.Document) (admitted, error) {
 	return admitted{doc: d, namespace: namespace, object: object, pruned: pruned}, nil
 }
 
-// typed decodes an admitted document into the scheme's type for it, as the API server stores it.
-func (c *Checker) typed(a admitted) (client.Object, error) {
+// seed is an object the fake API server holds: the document and its typed form.
+type seed struct {
+	admitted
+	typed client.Object
+}
+
+// newSeed decodes an admitted document into the scheme's type for it, as the API server stores it.
+func (c *Checker) newSeed(a admitted) (*seed, error) {
 	raw, err := json.Marshal(a.object)
 	if err != nil {
 		return nil, err
@@ -136,51 +150,76 @@ func (c *Checker) typed(a admitted) (client.Object, error) {
 	gvk := gv.WithKind(a.doc.Kind())
 	object, err := c.scheme.New(gvk)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %w", a.doc.Label(), err)
 	}
 	if err := sigsjson.UnmarshalCaseSensitivePreserveInts(raw, object); err != nil {
-		return nil, fmt.Errorf("does not decode as %s: %w", gvk.Kind, err)
+		return nil, fmt.Errorf("%s: does not decode as %s: %w", a.doc.Label(), gvk.Kind, err)
 	}
-	out, ok := object.(client.Object)
+	typed, ok := object.(client.Object)
 	if !ok {
-		return nil, fmt.Errorf("%s is not an API object", gvk.Kind)
+		return nil, fmt.Errorf("%s: %s is not an API object", a.doc.Label(), gvk.Kind)
 	}
-	return out, nil
+	return &seed{admitted: a, typed: typed}, nil
 }
 
-// key names an object in the fake API server.
-type key struct{ kind, namespace, name string }
-
-// Share records the runtimes of a whole input set, for Check to offer each set the runtimes the
-// other sets define.
-func (c *Checker) Share(docs []corpus.Document) error {
-	c.shared = map[key][]admitted{}
-	for _, d := range docs {
-		if !IsRuntime(d) {
-			continue
-		}
-		a, err := c.admit(d)
-		if err != nil {
-			return fmt.Errorf("%s: %w", d.Label(), err)
-		}
-		k := key{d.Kind(), a.namespace, d.Name()}
-		c.shared[k] = append(c.shared[k], a)
-	}
-	return nil
-}
-
-// seed adds the runtimes and PriorityClasses of docs to seeds, a later one replacing an earlier
-// one of the same name.
-func (c *Checker) seed(seeds map[key]admitted, docs []corpus.Document) error {
+// addSeeds adds the runtimes and PriorityClasses of docs to seeds, a later one replacing an
+// earlier one of the same name.
+func (c *Checker) addSeeds(seeds map[key]*seed, docs []corpus.Document) error {
 	for _, d := range docs {
 		if !IsRuntime(d) && !isPriorityClass(d) {
 			continue
 		}
 		a, err := c.admit(d)
 		if err != nil {
-			return fmt.Errorf("%s: %w", d.Label(), err)
+			return err
 		}
-		seeds[key{d.Kind(), a.namespace, d.Name()}] = a
+		s, err := c.newSeed(a)
+		if err != nil {
+			return err
+		}
+		seeds[a.key()] = s
+	}
+	return nil
+}
+
+// key names an object in the fake API server.
+type key struct{ kind, namespace, name string }
+
+// variant is one definition of a runtime name in the input set and the files that write it.
+type variant struct {
+	seed  *seed
+	files map[string]bool
+}
+
+// Share records the runtimes of a whole input set, for Check to offer each set the runtimes the
+// other sets define.
+func (c *Checker) Share(docs []corpus.Document) error {
+	c.shared = map[key][]*variant{}
+	for _, d := range docs {
+		if !IsRuntime(d) {
+			continue
+		}
+		a, err := c.admit(d)
+		if err != nil {
+			return err
+		}
+		k := a.key()
+		var found *variant
+		for _, v := range c.shared[k] {
+			if reflect.DeepEqual(v.seed.object, a.object) {
+				found = v
+				break
+			}
+		}
+		if found == nil {
+			s, err := c.newSeed(a)
+			if err != nil {
+				return err
+			}
+			found = &variant{seed: s, files: map[string]bool{}}
+			c.shared[k] = append(c.shared[k], found)
+		}
+		found.files[d.File] = true
 	}
 	return nil
 }
@@ -188,34 +227,32 @@ func (c *Checker) seed(seeds map[key]admitted, docs []corpus.Document) error {
 // fromOtherSets returns the shared runtimes that files other than the set's define under a name no
 // built-in has. A name two of them define differently is left out and returned in ambiguous (which
 // one a cluster held would depend on the order of applying).
-func (c *Checker) fromOtherSets(set []corpus.Document, builtins map[key]admitted) (seeds map[key]admitted, ambiguous map[key]string) {
+func (c *Checker) fromOtherSets(set []corpus.Document) (seeds map[key]*seed, ambiguous map[key]string) {
 	own := map[string]bool{}
 	for _, d := range set {
 		own[d.File] = true
 	}
-	seeds, ambiguous = map[key]admitted{}, map[key]string{}
-	for k, defs := range c.shared {
-		if _, builtin := builtins[k]; builtin {
+	seeds, ambiguous = map[key]*seed{}, map[key]string{}
+	for k, variants := range c.shared {
+		if _, builtin := c.builtins[k]; builtin {
 			continue
 		}
-		var others []admitted
-		for _, a := range defs {
-			if !own[a.doc.File] {
-				others = append(others, a)
+		var others []*variant
+		for _, v := range variants {
+			for f := range v.files {
+				if !own[f] {
+					others = append(others, v)
+					break
+				}
 			}
 		}
-		if len(others) == 0 {
-			continue
+		switch {
+		case len(others) == 1:
+			seeds[k] = others[0].seed
+		case len(others) > 1:
+			ambiguous[k] = fmt.Sprintf("%s and %s define %s %s differently, so no cluster state holds it for this set",
+				others[0].seed.doc.Label(), others[1].seed.doc.Label(), k.kind, k.name)
 		}
-		same := true
-		for _, a := range others[1:] {
-			same = same && reflect.DeepEqual(a.object, others[0].object)
-		}
-		if !same {
-			ambiguous[k] = fmt.Sprintf("%s and %s define %s %s differently, so no cluster state holds it for this set", others[0].doc.Label(), others[1].doc.Label(), k.kind, k.name)
-			continue
-		}
-		seeds[k] = others[0]
 	}
 	return seeds, ambiguous
 }
@@ -226,15 +263,15 @@ func (c *Checker) fromOtherSets(set []corpus.Document, builtins map[key]admitted
 // which replace any of the same name (applying a ClusterTrainingRuntime replaces the one there),
 // and its PriorityClasses. Each trainer document of the set is then created through the webhooks.
 func (c *Checker) Check(ctx context.Context, set []corpus.Document) ([]Result, error) {
-	seeds := map[key]admitted{}
-	if err := c.seed(seeds, c.builtins); err != nil {
-		return nil, err
+	seeds := map[key]*seed{}
+	for k, s := range c.builtins {
+		seeds[k] = s
 	}
-	others, ambiguous := c.fromOtherSets(set, seeds)
-	for k, a := range others {
-		seeds[k] = a
+	others, ambiguous := c.fromOtherSets(set)
+	for k, s := range others {
+		seeds[k] = s
 	}
-	if err := c.seed(seeds, set); err != nil {
+	if err := c.addSeeds(seeds, set); err != nil {
 		return nil, err
 	}
 	keys := make([]key, 0, len(seeds))
@@ -244,13 +281,10 @@ func (c *Checker) Check(ctx context.Context, set []corpus.Document) ([]Result, e
 	sort.Slice(keys, func(i, j int) bool {
 		return fmt.Sprint(keys[i]) < fmt.Sprint(keys[j])
 	})
+	// The fake client keeps what it is given: each cluster gets its own copies.
 	objects := make([]client.Object, 0, len(keys))
 	for _, k := range keys {
-		o, err := c.typed(seeds[k])
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", seeds[k].doc.Label(), err)
-		}
-		objects = append(objects, o)
+		objects = append(objects, seeds[k].typed.DeepCopyObject().(client.Object))
 	}
 	cluster, err := NewCluster(ctx, c.scheme, objects)
 	if err != nil {
@@ -263,7 +297,7 @@ func (c *Checker) Check(ctx context.Context, set []corpus.Document) ([]Result, e
 		}
 		a, err := c.admit(d)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", d.Label(), err)
+			return nil, err
 		}
 		result := Result{Document: d, Pruned: a.pruned, Verdict: Verdict{Allowed: true}}
 		if IsRuntime(d) && corpus.Map(corpus.Map(d.Object["metadata"])["labels"])[WebhookValidationLabel] == "disabled" {

@@ -63,7 +63,11 @@ func newChecker(t *testing.T) (*Checker, []corpus.Document) {
 	if len(builtins) == 0 {
 		t.Fatalf("no built-in runtimes under %s", upstreamDir)
 	}
-	return NewChecker(schemas, builtins), builtins
+	checker, err := NewChecker(schemas, builtins)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return checker, builtins
 }
 
 // upstreamFigures counts the control run.

@@ -166,7 +166,7 @@ func checkLibrary(t *testing.T, checker *Checker) libraryFigures {
 			}
 			switch {
 			case !r.Accepted():
-				t.Errorf("library bug: %s", r.Problem())
+				t.Errorf("not accepted: %s", r.Problem())
 			case r.Skipped:
 				f.skipped++
 			case IsRuntime(r.Document):

@@ -171,15 +171,17 @@ project.addTask('boundary-schema', {
   exec: 'ts-node --transpile-only --project tsconfig.dev.json scripts/boundary-schema.ts',
 });
 
-// Kubernetes' own validation (1.34) and the training operator's webhooks (v1.9.4), run in Go on
-// every manifest the tests wrote, on dist/ and on a differential corpus (conformance/README.md).
+// Kubernetes' own validation (1.34), the training operator's webhooks (v1.9.4) and Kubeflow
+// Trainer's webhooks (v2.3.0), run in Go on every manifest the tests wrote, on dist/ and on a
+// differential corpus (conformance/README.md).
 project.addTask('test:conformance', {
-  description: 'Kubernetes 1.34 validation and the training-operator v1.9.4 webhooks (Go, conformance/) on the tests\', examples\' and differential manifests',
+  description: 'Kubernetes 1.34 validation, the training-operator v1.9.4 and Trainer v2.3.0 webhooks (Go, conformance/) on the tests\', examples\' and differential manifests',
   steps: [
     { spawn: 'synth' },
     { exec: 'ts-node --transpile-only --project tsconfig.dev.json scripts/differential.ts' },
     { exec: 'go test -count=1 ./...', cwd: 'conformance/corpus' },
     { exec: 'go test -count=1 -v ./...', cwd: 'conformance/kubeflow' },
+    { exec: 'go test -count=1 -v ./...', cwd: 'conformance/trainer' },
     { exec: 'go test -count=1 -v ./...', cwd: 'conformance/kube' },
   ],
 });

@@ -65,11 +65,14 @@ func sortedKeys(m map[string]int) []string {
 }
 
 // Templates returns the pod templates Kubernetes' pod validation applies to in a document: the
-// replica templates of a training job, or the pod pieces of a Workspace or WorkspaceKind.
+// replica templates of a training job, the replicated jobs' templates of a Trainer v2 runtime, or
+// the pod pieces of a Workspace or WorkspaceKind.
 func Templates(d corpus.Document) []corpus.Template {
 	switch {
 	case corpus.IsTrainingJob(d):
 		return corpus.JobTemplates(d)
+	case IsTrainingRuntime(d):
+		return RuntimeTemplates(d)
 	case d.Kind() == "WorkspaceKind" && d.APIVersion() == "kubeflow.org/v1beta1":
 		return WorkspaceKindTemplates(d)
 	case d.Kind() == "Workspace" && d.APIVersion() == "kubeflow.org/v1beta1":
@@ -106,6 +109,9 @@ func Check(d corpus.Document, figures *Figures) []Problem {
 func podName(d corpus.Document, t corpus.Template) string {
 	if corpus.IsTrainingJob(d) {
 		return fmt.Sprintf("%s-%s-0", d.Name(), strings.ToLower(t.Key))
+	}
+	if IsTrainingRuntime(d) {
+		return runtimePodName(t)
 	}
 	return "workspace-0"
 }

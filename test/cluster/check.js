@@ -485,7 +485,8 @@ async function check() {
     const { summary, problems } = await trainer.checkTrainJob(doc, runtimes);
     report(!problems.length, `${trainer.displayName(file)}: TrainJob ${doc.metadata.namespace}/${doc.metadata.name} in "${level}": ${summary}`, problems);
   }
-  for (const probe of [probeStrictValidation, probeRestrictedEnforced, probeMpiLauncherRestricted]) {
+  const probeTrainerRestricted = () => trainer.probeRestrictedRuntime(distFiles().flatMap(readDocs), meetsRestricted, runtimes);
+  for (const probe of [probeStrictValidation, probeRestrictedEnforced, probeMpiLauncherRestricted, probeTrainerRestricted]) {
     const { line, problems } = await probe();
     report(!problems.length, line, problems);
   }

@@ -571,7 +571,27 @@ async function checkTrainJob(job, runtimes) {
   return { summary, problems };
 }
 
+// The library's PodSecurity.RESTRICTED holds on Trainer v2 too: a TrainJob of dist/ on a
+// ClusterTrainingRuntime of dist/ whose pod templates all meet the profile, copied into a namespace
+// that enforces "restricted", gets all its pods (its namespace in the example also holds a job on
+// an upstream runtime, so it enforces only "baseline" there).
+async function probeRestrictedRuntime(distDocs, meetsRestricted, runtimes) {
+  const line = 'probe: a TrainJob on a RESTRICTED runtime of the examples gets all its pods in a "restricted" namespace';
+  const runtime = distDocs.find((d) => d.kind === 'ClusterTrainingRuntime'
+    && d.spec.template.spec.replicatedJobs.every((r) => meetsRestricted(r.template.spec.template)));
+  const job = runtime && distDocs.find((d) => d.kind === 'TrainJob'
+    && (d.spec.runtimeRef.kind || 'ClusterTrainingRuntime') === 'ClusterTrainingRuntime' && d.spec.runtimeRef.name === runtime.metadata.name);
+  if (!job) return { line, problems: ['no example has a TrainJob on a ClusterTrainingRuntime whose pod templates meet "restricted"'] };
+  const ns = 'cluster-probe-trainer-restricted';
+  await createOrFail({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns, labels: { 'pod-security.kubernetes.io/enforce': 'restricted' } } });
+  await createOrFail({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default', namespace: ns } });
+  const copy = { ...job, metadata: { name: job.metadata.name, namespace: ns } };
+  await createOrFail(copy);
+  const { summary, problems } = await checkTrainJob(copy, runtimes);
+  return { line: `${line}: TrainJob ${job.metadata.name} on ${runtime.metadata.name}: ${summary}`, problems };
+}
+
 module.exports = {
   corpusRuntimeFiles, corpusJobFiles, corpusDocs, isCorpus, displayName, expectedRefusal, createRetryingRuntimeLookup,
-  runtimeIndex, podTemplates, extraCrds, setup, checkTrainJob, expectedReplicatedJobs, expectedTrainerEnv, expectedHostfile,
+  runtimeIndex, podTemplates, extraCrds, setup, checkTrainJob, probeRestrictedRuntime, expectedReplicatedJobs, expectedTrainerEnv, expectedHostfile,
 };

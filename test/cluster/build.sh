@@ -1,13 +1,22 @@
 #!/usr/bin/env bash
-# Builds etcd, kube-apiserver and the training operator from the pinned Go
-# modules under test/cluster/bin, or reuses them from a cache folder outside the
-# repository keyed by a hash of the module files and the Go version.
-# Prints the folder that holds the three binaries on its last line.
+# Builds the control plane of the cluster tier from the pinned Go modules under test/cluster/bin
+# (etcd, kube-apiserver, kube-controller-manager, the training operator, the JobSet controller
+# and the Kubeflow Trainer controller), or reuses them from a cache folder outside the repository
+# keyed by a hash of the module files and the Go version. Next to the binaries it keeps the CRDs
+# the Trainer needs from the same pinned modules (crds/): JobSet's and the coscheduling PodGroup.
+# Prints the folder that holds them on its last line.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cache_root="${CDK8S_KUBEFLOW_CACHE:-$HOME/.cache/cdk8s-kubeflow}/cluster"
-modules=(etcd kube-apiserver training-operator)
+modules=(etcd kube-apiserver kube-controller-manager training-operator jobset trainer)
+
+# What to build in each module: a small main of its own (.), or a Go `tool` of the module.
+declare -A targets=(
+  [training-operator]=github.com/kubeflow/training-operator/cmd/training-operator.v1
+  [jobset]=sigs.k8s.io/jobset
+  [trainer]=github.com/kubeflow/trainer/v2/cmd/trainer-controller-manager
+)
 
 key="$( { go version; for m in "${modules[@]}"; do cat "$here/bin/$m"/go.mod "$here/bin/$m"/go.sum; cat "$here/bin/$m"/*.go 2>/dev/null || true; done; } | sha256sum | cut -c1-16)"
 out="$cache_root/$key"
@@ -19,13 +28,20 @@ for m in "${modules[@]}"; do
     continue
   fi
   started=$SECONDS
-  # The operator is declared as a Go tool of its module; the others are tiny mains.
-  target=.
-  if [[ "$m" == training-operator ]]; then
-    target=github.com/kubeflow/training-operator/cmd/training-operator.v1
-  fi
-  (cd "$here/bin/$m" && nice -n 10 go build -mod=readonly -buildvcs=false -trimpath -o "$out/$m.partial" "$target")
+  (cd "$here/bin/$m" && nice -n 10 go build -mod=readonly -buildvcs=false -trimpath -o "$out/$m.partial" "${targets[$m]:-.}")
   mv "$out/$m.partial" "$out/$m"
   echo "build: $m built in $((SECONDS - started)) s" >&2
 done
+
+# The CRDs of the pinned modules, the way the Trainer's own Makefile collects them for its
+# integration tests (jobset-operator-crd, scheduler-plugins-crd): JobSet's from the JobSet module,
+# the coscheduling PodGroup from the scheduler-plugins version the Trainer module requires.
+if [[ ! -f "$out/crds/done" ]]; then
+  mkdir -p "$out/crds"
+  module_dir() { (cd "$here/bin/$1" && go list -mod=readonly -m -f '{{.Dir}}' "$2"); }
+  cp "$(module_dir jobset sigs.k8s.io/jobset)"/config/components/crd/bases/*.yaml "$out/crds/"
+  cp "$(module_dir trainer sigs.k8s.io/scheduler-plugins)/manifests/coscheduling/crd.yaml" "$out/crds/scheduler-plugins-podgroups.yaml"
+  chmod u+w "$out"/crds/*.yaml
+  touch "$out/crds/done"
+fi
 echo "$out"

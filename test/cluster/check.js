@@ -1,98 +1,25 @@
 #!/usr/bin/env node
 // Talks to the API server that control-plane.sh started (no kubectl needed).
-//   check.js setup  CRDs, namespaces with their Pod Security level, RBAC, the operator's
-//                   webhook registration and cert Secret, and test/cluster/prerequisites.yaml
-//   check.js check  applies every document of dist/ with strict field validation, waits for
-//                   the operator and checks pods, services and injected env per replica
-// Prints one line per example file and a final `cluster: N passed, M failed` (one check per
-// training job and per probe, plus one per example file whose documents were not all accepted).
+//   check.js setup  CRDs, namespaces with their Pod Security level, RBAC, the webhook
+//                   registrations of the training operator, JobSet and the Trainer, the
+//                   operator's cert Secret, and test/cluster/prerequisites.yaml
+//   check.js check  applies, with strict field validation, the Trainer's built-in runtimes of
+//                   the upstream corpus, every document of dist/, then the corpus's jobs; waits
+//                   for the controllers and checks pods, services and injected env per replica
+//                   (training operator) or per replicated job (Trainer v2, in trainer.js)
+// Prints one line per file and a final `cluster: N passed, M failed` (one check per training
+// job, TrainJob and probe, plus one per file whose documents were not all as expected).
 'use strict';
 
 const fs = require('fs');
-const https = require('https');
 const path = require('path');
-const yaml = require('js-yaml');
+const { request, sleep, createOrFail, createDryRun, list, readDocs } = require('./api');
+const trainer = require('./trainer');
 
-const server = new URL(process.env.CLUSTER_SERVER);
-const token = process.env.CLUSTER_TOKEN;
-const ca = fs.readFileSync(process.env.CLUSTER_CA);
 const root = process.env.CLUSTER_ROOT;
 const sharedCrds = path.resolve(root, '..', 'shared', 'crds');
 const distDir = path.join(root, 'dist');
 const JOB_WAIT_SECONDS = Number(process.env.CLUSTER_JOB_WAIT_SECONDS || 60);
-
-// ---------------------------------------------------------------- HTTP
-
-function request(method, urlPath, body, contentType = 'application/json') {
-  return new Promise((resolve, reject) => {
-    const data = body === undefined ? undefined : JSON.stringify(body);
-    const req = https.request({
-      host: server.hostname, port: server.port, path: urlPath, method, ca,
-      headers: {
-        'Authorization': `Bearer ${token}`,
-        'Accept': 'application/json',
-        ...(data ? { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(data) } : {}),
-      },
-      timeout: 30000,
-    }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c) => { text += c; });
-      res.on('end', () => {
-        let json;
-        try { json = JSON.parse(text); } catch { json = undefined; }
-        resolve({ status: res.statusCode, body: json, text });
-      });
-    });
-    req.on('timeout', () => req.destroy(new Error(`${method} ${urlPath} timed out`)));
-    req.on('error', reject);
-    if (data) req.write(data);
-    req.end();
-  });
-}
-
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-// Maps apiVersion + kind to the REST path through API discovery, as kubectl does.
-const discovery = new Map();
-async function resourceFor(apiVersion, kind) {
-  if (!discovery.has(apiVersion)) {
-    const base = apiVersion.includes('/') ? `/apis/${apiVersion}` : `/api/${apiVersion}`;
-    const res = await request('GET', base);
-    if (res.status !== 200) throw new Error(`discovery of ${apiVersion} returned ${res.status}`);
-    discovery.set(apiVersion, { base, resources: res.body.resources });
-  }
-  const { base, resources } = discovery.get(apiVersion);
-  const r = resources.find((x) => x.kind === kind && !x.name.includes('/'));
-  if (!r) throw new Error(`${apiVersion} ${kind} is not served`);
-  return { base, plural: r.name, namespaced: r.namespaced };
-}
-
-async function collectionPath(doc) {
-  const { base, plural, namespaced } = await resourceFor(doc.apiVersion, doc.kind);
-  return namespaced ? `${base}/namespaces/${doc.metadata.namespace || 'default'}/${plural}` : `${base}/${plural}`;
-}
-
-// Creates a document with server-side strict field validation: an unknown or duplicate
-// field is an error, not a warning. Returns undefined when accepted, else the message.
-async function create(doc) {
-  const res = await request('POST', `${await collectionPath(doc)}?fieldValidation=Strict`, doc);
-  if (res.status === 201 || res.status === 200) return undefined;
-  return `${res.status} ${(res.body && res.body.message) || res.text}`;
-}
-
-async function createOrFail(doc) {
-  const err = await create(doc);
-  if (err) throw new Error(`${doc.kind} ${doc.metadata.name}: ${err}`);
-}
-
-async function list(urlPath) {
-  const res = await request('GET', urlPath);
-  if (res.status !== 200) throw new Error(`GET ${urlPath} returned ${res.status}`);
-  return res.body.items;
-}
-
-const readDocs = (file) => yaml.loadAll(fs.readFileSync(file, 'utf8')).filter((d) => d);
 
 // ---------------------------------------------------------------- Pod Security
 
@@ -142,17 +69,17 @@ function needsPrivileged(template) {
 }
 
 // A namespace enforces "restricted" when every pod template its documents carry meets it
-// (the examples set their namespaces in their charts), "privileged" when one adds a capability
-// beyond baseline (the RDMA example's IPC_LOCK), else "baseline".
-function namespaceLevels(files) {
+// (the examples set their namespaces in their charts; a TrainJob carries its runtime's),
+// "privileged" when one adds a capability beyond baseline (the RDMA example's IPC_LOCK), else
+// "baseline".
+function namespaceLevels(docs) {
+  const runtimes = trainer.runtimeIndex(docs);
   const templates = new Map();
-  for (const file of files) {
-    for (const doc of readDocs(file)) {
-      const ns = doc.metadata.namespace;
-      if (!ns) continue;
-      if (!templates.has(ns)) templates.set(ns, []);
-      templates.get(ns).push(...podTemplates(doc));
-    }
+  for (const doc of docs) {
+    const ns = doc.metadata.namespace;
+    if (!ns) continue;
+    if (!templates.has(ns)) templates.set(ns, []);
+    templates.get(ns).push(...podTemplates(doc), ...trainer.podTemplates(doc, runtimes));
   }
   const levels = new Map();
   for (const [ns, list] of templates) {
@@ -164,6 +91,13 @@ function namespaceLevels(files) {
 // ---------------------------------------------------------------- setup
 
 const distFiles = () => fs.readdirSync(distDir).filter((f) => f.endsWith('.yaml')).sort().map((f) => path.join(distDir, f));
+
+// The order a GitOps tool applies them in: the Trainer's built-in runtimes first (a Trainer
+// installation ships them; the examples name two), then the examples (each writes its runtimes
+// before its jobs), then the upstream jobs as a control.
+const appliedFiles = () => [...trainer.corpusRuntimeFiles(), ...distFiles(), ...trainer.corpusJobFiles()];
+const docsOf = (file) => (trainer.isCorpus(file) ? trainer.corpusDocs(file) : readDocs(file));
+const allDocs = () => appliedFiles().flatMap(docsOf);
 
 async function waitEstablished(name) {
   for (let i = 0; i < 60; i++) {
@@ -184,16 +118,20 @@ async function setup() {
       }
     }
   }
+  for (const crd of trainer.extraCrds()) {
+    await createOrFail(crd);
+    await waitEstablished(crd.metadata.name);
+  }
 
-  const levels = namespaceLevels(distFiles());
+  const levels = namespaceLevels(allDocs());
   levels.set('kubeflow', 'baseline');
   for (const [ns, level] of levels) {
     await createOrFail({
       apiVersion: 'v1', kind: 'Namespace',
       metadata: { name: ns, labels: { 'pod-security.kubernetes.io/enforce': level, 'pod-security.kubernetes.io/enforce-version': 'latest' } },
     });
-    // No kube-controller-manager runs here, so nothing creates the default ServiceAccount
-    // that the ServiceAccount admission plugin requires of every pod.
+    // kube-controller-manager runs its Job controller only, so nothing creates the default
+    // ServiceAccount that the ServiceAccount admission plugin requires of every pod.
     await createOrFail({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default', namespace: ns } });
     console.log(`cluster: namespace ${ns} enforces Pod Security "${level}"`);
   }
@@ -231,6 +169,9 @@ async function setup() {
     webhooks: [['pytorchjobs', 'pytorchjob'], ['tfjobs', 'tfjob'], ['xgboostjobs', 'xgboostjob'],
       ['paddlejobs', 'paddlejob'], ['jaxjobs', 'jaxjob']].map(([p, s]) => webhook(p, s)),
   });
+
+  // JobSet and the Trainer: their users, webhooks, and the ServiceAccounts the TrainJobs name.
+  await trainer.setup(allDocs(), b64);
 
   for (const doc of readDocs(path.join(root, 'test', 'cluster', 'prerequisites.yaml'))) {
     await createOrFail(doc);
@@ -435,7 +376,7 @@ async function probeStrictValidation() {
 // The restricted namespace really refuses: a dry-run pod shaped like the operator's built-in
 // init-pytorch container (no securityContext) must be refused by Pod Security admission.
 async function probeRestrictedEnforced() {
-  const ns = [...namespaceLevels(distFiles())].find(([, level]) => level === 'restricted');
+  const ns = [...namespaceLevels(allDocs())].find(([, level]) => level === 'restricted');
   const line = 'probe: a container without a securityContext is refused in a "restricted" namespace';
   if (!ns) return { line, problems: ['no example namespace enforces "restricted"'] };
   const err = await createDryRun({
@@ -446,10 +387,6 @@ async function probeRestrictedEnforced() {
   return { line, problems: err && err.includes(want) ? [] : [`refusal is ${err}; expected one containing ${want}`] };
 }
 
-async function createDryRun(doc) {
-  const res = await request('POST', `${await collectionPath(doc)}?dryRun=All&fieldValidation=Strict`, doc);
-  return res.status === 201 || res.status === 200 ? undefined : `${res.status} ${(res.body && res.body.message) || res.text}`;
-}
 
 // Known limitation of operator v1.9.4: the MPI launcher's kubectl-delivery init container is
 // added in code without a securityContext (newLauncher in pkg/controller.v1/mpi), so an MPIJob
@@ -494,23 +431,45 @@ async function probeMpiLauncherRestricted() {
 }
 
 async function check() {
-  const levels = namespaceLevels(distFiles());
+  const levels = namespaceLevels(allDocs());
   let passed = 0;
   let failed = 0;
   const jobs = [];
-  for (const file of distFiles()) {
-    const docs = readDocs(file);
+  const trainJobs = [];
+  const report = (ok, line, details = []) => {
+    if (ok) passed++; else failed++;
+    console.log(`${ok ? 'ok  ' : 'FAIL'} ${line}`);
+    for (const d of details.slice(0, 8)) console.log(`  ${d}`);
+    if (details.length > 8) console.log(`  ... and ${details.length - 8} more`);
+  };
+  for (const file of appliedFiles()) {
+    const docs = docsOf(file);
     const errors = [];
+    const refusedAsExpected = [];
     for (const doc of docs) {
-      const err = await create(doc);
-      if (err) errors.push(`${doc.kind} ${doc.metadata.name}: ${err}`);
-      else if (JOB_KINDS[doc.kind]) jobs.push({ file, doc });
+      const { err, retried } = await trainer.createRetryingRuntimeLookup(doc);
+      if (retried) console.log(`  ${doc.kind} ${doc.metadata.name}: ${retried}`);
+      const refusal = trainer.expectedRefusal(file, doc);
+      if (refusal) {
+        if (err && refusal.every((part) => err.includes(part))) refusedAsExpected.push(`${doc.kind} ${doc.metadata.name} refused as expected: ${err}`);
+        else errors.push(`${doc.kind} ${doc.metadata.name}: ${err ? `refusal is ${err}` : 'accepted'}; expected a refusal containing ${refusal.join(' ... ')}`);
+      } else if (err) {
+        errors.push(`${doc.kind} ${doc.metadata.name}: ${err}`);
+      } else if (JOB_KINDS[doc.kind]) {
+        jobs.push({ file, doc });
+      } else if (doc.kind === 'TrainJob') {
+        trainJobs.push({ file, doc });
+      }
     }
-    const line = `${path.basename(file)}: ${docs.length - errors.length}/${docs.length} documents accepted`;
+    const accepted = docs.length - errors.length - refusedAsExpected.length;
+    const line = `${trainer.displayName(file)}: ${accepted}/${docs.length} documents accepted`;
     if (errors.length) {
       failed++;
       console.log(`FAIL ${line}`);
       for (const e of errors) console.log(`  ${e}`);
+    } else if (refusedAsExpected.length) {
+      // One check: the expected refusal, with the webhook's own message.
+      report(true, `${line}; ${refusedAsExpected.join('; ')}`);
     } else {
       console.log(`ok   ${line}`);
     }
@@ -518,27 +477,18 @@ async function check() {
   for (const { file, doc } of jobs) {
     const level = levels.get(doc.metadata.namespace);
     const { counts, problems, envKeys } = await checkJob(doc, level);
-    const line = `${path.basename(file)}: ${doc.kind} ${doc.metadata.namespace}/${doc.metadata.name} in "${level}": pods ${counts}; env ${envKeys.join(' ') || '(none expected)'}`;
-    if (problems.length) {
-      failed++;
-      console.log(`FAIL ${line}`);
-      for (const p of problems.slice(0, 8)) console.log(`  ${p}`);
-      if (problems.length > 8) console.log(`  ... and ${problems.length - 8} more`);
-    } else {
-      passed++;
-      console.log(`ok   ${line}`);
-    }
+    report(!problems.length, `${path.basename(file)}: ${doc.kind} ${doc.metadata.namespace}/${doc.metadata.name} in "${level}": pods ${counts}; env ${envKeys.join(' ') || '(none expected)'}`, problems);
   }
-  for (const probe of [probeStrictValidation, probeRestrictedEnforced, probeMpiLauncherRestricted]) {
+  const runtimes = trainer.runtimeIndex(allDocs());
+  for (const { file, doc } of trainJobs) {
+    const level = levels.get(doc.metadata.namespace);
+    const { summary, problems } = await trainer.checkTrainJob(doc, runtimes);
+    report(!problems.length, `${trainer.displayName(file)}: TrainJob ${doc.metadata.namespace}/${doc.metadata.name} in "${level}": ${summary}`, problems);
+  }
+  const probeTrainerRestricted = () => trainer.probeRestrictedRuntime(distFiles().flatMap(readDocs), meetsRestricted, runtimes);
+  for (const probe of [probeStrictValidation, probeRestrictedEnforced, probeMpiLauncherRestricted, probeTrainerRestricted]) {
     const { line, problems } = await probe();
-    if (problems.length) {
-      failed++;
-      console.log(`FAIL ${line}`);
-      for (const p of problems) console.log(`  ${p}`);
-    } else {
-      passed++;
-      console.log(`ok   ${line}`);
-    }
+    report(!problems.length, line, problems);
   }
   console.log(`cluster: ${passed} passed, ${failed} failed`);
   process.exitCode = failed ? 1 : 0;

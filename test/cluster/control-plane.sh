@@ -3,7 +3,8 @@
 # so every listener below is reachable from this namespace's loopback only; the
 # operator's webhook server binds all interfaces and has no flag to change that.
 #
-# Starts etcd, kube-apiserver and the training operator, lets check.js set up and
+# Starts etcd, kube-apiserver, kube-controller-manager (its Job controller only), the training
+# operator, the JobSet controller and the Kubeflow Trainer controller, lets check.js set up and
 # check the cluster, and stops exactly the processes it started, also on failure.
 #
 # usage: control-plane.sh <folder with the binaries> <work folder> <repository root>
@@ -19,9 +20,14 @@ etcd_peer_port=2380
 api_port=6443
 webhook_port=9443
 probe_port=8081
+jobset_webhook_port=9444
+jobset_probe_port=8082
+trainer_webhook_port=9445
+trainer_probe_port=8083
+kcm_port=10257
 
 pids=()
-# Stops the started processes in reverse order (operator, API server, etcd), each within 10 s.
+# Stops the started processes in reverse order (controllers, API server, etcd), each within 10 s.
 stop_started() {
   local i pid
   for ((i = ${#pids[@]} - 1; i >= 0; i--)); do
@@ -49,6 +55,19 @@ wait_for() {
   done
 }
 
+# Waits until every webhook path ($3...) of the server on port $1 answers; the process whose pid
+# is $2 must stay alive. readyz turns green before the handlers exist: the controllers register
+# their webhook handlers only once their certs are ready, and an unregistered path answers 404.
+# An empty admission review reaching a registered handler answers 200 or 400 instead.
+wait_webhooks() {
+  local port="$1" pid="$2" path
+  shift 2
+  for path in "$@"; do
+    wait_for "[[ \$(curl -s -o /dev/null -w '%{http_code}' --cacert $pki/ca.crt -X POST \
+      -H 'Content-Type: application/json' -d '{}' https://127.0.0.1:$port$path) =~ ^(200|400)$ ]]" 60 "$pid"
+  done
+}
+
 # Certificates: one CA for the API server's serving cert and the operator's webhook cert.
 pki="$work/pki"
 mkdir -p "$pki"
@@ -73,25 +92,27 @@ mkdir -p "$pki"
   openssl_quiet genrsa -out sa.key 2048
   openssl_quiet rsa -in sa.key -pubout -out sa.pub
 )
+# One token per component, each its own user (check.js binds them to cluster-admin).
 admin_token="$(openssl rand -hex 24)"
-operator_token="$(openssl rand -hex 24)"
-printf '%s,admin,admin,system:masters\n%s,training-operator,training-operator,\n' \
-  "$admin_token" "$operator_token" > "$pki/tokens.csv"
-
-cat > "$work/operator.kubeconfig" <<EOF
+printf '%s,admin,admin,system:masters\n' "$admin_token" > "$pki/tokens.csv"
+for user in training-operator jobset trainer kube-controller-manager; do
+  user_token="$(openssl rand -hex 24)"
+  printf '%s,%s,%s,\n' "$user_token" "$user" "$user" >> "$pki/tokens.csv"
+  cat > "$work/$user.kubeconfig" <<EOF
 apiVersion: v1
 kind: Config
 clusters:
 - name: local
   cluster: {server: "https://127.0.0.1:$api_port", certificate-authority: "$pki/ca.crt"}
 users:
-- name: training-operator
-  user: {token: "$operator_token"}
+- name: $user
+  user: {token: "$user_token"}
 contexts:
 - name: local
-  context: {cluster: local, user: training-operator}
+  context: {cluster: local, user: $user}
 current-context: local
 EOF
+done
 
 started=$SECONDS
 "$bin/etcd" --name default --data-dir "$work/etcd" \
@@ -114,7 +135,8 @@ wait_for "curl -sf --cacert $pki/ca.crt -H 'Authorization: Bearer $admin_token' 
 echo "cluster: etcd and kube-apiserver ready in $((SECONDS - started)) s" >&2
 
 export CLUSTER_SERVER="https://127.0.0.1:$api_port" CLUSTER_TOKEN="$admin_token" CLUSTER_CA="$pki/ca.crt"
-export CLUSTER_WEBHOOK_PORT="$webhook_port" CLUSTER_PKI="$pki" CLUSTER_ROOT="$root"
+export CLUSTER_WEBHOOK_PORT="$webhook_port" CLUSTER_JOBSET_WEBHOOK_PORT="$jobset_webhook_port"
+export CLUSTER_TRAINER_WEBHOOK_PORT="$trainer_webhook_port" CLUSTER_PKI="$pki" CLUSTER_ROOT="$root" CLUSTER_CRDS="$bin/crds"
 node "$here/check.js" setup
 
 # What the kubelet would do in a cluster: the operator's cert rotator waits for the Secret's
@@ -141,21 +163,68 @@ fs.writeFileSync(process.argv[3], cm.data["initContainer.yaml"]);
 ' "$root/node_modules/js-yaml" "$root/dist" "$init_template"
 [[ -z "${CLUSTER_BUILTIN_INIT_CONTAINER:-}" ]] || init_template="$work/no-such-template.yaml"
 started=$SECONDS
-KUBECONFIG="$work/operator.kubeconfig" MY_POD_NAMESPACE=kubeflow "$bin/training-operator" \
+KUBECONFIG="$work/training-operator.kubeconfig" MY_POD_NAMESPACE=kubeflow "$bin/training-operator" \
   --webhook-server-port "$webhook_port" --metrics-bind-address 0 \
   --health-probe-bind-address "127.0.0.1:$probe_port" \
   --pytorch-init-container-template-file "$init_template" \
   --zap-log-level info > "$work/training-operator.log" 2>&1 &
 pids+=($!)
 wait_for "curl -sf http://127.0.0.1:$probe_port/readyz" 60 "${pids[-1]}"
-# readyz turns green before the webhooks exist: the operator registers its controllers and
-# webhook handlers only once its cert rotator is done, and an unregistered path answers 404.
-# An empty admission review reaching a registered handler answers 200 or 400 instead.
-for kind in pytorchjob tfjob xgboostjob paddlejob jaxjob; do
-  wait_for "[[ \$(curl -s -o /dev/null -w '%{http_code}' --cacert $pki/ca.crt -X POST \
-    -H 'Content-Type: application/json' -d '{}' \
-    https://127.0.0.1:$webhook_port/validate-kubeflow-org-v1-$kind) =~ ^(200|400)$ ]]" 60 "${pids[-1]}"
-done
+wait_webhooks "$webhook_port" "${pids[-1]}" \
+  /validate-kubeflow-org-v1-{pytorchjob,tfjob,xgboostjob,paddlejob,jaxjob}
 echo "cluster: training operator and its webhooks ready in $((SECONDS - started)) s" >&2
+
+# kube-controller-manager with the Job controller only: it makes the pods of the Jobs that
+# JobSet creates (the training operator makes its pods itself). No other controller is needed:
+# check.js creates the ServiceAccounts, nothing here deletes, and no pod is ever scheduled.
+started=$SECONDS
+"$bin/kube-controller-manager" --kubeconfig "$work/kube-controller-manager.kubeconfig" \
+  --controllers job-controller --leader-elect=false \
+  --bind-address 127.0.0.1 --secure-port "$kcm_port" --cert-dir "$work/kcm-certs" \
+  --profiling=false > "$work/kube-controller-manager.log" 2>&1 &
+pids+=($!)
+# Its serving cert is self-signed into --cert-dir; /healthz is only probed, so -k.
+wait_for "curl -sfk https://127.0.0.1:$kcm_port/healthz" 60 "${pids[-1]}"
+echo "cluster: kube-controller-manager (Job controller) ready in $((SECONDS - started)) s" >&2
+
+# JobSet and the Trainer read a configuration file instead of flags. Both run without their
+# internal cert management (it would mint a cert for an in-cluster Service and patch the
+# webhook configurations with its own CA): they serve the tier's webhook cert, which the
+# private tmpfs above holds, on 127.0.0.1 only, and check.js registered their webhooks by URL.
+cat > "$work/jobset-config.yaml" <<EOF
+apiVersion: config.jobset.x-k8s.io/v1alpha1
+kind: Configuration
+webhook: {port: $jobset_webhook_port, host: 127.0.0.1, certDir: $certs}
+health: {healthProbeBindAddress: "127.0.0.1:$jobset_probe_port"}
+metrics: {bindAddress: "0"}
+leaderElection: {leaderElect: false}
+internalCertManagement: {enable: false}
+EOF
+started=$SECONDS
+KUBECONFIG="$work/jobset.kubeconfig" "$bin/jobset" --config "$work/jobset-config.yaml" \
+  --metrics-bind-address 0 --zap-log-level info > "$work/jobset.log" 2>&1 &
+pids+=($!)
+wait_for "curl -sf http://127.0.0.1:$jobset_probe_port/readyz" 60 "${pids[-1]}"
+wait_webhooks "$jobset_webhook_port" "${pids[-1]}" \
+  /mutate-jobset-x-k8s-io-v1alpha2-jobset /validate-jobset-x-k8s-io-v1alpha2-jobset /mutate--v1-pod /validate--v1-pod
+echo "cluster: JobSet controller and its webhooks ready in $((SECONDS - started)) s" >&2
+
+cat > "$work/trainer-config.yaml" <<EOF
+apiVersion: config.trainer.kubeflow.org/v1alpha1
+kind: Configuration
+webhook: {port: $trainer_webhook_port, host: 127.0.0.1}
+health: {healthProbeBindAddress: "127.0.0.1:$trainer_probe_port"}
+metrics: {bindAddress: "0"}
+leaderElection: {leaderElect: false}
+certManagement: {enable: false}
+EOF
+started=$SECONDS
+KUBECONFIG="$work/trainer.kubeconfig" "$bin/trainer" --config "$work/trainer-config.yaml" \
+  --zap-log-level info > "$work/trainer.log" 2>&1 &
+pids+=($!)
+wait_for "curl -sf http://127.0.0.1:$trainer_probe_port/readyz" 60 "${pids[-1]}"
+wait_webhooks "$trainer_webhook_port" "${pids[-1]}" \
+  /mutate-trainer-kubeflow-org-v1alpha1-trainjob /validate-trainer-kubeflow-org-v1alpha1-{trainjob,trainingruntime,clustertrainingruntime}
+echo "cluster: Trainer controller and its webhooks ready in $((SECONDS - started)) s" >&2
 
 node "$here/check.js" check

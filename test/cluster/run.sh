@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The control-plane tier (npm run test:cluster): builds or reuses etcd, kube-apiserver and the
-# Kubeflow training operator from pinned Go modules, starts them in a private network
-# namespace, applies every document of dist/ and checks what the operator creates.
+# The control-plane tier (npm run test:cluster): builds or reuses etcd, kube-apiserver,
+# kube-controller-manager, the Kubeflow training operator, JobSet and the Kubeflow Trainer from
+# pinned Go modules, starts them in a private network namespace, applies every document of dist/
+# (and the upstream Trainer v2 corpus) and checks what the controllers create.
 # Exits non-zero on any failure; the last line is `cluster: N passed, M failed`.
 set -euo pipefail
 
@@ -15,6 +16,7 @@ command -v go >/dev/null || fail "go is not installed; this tier builds its bina
 command -v unshare >/dev/null && command -v ip >/dev/null || fail "unshare (util-linux) and ip (iproute2) are required"
 [[ -d "$root/dist" ]] || fail "dist/ is missing; run npm run synth first"
 [[ -d "$root/../shared/crds/training-operator" ]] || fail "../shared/crds is missing; the pinned CRDs live there"
+[[ -d "$root/../shared/examples/upstream-v2" ]] || fail "../shared/examples/upstream-v2 is missing; the Trainer v2 corpus lives there"
 
 started=$SECONDS
 bin="$(bash "$here/build.sh" | tail -n 1)" || fail "building the binaries failed"
@@ -28,8 +30,8 @@ trap remove_work EXIT
 
 run_started=$SECONDS
 # --net: nothing the control plane opens is reachable from outside this namespace.
-# --mount: the operator reads its webhook certs from a fixed /tmp path; a private tmpfs
-# there keeps them off the machine and apart from any other run.
+# --mount: the operator and the Trainer read their webhook certs from a fixed /tmp path; a
+# private tmpfs there keeps them off the machine and apart from any other run.
 summary='^cluster: [0-9]+ passed, [0-9]+ failed$'
 set +e
 timeout --kill-after=20 "$limit_seconds" \

@@ -18,19 +18,24 @@ declare -A targets=(
   [trainer]=github.com/kubeflow/trainer/v2/cmd/trainer-controller-manager
 )
 
-key="$( { go version; for m in "${modules[@]}"; do cat "$here/bin/$m"/go.mod "$here/bin/$m"/go.sum; cat "$here/bin/$m"/*.go 2>/dev/null || true; done; } | sha256sum | cut -c1-16)"
+# Each binary is cached under a hash of its own module files and the Go version, so a change to
+# one pin rebuilds that binary only; the run's folder links to them and holds the CRDs.
+module_key() { { go version; cat "$here/bin/$1"/go.mod "$here/bin/$1"/go.sum; cat "$here/bin/$1"/*.go 2>/dev/null || true; } | sha256sum | cut -c1-16; }
+key="$(for m in "${modules[@]}"; do module_key "$m"; done | sha256sum | cut -c1-16)"
 out="$cache_root/$key"
-mkdir -p "$out"
+mkdir -p "$out" "$cache_root/modules"
 
 for m in "${modules[@]}"; do
-  if [[ -x "$out/$m" ]]; then
+  binary="$cache_root/modules/$m-$(module_key "$m")"
+  if [[ -x "$binary" ]]; then
     echo "build: $m reused from the cache" >&2
-    continue
+  else
+    started=$SECONDS
+    (cd "$here/bin/$m" && nice -n 10 go build -mod=readonly -buildvcs=false -trimpath -o "$binary.partial" "${targets[$m]:-.}")
+    mv "$binary.partial" "$binary"
+    echo "build: $m built in $((SECONDS - started)) s" >&2
   fi
-  started=$SECONDS
-  (cd "$here/bin/$m" && nice -n 10 go build -mod=readonly -buildvcs=false -trimpath -o "$out/$m.partial" "${targets[$m]:-.}")
-  mv "$out/$m.partial" "$out/$m"
-  echo "build: $m built in $((SECONDS - started)) s" >&2
+  ln -sfn "$binary" "$out/$m"
 done
 
 # The CRDs of the pinned modules, the way the Trainer's own Makefile collects them for its

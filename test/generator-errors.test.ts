@@ -11,6 +11,7 @@ import * as yaml from 'js-yaml';
 import { generate, GeneratedFiles, MODULES, SCHEMA_DIR, writeGenerated } from '../scripts/l1/generate';
 import { rewrite, tidyJson2jsiiOutput } from '../scripts/l1/rewrites';
 import { SHARED_TYPE_NAMES, SharedTypeNamer } from '../scripts/l1/shared-type-names';
+import { BUILTIN_RUNTIMES_MODULE } from '../scripts/trainer/builtin-runtimes';
 
 const ROOT = path.join(__dirname, '..');
 const CRD_ROOT = path.join(ROOT, '..', 'shared', 'crds');
@@ -338,5 +339,6 @@ describeWithCrds('the generate-l1 CLI', () => {
     expect(result.status).toBe(0);
     expect(snapshot(path.join(out, 'imports'))).toEqual(snapshot(path.join(ROOT, 'imports')));
     expect(snapshot(path.join(out, SCHEMA_DIR))).toEqual(snapshot(path.join(ROOT, SCHEMA_DIR)));
+    expect(fs.readFileSync(path.join(out, BUILTIN_RUNTIMES_MODULE), 'utf8')).toBe(fs.readFileSync(path.join(ROOT, BUILTIN_RUNTIMES_MODULE), 'utf8'));
   });
 });

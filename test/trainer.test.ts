@@ -271,6 +271,48 @@ describe('validation', () => {
     ]);
   });
 
+  test('a job on a built-in runtime by name is checked against that runtime as Trainer v2.3.0 ships it', () => {
+    // The three refusals the real v2.3.0 webhook gives (conformance/trainer): torch-distributed has
+    // no initializer steps, sets PET_* itself, and has only a "node" job to patch.
+    expect(errors(chart => {
+      new TrainJob(chart, 'job', {
+        metadata: { name: 'j' },
+        runtime: TrainingRuntimeRef.cluster('torch-distributed'),
+        datasetInitializer: { storageUri: 'hf://tatsu-lab/alpaca' },
+        env: { PET_NNODES: kplus.EnvValue.fromValue('4') },
+        nodeSelector: { a: 'b' },
+        patchedJobs: ['launcher'],
+      });
+    })).toEqual([
+      '[test/job] spec.initializer.dataset is {"storageUri":"hf://tatsu-lab/alpaca"}; expected a runtime with a "dataset-initializer" step; the runtime "torch-distributed" (built into Trainer v2.3.0) has only "node"',
+      '[test/job] spec.runtimePatches[0].trainingRuntimeSpec.template.spec.replicatedJobs[0].name is "launcher"; expected a replicated job of the runtime "torch-distributed" (built into Trainer v2.3.0): "node"',
+      '[test/job] spec.trainer.env[0].name is "PET_NNODES"; expected a variable the torch runtime "torch-distributed" (built into Trainer v2.3.0) does not set itself (it sets PET_NNODES, PET_NPROC_PER_NODE, PET_NODE_RANK, PET_MASTER_ADDR, PET_MASTER_PORT)',
+    ]);
+    // A built-in with both initializer steps takes both; a runtime the release does not ship is not judged.
+    const docs = synthAll(chart => {
+      const initializers = { datasetInitializer: { storageUri: 'hf://tatsu-lab/alpaca' }, modelInitializer: { storageUri: 'hf://meta-llama/Llama-3.2-1B-Instruct' } };
+      new TrainJob(chart, 'tune', { metadata: { name: 'tune' }, runtime: TrainingRuntimeRef.cluster('torchtune-llama3.2-1b'), ...initializers });
+      new TrainJob(chart, 'own', { metadata: { name: 'own' }, runtime: TrainingRuntimeRef.cluster('team-torch'), ...initializers });
+    });
+    expect(docs.map(d => [d.spec.runtimeRef.name, Object.keys(d.spec.initializer)])).toEqual([
+      ['torchtune-llama3.2-1b', ['dataset', 'model']], ['team-torch', ['dataset', 'model']],
+    ]);
+  });
+
+  test('a runtime of the app under a built-in\'s name is the one the job is checked against', () => {
+    const docs = synthAll(chart => {
+      const rt = new ClusterTrainingRuntime(chart, 'rt', {
+        metadata: { name: 'torch-distributed' },
+        mlPolicy: MlPolicy.torch(),
+        image: TORCH_IMAGE,
+        datasetInitializer: { image: 'ghcr.io/kubeflow/trainer/dataset-initializer' },
+      });
+      new TrainJob(chart, 'job', { metadata: { name: 'j' }, runtime: rt.ref, datasetInitializer: { storageUri: 'hf://tatsu-lab/alpaca' } });
+    });
+    expect(docs.map(d => d.kind)).toEqual(['ClusterTrainingRuntime', 'TrainJob']);
+    expect(docs[0].spec.template.spec.replicatedJobs.map((j: any) => j.name)).toEqual(['dataset-initializer', 'node']);
+  });
+
   test('a TrainingRuntime of the app in another namespace', () => {
     expect(errors(chart => {
       const team = new Chart(chart, 'team-b', { namespace: 'team-b' });

@@ -2,10 +2,13 @@
  * A TrainJob against the runtime it names, where that runtime is in the same app: what the Trainer
  * v2.3.0 webhook checks when the job is applied (pkg/runtime/framework/plugins/jobset/jobset.go,
  * torch.go, mpi.go and xgboost.go Validate), and what it leaves to the controller (a namespaced
- * runtime in another namespace is never found). A runtime outside the app is not checked.
+ * runtime in another namespace is never found). A ClusterTrainingRuntime that the app does not
+ * define but the Trainer release ships (`torch-distributed`...) is checked as that release has it;
+ * any other runtime outside the app is not checked.
  */
 import { Rule } from '../rule';
 import { AppDocument, AppFinding, namespaceOf, showNamespace } from './app-document';
+import { BUILTIN_RUNTIMES, BUILTIN_RUNTIMES_RELEASE } from './builtin-runtimes.generated';
 import { DATASET_INITIALIZER, INITIALIZER_VOLUME, LAUNCHER_JOB, MODEL_INITIALIZER, NODE_JOB, RESERVED_ENV } from '../../trainer-names';
 
 export const TRAINJOB_RUNTIME = new Rule('app/trainjob-runtime', 'app',
@@ -26,17 +29,18 @@ export function trainJobRuntimes(docs: readonly AppDocument[], out: AppFinding[]
     const named = runtimes.filter(r => r.doc.kind === kind && r.doc.metadata?.name === ref.name);
     const ns = namespaceOf(d.doc);
     const runtime = kind === 'TrainingRuntime' ? named.find(r => namespaceOf(r.doc) === ns) : named[0];
-    if (!runtime) {
-      if (named.length > 0) {
-        report('spec.runtimeRef.name', ref.name, `expected a TrainingRuntime in the job's ${showNamespace(ns)}; the app's "${ref.name}" is in ${showNamespace(namespaceOf(named[0].doc))}, where the controller does not look`);
-      }
-      continue;
+    if (runtime) {
+      checkAgainst(d.doc, runtime.doc, '', report);
+    } else if (named.length > 0) {
+      report('spec.runtimeRef.name', ref.name, `expected a TrainingRuntime in the job's ${showNamespace(ns)}; the app's "${ref.name}" is in ${showNamespace(namespaceOf(named[0].doc))}, where the controller does not look`);
+    } else if (kind === 'ClusterTrainingRuntime' && Object.prototype.hasOwnProperty.call(BUILTIN_RUNTIMES, ref.name)) {
+      checkAgainst(d.doc, BUILTIN_RUNTIMES[ref.name], ` (built into ${BUILTIN_RUNTIMES_RELEASE})`, report);
     }
-    checkAgainst(d.doc, runtime.doc, report);
   }
 }
 
-function checkAgainst(job: any, runtime: any, report: (field: string, value: unknown, allowed: string) => void): void {
+/** `origin` follows the runtime's name in messages: empty for the app's, the release for a built-in. */
+function checkAgainst(job: any, runtime: any, origin: string, report: (field: string, value: unknown, allowed: string) => void): void {
   const name = runtime.metadata?.name;
   const jobs: any[] = Array.isArray(runtime.spec?.template?.spec?.replicatedJobs) ? runtime.spec.template.spec.replicatedJobs : [];
   const containersOf = (job0: any): any[] => [
@@ -49,11 +53,11 @@ function checkAgainst(job: any, runtime: any, report: (field: string, value: unk
     const stepJob = byName.get(step);
     const container = stepJob?.template?.spec?.template?.spec?.containers?.find((c: any) => c?.name === step);
     if (!stepJob) {
-      report(field, job.spec.initializer[key], `expected a runtime with a "${step}" step; the runtime "${name}" has only ${jobs.map(j => `"${j?.name}"`).join(', ')}`);
+      report(field, job.spec.initializer[key], `expected a runtime with a "${step}" step; the runtime "${name}"${origin} has only ${jobs.map(j => `"${j?.name}"`).join(', ')}`);
     } else if (!container) {
-      report(field, job.spec.initializer[key], `expected the "${step}" step of the runtime "${name}" to have a container named "${step}"`);
+      report(field, job.spec.initializer[key], `expected the "${step}" step of the runtime "${name}"${origin} to have a container named "${step}"`);
     } else if (!(container.volumeMounts ?? []).some((m: any) => m?.name === INITIALIZER_VOLUME)) {
-      report(field, job.spec.initializer[key], `expected the runtime "${name}" to mount the "${INITIALIZER_VOLUME}" volume in its "${step}" container, where the initializer writes (the Trainer webhook refuses the job otherwise)`);
+      report(field, job.spec.initializer[key], `expected the runtime "${name}"${origin} to mount the "${INITIALIZER_VOLUME}" volume in its "${step}" container, where the initializer writes (the Trainer webhook refuses the job otherwise)`);
     }
   }
   const patches: any[] = Array.isArray(job.spec?.runtimePatches) ? job.spec.runtimePatches : [];
@@ -63,7 +67,7 @@ function checkAgainst(job: any, runtime: any, report: (field: string, value: unk
       const at = `spec.runtimePatches[${i}].trainingRuntimeSpec.template.spec.replicatedJobs[${j}]`;
       const target = byName.get(p?.name);
       if (!target) {
-        report(`${at}.name`, p?.name, `expected a replicated job of the runtime "${name}": ${jobs.map(x => `"${x?.name}"`).join(', ')}`);
+        report(`${at}.name`, p?.name, `expected a replicated job of the runtime "${name}"${origin}: ${jobs.map(x => `"${x?.name}"`).join(', ')}`);
         return;
       }
       const have = containersOf(target).map(c => c?.name);
@@ -71,7 +75,7 @@ function checkAgainst(job: any, runtime: any, report: (field: string, value: unk
       for (const list of ['initContainers', 'containers']) {
         (spec[list] ?? []).forEach((c: any, k: number) => {
           if (!have.includes(c?.name)) {
-            report(`${at}.template.spec.template.spec.${list}[${k}].name`, c?.name, `expected a container of the "${p.name}" job of the runtime "${name}": ${have.map(h => `"${h}"`).join(', ')}`);
+            report(`${at}.template.spec.template.spec.${list}[${k}].name`, c?.name, `expected a container of the "${p.name}" job of the runtime "${name}"${origin}: ${have.map(h => `"${h}"`).join(', ')}`);
           }
         });
       }
@@ -81,12 +85,12 @@ function checkAgainst(job: any, runtime: any, report: (field: string, value: unk
   const reserved = policy ? RESERVED_ENV[policy] ?? [] : [];
   (job.spec?.trainer?.env ?? []).forEach((e: any, i: number) => {
     if (reserved.includes(e?.name)) {
-      report(`spec.trainer.env[${i}].name`, e.name, `expected a variable the ${policy} runtime "${name}" does not set itself (it sets ${reserved.join(', ')})`);
+      report(`spec.trainer.env[${i}].name`, e.name, `expected a variable the ${policy} runtime "${name}"${origin} does not set itself (it sets ${reserved.join(', ')})`);
     }
   });
   // plugins/mpi Validate: a launcher that trains as a node spreads over more nodes only with both jobs.
   const numNodes = job.spec?.trainer?.numNodes ?? 1;
   if (policy === 'mpi' && runtime.spec.mlPolicy.mpi.runLauncherAsNode === true && numNodes >= 2 && !(byName.has(LAUNCHER_JOB) && byName.has(NODE_JOB))) {
-    report('spec.trainer.numNodes', numNodes, `expected 1: the MPI runtime "${name}" runs the launcher as a node but lacks a "${LAUNCHER_JOB}" or "${NODE_JOB}" job`);
+    report('spec.trainer.numNodes', numNodes, `expected 1: the MPI runtime "${name}"${origin} runs the launcher as a node but lacks a "${LAUNCHER_JOB}" or "${NODE_JOB}" job`);
   }
 }

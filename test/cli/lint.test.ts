@@ -287,6 +287,25 @@ describeUpstream('lint on the Trainer v2.3.0 corpus: each job with the built-in 
   });
 });
 
+test('a TrainJob alone on a built-in runtime is checked against that runtime as the release ships it', () => {
+  const job = [
+    'apiVersion: trainer.kubeflow.org/v1alpha1',
+    'kind: TrainJob',
+    'metadata: {name: sft, namespace: ml}',
+    'spec:',
+    '  runtimeRef: {name: torch-distributed}',
+    '  initializer: {model: {storageUri: "hf://meta-llama/Llama-3.2-1B"}}',
+    '',
+  ].join('\n');
+  const result = runCli(['lint', '-'], job);
+  expect(lines(result.stdout)).toEqual([
+    '<stdin>:1: TrainJob ml/sft: spec.initializer.model is {"storageUri":"hf://meta-llama/Llama-3.2-1B"}; expected a runtime with a "model-initializer" step; '
+      + 'the runtime "torch-distributed" (built into Trainer v2.3.0) has only "node" [app/trainjob-runtime]',
+    '1 document checked; 1 finding',
+  ]);
+  expect(result.status).toBe(1);
+});
+
 describe('output formats', () => {
   const input = CASES['kubeflow/injected-env'];
 

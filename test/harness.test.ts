@@ -1,5 +1,6 @@
 import { ApiObject, Chart } from 'cdk8s';
 import { expectDeterministic, expectValidManifests, synthManifests, validateAgainst, validateManifest } from './harness';
+import { libraryErrorField } from './properties/boundary-arbitraries';
 
 const MASTER = 'spec.pytorchReplicaSpecs.Master';
 
@@ -307,3 +308,17 @@ function workspaceKind(patch: (doc: any) => void = () => {}): any {
   patch(doc);
   return doc;
 }
+
+describe('the boundary properties read the field a library error names', () => {
+  test('a thrown error, a synth-time report, and a document rule that names the prop that set the field', () => {
+    expect(libraryErrorField(new Error('test/job: env["A B"] is "x"; expected a name'), 'test/job')).toBe('env["A B"]');
+    expect(libraryErrorField(new Error('Validation failed with the following errors:\n  [test/job/Worker] workers is 0; expected 1'), 'test/job')).toBe('workers');
+    const report = 'Validation failed with the following errors:\n  [test/kind] spec.podTemplate.options.imageConfig.spawner.default (defaultImageConfig) is ""; expected the id of an option: "scipy"';
+    expect(libraryErrorField(new Error(report), 'test/kind')).toBe('defaultImageConfig');
+  });
+
+  test('anything else is not the library\'s error', () => {
+    expect(libraryErrorField(new TypeError('test/job: env is 1; expected a map'), 'test/job')).toBeUndefined();
+    expect(libraryErrorField(new Error('other/job: env is 1; expected a map'), 'test/job')).toBeUndefined();
+  });
+});

@@ -269,12 +269,16 @@ export function libraryErrorField(e: unknown, at: string | readonly string[]): s
   if (!(e instanceof Error) || e.constructor !== Error) return undefined;
   // A field is a path of names and JSON-quoted keys: `env.DATA`, `podLabels["app name"]`, `args[1]`.
   const field = '((?:[^\\s"]|"(?:[^"\\\\]|\\\\.)*")+)';
-  const thrown = new RegExp(`^${escape(path)}(?:/[^:\\s]+)?: ${field} is [\\s\\S]+; `).exec(e.message);
+  // A rule over the rendered document names the document field and, in brackets, the prop that set
+  // it (`spec...default (defaultImageConfig) is ...`): the prop is the field the caller passed.
+  const prop = '(?: \\(([A-Za-z][\\w.]*)\\))?';
+  const thrown = new RegExp(`^${escape(path)}(?:/[^:\\s]+)?: ${field}${prop} is [\\s\\S]+; `).exec(e.message);
   // Synth-time reports may come from the construct or from an enclosing one: a value a method of a
   // replica group accepted can be refused by the rules over the job's rendered document.
   const ancestors = path.split('/').map((_, i, parts) => parts.slice(0, i + 1).join('/')).filter(p => p.includes('/')).map(escape).join('|');
-  const reported = new RegExp(`^Validation failed with the following errors:\\n {2}\\[(?:${ancestors})(?:/[^\\]]*)?\\] ${field} is [\\s\\S]+; `).exec(e.message);
-  return (thrown ?? reported)?.[1];
+  const reported = new RegExp(`^Validation failed with the following errors:\\n {2}\\[(?:${ancestors})(?:/[^\\]]*)?\\] ${field}${prop} is [\\s\\S]+; `).exec(e.message);
+  const match = thrown ?? reported;
+  return match?.[2] ?? match?.[1];
 }
 
 function escape(s: string): string {

@@ -124,6 +124,14 @@ describe('plan', () => {
     expect(result.status).toBe(0);
   });
 
+  test('the README\'s CI steps are the ones of the workflow in docs/cli.md', () => {
+    const readme = fs.readFileSync(path.join(__dirname, '..', '..', 'README.md'), 'utf8');
+    const doc = fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'cli.md'), 'utf8');
+    const steps = /```yaml\n( {6}- name: Lint every manifest\n[^`]*)```/.exec(readme)![1];
+    expect(steps.split('\n').length).toBeGreaterThan(10);
+    expect(doc).toContain(steps);
+  });
+
   test('docs/cli.md shows the start of that output as it is', () => {
     const doc = fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'cli.md'), 'utf8');
     const sample = /```markdown\n([^`]*)```/.exec(doc)![1];

@@ -8,9 +8,9 @@ import (
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
 	podutil "k8s.io/kubernetes/pkg/api/pod"
 	"k8s.io/kubernetes/pkg/apis/core"
-	"k8s.io/kubernetes/pkg/capabilities"
 	_ "k8s.io/kubernetes/pkg/apis/core/install" // registers core/v1 defaults and conversions in legacyscheme
 	corevalidation "k8s.io/kubernetes/pkg/apis/core/validation"
+	"k8s.io/kubernetes/pkg/capabilities"
 	sigsjson "sigs.k8s.io/json"
 
 	"github.com/cdk8s-kubeflow/cdk8s-kubeflow/conformance/corpus"

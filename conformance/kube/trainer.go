@@ -30,11 +30,56 @@ func RuntimeTemplates(d corpus.Document) []corpus.Template {
 		name, _ := replicated["name"].(string)
 		out = append(out, corpus.Template{
 			Path:   fmt.Sprintf("spec.template.spec.replicatedJobs[%d].template.spec.template", i),
-			Object: template,
+			Object: withClaimVolumes(template, jobSet),
 			Key:    name,
 		})
 	}
 	return out
+}
+
+// withClaimVolumes adds the volumes JobSet adds for its volume claim policies: a claim template
+// becomes a persistentVolumeClaim volume of the same name in every pod that mounts it
+// (sigs.k8s.io/jobset v0.12.0 pkg/controllers/volume_claim_policy.go, addVolumes). The claim is
+// named `<template>-<jobset>`; a stand-in takes the JobSet's name. The template is not modified.
+func withClaimVolumes(template, jobSet map[string]any) map[string]any {
+	spec := corpus.Map(template["spec"])
+	mounted := map[string]bool{}
+	for _, list := range []string{"initContainers", "containers"} {
+		for _, c := range corpus.Slice(spec[list]) {
+			for _, m := range corpus.Slice(corpus.Map(c)["volumeMounts"]) {
+				if name, ok := corpus.Map(m)["name"].(string); ok {
+					mounted[name] = true
+				}
+			}
+		}
+	}
+	var added []any
+	for _, policy := range corpus.Slice(jobSet["volumeClaimPolicies"]) {
+		for _, claim := range corpus.Slice(corpus.Map(policy)["templates"]) {
+			name, _ := corpus.Map(corpus.Map(claim)["metadata"])["name"].(string)
+			if name == "" || !mounted[name] {
+				continue
+			}
+			added = append(added, map[string]any{
+				"name":                  name,
+				"persistentVolumeClaim": map[string]any{"claimName": name + "-trainjob"},
+			})
+		}
+	}
+	if len(added) == 0 {
+		return template
+	}
+	newSpec := map[string]any{}
+	for k, v := range spec {
+		newSpec[k] = v
+	}
+	newSpec["volumes"] = append(append([]any{}, corpus.Slice(spec["volumes"])...), added...)
+	newTemplate := map[string]any{}
+	for k, v := range template {
+		newTemplate[k] = v
+	}
+	newTemplate["spec"] = newSpec
+	return newTemplate
 }
 
 // runtimePodName is the name of the first pod of a replicated job: the JobSet is named after the

@@ -218,7 +218,7 @@ func TestTrainJobOnABuiltInRuntimeWithInitializers(t *testing.T) {
 	chart := cdk8s.NewChart(cdk8s.Testing_App(nil), jsii.String("tune"), &cdk8s.ChartProps{Namespace: jsii.String("team-nlp")})
 	job := cdk8skubeflow.NewTrainJob(chart, jsii.String("alpaca"), &cdk8skubeflow.TrainJobProps{
 		Metadata:           &cdk8s.ApiObjectMetadata{Name: jsii.String("alpaca")},
-		Runtime:            cdk8skubeflow.TrainingRuntimeRef_Cluster(jsii.String("torch-distributed")),
+		Runtime:            cdk8skubeflow.TrainingRuntimeRef_Cluster(jsii.String("torchtune-llama3.2-1b")),
 		DatasetInitializer: &cdk8skubeflow.TrainJobInitializer{StorageUri: jsii.String("hf://tatsu-lab/alpaca")},
 		ModelInitializer: &cdk8skubeflow.TrainJobInitializer{
 			StorageUri: jsii.String("hf://meta-llama/Llama-3.2-1B-Instruct"),
@@ -241,7 +241,7 @@ func TestTrainJobOnABuiltInRuntimeWithInitializers(t *testing.T) {
 	}
 	gpus := object{"nvidia.com/gpu": float64(2)}
 	want := object{
-		"runtimeRef": object{"apiGroup": "trainer.kubeflow.org", "kind": "ClusterTrainingRuntime", "name": "torch-distributed"},
+		"runtimeRef": object{"apiGroup": "trainer.kubeflow.org", "kind": "ClusterTrainingRuntime", "name": "torchtune-llama3.2-1b"},
 		"initializer": object{
 			"dataset": object{"storageUri": "hf://tatsu-lab/alpaca"},
 			"model": object{
@@ -256,7 +256,7 @@ func TestTrainJobOnABuiltInRuntimeWithInitializers(t *testing.T) {
 		t.Errorf("spec = %v,\nwant %v", got, want)
 	}
 	// A runtime by name: nothing of the app to depend on.
-	if *job.Runtime().Name() != "torch-distributed" || len(*job.ApiObject().Node().Dependencies()) != 0 {
+	if *job.Runtime().Name() != "torchtune-llama3.2-1b" || len(*job.ApiObject().Node().Dependencies()) != 0 {
 		t.Errorf("Runtime().Name() = %v, dependencies = %v", *job.Runtime().Name(), *job.ApiObject().Node().Dependencies())
 	}
 }

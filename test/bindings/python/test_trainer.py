@@ -155,7 +155,7 @@ def test_a_built_in_runtime_with_initializers():
         chart,
         "alpaca",
         metadata=cdk8s.ApiObjectMetadata(name="alpaca"),
-        runtime=kf.TrainingRuntimeRef.cluster("torch-distributed"),
+        runtime=kf.TrainingRuntimeRef.cluster("torchtune-llama3.2-1b"),
         dataset_initializer=kf.TrainJobInitializer(storage_uri="hf://tatsu-lab/alpaca"),
         model_initializer=kf.TrainJobInitializer(
             storage_uri="hf://meta-llama/Llama-3.2-1B-Instruct",
@@ -168,7 +168,7 @@ def test_a_built_in_runtime_with_initializers():
     assert manifest["kind"] == "TrainJob"
     assert manifest["metadata"] == {"name": "alpaca", "namespace": "team-nlp"}
     assert manifest["spec"] == {
-        "runtimeRef": {"apiGroup": "trainer.kubeflow.org", "kind": "ClusterTrainingRuntime", "name": "torch-distributed"},
+        "runtimeRef": {"apiGroup": "trainer.kubeflow.org", "kind": "ClusterTrainingRuntime", "name": "torchtune-llama3.2-1b"},
         "initializer": {
             "dataset": {"storageUri": "hf://tatsu-lab/alpaca"},
             "model": {
@@ -180,7 +180,7 @@ def test_a_built_in_runtime_with_initializers():
         "trainer": {"resourcesPerNode": {"limits": {"nvidia.com/gpu": 2}, "requests": {"nvidia.com/gpu": 2}}},
     }
     # A runtime by name: nothing of the app to depend on.
-    assert (job.runtime.kind, job.runtime.name) == ("ClusterTrainingRuntime", "torch-distributed")
+    assert (job.runtime.kind, job.runtime.name) == ("ClusterTrainingRuntime", "torchtune-llama3.2-1b")
     assert job.api_object.node.dependencies == []
 
 

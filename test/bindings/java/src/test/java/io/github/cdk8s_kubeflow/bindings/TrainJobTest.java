@@ -230,7 +230,7 @@ class TrainJobTest {
         Chart chart = new Chart(Testing.app(), "tune", ChartProps.builder().namespace("team-nlp").build());
         TrainJob alpaca = TrainJob.Builder.create(chart, "alpaca")
                 .metadata(ApiObjectMetadata.builder().name("alpaca").build())
-                .runtime(TrainingRuntimeRef.cluster("torch-distributed"))
+                .runtime(TrainingRuntimeRef.cluster("torchtune-llama3.2-1b"))
                 .datasetInitializer(TrainJobInitializer.builder().storageUri("hf://tatsu-lab/alpaca").build())
                 .modelInitializer(TrainJobInitializer.builder()
                         .storageUri("hf://meta-llama/Llama-3.2-1B-Instruct")
@@ -247,7 +247,7 @@ class TrainJobTest {
         assertEquals(Map.of("name", "alpaca", "namespace", "team-nlp"), manifest.get("metadata"));
         Map<String, Object> spec = map(manifest.get("spec"));
         assertEquals(List.of("initializer", "runtimeRef", "trainer"), spec.keySet().stream().sorted().collect(Collectors.toList()));
-        assertEquals(Map.of("apiGroup", "trainer.kubeflow.org", "kind", "ClusterTrainingRuntime", "name", "torch-distributed"),
+        assertEquals(Map.of("apiGroup", "trainer.kubeflow.org", "kind", "ClusterTrainingRuntime", "name", "torchtune-llama3.2-1b"),
                 spec.get("runtimeRef"));
         assertEquals(Map.of(
                 "dataset", Map.of("storageUri", "hf://tatsu-lab/alpaca"),
@@ -260,7 +260,7 @@ class TrainJobTest {
         assertEquals(2, number(at(resources, "limits", "nvidia.com/gpu")));
         assertEquals(resources.get("limits"), resources.get("requests"));
         // A runtime by name: nothing of the app to depend on.
-        assertEquals("torch-distributed", alpaca.getRuntime().getName());
+        assertEquals("torchtune-llama3.2-1b", alpaca.getRuntime().getName());
         assertTrue(alpaca.getApiObject().getNode().getDependencies().isEmpty());
     }
 
@@ -268,7 +268,7 @@ class TrainJobTest {
     void aStorageUriWithoutASchemeIsRefused() {
         Chart chart = new Chart(Testing.app(), "bad");
         RuntimeException error = assertThrows(RuntimeException.class, () -> TrainJob.Builder.create(chart, "job")
-                .runtime(TrainingRuntimeRef.cluster("torch-distributed"))
+                .runtime(TrainingRuntimeRef.cluster("torchtune-llama3.2-1b"))
                 .datasetInitializer(TrainJobInitializer.builder().storageUri("tatsu-lab/alpaca").build())
                 .build());
         // The Java runtime appends the JavaScript stack ("Error: <message>" and its frames) to the message.

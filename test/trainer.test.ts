@@ -303,6 +303,32 @@ describe('validation', () => {
       .toEqual(['spec.initializer.dataset', 'spec.initializer.model']);
   });
 
+  test('torchtune jobs: the model named by the runtime, one node except for 70B, LoRA on one node, paths the runtime sets', () => {
+    const tune = { command: ['tune', 'run'] };
+    expect(errors(chart => {
+      new TrainJob(chart, 'job', {
+        metadata: { name: 'j' },
+        runtime: TrainingRuntimeRef.cluster('torchtune-llama3.2-1b'),
+        ...tune,
+        numNodes: 2,
+        args: ['output_dir=/mnt/out', 'model.lora_attn_modules=[q_proj,v_proj]'],
+      });
+      const own = new ClusterTrainingRuntime(chart, 'rt', { metadata: { name: 'team-tune' }, mlPolicy: MlPolicy.torch(), image: TORCH_IMAGE });
+      new TrainJob(chart, 'own', { metadata: { name: 'own' }, runtime: own.ref, ...tune });
+    })).toEqual([
+      '[test/job] spec.trainer.numNodes is 2; expected 1: torchtune trains llama3_2/1B on one node (only llama3_3/70B runs on several)',
+      '[test/job] spec.trainer.numNodes is 2; expected 1 with LoRA args: torchtune fine-tunes with LoRA on one node only (on several it would fall back to a full fine-tune)',
+      '[test/job] spec.trainer.args[0] is "output_dir=/mnt/out"; expected no output_dir: the runtime sets output_dir, tokenizer.path, checkpointer.checkpoint_dir, tokenizer.merges_file for torchtune',
+      '[test/own] spec.runtimeRef.name is "team-tune"; expected a runtime named torchtune-<model>-<size> for a model torchtune supports (llama3_2/1B, llama3_2/3B, llama3_3/70B, qwen2_5/1.5B): the Trainer reads the model from the name, and this one gives none',
+    ]);
+    // One node with the model's own runtime, or a command that is not torchtune's: accepted.
+    const docs = synthAll(chart => {
+      new TrainJob(chart, 'one', { metadata: { name: 'one' }, runtime: TrainingRuntimeRef.cluster('torchtune-llama3.2-1b'), ...tune, args: ['epochs=1'] });
+      new TrainJob(chart, 'torchrun', { metadata: { name: 'torchrun' }, runtime: TrainingRuntimeRef.cluster('torchtune-llama3.2-3b'), command: ['torchrun', 'train.py'], numNodes: 2 });
+    });
+    expect(docs.map(d => [d.metadata.name, d.spec.trainer.command])).toEqual([['one', ['tune', 'run']], ['torchrun', ['torchrun', 'train.py']]]);
+  });
+
   test('a runtime of the app under a built-in\'s name is the one the job is checked against', () => {
     const docs = synthAll(chart => {
       const rt = new ClusterTrainingRuntime(chart, 'rt', {

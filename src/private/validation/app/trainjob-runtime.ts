@@ -9,6 +9,7 @@
 import { Rule } from '../rule';
 import { AppDocument, AppFinding, namespaceOf, showNamespace } from './app-document';
 import { BUILTIN_RUNTIMES, BUILTIN_RUNTIMES_RELEASE } from './builtin-runtimes.generated';
+import { torchtuneFindings } from './torchtune';
 import { DATASET_INITIALIZER, INITIALIZER_VOLUME, LAUNCHER_JOB, MODEL_INITIALIZER, NODE_JOB, RESERVED_ENV } from '../../trainer-names';
 
 export const TRAINJOB_RUNTIME = new Rule('app/trainjob-runtime', 'app',
@@ -88,6 +89,7 @@ function checkAgainst(job: any, runtime: any, origin: string, report: (field: st
       report(`spec.trainer.env[${i}].name`, e.name, `expected a variable the ${policy} runtime "${name}"${origin} does not set itself (it sets ${reserved.join(', ')})`);
     }
   });
+  if (policy === 'torch') torchtuneFindings(job, name, report);
   // plugins/mpi Validate: a launcher that trains as a node spreads over more nodes only with both jobs.
   const numNodes = job.spec?.trainer?.numNodes ?? 1;
   if (policy === 'mpi' && runtime.spec.mlPolicy.mpi.runLauncherAsNode === true && numNodes >= 2 && !(byName.has(LAUNCHER_JOB) && byName.has(NODE_JOB))) {

@@ -6,7 +6,8 @@
 import { KUEUE_QUEUE_LABEL } from '../kueue';
 import { Amounts, NO_AMOUNTS, add, podAmounts, times } from './amounts';
 import { InputDocument } from './input';
-import { RuntimeIndex, isTrainJob, runtimeIndex, trainJobDemand } from './train-job-plan';
+import { RuntimeIndex, runtimeIndex, trainJobDemand } from './train-job-plan';
+import { isTrainJob } from '../trainer-runtime-lookup';
 import { replicaSpecs, replicasOf, trainingKindOf } from '../validation/kubeflow';
 
 /** What one training job asks for. */

@@ -16,32 +16,17 @@
  * leaves only the job's own fields to count, and the plan says so.
  */
 import { Amounts, NO_AMOUNTS, add, podAmounts, times } from './amounts';
+import { ANCESTOR_LABEL, NODE_JOB } from '../trainer-names';
+import { isTrainerRuntime, runtimeKey, runtimeReferenceOf } from '../trainer-runtime-lookup';
 
-export const TRAINER_GROUP = 'trainer.kubeflow.org';
-const ANCESTOR_LABEL = `${TRAINER_GROUP}/trainjob-ancestor-step`;
 const TRAINER_STEP = 'trainer';
-const NODE = 'node';
 
-/** The runtimes of an input, by `Kind namespace/name` (cluster-scoped ones without a namespace). */
+/** The runtimes of an input, by their identity (`runtimeKey`). */
 export type RuntimeIndex = ReadonlyMap<string, any>;
-
-const runtimeKey = (kind: string, namespace: string, name: string) =>
-  `${kind} ${kind === 'ClusterTrainingRuntime' ? '' : `${namespace}/`}${name}`;
 
 /** Every TrainingRuntime and ClusterTrainingRuntime among the documents. */
 export function runtimeIndex(docs: readonly any[]): RuntimeIndex {
-  const index = new Map<string, any>();
-  for (const doc of docs) {
-    const group = typeof doc?.apiVersion === 'string' ? doc.apiVersion.split('/')[0] : '';
-    if (group !== TRAINER_GROUP || (doc.kind !== 'TrainingRuntime' && doc.kind !== 'ClusterTrainingRuntime')) continue;
-    index.set(runtimeKey(doc.kind, text(doc.metadata?.namespace), text(doc.metadata?.name)), doc);
-  }
-  return index;
-}
-
-/** Whether a document is a Trainer v2 TrainJob. */
-export function isTrainJob(doc: any): boolean {
-  return doc?.kind === 'TrainJob' && typeof doc.apiVersion === 'string' && doc.apiVersion.split('/')[0] === TRAINER_GROUP;
+  return new Map(docs.filter(isTrainerRuntime).map(doc => [runtimeKey(doc), doc]));
 }
 
 /** What a TrainJob asks for: its pods per replicated job and their amounts. */
@@ -55,19 +40,17 @@ export interface TrainJobDemand {
 
 /** The demand of one TrainJob, resolved against the runtimes of the same input. */
 export function trainJobDemand(job: any, runtimes: RuntimeIndex): TrainJobDemand {
-  const ref = job.spec?.runtimeRef ?? {};
-  const kind = typeof ref.kind === 'string' ? ref.kind : 'ClusterTrainingRuntime';
-  const key = runtimeKey(kind, text(job.metadata?.namespace), text(ref.name));
+  const key = runtimeReferenceOf(job)?.key ?? 'ClusterTrainingRuntime (no name)';
   const runtime = runtimes.get(key);
   const trainer = job.spec?.trainer ?? {};
   const numNodes = positive(trainer.numNodes);
   if (runtime === undefined) {
     const nodes = numNodes ?? 1;
     return {
-      roles: [[NODE, nodes]],
+      roles: [[NODE_JOB, nodes]],
       pods: nodes,
       amounts: times(podAmounts({ containers: [{ resources: trainer.resourcesPerNode }] }), nodes),
-      note: `runtime ${key} is not in the input: counted ${nodes} ${NODE} pod${nodes === 1 ? '' : 's'} with the job's trainer.resourcesPerNode only`,
+      note: `runtime ${key} is not in the input: counted ${nodes} ${NODE_JOB} pod${nodes === 1 ? '' : 's'} with the job's trainer.resourcesPerNode only`,
     };
   }
   const mlPolicy = runtime.spec?.mlPolicy;
@@ -82,11 +65,11 @@ export function trainJobDemand(job: any, runtimes: RuntimeIndex): TrainJobDemand
     let count = positive(rJob?.template?.spec?.parallelism) ?? 1;
     if (isTrainerStep(rJob) && mlPolicy !== undefined) count = positive(mlPolicy.numNodes) ?? 1;
     if (numNodes !== undefined) {
-      if (mpi !== undefined && rJob?.name === NODE) count = mpi.runLauncherAsNode === true ? Math.max(numNodes - 1, 1) : numNodes;
+      if (mpi !== undefined && rJob?.name === NODE_JOB) count = mpi.runLauncherAsNode === true ? Math.max(numNodes - 1, 1) : numNodes;
       else if (mpi === undefined && rJob === firstTrainerStep) count = numNodes;
     }
     const n = (positive(rJob?.replicas) ?? 1) * count;
-    const takesResources = mlPolicy !== undefined && (isTrainerStep(rJob) || (mpi?.runLauncherAsNode === true && rJob?.name === NODE));
+    const takesResources = mlPolicy !== undefined && (isTrainerStep(rJob) || (mpi?.runLauncherAsNode === true && rJob?.name === NODE_JOB));
     const podSpec = rJob?.template?.spec?.template?.spec;
     const spec = takesResources && trainer.resourcesPerNode !== undefined ? withNodeResources(podSpec, trainer.resourcesPerNode) : podSpec;
     roles.push([text(rJob?.name), n]);
@@ -101,7 +84,7 @@ function withNodeResources(podSpec: any, override: any): any {
   const containers: any[] = Array.isArray(podSpec?.containers) ? podSpec.containers : [];
   return {
     ...podSpec,
-    containers: containers.map(c => (c?.name !== NODE ? c : {
+    containers: containers.map(c => (c?.name !== NODE_JOB ? c : {
       ...c,
       resources: {
         limits: mergeMaps(c.resources?.limits, override?.limits),

@@ -11,30 +11,28 @@ import { AppDocument, AppFinding, namespaceOf, showNamespace } from './app-docum
 import { BUILTIN_RUNTIMES, BUILTIN_RUNTIMES_RELEASE } from './builtin-runtimes.generated';
 import { torchtuneFindings } from './torchtune';
 import { DATASET_INITIALIZER, INITIALIZER_VOLUME, LAUNCHER_JOB, MODEL_INITIALIZER, NODE_JOB, RESERVED_ENV } from '../../trainer-names';
+import { isTrainJob, isTrainerRuntime, runtimeKey, runtimeReferenceOf } from '../../trainer-runtime-lookup';
 
 export const TRAINJOB_RUNTIME = new Rule('app/trainjob-runtime', 'app',
   'kubeflow/trainer v2.3.0 plugins/jobset, torch, mpi, xgboost Validate (a TrainJob against its runtime); the controller finds a TrainingRuntime only in the job\'s namespace');
 
-const API_VERSION = 'trainer.kubeflow.org/v1alpha1';
 const POLICIES = ['torch', 'mpi', 'jax', 'xgboost', 'flux'];
 
 export function trainJobRuntimes(docs: readonly AppDocument[], out: AppFinding[]): void {
-  const runtimes = docs.filter(d => d.doc?.apiVersion === API_VERSION && /^(Cluster)?TrainingRuntime$/.test(d.doc?.kind));
+  const runtimes = docs.filter(d => isTrainerRuntime(d.doc));
   for (const d of docs) {
-    if (d.doc?.apiVersion !== API_VERSION || d.doc?.kind !== 'TrainJob') continue;
-    const ref = d.doc.spec?.runtimeRef;
-    if (typeof ref?.name !== 'string') continue;
-    const kind = ref.kind ?? 'ClusterTrainingRuntime';
+    const ref = isTrainJob(d.doc) ? runtimeReferenceOf(d.doc) : undefined;
+    if (ref === undefined) continue;
     const report = (field: string, value: unknown, allowed: string) =>
       out.push({ path: d.path, finding: { field, value, allowed, rule: TRAINJOB_RUNTIME.id } });
-    const named = runtimes.filter(r => r.doc.kind === kind && r.doc.metadata?.name === ref.name);
-    const ns = namespaceOf(d.doc);
-    const runtime = kind === 'TrainingRuntime' ? named.find(r => namespaceOf(r.doc) === ns) : named[0];
+    const runtime = runtimes.find(r => runtimeKey(r.doc) === ref.key);
+    const elsewhere = runtimes.find(r => r.doc.kind === ref.kind && r.doc.metadata?.name === ref.name);
     if (runtime) {
       checkAgainst(d.doc, runtime.doc, '', report);
-    } else if (named.length > 0) {
-      report('spec.runtimeRef.name', ref.name, `expected a TrainingRuntime in the job's ${showNamespace(ns)}; the app's "${ref.name}" is in ${showNamespace(namespaceOf(named[0].doc))}, where the controller does not look`);
-    } else if (kind === 'ClusterTrainingRuntime' && Object.prototype.hasOwnProperty.call(BUILTIN_RUNTIMES, ref.name)) {
+    } else if (elsewhere) {
+      // Only a namespaced runtime can be elsewhere: the controller looks in the job's namespace.
+      report('spec.runtimeRef.name', ref.name, `expected a TrainingRuntime in the job's ${showNamespace(namespaceOf(d.doc))}; the app's "${ref.name}" is in ${showNamespace(namespaceOf(elsewhere.doc))}, where the controller does not look`);
+    } else if (ref.kind === 'ClusterTrainingRuntime' && Object.prototype.hasOwnProperty.call(BUILTIN_RUNTIMES, ref.name)) {
       checkAgainst(d.doc, BUILTIN_RUNTIMES[ref.name], ` (built into ${BUILTIN_RUNTIMES_RELEASE})`, report);
     }
   }

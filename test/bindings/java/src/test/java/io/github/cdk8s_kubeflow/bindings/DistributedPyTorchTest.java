@@ -1,8 +1,10 @@
 package io.github.cdk8s_kubeflow.bindings;
 
+import static io.github.cdk8s_kubeflow.bindings.Manifests.at;
+import static io.github.cdk8s_kubeflow.bindings.Manifests.list;
+import static io.github.cdk8s_kubeflow.bindings.Manifests.map;
+import static io.github.cdk8s_kubeflow.bindings.Manifests.number;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -58,31 +60,6 @@ class DistributedPyTorchTest {
         manifest = map(manifests.get(0));
     }
 
-    @SuppressWarnings("unchecked")
-    private static Map<String, Object> map(Object value) {
-        assertInstanceOf(Map.class, value);
-        return (Map<String, Object>) value;
-    }
-
-    @SuppressWarnings("unchecked")
-    private static List<Object> list(Object value) {
-        assertInstanceOf(List.class, value);
-        return (List<Object>) value;
-    }
-
-    private static Object at(Object node, String... path) {
-        Object current = node;
-        for (String key : path) {
-            current = map(current).get(key);
-            assertNotNull(current, "missing " + String.join(".", path));
-        }
-        return current;
-    }
-
-    private static int number(Object value) {
-        assertInstanceOf(Number.class, value);
-        return ((Number) value).intValue();
-    }
 
     private static Map<String, Object> podSpec(String role) {
         return map(at(manifest, "spec", "pytorchReplicaSpecs", role, "template", "spec"));
@@ -97,7 +74,7 @@ class DistributedPyTorchTest {
     }
 
     private static Map<String, Map<String, Object>> byKey(Object items, String key) {
-        return list(items).stream().map(DistributedPyTorchTest::map)
+        return list(items).stream().map(Manifests::map)
                 .collect(Collectors.toMap(m -> (String) m.get(key), m -> m));
     }
 

@@ -1,8 +1,11 @@
 package io.github.cdk8s_kubeflow.bindings;
 
+import static io.github.cdk8s_kubeflow.bindings.Manifests.at;
+import static io.github.cdk8s_kubeflow.bindings.Manifests.list;
+import static io.github.cdk8s_kubeflow.bindings.Manifests.map;
+import static io.github.cdk8s_kubeflow.bindings.Manifests.number;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -86,34 +89,9 @@ class TrainJobTest {
         }
     }
 
-    @SuppressWarnings("unchecked")
-    private static Map<String, Object> map(Object value) {
-        assertInstanceOf(Map.class, value);
-        return (Map<String, Object>) value;
-    }
-
-    @SuppressWarnings("unchecked")
-    private static List<Object> list(Object value) {
-        assertInstanceOf(List.class, value);
-        return (List<Object>) value;
-    }
-
-    private static Object at(Object node, String... path) {
-        Object current = node;
-        for (String key : path) {
-            current = map(current).get(key);
-            assertNotNull(current, "missing " + String.join(".", path));
-        }
-        return current;
-    }
-
-    private static int number(Object value) {
-        assertInstanceOf(Number.class, value);
-        return ((Number) value).intValue();
-    }
 
     private static Map<String, Object> only(List<Object> documents, String kind) {
-        List<Map<String, Object>> matching = documents.stream().map(TrainJobTest::map)
+        List<Map<String, Object>> matching = documents.stream().map(Manifests::map)
                 .filter(d -> kind.equals(d.get("kind"))).collect(Collectors.toList());
         assertEquals(1, matching.size(), "documents of kind " + kind);
         return matching.get(0);

@@ -7,11 +7,12 @@
 import { Chart, Duration, Size, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import {
-  Accelerator, ActivityProbe, DistributedJax, DistributedPaddle, DistributedPyTorch, DistributedXGBoost, FilterScope, GangScheduler,
-  ImageConfigOptions, MpiAllReduce, NprocPerNode, PaddleMode, ParameterServerTF, RestartPolicy, SpawnerImage, SuccessPolicy, Workspace,
-  WorkspaceClaim, WorkspaceKind, WorkspaceKindProps, Nccl, NodeHealth, RdmaDevice, Topology,
-  ClusterTrainingRuntime, MlPolicy, PodGroupPolicy, PodSecurity, TrainingRuntime, TrainingRuntimeRef, TrainJob,
+  Accelerator, ActivityProbe, DistributedJax, DistributedPaddle, DistributedPyTorch, DistributedXGBoost, FilterScope,
+  GangScheduler, MpiAllReduce, NprocPerNode, PaddleMode, ParameterServerTF, RestartPolicy, SuccessPolicy, Workspace,
+  WorkspaceClaim, WorkspaceKind, WorkspaceKindProps, Nccl, NodeHealth, RdmaDevice, Topology, ClusterTrainingRuntime,
+  MlPolicy, PodGroupPolicy, PodSecurity, TrainingRuntime, TrainingRuntimeRef, TrainJob,
 } from '../src';
+import { JUPYTERLAB_KIND as KIND, SCIPY_IMAGE as SCIPY } from './harness/notebook-fixtures';
 
 type Construct = 'DistributedPyTorch' | 'ParameterServerTF' | 'MpiAllReduce' | 'DistributedXGBoost' | 'DistributedPaddle' | 'DistributedJax' | 'Workspace' | 'WorkspaceKind'
   | 'ClusterTrainingRuntime' | 'TrainingRuntime' | 'TrainJob';
@@ -44,14 +45,6 @@ const ctr = (props: object = {}) => (c: Chart) => new ClusterTrainingRuntime(c, 
 const tr = (props: object = {}) => (c: Chart) => new TrainingRuntime(c, 'rt', { metadata: { name: 'torch' }, mlPolicy: MlPolicy.torch(), image: IMAGE, ...props });
 const trainJob = (props: object = {}) => (c: Chart) => new TrainJob(c, 'job', { metadata: { name: 'train' }, runtime: TrainingRuntimeRef.cluster('torch-distributed'), ...props });
 
-const KIND: WorkspaceKindProps = {
-  metadata: { name: 'jupyterlab' },
-  displayName: 'JupyterLab',
-  description: 'JupyterLab in a pod',
-  icon: SpawnerImage.fromUrl('https://jupyter.org/favicon.png'),
-  ports: [{ id: 'jupyterlab', displayName: 'JupyterLab' }],
-};
-const SCIPY: ImageConfigOptions = { image: 'quay.io/jupyter/scipy-notebook:2025-01-06', ports: [{ id: 'jupyterlab', port: 8888 }] };
 /** A valid kind with one image and one pod config; `props` and `after` make it wrong. */
 const kind = (props: Partial<WorkspaceKindProps> = {}, after?: (k: WorkspaceKind) => void) => (c: Chart): WorkspaceKind => {
   const k = new WorkspaceKind(c, 'kind', { ...KIND, ...props });

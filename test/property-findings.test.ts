@@ -6,10 +6,11 @@
 import { Chart, Duration, Size, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import {
-  Accelerator, ActivityProbe, DistributedJax, DistributedPaddle, DistributedPyTorch, DistributedXGBoost, GangScheduler, MpiAllReduce,
-  ParameterServerTF, SpawnerImage, Workspace, WorkspaceClaim, WorkspaceKind, WorkspaceKindProps,
+  Accelerator, ActivityProbe, DistributedJax, DistributedPaddle, DistributedPyTorch, DistributedXGBoost, GangScheduler,
+  MpiAllReduce, ParameterServerTF, Workspace, WorkspaceClaim, WorkspaceKind, WorkspaceKindProps,
 } from '../src';
 import { REPORT, synthErrors } from './harness';
+import { JUPYTERLAB_KIND as KIND } from './harness/notebook-fixtures';
 
 const IMAGE = 'registry.example.com/train:1.0';
 const chart = () => new Chart(Testing.app(), 'test');
@@ -167,14 +168,6 @@ describe('GPU variables on an MPI launcher without GPUs', () => {
   });
 });
 
-/** A minimal valid WorkspaceKind's props. */
-const KIND: WorkspaceKindProps = {
-  metadata: { name: 'jupyterlab' },
-  displayName: 'JupyterLab',
-  description: 'JupyterLab in a pod',
-  icon: SpawnerImage.fromUrl('https://jupyter.org/favicon.png'),
-  ports: [{ id: 'jupyterlab', displayName: 'JupyterLab' }],
-};
 
 describe('WorkspaceKind durations that are not whole seconds', () => {
   // Found by the WorkspaceKind property test: ActivityProbe's factories and addActivityRule called

@@ -5,8 +5,9 @@
 import { Chart, Duration, Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { MethodCase, PROPERTY_RUNS, methodsProperty } from './boundary-arbitraries';
-import { DistributedPyTorch, FilterScope, SpawnerImage, Workspace, WorkspaceClaim, WorkspaceKind } from '../../src';
+import { DistributedPyTorch, FilterScope, Workspace, WorkspaceClaim, WorkspaceKind } from '../../src';
 import { CLASSES } from '../../src/private/boundary/schema.generated';
+import { JUPYTERLAB_KIND as KIND_PROPS } from '../harness/notebook-fixtures';
 
 const IMAGE = 'registry.example.com/train:1.0';
 const job = (chart: Chart) => new DistributedPyTorch(chart, 'job', { metadata: { name: 'train' }, image: IMAGE });
@@ -38,13 +39,6 @@ const TRAINING_JOB: MethodCase[] = [
   { method: 'mount', args: c => ['/data', volume(c, 'data'), { readOnly: true }] },
 ];
 
-const KIND_PROPS = {
-  metadata: { name: 'jupyterlab' },
-  displayName: 'JupyterLab',
-  description: 'JupyterLab in a pod',
-  icon: SpawnerImage.fromUrl('https://jupyter.org/favicon.png'),
-  ports: [{ id: 'jupyterlab', displayName: 'JupyterLab' }],
-};
 /** A kind with one image and one pod config; the method under test adds to it. */
 const kind = (chart: Chart) => {
   const k = new WorkspaceKind(chart, 'kind', KIND_PROPS);

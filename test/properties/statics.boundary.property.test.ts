@@ -6,18 +6,12 @@
 import { Chart, Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { PROPERTY_RUNS, StaticCase, staticsProperty } from './boundary-arbitraries';
-import { ClusterTrainingRuntime, DistributedPyTorch, MlPolicy, SpawnerImage, TrainJob, Workspace, WorkspaceKind } from '../../src';
+import { ClusterTrainingRuntime, DistributedPyTorch, MlPolicy, TrainJob, Workspace, WorkspaceKind } from '../../src';
 import { CLASSES } from '../../src/private/boundary/schema.generated';
+import { JUPYTERLAB_KIND as KIND_PROPS } from '../harness/notebook-fixtures';
 
 const IMAGE = 'registry.example.com/train:1.0';
 const job = (chart: Chart, props: object) => new DistributedPyTorch(chart, 'job', { metadata: { name: 'train' }, image: IMAGE, ...props });
-const KIND_PROPS = {
-  metadata: { name: 'jupyterlab' },
-  displayName: 'JupyterLab',
-  description: 'JupyterLab in a pod',
-  icon: SpawnerImage.fromUrl('https://jupyter.org/favicon.png'),
-  ports: [{ id: 'jupyterlab', displayName: 'JupyterLab' }],
-};
 const kind = (chart: Chart, props: object = {}) => {
   const k = new WorkspaceKind(chart, 'kind', { ...KIND_PROPS, ...props });
   k.addImageConfig('scipy', { image: 'quay.io/jupyter/scipy-notebook:2025-01-06', ports: [{ id: 'jupyterlab', port: 8888 }] });

@@ -1,15 +1,9 @@
 import { Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { PROPERTY_RUNS, propsProperty } from './boundary-arbitraries';
-import { SpawnerImage, WorkspaceKind } from '../../src';
+import { WorkspaceKind } from '../../src';
+import { JUPYTERLAB_KIND as BASE } from '../harness/notebook-fixtures';
 
-const BASE = {
-  metadata: { name: 'jupyterlab' },
-  displayName: 'JupyterLab',
-  description: 'JupyterLab in a pod',
-  icon: SpawnerImage.fromUrl('https://jupyter.org/favicon.png'),
-  ports: [{ id: 'jupyterlab', displayName: 'JupyterLab' }],
-};
 
 test(`WorkspaceKind: ${PROPERTY_RUNS} arbitrary values for its props end in the library's error or a manifest that keeps them`, () => {
   const fields = propsProperty('WorkspaceKind', 'WorkspaceKindProps', BASE, (chart, props) => {

@@ -9,25 +9,16 @@
 import { ApiObject, App, Chart, JsonPatch, Size, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import * as yaml from 'js-yaml';
-import {
-  Accelerator, DistributedPaddle, DistributedPyTorch, ImageConfigOptions, MpiAllReduce, SpawnerImage, WorkspaceKind, WorkspaceKindProps,
-} from '../../src';
+import { Accelerator, DistributedPaddle, DistributedPyTorch, MpiAllReduce, WorkspaceKind, WorkspaceKindProps } from '../../src';
 import { collectFindings } from '../../src/private/validation/engine';
 import { runCli } from '../cli/run-cli';
 import { REPORT, synthErrors } from '../harness';
+import { JUPYTERLAB_KIND as KIND, SCIPY_IMAGE as SCIPY } from '../harness/notebook-fixtures';
 
 const IMAGE = 'registry.example.com/train:1.0';
 const INJECTED = 'expected a variable the operator does not set itself; it injects this one and a user value would break the job';
 const value = (v: string) => kplus.EnvValue.fromValue(v);
 
-const KIND: WorkspaceKindProps = {
-  metadata: { name: 'jupyterlab' },
-  displayName: 'JupyterLab',
-  description: 'JupyterLab in a pod',
-  icon: SpawnerImage.fromUrl('https://jupyter.org/favicon.png'),
-  ports: [{ id: 'jupyterlab', displayName: 'JupyterLab' }],
-};
-const SCIPY: ImageConfigOptions = { image: 'quay.io/jupyter/scipy-notebook:2025-01-06', ports: [{ id: 'jupyterlab', port: 8888 }] };
 /** A valid kind with one image and one pod config; `props` and `after` make it wrong. */
 function kind(props: Partial<WorkspaceKindProps> = {}, after?: (k: WorkspaceKind) => void) {
   return (c: Chart): WorkspaceKind => {

@@ -12,6 +12,7 @@ import { normalPath } from './private/paths';
 import { PodRenderContext, ReplicaCountRule, ReplicaGroupSettings } from './private/pod-render';
 import { amountFindings, resourceQuantities } from './private/quantities';
 import { presetSecurity, userSecurity } from './private/security-contexts';
+import { envToAdd, setOnce } from './private/set-once';
 import { Finding, finding } from './private/validation/finding';
 import { addCheck, countFinding, fail, raise, raiseFirst } from './private/validation/report';
 import { sameVolume, volumeNameFindings, volumesByName } from './private/volumes';
@@ -341,12 +342,7 @@ export class ReplicaGroup extends Construct {
    * @param value its value, literal or taken from a ConfigMap, Secret or field
    */
   public addEnv(name: string, value: kplus.EnvValue): void {
-    const existing = this.mainContainer.env.variables[name];
-    if (existing !== undefined) {
-      if (sameEnv(existing, value)) return;
-      fail(this, `env[${name}]`, value.value ?? 'a reference', `expected one value per variable; it is already ${existing.value !== undefined ? JSON.stringify(existing.value) : 'set from a reference'}`);
-    }
-    this.mainContainer.env.addVariable(name, value);
+    if (envToAdd(this, name, this.mainContainer.env.variables[name], value)) this.mainContainer.env.addVariable(name, value);
   }
 
   /**
@@ -556,17 +552,4 @@ export class ReplicaGroup extends Construct {
 /** User-added containers get cdk8s-plus's own defaults only where they asked for nothing. */
 function withSafeSecurity(props: kplus.ContainerProps): kplus.ContainerProps {
   return { ...props, resources: props.resources ?? {}, securityContext: props.securityContext ?? {} };
-}
-
-/** Sets a map key, or throws when it already has another value. */
-function setOnce(scope: Construct, field: string, map: { [key: string]: string }, key: string, value: string): void {
-  const existing = map[key];
-  if (existing !== undefined && existing !== value) {
-    fail(scope, `${field}[${JSON.stringify(key)}]`, value, `expected one value per key; it is already ${JSON.stringify(existing)}`);
-  }
-  map[key] = value;
-}
-
-function sameEnv(a: kplus.EnvValue, b: kplus.EnvValue): boolean {
-  return a === b || (a.value === b.value && JSON.stringify(a.valueFrom) === JSON.stringify(b.valueFrom));
 }

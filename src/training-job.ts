@@ -5,8 +5,8 @@ import { Construct } from 'constructs';
 import { PlatformDefaults, PlatformDefaultsProps } from './defaults';
 import { checkConstructor } from './private/boundary/constructor-checks';
 import { dropUndefined, mergeMaps } from './private/collections';
-import { wholeSecondsFinding } from './private/durations';
-import { KUEUE_PRIORITY_LABEL, KUEUE_QUEUE_LABEL } from './private/kueue';
+import { deadlineFinding, wholeSecondsFinding } from './private/durations';
+import { kueueJobLabels } from './private/kueue';
 import { mergeNetworking, networkingFindings, withoutRdma } from './private/networking';
 import { nodeHealthFindings } from './private/node-health';
 import { FrameworkContainer, PodRenderContext, ReplicaCountRule, ReplicaGroupSettings } from './private/pod-render';
@@ -291,11 +291,7 @@ export abstract class TrainingJob extends Construct {
 
   private jobLabels(): { [key: string]: string } | undefined {
     const defaults = this.platformDefaults;
-    const queue = this.queue(defaults);
-    return mergeMaps(
-      defaults.labels,
-      queue ? { [KUEUE_QUEUE_LABEL]: queue } : undefined,
-      this.jobProps.workloadPriorityClass ? { [KUEUE_PRIORITY_LABEL]: this.jobProps.workloadPriorityClass } : undefined);
+    return kueueJobLabels(defaults.labels, this.queue(defaults), this.jobProps.workloadPriorityClass);
   }
 
   /**
@@ -318,10 +314,8 @@ export abstract class TrainingJob extends Construct {
     if (!rp) return;
     checkCount(this, 'runPolicy.backoffLimit', rp.backoffLimit, 0);
     this.checkWholeSeconds('runPolicy.ttlAfterFinished', rp.ttlAfterFinished);
-    this.checkWholeSeconds('runPolicy.activeDeadline', rp.activeDeadline);
-    if (rp.activeDeadline && rp.activeDeadline.toSeconds() < 1) {
-      fail(this, 'runPolicy.activeDeadline', `${rp.activeDeadline.toSeconds()}s`, 'expected at least 1 second');
-    }
+    const deadline = deadlineFinding('runPolicy.activeDeadline', rp.activeDeadline);
+    if (deadline) raise(this, deadline);
   }
 
   private checkWholeSeconds(field: string, duration: Duration | undefined) {

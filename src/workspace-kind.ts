@@ -12,6 +12,7 @@ import { checkMountPath, normalPath } from './private/paths';
 import { amountFindings, limitFindings } from './private/quantities';
 import { addLateMetadata, omitNamespace } from './private/render-hook';
 import { presetSecurity } from './private/security-contexts';
+import { envToAdd, setOnce } from './private/set-once';
 import { checkRenderedDocument } from './private/validation/engine';
 import { Finding, finding } from './private/validation/finding';
 import { restrictedContextFindings } from './private/validation/pod-security';
@@ -418,12 +419,7 @@ export class WorkspaceKind extends Construct implements IWorkspaceKind {
    * templates such as `WorkspaceKind.httpPathPrefix(...)` in a literal)
    */
   public addEnv(name: string, value: kplus.EnvValue): void {
-    const existing = this.env.get(name);
-    if (existing !== undefined) {
-      if (existing.value === value.value && JSON.stringify(existing.valueFrom) === JSON.stringify(value.valueFrom)) return;
-      fail(this, `env[${name}]`, value.value ?? 'a reference', `expected one value per variable; it is already ${existing.value !== undefined ? JSON.stringify(existing.value) : 'set from a reference'}`);
-    }
-    this.env.set(name, value);
+    if (envToAdd(this, name, this.env.get(name), value)) this.env.set(name, value);
   }
 
   /**
@@ -458,7 +454,7 @@ export class WorkspaceKind extends Construct implements IWorkspaceKind {
    * @param value the label's value
    */
   public addPodLabel(key: string, value: string): void {
-    this.setOnce('podLabels', this.podLabels, key, value);
+    setOnce(this, 'podLabels', this.podLabels, key, value);
   }
 
   /**
@@ -468,7 +464,7 @@ export class WorkspaceKind extends Construct implements IWorkspaceKind {
    * @param value the annotation's value
    */
   public addPodAnnotation(key: string, value: string): void {
-    this.setOnce('podAnnotations', this.podAnnotations, key, value);
+    setOnce(this, 'podAnnotations', this.podAnnotations, key, value);
   }
 
   /** The platform defaults that apply to this kind. */
@@ -478,14 +474,6 @@ export class WorkspaceKind extends Construct implements IWorkspaceKind {
 
   private get security(): PodSecurity {
     return this.props.security ?? this.platformDefaults.security ?? PodSecurity.DEFAULT;
-  }
-
-  private setOnce(field: string, map: { [key: string]: string }, key: string, value: string): void {
-    const existing = map[key];
-    if (existing !== undefined && existing !== value) {
-      fail(this, `${field}[${JSON.stringify(key)}]`, value, `expected one value per key; it is already ${JSON.stringify(existing)}`);
-    }
-    map[key] = value;
   }
 
   private renderSpec(): notebooks.WorkspaceKindSpec {

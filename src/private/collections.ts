@@ -36,7 +36,8 @@ export function sortedMap(map: { [key: string]: string }): { [key: string]: stri
 
 /**
  * The same value written with its object keys sorted: two tolerations or volumes a user wrote with
- * fields in a different order are one value.
+ * fields in a different order are one value, and `plan` does not count a reordered YAML document
+ * as a change.
  */
 export function canonicalJson(value: unknown): string {
   return JSON.stringify(value, (_key, x) =>

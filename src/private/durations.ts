@@ -15,3 +15,14 @@ export function wholeSecondsFinding(field: string, duration: Duration | undefine
   const seconds = secondsOf(duration);
   return Number.isInteger(seconds) ? undefined : finding(field, `${seconds}s`, WHOLE_SECONDS);
 }
+
+/**
+ * What is wrong with a deadline (`activeDeadlineSeconds`, of a v1 run policy or a TrainJob), if
+ * anything: whole seconds, and at least one (the API server refuses 0).
+ */
+export function deadlineFinding(field: string, duration: Duration | undefined): Finding | undefined {
+  const whole = wholeSecondsFinding(field, duration);
+  if (whole || duration === undefined) return whole;
+  const seconds = duration.toSeconds();
+  return seconds < 1 ? finding(field, `${seconds}s`, 'expected at least 1 second') : undefined;
+}

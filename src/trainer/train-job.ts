@@ -8,8 +8,8 @@ import * as trainer from '../../imports/trainer';
 import { PlatformDefaults } from '../defaults';
 import { checkConstructor } from '../private/boundary/constructor-checks';
 import { dropUndefined, mergeMaps, uniqueByContent } from '../private/collections';
-import { wholeSecondsFinding } from '../private/durations';
-import { KUEUE_PRIORITY_LABEL, KUEUE_QUEUE_LABEL } from '../private/kueue';
+import { deadlineFinding } from '../private/durations';
+import { kueueJobLabels } from '../private/kueue';
 import { normalPath } from '../private/paths';
 import { amountFindings, limitFindings, resourceQuantities } from '../private/quantities';
 import { addLateMetadata } from '../private/render-hook';
@@ -17,6 +17,7 @@ import { LIBRARY_PATCH_MANAGER, NODE_JOB, TRAINER_GROUP } from '../private/train
 import { checkRenderedDocument } from '../private/validation/engine';
 import { Finding, finding } from '../private/validation/finding';
 import { addCheck, checkCount, fail, raise, raiseFirst } from '../private/validation/report';
+import { sameVolume } from '../private/volumes';
 import { Resources } from '../resources';
 
 /** What a data scientist says about one training run. */
@@ -180,11 +181,8 @@ export class TrainJob extends Construct {
     this.runtime = props.runtime;
     checkCount(this, 'numNodes', props.numNodes, 1);
     checkCount(this, 'numProcPerNode', props.numProcPerNode, 1);
-    const deadline = wholeSecondsFinding('activeDeadline', props.activeDeadline);
+    const deadline = deadlineFinding('activeDeadline', props.activeDeadline);
     if (deadline) raise(this, deadline);
-    if (props.activeDeadline && props.activeDeadline.toSeconds() < 1) {
-      fail(this, 'activeDeadline', `${props.activeDeadline.toSeconds()}s`, 'expected at least 1 second');
-    }
     raiseFirst(this, [
       ...amountFindings(props.resourcesPerNode, undefined, 'resourcesPerNode'),
       ...amountFindings(props.resourceLimitsPerNode, undefined, 'resourceLimitsPerNode'),
@@ -229,7 +227,7 @@ export class TrainJob extends Construct {
     if (taken) fail(this, 'mount.path', path, `expected every mount path to be used once; volume "${taken.volume.name}" is mounted there`);
     const volume = storage.asVolume();
     const same = this.volumes.find(v => v.name === volume.name);
-    if (same && JSON.stringify(same._toKube()) !== JSON.stringify(volume._toKube())) {
+    if (same && !sameVolume(same, volume)) {
       fail(this, 'volumes', volume.name, 'expected each volume name to stand for one volume; a different volume of this name is already mounted');
     }
     if (!same) this.volumes.push(volume);
@@ -323,11 +321,7 @@ export class TrainJob extends Construct {
 
   private jobLabels(): { [key: string]: string } | undefined {
     const defaults = PlatformDefaults.of(this);
-    const queue = this.props.queue ?? defaults.queue;
-    return mergeMaps(
-      defaults.labels,
-      queue ? { [KUEUE_QUEUE_LABEL]: queue } : undefined,
-      this.props.workloadPriorityClass ? { [KUEUE_PRIORITY_LABEL]: this.props.workloadPriorityClass } : undefined);
+    return kueueJobLabels(defaults.labels, this.props.queue ?? defaults.queue, this.props.workloadPriorityClass);
   }
 
   /** What the job asks that its runtime's nodes cannot give. */

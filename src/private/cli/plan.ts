@@ -3,6 +3,7 @@
  * role, accelerators per vendor, CPU, memory) per job, per Kueue queue and per namespace, and with
  * a second set, what changed between them. Jobs are keyed by kind, namespace and name.
  */
+import { canonicalJson } from '../collections';
 import { KUEUE_QUEUE_LABEL } from '../kueue';
 import { Amounts, NO_AMOUNTS, add, podAmounts, times } from './amounts';
 import { InputDocument } from './input';
@@ -154,12 +155,6 @@ export function planChange(before: Plan, after: Plan): PlanChange {
 /** The job's document and what it asks for: a TrainJob changes when its runtime does. */
 function fingerprint(j: JobPlan): string {
   return `${j.canonical} ${JSON.stringify(j.roles)} ${fingerprintAmounts(j.amounts)}`;
-}
-
-/** JSON with object keys sorted, so that key order in the YAML does not count as a change. */
-function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v) => (typeof v === 'object' && v !== null && !Array.isArray(v)
-    ? Object.fromEntries(Object.keys(v).sort().map(k => [k, v[k]])) : v));
 }
 
 function fingerprintAmounts(a: Amounts): string {

@@ -3,13 +3,14 @@ import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { PlatformDefaults, PlatformDefaultsProps } from './defaults';
 import { checkConstructor } from './private/boundary/constructor-checks';
-import { dropUndefined, listOf, mergeMaps } from './private/collections';
+import { dropUndefined, mergeMaps } from './private/collections';
 import { DNS_SUBDOMAIN_TEXT, isSubdomain } from './private/names';
 import { checkMountPath, normalPath } from './private/paths';
 import { addLateMetadata } from './private/render-hook';
 import { checkRenderedDocument } from './private/validation/engine';
 import { Finding, finding } from './private/validation/finding';
-import { addCheck, checkLength, fail, raise } from './private/validation/report';
+import { addCheck, checkLength, fail, raise, raiseFirst } from './private/validation/report';
+import { optionIdLengthFinding, unknownOptionFinding } from './private/workspace-kind/option-ids';
 import { IWorkspaceKind, WorkspaceKind } from './workspace-kind';
 import * as notebooks from '../imports/notebooks';
 
@@ -263,7 +264,7 @@ export class Workspace extends Construct {
       if (props.podConfig === undefined) fail(this, 'podConfig', undefined, 'expected a pod-config option id: the kind is known by name only, so its default cannot be looked up');
     }
     for (const [field, value] of [['imageConfig', props.imageConfig], ['podConfig', props.podConfig]] as const) {
-      if (value !== undefined && (value.length < 1 || value.length > 256)) fail(this, field, value, 'expected an option id of 1 to 256 characters');
+      if (value !== undefined) raiseFirst(this, [optionIdLengthFinding(field, value)]);
     }
     if (props.displayName !== undefined) checkLength(this, 'displayName', props.displayName, 1, 128);
 
@@ -420,8 +421,9 @@ export class Workspace extends Construct {
       ] as Array<[string, string | undefined, string[]]>) {
         if (chosen === undefined) {
           errors.push(finding(field, undefined, `expected an option id; WorkspaceKind "${kind.name}" has no options to default to`));
-        } else if (!ids.includes(chosen)) {
-          errors.push(finding(field, chosen, `expected an option of WorkspaceKind "${kind.name}": ${listOf(ids)}`));
+        } else {
+          const unknown = unknownOptionFinding(field, field, chosen, kind.name, ids);
+          if (unknown) errors.push(unknown);
         }
       }
     }

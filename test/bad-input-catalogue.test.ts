@@ -468,7 +468,7 @@ const CASES: Case[] = [
     input: 'an image option the kind does not have',
     at: 'synth',
     build: workspace({ imageConfig: 'tensorflow' }),
-    message: `${REPORT}  [test/ws] imageConfig is "tensorflow"; expected an option of WorkspaceKind "jupyterlab": "scipy"`,
+    message: `${REPORT}  [test/ws] imageConfig is "tensorflow"; expected the id of an image option of WorkspaceKind "jupyterlab": "scipy"`,
   },
   {
     construct: 'Workspace',

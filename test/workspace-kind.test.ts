@@ -365,7 +365,7 @@ describe('impossible values fail at once', () => {
 
   test('image options', () => {
     expect(withKind(k => { k.addImageConfig('scipy', SCIPY); k.addImageConfig('scipy', SCIPY); })).toThrow('test/kind: imageConfig[scipy].id is "scipy"; expected every option id once');
-    expect(withKind(k => k.addImageConfig('', SCIPY))).toThrow('test/kind: imageConfig[].id is ""; expected an id of 1 to 256 characters');
+    expect(withKind(k => k.addImageConfig('', SCIPY))).toThrow('test/kind: imageConfig[].id is ""; expected an option id of 1 to 256 characters');
     expect(withKind(k => k.addImageConfig('x', SCIPY))).toThrow('test/kind: imageConfig[x].displayName is "x"; expected 2 to 128 characters');
     expect(withKind(k => k.addImageConfig('scipy', { ...SCIPY, image: '' }))).toThrow('test/kind: imageConfig[scipy].image is ""; expected a container image');
     expect(withKind(k => k.addImageConfig('scipy', { ...SCIPY, ports: [] }))).toThrow('test/kind: imageConfig[scipy].ports is []; expected at least one port the image listens on');

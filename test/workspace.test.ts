@@ -204,8 +204,8 @@ describe('cross-field checks at synth time, as the notebooks webhook does them',
   test('the options must exist in the kind', () => {
     expect(synthErrors(chart => new Workspace(chart, 'ws', { metadata: { name: 'alice' }, kind: jupyterlab(chart), imageConfig: 'tensorflow', podConfig: 'tpu' })))
       .toBe(report(
-        'imageConfig is "tensorflow"; expected an option of WorkspaceKind "jupyterlab": "scipy", "pytorch"',
-        'podConfig is "tpu"; expected an option of WorkspaceKind "jupyterlab": "cpu", "gpu"',
+        'imageConfig is "tensorflow"; expected the id of an image option of WorkspaceKind "jupyterlab": "scipy", "pytorch"',
+        'podConfig is "tpu"; expected the id of a pod-config option of WorkspaceKind "jupyterlab": "cpu", "gpu"',
       ));
   });
 

@@ -212,7 +212,7 @@ describe('lint on the project examples', () => {
     expect(found.slice(1)).toEqual([
       '2 documents checked; 1 finding',
     ]);
-    expect(found[0]).toMatch(new RegExp(`^<stdin>:\\d+: Workspace team-vision/${workspace.metadata.name}: spec\\.podTemplate\\.options\\.podConfig is "tpu"; expected the id of a podConfig option of WorkspaceKind "jupyterlab": "cpu", "gpu" \\[kubeflow/workspace-option\\]$`));
+    expect(found[0]).toMatch(new RegExp(`^<stdin>:\\d+: Workspace team-vision/${workspace.metadata.name}: spec\\.podTemplate\\.options\\.podConfig is "tpu"; expected the id of a pod-config option of WorkspaceKind "jupyterlab": "cpu", "gpu" \\[kubeflow/workspace-option\\]$`));
   });
 });
 

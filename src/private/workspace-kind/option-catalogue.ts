@@ -1,4 +1,5 @@
 import type { WorkspaceOptionProps } from '../../workspace-options';
+import { optionIdLengthFinding } from './option-ids';
 import { Finding, finding } from '../validation/finding';
 import { lengthFinding } from '../validation/report';
 
@@ -33,7 +34,8 @@ export class OptionCatalogue<O extends WorkspaceOptionProps> {
   /** What is wrong with an option on its own, or as a second use of an id; the first finding. */
   public addFinding(id: string, options: O): Finding | undefined {
     const at = `${this.field}[${id}]`;
-    if (typeof id !== 'string' || !id || id.length > 256) return finding(`${at}.id`, id, 'expected an id of 1 to 256 characters');
+    const length = optionIdLengthFinding(`${at}.id`, id);
+    if (length) return length;
     if (this.ids.includes(id)) return finding(`${at}.id`, id, 'expected every option id once');
     const simple = lengthFinding(`${at}.displayName`, options.displayName ?? id, 2, 128)
       ?? (options.description !== undefined ? lengthFinding(`${at}.description`, options.description, 2, 1024) : undefined);
@@ -47,7 +49,8 @@ export class OptionCatalogue<O extends WorkspaceOptionProps> {
     }
     const redirect = options.redirect;
     if (redirect) {
-      if (!redirect.to || redirect.to.length > 256) return finding(`${at}.redirect.to`, redirect.to, 'expected an option id of 1 to 256 characters');
+      const target = optionIdLengthFinding(`${at}.redirect.to`, redirect.to);
+      if (target) return target;
       if (redirect.message !== undefined) return lengthFinding(`${at}.redirect.message`, redirect.message, 2, 1024);
     }
     return undefined;

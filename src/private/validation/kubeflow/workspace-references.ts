@@ -5,6 +5,7 @@
  * Judged only when the WorkspaceKind is in the same input: a kind already on the cluster is not
  * known here.
  */
+import { unknownOptionFinding } from '../../workspace-kind/option-ids';
 import { Finding } from '../finding';
 import { Rule } from '../rule';
 import { DocumentFinding } from './restricted-namespaces';
@@ -32,10 +33,10 @@ export function workspaceOptionFindings(docs: readonly any[], out: DocumentFindi
       if (typeof chosen !== 'string') continue;
       const values = kind.spec?.podTemplate?.options?.[catalogue]?.values;
       const ids: string[] = Array.isArray(values) ? values.map((v: any) => v?.id).filter((id: unknown) => typeof id === 'string') : [];
-      if (!ids.includes(chosen)) {
+      const unknown = unknownOptionFinding(`spec.podTemplate.options.${catalogue}`, catalogue, chosen, doc.spec.kind, ids);
+      if (unknown) {
         const f: Finding[] = [];
-        WORKSPACE_OPTION.report(f, `spec.podTemplate.options.${catalogue}`, chosen,
-          `expected the id of a ${catalogue} option of WorkspaceKind "${doc.spec.kind}": ${ids.map(i => `"${i}"`).join(', ')}`);
+        WORKSPACE_OPTION.report(f, unknown.field, unknown.value, unknown.allowed);
         out.push({ index, finding: f[0] });
       }
     }

@@ -116,12 +116,15 @@ export interface ReplicaOptions {
   readonly securityContext?: kplus.ContainerSecurityContextProps;
   /**
    * A pod-level restart policy. The operator overrides it with the replica's restart policy, so
-   * it must equal that one; it exists to mirror manifests that spell it out.
+   * it must equal that one; it exists to mirror manifests that spell it out. v1 jobs only: a
+   * training runtime refuses it (the Trainer has no replica restart policy for it to mirror).
    * @default - none
    */
   readonly podRestartPolicy?: RestartPolicy;
   /**
-   * Topology-aware placement (Kueue's per role, or the KAI scheduler's for the whole job).
+   * Topology-aware placement (Kueue's per role, or the KAI scheduler's for the whole job). A
+   * training runtime takes Kueue's only: the KAI scheduler reads a TrainJob's topology from the
+   * TrainJob itself.
    * @default - the job's, else none
    */
   readonly topology?: Topology;

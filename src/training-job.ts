@@ -4,14 +4,15 @@ import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { PlatformDefaults, PlatformDefaultsProps } from './defaults';
 import { checkConstructor } from './private/boundary/constructor-checks';
-import { dropUndefined, mergeMaps } from './private/collections';
+import { dropUndefined } from './private/collections';
 import { deadlineFinding, wholeSecondsFinding } from './private/durations';
 import { kueueJobLabels } from './private/kueue';
-import { mergeNetworking, networkingFindings, withoutRdma } from './private/networking';
+import { networkingFindings, withoutRdma } from './private/networking';
 import { nodeHealthFindings } from './private/node-health';
 import { FrameworkContainer, PodRenderContext, ReplicaCountRule, ReplicaGroupSettings } from './private/pod-render';
 import { amountFindings } from './private/quantities';
 import { addLateMetadata } from './private/render-hook';
+import { mergeRoleOptions } from './private/role-options';
 import { TrainingKind } from './private/training-kind';
 import { checkRenderedDocument } from './private/validation/engine';
 import { Finding, finding } from './private/validation/finding';
@@ -195,7 +196,7 @@ export abstract class TrainingJob extends Construct {
       ? { ...this.jobProps, resources: undefined, sharedMemory: undefined, network: withoutRdma(this.jobProps.network) }
       : this.jobProps;
     const group = ReplicaGroup._create(this, replicaType, {
-      ...mergeOptions(job, role), framework: { ...container, port }, count, platformRdma: !inherit.ownResources,
+      ...mergeRoleOptions(job, role), framework: { ...container, port }, count, platformRdma: !inherit.ownResources,
     });
     this.groups.push(group);
     return group;
@@ -390,18 +391,3 @@ export abstract class TrainingJob extends Construct {
 
 /** A role's options and pod count, as the kinds pass them to `_addReplicaGroup`. */
 type RoleProps = Omit<ReplicaGroupSettings, 'framework' | 'count'>;
-
-/** Role options over job options: scalars replace, maps merge, lists add up. */
-function mergeOptions(job: ReplicaOptions, role: RoleProps): RoleProps {
-  return {
-    ...job,
-    ...dropUndefined(role),
-    env: { ...(job.env ?? {}), ...(role.env ?? {}) },
-    nodeSelector: mergeMaps(job.nodeSelector, role.nodeSelector),
-    tolerations: [...(job.tolerations ?? []), ...(role.tolerations ?? [])],
-    podLabels: mergeMaps(job.podLabels, role.podLabels),
-    podAnnotations: mergeMaps(job.podAnnotations, role.podAnnotations),
-    network: mergeNetworking(job.network, role.network),
-    nodeHealth: [...(job.nodeHealth ?? []), ...(role.nodeHealth ?? [])],
-  };
-}

@@ -8,10 +8,11 @@ import { PodGroupPolicy } from './pod-group-policy';
 import { TrainingRuntimeRef } from './training-runtime-ref';
 import { PlatformDefaults } from '../defaults';
 import { checkConstructor } from '../private/boundary/constructor-checks';
-import { dropUndefined, mergeMaps } from '../private/collections';
+import { dropUndefined } from '../private/collections';
 import { FrameworkContainer, PodRenderContext } from '../private/pod-render';
 import { sizeQuantity } from '../private/quantities';
 import { addLateMetadata } from '../private/render-hook';
+import { mergeRoleOptions } from '../private/role-options';
 import {
   ANCESTOR_LABEL, DATASET_INITIALIZER, INITIALIZER_MOUNT_PATH, INITIALIZER_VOLUME, LAUNCHER_JOB, MODEL_INITIALIZER, NODE_JOB,
 } from '../private/trainer-names';
@@ -41,7 +42,9 @@ export interface TrainingRuntimeProps extends ReplicaOptions {
   readonly numNodes?: number;
   /**
    * Options of the MPI launcher over the node options (MPI only); it takes the nodes' image and
-   * pod settings, but not their command and arguments.
+   * pod settings, but not their command and arguments. Combined as a v1 role's options over its
+   * job's: single values replace, maps merge key by key, tolerations and nodeHealth add up, the
+   * network merges field by field.
    * @default - the node options without command and arguments
    */
   readonly launcher?: ReplicaOptions;
@@ -121,6 +124,7 @@ export abstract class TrainingRuntimeBase extends Construct {
     if (props.launcher && !props.mlPolicy.isMpi) {
       raiseFirst(this, [finding('launcher', props.launcher, `expected none: only MPI runtimes have a launcher (the policy is ${props.mlPolicy.framework})`)]);
     }
+    raiseFirst(this, [...v1OnlyFindings(props, ''), ...v1OnlyFindings(props.launcher, 'launcher.')]);
     const container = (name: string): FrameworkContainer => ({ containerName: name, defaultRestartPolicy: RestartPolicy.NEVER });
     const step = (name: string, options: InitializerStepOptions) => ReplicaGroup._create(this, name, {
       image: options.image,
@@ -142,15 +146,7 @@ export abstract class TrainingRuntimeBase extends Construct {
       // The launcher runs the TrainJob's command (mpirun), not the nodes' (sshd): it takes the
       // nodes' image and pod settings but only its own command and arguments.
       this.launcher = ReplicaGroup._create(this, LAUNCHER_JOB, {
-        ...nodeOptions,
-        command: undefined,
-        args: undefined,
-        ...dropUndefined(launcher ?? {}),
-        env: { ...(nodeOptions.env ?? {}), ...(launcher?.env ?? {}) },
-        nodeSelector: mergeMaps(nodeOptions.nodeSelector, launcher?.nodeSelector),
-        tolerations: [...(nodeOptions.tolerations ?? []), ...(launcher?.tolerations ?? [])],
-        podLabels: mergeMaps(nodeOptions.podLabels, launcher?.podLabels),
-        podAnnotations: mergeMaps(nodeOptions.podAnnotations, launcher?.podAnnotations),
+        ...mergeRoleOptions({ ...nodeOptions, command: undefined, args: undefined }, launcher ?? {}),
         framework: container(NODE_JOB),
       });
     }
@@ -303,6 +299,33 @@ export abstract class TrainingRuntimeBase extends Construct {
     return out;
   }
 }
+
+/**
+ * The options a runtime shares with v1 jobs (TrainingRuntimeProps extends ReplicaOptions) but
+ * cannot honour, refused with the Trainer's reason rather than the v1 operator's, or dropped.
+ */
+function v1OnlyFindings(options: ReplicaOptions | undefined, at: string): Finding[] {
+  const out: Finding[] = [];
+  if (options?.podRestartPolicy) {
+    out.push(finding(`${at}podRestartPolicy`, options.podRestartPolicy.value, RUNTIME_POD_RESTART));
+  }
+  if (options?.topology?.scheduler === 'kai') {
+    out.push(finding(`${at}topology`, options.topology._describe(), RUNTIME_KAI_TOPOLOGY));
+  }
+  return out;
+}
+
+/** Why a runtime takes no podRestartPolicy: there is no replica restart policy for it to mirror. */
+const RUNTIME_POD_RESTART = 'expected none on a training runtime: podRestartPolicy mirrors the restartPolicy of a v1 replica type, '
+  + 'and the Trainer has no such policy (it runs each replicated job as a batch Job of a JobSet, and a failed Job fails the TrainJob)';
+
+/**
+ * Why a runtime takes no KAI topology: v1 jobs write it on the job object, and the object the KAI
+ * scheduler reads for a TrainJob's pods is the TrainJob, which the runtime does not write.
+ */
+const RUNTIME_KAI_TOPOLOGY = 'expected no Topology.kai(...) on a training runtime: the KAI scheduler reads its topology annotations '
+  + 'from the pods\' top owner (defaultgrouper GetPodGroupMetadata), which is the TrainJob, not the runtime or the JobSet made from it; '
+  + 'write them in the TrainJob\'s metadata.annotations (kai.scheduler/topology and its placement annotations)';
 
 /** One replicated job of the runtime: its pods, its step label, the jobs it waits for. */
 interface Step {

@@ -5,6 +5,7 @@ export * from './defaults';
 export * from './elastic';
 export * from './escape-hatch';
 export * from './jax';
+export * from './kubeflow-resource';
 export * from './mpi';
 export * from './operator-config';
 export * from './networking';

@@ -388,6 +388,14 @@ export class ReplicaGroup extends Construct {
   }
 
   /**
+   * `addPodLabel` or `addPodAnnotation`, for the job or runtime that adds to every group.
+   * @internal
+   */
+  public _addPodMetadata(field: 'podLabels' | 'podAnnotations', key: string, value: string): void {
+    setOnce(this, field, field === 'podLabels' ? this.podLabels : this.podAnnotations, key, value);
+  }
+
+  /**
    * Adds the name of an image pull secret the pods use; a name is added once.
    *
    * @param secretName the name of a registry-credentials Secret in the job's namespace

@@ -1,8 +1,9 @@
-import { ApiObject, ApiObjectMetadata, ApiObjectMetadataDefinition, Duration, Lazy } from 'cdk8s';
+import { ApiObjectMetadata, Duration, Lazy } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { PlatformDefaults, PlatformDefaultsProps } from './defaults';
+import { PlatformDefaultsProps } from './defaults';
+import { KubeflowResource, PodMetadataField } from './kubeflow-resource';
 import { checkConstructor } from './private/boundary/constructor-checks';
 import { dropUndefined } from './private/collections';
 import { deadlineFinding, wholeSecondsFinding } from './private/durations';
@@ -11,13 +12,11 @@ import { networkingFindings, withoutRdma } from './private/networking';
 import { nodeHealthFindings } from './private/node-health';
 import { FrameworkContainer, PodRenderContext, ReplicaCountRule, ReplicaGroupSettings } from './private/pod-render';
 import { amountFindings } from './private/quantities';
-import { addLateMetadata } from './private/render-hook';
 import { mergeRoleOptions } from './private/role-options';
 import { TrainingKind } from './private/training-kind';
-import { checkRenderedDocument } from './private/validation/engine';
 import { Finding, finding } from './private/validation/finding';
 import { TRAINING_JOB_REPLICA_KEYS } from './private/validation/k8s/replica-keys';
-import { addCheck, checkCount, fail, raise, raiseFirst } from './private/validation/report';
+import { checkCount, fail, raise, raiseFirst } from './private/validation/report';
 import { ReplicaGroup, ReplicaOptions, RoleOptions } from './replica';
 import { RunPolicy } from './run-policy';
 import { GangScheduling } from './scheduling';
@@ -74,10 +73,7 @@ export interface TrainingJobProps extends RoleOptions {
  * keyed by replica type. The L1 object (id `Resource`) is created at once, and its spec is rendered
  * lazily at synth time, so `add*` and `mount` calls made after construction still land.
  */
-export abstract class TrainingJob extends Construct {
-  /** The L1 API object this construct renders into. */
-  public readonly apiObject: ApiObject;
-
+export abstract class TrainingJob extends KubeflowResource {
   private readonly jobProps: TrainingJobProps;
   private readonly kind: TrainingKind;
   private readonly groups: ReplicaGroup[] = [];
@@ -112,30 +108,21 @@ export abstract class TrainingJob extends Construct {
     if (kind.notQueueable && props.workloadPriorityClass !== undefined) {
       fail(this, 'workloadPriorityClass', props.workloadPriorityClass, kind.notQueueable);
     }
-    this.apiObject = kind.createResource(this, 'Resource', props.metadata, Lazy.any({ produce: () => this.renderSpec() }));
     // The KAI scheduler reads its topology annotations from the job object, not the pod templates.
     const kaiAnnotations = props.topology?._jobAnnotations() ?? {};
-    addLateMetadata(this.apiObject, () => ({
-      labels: this.jobLabels(),
-      annotations: Object.keys(kaiAnnotations).length ? kaiAnnotations : undefined,
-    }));
-    checkRenderedDocument(this, this.apiObject, field => this._propOf(field));
-    addCheck(this, () => this.validateJob());
-  }
-
-  /** The job's metadata, for labels and annotations added later. */
-  public get metadata(): ApiObjectMetadataDefinition {
-    return this.apiObject.metadata;
+    this._adopt(kind.createResource(this, 'Resource', props.metadata, Lazy.any({ produce: () => this.renderSpec() })), {
+      lateMetadata: () => ({
+        labels: this.jobLabels(),
+        annotations: Object.keys(kaiAnnotations).length ? kaiAnnotations : undefined,
+      }),
+      propOf: field => this._propOf(field),
+      validate: () => this.validateJob(),
+    });
   }
 
   /** The framework's container port, if the kind has one. */
   public get port(): number | undefined {
     return this.kind.framework.port === undefined ? undefined : this.jobProps.port ?? this.kind.framework.port;
-  }
-
-  /** The job's name. */
-  public get name(): string {
-    return this.apiObject.name;
   }
 
   /** Every replica group, in the order the operator documents them. */
@@ -203,6 +190,14 @@ export abstract class TrainingJob extends Construct {
   }
 
   /**
+   * Every replica type's pods.
+   * @internal
+   */
+  protected _addPodMetadata(field: PodMetadataField, key: string, value: string): void {
+    for (const group of this.groups) group._addPodMetadata(field, key, value);
+  }
+
+  /**
    * Facts about the kind. Called from the base constructor, so it must not read instance fields.
    * @internal
    */
@@ -229,17 +224,12 @@ export abstract class TrainingJob extends Construct {
     return undefined;
   }
 
-  /** The platform defaults that apply to this job. */
-  private get platformDefaults(): PlatformDefaultsProps {
-    return PlatformDefaults.of(this);
-  }
-
   private get security(): PodSecurity {
-    return this.jobProps.security ?? this.platformDefaults.security ?? PodSecurity.DEFAULT;
+    return this._podSecurity(this.jobProps.security);
   }
 
   private renderSpec(): any {
-    const defaults = this.platformDefaults;
+    const defaults = this._platformDefaults;
     const context: PodRenderContext = {
       defaults,
       podDefaultLabels: this.podDefaultLabels(defaults),
@@ -291,7 +281,7 @@ export abstract class TrainingJob extends Construct {
   }
 
   private jobLabels(): { [key: string]: string } | undefined {
-    const defaults = this.platformDefaults;
+    const defaults = this._platformDefaults;
     return kueueJobLabels(defaults.labels, this.queue(defaults), this.jobProps.workloadPriorityClass);
   }
 
@@ -330,7 +320,7 @@ export abstract class TrainingJob extends Construct {
    */
   private gpuScaleFindings(): Finding[] {
     const out: Finding[] = [];
-    const defaults = this.platformDefaults;
+    const defaults = this._platformDefaults;
     const queued = this.queue(defaults) !== undefined;
     for (const group of this.groups) {
       const type = group.replicaType;
@@ -370,7 +360,7 @@ export abstract class TrainingJob extends Construct {
     // environment the operator injects (kubeflow/injected-env). What stays here needs the props.
     for (const group of this.groups) {
       const type = group.replicaType;
-      for (const f of group._securityFindings(this.security, this.platformDefaults)) errors.push({ ...f, field: `${type}.${f.field}` });
+      for (const f of group._securityFindings(this.security, this._platformDefaults)) errors.push({ ...f, field: `${type}.${f.field}` });
     }
     errors.push(...this.gpuScaleFindings());
     const gang = this.jobProps.gangScheduling;
@@ -381,7 +371,7 @@ export abstract class TrainingJob extends Construct {
     if (this.kind.notRestrictable && this.security.restricted) {
       errors.push(finding('security', 'PodSecurity.RESTRICTED', this.kind.notRestrictable));
     }
-    const defaultQueue = this.platformDefaults.queue;
+    const defaultQueue = this._platformDefaults.queue;
     if (this.kind.notQueueable && defaultQueue !== undefined) {
       errors.push(finding('queue (platform default)', defaultQueue, this.kind.notQueueable));
     }

@@ -1,8 +1,8 @@
-import { ApiObject, ApiObjectMetadata, ApiObjectMetadataDefinition, Lazy, Size } from 'cdk8s';
+import { ApiObjectMetadata, Lazy, Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { PlatformDefaults, PlatformDefaultsProps } from './defaults';
+import { KubeflowResource } from './kubeflow-resource';
 import { checkConstructor } from './private/boundary/constructor-checks';
 import { dropUndefined, listOf, mergeMaps } from './private/collections';
 import { secondsOf, WHOLE_SECONDS } from './private/durations';
@@ -10,13 +10,11 @@ import { lazy } from './private/lazy';
 import { isPortId, PORT_ID_TEXT } from './private/names';
 import { checkMountPath, normalPath } from './private/paths';
 import { amountFindings, limitFindings } from './private/quantities';
-import { addLateMetadata, omitNamespace } from './private/render-hook';
 import { presetSecurity } from './private/security-contexts';
-import { envToAdd, setOnce } from './private/set-once';
-import { checkRenderedDocument } from './private/validation/engine';
+import { envToAdd } from './private/set-once';
 import { Finding, finding } from './private/validation/finding';
 import { restrictedContextFindings } from './private/validation/pod-security';
-import { addCheck, checkLength, fail, raiseFirst } from './private/validation/report';
+import { checkLength, fail, raiseFirst } from './private/validation/report';
 import { volumeNameFindings } from './private/volumes';
 import { OptionCatalogue } from './private/workspace-kind/option-catalogue';
 import { PodSecurity } from './security';
@@ -186,7 +184,7 @@ const HTTP_PATH_PREFIX = /\{\{-?\s*httpPathPrefix\s+(?:"([^"]*)"|'([^']*)'|`([^`
  * The L1 object (id `Resource`) is created at once and its spec is rendered lazily, so `add*`
  * calls made after construction land; cross-field checks run at synth time.
  */
-export class WorkspaceKind extends Construct implements IWorkspaceKind {
+export class WorkspaceKind extends KubeflowResource implements IWorkspaceKind {
   /**
    * A WorkspaceKind that exists in the cluster (or another app), known by name. Workspaces that
    * use it must name their image and pod-config options, which cannot be checked at synth time.
@@ -207,9 +205,6 @@ export class WorkspaceKind extends Construct implements IWorkspaceKind {
     return `{{ httpPathPrefix "${portId}" }}`;
   }
 
-  /** The L1 API object this construct renders into. */
-  public readonly apiObject: ApiObject;
-
   private readonly props: WorkspaceKindProps;
   private readonly images = new OptionCatalogue<ImageConfigOptions>('imageConfig');
   private readonly pods = new OptionCatalogue<PodConfigOptions>('podConfig');
@@ -219,8 +214,6 @@ export class WorkspaceKind extends Construct implements IWorkspaceKind {
   private readonly env = new Map<string, kplus.EnvValue>();
   private readonly mounts: ExtraMount[] = [];
   private readonly clusterRoles: string[] = [];
-  private readonly podLabels: { [key: string]: string } = {};
-  private readonly podAnnotations: { [key: string]: string } = {};
 
   /**
    * @param scope the construct this kind belongs to
@@ -256,24 +249,15 @@ export class WorkspaceKind extends Construct implements IWorkspaceKind {
       this.mount('/dev/shm', shm);
     }
 
-    this.apiObject = new notebooks.WorkspaceKind(this, 'Resource', {
+    this._adopt(new notebooks.WorkspaceKind(this, 'Resource', {
       metadata: props.metadata,
       spec: Lazy.any({ produce: () => this.renderSpec() }) as any,
+    }), {
+      lateMetadata: () => ({ labels: this._platformDefaults.labels }),
+      clusterScoped: true,
+      propOf: field => this.propOf(field),
+      validate: () => this.validateKind(),
     });
-    addLateMetadata(this.apiObject, () => ({ labels: this.platformDefaults.labels }));
-    omitNamespace(this.apiObject);
-    checkRenderedDocument(this, this.apiObject, field => this.propOf(field));
-    addCheck(this, () => this.validateKind());
-  }
-
-  /** The WorkspaceKind's name, which workspaces write as `spec.kind`. */
-  public get name(): string {
-    return this.apiObject.name;
-  }
-
-  /** The WorkspaceKind's metadata, for labels and annotations added later. */
-  public get metadata(): ApiObjectMetadataDefinition {
-    return this.apiObject.metadata;
   }
 
   /** Where the home volume is mounted. */
@@ -447,42 +431,17 @@ export class WorkspaceKind extends Construct implements IWorkspaceKind {
     if (!this.clusterRoles.includes(name)) this.clusterRoles.push(name);
   }
 
-  /**
-   * Adds a label to workspace pods.
-   *
-   * @param key the label's key
-   * @param value the label's value
-   */
-  public addPodLabel(key: string, value: string): void {
-    setOnce(this, 'podLabels', this.podLabels, key, value);
-  }
-
-  /**
-   * Adds an annotation to workspace pods.
-   *
-   * @param key the annotation's key
-   * @param value the annotation's value
-   */
-  public addPodAnnotation(key: string, value: string): void {
-    setOnce(this, 'podAnnotations', this.podAnnotations, key, value);
-  }
-
-  /** The platform defaults that apply to this kind. */
-  private get platformDefaults(): PlatformDefaultsProps {
-    return PlatformDefaults.of(this);
-  }
-
   private get security(): PodSecurity {
-    return this.props.security ?? this.platformDefaults.security ?? PodSecurity.DEFAULT;
+    return this._podSecurity(this.props.security);
   }
 
   private renderSpec(): notebooks.WorkspaceKindSpec {
     const { renderActivityRule, renderFilterRule, renderMount, renderOptionSpawner, renderPodConfig, renderPort, renderRedirect } = render();
-    const defaults = this.platformDefaults;
+    const defaults = this._platformDefaults;
     const security = this.security;
     const restricted = security.restricted;
-    const labels = mergeMaps(defaults.labels, this.podLabels);
-    const annotations = mergeMaps(defaults.podAnnotations, this.podAnnotations);
+    const labels = mergeMaps(defaults.labels, this._podLabels);
+    const annotations = mergeMaps(defaults.podAnnotations, this._podAnnotations);
     const probes = dropUndefined({
       startupProbe: this.props.startupProbe,
       livenessProbe: this.props.livenessProbe,

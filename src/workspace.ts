@@ -1,15 +1,13 @@
-import { ApiObject, ApiObjectMetadata, ApiObjectMetadataDefinition, Lazy, Size, SizeRoundingBehavior } from 'cdk8s';
+import { ApiObjectMetadata, Lazy, Size, SizeRoundingBehavior } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { PlatformDefaults, PlatformDefaultsProps } from './defaults';
+import { KubeflowResource } from './kubeflow-resource';
 import { checkConstructor } from './private/boundary/constructor-checks';
 import { dropUndefined, mergeMaps } from './private/collections';
 import { DNS_SUBDOMAIN_TEXT, isSubdomain } from './private/names';
 import { checkMountPath, normalPath } from './private/paths';
-import { addLateMetadata } from './private/render-hook';
-import { checkRenderedDocument } from './private/validation/engine';
 import { Finding, finding } from './private/validation/finding';
-import { addCheck, checkLength, fail, raise, raiseFirst } from './private/validation/report';
+import { checkLength, fail, raise, raiseFirst } from './private/validation/report';
 import { optionIdLengthFinding, unknownOptionFinding } from './private/workspace-kind/option-ids';
 import { IWorkspaceKind, WorkspaceKind } from './workspace-kind';
 import * as notebooks from '../imports/notebooks';
@@ -236,9 +234,7 @@ const WRITABLE_MODES = [
  * When the kind is a `WorkspaceKind` of this app, the options, default ids and mount paths are
  * checked against it at synth time, as the notebooks admission webhook would check them.
  */
-export class Workspace extends Construct {
-  /** The L1 API object this construct renders into. */
-  public readonly apiObject: ApiObject;
+export class Workspace extends KubeflowResource {
   /** The WorkspaceKind the workspace uses. */
   public readonly kind: IWorkspaceKind;
 
@@ -246,8 +242,6 @@ export class Workspace extends Construct {
   private readonly homeClaim?: BoundClaim;
   private readonly data: DataMount[] = [];
   private readonly secrets: SecretMount[] = [];
-  private readonly podLabels: { [key: string]: string } = {};
-  private readonly podAnnotations: { [key: string]: string } = {};
 
   /**
    * @param scope the construct this workspace belongs to
@@ -268,11 +262,13 @@ export class Workspace extends Construct {
     }
     if (props.displayName !== undefined) checkLength(this, 'displayName', props.displayName, 1, 128);
 
-    this.apiObject = new notebooks.Workspace(this, 'Resource', {
+    this._adopt(new notebooks.Workspace(this, 'Resource', {
       metadata: props.metadata,
       spec: Lazy.any({ produce: () => this.renderSpec() }) as any,
+    }), {
+      lateMetadata: () => ({ labels: this._platformDefaults.labels }),
+      validate: () => this.validateWorkspace(),
     });
-    addLateMetadata(this.apiObject, () => ({ labels: this.platformDefaults.labels }));
 
     if (props.home) {
       const storage = props.home._finding('home');
@@ -287,19 +283,6 @@ export class Workspace extends Construct {
     for (const s of props.secrets ?? []) this.addSecret(s.mountPath, s.secret, s);
     for (const [key, value] of Object.entries(props.podLabels ?? {})) this.addPodLabel(key, value);
     for (const [key, value] of Object.entries(props.podAnnotations ?? {})) this.addPodAnnotation(key, value);
-
-    checkRenderedDocument(this, this.apiObject);
-    addCheck(this, () => this.validateWorkspace());
-  }
-
-  /** The workspace's name. */
-  public get name(): string {
-    return this.apiObject.name;
-  }
-
-  /** The workspace's metadata, for labels and annotations added later. */
-  public get metadata(): ApiObjectMetadataDefinition {
-    return this.apiObject.metadata;
   }
 
   /** The name of the home volume's claim, if the workspace has one. */
@@ -355,35 +338,10 @@ export class Workspace extends Construct {
     this.secrets.push({ mountPath, secret, defaultMode: mode });
   }
 
-  /**
-   * Adds a label to the workspace pod.
-   *
-   * @param key the label's key
-   * @param value the label's value
-   */
-  public addPodLabel(key: string, value: string): void {
-    this.podLabels[key] = value;
-  }
-
-  /**
-   * Adds an annotation to the workspace pod.
-   *
-   * @param key the annotation's key
-   * @param value the annotation's value
-   */
-  public addPodAnnotation(key: string, value: string): void {
-    this.podAnnotations[key] = value;
-  }
-
-  /** The platform defaults that apply to this workspace. */
-  private get platformDefaults(): PlatformDefaultsProps {
-    return PlatformDefaults.of(this);
-  }
-
   private renderSpec(): notebooks.WorkspaceSpec {
-    const defaults = this.platformDefaults;
-    const labels = mergeMaps(defaults.labels, this.podLabels);
-    const annotations = mergeMaps(defaults.podAnnotations, this.podAnnotations);
+    const defaults = this._platformDefaults;
+    const labels = mergeMaps(defaults.labels, this._podLabels);
+    const annotations = mergeMaps(defaults.podAnnotations, this._podAnnotations);
     return dropUndefined({
       displayName: this.props.displayName,
       kind: this.kind.name,

@@ -1,22 +1,20 @@
-import { ApiObject, ApiObjectMetadata, ApiObjectMetadataDefinition, Duration, Lazy } from 'cdk8s';
+import { ApiObjectMetadata, Duration, Lazy } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { TrainJobInitializer } from './train-job-initializer';
 import { TrainingRuntimeRef } from './training-runtime-ref';
 import * as trainer from '../../imports/trainer';
-import { PlatformDefaults } from '../defaults';
+import { KubeflowResource } from '../kubeflow-resource';
 import { checkConstructor } from '../private/boundary/constructor-checks';
 import { dropUndefined, mergeMaps, uniqueByContent } from '../private/collections';
 import { deadlineFinding } from '../private/durations';
 import { kueueJobLabels } from '../private/kueue';
 import { normalPath } from '../private/paths';
 import { amountFindings, limitFindings, resourceQuantities } from '../private/quantities';
-import { addLateMetadata } from '../private/render-hook';
 import { LIBRARY_PATCH_MANAGER, NODE_JOB, TRAINER_GROUP } from '../private/trainer-names';
-import { checkRenderedDocument } from '../private/validation/engine';
 import { Finding, finding } from '../private/validation/finding';
-import { addCheck, checkCount, fail, raise, raiseFirst } from '../private/validation/report';
+import { checkCount, fail, raise, raiseFirst } from '../private/validation/report';
 import { sameVolume } from '../private/volumes';
 import { Resources } from '../resources';
 
@@ -158,9 +156,7 @@ export interface TrainJobProps {
  * platform team publishes. Node selection, tolerations, pod labels and mounts are written as one
  * runtime patch owned by the library. A runtime construct of the same app is written before the job.
  */
-export class TrainJob extends Construct {
-  /** The L1 API object this construct renders into. */
-  public readonly apiObject: ApiObject;
+export class TrainJob extends KubeflowResource {
   /** The runtime the job runs on. */
   public readonly runtime: TrainingRuntimeRef;
 
@@ -196,23 +192,15 @@ export class TrainJob extends Construct {
       }
     }
     for (const t of props.tolerations ?? []) this.addToleration(t);
-    this.apiObject = new trainer.TrainJob(this, 'Resource', { spec: Lazy.any({ produce: () => this.renderSpec() }) as any, metadata: props.metadata });
-    addLateMetadata(this.apiObject, () => ({ labels: this.jobLabels() }));
+    for (const [key, value] of Object.entries(props.podLabels ?? {})) this.addPodLabel(key, value);
+    for (const [key, value] of Object.entries(props.podAnnotations ?? {})) this.addPodAnnotation(key, value);
+    const apiObject = this._adopt(new trainer.TrainJob(this, 'Resource', { spec: Lazy.any({ produce: () => this.renderSpec() }) as any, metadata: props.metadata }), {
+      lateMetadata: () => ({ labels: this.jobLabels() }),
+      validate: () => this.validateJob(),
+    });
     // A runtime of the app is applied first: the Trainer webhook refuses a TrainJob whose runtime
     // does not exist yet, and cdk8s writes dependencies before their dependents.
-    if (props.runtime._facts) this.apiObject.node.addDependency(props.runtime._facts.apiObject);
-    checkRenderedDocument(this, this.apiObject);
-    addCheck(this, () => this.validateJob());
-  }
-
-  /** The job's metadata, for labels and annotations added later. */
-  public get metadata(): ApiObjectMetadataDefinition {
-    return this.apiObject.metadata;
-  }
-
-  /** The job's name. */
-  public get name(): string {
-    return this.apiObject.name;
+    if (props.runtime._facts) apiObject.node.addDependency(props.runtime._facts.apiObject);
   }
 
   /**
@@ -282,7 +270,7 @@ export class TrainJob extends Construct {
     const p = this.props;
     const nodeSelector = mergeMaps(p.nodeSelector);
     const tolerations = this.tolerations;
-    const podMeta = dropUndefined({ labels: mergeMaps(p.podLabels), annotations: mergeMaps(p.podAnnotations) });
+    const podMeta = dropUndefined({ labels: mergeMaps(this._podLabels), annotations: mergeMaps(this._podAnnotations) });
     const podSpec = dropUndefined({
       serviceAccountName: p.serviceAccountName,
       nodeSelector,
@@ -320,7 +308,7 @@ export class TrainJob extends Construct {
   }
 
   private jobLabels(): { [key: string]: string } | undefined {
-    const defaults = PlatformDefaults.of(this);
+    const defaults = this._platformDefaults;
     return kueueJobLabels(defaults.labels, this.props.queue ?? defaults.queue, this.props.workloadPriorityClass);
   }
 

@@ -1,4 +1,4 @@
-import { ApiObject, ApiObjectMetadata, ApiObjectMetadataDefinition, Lazy, Size } from 'cdk8s';
+import { ApiObject, ApiObjectMetadata, Lazy, Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
@@ -6,19 +6,17 @@ import { InitializerStepOptions, InitializerWorkspaceOptions } from './initializ
 import { MlPolicy } from './ml-policy';
 import { PodGroupPolicy } from './pod-group-policy';
 import { TrainingRuntimeRef } from './training-runtime-ref';
-import { PlatformDefaults } from '../defaults';
+import { KubeflowResource, PodMetadataField } from '../kubeflow-resource';
 import { checkConstructor } from '../private/boundary/constructor-checks';
 import { dropUndefined } from '../private/collections';
 import { FrameworkContainer, PodRenderContext } from '../private/pod-render';
 import { sizeQuantity } from '../private/quantities';
-import { addLateMetadata } from '../private/render-hook';
 import { mergeRoleOptions } from '../private/role-options';
 import {
   ANCESTOR_LABEL, DATASET_INITIALIZER, INITIALIZER_MOUNT_PATH, INITIALIZER_VOLUME, LAUNCHER_JOB, MODEL_INITIALIZER, NODE_JOB,
 } from '../private/trainer-names';
-import { checkRenderedDocument } from '../private/validation/engine';
 import { Finding, finding } from '../private/validation/finding';
-import { addCheck, checkCount, raiseFirst } from '../private/validation/report';
+import { checkCount, raiseFirst } from '../private/validation/report';
 import { ReplicaGroup, ReplicaOptions } from '../replica';
 import { RestartPolicy } from '../run-policy';
 import { PodSecurity } from '../security';
@@ -92,9 +90,7 @@ export interface TrainingRuntimeProps extends ReplicaOptions {
  * `dataset-initializer`, `model-initializer`, `node` (and `launcher` for MPI), each with its
  * step label and container name. The spec renders at synth, so later `add*` calls land.
  */
-export abstract class TrainingRuntimeBase extends Construct {
-  /** The L1 API object this construct renders into. */
-  public readonly apiObject: ApiObject;
+export abstract class TrainingRuntimeBase extends KubeflowResource {
   /** The training nodes' pods (replicated job `node`). */
   public readonly nodes: ReplicaGroup;
   /** The MPI launcher's pod, for an MPI runtime. */
@@ -150,20 +146,19 @@ export abstract class TrainingRuntimeBase extends Construct {
         framework: container(NODE_JOB),
       });
     }
-    this.apiObject = this._createResource(props.metadata, Lazy.any({ produce: () => this.renderSpec() }));
-    addLateMetadata(this.apiObject, () => ({ labels: { [FRAMEWORK_LABEL]: props.frameworkLabel ?? props.mlPolicy.framework } }));
-    checkRenderedDocument(this, this.apiObject);
-    addCheck(this, () => this.validateRuntime());
+    this._adopt(this._createResource(props.metadata, Lazy.any({ produce: () => this.renderSpec() })), {
+      lateMetadata: () => ({ labels: { [FRAMEWORK_LABEL]: props.frameworkLabel ?? props.mlPolicy.framework } }),
+      validate: () => this.validateRuntime(),
+    });
   }
 
-  /** The runtime's metadata, for labels and annotations added later. */
-  public get metadata(): ApiObjectMetadataDefinition {
-    return this.apiObject.metadata;
-  }
-
-  /** The runtime's name. */
-  public get name(): string {
-    return this.apiObject.name;
+  /**
+   * The training pods (the nodes, and the MPI launcher), which the `podLabels` and
+   * `podAnnotations` props describe; the initializer steps keep their own.
+   * @internal
+   */
+  protected _addPodMetadata(field: PodMetadataField, key: string, value: string): void {
+    for (const group of this.trainerGroups()) group._addPodMetadata(field, key, value);
   }
 
   /**
@@ -200,7 +195,7 @@ export abstract class TrainingRuntimeBase extends Construct {
   protected abstract _createResource(metadata: ApiObjectMetadata | undefined, spec: any): ApiObject;
 
   private get security(): PodSecurity {
-    return this.props.security ?? PlatformDefaults.of(this).security ?? PodSecurity.DEFAULT;
+    return this._podSecurity(this.props.security);
   }
 
   /** The groups whose main container is the trainer: the nodes, and the MPI launcher. */
@@ -233,7 +228,7 @@ export abstract class TrainingRuntimeBase extends Construct {
   }
 
   private renderSpec(): any {
-    const defaults = PlatformDefaults.of(this);
+    const defaults = this._platformDefaults;
     const context: PodRenderContext = {
       defaults,
       podDefaultLabels: defaults.labels,
@@ -288,7 +283,7 @@ export abstract class TrainingRuntimeBase extends Construct {
       [DATASET_INITIALIZER, this.datasetInitializer], [MODEL_INITIALIZER, this.modelInitializer],
     ];
     for (const [name, group] of groups) {
-      for (const f of group?._securityFindings(this.security, PlatformDefaults.of(this)) ?? []) out.push({ ...f, field: `${name}.${f.field}` });
+      for (const f of group?._securityFindings(this.security, this._platformDefaults) ?? []) out.push({ ...f, field: `${name}.${f.field}` });
     }
     // More MPI slots than GPUs oversubscribes them: two ranks share a device, which NCCL refuses.
     const gpus = this.nodes.accelerator?.count;

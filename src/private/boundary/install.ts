@@ -17,6 +17,7 @@ import * as defaults from '../../defaults';
 import * as elastic from '../../elastic';
 import * as escapeHatch from '../../escape-hatch';
 import * as jax from '../../jax';
+import * as kubeflowResource from '../../kubeflow-resource';
 import * as mpi from '../../mpi';
 import * as networking from '../../networking';
 import * as nodeHealth from '../../node-health';
@@ -53,7 +54,7 @@ const MODULES = [
   accelerator, defaults, elastic, escapeHatch, jax, mpi, networking, nodeHealth, operatorConfig, paddle, pytorch, replica, runPolicy,
   scheduling, security, tensorflow, topology, trainingJob, workspace, workspaceActivity, workspaceKind, workspaceOptions, xgboost,
   clusterTrainingRuntime, initializerStep, mlPolicy, podGroupPolicy, trainJob, trainJobInitializer, trainingRuntime, trainingRuntimeBase,
-  trainingRuntimeRef,
+  trainingRuntimeRef, kubeflowResource,
 ];
 
 const GUARDED = Symbol.for('cdk8s-kubeflow.boundary.guarded');

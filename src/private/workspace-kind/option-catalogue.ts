@@ -1,5 +1,5 @@
-import type { WorkspaceOptionProps } from '../../workspace-options';
 import { optionIdLengthFinding } from './option-ids';
+import type { WorkspaceOptionProps } from '../../workspace-options';
 import { Finding, finding } from '../validation/finding';
 import { lengthFinding } from '../validation/report';
 

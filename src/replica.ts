@@ -11,6 +11,7 @@ import { nodeHealthFindings, withNodeHealth } from './private/node-health';
 import { normalPath } from './private/paths';
 import { PodRenderContext, ReplicaCountRule, ReplicaGroupSettings } from './private/pod-render';
 import { amountFindings, resourceQuantities } from './private/quantities';
+import { askedOverRestricted, optionFieldName, restrictedPodFindings } from './private/restricted';
 import { presetSecurity, userSecurity } from './private/security-contexts';
 import { envToAdd, setOnce } from './private/set-once';
 import { Finding, finding } from './private/validation/finding';
@@ -151,7 +152,8 @@ export interface RoleOptions extends ReplicaOptions {
 }
 
 const SHM_VOLUME = 'dshm';
-const RESTRICTED = 'under PodSecurity.RESTRICTED (the "restricted" Pod Security Standard)';
+/** The pod security context of the RESTRICTED preset (a new object each time: it goes into a manifest). */
+const restrictedPodContext = (): k8s.PodSecurityContext => ({ runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } });
 
 /**
  * The pod template of one replica type (Master, Worker, PS, Launcher, ...), built from the
@@ -458,9 +460,7 @@ export class ReplicaGroup extends Construct {
       hostIpc: this.options.hostIpc || undefined,
       hostNetwork: this.options.hostNetwork || undefined,
       restartPolicy: this.options.podRestartPolicy?.value,
-      securityContext: security.restricted
-        ? { runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } }
-        : undefined,
+      securityContext: security.restricted ? restrictedPodContext() : undefined,
     };
     return {
       metadata: {
@@ -487,19 +487,14 @@ export class ReplicaGroup extends Construct {
     if (rdmaCount(network) > 0) {
       out.push(finding('network.rdmaDevice', network!.rdmaDevice!.resourceName, 'expected none under PodSecurity.RESTRICTED: RDMA needs the IPC_LOCK capability, which neither the baseline nor the restricted Pod Security level allows; use PodSecurity.DEFAULT in a namespace whose Pod Security level is privileged'));
     }
-    if (this.options.hostNetwork) out.push(finding('hostNetwork', true, `expected false or not set ${RESTRICTED}, which forbids host namespaces`));
-    if (this.options.hostIpc) out.push(finding('hostIpc', true, `expected false or not set ${RESTRICTED}, which forbids host namespaces`));
-    for (const v of volumesByName(this.allVolumes())) {
-      if (v._toKube().hostPath) out.push(finding(`volumes[${v.name}].hostPath`, v._toKube().hostPath?.path, `expected no hostPath volume ${RESTRICTED}`));
-    }
-    for (const [container, asked] of this.customSecurity) {
-      const at = `containers[${container.name}].securityContext`;
-      if (asked.privileged) out.push(finding(`${at}.privileged`, true, `expected false or not set ${RESTRICTED}`));
-      if (asked.allowPrivilegeEscalation) out.push(finding(`${at}.allowPrivilegeEscalation`, true, `expected false or not set ${RESTRICTED}`));
-      if (asked.ensureNonRoot === false) out.push(finding(`${at}.ensureNonRoot`, false, `expected true or not set ${RESTRICTED}, which runs containers as a non-root user`));
-      const added = (asked.capabilities?.add ?? []).map(c => String(c)).filter(c => c !== 'NET_BIND_SERVICE');
-      if (added.length) out.push(finding(`${at}.capabilities.add`, added, `expected at most "NET_BIND_SERVICE" ${RESTRICTED}`));
-    }
+    // The pod as the user asked for it over the preset: the preset's own contexts pass the standard.
+    out.push(...restrictedPodFindings({
+      hostNetwork: this.options.hostNetwork,
+      hostIPC: this.options.hostIpc,
+      volumes: volumesByName(this.allVolumes()).map(v => v._toKube()),
+      securityContext: restrictedPodContext(),
+      containers: [...this.customSecurity].map(([c, asked]) => ({ name: c.name, securityContext: askedOverRestricted(asked) })),
+    }, optionFieldName));
     return out;
   }
 

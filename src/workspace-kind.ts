@@ -10,10 +10,10 @@ import { lazy } from './private/lazy';
 import { isPortId, PORT_ID_TEXT } from './private/names';
 import { checkMountPath, normalPath } from './private/paths';
 import { amountFindings, limitFindings } from './private/quantities';
+import { restrictedPodFindings } from './private/restricted';
 import { presetSecurity } from './private/security-contexts';
 import { envToAdd } from './private/set-once';
 import { Finding, finding } from './private/validation/finding';
-import { restrictedContextFindings } from './private/validation/pod-security';
 import { checkLength, fail, raiseFirst } from './private/validation/report';
 import { volumeNameFindings } from './private/volumes';
 import { OptionCatalogue } from './private/workspace-kind/option-catalogue';
@@ -460,11 +460,7 @@ export class WorkspaceKind extends KubeflowResource implements IWorkspaceKind {
         : undefined,
       extraVolumeMounts: this.mounts.length ? this.mounts.map(renderMount) : undefined,
       extraVolumes: volumes.length ? volumes.map(v => v._toKube() as core.Volume) : undefined,
-      securityContext: this.props.podSecurityContext ?? dropUndefined({
-        fsGroup: JUPYTER_USERS_GID,
-        runAsNonRoot: restricted ? true : undefined,
-        seccompProfile: { type: 'RuntimeDefault' },
-      }),
+      securityContext: this.podSecurityContext(restricted),
       containerSecurityContext: this.props.containerSecurityContext ?? presetSecurity(security, undefined),
       options: {
         imageConfig: {
@@ -504,6 +500,15 @@ export class WorkspaceKind extends KubeflowResource implements IWorkspaceKind {
       filterRules: this.filterRules.length ? this.filterRules.map(renderFilterRule) : undefined,
       activityRules: this.activityRules.length ? this.activityRules.map(renderActivityRule) : undefined,
       podTemplate: dropUndefined(podTemplate),
+    });
+  }
+
+  /** The workspace pods' security context: the one given, else the preset's. */
+  private podSecurityContext(restricted: boolean): core.PodSecurityContext {
+    return this.props.podSecurityContext ?? dropUndefined({
+      fsGroup: JUPYTER_USERS_GID,
+      runAsNonRoot: restricted ? true : undefined,
+      seccompProfile: { type: 'RuntimeDefault' },
     });
   }
 
@@ -563,10 +568,13 @@ export class WorkspaceKind extends KubeflowResource implements IWorkspaceKind {
       errors.push(finding('volumeMounts.mountPath', m.path, 'expected a path no other mount uses; the home volume is mounted there'));
     }
     errors.push(...volumeNameFindings(this.mounts.map(m => m.volume)));
-    const pod = this.props.podSecurityContext;
-    const container = this.props.containerSecurityContext;
-    if (this.security.restricted && (pod || container)) {
-      errors.push(...restrictedContextFindings(pod, container ?? presetSecurity(PodSecurity.RESTRICTED, undefined) as core.SecurityContext));
+    // Explicit contexts replace the preset's, so under RESTRICTED they must meet the standard
+    // themselves; the workspace container is the one whose context the kind sets.
+    if (this.security.restricted && (this.props.podSecurityContext || this.props.containerSecurityContext)) {
+      errors.push(...restrictedPodFindings({
+        securityContext: this.podSecurityContext(true),
+        containers: [{ name: 'workspace', securityContext: this.props.containerSecurityContext ?? presetSecurity(PodSecurity.RESTRICTED, undefined) }],
+      }, field => field.replace(/^containers\[workspace\]\.securityContext/, 'containerSecurityContext').replace(/^securityContext/, 'podSecurityContext')));
     }
     return errors;
   }

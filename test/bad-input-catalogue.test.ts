@@ -638,7 +638,7 @@ const CASES: Case[] = [
   { construct: 'ClusterTrainingRuntime', input: 'no image', at: 'construction', build: ctr({ image: undefined }), message: 'test/rt/node: image is not set; expected a container image for the main container' },
   { construct: 'TrainingRuntime', input: 'a relative SSH key path', at: 'construction', build: tr({ mlPolicy: MlPolicy.mpi({ sshAuthMountPath: '.ssh' }) }), message: 'test/rt: mlPolicy.mpi.sshAuthMountPath is ".ssh"; expected an absolute path such as /home/mpiuser/.ssh' },
   { construct: 'TrainingRuntime', input: 'no nodes', at: 'construction', build: tr({ numNodes: -1 }), message: 'test/rt: numNodes is -1; expected a whole number of 1 or more' },
-  { construct: 'TrainingRuntime', input: 'hostNetwork under RESTRICTED', at: 'synth', build: tr({ hostNetwork: true, security: PodSecurity.RESTRICTED }), message: `${REPORT}  [test/rt] node.hostNetwork is true; expected false or not set under PodSecurity.RESTRICTED (the "restricted" Pod Security Standard), which forbids host namespaces` },
+  { construct: 'TrainingRuntime', input: 'hostNetwork under RESTRICTED', at: 'synth', build: tr({ hostNetwork: true, security: PodSecurity.RESTRICTED }), message: `${REPORT}  [test/rt] node.hostNetwork is true; expected false or not set under PodSecurity.RESTRICTED (the "restricted" Pod Security Standard)` },
   {
     construct: 'TrainingRuntime',
     input: 'in another namespace than the TrainJob',

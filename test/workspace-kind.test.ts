@@ -280,13 +280,13 @@ describe('security contexts', () => {
       podSecurityContext: { runAsUser: 0 },
       containerSecurityContext: { privileged: true, capabilities: { add: ['SYS_ADMIN'] } },
     }))).toBe(report(
-      'containerSecurityContext.allowPrivilegeEscalation is not set; expected false under PodSecurity.RESTRICTED (the "restricted" Pod Security Standard)',
+      'podSecurityContext.runAsUser is 0; expected a non-zero uid under PodSecurity.RESTRICTED (the "restricted" Pod Security Standard)',
       'containerSecurityContext.privileged is true; expected false or not set under PodSecurity.RESTRICTED (the "restricted" Pod Security Standard)',
-      'containerSecurityContext.runAsNonRoot is not set; expected true here or on podSecurityContext under PodSecurity.RESTRICTED (the "restricted" Pod Security Standard)',
-      'podSecurityContext.runAsUser is 0; expected a non-zero user id under PodSecurity.RESTRICTED (the "restricted" Pod Security Standard)',
-      'containerSecurityContext.seccompProfile.type is not set; expected RuntimeDefault or Localhost, here or on podSecurityContext under PodSecurity.RESTRICTED (the "restricted" Pod Security Standard)',
-      'containerSecurityContext.capabilities.drop is []; expected to include "ALL" under PodSecurity.RESTRICTED (the "restricted" Pod Security Standard)',
-      'containerSecurityContext.capabilities.add is ["SYS_ADMIN"]; expected at most "NET_BIND_SERVICE" under PodSecurity.RESTRICTED (the "restricted" Pod Security Standard)',
+      'containerSecurityContext.allowPrivilegeEscalation is not set; expected false under PodSecurity.RESTRICTED (the "restricted" Pod Security Standard)',
+      'containerSecurityContext.runAsNonRoot is not set; expected true on the container or the pod under PodSecurity.RESTRICTED (the "restricted" Pod Security Standard)',
+      'containerSecurityContext.seccompProfile.type is not set; expected "RuntimeDefault" or "Localhost" on the container or the pod under PodSecurity.RESTRICTED (the "restricted" Pod Security Standard)',
+      'containerSecurityContext.capabilities.drop is not set; expected a list with "ALL" under PodSecurity.RESTRICTED (the "restricted" Pod Security Standard)',
+      'containerSecurityContext.capabilities.add[0] is "SYS_ADMIN"; expected only NET_BIND_SERVICE to be added under PodSecurity.RESTRICTED (the "restricted" Pod Security Standard)',
     ));
   });
 });

@@ -1,3 +1,5 @@
+import { dropUndefined } from './private/collections';
+
 /**
  * The extended resource an RDMA device plugin publishes; a pod that asks for one gets the RDMA
  * devices (`/dev/infiniband/...`) of the node mounted.
@@ -85,7 +87,7 @@ export class Nccl {
    * @param overrides settings that replace the preset's
    */
   public static infiniband(overrides: NcclSettings = {}): NcclSettings {
-    return { socketInterfaces: ['eth0'], ibHcas: ['mlx5'], ibDisable: false, ...dropUnset(overrides) };
+    return { socketInterfaces: ['eth0'], ibHcas: ['mlx5'], ibDisable: false, ...dropUndefined(overrides) };
   }
 
   /**
@@ -94,7 +96,7 @@ export class Nccl {
    * @param overrides settings that replace the preset's
    */
   public static roce(overrides: NcclSettings = {}): NcclSettings {
-    return { socketInterfaces: ['eth0'], ibHcas: ['mlx5'], ibDisable: false, gidIndex: 3, ...dropUnset(overrides) };
+    return { socketInterfaces: ['eth0'], ibHcas: ['mlx5'], ibDisable: false, gidIndex: 3, ...dropUndefined(overrides) };
   }
 
   private constructor() {}
@@ -129,10 +131,4 @@ export interface GpuNetworking {
    * @default - none
    */
   readonly nccl?: NcclSettings;
-}
-
-function dropUnset<T extends object>(value: T): T {
-  const out: { [key: string]: unknown } = {};
-  for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = v;
-  return out as T;
 }

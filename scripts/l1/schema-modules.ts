@@ -15,7 +15,7 @@ export function schemaModules(kinds: readonly CrdKind[]): Map<string, string> {
   const files = new Map<string, string>();
   for (const { kind, schema } of compact) {
     files.set(`${schemaModuleName(kind)}.ts`, schemaModule(
-      `The compact schema of ${kind.kind} (${kind.group}/${kind.version}), from shared/crds/${kind.file}.`,
+      `The compact schema of ${kind.kind} (${kind.group}/${kind.version}), from upstream/crds/${kind.file}.`,
       "import type { KindSchema } from '../validator';",
       'SCHEMA: KindSchema',
       schema));

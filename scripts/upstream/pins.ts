@@ -1,7 +1,7 @@
 /**
  * The upstream files the project keeps in upstream/ (the pinned CRDs and the example corpora),
  * where they are, and the offline check that each is byte for byte the pinned upstream blob
- * (upstream/pins.json). Every reader of these files takes its folder from here.
+ * (upstream/pins.json). The TypeScript readers of these files take their folders from here.
  */
 import { createHash } from 'crypto';
 import * as fs from 'fs';

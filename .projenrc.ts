@@ -192,8 +192,8 @@ project.addTask('boundary-schema', {
 project.addTask('test:conformance', {
   description: 'upstream/ against the pinned releases, then Kubernetes 1.34 validation, the training-operator v1.9.4 and Trainer v2.3.0 webhooks (Go, conformance/) on the tests\', examples\' and differential manifests',
   steps: [
-    // The pinned upstream files against the releases themselves (the modules are downloaded for
-    // the webhooks below anyway; a few seconds once they are cached).
+    // The pinned upstream files against the releases themselves (training-operator v1.9.4 and
+    // Trainer v2.3.0 are downloaded for the webhooks below anyway; a few seconds once cached).
     { spawn: 'import:verify' },
     { spawn: 'synth' },
     { exec: 'ts-node --transpile-only --project tsconfig.dev.json scripts/differential.ts' },

@@ -84,10 +84,25 @@ const project = new cdk8s.ConstructLibraryCdk8s({
   gitignore: ['/.synth-staging-*', '/test/.snippets-*', '/dist/', '/dist-packages/', '/.bench/', '/test/bindings/**/.venv/', '/test/bindings/**/target/', '__pycache__/', '/cdk.out/'],
 });
 
-// Regenerates imports/ (the L1s) and test/schemas/ (compact schemas) from the pinned CRDs.
+// The pinned upstream files (CRDs and example corpora) live in upstream/, each with its git blob
+// SHA-1 in upstream/pins.json (upstream/README.md). import:verify checks the copies against the
+// pins offline, then against the pinned releases from the Go module proxy; import checks the pins
+// offline before it regenerates anything.
+const verifyUpstream = 'ts-node --transpile-only --project tsconfig.dev.json scripts/upstream/verify.ts';
+project.addTask('import:verify', {
+  description: 'Check upstream/ against upstream/pins.json (blob SHA-1s), then against the pinned releases from the Go module proxy (--offline: the first only)',
+  exec: verifyUpstream,
+  receiveArgs: true,
+});
+
+// Regenerates imports/ (the L1s), src/private/schema/crds/ (compact schemas) and the built-in
+// runtime catalogue from the pinned CRDs and the Trainer corpus in upstream/.
 project.addTask('import', {
-  description: 'Generate the L1 classes in imports/ from the pinned CRDs in ../shared/crds',
-  exec: 'ts-node --transpile-only --project tsconfig.dev.json scripts/generate-l1.ts',
+  description: 'Generate the L1 classes in imports/ from the pinned CRDs in upstream/crds (after checking them against upstream/pins.json)',
+  steps: [
+    { exec: `${verifyUpstream} --offline` },
+    { exec: 'ts-node --transpile-only --project tsconfig.dev.json scripts/generate-l1.ts' },
+  ],
 });
 
 // Synthesizes every example into dist/ through the cdk8s CLI, exactly as a GitOps repo would,
@@ -99,7 +114,7 @@ project.addTask('synth', {
 
 // Only the compiled library, its .jsii assembly and the docs belong in the npm tarball.
 for (const pattern of ['/imports/', '/examples/', '/scripts/', '/bench/', '/.bench/', '/docs/', '/cdk8s.yaml', '/tsconfig.dev.json',
-  '/.ci/', '/dist-packages/', '/.synth-staging-*', '/test/']) {
+  '/.ci/', '/dist-packages/', '/.synth-staging-*', '/test/', '/upstream/']) {
   project.addPackageIgnore(pattern);
 }
 
@@ -173,10 +188,13 @@ project.addTask('boundary-schema', {
 
 // Kubernetes' own validation (1.34), the training operator's webhooks (v1.9.4) and Kubeflow
 // Trainer's webhooks (v2.3.0), run in Go on every manifest the tests wrote, on dist/ and on a
-// differential corpus (conformance/README.md).
+// differential corpus (conformance/README.md); first, upstream/ against the pinned releases.
 project.addTask('test:conformance', {
-  description: 'Kubernetes 1.34 validation, the training-operator v1.9.4 and Trainer v2.3.0 webhooks (Go, conformance/) on the tests\', examples\' and differential manifests',
+  description: 'upstream/ against the pinned releases, then Kubernetes 1.34 validation, the training-operator v1.9.4 and Trainer v2.3.0 webhooks (Go, conformance/) on the tests\', examples\' and differential manifests',
   steps: [
+    // The pinned upstream files against the releases themselves (training-operator v1.9.4 and
+    // Trainer v2.3.0 are downloaded for the webhooks below anyway; a few seconds once cached).
+    { spawn: 'import:verify' },
     { spawn: 'synth' },
     { exec: 'ts-node --transpile-only --project tsconfig.dev.json scripts/differential.ts' },
     { exec: 'go test -count=1 ./...', cwd: 'conformance/corpus' },
@@ -190,7 +208,7 @@ project.addTask('test:conformance', {
 project.gitignore.addPatterns('/test/.snippets-*', '/test/bindings/**/.venv/', '/test/bindings/**/target/');
 
 // npm scripts for the commands people type; projen keeps the task definitions.
-for (const task of ['build', 'compile', 'test', 'test:quick', 'test:conformance', 'test:cluster', 'boundary-schema', 'docgen', 'eslint', 'import', 'synth', 'package-all', 'test:bindings', 'bench']) {
+for (const task of ['build', 'compile', 'test', 'test:quick', 'test:conformance', 'test:cluster', 'boundary-schema', 'docgen', 'eslint', 'import', 'import:verify', 'synth', 'package-all', 'test:bindings', 'bench']) {
   project.package.setScript(task, `projen ${task}`);
 }
 

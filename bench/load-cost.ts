@@ -7,9 +7,10 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { ROOT, bin, lineCount, log, run, walk } from './util';
+import { UPSTREAM_CRDS } from '../scripts/upstream/pins';
 
 /** The CRDs the L1s are generated from: the 7 training-operator kinds and the 2 Notebooks v2 kinds. */
-export const CRDS_DIR = process.env.BENCH_CRDS ?? path.resolve(ROOT, '..', 'shared', 'crds');
+export const CRDS_DIR = process.env.BENCH_CRDS ?? UPSTREAM_CRDS;
 const CRD_FOLDERS = ['training-operator', 'notebooks-v2', 'trainer-v2'];
 
 export interface LibraryBuild {

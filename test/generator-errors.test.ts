@@ -8,13 +8,13 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as yaml from 'js-yaml';
-import { generate, GeneratedFiles, MODULES, SCHEMA_DIR, writeGenerated } from '../scripts/l1/generate';
+import { DEFAULT_CRD_ROOT, generate, GeneratedFiles, MODULES, SCHEMA_DIR, writeGenerated } from '../scripts/l1/generate';
 import { rewrite, tidyJson2jsiiOutput } from '../scripts/l1/rewrites';
 import { SHARED_TYPE_NAMES, SharedTypeNamer } from '../scripts/l1/shared-type-names';
 import { BUILTIN_RUNTIMES_MODULE } from '../scripts/trainer/builtin-runtimes';
 
 const ROOT = path.join(__dirname, '..');
-const CRD_ROOT = path.join(ROOT, '..', 'shared', 'crds');
+const CRD_ROOT = DEFAULT_CRD_ROOT;
 
 let scratch: string;
 beforeEach(() => {
@@ -57,14 +57,7 @@ function messageOf(fn: () => unknown): string {
   throw new Error('expected an error, but none was thrown');
 }
 
-const describeWithCrds = fs.existsSync(CRD_ROOT) ? describe : describe.skip;
-if (!fs.existsSync(CRD_ROOT)) {
-  test(`skipped: the pinned CRDs (${CRD_ROOT}) are not available`, () => {
-    console.log(`generator-errors: ${CRD_ROOT} does not exist; the error cases need a copy of it`);
-  });
-}
-
-describeWithCrds('generate() names the file and the problem', () => {
+describe('generate() names the file and the problem', () => {
   test('a missing file', () => {
     const crds = copyCrds();
     fs.rmSync(path.join(crds, 'training-operator/kubeflow.org_tfjobs.yaml'));
@@ -125,7 +118,7 @@ const MXJOBS = 'training-operator/kubeflow.org_mxjobs.yaml';
 const PYTORCHJOBS = 'training-operator/kubeflow.org_pytorchjobs.yaml';
 const TFJOBS = 'training-operator/kubeflow.org_tfjobs.yaml';
 
-describeWithCrds('generate() refuses to change the public API silently', () => {
+describe('generate() refuses to change the public API silently', () => {
   test('a core type whose schemas disagree on a required field (a merge would make it optional)', () => {
     const crds = copyCrds();
     editSchema(crds, MXJOBS, schema => {
@@ -298,7 +291,7 @@ describe('writeGenerated() swaps whole folders', () => {
     expect(snapshot(out.imports)).toEqual(before);
   });
 
-  (fs.existsSync(CRD_ROOT) ? test : test.skip)('generate() checks every CRD before anything is written', () => {
+  test('generate() checks every CRD before anything is written', () => {
     const out = outputRoot();
     const before = snapshot(out.root);
     const crds = copyCrds();
@@ -310,7 +303,7 @@ describe('writeGenerated() swaps whole folders', () => {
   });
 });
 
-describeWithCrds('the generate-l1 CLI', () => {
+describe('the generate-l1 CLI', () => {
   const run = (crdRoot: string, outRoot: string) => spawnSync('npx', ['ts-node', '--transpile-only', 'scripts/generate-l1.ts', crdRoot, outRoot], {
     cwd: ROOT,
     encoding: 'utf8',

@@ -3,10 +3,14 @@
  * shape, with the document path of the field, for the pinned kinds only, and schemas loaded on the
  * first check of their kind rather than when the library is loaded.
  */
+import { SHARED_SUBTREES_FILE } from '../scripts/l1/schema-modules';
 import { kindSchema, pinnedKinds, schemaFindings } from '../src/private/schema';
 import { inflate } from '../src/private/schema/shared-subtrees';
 import { SchemaNode, toFinding, violations } from '../src/private/schema/validator';
 import { describe as message, Finding } from '../src/private/validation/finding';
+
+/** The module of the subtrees the compact schemas share, as the test requires and mocks it. */
+const SHARED_SUBTREES_MODULE = SHARED_SUBTREES_FILE.replace(/\.ts$/, '');
 
 const WORKER = 'spec.pytorchReplicaSpecs.Worker';
 /** The resource-quantity pattern of the pinned CRDs. */
@@ -132,7 +136,7 @@ test('every pinned kind has its schema', () => {
 test('loading the library loads no schema; checking a kind loads that kind\'s only', () => {
   const loaded: string[] = [];
   jest.isolateModules(() => {
-    for (const key of [...pinnedKinds(), 'shared']) {
+    for (const key of [...pinnedKinds(), SHARED_SUBTREES_MODULE]) {
       const file = key.replace('/', '_').replace(' ', '_');
       const actual = jest.requireActual(`../src/private/schema/crds/${file}`);
       jest.doMock(`../src/private/schema/crds/${file}`, () => {
@@ -148,7 +152,7 @@ test('loading the library loads no schema; checking a kind loads that kind\'s on
     const schema = require('../src/private/schema');
     expect(schema.schemaFindings(pytorchJob())).toEqual([]);
     expect(schema.schemaFindings(pytorchJob())).toEqual([]);
-    expect(loaded).toEqual(['shared', 'kubeflow.org_v1_PyTorchJob']);
+    expect(loaded).toEqual([SHARED_SUBTREES_MODULE, 'kubeflow.org_v1_PyTorchJob']);
   });
 });
 

@@ -8,10 +8,8 @@ import { Chart } from 'cdk8s';
 import * as yaml from 'js-yaml';
 import { schemaFor, synthManifests, validateManifest } from './harness';
 import { dropNulls, jsonDifferences, l1KindFor, propsFromJson, withoutPaths } from './harness/l1-from-json';
+import { UPSTREAM_EXAMPLES as EXAMPLES, UPSTREAM_EXAMPLES_V2 as EXAMPLES_V2 } from '../scripts/upstream/pins';
 
-const EXAMPLES = path.join(__dirname, '..', '..', 'shared', 'examples', 'upstream');
-/** The Trainer v2 corpus (v2.3.0 runtimes and jobs); its files are labelled `upstream-v2/<file>`. */
-const EXAMPLES_V2 = path.join(__dirname, '..', '..', 'shared', 'examples', 'upstream-v2');
 
 /**
  * The one upstream example whose pod templates carry stale `apiVersion: v1` / `kind: Pod` keys
@@ -49,8 +47,8 @@ function findYaml(dir: string): string[] {
 }
 
 function loadExamples(): Example[] {
-  const roots: Array<[string, string]> = [[EXAMPLES, '']];
-  if (fs.existsSync(EXAMPLES_V2)) roots.push([EXAMPLES_V2, 'upstream-v2/']);
+  // The Trainer v2 corpus (v2.3.0 runtimes and jobs) is labelled `upstream-v2/<file>`.
+  const roots: Array<[string, string]> = [[EXAMPLES, ''], [EXAMPLES_V2, 'upstream-v2/']];
   return roots.flatMap(([root, prefix]) => findYaml(root).map(full => [root, prefix, full] as const)).flatMap(([root, prefix, full]) => {
     const file = prefix + path.relative(root, full).split(path.sep).join('/');
     return yaml.loadAll(fs.readFileSync(full, 'utf8'))
@@ -70,77 +68,74 @@ function skipReason(doc: any): string | undefined {
   return undefined;
 }
 
-if (!fs.existsSync(EXAMPLES)) {
-  test(`skipped: upstream examples folder ${EXAMPLES} is missing`, () => {
-    console.log(`l1-upstream-examples: ${EXAMPLES} does not exist, so the upstream round trip was not run`);
+const examples = loadExamples();
+const usable = examples.filter(e => !skipReason(e.doc));
+const label = (e: Example) => (e.index === 0 ? e.file : `${e.file}#${e.index}`);
+
+test('the corpus is there and every skip is explained', () => {
+  const skipped = examples.filter(e => skipReason(e.doc)).map(e => `${label(e)}: ${skipReason(e.doc)}`);
+  const byKind = new Map<string, number>();
+  for (const e of usable) byKind.set(e.doc.kind, (byKind.get(e.doc.kind) ?? 0) + 1);
+  console.log([
+    `upstream examples: ${examples.length} documents, ${usable.length} checked, ${skipped.length} skipped`,
+    `  checked per kind: ${[...byKind].map(([k, n]) => `${k} ${n}`).join(', ')}`,
+    ...skipped.map(s => `  skipped ${s}`),
+  ].join('\n'));
+  expect(usable.length).toBeGreaterThan(0);
+  // Every document of the pinned corpora has a generated L1 today; one that has none must be
+  // listed here with its reason.
+  expect(skipped).toEqual([]);
+  // Every special case names a file that exists, so a renamed example cannot silently lose its check.
+  for (const file of [...Object.keys(STALE_TEMPLATE_KEYS), ...Object.keys(INVALID_UPSTREAM)]) {
+    expect(examples.map(e => e.file)).toContain(file);
+  }
+});
+
+test('the comparison catches a quantity handed over as a plain string', () => {
+  // The trap the design warns about: a raw JSON quantity in typed props loses its value (the
+  // generated map serializer reads `.value` of a string, and the YAML then says `memory: null`).
+  const doc = {
+    apiVersion: 'kubeflow.org/v1',
+    kind: 'PyTorchJob',
+    metadata: { name: 'raw' },
+    spec: { pytorchReplicaSpecs: { Worker: { replicas: 1, template: { spec: { containers: [{ name: 'pytorch', image: 'i', resources: { limits: { memory: '1Gi' } } }] } } } } },
+  };
+  const [synthesized] = synthManifests(app => {
+    new (l1KindFor(doc.apiVersion, doc.kind)!.construct)(new Chart(app, 'raw'), 'raw', { metadata: doc.metadata, spec: doc.spec });
   });
-} else {
-  const examples = loadExamples();
-  const usable = examples.filter(e => !skipReason(e.doc));
-  const label = (e: Example) => (e.index === 0 ? e.file : `${e.file}#${e.index}`);
+  expect(jsonDifferences(doc, synthesized)).toEqual([
+    'spec.pytorchReplicaSpecs.Worker.template.spec.containers[0].resources.limits.memory: expected "1Gi", got null',
+  ]);
+});
 
-  test('the corpus is there and every skip is explained', () => {
-    const skipped = examples.filter(e => skipReason(e.doc)).map(e => `${label(e)}: ${skipReason(e.doc)}`);
-    const byKind = new Map<string, number>();
-    for (const e of usable) byKind.set(e.doc.kind, (byKind.get(e.doc.kind) ?? 0) + 1);
-    console.log([
-      `upstream examples: ${examples.length} documents, ${usable.length} checked, ${skipped.length} skipped`,
-      `  checked per kind: ${[...byKind].map(([k, n]) => `${k} ${n}`).join(', ')}`,
-      ...skipped.map(s => `  skipped ${s}`),
-    ].join('\n'));
-    expect(usable.length).toBeGreaterThan(0);
-    // Every special case names a file that exists, so a renamed example cannot silently lose its check.
-    for (const file of [...Object.keys(STALE_TEMPLATE_KEYS), ...Object.keys(INVALID_UPSTREAM)]) {
-      expect(examples.map(e => e.file)).toContain(file);
-    }
+describe.each(usable.map(e => [label(e), e] as const))('%s', (_name, example) => {
+  const schema = schemaFor(example.doc.apiVersion, example.doc.kind)!;
+  const l1 = l1KindFor(example.doc.apiVersion, example.doc.kind)!;
+  const { props, unknownFields } = propsFromJson(example.doc, schema);
+  const mayLose = STALE_TEMPLATE_KEYS[example.file] ?? [];
+
+  // Through the real YAML output, so that what is compared is what a user would commit.
+  const [synthesized, ...others] = synthManifests(app => {
+    new l1.construct(new Chart(app, 'example'), 'example', props);
   });
 
-  test('the comparison catches a quantity handed over as a plain string', () => {
-    // The trap the design warns about: a raw JSON quantity in typed props loses its value (the
-    // generated map serializer reads `.value` of a string, and the YAML then says `memory: null`).
-    const doc = {
-      apiVersion: 'kubeflow.org/v1',
-      kind: 'PyTorchJob',
-      metadata: { name: 'raw' },
-      spec: { pytorchReplicaSpecs: { Worker: { replicas: 1, template: { spec: { containers: [{ name: 'pytorch', image: 'i', resources: { limits: { memory: '1Gi' } } }] } } } } },
-    };
-    const [synthesized] = synthManifests(app => {
-      new (l1KindFor(doc.apiVersion, doc.kind)!.construct)(new Chart(app, 'raw'), 'raw', { metadata: doc.metadata, spec: doc.spec });
-    });
-    expect(jsonDifferences(doc, synthesized)).toEqual([
-      'spec.pytorchReplicaSpecs.Worker.template.spec.containers[0].resources.limits.memory: expected "1Gi", got null',
-    ]);
+  test('only the known fields fall outside the schema', () => {
+    expect(unknownFields).toEqual(mayLose);
   });
 
-  describe.each(usable.map(e => [label(e), e] as const))('%s', (_name, example) => {
-    const schema = schemaFor(example.doc.apiVersion, example.doc.kind)!;
-    const l1 = l1KindFor(example.doc.apiVersion, example.doc.kind)!;
-    const { props, unknownFields } = propsFromJson(example.doc, schema);
-    const mayLose = STALE_TEMPLATE_KEYS[example.file] ?? [];
-
-    // Through the real YAML output, so that what is compared is what a user would commit.
-    const [synthesized, ...others] = synthManifests(app => {
-      new l1.construct(new Chart(app, 'example'), 'example', props);
-    });
-
-    test('only the known fields fall outside the schema', () => {
-      expect(unknownFields).toEqual(mayLose);
-    });
-
-    test(`${l1.module}.${l1.className} synthesizes the example back, field for field`, () => {
-      expect(others).toEqual([]);
-      const expected = withoutPaths(dropNulls(example.doc), mayLose);
-      expect(jsonDifferences(expected, synthesized)).toEqual([]);
-      // The lost fields are really lost (and not, say, renamed somewhere else).
-      expect(jsonDifferences(dropNulls(example.doc), synthesized)).toEqual(mayLose.map(p => `${p}: missing`));
-    });
-
-    test('the upstream document is valid against the pinned CRD, except where listed', () => {
-      expect(validateManifest(dropNulls(example.doc))).toEqual(INVALID_UPSTREAM[example.file] ?? []);
-    });
-
-    test('the synthesized document is valid against the pinned CRD', () => {
-      expect(validateManifest(synthesized)).toEqual([]);
-    });
+  test(`${l1.module}.${l1.className} synthesizes the example back, field for field`, () => {
+    expect(others).toEqual([]);
+    const expected = withoutPaths(dropNulls(example.doc), mayLose);
+    expect(jsonDifferences(expected, synthesized)).toEqual([]);
+    // The lost fields are really lost (and not, say, renamed somewhere else).
+    expect(jsonDifferences(dropNulls(example.doc), synthesized)).toEqual(mayLose.map(p => `${p}: missing`));
   });
-}
+
+  test('the upstream document is valid against the pinned CRD, except where listed', () => {
+    expect(validateManifest(dropNulls(example.doc))).toEqual(INVALID_UPSTREAM[example.file] ?? []);
+  });
+
+  test('the synthesized document is valid against the pinned CRD', () => {
+    expect(validateManifest(synthesized)).toEqual([]);
+  });
+});

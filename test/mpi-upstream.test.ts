@@ -11,8 +11,9 @@ import * as yaml from 'js-yaml';
 import { CleanPodPolicy, MpiAllReduce } from '../src';
 import { expectDeterministic, expectValidManifests } from './harness';
 import { missingLeaves } from './harness/fidelity';
+import { UPSTREAM_EXAMPLES } from '../scripts/upstream/pins';
 
-const UPSTREAM = path.join(__dirname, '..', '..', 'shared', 'examples', 'upstream', 'training-operator', 'mpi');
+const UPSTREAM = path.join(UPSTREAM_EXAMPLES, 'training-operator', 'mpi');
 
 const LAUNCHER_RESOURCES = { cpu: kplus.Cpu.units(1), memory: Size.gibibytes(2) };
 const WORKER_RESOURCES = { cpu: kplus.Cpu.units(2), memory: Size.gibibytes(4) };
@@ -93,26 +94,20 @@ function translate(doc: any, moves: Array<[string[], string[]]>): any {
   return copy;
 }
 
-if (!fs.existsSync(UPSTREAM)) {
-  test('upstream MPIJob examples (skipped: the upstream examples folder is not beside the project)', () => {
-    console.log(`mpi-upstream: skipped, ${UPSTREAM} does not exist`);
-  });
-} else {
-  test('every upstream MPIJob example has an L2 expression', () => {
-    expect(upstreamFiles()).toEqual(Object.keys(EXPRESSED).sort());
-    for (const file of Object.keys(TRANSLATED)) expect(upstreamFiles()).toContain(file);
-  });
+test('every upstream MPIJob example has an L2 expression', () => {
+  expect(upstreamFiles()).toEqual(Object.keys(EXPRESSED).sort());
+  for (const file of Object.keys(TRANSLATED)) expect(upstreamFiles()).toContain(file);
+});
 
-  test.each(Object.keys(EXPRESSED).sort())('%s is expressible with MpiAllReduce', file => {
-    const upstream = yaml.loadAll(fs.readFileSync(path.join(UPSTREAM, file), 'utf8')).filter(d => d);
-    expect(upstream).toHaveLength(1);
-    const docs = expectDeterministic(app => EXPRESSED[file](new Chart(app, 'upstream')));
-    expectValidManifests(docs);
-    expect(docs).toHaveLength(1);
-    const moves = TRANSLATED[file] ?? [];
-    expect(missingLeaves(translate(upstream[0], moves), docs[0])).toEqual([]);
-    // Only the moved fields differ: the raw upstream document misses exactly those.
-    expect(missingLeaves(upstream[0], docs[0])).toEqual(moves.map(([from]) => `${from.join('.')}: expected ${JSON.stringify(from.reduce((o: any, k) => o[k], upstream[0]))}, got undefined`));
-    expect(docs[0].spec.cleanPodPolicy).toBeUndefined();
-  });
-}
+test.each(Object.keys(EXPRESSED).sort())('%s is expressible with MpiAllReduce', file => {
+  const upstream = yaml.loadAll(fs.readFileSync(path.join(UPSTREAM, file), 'utf8')).filter(d => d);
+  expect(upstream).toHaveLength(1);
+  const docs = expectDeterministic(app => EXPRESSED[file](new Chart(app, 'upstream')));
+  expectValidManifests(docs);
+  expect(docs).toHaveLength(1);
+  const moves = TRANSLATED[file] ?? [];
+  expect(missingLeaves(translate(upstream[0], moves), docs[0])).toEqual([]);
+  // Only the moved fields differ: the raw upstream document misses exactly those.
+  expect(missingLeaves(upstream[0], docs[0])).toEqual(moves.map(([from]) => `${from.join('.')}: expected ${JSON.stringify(from.reduce((o: any, k) => o[k], upstream[0]))}, got undefined`));
+  expect(docs[0].spec.cleanPodPolicy).toBeUndefined();
+});

@@ -8,8 +8,9 @@ import {
 } from '../src';
 import { expectDeterministic, expectValidManifests } from './harness';
 import { missingLeaves } from './harness/fidelity';
+import { UPSTREAM_EXAMPLES } from '../scripts/upstream/pins';
 
-const UPSTREAM = path.join(__dirname, '..', '..', 'shared', 'examples', 'upstream', 'notebooks-v2');
+const UPSTREAM = path.join(UPSTREAM_EXAMPLES, 'notebooks-v2');
 const KIND_FILE = 'jupyterlab_v1beta1_workspacekind.yaml';
 const WORKSPACE_FILE = 'jupyterlab_v1beta1_workspace.yaml';
 
@@ -164,49 +165,43 @@ function withoutEmpty(value: any, at = '', dropped: string[] = []): { value: any
   return { value: out, dropped };
 }
 
-if (!fs.existsSync(path.join(UPSTREAM, KIND_FILE)) || !fs.existsSync(path.join(UPSTREAM, WORKSPACE_FILE))) {
-  test('upstream Notebooks v2 samples (skipped: ../shared/examples/upstream/notebooks-v2 is not beside the project)', () => {
-    console.log(`skipped: the upstream samples are not in ${UPSTREAM}`);
+describe('the upstream Notebooks v2 samples are expressible with the L2 constructs', () => {
+  const docs = expectDeterministic(app => {
+    const chart = new Chart(app, 'upstream');
+    upstreamWorkspace(chart, upstreamKind(chart));
   });
-} else {
-  describe('the upstream Notebooks v2 samples are expressible with the L2 constructs', () => {
-    const docs = expectDeterministic(app => {
-      const chart = new Chart(app, 'upstream');
-      upstreamWorkspace(chart, upstreamKind(chart));
-    });
-    const ours = (kind: string) => docs.find(d => d.kind === kind);
-    const upstream = (file: string) => yaml.load(fs.readFileSync(path.join(UPSTREAM, file), 'utf8')) as any;
+  const ours = (kind: string) => docs.find(d => d.kind === kind);
+  const upstream = (file: string) => yaml.load(fs.readFileSync(path.join(UPSTREAM, file), 'utf8')) as any;
 
-    test('both synthesized documents pass the strict schema check', () => {
-      expect(docs.map(d => d.kind)).toEqual(['WorkspaceKind', 'Workspace']);
-      expect(expectValidManifests(docs)).toBe(2);
-    });
-
-    test('every leaf of the upstream WorkspaceKind is in ours, with the same value', () => {
-      const { value, dropped } = withoutEmpty(upstream(KIND_FILE));
-      expect(dropped).toEqual([
-        'spec.activityRules[1].match',
-        'spec.podTemplate.ports[0].httpProxy.requestHeaders',
-        'spec.podTemplate.options.podConfig.values[0].spec.affinity',
-        'spec.podTemplate.options.podConfig.values[0].spec.nodeSelector',
-        'spec.podTemplate.options.podConfig.values[0].spec.tolerations',
-        'spec.podTemplate.options.podConfig.values[2].spec.affinity',
-        'spec.podTemplate.options.podConfig.values[2].spec.nodeSelector',
-      ]);
-      expect(missingLeaves(value, ours('WorkspaceKind'))).toEqual([]);
-    });
-
-    test('every leaf of the upstream Workspace is in ours, with the same value', () => {
-      const { value, dropped } = withoutEmpty(upstream(WORKSPACE_FILE));
-      expect(dropped).toEqual(['spec.podTemplate.podMetadata.labels', 'spec.podTemplate.podMetadata.annotations', 'spec.podTemplate.podMetadata']);
-      expect(missingLeaves(value, ours('Workspace'))).toEqual([]);
-    });
-
-    test('what ours adds is exactly the GPU request the construct writes beside its limit', () => {
-      expect(missingLeaves(ours('WorkspaceKind'), upstream(KIND_FILE))).toEqual([
-        'spec.podTemplate.options.podConfig.values[2].spec.resources.requests.nvidia.com/gpu: expected 1, got undefined',
-      ]);
-      expect(missingLeaves(ours('Workspace'), upstream(WORKSPACE_FILE))).toEqual([]);
-    });
+  test('both synthesized documents pass the strict schema check', () => {
+    expect(docs.map(d => d.kind)).toEqual(['WorkspaceKind', 'Workspace']);
+    expect(expectValidManifests(docs)).toBe(2);
   });
-}
+
+  test('every leaf of the upstream WorkspaceKind is in ours, with the same value', () => {
+    const { value, dropped } = withoutEmpty(upstream(KIND_FILE));
+    expect(dropped).toEqual([
+      'spec.activityRules[1].match',
+      'spec.podTemplate.ports[0].httpProxy.requestHeaders',
+      'spec.podTemplate.options.podConfig.values[0].spec.affinity',
+      'spec.podTemplate.options.podConfig.values[0].spec.nodeSelector',
+      'spec.podTemplate.options.podConfig.values[0].spec.tolerations',
+      'spec.podTemplate.options.podConfig.values[2].spec.affinity',
+      'spec.podTemplate.options.podConfig.values[2].spec.nodeSelector',
+    ]);
+    expect(missingLeaves(value, ours('WorkspaceKind'))).toEqual([]);
+  });
+
+  test('every leaf of the upstream Workspace is in ours, with the same value', () => {
+    const { value, dropped } = withoutEmpty(upstream(WORKSPACE_FILE));
+    expect(dropped).toEqual(['spec.podTemplate.podMetadata.labels', 'spec.podTemplate.podMetadata.annotations', 'spec.podTemplate.podMetadata']);
+    expect(missingLeaves(value, ours('Workspace'))).toEqual([]);
+  });
+
+  test('what ours adds is exactly the GPU request the construct writes beside its limit', () => {
+    expect(missingLeaves(ours('WorkspaceKind'), upstream(KIND_FILE))).toEqual([
+      'spec.podTemplate.options.podConfig.values[2].spec.resources.requests.nvidia.com/gpu: expected 1, got undefined',
+    ]);
+    expect(missingLeaves(ours('Workspace'), upstream(WORKSPACE_FILE))).toEqual([]);
+  });
+});

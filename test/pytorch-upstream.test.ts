@@ -6,8 +6,9 @@ import * as yaml from 'js-yaml';
 import { Accelerator, DistributedPyTorch, DistributedPyTorchProps, NprocPerNode, RendezvousBackend, RestartPolicy } from '../src';
 import { expectValidManifests } from './harness';
 import { missingLeaves, yamlFilesUnder } from './harness/fidelity';
+import { UPSTREAM_EXAMPLES } from '../scripts/upstream/pins';
 
-const UPSTREAM = path.join(__dirname, '..', '..', 'shared', 'examples', 'upstream', 'training-operator', 'pytorch');
+const UPSTREAM = path.join(UPSTREAM_EXAMPLES, 'training-operator', 'pytorch');
 
 /**
  * Each upstream PyTorchJob written with DistributedPyTorch. The props are what a user would write
@@ -78,24 +79,18 @@ function mnist(backend: string): DistributedPyTorchProps {
 
 const upstreamFiles = () => yamlFilesUnder(UPSTREAM);
 
-if (!fs.existsSync(UPSTREAM)) {
-  test('upstream PyTorch examples (skipped: ../shared/examples/upstream is not beside the project)', () => {
-    console.log(`skipped: ${UPSTREAM} does not exist`);
-  });
-} else {
-  test('every upstream PyTorch example has an L2 expression', () => {
-    expect(upstreamFiles()).toEqual(Object.keys(EXPRESSED).sort());
-  });
+test('every upstream PyTorch example has an L2 expression', () => {
+  expect(upstreamFiles()).toEqual(Object.keys(EXPRESSED).sort());
+});
 
-  test.each(Object.keys(EXPRESSED).sort())('%s is expressible with DistributedPyTorch', file => {
-    const upstream = yaml.load(fs.readFileSync(path.join(UPSTREAM, file), 'utf8'));
-    const chart = new Chart(Testing.app(), 'upstream');
-    new DistributedPyTorch(chart, 'job', EXPRESSED[file]);
-    const docs = Testing.synth(chart);
-    expectValidManifests(docs);
-    expect(missingLeaves(upstream, docs[0])).toEqual([]);
-  });
-}
+test.each(Object.keys(EXPRESSED).sort())('%s is expressible with DistributedPyTorch', file => {
+  const upstream = yaml.load(fs.readFileSync(path.join(UPSTREAM, file), 'utf8'));
+  const chart = new Chart(Testing.app(), 'upstream');
+  new DistributedPyTorch(chart, 'job', EXPRESSED[file]);
+  const docs = Testing.synth(chart);
+  expectValidManifests(docs);
+  expect(missingLeaves(upstream, docs[0])).toEqual([]);
+});
 
 test('the fidelity check reports a missing or changed leaf', () => {
   expect(missingLeaves({ a: { b: 1, c: [{ d: 'x' }] } }, { a: { b: 2, c: [{}] } })).toEqual([

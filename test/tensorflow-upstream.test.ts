@@ -11,8 +11,9 @@ import * as yaml from 'js-yaml';
 import { Accelerator, CleanPodPolicy, ParameterServerTF, RestartPolicy } from '../src';
 import { expectDeterministic, expectValidManifests } from './harness';
 import { missingLeaves, yamlFilesUnder } from './harness/fidelity';
+import { UPSTREAM_EXAMPLES } from '../scripts/upstream/pins';
 
-const UPSTREAM = path.join(__dirname, '..', '..', 'shared', 'examples', 'upstream', 'training-operator', 'tensorflow');
+const UPSTREAM = path.join(UPSTREAM_EXAMPLES, 'training-operator', 'tensorflow');
 
 const MNIST_WITH_SUMMARIES = 'ghcr.io/kubeflow/training-v1/tf-mnist-with-summaries:latest';
 
@@ -69,24 +70,18 @@ const EXPRESSED: { [file: string]: (chart: Chart) => void } = {
 
 const upstreamFiles = () => yamlFilesUnder(UPSTREAM);
 
-if (!fs.existsSync(UPSTREAM)) {
-  test('upstream TFJob examples (skipped: the upstream examples folder is not beside the project)', () => {
-    console.log(`tensorflow-upstream: skipped, ${UPSTREAM} does not exist`);
-  });
-} else {
-  test('every upstream TFJob example has an L2 expression', () => {
-    expect(upstreamFiles()).toEqual(Object.keys(EXPRESSED).sort());
-  });
+test('every upstream TFJob example has an L2 expression', () => {
+  expect(upstreamFiles()).toEqual(Object.keys(EXPRESSED).sort());
+});
 
-  test.each(Object.keys(EXPRESSED).sort())('%s is expressible with ParameterServerTF', file => {
-    const upstream = yaml.loadAll(fs.readFileSync(path.join(UPSTREAM, file), 'utf8')).filter(d => d);
-    expect(upstream).toHaveLength(1);
-    const docs = expectDeterministic(app => EXPRESSED[file](new Chart(app, 'upstream')));
-    expectValidManifests(docs);
-    expect(docs).toHaveLength(1);
-    expect(missingLeaves(upstream[0], docs[0])).toEqual([]);
-  });
-}
+test.each(Object.keys(EXPRESSED).sort())('%s is expressible with ParameterServerTF', file => {
+  const upstream = yaml.loadAll(fs.readFileSync(path.join(UPSTREAM, file), 'utf8')).filter(d => d);
+  expect(upstream).toHaveLength(1);
+  const docs = expectDeterministic(app => EXPRESSED[file](new Chart(app, 'upstream')));
+  expectValidManifests(docs);
+  expect(docs).toHaveLength(1);
+  expect(missingLeaves(upstream[0], docs[0])).toEqual([]);
+});
 
 test('a changed leaf of a TFJob is reported', () => {
   const chart = new Chart(Testing.app(), 'upstream');

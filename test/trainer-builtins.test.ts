@@ -1,6 +1,6 @@
 /**
  * The catalogue of the Trainer's built-in runtimes is generated from the pinned release's runtimes
- * (../shared/examples/upstream-v2/runtimes) by `npx projen import`: the committed module must be
+ * (upstream/examples/upstream-v2/runtimes) by `npx projen import`: the committed module must be
  * exactly what the generator writes, and hold every runtime the release ships.
  */
 import * as fs from 'fs';

@@ -1,5 +1,5 @@
 /**
- * Fidelity to the Trainer v2.3.0 corpus (../shared/examples/upstream-v2): each file rebuilt with
+ * Fidelity to the Trainer v2.3.0 corpus (upstream/examples/upstream-v2): each file rebuilt with
  * the constructs; every upstream leaf must appear in the output with the same value. Fields the
  * constructs have no option for are written with an escape hatch, and those are listed here, so
  * the list is the gap. jobs/05-multi-step.yaml, which the Trainer webhook refuses, is refused.
@@ -14,8 +14,8 @@ import {
 } from '../src';
 import { expectDeterministic, expectValidManifests, REPORT, synthErrors } from './harness';
 import { missingLeaves } from './harness/fidelity';
+import { UPSTREAM_EXAMPLES_V2 as ROOT } from '../scripts/upstream/pins';
 
-const ROOT = path.join(__dirname, '..', '..', 'shared', 'examples', 'upstream-v2');
 const TORCH = 'pytorch/pytorch:2.13.0-cuda13.0-cudnn9-runtime';
 const CACHE_JOB_NAME = kplus.EnvValue.fromFieldRef(kplus.EnvFieldPaths.POD_LABEL, { key: 'jobset.sigs.k8s.io/jobset-name', apiVersion: 'v1' });
 
@@ -166,7 +166,7 @@ function resources(file: string): { resourcesPerNode: any; resourceLimitsPerNode
   return { resourcesPerNode: of(r.requests), resourceLimitsPerNode: of(r.limits) };
 }
 
-const files = fs.existsSync(ROOT) ? [...fs.readdirSync(path.join(ROOT, 'runtimes')).map(f => `runtimes/${f}`), ...fs.readdirSync(path.join(ROOT, 'jobs')).map(f => `jobs/${f}`)].sort() : [];
+const files = [...fs.readdirSync(path.join(ROOT, 'runtimes')).map(f => `runtimes/${f}`), ...fs.readdirSync(path.join(ROOT, 'jobs')).map(f => `jobs/${f}`)].sort();
 
 test('every corpus file has a program, except the one upstream refuses', () => {
   expect(files.filter(f => !BUILDERS[f])).toEqual(['jobs/05-multi-step.yaml']);

@@ -346,10 +346,10 @@ describe('validation', () => {
   test('a TrainingRuntime of the app in another namespace', () => {
     expect(errors(chart => {
       const team = new Chart(chart, 'team-b', { namespace: 'team-b' });
-      const rt = new TrainingRuntime(team, 'rt', { metadata: { name: 'shared' }, mlPolicy: MlPolicy.torch(), image: TORCH_IMAGE });
+      const rt = new TrainingRuntime(team, 'rt', { metadata: { name: 'common' }, mlPolicy: MlPolicy.torch(), image: TORCH_IMAGE });
       new TrainJob(chart, 'job', { metadata: { name: 'j', namespace: 'team-a' }, runtime: rt.ref });
     })).toEqual([
-      '[test/job] spec.runtimeRef.name is "shared"; expected a TrainingRuntime in the job\'s namespace "team-a"; the app\'s "shared" is in namespace "team-b", where the controller does not look',
+      '[test/job] spec.runtimeRef.name is "common"; expected a TrainingRuntime in the job\'s namespace "team-a"; the app\'s "common" is in namespace "team-b", where the controller does not look',
     ]);
   });
 

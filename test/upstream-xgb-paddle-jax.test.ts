@@ -11,8 +11,9 @@ import * as yaml from 'js-yaml';
 import { Accelerator, DistributedJax, DistributedPaddle, DistributedXGBoost, RestartPolicy } from '../src';
 import { expectDeterministic, expectValidManifests } from './harness';
 import { missingLeaves, yamlFilesUnder } from './harness/fidelity';
+import { UPSTREAM_EXAMPLES } from '../scripts/upstream/pins';
 
-const UPSTREAM = path.join(__dirname, '..', '..', 'shared', 'examples', 'upstream', 'training-operator');
+const UPSTREAM = path.join(UPSTREAM_EXAMPLES, 'training-operator');
 const FOLDERS = ['xgboost', 'paddlepaddle', 'jax'];
 
 /** The API version the constructs write; documents of any other version are skipped. */
@@ -194,33 +195,27 @@ function without(doc: any, paths: string[]): any {
   return copy;
 }
 
-if (!FOLDERS.every(f => fs.existsSync(path.join(UPSTREAM, f)))) {
-  test('upstream XGBoost, Paddle and JAX examples (skipped: ../shared/examples/upstream is not beside the project)', () => {
-    console.log(`skipped: ${UPSTREAM}/{${FOLDERS.join(',')}} does not exist`);
-  });
-} else {
-  test('every upstream XGBoost, Paddle and JAX example has an L2 expression', () => {
-    expect(upstreamFiles()).toEqual(Object.keys(EXPRESSED).sort());
-  });
+test('every upstream XGBoost, Paddle and JAX example has an L2 expression', () => {
+  expect(upstreamFiles()).toEqual(Object.keys(EXPRESSED).sort());
+});
 
-  test.each(Object.keys(EXPRESSED).sort())('%s is expressible with the L2', file => {
-    const upstream = yaml.loadAll(fs.readFileSync(path.join(UPSTREAM, file), 'utf8')).filter(d => d !== null && d !== undefined) as any[];
-    const docs = expectDeterministic(app => EXPRESSED[file](new Chart(app, 'upstream')));
-    expectValidManifests(docs);
-    let compared = 0;
-    for (const doc of upstream) {
-      if (doc.apiVersion !== API_VERSION) {
-        console.log(`${file}: skipped a ${doc.apiVersion} ${doc.kind}; the constructs write ${API_VERSION} only`);
-        continue;
-      }
-      const ours = docs.find(d => d.kind === doc.kind && d.metadata?.name === doc.metadata?.name);
-      expect(ours).toBeDefined();
-      const ignored = NOT_WRITTEN[file];
-      // The ignored keys are really there upstream, so the list cannot go stale silently.
-      for (const p of ignored?.paths ?? []) expect(p.split('.').reduce((o: any, k) => o?.[k], doc)).toBeDefined();
-      expect(missingLeaves(without(doc, ignored?.paths ?? []), ours)).toEqual([]);
-      compared++;
+test.each(Object.keys(EXPRESSED).sort())('%s is expressible with the L2', file => {
+  const upstream = yaml.loadAll(fs.readFileSync(path.join(UPSTREAM, file), 'utf8')).filter(d => d !== null && d !== undefined) as any[];
+  const docs = expectDeterministic(app => EXPRESSED[file](new Chart(app, 'upstream')));
+  expectValidManifests(docs);
+  let compared = 0;
+  for (const doc of upstream) {
+    if (doc.apiVersion !== API_VERSION) {
+      console.log(`${file}: skipped a ${doc.apiVersion} ${doc.kind}; the constructs write ${API_VERSION} only`);
+      continue;
     }
-    expect(compared).toBeGreaterThan(0);
-  });
-}
+    const ours = docs.find(d => d.kind === doc.kind && d.metadata?.name === doc.metadata?.name);
+    expect(ours).toBeDefined();
+    const ignored = NOT_WRITTEN[file];
+    // The ignored keys are really there upstream, so the list cannot go stale silently.
+    for (const p of ignored?.paths ?? []) expect(p.split('.').reduce((o: any, k) => o?.[k], doc)).toBeDefined();
+    expect(missingLeaves(without(doc, ignored?.paths ?? []), ours)).toEqual([]);
+    compared++;
+  }
+  expect(compared).toBeGreaterThan(0);
+});

@@ -141,7 +141,7 @@ describe('rendering', () => {
   test('pod labels and annotations, added later too, over the platform defaults; defaults label the workspace', () => {
     const ws = synthWorkspace({ podAnnotations: { 'example.com/a': '1' } }, (w, chart) => {
       PlatformDefaults.set(chart, {
-        labels: { team: 'a', cost: 'shared' },
+        labels: { team: 'a', cost: 'common' },
         podAnnotations: { 'example.com/a': '0', 'example.com/b': '2' },
         // A Workspace has no field for these; the kind's pod configs and security contexts take them.
         nodeSelector: { pool: 'x' },
@@ -151,7 +151,7 @@ describe('rendering', () => {
       w.addPodLabel('cost', 'alice');
       w.metadata.addLabel('owner', 'alice');
     });
-    expect(ws.metadata.labels).toEqual({ cost: 'shared', owner: 'alice', team: 'a' });
+    expect(ws.metadata.labels).toEqual({ cost: 'common', owner: 'alice', team: 'a' });
     expect(ws.spec.podTemplate.podMetadata).toEqual({
       labels: { cost: 'alice', team: 'a' },
       annotations: { 'example.com/a': '1', 'example.com/b': '2' },

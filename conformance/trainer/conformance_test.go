@@ -17,10 +17,11 @@ import (
 // Folders the manifests come from, relative to this module, when MANIFESTS_DIR is not set.
 var defaultManifestDirs = []string{"../../test-reports/manifests", "../../dist"}
 
-// The pinned upstream release next to the repository (../shared): its CRDs and its examples.
+// The pinned upstream release in the repository (upstream/, checked against upstream/pins.json by
+// `npx projen import:verify`): its CRDs and its examples.
 var (
-	crdsDir     = envOr("TRAINER_CRDS_DIR", "../../../shared/crds/trainer-v2")
-	upstreamDir = envOr("TRAINER_UPSTREAM_DIR", "../../../shared/examples/upstream-v2")
+	crdsDir     = envOr("TRAINER_CRDS_DIR", "../../upstream/crds/trainer-v2")
+	upstreamDir = envOr("TRAINER_UPSTREAM_DIR", "../../upstream/examples/upstream-v2")
 )
 
 // upstreamRejected is the one upstream example the release's own webhook refuses: the

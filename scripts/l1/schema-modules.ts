@@ -4,6 +4,9 @@ import { specOf } from './modules';
 import { canonical } from './schema';
 import { schemaChildren } from '../../src/private/schema/shared-subtrees';
 
+/** The module of the subtrees that several compact schemas share (src/private/schema loads it first). */
+export const SHARED_SUBTREES_FILE = 'shared.ts';
+
 /**
  * The compact schemas the library validates manifests against (src/private/schema/crds/): one
  * module per kind, the subtrees that occur more than once stored once in `shared.ts`, and a
@@ -15,12 +18,12 @@ export function schemaModules(kinds: readonly CrdKind[]): Map<string, string> {
   const files = new Map<string, string>();
   for (const { kind, schema } of compact) {
     files.set(`${schemaModuleName(kind)}.ts`, schemaModule(
-      `The compact schema of ${kind.kind} (${kind.group}/${kind.version}), from shared/crds/${kind.file}.`,
+      `The compact schema of ${kind.kind} (${kind.group}/${kind.version}), from upstream/crds/${kind.file}.`,
       "import type { KindSchema } from '../validator';",
       'SCHEMA: KindSchema',
       schema));
   }
-  files.set('shared.ts', schemaModule(
+  files.set(SHARED_SUBTREES_FILE, schemaModule(
     'The subtrees that several compact schemas (or several places of one) have in common, by name.',
     "import type { SchemaNode } from '../validator';",
     'DEFINITIONS: { readonly [name: string]: SchemaNode }',

@@ -7,9 +7,10 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import * as yaml from 'js-yaml';
+import { UPSTREAM_EXAMPLES_V2 } from '../upstream/pins';
 
 /** The release's built-in runtimes (the fidelity corpus keeps them unmodified). */
-export const DEFAULT_RUNTIMES_DIR = path.join(__dirname, '..', '..', '..', 'shared', 'examples', 'upstream-v2', 'runtimes');
+export const DEFAULT_RUNTIMES_DIR = path.join(UPSTREAM_EXAMPLES_V2, 'runtimes');
 
 /** Where the module is committed. */
 export const BUILTIN_RUNTIMES_MODULE = path.join('src', 'private', 'validation', 'app', 'builtin-runtimes.generated.ts');

@@ -5,6 +5,7 @@ import * as yaml from 'js-yaml';
 import { synthesizeExamples } from './examples-output';
 import { CASES, VALID } from './lint-cases';
 import { runCli } from './run-cli';
+import { UPSTREAM_EXAMPLES, UPSTREAM_EXAMPLES_V2 } from '../../scripts/upstream/pins';
 import { inputFiles } from '../../src/private/cli/input';
 import { APP_RULES } from '../../src/private/validation/app';
 import { KUBERNETES_RULES, POD_SECURITY_RESTRICTED_RULES } from '../../src/private/validation/k8s';
@@ -216,7 +217,7 @@ describe('lint on the project examples', () => {
   });
 });
 
-const UPSTREAM = path.join(__dirname, '..', '..', '..', 'shared', 'examples', 'upstream');
+const UPSTREAM = UPSTREAM_EXAMPLES;
 const STALE = 'training-operator/xgboost/smoke-dist/xgboostjob_v1alpha1_rabit_test.yaml';
 
 /** The upstream example whose pod templates carry `apiVersion: v1` and `kind: Pod`, which PodTemplateSpec does not have. */
@@ -228,10 +229,8 @@ const STALE_FINDINGS = [
   '1 document checked; 4 findings',
 ];
 
-// The pinned upstream corpus sits beside the repository; without it there is nothing to read.
-const describeUpstream = fs.existsSync(UPSTREAM) ? describe : describe.skip;
-describeUpstream('lint on every upstream example (each file alone: several share a job name)', () => {
-  const files = fs.existsSync(UPSTREAM) ? inputFiles([UPSTREAM]).map(f => path.relative(UPSTREAM, f)) : [];
+describe('lint on every upstream example (each file alone: several share a job name)', () => {
+  const files = inputFiles([UPSTREAM]).map(f => path.relative(UPSTREAM, f));
 
   test('the corpus is all there', () => {
     expect(files.length).toBe(28);
@@ -255,13 +254,13 @@ describeUpstream('lint on every upstream example (each file alone: several share
   });
 });
 
-const UPSTREAM_V2 = path.join(__dirname, '..', '..', '..', 'shared', 'examples', 'upstream-v2');
+const UPSTREAM_V2 = UPSTREAM_EXAMPLES_V2;
 const MULTI_STEP_FINDING = 'jobs/05-multi-step.yaml:74: TrainJob multi-step-example: spec.initializer.dataset is {"storageUri":"hf://tatsu-lab/alpaca"}; '
   + 'expected the runtime "torch-with-dataset-init" to mount the "initializer" volume in its "dataset-initializer" container, where the initializer writes '
   + '(the Trainer webhook refuses the job otherwise) [app/trainjob-runtime]';
 
-describeUpstream('lint on the Trainer v2.3.0 corpus: each job with the built-in runtimes, as a cluster has them installed', () => {
-  const jobs = fs.existsSync(UPSTREAM_V2) ? fs.readdirSync(path.join(UPSTREAM_V2, 'jobs')).filter(f => f.endsWith('.yaml')).sort() : [];
+describe('lint on the Trainer v2.3.0 corpus: each job with the built-in runtimes, as a cluster has them installed', () => {
+  const jobs = fs.readdirSync(path.join(UPSTREAM_V2, 'jobs')).filter(f => f.endsWith('.yaml')).sort();
 
   test('the corpus is all there', () => {
     expect(jobs.length).toBe(9);

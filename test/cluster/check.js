@@ -17,7 +17,7 @@ const { request, sleep, createOrFail, createDryRun, list, readDocs } = require('
 const trainer = require('./trainer');
 
 const root = process.env.CLUSTER_ROOT;
-const sharedCrds = path.resolve(root, '..', 'shared', 'crds');
+const pinnedCrds = path.join(root, 'upstream', 'crds');
 const distDir = path.join(root, 'dist');
 const JOB_WAIT_SECONDS = Number(process.env.CLUSTER_JOB_WAIT_SECONDS || 60);
 
@@ -111,8 +111,8 @@ async function waitEstablished(name) {
 
 async function setup() {
   for (const dir of ['training-operator', 'notebooks-v2', 'trainer-v2']) {
-    for (const f of fs.readdirSync(path.join(sharedCrds, dir)).filter((x) => x.endsWith('.yaml')).sort()) {
-      for (const crd of readDocs(path.join(sharedCrds, dir, f))) {
+    for (const f of fs.readdirSync(path.join(pinnedCrds, dir)).filter((x) => x.endsWith('.yaml')).sort()) {
+      for (const crd of readDocs(path.join(pinnedCrds, dir, f))) {
         await createOrFail(crd);
         await waitEstablished(crd.metadata.name);
       }

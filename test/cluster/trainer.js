@@ -9,7 +9,7 @@ const path = require('path');
 const { sleep, create, createOrFail, list, get, mergePatch, readDocs } = require('./api');
 
 const root = process.env.CLUSTER_ROOT;
-const upstreamDir = path.resolve(root, '..', 'shared', 'examples', 'upstream-v2');
+const upstreamDir = path.join(root, 'upstream', 'examples', 'upstream-v2');
 const JOB_WAIT_SECONDS = Number(process.env.CLUSTER_JOB_WAIT_SECONDS || 60);
 
 const TRAINER_API = 'trainer.kubeflow.org/v1alpha1';

@@ -4,6 +4,7 @@ import * as path from 'path';
 import { App, YamlOutputType } from 'cdk8s';
 import * as yaml from 'js-yaml';
 import { buildExamples } from '../../examples/main';
+import { UPSTREAM_EXAMPLES, UPSTREAM_EXAMPLES_V2 } from '../../scripts/upstream/pins';
 import { describe as describeFinding } from '../../src/private/validation/finding';
 import { documentKind, kubernetesFindings } from '../../src/private/validation/k8s';
 import { compileLocation, select } from '../../src/private/validation/k8s/select';
@@ -39,7 +40,7 @@ describe('every example manifest', () => {
 });
 
 describe('every upstream example', () => {
-  const root = path.join(__dirname, '..', '..', '..', 'shared', 'examples', 'upstream');
+  const root = UPSTREAM_EXAMPLES;
   const files = yamlFiles(root).map(f => path.relative(root, f)).sort();
 
   test('the upstream examples are there', () => {
@@ -66,7 +67,7 @@ describe('every upstream example', () => {
 });
 
 describe('every Trainer v2 upstream example (v2.3.0 runtimes and jobs)', () => {
-  const root = path.join(__dirname, '..', '..', '..', 'shared', 'examples', 'upstream-v2');
+  const root = UPSTREAM_EXAMPLES_V2;
   const files = yamlFiles(root).map(f => path.relative(root, f)).sort();
 
   test('the upstream examples are there', () => {

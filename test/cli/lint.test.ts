@@ -3,9 +3,10 @@ import * as os from 'os';
 import * as path from 'path';
 import * as yaml from 'js-yaml';
 import { synthesizeExamples } from './examples-output';
-import { CASES, VALID } from './lint-cases';
+import { CASES, TOO_DEEP, VALID } from './lint-cases';
 import { runCli } from './run-cli';
 import { inputFiles } from '../../src/private/cli/input';
+import { internalError } from '../../src/private/cli/main';
 import { APP_RULES } from '../../src/private/validation/app';
 import { KUBERNETES_RULES, POD_SECURITY_RESTRICTED_RULES } from '../../src/private/validation/k8s';
 import { KUBEFLOW_RULES } from '../../src/private/validation/kubeflow';
@@ -372,6 +373,27 @@ describe('usage errors exit with 2', () => {
     expect(result.stderr.split('\n')[0]).toBe(message);
     expect(result.stdout).toBe('');
     expect(result.status).toBe(2);
+  });
+});
+
+describe('an internal error exits with 3', () => {
+  test('a document the YAML parser cannot take (nested 5,000 deep): the error named as internal, with its stack', () => {
+    const result = runCli(['lint', '-'], TOO_DEEP);
+    expect(result.status).toBe(3);
+    expect(result.stdout).toBe('');
+    const [first, second] = result.stderr.split('\n');
+    expect(first).toBe('cdk8s-kubeflow: internal error (a fault of the command, not a finding): RangeError: Maximum call stack size exceeded');
+    // The stack follows, for a bug report.
+    expect(second).toBe('RangeError: Maximum call stack size exceeded');
+    expect(result.stderr.split('\n').slice(2).some(l => /^ {4}at /.test(l))).toBe(true);
+  });
+
+  test('plan on the same input: also 3, not 1 (which would say the input has a document that is not YAML)', () => {
+    expect(runCli(['plan', '-'], TOO_DEEP).status).toBe(3);
+  });
+
+  test('what is thrown that is not an Error is named as such', () => {
+    expect(internalError('boom')).toBe('cdk8s-kubeflow: internal error (a fault of the command, not a finding): a non-error value was thrown: boom\n');
   });
 });
 

@@ -1,7 +1,7 @@
 /**
  * The `cdk8s-kubeflow` command (bin/cdk8s-kubeflow):
  *
- *   cdk8s-kubeflow lint [--format text|json|github] PATH...
+ *   cdk8s-kubeflow lint [--format text|json|github] [--rules-off SOURCE]... PATH...
  *   cdk8s-kubeflow plan PATH... [--against PATH]...
  *   cdk8s-kubeflow rules
  *
@@ -17,19 +17,22 @@ import { LINT_FORMATS, LintFormat, formatLint } from './lint-output';
 import { plan, planChange } from './plan';
 import { changeMarkdown, planMarkdown } from './plan-markdown';
 import { rulesText } from './rules';
+import { RULE_SOURCES, RuleSource } from '../validation/rule';
 
 export const USAGE = `Usage:
-  cdk8s-kubeflow lint [--format text|json|github] PATH...
+  cdk8s-kubeflow lint [--format text|json|github] [--rules-off SOURCE]... PATH...
       Checks every Kubeflow document (kubeflow.org/v1 training jobs, MXJob, Trainer v2 TrainJobs
       and runtimes, Workspace, WorkspaceKind) with the strict CRD schema, the Kubernetes rules and
-      the operators' rules.
+      the operators' rules. --rules-off leaves out one group of rules (repeat it for more):
+      kubernetes, jobset, trainer, training-operator, notebooks, kueue or library.
       Exit status 1 when anything is found.
   cdk8s-kubeflow plan PATH... [--against PATH]...
       Markdown: pods, accelerators, CPU and memory per training job (a TrainJob through its
       runtime in the same input), per Kueue queue and per namespace; with --against (repeat it
       for more paths), what changed from those manifests.
   cdk8s-kubeflow rules
-      Every rule lint applies, by layer and family, with its upstream source.
+      Every rule lint applies, by source (the group --rules-off names) and family, with the
+      upstream code or behaviour it mirrors.
 
 PATH is a YAML file, a folder (searched recursively for *.yaml and *.yml) or - for standard input.
 Exit status: 0 nothing found, 1 findings, 2 usage error, 3 internal error.
@@ -117,12 +120,18 @@ function parseArgs(args: readonly string[], options: readonly string[]): { paths
 }
 
 function runLint(args: readonly string[], io: Io): number {
-  const { paths, values } = parseArgs(args, ['format']);
+  const { paths, values } = parseArgs(args, ['format', 'rules-off']);
   const formats = values.get('format') ?? ['text'];
   const format = formats[formats.length - 1];
   if (!(LINT_FORMATS as readonly string[]).includes(format)) throw new UsageError(`--format is "${format}"; expected text, json or github`);
+  const sources: readonly string[] = RULE_SOURCES.map(s => s.source);
+  const off = new Set<RuleSource>();
+  for (const source of values.get('rules-off') ?? []) {
+    if (!sources.includes(source)) throw new UsageError(`--rules-off is "${source}"; expected one of ${sources.join(', ')}`);
+    off.add(source as RuleSource);
+  }
   if (paths.length === 0) throw new UsageError('lint needs at least one PATH');
-  const report = lint(readDocuments(paths, io.stdin));
+  const report = lint(readDocuments(paths, io.stdin), off);
   // A path that holds no YAML is most likely a mistake in a CI step; say so, without failing.
   if (report.documents === 0) io.err(`cdk8s-kubeflow: no YAML documents in ${paths.join(', ')}\n`);
   io.out(formatLint(report, format as LintFormat));

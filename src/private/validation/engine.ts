@@ -9,7 +9,7 @@ import { aroundEachSynth } from '../cdk8s-adapter';
 import { lazy } from '../lazy';
 import { hasJsonPatches, keepRenderingsDuringSynth, synthMemo } from '../render-hook';
 
-export { KUBERNETES_RULES_CONTEXT, RULES_CONTEXT_PREFIX, rulesContextKey } from './rule-switches';
+export { KUBERNETES_RULES_CONTEXT } from './rule-switches';
 
 /** The rule layers and the strict schemas, loaded by the first pass rather than with the library. */
 /* eslint-disable @typescript-eslint/no-require-imports */

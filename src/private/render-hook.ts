@@ -1,4 +1,5 @@
 import { ApiObject } from 'cdk8s';
+import { IConstruct } from 'constructs';
 import { sortedMap } from './collections';
 
 /*
@@ -28,12 +29,27 @@ function isL1(apiObject: ApiObject): apiObject is L1Object {
 }
 
 /**
- * Manifests rendered while one `app.synth()` runs, so that an object is rendered once per synth:
- * cdk8s validates the whole app again for every chart it writes, and the rules over rendered
+ * Manifests rendered while one `app.synth()` runs, per app, so that an object is rendered once per
+ * synth: cdk8s validates the whole app again for every chart it writes, and the rules over rendered
  * documents run in that validation. Nothing can change the objects while `synth()` runs, so the
- * memo is exact; the engine turns it on and off around that call (see cdk8s-adapter.ts).
+ * memo is exact; the engine keeps it for the length of that call only (see cdk8s-adapter.ts).
  */
-export const synthMemo: { active: boolean; readonly docs: Map<ApiObject, any> } = { active: false, docs: new Map() };
+const memos = new WeakMap<IConstruct, Map<ApiObject, any>>();
+
+/** Starts keeping the renderings of the app's L1s (at the start of a synth). */
+export function keepRenderings(root: IConstruct): void {
+  memos.set(root, new Map());
+}
+
+/** Stops keeping them, and forgets them (at the end of the synth). */
+export function dropRenderings(root: IConstruct): void {
+  memos.delete(root);
+}
+
+/** Whether the app's renderings are being kept (a synth of it is running). */
+export function keepingRenderings(root: IConstruct): boolean {
+  return memos.has(root);
+}
 
 const steps = new WeakMap<ApiObject, RenderStep[]>();
 
@@ -45,9 +61,10 @@ function stepsOf(apiObject: L1Object): RenderStep[] {
     list = chain;
     steps.set(apiObject, chain);
     apiObject._setRenderHook(render => {
-      if (synthMemo.active && synthMemo.docs.has(apiObject)) return synthMemo.docs.get(apiObject);
+      const memo = memos.get(apiObject.node.root);
+      if (memo?.has(apiObject)) return memo.get(apiObject);
       const json = chain.reduce((doc, s) => s(doc), render());
-      if (synthMemo.active) synthMemo.docs.set(apiObject, json);
+      memo?.set(apiObject, json);
       return json;
     });
   }
@@ -61,7 +78,7 @@ export function addRenderStep(apiObject: ApiObject, step: RenderStep): void {
 }
 
 /** Makes an L1 keep its rendering for the rest of a synth (other objects render each time they are asked). */
-export function keepRenderingsDuringSynth(apiObject: ApiObject): void {
+export function rendersOncePerSynth(apiObject: ApiObject): void {
   if (isL1(apiObject)) stepsOf(apiObject);
 }
 

@@ -7,7 +7,7 @@ import { sourcesOff } from './rule-switches';
 import { EscapeHatch } from '../../escape-hatch';
 import { aroundEachSynth } from '../cdk8s-adapter';
 import { lazy } from '../lazy';
-import { hasJsonPatches, keepRenderingsDuringSynth, synthMemo } from '../render-hook';
+import { dropRenderings, hasJsonPatches, keepRenderings, rendersOncePerSynth, keepingRenderings } from '../render-hook';
 
 export { KUBERNETES_RULES_CONTEXT } from './rule-switches';
 
@@ -74,7 +74,7 @@ const apps = new WeakMap<IConstruct, AppState>();
 export function checkRenderedDocument(owner: IConstruct, apiObject: ApiObject, propOf?: PropOf): void {
   const state = appState(owner.node.root);
   state.registered.push({ owner, apiObject, propOf });
-  keepRenderingsDuringSynth(apiObject);
+  rendersOncePerSynth(apiObject);
   owner.node.addValidation({ validate: () => (state.findings.get(apiObject) ?? []).map(describe) });
 }
 
@@ -98,10 +98,9 @@ function appState(root: IConstruct): AppState {
     // (`Testing.synth(chart)`, `chart.toJson()`) each validation runs the pass afresh.
     if (root instanceof App) {
       aroundEachSynth(root, {
-        begin: () => { synthMemo.active = true; },
+        begin: () => keepRenderings(root),
         end: () => {
-          synthMemo.active = false;
-          synthMemo.docs.clear();
+          dropRenderings(root);
           created.current = false;
         },
       });
@@ -111,7 +110,8 @@ function appState(root: IConstruct): AppState {
 }
 
 function runPass(root: IConstruct, state: AppState): void {
-  if (synthMemo.active && state.current) return;
+  const inSynth = keepingRenderings(root);
+  if (inSynth && state.current) return;
   const off = sourcesOff(root);
   const { kubernetesFindings, appFindings, schema, kubeflowFindings, ruleSource } = rules();
   const on = (f: Finding) => off.size === 0 || !off.has(ruleSource(f.rule) as RuleSource);
@@ -142,7 +142,7 @@ function runPass(root: IConstruct, state: AppState): void {
     if (apiObject && on(f.finding)) findings.get(apiObject)?.push(f.finding);
   }
   state.findings = findings;
-  state.current = synthMemo.active;
+  state.current = inSynth;
 }
 
 /** Findings whose field a prop of the owner set name that prop too. */

@@ -20,6 +20,9 @@ export class PyTorchJob extends ApiObject {
   /** JSON patches, kept here rather than by ApiObject, which would apply them before the typed serializer. */
   private readonly manifestPatches: JsonPatch[] = [];
 
+  /** What the library runs around the rendering (late metadata, one rendering per synth; src/private/render-hook.ts). */
+  private renderHook?: (render: () => any) => any;
+
   /** Adds a PyTorchJob to `scope`. */
   public constructor(scope: Construct, id: string, props: PyTorchJobProps = {}) {
     super(scope, id, { ...PyTorchJob.GVK, ...props });
@@ -39,6 +42,20 @@ export class PyTorchJob extends ApiObject {
 
   /** The manifest, with the field names of the schema and the JSON patches applied. */
   public override toJson(): any {
+    return this.renderHook === undefined ? this.renderManifest() : this.renderHook(() => this.renderManifest());
+  }
+
+  /** Sets what runs around the rendering (the library's constructs do). @internal */
+  public _setRenderHook(hook: (render: () => any) => any): void {
+    this.renderHook = hook;
+  }
+
+  /** Whether JSON patches were added (the library then checks the manifest against the strict schema). @internal */
+  public get _hasJsonPatches(): boolean {
+    return this.manifestPatches.length > 0;
+  }
+
+  private renderManifest(): any {
     const resolved = super.toJson();
     return withJsonPatches(this, { ...PyTorchJob.GVK, ...toJson_PyTorchJobProps(resolved) }, this.manifestPatches);
   }
@@ -80,6 +97,9 @@ export class TfJob extends ApiObject {
   /** JSON patches, kept here rather than by ApiObject, which would apply them before the typed serializer. */
   private readonly manifestPatches: JsonPatch[] = [];
 
+  /** What the library runs around the rendering (late metadata, one rendering per synth; src/private/render-hook.ts). */
+  private renderHook?: (render: () => any) => any;
+
   /** Adds a TFJob to `scope`. */
   public constructor(scope: Construct, id: string, props: TfJobProps = {}) {
     super(scope, id, { ...TfJob.GVK, ...props });
@@ -99,6 +119,20 @@ export class TfJob extends ApiObject {
 
   /** The manifest, with the field names of the schema and the JSON patches applied. */
   public override toJson(): any {
+    return this.renderHook === undefined ? this.renderManifest() : this.renderHook(() => this.renderManifest());
+  }
+
+  /** Sets what runs around the rendering (the library's constructs do). @internal */
+  public _setRenderHook(hook: (render: () => any) => any): void {
+    this.renderHook = hook;
+  }
+
+  /** Whether JSON patches were added (the library then checks the manifest against the strict schema). @internal */
+  public get _hasJsonPatches(): boolean {
+    return this.manifestPatches.length > 0;
+  }
+
+  private renderManifest(): any {
     const resolved = super.toJson();
     return withJsonPatches(this, { ...TfJob.GVK, ...toJson_TfJobProps(resolved) }, this.manifestPatches);
   }
@@ -140,6 +174,9 @@ export class MpiJob extends ApiObject {
   /** JSON patches, kept here rather than by ApiObject, which would apply them before the typed serializer. */
   private readonly manifestPatches: JsonPatch[] = [];
 
+  /** What the library runs around the rendering (late metadata, one rendering per synth; src/private/render-hook.ts). */
+  private renderHook?: (render: () => any) => any;
+
   /** Adds a MPIJob to `scope`. */
   public constructor(scope: Construct, id: string, props: MpiJobProps = {}) {
     super(scope, id, { ...MpiJob.GVK, ...props });
@@ -159,6 +196,20 @@ export class MpiJob extends ApiObject {
 
   /** The manifest, with the field names of the schema and the JSON patches applied. */
   public override toJson(): any {
+    return this.renderHook === undefined ? this.renderManifest() : this.renderHook(() => this.renderManifest());
+  }
+
+  /** Sets what runs around the rendering (the library's constructs do). @internal */
+  public _setRenderHook(hook: (render: () => any) => any): void {
+    this.renderHook = hook;
+  }
+
+  /** Whether JSON patches were added (the library then checks the manifest against the strict schema). @internal */
+  public get _hasJsonPatches(): boolean {
+    return this.manifestPatches.length > 0;
+  }
+
+  private renderManifest(): any {
     const resolved = super.toJson();
     return withJsonPatches(this, { ...MpiJob.GVK, ...toJson_MpiJobProps(resolved) }, this.manifestPatches);
   }
@@ -200,6 +251,9 @@ export class XgBoostJob extends ApiObject {
   /** JSON patches, kept here rather than by ApiObject, which would apply them before the typed serializer. */
   private readonly manifestPatches: JsonPatch[] = [];
 
+  /** What the library runs around the rendering (late metadata, one rendering per synth; src/private/render-hook.ts). */
+  private renderHook?: (render: () => any) => any;
+
   /** Adds a XGBoostJob to `scope`. */
   public constructor(scope: Construct, id: string, props: XgBoostJobProps = {}) {
     super(scope, id, { ...XgBoostJob.GVK, ...props });
@@ -219,6 +273,20 @@ export class XgBoostJob extends ApiObject {
 
   /** The manifest, with the field names of the schema and the JSON patches applied. */
   public override toJson(): any {
+    return this.renderHook === undefined ? this.renderManifest() : this.renderHook(() => this.renderManifest());
+  }
+
+  /** Sets what runs around the rendering (the library's constructs do). @internal */
+  public _setRenderHook(hook: (render: () => any) => any): void {
+    this.renderHook = hook;
+  }
+
+  /** Whether JSON patches were added (the library then checks the manifest against the strict schema). @internal */
+  public get _hasJsonPatches(): boolean {
+    return this.manifestPatches.length > 0;
+  }
+
+  private renderManifest(): any {
     const resolved = super.toJson();
     return withJsonPatches(this, { ...XgBoostJob.GVK, ...toJson_XgBoostJobProps(resolved) }, this.manifestPatches);
   }
@@ -260,6 +328,9 @@ export class PaddleJob extends ApiObject {
   /** JSON patches, kept here rather than by ApiObject, which would apply them before the typed serializer. */
   private readonly manifestPatches: JsonPatch[] = [];
 
+  /** What the library runs around the rendering (late metadata, one rendering per synth; src/private/render-hook.ts). */
+  private renderHook?: (render: () => any) => any;
+
   /** Adds a PaddleJob to `scope`. */
   public constructor(scope: Construct, id: string, props: PaddleJobProps = {}) {
     super(scope, id, { ...PaddleJob.GVK, ...props });
@@ -279,6 +350,20 @@ export class PaddleJob extends ApiObject {
 
   /** The manifest, with the field names of the schema and the JSON patches applied. */
   public override toJson(): any {
+    return this.renderHook === undefined ? this.renderManifest() : this.renderHook(() => this.renderManifest());
+  }
+
+  /** Sets what runs around the rendering (the library's constructs do). @internal */
+  public _setRenderHook(hook: (render: () => any) => any): void {
+    this.renderHook = hook;
+  }
+
+  /** Whether JSON patches were added (the library then checks the manifest against the strict schema). @internal */
+  public get _hasJsonPatches(): boolean {
+    return this.manifestPatches.length > 0;
+  }
+
+  private renderManifest(): any {
     const resolved = super.toJson();
     return withJsonPatches(this, { ...PaddleJob.GVK, ...toJson_PaddleJobProps(resolved) }, this.manifestPatches);
   }
@@ -320,6 +405,9 @@ export class JaxJob extends ApiObject {
   /** JSON patches, kept here rather than by ApiObject, which would apply them before the typed serializer. */
   private readonly manifestPatches: JsonPatch[] = [];
 
+  /** What the library runs around the rendering (late metadata, one rendering per synth; src/private/render-hook.ts). */
+  private renderHook?: (render: () => any) => any;
+
   /** Adds a JAXJob to `scope`. */
   public constructor(scope: Construct, id: string, props: JaxJobProps = {}) {
     super(scope, id, { ...JaxJob.GVK, ...props });
@@ -339,6 +427,20 @@ export class JaxJob extends ApiObject {
 
   /** The manifest, with the field names of the schema and the JSON patches applied. */
   public override toJson(): any {
+    return this.renderHook === undefined ? this.renderManifest() : this.renderHook(() => this.renderManifest());
+  }
+
+  /** Sets what runs around the rendering (the library's constructs do). @internal */
+  public _setRenderHook(hook: (render: () => any) => any): void {
+    this.renderHook = hook;
+  }
+
+  /** Whether JSON patches were added (the library then checks the manifest against the strict schema). @internal */
+  public get _hasJsonPatches(): boolean {
+    return this.manifestPatches.length > 0;
+  }
+
+  private renderManifest(): any {
     const resolved = super.toJson();
     return withJsonPatches(this, { ...JaxJob.GVK, ...toJson_JaxJobProps(resolved) }, this.manifestPatches);
   }
@@ -380,6 +482,9 @@ export class MxJob extends ApiObject {
   /** JSON patches, kept here rather than by ApiObject, which would apply them before the typed serializer. */
   private readonly manifestPatches: JsonPatch[] = [];
 
+  /** What the library runs around the rendering (late metadata, one rendering per synth; src/private/render-hook.ts). */
+  private renderHook?: (render: () => any) => any;
+
   /** Adds a MXJob to `scope`. */
   public constructor(scope: Construct, id: string, props: MxJobProps = {}) {
     super(scope, id, { ...MxJob.GVK, ...props });
@@ -399,6 +504,20 @@ export class MxJob extends ApiObject {
 
   /** The manifest, with the field names of the schema and the JSON patches applied. */
   public override toJson(): any {
+    return this.renderHook === undefined ? this.renderManifest() : this.renderHook(() => this.renderManifest());
+  }
+
+  /** Sets what runs around the rendering (the library's constructs do). @internal */
+  public _setRenderHook(hook: (render: () => any) => any): void {
+    this.renderHook = hook;
+  }
+
+  /** Whether JSON patches were added (the library then checks the manifest against the strict schema). @internal */
+  public get _hasJsonPatches(): boolean {
+    return this.manifestPatches.length > 0;
+  }
+
+  private renderManifest(): any {
     const resolved = super.toJson();
     return withJsonPatches(this, { ...MxJob.GVK, ...toJson_MxJobProps(resolved) }, this.manifestPatches);
   }

@@ -20,6 +20,9 @@ export class Workspace extends ApiObject {
   /** JSON patches, kept here rather than by ApiObject, which would apply them before the typed serializer. */
   private readonly manifestPatches: JsonPatch[] = [];
 
+  /** What the library runs around the rendering (late metadata, one rendering per synth; src/private/render-hook.ts). */
+  private renderHook?: (render: () => any) => any;
+
   /** Adds a Workspace to `scope`. */
   public constructor(scope: Construct, id: string, props: WorkspaceProps = {}) {
     super(scope, id, { ...Workspace.GVK, ...props });
@@ -39,6 +42,20 @@ export class Workspace extends ApiObject {
 
   /** The manifest, with the field names of the schema and the JSON patches applied. */
   public override toJson(): any {
+    return this.renderHook === undefined ? this.renderManifest() : this.renderHook(() => this.renderManifest());
+  }
+
+  /** Sets what runs around the rendering (the library's constructs do). @internal */
+  public _setRenderHook(hook: (render: () => any) => any): void {
+    this.renderHook = hook;
+  }
+
+  /** Whether JSON patches were added (the library then checks the manifest against the strict schema). @internal */
+  public get _hasJsonPatches(): boolean {
+    return this.manifestPatches.length > 0;
+  }
+
+  private renderManifest(): any {
     const resolved = super.toJson();
     return withJsonPatches(this, { ...Workspace.GVK, ...toJson_WorkspaceProps(resolved) }, this.manifestPatches);
   }
@@ -80,6 +97,9 @@ export class WorkspaceKind extends ApiObject {
   /** JSON patches, kept here rather than by ApiObject, which would apply them before the typed serializer. */
   private readonly manifestPatches: JsonPatch[] = [];
 
+  /** What the library runs around the rendering (late metadata, one rendering per synth; src/private/render-hook.ts). */
+  private renderHook?: (render: () => any) => any;
+
   /** Adds a WorkspaceKind to `scope`. */
   public constructor(scope: Construct, id: string, props: WorkspaceKindProps = {}) {
     super(scope, id, { ...WorkspaceKind.GVK, ...props });
@@ -99,6 +119,20 @@ export class WorkspaceKind extends ApiObject {
 
   /** The manifest, with the field names of the schema and the JSON patches applied. */
   public override toJson(): any {
+    return this.renderHook === undefined ? this.renderManifest() : this.renderHook(() => this.renderManifest());
+  }
+
+  /** Sets what runs around the rendering (the library's constructs do). @internal */
+  public _setRenderHook(hook: (render: () => any) => any): void {
+    this.renderHook = hook;
+  }
+
+  /** Whether JSON patches were added (the library then checks the manifest against the strict schema). @internal */
+  public get _hasJsonPatches(): boolean {
+    return this.manifestPatches.length > 0;
+  }
+
+  private renderManifest(): any {
     const resolved = super.toJson();
     return withJsonPatches(this, { ...WorkspaceKind.GVK, ...toJson_WorkspaceKindProps(resolved) }, this.manifestPatches);
   }

@@ -20,6 +20,9 @@ export class TrainJob extends ApiObject {
   /** JSON patches, kept here rather than by ApiObject, which would apply them before the typed serializer. */
   private readonly manifestPatches: JsonPatch[] = [];
 
+  /** What the library runs around the rendering (late metadata, one rendering per synth; src/private/render-hook.ts). */
+  private renderHook?: (render: () => any) => any;
+
   /** Adds a TrainJob to `scope`. */
   public constructor(scope: Construct, id: string, props: TrainJobProps = {}) {
     super(scope, id, { ...TrainJob.GVK, ...props });
@@ -39,6 +42,20 @@ export class TrainJob extends ApiObject {
 
   /** The manifest, with the field names of the schema and the JSON patches applied. */
   public override toJson(): any {
+    return this.renderHook === undefined ? this.renderManifest() : this.renderHook(() => this.renderManifest());
+  }
+
+  /** Sets what runs around the rendering (the library's constructs do). @internal */
+  public _setRenderHook(hook: (render: () => any) => any): void {
+    this.renderHook = hook;
+  }
+
+  /** Whether JSON patches were added (the library then checks the manifest against the strict schema). @internal */
+  public get _hasJsonPatches(): boolean {
+    return this.manifestPatches.length > 0;
+  }
+
+  private renderManifest(): any {
     const resolved = super.toJson();
     return withJsonPatches(this, { ...TrainJob.GVK, ...toJson_TrainJobProps(resolved) }, this.manifestPatches);
   }
@@ -80,6 +97,9 @@ export class TrainingRuntime extends ApiObject {
   /** JSON patches, kept here rather than by ApiObject, which would apply them before the typed serializer. */
   private readonly manifestPatches: JsonPatch[] = [];
 
+  /** What the library runs around the rendering (late metadata, one rendering per synth; src/private/render-hook.ts). */
+  private renderHook?: (render: () => any) => any;
+
   /** Adds a TrainingRuntime to `scope`. */
   public constructor(scope: Construct, id: string, props: TrainingRuntimeProps = {}) {
     super(scope, id, { ...TrainingRuntime.GVK, ...props });
@@ -99,6 +119,20 @@ export class TrainingRuntime extends ApiObject {
 
   /** The manifest, with the field names of the schema and the JSON patches applied. */
   public override toJson(): any {
+    return this.renderHook === undefined ? this.renderManifest() : this.renderHook(() => this.renderManifest());
+  }
+
+  /** Sets what runs around the rendering (the library's constructs do). @internal */
+  public _setRenderHook(hook: (render: () => any) => any): void {
+    this.renderHook = hook;
+  }
+
+  /** Whether JSON patches were added (the library then checks the manifest against the strict schema). @internal */
+  public get _hasJsonPatches(): boolean {
+    return this.manifestPatches.length > 0;
+  }
+
+  private renderManifest(): any {
     const resolved = super.toJson();
     return withJsonPatches(this, { ...TrainingRuntime.GVK, ...toJson_TrainingRuntimeProps(resolved) }, this.manifestPatches);
   }
@@ -140,6 +174,9 @@ export class ClusterTrainingRuntime extends ApiObject {
   /** JSON patches, kept here rather than by ApiObject, which would apply them before the typed serializer. */
   private readonly manifestPatches: JsonPatch[] = [];
 
+  /** What the library runs around the rendering (late metadata, one rendering per synth; src/private/render-hook.ts). */
+  private renderHook?: (render: () => any) => any;
+
   /** Adds a ClusterTrainingRuntime to `scope`. */
   public constructor(scope: Construct, id: string, props: ClusterTrainingRuntimeProps = {}) {
     super(scope, id, { ...ClusterTrainingRuntime.GVK, ...props });
@@ -159,6 +196,20 @@ export class ClusterTrainingRuntime extends ApiObject {
 
   /** The manifest, with the field names of the schema and the JSON patches applied. */
   public override toJson(): any {
+    return this.renderHook === undefined ? this.renderManifest() : this.renderHook(() => this.renderManifest());
+  }
+
+  /** Sets what runs around the rendering (the library's constructs do). @internal */
+  public _setRenderHook(hook: (render: () => any) => any): void {
+    this.renderHook = hook;
+  }
+
+  /** Whether JSON patches were added (the library then checks the manifest against the strict schema). @internal */
+  public get _hasJsonPatches(): boolean {
+    return this.manifestPatches.length > 0;
+  }
+
+  private renderManifest(): any {
     const resolved = super.toJson();
     return withJsonPatches(this, { ...ClusterTrainingRuntime.GVK, ...toJson_ClusterTrainingRuntimeProps(resolved) }, this.manifestPatches);
   }

@@ -5,7 +5,7 @@
  *
  * - emitted (no findings)                      -> accepted/<n>.yaml: the real validators must pass it;
  * - rejected, every finding a Kubernetes rule  -> rendered again with the library's Kubernetes rules
- *   (`k8s/...`, `app/...`)                        off, written to rejected/<n>.yaml with the findings
+ *   (the rules of source `kubernetes`)            off, written to rejected/<n>.yaml with the findings
  *                                                 in rejected/<n>.findings.json: the real validators
  *                                                 should reject it too;
  * - anything else (a construct error, a finding of another layer) is counted and left out.
@@ -21,6 +21,7 @@ import * as fc from 'fast-check';
 import {
   DistributedJax, DistributedPaddle, DistributedPyTorch, DistributedXGBoost, MpiAllReduce, ParameterServerTF, TrainingJob,
 } from '../src';
+import { ruleSource } from '../src/private/validation/catalogue';
 import { collectFindings, KUBERNETES_RULES_CONTEXT, PathFinding } from '../src/private/validation/engine';
 import { applyRole, consistent, decorateJob, FaultEffect, Ids, jobDataFor, jobProps, JobData } from '../test/properties/job-arbitraries';
 import { jobK8sEffect, jobK8sFault, JobK8sFault, kindK8sEffect, kindK8sFault, KindK8sFault } from '../test/properties/k8s-faults';
@@ -120,9 +121,9 @@ function describeFindings(findings: PathFinding[]): string {
   return findings.map(f => `${f.path}: ${f.finding.field} (rule ${f.finding.rule ?? 'none'})`).join('; ');
 }
 
-/** Whether a finding is of a Kubernetes rule (the layer the differential run checks). */
+/** Whether a finding is of a Kubernetes rule (the group the differential run checks, and the one the context key switches off). */
 function isKubernetesRule(f: PathFinding): boolean {
-  return typeof f.finding.rule === 'string' && /^(k8s|app)\//.test(f.finding.rule);
+  return ruleSource(f.finding.rule) === 'kubernetes';
 }
 
 /** Writes manifests with cdk8s's own serializer: the bytes `cdk8s synth` would write. */

@@ -90,7 +90,7 @@ const ONE_LAUNCHER = { min: 1, max: 1, expected: '1: an MPIJob has exactly one l
  */
 const NOT_RESTRICTABLE = 'expected PodSecurity.DEFAULT: the training operator adds its kubectl-delivery init container to the MPI launcher without a security context, so a namespace that enforces the "restricted" Pod Security Standard refuses the launcher whatever the job sets; run the job in a baseline namespace (harden its containers with securityContext) or use Trainer v2\'s MPI runtime';
 /** Kueue's `kubeflow.org/mpijob` integration watches the MPI Operator's v2beta1 MPIJob, not this one. */
-const NOT_QUEUEABLE = 'expected no Kueue queue: Kueue\'s kubeflow.org/mpijob integration serves the MPI Operator\'s v2beta1 MPIJob, not the Training Operator\'s v1 MPIJob, so this job would run unqueued; for a queued MPI job use Trainer v2\'s MPI runtime (a TrainJob) or the MPI Operator';
+const NOT_QUEUEABLE = 'Kueue\'s kubeflow.org/mpijob integration serves the MPI Operator\'s v2beta1 MPIJob, not the Training Operator\'s v1 MPIJob, so this job would run unqueued; for a queued MPI job use Trainer v2\'s MPI runtime (a TrainJob) or the MPI Operator';
 
 /** The flags the generated `mpirun` passes before the user's own. */
 const MPIRUN_FLAGS = [

@@ -13,7 +13,7 @@ import { nodeHealthFindings } from './private/node-health';
 import { FrameworkContainer, PodRenderContext, ReplicaCountRule, ReplicaGroupSettings } from './private/pod-render';
 import { amountFindings } from './private/quantities';
 import { mergeRoleOptions } from './private/role-options';
-import { TrainingKind } from './private/training-kind';
+import { TrainingKind, noQueueExpected, noTopologyExpected } from './private/training-kind';
 import { Finding, finding } from './private/validation/finding';
 import { TRAINING_JOB_REPLICA_KEYS } from './private/validation/k8s/replica-keys';
 import { checkCount, fail, raise, raiseFirst } from './private/validation/report';
@@ -104,9 +104,9 @@ export abstract class TrainingJob extends KubeflowResource {
       ...nodeHealthFindings(props.nodeHealth, 'nodeHealth'),
     ]);
     this.checkRunPolicy(props.runPolicy);
-    if (kind.notQueueable && props.queue !== undefined) fail(this, 'queue', props.queue, kind.notQueueable);
+    if (kind.notQueueable && props.queue !== undefined) fail(this, 'queue', props.queue, noQueueExpected(kind.notQueueable));
     if (kind.notQueueable && props.workloadPriorityClass !== undefined) {
-      fail(this, 'workloadPriorityClass', props.workloadPriorityClass, kind.notQueueable);
+      fail(this, 'workloadPriorityClass', props.workloadPriorityClass, noQueueExpected(kind.notQueueable));
     }
     // The KAI scheduler reads its topology annotations from the job object, not the pod templates.
     const kaiAnnotations = props.topology?._jobAnnotations() ?? {};
@@ -329,7 +329,7 @@ export abstract class TrainingJob extends KubeflowResource {
       // Workload of a job it manages, i.e. one with the queue-name label (pkg/controller/jobframework).
       if (topology?._needsKueueQueue && this.kind.notQueueable) {
         // A kind Kueue cannot queue at all: asking for a queue would be the wrong advice.
-        out.push(finding(`${type}.topology`, topology._describe(), this.kind.notQueueable.replace('expected no Kueue queue', 'expected no Kueue topology (Kueue cannot admit this kind)')));
+        out.push(finding(`${type}.topology`, topology._describe(), noTopologyExpected(this.kind.notQueueable)));
       } else if (topology?._needsKueueQueue && !queued) {
         out.push(finding(`${type}.topology`, topology._describe(), 'expected a Kueue queue on the job (the queue prop or the PlatformDefaults queue): Kueue reads the topology annotations only on jobs it admits and ignores them otherwise'));
       }
@@ -373,7 +373,7 @@ export abstract class TrainingJob extends KubeflowResource {
     }
     const defaultQueue = this._platformDefaults.queue;
     if (this.kind.notQueueable && defaultQueue !== undefined) {
-      errors.push(finding('queue (platform default)', defaultQueue, this.kind.notQueueable));
+      errors.push(finding('queue (platform default)', defaultQueue, noQueueExpected(this.kind.notQueueable)));
     }
     return [...errors, ...this._validateKind()];
   }

@@ -8,7 +8,7 @@ import * as path from 'path';
 import { App } from 'cdk8s';
 import { buildApp } from './app-versions';
 import { synthesizeExamples } from './examples-output';
-import { CASES } from './lint-cases';
+import { CASES, TOO_DEEP } from './lint-cases';
 import { runCli } from './run-cli';
 
 const ROOT = path.join(__dirname, '..', '..');
@@ -51,10 +51,25 @@ describe('cdk8s-kubeflow in a child process', () => {
     expect(result.stdout).toContain('| research | +6 | +62 nvidia.com/gpu | +253 | +4093Gi |');
   });
 
+  test('lint with no findings: status 0', () => {
+    expect(command(['lint', '-'], '').status).toBe(0);
+  });
+
   test('a usage error: status 2 and the usage on standard error', () => {
     const result = command([]);
     expect(result.status).toBe(2);
     expect(result.stderr.split('\n').slice(0, 2)).toEqual(['cdk8s-kubeflow: a command is needed', 'Usage:']);
+  });
+
+  test('an internal error: status 3, named as one, with the stack', () => {
+    const result = command(['lint', '-'], TOO_DEEP);
+    expect(result.status).toBe(3);
+    expect(result.stdout).toBe('');
+    expect(result.stderr.split('\n').slice(0, 2)).toEqual([
+      'cdk8s-kubeflow: internal error (a fault of the command, not a finding): RangeError: Maximum call stack size exceeded',
+      'RangeError: Maximum call stack size exceeded',
+    ]);
+    expect(result.stderr).toMatch(/\n {4}at .*yaml/);
   });
 
   test('the npm package has the launcher and the compiled command', () => {

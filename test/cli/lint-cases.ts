@@ -78,3 +78,10 @@ export const VALID: { [what: string]: string } = {
     STATIC_PYTORCH(),
   ),
 };
+
+/**
+ * A real input the command cannot handle: YAML nested deeper than the parser's recursion allows
+ * (the `yaml` package cdk8s bundles overflows the stack). It is what the tests use to see an
+ * internal error (exit status 3) without a hook in the command.
+ */
+export const TOO_DEEP = `${'['.repeat(5000)}${']'.repeat(5000)}\n`;

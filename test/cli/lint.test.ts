@@ -3,13 +3,15 @@ import * as os from 'os';
 import * as path from 'path';
 import * as yaml from 'js-yaml';
 import { synthesizeExamples } from './examples-output';
-import { CASES, VALID } from './lint-cases';
+import { CASES, TOO_DEEP, VALID } from './lint-cases';
 import { runCli } from './run-cli';
 import { UPSTREAM_EXAMPLES, UPSTREAM_EXAMPLES_V2 } from '../../scripts/upstream/pins';
 import { inputFiles } from '../../src/private/cli/input';
-import { APP_RULES } from '../../src/private/validation/app';
+import { internalError } from '../../src/private/cli/main';
+import { LINT_RULES } from '../../src/private/cli/rules';
 import { KUBERNETES_RULES, POD_SECURITY_RESTRICTED_RULES } from '../../src/private/validation/k8s';
 import { KUBEFLOW_RULES } from '../../src/private/validation/kubeflow';
+import { RULE_SOURCES } from '../../src/private/validation/rule';
 
 const lines = (text: string) => text.split('\n').filter(l => l !== '');
 
@@ -374,13 +376,34 @@ describe('usage errors exit with 2', () => {
   });
 });
 
+describe('an internal error exits with 3', () => {
+  test('a document the YAML parser cannot take (nested 5,000 deep): the error named as internal, with its stack', () => {
+    const result = runCli(['lint', '-'], TOO_DEEP);
+    expect(result.status).toBe(3);
+    expect(result.stdout).toBe('');
+    const [first, second] = result.stderr.split('\n');
+    expect(first).toBe('cdk8s-kubeflow: internal error (a fault of the command, not a finding): RangeError: Maximum call stack size exceeded');
+    // The stack follows, for a bug report.
+    expect(second).toBe('RangeError: Maximum call stack size exceeded');
+    expect(result.stderr.split('\n').slice(2).some(l => /^ {4}at /.test(l))).toBe(true);
+  });
+
+  test('plan on the same input: also 3, not 1 (which would say the input has a document that is not YAML)', () => {
+    expect(runCli(['plan', '-'], TOO_DEEP).status).toBe(3);
+  });
+
+  test('what is thrown that is not an Error is named as such', () => {
+    expect(internalError('boom')).toBe('cdk8s-kubeflow: internal error (a fault of the command, not a finding): a non-error value was thrown: boom\n');
+  });
+});
+
 describe('the operator rules', () => {
   test('ids are unique, named kubeflow/..., and each cites its upstream source', () => {
     const ids = KUBEFLOW_RULES.map(r => r.id);
     expect(new Set(ids).size).toBe(ids.length);
     for (const rule of KUBEFLOW_RULES) {
       expect(rule.id).toMatch(/^kubeflow\/[a-z-]+$/);
-      expect(rule.source).toMatch(/training-operator|kubeflow\/notebooks/);
+      expect(rule.upstream).toMatch(/training-operator|kubeflow\/notebooks/);
     }
     expect(ids.sort()).toEqual([
       'kubeflow/elastic-bounds', 'kubeflow/elastic-nproc', 'kubeflow/framework-container', 'kubeflow/image-port',
@@ -391,28 +414,37 @@ describe('the operator rules', () => {
     ]);
   });
 
-  test('docs/cli.md counts the rules of each family as they are', () => {
+  test('docs/cli.md counts the rules of each source as they are', () => {
     const doc = fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'cli.md'), 'utf8');
-    const count = (family: string) => Number(new RegExp(`^\\| ${family} \\| (\\d+) \\|`, 'm').exec(doc)?.[1]);
-    expect(count('CRD schema \\(`crd/schema`\\)')).toBe(1);
-    expect(count('Kubernetes \\(`k8s/...`\\)')).toBe(KUBERNETES_RULES.length);
-    expect(count('Pod Security "restricted" \\(`k8s/pss-...`\\)')).toBe(POD_SECURITY_RESTRICTED_RULES.length);
-    expect(count('Across documents \\(`app/...`\\)')).toBe(APP_RULES.length);
-    expect(count('Operators \\(`kubeflow/...`\\)')).toBe(KUBEFLOW_RULES.length);
+    for (const { source } of RULE_SOURCES) {
+      const row = new RegExp(`^\\| [^|]+ \\(\`${source}\`\\) \\| (\\d+) \\|`, 'm').exec(doc);
+      expect([source, Number(row?.[1])]).toEqual([source, LINT_RULES.filter(r => r.source === source).length]);
+    }
     for (const rule of KUBEFLOW_RULES) expect(doc).toContain(`| \`${rule.id}\` |`);
   });
 
-  test('`rules` lists every layer with its count, and every rule a finding of this file names', () => {
+  test('`rules` lists every source with its name and count, and every rule a finding of this file names', () => {
     const result = runCli(['rules']);
     expect(result.status).toBe(0);
+    const count = (source: string) => LINT_RULES.filter(r => r.source === source).length;
     expect(lines(result.stdout).filter(l => !l.startsWith(' '))).toEqual([
-      'YAML: 1', 'CRD schema: 1', `Kubernetes: ${KUBERNETES_RULES.length}`,
-      `Pod Security "restricted" (namespaces of the input that enforce it): ${POD_SECURITY_RESTRICTED_RULES.length}`,
-      `Across documents: ${APP_RULES.length}`, `Operators: ${KUBEFLOW_RULES.length}`,
-      `${2 + KUBERNETES_RULES.length + POD_SECURITY_RESTRICTED_RULES.length + APP_RULES.length + KUBEFLOW_RULES.length} rules`,
+      `Kubernetes (API server, Pod Security admission, kubelet and container runtime) [kubernetes]: ${count('kubernetes')}`,
+      'JobSet (webhook and controller) [jobset]: 0',
+      'Kubeflow Trainer v2 (webhooks and runtime plugins) [trainer]: 5',
+      `Kubeflow Training Operator v1 (webhooks and controllers) [training-operator]: ${count('training-operator')}`,
+      'Kubeflow Notebooks v2 (webhooks) [notebooks]: 4',
+      'Kueue [kueue]: 1',
+      'cdk8s-kubeflow\'s own (the YAML reader; the CRD schema, strictly) [library]: 2',
+      `${LINT_RULES.length} rules`,
     ]);
-    const listed = new Set(lines(result.stdout).filter(l => l.startsWith('    ')).map(l => l.trim().split(' ')[0]));
+    expect(count('kubernetes')).toBe(KUBERNETES_RULES.length + POD_SECURITY_RESTRICTED_RULES.length + 2);
+    // Every rule once, under its own source.
+    const listed = lines(result.stdout).filter(l => l.startsWith('    ')).map(l => l.trim().split(' ')[0]);
+    expect([...listed].sort()).toEqual(LINT_RULES.map(r => r.id).sort());
+    const trainer = result.stdout.slice(result.stdout.indexOf('Kubeflow Trainer v2'), result.stdout.indexOf('Kubeflow Training Operator'));
+    expect(lines(trainer).filter(l => l.startsWith('    ')).map(l => l.trim().split(' ')[0]))
+      .toEqual(['trainer/runtime-step', 'trainer/replicated-job-name', 'trainer/patch-manager', 'trainer/patch-env', 'app/trainjob-runtime']);
     const named = EXPECTED.flatMap(([, found]) => found.map(f => /\[([^\]]+)\]$/.exec(f)?.[1]).filter((id): id is string => id !== undefined));
-    expect(named.filter(id => !listed.has(id))).toEqual([]);
+    expect(named.filter(id => !listed.includes(id))).toEqual([]);
   });
 });

@@ -2,28 +2,51 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { pytorchJob } from './fixtures';
 import { APP_RULES, appFindings } from '../../src/private/validation/app';
-import { KUBERNETES_RULES, POD_SECURITY_RESTRICTED_RULES, kubernetesFindings, restrictedFindings } from '../../src/private/validation/k8s';
+import { DOCUMENT_RULES, ruleSource } from '../../src/private/validation/catalogue';
+import { KUBERNETES_RULES, POD_SECURITY_RESTRICTED_RULES, TRAINER_DOCUMENT_RULES, kubernetesFindings, restrictedFindings } from '../../src/private/validation/k8s';
+import { KUBEFLOW_RULES } from '../../src/private/validation/kubeflow';
+import { RULE_SOURCES } from '../../src/private/validation/rule';
 
 /** The rule catalogue: what the layer checks, per family, each rule named, sourced and tested. */
 describe('the rule catalogue', () => {
-  const all = [...KUBERNETES_RULES, ...POD_SECURITY_RESTRICTED_RULES, ...APP_RULES];
+  const all = [...KUBERNETES_RULES, ...POD_SECURITY_RESTRICTED_RULES, ...TRAINER_DOCUMENT_RULES, ...APP_RULES];
 
   test('rules per family', () => {
     const families: Record<string, string[]> = {};
     for (const rule of all) (families[rule.family] ??= []).push(rule.id);
     expect(Object.fromEntries(Object.entries(families).map(([family, ids]) => [family, ids.length]))).toEqual({
-      'metadata': 8, 'pod': 26, 'volumes': 7, 'scheduling': 14, 'resources': 5, 'security': 7, 'numbers': 3, 'objects': 2, 'app': 5, 'pod-security': 13, 'trainer': 4,
+      'metadata': 8, 'pod': 26, 'volumes': 7, 'scheduling': 14, 'resources': 5, 'security': 7, 'numbers': 3, 'objects': 2, 'app': 5, 'pod-security': 13, 'runtimes': 2, 'runtime-patches': 2,
     });
   });
 
   test('ids are unique and carry their layer', () => {
     expect(new Set(all.map(r => r.id)).size).toBe(all.length);
     expect([...KUBERNETES_RULES, ...POD_SECURITY_RESTRICTED_RULES].filter(r => !r.id.startsWith('k8s/'))).toEqual([]);
+    expect(TRAINER_DOCUMENT_RULES.filter(r => !r.id.startsWith('trainer/'))).toEqual([]);
     expect(APP_RULES.filter(r => !r.id.startsWith('app/'))).toEqual([]);
   });
 
+  test('every rule declares its source, one of the groups', () => {
+    const sources = new Set<string>(RULE_SOURCES.map(s => s.source));
+    expect(DOCUMENT_RULES.filter(r => !sources.has(r.source)).map(r => r.id)).toEqual([]);
+    expect(new Set(DOCUMENT_RULES.map(r => r.id)).size).toBe(DOCUMENT_RULES.length);
+    const bySource: Record<string, string[]> = {};
+    for (const r of DOCUMENT_RULES) (bySource[r.source] ??= []).push(r.id);
+    // The Kubernetes group: the k8s/ rules and the across-document rules of the API server and kubelet.
+    expect(bySource.kubernetes).toEqual([...KUBERNETES_RULES, ...POD_SECURITY_RESTRICTED_RULES].map(r => r.id).concat('app/duplicate-object', 'app/claim-namespace'));
+    // Trainer's webhook and plugin rules are not Kubernetes rules, though one walk applies both.
+    expect(bySource.trainer).toEqual(['trainer/runtime-step', 'trainer/replicated-job-name', 'trainer/patch-manager', 'trainer/patch-env', 'app/trainjob-runtime']);
+    expect(bySource.kueue).toEqual(['app/multikueue-queue']);
+    expect(bySource.notebooks).toEqual(['kubeflow/option-default', 'kubeflow/option-redirect', 'kubeflow/image-port', 'kubeflow/workspace-option']);
+    expect(bySource['training-operator']).toEqual(['app/pod-name-collision', ...KUBEFLOW_RULES.map(r => r.id).filter(id => !bySource.notebooks.includes(id))]);
+    expect(bySource.library).toEqual(['crd/schema']);
+    expect(bySource.jobset).toBeUndefined();
+    expect(ruleSource('trainer/patch-env')).toBe('trainer');
+    expect(ruleSource(undefined)).toBeUndefined();
+  });
+
   test('every rule names the upstream function or behaviour it mirrors', () => {
-    expect(all.filter(r => !/(k8s\.io\/|kubelet|runtime|training-operator|kubeflow\/trainer|kueue|kube-apiserver|kube-scheduler|Go int|encoding\/json)/.test(r.source))).toEqual([]);
+    expect(all.filter(r => !/(k8s\.io\/|kubelet|runtime|training-operator|kubeflow\/trainer|kueue|kube-apiserver|kube-scheduler|Go int|encoding\/json)/.test(r.upstream))).toEqual([]);
   });
 
   test('every rule has a test that expects one of its findings', () => {

@@ -30,21 +30,21 @@ const rules = (doc: any) => kubernetesFindings(doc).map(f => `${f.rule} ${descri
 const appRules = (...docs: any[]) => appFindings(docs.map((doc, i) => ({ path: `chart/${i}`, doc }))).map(f => `${f.path} ${f.finding.rule} ${describeFinding(f.finding)}`);
 
 describe('runtimes', () => {
-  test('k8s/trainer-runtime-step: a step runs once, with its container', () => {
+  test('trainer/runtime-step: a step runs once, with its container', () => {
     expect(rules(runtime('rt', [
       rjob('dataset-initializer', 'dataset-initializer', [{ name: 'init', image: 'i' }], 2),
       rjob('node', 'trainer', [{ name: 'node', image: 'i' }], 3),
       rjob('extra', undefined, [{ name: 'x', image: 'i' }], 4),
     ]))).toEqual([
-      'k8s/trainer-runtime-step spec.template.spec.replicatedJobs[0].replicas is 2; expected 1: the "dataset-initializer" step of a runtime runs once',
-      'k8s/trainer-runtime-step spec.template.spec.replicatedJobs[0].template.spec.template.spec.containers is ["init"]; expected a container named "dataset-initializer", which the controller configures for the "dataset-initializer" step',
-      'k8s/trainer-runtime-step spec.template.spec.replicatedJobs[1].replicas is 3; expected 1: the "trainer" step of a runtime runs once',
+      'trainer/runtime-step spec.template.spec.replicatedJobs[0].replicas is 2; expected 1: the "dataset-initializer" step of a runtime runs once',
+      'trainer/runtime-step spec.template.spec.replicatedJobs[0].template.spec.template.spec.containers is ["init"]; expected a container named "dataset-initializer", which the controller configures for the "dataset-initializer" step',
+      'trainer/runtime-step spec.template.spec.replicatedJobs[1].replicas is 3; expected 1: the "trainer" step of a runtime runs once',
     ]);
   });
 
-  test('k8s/trainer-replicated-job-name: at most 20 characters', () => {
+  test('trainer/replicated-job-name: at most 20 characters', () => {
     expect(rules(runtime('rt', [rjob('twenty-characters-ok', undefined, [{ name: 'a', image: 'i' }]), rjob('twenty-one-characters', undefined, [{ name: 'a', image: 'i' }])]))).toEqual([
-      'k8s/trainer-replicated-job-name spec.template.spec.replicatedJobs[1].name is "twenty-one-characters"; expected at most 20 characters (Trainer v2.4 refuses longer names; the JobSet\'s pod names grow with them)',
+      'trainer/replicated-job-name spec.template.spec.replicatedJobs[1].name is "twenty-one-characters"; expected at most 20 characters (Trainer v2.4 refuses longer names; the JobSet\'s pod names grow with them)',
     ]);
   });
 });
@@ -54,16 +54,16 @@ describe('TrainJob patches', () => {
     manager, trainingRuntimeSpec: { template: { spec: { replicatedJobs: [{ name: 'node', template: { spec: { template: { spec: { containers } } } } }] } } },
   });
 
-  test('k8s/trainer-patch-manager: a domain-prefixed path', () => {
+  test('trainer/patch-manager: a domain-prefixed path', () => {
     expect(rules(trainJob({ runtimePatches: [patch('example.io/platform-team', []), patch('Platform', []), patch('example.io/', [])] }))).toEqual([
-      'k8s/trainer-patch-manager spec.runtimePatches[1].manager is "Platform"; expected a domain-prefixed path such as "example.io/platform-team"',
-      'k8s/trainer-patch-manager spec.runtimePatches[2].manager is "example.io/"; expected a domain-prefixed path such as "example.io/platform-team"',
+      'trainer/patch-manager spec.runtimePatches[1].manager is "Platform"; expected a domain-prefixed path such as "example.io/platform-team"',
+      'trainer/patch-manager spec.runtimePatches[2].manager is "example.io/"; expected a domain-prefixed path such as "example.io/platform-team"',
     ]);
   });
 
-  test('k8s/trainer-patch-env: no env on the node or initializer containers; a sidecar may get some', () => {
+  test('trainer/patch-env: no env on the node or initializer containers; a sidecar may get some', () => {
     expect(rules(trainJob({ runtimePatches: [patch('example.io/p', [{ name: 'node', env: [{ name: 'A', value: '1' }] }, { name: 'sidecar', env: [{ name: 'B', value: '2' }] }])] }))).toEqual([
-      'k8s/trainer-patch-env spec.runtimePatches[0].trainingRuntimeSpec.template.spec.replicatedJobs[0].template.spec.template.spec.containers[0].env is ["A"]; expected no env on the "node" container in a patch (set the trainer\'s in spec.trainer.env, an initializer\'s in spec.initializer)',
+      'trainer/patch-env spec.runtimePatches[0].trainingRuntimeSpec.template.spec.replicatedJobs[0].template.spec.template.spec.containers[0].env is ["A"]; expected no env on the "node" container in a patch (set the trainer\'s in spec.trainer.env, an initializer\'s in spec.initializer)',
     ]);
   });
 });
@@ -126,7 +126,7 @@ test('each single-document Trainer rule is found by its id', () => {
   const doc = runtime('rt', [rjob('a-name-of-twenty-one-', 'trainer', [{ name: 'x', image: 'i' }], 2)]);
   const job = trainJob({ runtimePatches: [{ manager: 'p', trainingRuntimeSpec: { template: { spec: { replicatedJobs: [{ name: 'node', template: { spec: { template: { spec: { containers: [{ name: 'node', env: [{ name: 'A' }] }] } } } } }] } } } }] });
   expect([...new Set([...kubernetesFindings(doc), ...kubernetesFindings(job)].map(f => f.rule))]).toEqual([
-    'k8s/trainer-replicated-job-name', 'k8s/trainer-runtime-step', 'k8s/trainer-patch-manager', 'k8s/trainer-patch-env',
+    'trainer/replicated-job-name', 'trainer/runtime-step', 'trainer/patch-manager', 'trainer/patch-env',
   ]);
 });
 

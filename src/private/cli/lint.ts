@@ -8,9 +8,11 @@
 import { pinnedKinds, schemaFindings } from '../schema';
 import { InputDocument } from './input';
 import { appFindings } from '../validation/app';
+import { ruleSource } from '../validation/catalogue';
 import { Finding, describe } from '../validation/finding';
 import { kubernetesFindings } from '../validation/k8s';
 import { kubeflowFindings, kubeflowInputFindings } from '../validation/kubeflow';
+import { RuleSource } from '../validation/rule';
 
 /** The rule id of a document that is not YAML. */
 export const YAML_SYNTAX = 'yaml/syntax';
@@ -54,8 +56,11 @@ export function documentLabel(d: InputDocument): string {
   return `${d.file}:${d.line}`;
 }
 
-/** Lints the documents of one input. */
-export function lint(inputs: readonly InputDocument[]): LintReport {
+/**
+ * Lints the documents of one input. The findings of the rule groups in `off` are left out; a
+ * document that is not YAML is always reported (nothing else could be checked in it).
+ */
+export function lint(inputs: readonly InputDocument[], off: ReadonlySet<RuleSource> = new Set()): LintReport {
   const perDocument: Finding[][] = inputs.map(() => []);
   const skipped = new Map<string, number>();
   let checked = 0;
@@ -75,19 +80,17 @@ export function lint(inputs: readonly InputDocument[]): LintReport {
     const out = perDocument[index];
     out.push(...schemaFindings(input.doc) ?? [], ...kubernetesFindings(input.doc), ...kubeflowFindings(input.doc));
   });
-  // The app rules key documents by a path and name the other document by it: the label, made
-  // unique by an index behind a NUL (items of one List share a line), which messages leave out.
-  const key = (index: number) => `${documentLabel(inputs[index])}\u0000${index}`;
-  const byKey = new Map(parsed.map(p => [key(p.index), p.index]));
-  for (const f of appFindings(parsed.map(p => ({ path: key(p.index), doc: p.doc })))) {
-    const index = byKey.get(f.path);
-    if (index !== undefined) perDocument[index].push({ ...f.finding, allowed: f.finding.allowed.replace(/\u0000\d+/g, '') });
+  // The app rules key documents by a path, unique per document (items of one List share a line,
+  // so the index makes it unique), and name the other document by its label, `file:line`.
+  for (const f of appFindings(parsed.map(p => ({ path: String(p.index), doc: p.doc, label: documentLabel(inputs[p.index]) })))) {
+    perDocument[Number(f.path)].push(f.finding);
   }
   const docs = parsed.map(p => p.doc);
   for (const f of kubeflowInputFindings(docs)) perDocument[parsed[f.index].index].push(f.finding);
   const findings: LintFinding[] = [];
+  const on = (f: Finding) => off.size === 0 || f.rule === YAML_SYNTAX || !off.has(ruleSource(f.rule) as RuleSource);
   inputs.forEach((input, index) => {
-    for (const f of perDocument[index]) findings.push(lintFinding(input, f));
+    for (const f of perDocument[index]) if (on(f)) findings.push(lintFinding(input, f));
   });
   const skippedKinds = [...skipped.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return { documents: inputs.length, checked, skipped: parsed.length - checked, skippedKinds, findings };

@@ -5,7 +5,10 @@
  */
 import { SCHEMA_MODULES } from './crds';
 import { inflate } from './shared-subtrees';
-import { KindSchema, manifestViolations, toFinding } from './validator';
+import { KindSchema, Violation, manifestViolations, toFinding } from './validator';
+
+export type { Violation } from './validator';
+export { toFinding } from './validator';
 import { Finding } from '../validation/finding';
 
 const loaded = new Map<string, KindSchema>();
@@ -43,9 +46,17 @@ export function pinnedKinds(): string[] {
  * Unknown fields are findings: the API server would prune them without a word.
  */
 export function schemaFindings(doc: any): Finding[] | undefined {
+  return schemaViolations(doc)?.map(toFinding);
+}
+
+/**
+ * The violations behind `schemaFindings`, as data (where, the value, the problem), for callers that
+ * treat one kind of problem apart (the engine hints at EscapeHatch for unknown fields).
+ */
+export function schemaViolations(doc: any): Violation[] | undefined {
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) return undefined;
   if (typeof doc.apiVersion !== 'string' || typeof doc.kind !== 'string') return undefined;
   const schema = kindSchema(doc.apiVersion, doc.kind);
   if (!schema) return undefined;
-  return manifestViolations(doc, schema).map(toFinding);
+  return manifestViolations(doc, schema);
 }

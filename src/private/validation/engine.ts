@@ -2,17 +2,23 @@ import { ApiObject, App } from 'cdk8s';
 import { IConstruct } from 'constructs';
 import type { AppDocument } from './app';
 import { Finding, describe, finding } from './finding';
+import { RuleSource } from './rule';
+import { sourcesOff } from './rule-switches';
 import { EscapeHatch } from '../../escape-hatch';
+import { aroundEachSynth } from '../cdk8s-adapter';
 import { lazy } from '../lazy';
-import { renderMemo } from '../render-hook';
+import { dropRenderings, hasJsonPatches, keepRenderings, rendersOncePerSynth, keepingRenderings } from '../render-hook';
+
+export { KUBERNETES_RULES_CONTEXT } from './rule-switches';
 
 /** The rule layers and the strict schemas, loaded by the first pass rather than with the library. */
 /* eslint-disable @typescript-eslint/no-require-imports */
 const rules = lazy(() => ({
   kubernetesFindings: (require('./k8s') as typeof import('./k8s')).kubernetesFindings,
   appFindings: (require('./app') as typeof import('./app')).appFindings,
-  schemaFindings: (require('../schema') as typeof import('../schema')).schemaFindings,
+  schema: require('../schema') as typeof import('../schema'),
   kubeflowFindings: (require('./kubeflow') as typeof import('./kubeflow')).kubeflowFindings,
+  ruleSource: (require('./catalogue') as typeof import('./catalogue')).ruleSource,
 }));
 /* eslint-enable @typescript-eslint/no-require-imports */
 
@@ -24,15 +30,13 @@ const rules = lazy(() => ({
  * `cdk8s-kubeflow lint` applies to hand-written YAML) on each of the library's documents, the
  * strict CRD schema on documents that escape hatches changed, and the rules across objects on all
  * of them. Each construct then reports its own document's findings, so cdk8s prefixes them with
- * its path.
+ * its path. The findings of a rule group switched off (rule-switches.ts) are dropped.
+ *
+ * cdk8s's public extension points carry it: the pass is a validation of the root
+ * (`node.addValidation`; cdk8s validates from the root down, so it runs before every construct's
+ * own), and each construct's findings are its own validation. Only keeping the pass for the length
+ * of one synth needs more than that (cdk8s-adapter.ts).
  */
-
-/**
- * The cdk8s context key that turns the Kubernetes and app rules off (for the differential proof,
- * which compares them with Kubernetes' own validation). The operator rules stay on: they are the
- * constructs' own operator checks, which were never switchable, now written once over documents.
- */
-export const KUBERNETES_RULES_CONTEXT = 'cdk8s-kubeflow.internal/kubernetes-rules';
 
 /** A finding of the rules over documents, with the path of the construct that owns the document. */
 export interface PathFinding {
@@ -70,6 +74,7 @@ const apps = new WeakMap<IConstruct, AppState>();
 export function checkRenderedDocument(owner: IConstruct, apiObject: ApiObject, propOf?: PropOf): void {
   const state = appState(owner.node.root);
   state.registered.push({ owner, apiObject, propOf });
+  rendersOncePerSynth(apiObject);
   owner.node.addValidation({ validate: () => (state.findings.get(apiObject) ?? []).map(describe) });
 }
 
@@ -89,37 +94,27 @@ function appState(root: IConstruct): AppState {
     apps.set(root, created);
     // cdk8s validates the tree from the root down, so this runs before every construct's own check.
     root.node.addValidation({ validate: () => { runPass(root, created); return []; } });
-    if (root instanceof App) oncePerSynth(root, created);
+    // Within one `app.synth()` the pass and the renders are computed once and reused; outside it
+    // (`Testing.synth(chart)`, `chart.toJson()`) each validation runs the pass afresh.
+    if (root instanceof App) {
+      aroundEachSynth(root, {
+        begin: () => keepRenderings(root),
+        end: () => {
+          dropRenderings(root);
+          created.current = false;
+        },
+      });
+    }
   }
   return state;
 }
 
-/**
- * cdk8s's `App.synth()` validates the whole app once, and again for every chart it writes: within
- * one call the pass and the renders are computed once and reused (nothing can change the objects
- * while it runs). Outside `synth()` (`Testing.synth(chart)`, `chart.toJson()`) each validation
- * runs the pass afresh.
- */
-function oncePerSynth(app: App, state: AppState): void {
-  for (const method of ['synth', 'synthYaml'] as const) {
-    const original = app[method].bind(app) as () => any;
-    (app as any)[method] = () => {
-      renderMemo.active = true;
-      try {
-        return original();
-      } finally {
-        renderMemo.active = false;
-        renderMemo.docs.clear();
-        state.current = false;
-      }
-    };
-  }
-}
-
 function runPass(root: IConstruct, state: AppState): void {
-  if (renderMemo.active && state.current) return;
-  const rulesOn = root.node.tryGetContext(KUBERNETES_RULES_CONTEXT) !== 'off';
-  const { kubernetesFindings, appFindings, schemaFindings, kubeflowFindings } = rules();
+  const inSynth = keepingRenderings(root);
+  if (inSynth && state.current) return;
+  const off = sourcesOff(root);
+  const { kubernetesFindings, appFindings, schema, kubeflowFindings, ruleSource } = rules();
+  const on = (f: Finding) => off.size === 0 || !off.has(ruleSource(f.rule) as RuleSource);
   const ours = new Map(state.registered.map(r => [r.apiObject, r]));
   const findings = new Map<ApiObject, Finding[]>();
   const documents: AppDocument[] = [];
@@ -136,20 +131,18 @@ function runPass(root: IConstruct, state: AppState): void {
     documents.push({ path: apiObject.node.path, doc });
     if (!ours.has(apiObject)) continue;
     const own: Finding[] = [];
-    if (hasJsonPatches(apiObject)) own.push(...unallowed(apiObject, schemaFindings(doc) ?? []));
-    if (rulesOn) own.push(...kubernetesFindings(doc));
+    if (hasJsonPatches(apiObject)) own.push(...patchedSchemaFindings(apiObject, schema.schemaViolations(doc) ?? [], schema.toFinding));
+    own.push(...kubernetesFindings(doc));
     own.push(...withProps(kubeflowFindings(doc), ours.get(apiObject)!.propOf));
-    findings.set(apiObject, own);
+    findings.set(apiObject, own.filter(on));
   }
-  if (rulesOn) {
-    const byPath = new Map([...ours.keys()].map(o => [o.node.path, o]));
-    for (const f of appFindings(documents)) {
-      const apiObject = byPath.get(f.path);
-      if (apiObject) findings.get(apiObject)?.push(f.finding);
-    }
+  const byPath = new Map([...ours.keys()].map(o => [o.node.path, o]));
+  for (const f of appFindings(documents)) {
+    const apiObject = byPath.get(f.path);
+    if (apiObject && on(f.finding)) findings.get(apiObject)?.push(f.finding);
   }
   state.findings = findings;
-  state.current = renderMemo.active;
+  state.current = inSynth;
 }
 
 /** Findings whose field a prop of the owner set name that prop too. */
@@ -161,25 +154,24 @@ function withProps(findings: Finding[], propOf: PropOf | undefined): Finding[] {
   });
 }
 
+type Violation = import('../schema').Violation;
+
 /**
- * Whether escape hatches changed the object: its JSON patches are then checked against the schema.
- * The generated L1s keep their patches (applied after their typed serializer) in
- * `manifestPatches`; other API objects in cdk8s's `patches`.
+ * The strict schema's findings on an object that JSON patches changed, outside the fields the user
+ * allowed with `EscapeHatch.allowUnknownField`; an unknown field says how to keep it, if it is meant.
  */
-function hasJsonPatches(apiObject: ApiObject): boolean {
-  const holder = apiObject as unknown as { manifestPatches?: unknown[]; patches?: unknown[] };
-  return (holder.manifestPatches?.length ?? 0) > 0 || (holder.patches?.length ?? 0) > 0;
-}
-
-/** Schema findings outside the fields the user allowed with `EscapeHatch.allowUnknownField`. */
-function unallowed(apiObject: ApiObject, findings: Finding[]): Finding[] {
+function patchedSchemaFindings(apiObject: ApiObject, violations: readonly Violation[], toFinding: (v: Violation) => Finding): Finding[] {
   const allowed = [...EscapeHatch._allowedFields(apiObject)];
-  if (allowed.length === 0) return findings.map(withEscapeHint);
-  return findings.filter(f => !allowed.some(a => f.field === a || f.field.startsWith(`${a}.`) || f.field.startsWith(`${a}[`))).map(withEscapeHint);
+  const out: Finding[] = [];
+  for (const v of violations) {
+    const f = toFinding(v);
+    if (allowed.some(a => f.field === a || f.field.startsWith(`${a}.`) || f.field.startsWith(`${a}[`))) continue;
+    out.push(v.problem.kind === 'unknown' ? withEscapeHint(f) : f);
+  }
+  return out;
 }
 
-/** An unknown field from a JSON patch says how to keep it, if it is meant. */
+/** The finding of an unknown field, with how to allow it (as a JSON pointer). */
 function withEscapeHint(f: Finding): Finding {
-  if (!f.allowed.startsWith('expected only fields the pinned CRD declares')) return f;
   return { ...f, allowed: `${f.allowed}; if the field is meant (a newer operator's), allow it with EscapeHatch.allowUnknownField(apiObject, "/${f.field.replace(/\[(\d+)\]/g, '/$1').replace(/\./g, '/')}")` };
 }

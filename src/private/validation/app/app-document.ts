@@ -2,8 +2,16 @@ import { Finding } from '../finding';
 
 /** One rendered object of the app and the construct path it came from. */
 export interface AppDocument {
+  /** What findings are keyed by: unique per document (a construct path; `lint` adds an index). */
   readonly path: string;
   readonly doc: any;
+  /** How a message about another document names this one; `path` when not given. */
+  readonly label?: string;
+}
+
+/** How messages name a document. */
+export function labelOf(d: AppDocument): string {
+  return d.label ?? d.path;
 }
 
 /** A finding about one object of the app, at its construct path. */

@@ -8,7 +8,7 @@ import { named } from '../k8s/field-path';
 import { compileLocation, select } from '../k8s/select';
 import { Rule } from '../rule';
 
-export const CLAIM_NAMESPACE = new Rule('app/claim-namespace', 'app',
+export const CLAIM_NAMESPACE = new Rule('kubernetes', 'app/claim-namespace', 'app',
   'kube-scheduler VolumeBinding and the kubelet: persistentVolumeClaim.claimName is looked up in the pod\'s namespace');
 
 const CLAIM = compileLocation('persistentVolumeClaim.claimName');

@@ -4,9 +4,9 @@
  */
 import { documentKind } from '../k8s';
 import { Rule } from '../rule';
-import { AppDocument, AppFinding, namespaceOf, showNamespace } from './app-document';
+import { AppDocument, AppFinding, labelOf, namespaceOf, showNamespace } from './app-document';
 
-export const DUPLICATE_OBJECT = new Rule('app/duplicate-object', 'app',
+export const DUPLICATE_OBJECT = new Rule('kubernetes', 'app/duplicate-object', 'app',
   'kube-apiserver object identity (group, kind, namespace, name): AlreadyExists on create, overwritten on apply');
 
 export function duplicateObjects(docs: readonly AppDocument[], out: AppFinding[]): void {
@@ -31,7 +31,7 @@ export function duplicateObjects(docs: readonly AppDocument[], out: AppFinding[]
         field: 'metadata.name',
         value: name,
         rule: DUPLICATE_OBJECT.id,
-        allowed: `expected a name no other ${doc.kind} in ${showNamespace(ns)} has (${first.path} is also ${doc.kind} "${name}", and one would replace the other)`,
+        allowed: `expected a name no other ${doc.kind} in ${showNamespace(ns)} has (${labelOf(first)} is also ${doc.kind} "${name}", and one would replace the other)`,
       },
     });
   }

@@ -6,7 +6,7 @@
 import { Rule } from '../rule';
 import { AppDocument, AppFinding } from './app-document';
 
-export const MULTIKUEUE_QUEUE = new Rule('app/multikueue-queue', 'app',
+export const MULTIKUEUE_QUEUE = new Rule('kueue', 'app/multikueue-queue', 'app',
   'kueue MultiKueue: a job managed by kueue.x-k8s.io/multikueue is dispatched only from the LocalQueue in its kueue.x-k8s.io/queue-name label');
 
 const MULTIKUEUE = 'kueue.x-k8s.io/multikueue';

@@ -11,9 +11,9 @@
  */
 import { TRAINING_JOB_REPLICA_KEYS } from '../k8s';
 import { Rule } from '../rule';
-import { AppDocument, AppFinding, namespaceOf, showNamespace } from './app-document';
+import { AppDocument, AppFinding, labelOf, namespaceOf, showNamespace } from './app-document';
 
-export const POD_NAME_COLLISION = new Rule('app/pod-name-collision', 'app',
+export const POD_NAME_COLLISION = new Rule('training-operator', 'app/pod-name-collision', 'app',
   'training-operator pkg/common/util GenGeneralName: pods and services <job>-<replica type lower-cased>-<index>');
 
 interface Replicas {
@@ -51,7 +51,7 @@ export function podNameCollisions(docs: readonly AppDocument[], out: AppFinding[
             field: 'metadata.name',
             value: name,
             rule: POD_NAME_COLLISION.id,
-            allowed: `expected a job name whose pod and service names no other training job in ${showNamespace(ns)} uses (${o.kind} "${o.metadata.name}" at ${other.doc.path} also creates ${prefix}-0)`,
+            allowed: `expected a job name whose pod and service names no other training job in ${showNamespace(ns)} uses (${o.kind} "${o.metadata.name}" at ${labelOf(other.doc)} also creates ${prefix}-0)`,
           },
         });
       }

@@ -13,7 +13,7 @@ import { torchtuneFindings } from './torchtune';
 import { DATASET_INITIALIZER, INITIALIZER_VOLUME, LAUNCHER_JOB, MODEL_INITIALIZER, NODE_JOB, RESERVED_ENV } from '../../trainer-names';
 import { isTrainJob, isTrainerRuntime, runtimeKey, runtimeReferenceOf } from '../../trainer-runtime-lookup';
 
-export const TRAINJOB_RUNTIME = new Rule('app/trainjob-runtime', 'app',
+export const TRAINJOB_RUNTIME = new Rule('trainer', 'app/trainjob-runtime', 'app',
   'kubeflow/trainer v2.3.0 plugins/jobset, torch, mpi, xgboost Validate (a TrainJob against its runtime); the controller finds a TrainingRuntime only in the job\'s namespace');
 
 const POLICIES = ['torch', 'mpi', 'jax', 'xgboost', 'flux'];

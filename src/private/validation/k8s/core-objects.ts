@@ -8,8 +8,8 @@ import { isConfigMapKey, isObject } from './names';
 const F = 'objects';
 const SOURCE = 'k8s.io/kubernetes/pkg/apis/core/validation';
 
-export const DATA_KEY = new Rule('k8s/data-key', F, `${SOURCE} ValidateConfigMap and ValidateSecret (IsConfigMapKey; a key once across data and binaryData)`);
-export const CONFIG_MAP_SIZE = new Rule('k8s/config-map-size', F, `${SOURCE} ValidateConfigMap (MaxSecretSize = 1 MiB)`);
+export const DATA_KEY = new Rule('kubernetes', 'k8s/data-key', F, `${SOURCE} ValidateConfigMap and ValidateSecret (IsConfigMapKey; a key once across data and binaryData)`);
+export const CONFIG_MAP_SIZE = new Rule('kubernetes', 'k8s/config-map-size', F, `${SOURCE} ValidateConfigMap (MaxSecretSize = 1 MiB)`);
 
 export const CORE_OBJECT_RULES = [DATA_KEY, CONFIG_MAP_SIZE];
 

@@ -25,11 +25,17 @@ export { DOCUMENT_KINDS, TRAINING_JOB_REPLICA_KEYS, documentKind, integerFields 
 export { restrictedFindings } from './pod-security';
 export type { DocumentKind } from './documents';
 
-/** Every rule of the layer. */
+/** Every Kubernetes rule of the layer. */
 export const KUBERNETES_RULES: readonly RuleInfo[] = [
   ...METADATA_RULES, ...POD_SPEC_RULES, ...CONTAINER_RULES, ...VOLUME_RULES, ...SCHEDULING_RULES, ...RESOURCE_RULES,
-  ...SECURITY_RULES, ...INTEGER_RULES, ...CORE_OBJECT_RULES, ...TRAINER_RULES,
+  ...SECURITY_RULES, ...INTEGER_RULES, ...CORE_OBJECT_RULES,
 ].map(r => r.info());
+
+/**
+ * The Trainer v2 webhooks' rules of one document: `kubernetesFindings` applies them with the
+ * Kubernetes rules in one walk (a runtime's pods are Kubernetes pods), but they are Trainer's.
+ */
+export const TRAINER_DOCUMENT_RULES: readonly RuleInfo[] = TRAINER_RULES.map(r => r.info());
 
 /** The Pod Security "restricted" rules: applied by `restrictedFindings` for presets, not by `kubernetesFindings`. */
 export const POD_SECURITY_RESTRICTED_RULES: readonly RuleInfo[] = POD_SECURITY_RULES.map(r => r.info());

@@ -15,9 +15,9 @@ import { isObject } from './names';
 
 const F = 'numbers';
 
-export const INT32 = new Rule('k8s/int32', F, 'Go int32 fields of the API types (format: int32 in the CRD schemas); encoding/json refuses a value that overflows');
-export const INT64 = new Rule('k8s/int64', F, 'Go int64 fields of the API types (format: int64 in the CRD schemas)');
-export const INT_RANGE = new Rule('k8s/int-range', F, 'k8s.io/kubernetes/pkg/apis/core/validation ValidatePodSpec bounds (ValidateNonnegativeField, IsValidPortNum, weights, modes, activeDeadlineSeconds)');
+export const INT32 = new Rule('kubernetes', 'k8s/int32', F, 'Go int32 fields of the API types (format: int32 in the CRD schemas); encoding/json refuses a value that overflows');
+export const INT64 = new Rule('kubernetes', 'k8s/int64', F, 'Go int64 fields of the API types (format: int64 in the CRD schemas)');
+export const INT_RANGE = new Rule('kubernetes', 'k8s/int-range', F, 'k8s.io/kubernetes/pkg/apis/core/validation ValidatePodSpec bounds (ValidateNonnegativeField, IsValidPortNum, weights, modes, activeDeadlineSeconds)');
 
 export const INTEGER_RULES = [INT32, INT64, INT_RANGE];
 

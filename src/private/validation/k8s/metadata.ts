@@ -13,21 +13,21 @@ import {
 
 const F = 'metadata';
 
-export const OBJECT_NAME = new Rule('k8s/object-name', F,
+export const OBJECT_NAME = new Rule('kubernetes', 'k8s/object-name', F,
   'k8s.io/apimachinery/pkg/api/validation ValidateObjectMeta with the kind\'s name function (NameIsDNSSubdomain for most kinds)');
-export const GENERATE_NAME = new Rule('k8s/generate-name', F,
+export const GENERATE_NAME = new Rule('kubernetes', 'k8s/generate-name', F,
   'k8s.io/apimachinery/pkg/api/validation ValidateObjectMeta: generateName through the name function with prefix=true (MaskTrailingDash)');
-export const NAMESPACE = new Rule('k8s/namespace', F,
+export const NAMESPACE = new Rule('kubernetes', 'k8s/namespace', F,
   'k8s.io/apimachinery/pkg/api/validation ValidateNamespaceName (IsDNS1123Label)');
-export const LABEL_KEY = new Rule('k8s/label-key', F,
+export const LABEL_KEY = new Rule('kubernetes', 'k8s/label-key', F,
   'k8s.io/apimachinery/pkg/apis/meta/v1/validation ValidateLabelName (IsQualifiedName)');
-export const LABEL_VALUE = new Rule('k8s/label-value', F,
+export const LABEL_VALUE = new Rule('kubernetes', 'k8s/label-value', F,
   'k8s.io/apimachinery/pkg/apis/meta/v1/validation ValidateLabels (IsValidLabelValue)');
-export const ANNOTATION_KEY = new Rule('k8s/annotation-key', F,
+export const ANNOTATION_KEY = new Rule('kubernetes', 'k8s/annotation-key', F,
   'k8s.io/apimachinery/pkg/api/validation ValidateAnnotations (IsQualifiedName of the lower-cased key)');
-export const ANNOTATION_SIZE = new Rule('k8s/annotation-size', F,
+export const ANNOTATION_SIZE = new Rule('kubernetes', 'k8s/annotation-size', F,
   'k8s.io/apimachinery/pkg/api/validation ValidateAnnotationsSize (TotalAnnotationSizeLimitB = 256 KiB)');
-export const FINALIZER = new Rule('k8s/finalizer', F,
+export const FINALIZER = new Rule('kubernetes', 'k8s/finalizer', F,
   'k8s.io/apimachinery/pkg/api/validation ValidateFinalizers (IsQualifiedName)');
 
 export const METADATA_RULES = [OBJECT_NAME, GENERATE_NAME, NAMESPACE, LABEL_KEY, LABEL_VALUE, ANNOTATION_KEY, ANNOTATION_SIZE, FINALIZER];

@@ -14,19 +14,19 @@ const SOURCE = 'k8s.io/pod-security-admission/policy';
 /** The reason every finding of the profile gives (constructs name their preset in its place, see private/restricted.ts). */
 export const WHY = '(Pod Security "restricted")';
 
-export const PSS_HOST_NAMESPACES = new Rule('k8s/pss-host-namespaces', F, `${SOURCE} check_hostNamespaces.go`);
-export const PSS_PRIVILEGED = new Rule('k8s/pss-privileged', F, `${SOURCE} check_privileged.go`);
-export const PSS_CAPABILITIES = new Rule('k8s/pss-capabilities', F, `${SOURCE} check_capabilities_baseline.go and check_capabilities_restricted.go`);
-export const PSS_VOLUME_TYPES = new Rule('k8s/pss-volume-types', F, `${SOURCE} check_hostPathVolumes.go and check_restrictedVolumes.go`);
-export const PSS_HOST_PORTS = new Rule('k8s/pss-host-ports', F, `${SOURCE} check_hostPorts.go`);
-export const PSS_APPARMOR = new Rule('k8s/pss-apparmor', F, `${SOURCE} check_appArmorProfile.go`);
-export const PSS_SELINUX = new Rule('k8s/pss-selinux', F, `${SOURCE} check_seLinuxOptions.go`);
-export const PSS_PROC_MOUNT = new Rule('k8s/pss-proc-mount', F, `${SOURCE} check_procMount.go`);
-export const PSS_SYSCTLS = new Rule('k8s/pss-sysctls', F, `${SOURCE} check_sysctls.go`);
-export const PSS_PRIVILEGE_ESCALATION = new Rule('k8s/pss-privilege-escalation', F, `${SOURCE} check_allowPrivilegeEscalation.go`);
-export const PSS_RUN_AS_NON_ROOT = new Rule('k8s/pss-run-as-non-root', F, `${SOURCE} check_runAsNonRoot.go`);
-export const PSS_RUN_AS_USER = new Rule('k8s/pss-run-as-user', F, `${SOURCE} check_runAsUser.go`);
-export const PSS_SECCOMP = new Rule('k8s/pss-seccomp', F, `${SOURCE} check_seccompProfile_baseline.go and check_seccompProfile_restricted.go`);
+export const PSS_HOST_NAMESPACES = new Rule('kubernetes', 'k8s/pss-host-namespaces', F, `${SOURCE} check_hostNamespaces.go`);
+export const PSS_PRIVILEGED = new Rule('kubernetes', 'k8s/pss-privileged', F, `${SOURCE} check_privileged.go`);
+export const PSS_CAPABILITIES = new Rule('kubernetes', 'k8s/pss-capabilities', F, `${SOURCE} check_capabilities_baseline.go and check_capabilities_restricted.go`);
+export const PSS_VOLUME_TYPES = new Rule('kubernetes', 'k8s/pss-volume-types', F, `${SOURCE} check_hostPathVolumes.go and check_restrictedVolumes.go`);
+export const PSS_HOST_PORTS = new Rule('kubernetes', 'k8s/pss-host-ports', F, `${SOURCE} check_hostPorts.go`);
+export const PSS_APPARMOR = new Rule('kubernetes', 'k8s/pss-apparmor', F, `${SOURCE} check_appArmorProfile.go`);
+export const PSS_SELINUX = new Rule('kubernetes', 'k8s/pss-selinux', F, `${SOURCE} check_seLinuxOptions.go`);
+export const PSS_PROC_MOUNT = new Rule('kubernetes', 'k8s/pss-proc-mount', F, `${SOURCE} check_procMount.go`);
+export const PSS_SYSCTLS = new Rule('kubernetes', 'k8s/pss-sysctls', F, `${SOURCE} check_sysctls.go`);
+export const PSS_PRIVILEGE_ESCALATION = new Rule('kubernetes', 'k8s/pss-privilege-escalation', F, `${SOURCE} check_allowPrivilegeEscalation.go`);
+export const PSS_RUN_AS_NON_ROOT = new Rule('kubernetes', 'k8s/pss-run-as-non-root', F, `${SOURCE} check_runAsNonRoot.go`);
+export const PSS_RUN_AS_USER = new Rule('kubernetes', 'k8s/pss-run-as-user', F, `${SOURCE} check_runAsUser.go`);
+export const PSS_SECCOMP = new Rule('kubernetes', 'k8s/pss-seccomp', F, `${SOURCE} check_seccompProfile_baseline.go and check_seccompProfile_restricted.go`);
 
 /** The restricted profile's rules (listed apart: only presets apply them). */
 export const POD_SECURITY_RULES = [

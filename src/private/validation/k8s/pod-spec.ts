@@ -15,18 +15,18 @@ import { checkVolumes } from './volumes';
 const F = 'pod';
 const SOURCE = 'k8s.io/kubernetes/pkg/apis/core/validation ValidatePodSpec';
 
-export const PRIORITY_CLASS_NAME = new Rule('k8s/priority-class-name', 'scheduling', `${SOURCE} (ValidatePriorityClassName: NameIsDNSSubdomain)`);
-export const SCHEDULER_NAME = new Rule('k8s/scheduler-name', 'scheduling', `${SOURCE} (ValidateDNS1123Subdomain)`);
-export const SERVICE_ACCOUNT_NAME = new Rule('k8s/service-account-name', F, `${SOURCE} (ValidateServiceAccountName: NameIsDNSSubdomain)`);
-export const NODE_NAME = new Rule('k8s/node-name', 'scheduling', `${SOURCE} (ValidateNodeName: NameIsDNSSubdomain)`);
-export const RUNTIME_CLASS_NAME = new Rule('k8s/runtime-class-name', F, `${SOURCE} (ValidateRuntimeClassName: NameIsDNSSubdomain)`);
-export const HOSTNAME = new Rule('k8s/hostname', F, `${SOURCE} (hostname and subdomain: IsDNS1123Label)`);
-export const RESTART_POLICY = new Rule('k8s/restart-policy', F, `${SOURCE} validateRestartPolicy`);
-export const DNS_POLICY = new Rule('k8s/dns-policy', F, `${SOURCE} validateDNSPolicy and validatePodDNSConfig (None needs dnsConfig)`);
-export const PREEMPTION_POLICY = new Rule('k8s/preemption-policy', F, `${SOURCE} validatePreemptionPolicy`);
-export const EPHEMERAL_CONTAINERS = new Rule('k8s/ephemeral-containers', F,
+export const PRIORITY_CLASS_NAME = new Rule('kubernetes', 'k8s/priority-class-name', 'scheduling', `${SOURCE} (ValidatePriorityClassName: NameIsDNSSubdomain)`);
+export const SCHEDULER_NAME = new Rule('kubernetes', 'k8s/scheduler-name', 'scheduling', `${SOURCE} (ValidateDNS1123Subdomain)`);
+export const SERVICE_ACCOUNT_NAME = new Rule('kubernetes', 'k8s/service-account-name', F, `${SOURCE} (ValidateServiceAccountName: NameIsDNSSubdomain)`);
+export const NODE_NAME = new Rule('kubernetes', 'k8s/node-name', 'scheduling', `${SOURCE} (ValidateNodeName: NameIsDNSSubdomain)`);
+export const RUNTIME_CLASS_NAME = new Rule('kubernetes', 'k8s/runtime-class-name', F, `${SOURCE} (ValidateRuntimeClassName: NameIsDNSSubdomain)`);
+export const HOSTNAME = new Rule('kubernetes', 'k8s/hostname', F, `${SOURCE} (hostname and subdomain: IsDNS1123Label)`);
+export const RESTART_POLICY = new Rule('kubernetes', 'k8s/restart-policy', F, `${SOURCE} validateRestartPolicy`);
+export const DNS_POLICY = new Rule('kubernetes', 'k8s/dns-policy', F, `${SOURCE} validateDNSPolicy and validatePodDNSConfig (None needs dnsConfig)`);
+export const PREEMPTION_POLICY = new Rule('kubernetes', 'k8s/preemption-policy', F, `${SOURCE} validatePreemptionPolicy`);
+export const EPHEMERAL_CONTAINERS = new Rule('kubernetes', 'k8s/ephemeral-containers', F,
   'k8s.io/kubernetes/pkg/apis/core/validation ValidatePodCreate (ephemeral containers cannot be set on create)');
-export const CONTAINERS_REQUIRED = new Rule('k8s/containers-required', F, `${SOURCE} validateContainers (at least one container)`);
+export const CONTAINERS_REQUIRED = new Rule('kubernetes', 'k8s/containers-required', F, `${SOURCE} validateContainers (at least one container)`);
 
 export const POD_SPEC_RULES = [
   PRIORITY_CLASS_NAME, SCHEDULER_NAME, SERVICE_ACCOUNT_NAME, NODE_NAME, RUNTIME_CLASS_NAME, HOSTNAME,

@@ -11,12 +11,12 @@ import { Quantity, compareQuantities, isNegative, isWhole, parseQuantity } from 
 const F = 'resources';
 const SOURCE = 'k8s.io/kubernetes/pkg/apis/core/validation';
 
-export const RESOURCE_NAME = new Rule('k8s/resource-name', F, `${SOURCE} validateContainerResourceName`);
-export const RESOURCE_QUANTITY = new Rule('k8s/resource-quantity', F, `${SOURCE} ValidateResourceQuantityValue (ParseQuantity, non-negative)`);
-export const RESOURCE_LIMIT = new Rule('k8s/resource-limit', F, `${SOURCE} ValidateContainerResourceRequirements: a request must not exceed its limit`);
-export const RESOURCE_NOT_OVERCOMMITTED = new Rule('k8s/resource-not-overcommitted', F,
+export const RESOURCE_NAME = new Rule('kubernetes', 'k8s/resource-name', F, `${SOURCE} validateContainerResourceName`);
+export const RESOURCE_QUANTITY = new Rule('kubernetes', 'k8s/resource-quantity', F, `${SOURCE} ValidateResourceQuantityValue (ParseQuantity, non-negative)`);
+export const RESOURCE_LIMIT = new Rule('kubernetes', 'k8s/resource-limit', F, `${SOURCE} ValidateContainerResourceRequirements: a request must not exceed its limit`);
+export const RESOURCE_NOT_OVERCOMMITTED = new Rule('kubernetes', 'k8s/resource-not-overcommitted', F,
   `${SOURCE} ValidateContainerResourceRequirements: extended resources and huge pages need a limit equal to the request (IsOvercommitAllowed)`);
-export const RESOURCE_INTEGER = new Rule('k8s/resource-integer', F, `${SOURCE} validateResourceQuantityValue: integer resources (IsIntegerResourceName)`);
+export const RESOURCE_INTEGER = new Rule('kubernetes', 'k8s/resource-integer', F, `${SOURCE} validateResourceQuantityValue: integer resources (IsIntegerResourceName)`);
 
 export const RESOURCE_RULES = [RESOURCE_NAME, RESOURCE_QUANTITY, RESOURCE_LIMIT, RESOURCE_NOT_OVERCOMMITTED, RESOURCE_INTEGER];
 

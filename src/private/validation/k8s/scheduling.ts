@@ -15,20 +15,20 @@ import {
 const F = 'scheduling';
 const SOURCE = 'k8s.io/kubernetes/pkg/apis/core/validation';
 
-export const TOLERATION_KEY = new Rule('k8s/toleration-key', F, `${SOURCE} validateTolerations (key a qualified name; empty key needs Exists)`);
-export const TOLERATION_OPERATOR = new Rule('k8s/toleration-operator', F, `${SOURCE} validateTolerations (operator Equal or Exists)`);
-export const TOLERATION_VALUE = new Rule('k8s/toleration-value', F, `${SOURCE} validateTolerations (empty with Exists, a label value with Equal)`);
-export const TOLERATION_EFFECT = new Rule('k8s/toleration-effect', F, `${SOURCE} validateTaintEffect (allowEmpty)`);
-export const TOLERATION_SECONDS = new Rule('k8s/toleration-seconds', F, `${SOURCE} validateTolerations (tolerationSeconds only with NoExecute)`);
-export const NODE_SELECTOR_TERMS = new Rule('k8s/node-selector-terms', F, `${SOURCE} ValidateNodeSelector (at least one term)`);
-export const NODE_SELECTOR_TERM_EMPTY = new Rule('k8s/node-selector-term-empty', F,
+export const TOLERATION_KEY = new Rule('kubernetes', 'k8s/toleration-key', F, `${SOURCE} validateTolerations (key a qualified name; empty key needs Exists)`);
+export const TOLERATION_OPERATOR = new Rule('kubernetes', 'k8s/toleration-operator', F, `${SOURCE} validateTolerations (operator Equal or Exists)`);
+export const TOLERATION_VALUE = new Rule('kubernetes', 'k8s/toleration-value', F, `${SOURCE} validateTolerations (empty with Exists, a label value with Equal)`);
+export const TOLERATION_EFFECT = new Rule('kubernetes', 'k8s/toleration-effect', F, `${SOURCE} validateTaintEffect (allowEmpty)`);
+export const TOLERATION_SECONDS = new Rule('kubernetes', 'k8s/toleration-seconds', F, `${SOURCE} validateTolerations (tolerationSeconds only with NoExecute)`);
+export const NODE_SELECTOR_TERMS = new Rule('kubernetes', 'k8s/node-selector-terms', F, `${SOURCE} ValidateNodeSelector (at least one term)`);
+export const NODE_SELECTOR_TERM_EMPTY = new Rule('kubernetes', 'k8s/node-selector-term-empty', F,
   'k8s.io/component-helpers/scheduling/corev1/nodeaffinity: a term with no expressions and no fields matches no node');
-export const NODE_SELECTOR_REQUIREMENT = new Rule('k8s/node-selector-requirement', F,
+export const NODE_SELECTOR_REQUIREMENT = new Rule('kubernetes', 'k8s/node-selector-requirement', F,
   `${SOURCE} ValidateNodeSelectorRequirement and ValidateNodeFieldSelectorRequirement`);
-export const LABEL_SELECTOR = new Rule('k8s/label-selector', F,
+export const LABEL_SELECTOR = new Rule('kubernetes', 'k8s/label-selector', F,
   'k8s.io/apimachinery/pkg/apis/meta/v1/validation ValidateLabelSelector and ValidateLabelSelectorRequirement');
-export const TOPOLOGY_KEY = new Rule('k8s/topology-key', F, `${SOURCE} validatePodAffinityTerm (topologyKey a non-empty qualified name)`);
-export const AFFINITY_NAMESPACE = new Rule('k8s/affinity-namespace', F, `${SOURCE} validatePodAffinityTerm (namespaces are DNS-1123 labels)`);
+export const TOPOLOGY_KEY = new Rule('kubernetes', 'k8s/topology-key', F, `${SOURCE} validatePodAffinityTerm (topologyKey a non-empty qualified name)`);
+export const AFFINITY_NAMESPACE = new Rule('kubernetes', 'k8s/affinity-namespace', F, `${SOURCE} validatePodAffinityTerm (namespaces are DNS-1123 labels)`);
 
 export const SCHEDULING_RULES = [
   TOLERATION_KEY, TOLERATION_OPERATOR, TOLERATION_VALUE, TOLERATION_EFFECT, TOLERATION_SECONDS,

@@ -11,17 +11,17 @@ import { isObject } from './names';
 const F = 'security';
 const SOURCE = 'k8s.io/kubernetes/pkg/apis/core/validation';
 
-export const RUN_AS_NON_ROOT = new Rule('k8s/run-as-non-root', F,
+export const RUN_AS_NON_ROOT = new Rule('kubernetes', 'k8s/run-as-non-root', F,
   'kubelet verifyRunAsNonRoot (pkg/kubelet/kuberuntime/security_context_others.go): runAsNonRoot with uid 0 does not start');
-export const PRIVILEGED_ESCALATION = new Rule('k8s/privileged-escalation', F,
+export const PRIVILEGED_ESCALATION = new Rule('kubernetes', 'k8s/privileged-escalation', F,
   `${SOURCE} ValidateSecurityContext: allowPrivilegeEscalation false with privileged true`);
-export const SYS_ADMIN_ESCALATION = new Rule('k8s/sys-admin-escalation', F,
+export const SYS_ADMIN_ESCALATION = new Rule('kubernetes', 'k8s/sys-admin-escalation', F,
   `${SOURCE} ValidateSecurityContext: allowPrivilegeEscalation false with capabilities.add CAP_SYS_ADMIN`);
-export const CAPABILITY_NAME = new Rule('k8s/capability-name', F,
+export const CAPABILITY_NAME = new Rule('kubernetes', 'k8s/capability-name', F,
   'container runtime (containerd, CRI-O): an unknown Linux capability fails container creation');
-export const SECCOMP_PROFILE = new Rule('k8s/seccomp-profile', F, `${SOURCE} validateSeccompProfileField`);
-export const APPARMOR_PROFILE = new Rule('k8s/apparmor-profile', F, `${SOURCE} ValidateAppArmorProfileField`);
-export const PROC_MOUNT = new Rule('k8s/proc-mount', F, `${SOURCE} ValidateSecurityContext (procMount: Default or Unmasked)`);
+export const SECCOMP_PROFILE = new Rule('kubernetes', 'k8s/seccomp-profile', F, `${SOURCE} validateSeccompProfileField`);
+export const APPARMOR_PROFILE = new Rule('kubernetes', 'k8s/apparmor-profile', F, `${SOURCE} ValidateAppArmorProfileField`);
+export const PROC_MOUNT = new Rule('kubernetes', 'k8s/proc-mount', F, `${SOURCE} ValidateSecurityContext (procMount: Default or Unmasked)`);
 
 export const SECURITY_RULES = [
   RUN_AS_NON_ROOT, PRIVILEGED_ESCALATION, SYS_ADMIN_ESCALATION, CAPABILITY_NAME, SECCOMP_PROFILE, APPARMOR_PROFILE, PROC_MOUNT,

@@ -14,13 +14,13 @@ import { checkAffinity, checkNodeSelector, checkTolerations } from './scheduling
 import { checkVolumes } from './volumes';
 import { ANCESTOR_LABEL, MAX_REPLICATED_JOB_NAME, STEP_CONTAINERS } from '../../trainer-names';
 
-export const RUNTIME_STEP = new Rule('k8s/trainer-runtime-step', 'trainer',
+export const RUNTIME_STEP = new Rule('trainer', 'trainer/runtime-step', 'runtimes',
   'kubeflow/trainer v2.3.0 pkg/webhooks/trainingruntime_webhook.go validateReplicatedJobs (a step has one replica and its container)');
-export const REPLICATED_JOB_NAME = new Rule('k8s/trainer-replicated-job-name', 'trainer',
+export const REPLICATED_JOB_NAME = new Rule('trainer', 'trainer/replicated-job-name', 'runtimes',
   'kubeflow/trainer v2.4 runtime validation (replicated-job names of at most 20 characters, so JobSet pod and service names fit)');
-export const PATCH_MANAGER = new Rule('k8s/trainer-patch-manager', 'trainer',
+export const PATCH_MANAGER = new Rule('trainer', 'trainer/patch-manager', 'runtime-patches',
   'kubeflow/trainer v2.3.0 plugins/jobset Validate: validation.IsDomainPrefixedPath(runtimePatches[].manager)');
-export const PATCH_ENV = new Rule('k8s/trainer-patch-env', 'trainer',
+export const PATCH_ENV = new Rule('trainer', 'trainer/patch-env', 'runtime-patches',
   'kubeflow/trainer v2.3.0 plugins/jobset Validate (no env patch on the node, dataset-initializer or model-initializer containers)');
 
 export const TRAINER_RULES = [RUNTIME_STEP, REPLICATED_JOB_NAME, PATCH_MANAGER, PATCH_ENV];

@@ -7,9 +7,9 @@ import { DNS1123_LABEL_TEXT, isDns1123Label, isObject } from './names';
 const F = 'volumes';
 const SOURCE = 'k8s.io/kubernetes/pkg/apis/core/validation ValidateVolumes';
 
-export const VOLUME_NAME = new Rule('k8s/volume-name', F, `${SOURCE} (IsDNS1123Label)`);
-export const VOLUME_NAME_UNIQUE = new Rule('k8s/volume-name-unique', F, `${SOURCE} (Duplicate name)`);
-export const VOLUME_SOURCE = new Rule('k8s/volume-source', F, `${SOURCE} validateVolumeSource: exactly one volume type`);
+export const VOLUME_NAME = new Rule('kubernetes', 'k8s/volume-name', F, `${SOURCE} (IsDNS1123Label)`);
+export const VOLUME_NAME_UNIQUE = new Rule('kubernetes', 'k8s/volume-name-unique', F, `${SOURCE} (Duplicate name)`);
+export const VOLUME_SOURCE = new Rule('kubernetes', 'k8s/volume-source', F, `${SOURCE} validateVolumeSource: exactly one volume type`);
 
 export const VOLUME_RULES = [VOLUME_NAME, VOLUME_NAME_UNIQUE, VOLUME_SOURCE];
 

@@ -13,9 +13,9 @@ import { TrainingKindFacts, replicaSpecs } from './training-kinds';
 
 const F = 'containers';
 
-export const FRAMEWORK_CONTAINER = new Rule('kubeflow/framework-container', F,
+export const FRAMEWORK_CONTAINER = new Rule('training-operator', 'kubeflow/framework-container', F,
   'training-operator pkg/webhooks/*/validate<Kind>ReplicaSpecs: at least one container named DefaultContainerName');
-export const MPI_MAIN_CONTAINER = new Rule('kubeflow/mpi-main-container', F,
+export const MPI_MAIN_CONTAINER = new Rule('training-operator', 'kubeflow/mpi-main-container', F,
   'training-operator pkg/controller.v1/mpi newConfigMap: kubexec.sh execs into spec.mainContainer of every worker');
 
 export const CONTAINER_RULES = [FRAMEWORK_CONTAINER, MPI_MAIN_CONTAINER];

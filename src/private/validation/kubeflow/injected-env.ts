@@ -11,9 +11,9 @@ import { TrainingKindFacts, replicaSpecs } from './training-kinds';
 
 const F = 'env';
 
-export const INJECTED_ENV = new Rule('kubeflow/injected-env', F,
+export const INJECTED_ENV = new Rule('training-operator', 'kubeflow/injected-env', F,
   'training-operator pkg/controller.v1/<kind>/envvar.go (setPodEnv), tensorflow TF_CONFIG, mpi newLauncher');
-export const MPI_GPU_ENV = new Rule('kubeflow/mpi-launcher-gpu-env', F,
+export const MPI_GPU_ENV = new Rule('training-operator', 'kubeflow/mpi-launcher-gpu-env', F,
   'training-operator pkg/controller.v1/mpi newLauncher: NVIDIA_VISIBLE_DEVICES and NVIDIA_DRIVER_CAPABILITIES are "" unless isGPULauncher');
 
 export const ENV_RULES = [INJECTED_ENV, MPI_GPU_ENV];

@@ -10,7 +10,7 @@ import { Rule } from '../rule';
 import { isGpuLauncher } from './injected-env';
 import { TrainingKindFacts, replicaSpecs, replicasOf } from './training-kinds';
 
-export const MPI_PROCESSES = new Rule('kubeflow/mpi-np', 'mpi',
+export const MPI_PROCESSES = new Rule('training-operator', 'kubeflow/mpi-np', 'mpi',
   'training-operator pkg/controller.v1/mpi newConfigMap (hostfile: <job>-worker-<i> slots=<slotsPerWorker>) and Open MPI mpirun -np');
 
 export const MPI_RULES = [MPI_PROCESSES];

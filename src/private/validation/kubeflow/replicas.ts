@@ -10,11 +10,11 @@ import { TrainingKindFacts, replicaSpecs, replicasOf } from './training-kinds';
 
 const F = 'replicas';
 
-export const REPLICA_TYPE = new Rule('kubeflow/replica-type', F,
+export const REPLICA_TYPE = new Rule('training-operator', 'kubeflow/replica-type', F,
   'training-operator pkg/webhooks/*/validate<Kind>ReplicaSpecs (replica type keys) and pkg/controller.v1/mpi validateMPIJob');
-export const REPLICA_COUNT = new Rule('kubeflow/replica-count', F,
+export const REPLICA_COUNT = new Rule('training-operator', 'kubeflow/replica-count', F,
   'training-operator pkg/webhooks: PyTorch and XGBoost Master replicas 1, TF Chief/Master at most 1; pkg/controller.v1/mpi: Launcher replicas 1; JAX: Worker 0 is the coordinator');
-export const STATIC_MASTER = new Rule('kubeflow/pytorch-master', F,
+export const STATIC_MASTER = new Rule('training-operator', 'kubeflow/pytorch-master', F,
   'training-operator pkg/controller.v1/pytorch envvar.go: RANK and WORLD_SIZE are set only when a Master exists; elastic jobs run Workers only');
 
 export const REPLICA_RULES = [REPLICA_TYPE, REPLICA_COUNT, STATIC_MASTER];

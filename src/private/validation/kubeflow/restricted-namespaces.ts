@@ -13,7 +13,7 @@ import { child } from '../k8s/field-path';
 import { Rule } from '../rule';
 import { trainingKindOf, replicaSpecs } from './training-kinds';
 
-export const RESTRICTED_OPERATOR_PIECES = new Rule('kubeflow/restricted-operator-init', 'pod-security',
+export const RESTRICTED_OPERATOR_PIECES = new Rule('training-operator', 'kubeflow/restricted-operator-init', 'pod-security',
   'training-operator pkg/controller.v1/mpi newLauncher (kubectl-delivery init container) and pkg/controller.v1/pytorch initcontainer.go (init-pytorch)');
 
 export const RESTRICTED_NAMESPACE_RULES = [RESTRICTED_OPERATOR_PIECES];

@@ -13,9 +13,9 @@ import { Rule } from '../rule';
 const F = 'workspace-kind';
 const SOURCE = 'kubeflow/notebooks workspaces/controller/internal/webhook workspacekind_webhook.go';
 
-export const OPTION_DEFAULT = new Rule('kubeflow/option-default', F, `${SOURCE} (spawner.default names an option)`);
-export const OPTION_REDIRECT = new Rule('kubeflow/option-redirect', F, `${SOURCE} (redirect.to names another option; no cycles)`);
-export const IMAGE_PORT = new Rule('kubeflow/image-port', F, `${SOURCE} (imageConfig ports are declared in podTemplate.ports and unique)`);
+export const OPTION_DEFAULT = new Rule('notebooks', 'kubeflow/option-default', F, `${SOURCE} (spawner.default names an option)`);
+export const OPTION_REDIRECT = new Rule('notebooks', 'kubeflow/option-redirect', F, `${SOURCE} (redirect.to names another option; no cycles)`);
+export const IMAGE_PORT = new Rule('notebooks', 'kubeflow/image-port', F, `${SOURCE} (imageConfig ports are declared in podTemplate.ports and unique)`);
 
 export const WORKSPACE_KIND_RULES = [OPTION_DEFAULT, OPTION_REDIRECT, IMAGE_PORT];
 

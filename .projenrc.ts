@@ -95,7 +95,7 @@ project.addTask('import:verify', {
   receiveArgs: true,
 });
 
-// Regenerates imports/ (the L1s), src/private/schema/crds/ (compact schemas) and the built-in
+// Regenerates imports/ (the L1s), src/rules/schema/crds/ (compact schemas) and the built-in
 // runtime catalogue from the pinned CRDs and the Trainer corpus in upstream/.
 project.addTask('import', {
   description: 'Generate the L1 classes in imports/ from the pinned CRDs in upstream/crds (after checking them against upstream/pins.json)',
@@ -119,7 +119,7 @@ for (const pattern of ['/imports/', '/examples/', '/scripts/', '/bench/', '/.ben
 }
 
 // The cdk8s-kubeflow command (lint and plan, docs/cli.md): a launcher of the compiled
-// lib/src/private/cli/main.js; bin/ is not ignored, so it is in the tarball.
+// lib/src/cli/main.js; bin/ is not ignored, so it is in the tarball.
 project.addBins({ 'cdk8s-kubeflow': 'bin/cdk8s-kubeflow' });
 
 // jsii reads the entry point's declarations from `types`, which projen would leave at lib/.
@@ -182,7 +182,7 @@ project.addTask('test:cluster', {
 
 // The generated table of the boundary checks follows the compiled assembly (a test compares them).
 project.addTask('boundary-schema', {
-  description: 'Regenerate src/private/boundary/schema.generated.ts from the .jsii assembly (after compile)',
+  description: 'Regenerate src/boundary/schema.generated.ts from the .jsii assembly (after compile)',
   exec: 'ts-node --transpile-only --project tsconfig.dev.json scripts/boundary-schema.ts',
 });
 

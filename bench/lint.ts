@@ -15,11 +15,11 @@ import { App, YamlOutputType } from 'cdk8s';
 import * as jsYaml from 'js-yaml';
 import { fmtMs, log, median } from './util';
 import { buildExamples } from '../examples/main';
-import { readDocuments } from '../src/private/cli/input';
-import { lint } from '../src/private/cli/lint';
-import { formatLint } from '../src/private/cli/lint-output';
-import { parseYamlStream } from '../src/private/cli/yaml-parser';
-import { trainingKindOf } from '../src/private/validation/kubeflow';
+import { readDocuments } from '../src/cli/input';
+import { lint } from '../src/cli/lint';
+import { formatLint } from '../src/cli/lint-output';
+import { parseYamlStream } from '../src/cli/yaml-parser';
+import { trainingKindOf } from '../src/rules/operators';
 
 export interface LintResult {
   /** Timed runs of each. */

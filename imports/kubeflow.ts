@@ -20,7 +20,7 @@ export class PyTorchJob extends ApiObject {
   /** JSON patches, kept here rather than by ApiObject, which would apply them before the typed serializer. */
   private readonly manifestPatches: JsonPatch[] = [];
 
-  /** What the library runs around the rendering (late metadata, one rendering per synth; src/private/render-hook.ts). */
+  /** What the library runs around the rendering (late metadata, one rendering per synth; src/rules/render-hook.ts). */
   private renderHook?: (render: () => any) => any;
 
   /** Adds a PyTorchJob to `scope`. */
@@ -97,7 +97,7 @@ export class TfJob extends ApiObject {
   /** JSON patches, kept here rather than by ApiObject, which would apply them before the typed serializer. */
   private readonly manifestPatches: JsonPatch[] = [];
 
-  /** What the library runs around the rendering (late metadata, one rendering per synth; src/private/render-hook.ts). */
+  /** What the library runs around the rendering (late metadata, one rendering per synth; src/rules/render-hook.ts). */
   private renderHook?: (render: () => any) => any;
 
   /** Adds a TFJob to `scope`. */
@@ -174,7 +174,7 @@ export class MpiJob extends ApiObject {
   /** JSON patches, kept here rather than by ApiObject, which would apply them before the typed serializer. */
   private readonly manifestPatches: JsonPatch[] = [];
 
-  /** What the library runs around the rendering (late metadata, one rendering per synth; src/private/render-hook.ts). */
+  /** What the library runs around the rendering (late metadata, one rendering per synth; src/rules/render-hook.ts). */
   private renderHook?: (render: () => any) => any;
 
   /** Adds a MPIJob to `scope`. */
@@ -251,7 +251,7 @@ export class XgBoostJob extends ApiObject {
   /** JSON patches, kept here rather than by ApiObject, which would apply them before the typed serializer. */
   private readonly manifestPatches: JsonPatch[] = [];
 
-  /** What the library runs around the rendering (late metadata, one rendering per synth; src/private/render-hook.ts). */
+  /** What the library runs around the rendering (late metadata, one rendering per synth; src/rules/render-hook.ts). */
   private renderHook?: (render: () => any) => any;
 
   /** Adds a XGBoostJob to `scope`. */
@@ -328,7 +328,7 @@ export class PaddleJob extends ApiObject {
   /** JSON patches, kept here rather than by ApiObject, which would apply them before the typed serializer. */
   private readonly manifestPatches: JsonPatch[] = [];
 
-  /** What the library runs around the rendering (late metadata, one rendering per synth; src/private/render-hook.ts). */
+  /** What the library runs around the rendering (late metadata, one rendering per synth; src/rules/render-hook.ts). */
   private renderHook?: (render: () => any) => any;
 
   /** Adds a PaddleJob to `scope`. */
@@ -405,7 +405,7 @@ export class JaxJob extends ApiObject {
   /** JSON patches, kept here rather than by ApiObject, which would apply them before the typed serializer. */
   private readonly manifestPatches: JsonPatch[] = [];
 
-  /** What the library runs around the rendering (late metadata, one rendering per synth; src/private/render-hook.ts). */
+  /** What the library runs around the rendering (late metadata, one rendering per synth; src/rules/render-hook.ts). */
   private renderHook?: (render: () => any) => any;
 
   /** Adds a JAXJob to `scope`. */
@@ -482,7 +482,7 @@ export class MxJob extends ApiObject {
   /** JSON patches, kept here rather than by ApiObject, which would apply them before the typed serializer. */
   private readonly manifestPatches: JsonPatch[] = [];
 
-  /** What the library runs around the rendering (late metadata, one rendering per synth; src/private/render-hook.ts). */
+  /** What the library runs around the rendering (late metadata, one rendering per synth; src/rules/render-hook.ts). */
   private renderHook?: (render: () => any) => any;
 
   /** Adds a MXJob to `scope`. */

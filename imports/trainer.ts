@@ -20,7 +20,7 @@ export class TrainJob extends ApiObject {
   /** JSON patches, kept here rather than by ApiObject, which would apply them before the typed serializer. */
   private readonly manifestPatches: JsonPatch[] = [];
 
-  /** What the library runs around the rendering (late metadata, one rendering per synth; src/private/render-hook.ts). */
+  /** What the library runs around the rendering (late metadata, one rendering per synth; src/rules/render-hook.ts). */
   private renderHook?: (render: () => any) => any;
 
   /** Adds a TrainJob to `scope`. */
@@ -97,7 +97,7 @@ export class TrainingRuntime extends ApiObject {
   /** JSON patches, kept here rather than by ApiObject, which would apply them before the typed serializer. */
   private readonly manifestPatches: JsonPatch[] = [];
 
-  /** What the library runs around the rendering (late metadata, one rendering per synth; src/private/render-hook.ts). */
+  /** What the library runs around the rendering (late metadata, one rendering per synth; src/rules/render-hook.ts). */
   private renderHook?: (render: () => any) => any;
 
   /** Adds a TrainingRuntime to `scope`. */
@@ -174,7 +174,7 @@ export class ClusterTrainingRuntime extends ApiObject {
   /** JSON patches, kept here rather than by ApiObject, which would apply them before the typed serializer. */
   private readonly manifestPatches: JsonPatch[] = [];
 
-  /** What the library runs around the rendering (late metadata, one rendering per synth; src/private/render-hook.ts). */
+  /** What the library runs around the rendering (late metadata, one rendering per synth; src/rules/render-hook.ts). */
   private renderHook?: (render: () => any) => any;
 
   /** Adds a ClusterTrainingRuntime to `scope`. */

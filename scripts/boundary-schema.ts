@@ -1,7 +1,7 @@
 /**
- * Writes src/private/boundary/schema.generated.ts: what every public entry point of the library's
+ * Writes src/boundary/schema.generated.ts: what every public entry point of the library's
  * own API (not the generated L1s in the kubeflow, notebooks, trainer and core submodules) accepts, read from
- * the jsii assembly. The runtime checks at the jsii boundary (src/private/boundary/check.ts) use it,
+ * the jsii assembly. The runtime checks at the jsii boundary (src/boundary/check.ts) use it,
  * so JavaScript callers and template libraries that build props from configuration get the
  * library's own message instead of a TypeError or a silently dropped value.
  *
@@ -210,7 +210,7 @@ export function renderSchema(schema: GeneratedSchema): string {
   ].join('\n');
 }
 
-export const SCHEMA_FILE = path.join('src', 'private', 'boundary', 'schema.generated.ts');
+export const SCHEMA_FILE = path.join('src', 'boundary', 'schema.generated.ts');
 
 if (require.main === module) {
   const root = path.join(__dirname, '..');

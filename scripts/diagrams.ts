@@ -14,7 +14,7 @@ import * as path from 'path';
 import { App, YamlOutputType } from 'cdk8s';
 import * as yaml from 'js-yaml';
 import { buildExamples } from '../examples/main';
-import { TRAINING_JOB_REPLICA_KEYS } from '../src/private/validation/k8s/replica-keys';
+import { TRAINING_JOB_REPLICA_KEYS } from '../src/rules/kubernetes/replica-keys';
 
 export const IMAGE_DIR = path.join('docs', 'images');
 

@@ -1,11 +1,11 @@
 /**
  * Generates the typed L1 classes in imports/ and the compact schemas the library validates
- * manifests against in src/private/schema/crds/ from the pinned CRDs in upstream/crds, and the
+ * manifests against in src/rules/schema/crds/ from the pinned CRDs in upstream/crds, and the
  * catalogue of the Trainer's built-in runtimes from upstream/examples/upstream-v2/runtimes. Run
  * it with `npx projen import`, which first checks upstream/ against upstream/pins.json.
  *
  * Arguments, both optional: the CRD folder, and an output root that receives imports/ and
- * src/private/schema/crds/ instead of the repository (tests use it to run the CLI against a scratch copy).
+ * src/rules/schema/crds/ instead of the repository (tests use it to run the CLI against a scratch copy).
  */
 import * as fs from 'fs';
 import * as path from 'path';

@@ -1,30 +1,30 @@
 // The public API: the L2 constructs and the types their props use. Plumbing lives in ./private and
 // is not exported (test/public-api.test.ts lists every public name, so a new one is a decision).
-export * from './accelerator';
-export * from './defaults';
-export * from './elastic';
-export * from './escape-hatch';
-export * from './jax';
-export * from './kubeflow-resource';
-export * from './mpi';
-export * from './operator-config';
-export * from './networking';
-export * from './node-health';
-export * from './paddle';
-export * from './pytorch';
-export * from './replica';
-export * from './resources';
-export * from './run-policy';
-export * from './scheduling';
-export * from './security';
-export * from './tensorflow';
-export * from './topology';
-export * from './training-job';
-export * from './workspace';
-export * from './workspace-activity';
-export * from './workspace-kind';
-export * from './workspace-options';
-export * from './xgboost';
+export * from './common/accelerator';
+export * from './common/defaults';
+export * from './training/elastic';
+export * from './common/escape-hatch';
+export * from './training/jax';
+export * from './common/kubeflow-resource';
+export * from './training/mpi';
+export * from './training/operator-config';
+export * from './common/networking';
+export * from './common/node-health';
+export * from './training/paddle';
+export * from './training/pytorch';
+export * from './common/replica';
+export * from './common/resources';
+export * from './common/run-policy';
+export * from './common/scheduling';
+export * from './common/security';
+export * from './training/tensorflow';
+export * from './common/topology';
+export * from './training/training-job';
+export * from './notebooks/workspace';
+export * from './notebooks/workspace-activity';
+export * from './notebooks/workspace-kind';
+export * from './notebooks/workspace-options';
+export * from './training/xgboost';
 
 // Kubeflow Trainer v2: runtimes for platform teams, TrainJobs for data scientists.
 export * from './trainer/cluster-training-runtime';
@@ -38,7 +38,7 @@ export * from './trainer/training-runtime-base';
 export * from './trainer/training-runtime-ref';
 
 // Runtime type checks at the jsii boundary, installed on the classes above (see the module).
-import './private/boundary/install';
+import './boundary/install';
 
 // L1: typed classes generated from the pinned CRDs (see imports/ and scripts/generate-l1.ts).
 export * as kubeflow from '../imports/kubeflow';

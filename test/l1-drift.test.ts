@@ -1,5 +1,5 @@
 /**
- * The committed imports/ and src/private/schema/crds/ must be exactly what the generator writes
+ * The committed imports/ and src/rules/schema/crds/ must be exactly what the generator writes
  * today from the pinned CRDs: a hand edit, or a generator change without `npx projen import`,
  * fails here.
  */
@@ -9,7 +9,7 @@ import * as path from 'path';
 import { readCrd } from '../scripts/l1/crd-source';
 import { DEFAULT_CRD_ROOT as CRD_ROOT, generate, GeneratedFiles, MODULES, SCHEMA_DIR } from '../scripts/l1/generate';
 import { compactSchema } from '../scripts/l1/schema-modules';
-import { kindSchema } from '../src/private/schema';
+import { kindSchema } from '../src/rules/schema';
 
 const ROOT = path.join(__dirname, '..');
 
@@ -62,7 +62,7 @@ describe('generated files match the generator (run `npx projen import` to refres
     expect(drift(files.imports, path.join(ROOT, 'imports'))).toEqual([]);
   });
 
-  test('src/private/schema/crds/', () => {
+  test('src/rules/schema/crds/', () => {
     expect(drift(files.schemas, path.join(ROOT, SCHEMA_DIR))).toEqual([]);
   });
 

@@ -1,13 +1,13 @@
 /**
- * The library's strict schema check (src/private/schema): findings in the library's one message
+ * The library's strict schema check (src/rules/schema): findings in the library's one message
  * shape, with the document path of the field, for the pinned kinds only, and schemas loaded on the
  * first check of their kind rather than when the library is loaded.
  */
 import { SHARED_SUBTREES_FILE } from '../scripts/l1/schema-modules';
-import { kindSchema, pinnedKinds, schemaFindings } from '../src/private/schema';
-import { inflate } from '../src/private/schema/shared-subtrees';
-import { SchemaNode, toFinding, violations } from '../src/private/schema/validator';
-import { describe as message, Finding } from '../src/private/validation/finding';
+import { describe as message, Finding } from '../src/rules/finding';
+import { kindSchema, pinnedKinds, schemaFindings } from '../src/rules/schema';
+import { inflate } from '../src/rules/schema/shared-subtrees';
+import { SchemaNode, toFinding, violations } from '../src/rules/schema/validator';
 
 /** The module of the subtrees the compact schemas share, as the test requires and mocks it. */
 const SHARED_SUBTREES_MODULE = SHARED_SUBTREES_FILE.replace(/\.ts$/, '');
@@ -138,8 +138,8 @@ test('loading the library loads no schema; checking a kind loads that kind\'s on
   jest.isolateModules(() => {
     for (const key of [...pinnedKinds(), SHARED_SUBTREES_MODULE]) {
       const file = key.replace('/', '_').replace(' ', '_');
-      const actual = jest.requireActual(`../src/private/schema/crds/${file}`);
-      jest.doMock(`../src/private/schema/crds/${file}`, () => {
+      const actual = jest.requireActual(`../src/rules/schema/crds/${file}`);
+      jest.doMock(`../src/rules/schema/crds/${file}`, () => {
         loaded.push(file);
         return actual;
       });
@@ -149,7 +149,7 @@ test('loading the library loads no schema; checking a kind loads that kind\'s on
     require('../src');
     expect(loaded).toEqual([]);
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const schema = require('../src/private/schema');
+    const schema = require('../src/rules/schema');
     expect(schema.schemaFindings(pytorchJob())).toEqual([]);
     expect(schema.schemaFindings(pytorchJob())).toEqual([]);
     expect(loaded).toEqual([SHARED_SUBTREES_MODULE, 'kubeflow.org_v1_PyTorchJob']);

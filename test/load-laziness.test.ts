@@ -24,21 +24,24 @@ function loadedAfter(code: string): string[] {
 
 /** Modules that only a synth, a first construct or the CLI needs. */
 const DEFERRED = [
-  /^src\/private\/validation\/k8s\/(?!names$|replica-keys$)/,
-  /^src\/private\/validation\/app\//,
-  /^src\/private\/validation\/kubeflow\/(?!training-kinds$)/,
-  /^src\/private\/schema\//,
-  /^src\/private\/boundary\/check$/,
-  /^src\/private\/boundary\/nearest$/,
-  /^src\/private\/workspace-kind\/render$/,
-  /^src\/private\/cli\//,
+  /^src\/rules\/kubernetes\/(?!names$|replica-keys$)/,
+  /^src\/rules\/(across-documents|app-document|operators)$/,
+  /^src\/rules\/trainer\/(?!names$|runtime-lookup$)/,
+  /^src\/rules\/training-operator\/(?!training-kinds$)/,
+  /^src\/rules\/notebooks\/(?!option-ids$)/,
+  /^src\/rules\/kueue\/(?!labels$)/,
+  /^src\/rules\/schema\//,
+  /^src\/boundary\/check$/,
+  /^src\/util\/nearest$/,
+  /^src\/notebooks\/internal\/workspace-kind-render$/,
+  /^src\/cli\//,
 ];
 
 const deferred = (modules: string[]) => modules.filter(m => DEFERRED.some(d => d.test(m)));
 
 test('requiring the package loads none of the code that synthesis or a first call needs', () => {
   const modules = loadedAfter('');
-  expect(modules).toContain('src/private/boundary/install');
+  expect(modules).toContain('src/boundary/install');
   expect(modules).toContain('imports/trainer');
   expect(deferred(modules)).toEqual([]);
 });
@@ -58,8 +61,8 @@ test('a synth loads the rules, the checks and the renderers it needs', () => {
     app.synthYaml();
   `);
   expect(deferred(modules)).toEqual(expect.arrayContaining([
-    'src/private/validation/k8s/index', 'src/private/validation/app/index', 'src/private/schema/index',
-    'src/private/boundary/check', 'src/private/validation/kubeflow/mpi-processes', 'src/private/workspace-kind/render',
+    'src/rules/kubernetes/index', 'src/rules/across-documents', 'src/rules/schema/index',
+    'src/boundary/check', 'src/rules/training-operator/mpi-processes', 'src/notebooks/internal/workspace-kind-render',
   ]));
-  expect(modules.filter(m => m.startsWith('src/private/cli/'))).toEqual([]);
+  expect(modules.filter(m => m.startsWith('src/cli/'))).toEqual([]);
 });

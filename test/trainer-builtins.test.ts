@@ -6,7 +6,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { BUILTIN_RUNTIMES_MODULE, builtInRuntimesModule } from '../scripts/trainer/builtin-runtimes';
-import { BUILTIN_RUNTIMES } from '../src/private/validation/app/builtin-runtimes.generated';
+import { BUILTIN_RUNTIMES } from '../src/rules/trainer/builtin-runtimes.generated';
 
 const ROOT = path.join(__dirname, '..');
 

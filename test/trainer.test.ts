@@ -8,7 +8,7 @@ import {
   Accelerator, ClusterTrainingRuntime, MlPolicy, PodGroupPolicy, PodSecurity, TrainingRuntime, TrainingRuntimeRef, TrainJob,
 } from '../src';
 import { expectDeterministic, expectValidManifests, REPORT, synthErrors } from './harness';
-import { appFindings } from '../src/private/validation/app';
+import { appFindings } from '../src/rules/across-documents';
 
 const TORCH_IMAGE = 'pytorch/pytorch:2.13.0-cuda13.0-cudnn9-runtime';
 

@@ -9,7 +9,7 @@ import (
 )
 
 // Finding is one finding of the library, as the generator writes it next to a rejected case
-// (src/private/validation/finding.ts).
+// (src/rules/finding.ts).
 type Finding struct {
 	Field   string `json:"field"`
 	Value   any    `json:"value"`

@@ -43,12 +43,12 @@ export const MODULES: ReadonlyArray<{ readonly name: string; readonly files: rea
 export interface GeneratedFiles {
   /** The L1 modules, for imports/. */
   readonly imports: Map<string, string>;
-  /** The compact schema modules and their catalogue, for src/private/schema/crds/ (SCHEMA_DIR). */
+  /** The compact schema modules and their catalogue, for src/rules/schema/crds/ (SCHEMA_DIR). */
   readonly schemas: Map<string, string>;
 }
 
 /** Where the compact schema modules go, relative to the output root. */
-export const SCHEMA_DIR = path.join('src', 'private', 'schema', 'crds');
+export const SCHEMA_DIR = path.join('src', 'rules', 'schema', 'crds');
 
 /**
  * Reads every pinned CRD and renders the L1 modules and the compact test schemas, in memory.

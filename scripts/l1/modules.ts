@@ -99,7 +99,7 @@ function emitClass(code: any, name: string, kind: CrdKind, specRequired: boolean
   code.line('/** JSON patches, kept here rather than by ApiObject, which would apply them before the typed serializer. */');
   code.line('private readonly manifestPatches: JsonPatch[] = [];');
   code.line();
-  code.line('/** What the library runs around the rendering (late metadata, one rendering per synth; src/private/render-hook.ts). */');
+  code.line('/** What the library runs around the rendering (late metadata, one rendering per synth; src/rules/render-hook.ts). */');
   code.line('private renderHook?: (render: () => any) => any;');
   code.line();
   code.line(`/** Adds a ${kind.kind} to \`scope\`. */`);

@@ -2,13 +2,13 @@ import { createHash } from 'crypto';
 import { CrdKind } from './crd-source';
 import { specOf } from './modules';
 import { canonical } from './schema';
-import { schemaChildren } from '../../src/private/schema/shared-subtrees';
+import { schemaChildren } from '../../src/rules/schema/shared-subtrees';
 
-/** The module of the subtrees that several compact schemas share (src/private/schema loads it first). */
+/** The module of the subtrees that several compact schemas share (src/rules/schema loads it first). */
 export const SHARED_SUBTREES_FILE = 'shared.ts';
 
 /**
- * The compact schemas the library validates manifests against (src/private/schema/crds/): one
+ * The compact schemas the library validates manifests against (src/rules/schema/crds/): one
  * module per kind, the subtrees that occur more than once stored once in `shared.ts`, and a
  * catalogue that names the modules without loading them.
  */

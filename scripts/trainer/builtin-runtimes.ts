@@ -13,7 +13,7 @@ import { UPSTREAM_EXAMPLES_V2 } from '../upstream/pins';
 export const DEFAULT_RUNTIMES_DIR = path.join(UPSTREAM_EXAMPLES_V2, 'runtimes');
 
 /** Where the module is committed. */
-export const BUILTIN_RUNTIMES_MODULE = path.join('src', 'private', 'validation', 'app', 'builtin-runtimes.generated.ts');
+export const BUILTIN_RUNTIMES_MODULE = path.join('src', 'rules', 'trainer', 'builtin-runtimes.generated.ts');
 
 const pick = (o: any, keys: readonly string[]) => Object.fromEntries(keys.filter(k => o?.[k] !== undefined).map(k => [k, o[k]]));
 

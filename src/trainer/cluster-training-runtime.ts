@@ -2,7 +2,7 @@ import { ApiObject, ApiObjectMetadata } from 'cdk8s';
 import { Construct } from 'constructs';
 import { TrainingRuntimeBase, TrainingRuntimeProps } from './training-runtime-base';
 import * as trainer from '../../imports/trainer';
-import { omitNamespace } from '../private/render-hook';
+import { omitNamespace } from '../rules/render-hook';
 
 /**
  * A ClusterTrainingRuntime: a runtime every namespace's TrainJobs can use, which is how platform

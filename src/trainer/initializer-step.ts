@@ -1,6 +1,6 @@
 import { Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
-import { Resources } from '../resources';
+import { Resources } from '../common/resources';
 
 /**
  * A step of a runtime that fills the shared workspace before training: the dataset or model

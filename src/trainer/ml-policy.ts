@@ -1,5 +1,5 @@
-import { Finding, finding } from '../private/validation/finding';
-import { countFinding } from '../private/validation/report';
+import { Finding, finding } from '../rules/finding';
+import { countFinding } from '../rules/report';
 
 /** Options of the MPI policy (OpenMPI, the only implementation Trainer v2.3 supports). */
 export interface MpiPolicyOptions {

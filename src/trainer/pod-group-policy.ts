@@ -1,6 +1,6 @@
 import { Duration } from 'cdk8s';
-import { secondsOf, wholeSecondsFinding } from '../private/durations';
-import { Finding } from '../private/validation/finding';
+import { secondsOf, wholeSecondsFinding } from '../common/internal/durations';
+import { Finding } from '../rules/finding';
 
 /** Options of Volcano gang scheduling. */
 export interface VolcanoPodGroupOptions {

@@ -5,18 +5,18 @@ import { Construct } from 'constructs';
 import { TrainJobInitializer } from './train-job-initializer';
 import { TrainingRuntimeRef } from './training-runtime-ref';
 import * as trainer from '../../imports/trainer';
-import { KubeflowResource } from '../kubeflow-resource';
-import { checkConstructor } from '../private/boundary/constructor-checks';
-import { dropUndefined, mergeMaps, uniqueByContent } from '../private/collections';
-import { deadlineFinding } from '../private/durations';
-import { kueueJobLabels } from '../private/kueue';
-import { normalPath } from '../private/paths';
-import { amountFindings, limitFindings, resourceQuantities } from '../private/quantities';
-import { LIBRARY_PATCH_MANAGER, NODE_JOB, TRAINER_GROUP } from '../private/trainer-names';
-import { Finding, finding } from '../private/validation/finding';
-import { checkCount, fail, raise, raiseFirst } from '../private/validation/report';
-import { sameVolume } from '../private/volumes';
-import { Resources } from '../resources';
+import { checkConstructor } from '../boundary/constructor-checks';
+import { deadlineFinding } from '../common/internal/durations';
+import { normalPath } from '../common/internal/paths';
+import { amountFindings, limitFindings, resourceQuantities } from '../common/internal/quantities';
+import { sameVolume } from '../common/internal/volumes';
+import { KubeflowResource } from '../common/kubeflow-resource';
+import { Resources } from '../common/resources';
+import { Finding, finding } from '../rules/finding';
+import { kueueJobLabels } from '../rules/kueue/labels';
+import { checkCount, fail, raise, raiseFirst } from '../rules/report';
+import { LIBRARY_PATCH_MANAGER, NODE_JOB, TRAINER_GROUP } from '../rules/trainer/names';
+import { dropUndefined, mergeMaps, uniqueByContent } from '../util/collections';
 
 /** What a data scientist says about one training run. */
 export interface TrainJobProps {

@@ -6,20 +6,20 @@ import { InitializerStepOptions, InitializerWorkspaceOptions } from './initializ
 import { MlPolicy } from './ml-policy';
 import { PodGroupPolicy } from './pod-group-policy';
 import { TrainingRuntimeRef } from './training-runtime-ref';
-import { KubeflowResource, PodMetadataField } from '../kubeflow-resource';
-import { checkConstructor } from '../private/boundary/constructor-checks';
-import { dropUndefined } from '../private/collections';
-import { FrameworkContainer, PodRenderContext } from '../private/pod-render';
-import { sizeQuantity } from '../private/quantities';
-import { mergeRoleOptions } from '../private/role-options';
+import { checkConstructor } from '../boundary/constructor-checks';
+import { FrameworkContainer, PodRenderContext } from '../common/internal/pod-render';
+import { sizeQuantity } from '../common/internal/quantities';
+import { mergeRoleOptions } from '../common/internal/role-options';
+import { KubeflowResource, PodMetadataField } from '../common/kubeflow-resource';
+import { ReplicaGroup, ReplicaOptions } from '../common/replica';
+import { RestartPolicy } from '../common/run-policy';
+import { PodSecurity } from '../common/security';
+import { Finding, finding } from '../rules/finding';
+import { checkCount, raiseFirst } from '../rules/report';
 import {
   ANCESTOR_LABEL, DATASET_INITIALIZER, INITIALIZER_MOUNT_PATH, INITIALIZER_VOLUME, LAUNCHER_JOB, MODEL_INITIALIZER, NODE_JOB,
-} from '../private/trainer-names';
-import { Finding, finding } from '../private/validation/finding';
-import { checkCount, raiseFirst } from '../private/validation/report';
-import { ReplicaGroup, ReplicaOptions } from '../replica';
-import { RestartPolicy } from '../run-policy';
-import { PodSecurity } from '../security';
+} from '../rules/trainer/names';
+import { dropUndefined } from '../util/collections';
 
 /** The label the Kubeflow SDK lists runtimes by. */
 const FRAMEWORK_LABEL = 'trainer.kubeflow.org/framework';

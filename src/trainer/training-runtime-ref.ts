@@ -1,4 +1,4 @@
-import { RuntimeFacts } from '../private/trainer-runtime';
+import { RuntimeFacts } from './internal/trainer-runtime';
 
 /**
  * The runtime a TrainJob runs on (`spec.runtimeRef`): a built-in or platform runtime by name, or a

@@ -4,8 +4,8 @@
  */
 import { Chart, Size, Testing } from 'cdk8s';
 import * as lib from '../../src';
-import { INSTALLED } from '../../src/private/boundary/install';
-import { CLASSES } from '../../src/private/boundary/schema.generated';
+import { INSTALLED } from '../../src/boundary/install';
+import { CLASSES } from '../../src/boundary/schema.generated';
 
 const GUARDED = Symbol.for('cdk8s-kubeflow.boundary.guarded');
 const own = Object.keys(CLASSES).filter(name => !name.includes('.'));

@@ -8,7 +8,7 @@
 import { App, Chart, Duration, Size, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Accelerator, CleanPodPolicy, DistributedPyTorch, DistributedPyTorchProps, RestartPolicy } from '../../src';
-import * as boundary from '../../src/private/boundary/check';
+import * as boundary from '../../src/boundary/check';
 
 /** The module's exports, which the constructs and wrappers look up at each call, so they can be switched off here. */
 const check = boundary as any;

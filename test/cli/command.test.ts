@@ -13,7 +13,7 @@ import { runCli } from './run-cli';
 
 const ROOT = path.join(__dirname, '..', '..');
 const BIN = path.join(ROOT, 'bin', 'cdk8s-kubeflow');
-const COMPILED = path.join(ROOT, 'lib', 'src', 'private', 'cli', 'main.js');
+const COMPILED = path.join(ROOT, 'lib', 'src', 'cli', 'main.js');
 
 function command(args: readonly string[], input?: string) {
   const r = spawnSync(process.execPath, [BIN, ...args], { cwd: ROOT, input, encoding: 'utf8' });
@@ -75,7 +75,7 @@ describe('cdk8s-kubeflow in a child process', () => {
   test('the npm package has the launcher and the compiled command', () => {
     const pack = spawnSync('npm', ['pack', '--dry-run', '--json'], { cwd: ROOT, encoding: 'utf8' });
     const files: string[] = JSON.parse(pack.stdout)[0].files.map((f: { path: string }) => f.path);
-    expect(files).toEqual(expect.arrayContaining(['bin/cdk8s-kubeflow', 'lib/src/private/cli/main.js', 'lib/src/private/cli/yaml-parser.js']));
+    expect(files).toEqual(expect.arrayContaining(['bin/cdk8s-kubeflow', 'lib/src/cli/main.js', 'lib/src/cli/yaml-parser.js']));
     const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
     expect(manifest.bin).toEqual({ 'cdk8s-kubeflow': 'bin/cdk8s-kubeflow' });
   });

@@ -6,12 +6,12 @@ import { synthesizeExamples } from './examples-output';
 import { CASES, TOO_DEEP, VALID } from './lint-cases';
 import { runCli } from './run-cli';
 import { UPSTREAM_EXAMPLES, UPSTREAM_EXAMPLES_V2 } from '../../scripts/upstream/pins';
-import { inputFiles } from '../../src/private/cli/input';
-import { internalError } from '../../src/private/cli/main';
-import { LINT_RULES } from '../../src/private/cli/rules';
-import { KUBERNETES_RULES, POD_SECURITY_RESTRICTED_RULES } from '../../src/private/validation/k8s';
-import { KUBEFLOW_RULES } from '../../src/private/validation/kubeflow';
-import { RULE_SOURCES } from '../../src/private/validation/rule';
+import { inputFiles } from '../../src/cli/input';
+import { internalError } from '../../src/cli/main';
+import { LINT_RULES } from '../../src/cli/rules';
+import { KUBERNETES_RULES, POD_SECURITY_RESTRICTED_RULES } from '../../src/rules/kubernetes';
+import { KUBEFLOW_RULES } from '../../src/rules/operators';
+import { RULE_SOURCES } from '../../src/rules/rule';
 
 const lines = (text: string) => text.split('\n').filter(l => l !== '');
 

@@ -6,8 +6,8 @@
 import { Chart } from 'cdk8s';
 import * as fc from 'fast-check';
 import { DistributedJax, DistributedPyTorch, DistributedXGBoost } from '../../src';
-import { describe as describeFinding } from '../../src/private/validation/finding';
-import { kubeflowFindings } from '../../src/private/validation/kubeflow';
+import { describe as describeFinding } from '../../src/rules/finding';
+import { kubeflowFindings } from '../../src/rules/operators';
 import { RUNS, renderTwice } from '../harness/properties';
 import { Ids, consistent, decorateJob, jobDataFor, jobProps } from '../properties/job-arbitraries';
 

@@ -4,7 +4,7 @@
  */
 import * as yaml from 'js-yaml';
 import { runCli } from './run-cli';
-import { RULE_SOURCES, RuleSource } from '../../src/private/validation/rule';
+import { RULE_SOURCES, RuleSource } from '../../src/rules/rule';
 import { pytorchJob, workspaceKind } from '../validation/fixtures';
 
 const EVERY_GROUP: { [source in RuleSource]?: string[] } = {

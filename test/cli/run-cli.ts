@@ -1,5 +1,5 @@
 /** Runs the command in this process, as `main` is called by bin/cdk8s-kubeflow, capturing its output. */
-import { main } from '../../src/private/cli/main';
+import { main } from '../../src/cli/main';
 
 export interface CliResult {
   readonly status: number;

@@ -1,5 +1,5 @@
 /**
- * The test harness's view of the library's strict schema validator (src/private/schema): the
+ * The test harness's view of the library's strict schema validator (src/rules/schema): the
  * compact schemas of the pinned kinds, and their violations rendered tersely as
  * `<path>: <problem>`, which is what the tests assert. The library itself reports the same
  * violations as findings (`schemaFindings`).
@@ -9,11 +9,11 @@
  * (`x-kubernetes-validations`) and string formats are not evaluated.
  */
 import { dumpManifests } from './manifest-dump';
-import { kindSchema, pinnedKinds } from '../../src/private/schema';
-import { KindSchema, manifestViolations, SchemaNode, Violation, violations } from '../../src/private/schema/validator';
+import { kindSchema, pinnedKinds } from '../../src/rules/schema';
+import { KindSchema, manifestViolations, SchemaNode, Violation, violations } from '../../src/rules/schema/validator';
 
-export type { KindSchema, SchemaNode } from '../../src/private/schema/validator';
-export { join } from '../../src/private/schema/validator';
+export type { KindSchema, SchemaNode } from '../../src/rules/schema/validator';
+export { join } from '../../src/rules/schema/validator';
 
 let cache: Map<string, KindSchema> | undefined;
 

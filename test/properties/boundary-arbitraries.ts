@@ -18,8 +18,8 @@ import * as kplus from 'cdk8s-plus-28';
 import * as constructs from 'constructs';
 import * as fc from 'fast-check';
 import * as lib from '../../src';
-import { CLASSES, ENUMS, INTERFACES, OPEN_STRUCTS, STRUCTS } from '../../src/private/boundary/schema.generated';
-import { show } from '../../src/private/validation/finding';
+import { CLASSES, ENUMS, INTERFACES, OPEN_STRUCTS, STRUCTS } from '../../src/boundary/schema.generated';
+import { show } from '../../src/rules/finding';
 
 /**
  * Cases per property: `PROPERTY_RUNS` from the environment (CI sets 1000), else 100, so a local

@@ -6,7 +6,7 @@ import { Chart, Duration, Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { MethodCase, PROPERTY_RUNS, methodsProperty } from './boundary-arbitraries';
 import { DistributedPyTorch, FilterScope, Workspace, WorkspaceClaim, WorkspaceKind } from '../../src';
-import { CLASSES } from '../../src/private/boundary/schema.generated';
+import { CLASSES } from '../../src/boundary/schema.generated';
 import { JUPYTERLAB_KIND as KIND_PROPS } from '../harness/notebook-fixtures';
 
 const IMAGE = 'registry.example.com/train:1.0';

@@ -7,7 +7,7 @@ import { Chart, Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { PROPERTY_RUNS, StaticCase, staticsProperty } from './boundary-arbitraries';
 import { ClusterTrainingRuntime, DistributedPyTorch, MlPolicy, TrainJob, Workspace, WorkspaceKind } from '../../src';
-import { CLASSES } from '../../src/private/boundary/schema.generated';
+import { CLASSES } from '../../src/boundary/schema.generated';
 import { JUPYTERLAB_KIND as KIND_PROPS } from '../harness/notebook-fixtures';
 
 const IMAGE = 'registry.example.com/train:1.0';

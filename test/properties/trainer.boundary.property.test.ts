@@ -7,7 +7,7 @@ import { Chart, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { MethodCase, PROPERTY_RUNS, methodsProperty, propsProperty } from './boundary-arbitraries';
 import { ClusterTrainingRuntime, MlPolicy, TrainingRuntime, TrainingRuntimeRef, TrainJob } from '../../src';
-import { CLASSES } from '../../src/private/boundary/schema.generated';
+import { CLASSES } from '../../src/boundary/schema.generated';
 
 const IMAGE = 'registry.example.com/train:1.0';
 const RUNTIME = { metadata: { name: 'torch-gpu' }, mlPolicy: MlPolicy.torch(), image: IMAGE };

@@ -1,5 +1,5 @@
 import { exampleDocument, exampleDocuments, exampleFiles, pytorchJob } from './fixtures';
-import { AppDocument, appFindings } from '../../src/private/validation/app';
+import { AppDocument, appFindings } from '../../src/rules/across-documents';
 
 function job(kind: string, key: string, name: string, types: Record<string, number | undefined>, namespace?: string): any {
   const specs: Record<string, unknown> = {};

@@ -1,5 +1,5 @@
-import { Finding } from '../../src/private/validation/finding';
-import { kubernetesFindings } from '../../src/private/validation/k8s';
+import { Finding } from '../../src/rules/finding';
+import { kubernetesFindings } from '../../src/rules/kubernetes';
 
 /** A finding, as the rules return it. */
 export function f(field: string, value: unknown, allowed: string, rule: string): Finding {

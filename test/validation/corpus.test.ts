@@ -5,9 +5,9 @@ import { App, YamlOutputType } from 'cdk8s';
 import * as yaml from 'js-yaml';
 import { buildExamples } from '../../examples/main';
 import { UPSTREAM_EXAMPLES, UPSTREAM_EXAMPLES_V2 } from '../../scripts/upstream/pins';
-import { describe as describeFinding } from '../../src/private/validation/finding';
-import { documentKind, kubernetesFindings } from '../../src/private/validation/k8s';
-import { compileLocation, select } from '../../src/private/validation/k8s/select';
+import { describe as describeFinding } from '../../src/rules/finding';
+import { documentKind, kubernetesFindings } from '../../src/rules/kubernetes';
+import { compileLocation, select } from '../../src/rules/kubernetes/select';
 
 /**
  * What the library writes today and what upstream ships are valid Kubernetes objects: the rules

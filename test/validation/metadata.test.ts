@@ -1,6 +1,6 @@
 import { f, runCases } from './cases';
 import { exampleDocument, pytorchJob, workspaceKind } from './fixtures';
-import { kubernetesFindings } from '../../src/private/validation/k8s';
+import { kubernetesFindings } from '../../src/rules/kubernetes';
 
 const LABEL_KEY = 'expected a label key: an optional DNS subdomain prefix and "/", then at most 63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit';
 const LABEL_VALUE = 'expected a label value: empty, or at most 63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit';

@@ -1,10 +1,10 @@
 import { f, runCases } from './cases';
 import { CONTAINER, WORKER, exampleDocument, pytorchJob, workerContainer as c, workerSpec as s } from './fixtures';
-import { kindSchema, pinnedKinds } from '../../src/private/schema';
-import { DOCUMENT_KINDS, integerFields, kubernetesFindings } from '../../src/private/validation/k8s';
+import { DOCUMENT_KINDS, integerFields, kubernetesFindings } from '../../src/rules/kubernetes';
+import { kindSchema, pinnedKinds } from '../../src/rules/schema';
 
 /**
- * The integer table against the CRD schemas the project validates with (src/private/schema): every
+ * The integer table against the CRD schemas the project validates with (src/rules/schema): every
  * integer the schema says is `format: int32` (or int64) is in the table with that format, and the
  * table has nothing the schema does not, except pod fields newer than an older pinned CRD (MXJob's,
  * the Notebooks v2 volumes) that 1.34 has.

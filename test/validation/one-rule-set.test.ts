@@ -1,6 +1,6 @@
 /**
  * One rule set, not two: an operator rule that the constructs and `lint` both need lives once, in
- * the document rules (`src/private/validation/kubeflow/`), and the engine runs it on what the
+ * the document rules (`src/rules/training-operator/`), and the engine runs it on what the
  * constructs render. For every rule that moved out of the constructs, a construct with the mistake
  * gives exactly one message, the document rule's, at the construct path; and `lint` of the very
  * document the construct rendered gives the same rule, field and message (without the prop name
@@ -10,7 +10,7 @@ import { ApiObject, App, Chart, JsonPatch, Size, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import * as yaml from 'js-yaml';
 import { Accelerator, DistributedPaddle, DistributedPyTorch, MpiAllReduce, WorkspaceKind, WorkspaceKindProps } from '../../src';
-import { collectFindings } from '../../src/private/validation/engine';
+import { collectFindings } from '../../src/rules/engine';
 import { runCli } from '../cli/run-cli';
 import { REPORT, synthErrors } from '../harness';
 import { JUPYTERLAB_KIND as KIND, SCIPY_IMAGE as SCIPY } from '../harness/notebook-fixtures';

@@ -1,6 +1,6 @@
 import { f } from './cases';
 import { exampleDocument } from './fixtures';
-import { restrictedFindings } from '../../src/private/validation/k8s';
+import { restrictedFindings } from '../../src/rules/kubernetes';
 
 /** The restricted profile on the gang-scheduled example, which uses PodSecurity.RESTRICTED. */
 const AT = 'spec.pytorchReplicaSpecs.Worker.template.spec';

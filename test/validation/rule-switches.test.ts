@@ -7,8 +7,8 @@ import { ApiObject, App, Chart, JsonPatch, Testing } from 'cdk8s';
 import { Construct } from 'constructs';
 import { pytorchJob, workspaceKind } from './fixtures';
 import { kubeflow } from '../../src';
-import { KUBERNETES_RULES_CONTEXT, checkRenderedDocument, collectFindings } from '../../src/private/validation/engine';
-import { RULE_SOURCES, RuleSource } from '../../src/private/validation/rule';
+import { KUBERNETES_RULES_CONTEXT, checkRenderedDocument, collectFindings } from '../../src/rules/engine';
+import { RULE_SOURCES, RuleSource } from '../../src/rules/rule';
 
 /** The rule of every finding of the app, by source. */
 const EVERY_GROUP: { [source in RuleSource]?: string[] } = {

@@ -1,11 +1,11 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { pytorchJob } from './fixtures';
-import { APP_RULES, appFindings } from '../../src/private/validation/app';
-import { DOCUMENT_RULES, ruleSource } from '../../src/private/validation/catalogue';
-import { KUBERNETES_RULES, POD_SECURITY_RESTRICTED_RULES, TRAINER_DOCUMENT_RULES, kubernetesFindings, restrictedFindings } from '../../src/private/validation/k8s';
-import { KUBEFLOW_RULES } from '../../src/private/validation/kubeflow';
-import { RULE_SOURCES } from '../../src/private/validation/rule';
+import { APP_RULES, appFindings } from '../../src/rules/across-documents';
+import { DOCUMENT_RULES, ruleSource } from '../../src/rules/catalogue';
+import { KUBERNETES_RULES, POD_SECURITY_RESTRICTED_RULES, TRAINER_DOCUMENT_RULES, kubernetesFindings, restrictedFindings } from '../../src/rules/kubernetes';
+import { KUBEFLOW_RULES } from '../../src/rules/operators';
+import { RULE_SOURCES } from '../../src/rules/rule';
 
 /** The rule catalogue: what the layer checks, per family, each rule named, sourced and tested. */
 describe('the rule catalogue', () => {

@@ -1,6 +1,6 @@
-import { appFindings } from '../../src/private/validation/app';
-import { describe as describeFinding } from '../../src/private/validation/finding';
-import { kubernetesFindings } from '../../src/private/validation/k8s';
+import { appFindings } from '../../src/rules/across-documents';
+import { describe as describeFinding } from '../../src/rules/finding';
+import { kubernetesFindings } from '../../src/rules/kubernetes';
 
 /** The Trainer v2.3.0 webhook rules that need one document, and those across a TrainJob and its runtime. */
 const API = 'trainer.kubeflow.org/v1alpha1';

@@ -1,0 +1,510 @@
+/**
+ * Runtime checks at the jsii boundary. TypeScript callers have a compiler; JavaScript callers,
+ * template libraries that build props from YAML or JSON, and jsii's other languages passing loose
+ * values do not. Without these checks a string where an enum-like class is expected is silently
+ * dropped (`restartPolicy: 'OnFailre'` removes the restart policy), and a string where a cdk8s type
+ * is expected ends in a TypeError far from the construct.
+ *
+ * What each entry point accepts comes from the jsii assembly (schema.generated.ts, written by
+ * scripts/boundary-schema.ts), so the checks follow the API without a hand-written list. Only
+ * types are checked here; ranges and cross-field rules stay with the constructs.
+ */
+import * as cdk8s from 'cdk8s';
+import * as kplus from 'cdk8s-plus-28';
+import * as constructs from 'constructs';
+import { CLASSES, ENUMS, INTERFACE_EXAMPLES, INTERFACES, OPEN_STRUCTS, STRUCTS } from './schema.generated';
+import { show as showValue } from '../rules/finding';
+import { lazy } from '../util/lazy';
+import { nearest } from '../util/nearest';
+
+/** Where a value came from, for the message: a construct, or a static method such as `Accelerator.nvidia`. */
+export type Where = constructs.IConstruct | string;
+
+/**
+ * The library's own classes by name, as install.ts registered them (the table names them without
+ * prefix). Loaded on first use: install.ts imports every module of the library, and a caller that
+ * imported a single module directly has not loaded it yet.
+ */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const ownClasses = lazy(() => (require('./install') as typeof import('./install')).INSTALLED);
+
+/** The modules of the external types the API names, by assembly name. */
+const MODULES: { [assembly: string]: any } = { 'cdk8s': cdk8s, 'cdk8s-plus-28': kplus, 'constructs': constructs };
+/** The peer-dependency version a cross-copy message names. */
+const PEER = 'cdk8s-plus-28';
+/** jsii puts `{ fqn, version }` under this symbol on every class it compiles. */
+const RTTI = Symbol.for('jsii.rtti');
+
+/** A parsed type string of the table. */
+type Type =
+  | { readonly kind: 'any' | 'json' | 'string' | 'number' | 'boolean' }
+  | { readonly kind: 'list' | 'map'; readonly element: Type }
+  | { readonly kind: 'struct' | 'class' | 'interface' | 'enum'; readonly fqn: string };
+
+interface Param { readonly name: string; readonly optional: boolean; readonly variadic: boolean; readonly type: Type }
+
+const typeCache = new Map<string, { type: Type; optional: boolean }>();
+
+/** Parses a type string of the table once. */
+function parse(spec: string): { type: Type; optional: boolean } {
+  let cached = typeCache.get(spec);
+  if (cached) return cached;
+  const optional = spec.startsWith('?');
+  cached = { type: parseType(optional ? spec.slice(1) : spec), optional };
+  typeCache.set(spec, cached);
+  return cached;
+}
+
+function parseType(s: string): Type {
+  if (s.endsWith('[]')) return { kind: 'list', element: parseType(s.slice(0, -2)) };
+  if (s.endsWith('{}')) return { kind: 'map', element: parseType(s.slice(0, -2)) };
+  if (s === 'any' || s === 'json' || s === 'string' || s === 'number' || s === 'boolean') return { kind: s };
+  if (s in STRUCTS) return { kind: 'struct', fqn: s };
+  if (s in CLASSES) return { kind: 'class', fqn: s };
+  if (s in INTERFACES) return { kind: 'interface', fqn: s };
+  if (s in ENUMS) return { kind: 'enum', fqn: s };
+  return { kind: 'any' }; // a type of an assembly the generator does not read
+}
+
+const paramCache = new Map<string[], Param[]>();
+
+function params(specs: string[]): Param[] {
+  let cached = paramCache.get(specs);
+  if (!cached) {
+    cached = specs.map(spec => {
+      const [name, rest] = [spec.slice(0, spec.indexOf(':')), spec.slice(spec.indexOf(':') + 1)];
+      const variadic = name.startsWith('...');
+      const { type, optional } = parse(rest);
+      return { name: variadic ? name.slice(3) : name, optional, variadic, type };
+    });
+    paramCache.set(specs, cached);
+  }
+  return cached;
+}
+
+/** How a value appears in a message; a boxed primitive would otherwise look like the primitive. */
+function show(value: unknown): string {
+  if (value instanceof String || value instanceof Number || value instanceof Boolean) {
+    return `new ${value.constructor.name}(${showValue(value.valueOf())})`;
+  }
+  if (typeof value === 'bigint') return `${value}n`;
+  if (typeof value === 'function') return `a function${value.name ? ` (${value.name})` : ''}`;
+  // A class instance: its JSON would pass for a plain object (a Map is "{}").
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    const proto = Object.getPrototypeOf(value);
+    if (proto === null) return `an object without a prototype ${showValue(value)}`;
+    if (proto !== null && proto !== Object.prototype) return `${article(proto.constructor?.name ?? 'Object')} ${proto.constructor?.name ?? 'object'}`;
+  }
+  return showValue(value);
+}
+
+/** A wrong value: thrown as an Error whose message starts with the construct path. */
+function raise(where: Where, field: string, shown: string, allowed: string): never {
+  const prefix = typeof where === 'string' ? where : where.node.path;
+  throw new Error(`${prefix}: ${field} is ${shown}; ${allowed}`);
+}
+
+/**
+ * Checks `value` against a struct of the table, such as `DistributedPyTorchProps`: the type of
+ * every field, nested structs, lists and maps, and unknown keys. `field` is the prefix of field
+ * paths in messages (empty for a construct's own props).
+ */
+export function checkProps(where: Where, structFqn: string, value: unknown, field = ''): void {
+  checkValue(where, { kind: 'struct', fqn: structFqn }, value, field);
+}
+
+/**
+ * Checks the arguments of a constructor against the table. Construct constructors call it right
+ * after `super(scope, id)`; `target` is `new.target`, so a base class checks the props of the
+ * concrete class (a user's subclass is checked as the library class it extends).
+ */
+export function checkConstructor(scope: constructs.IConstruct, target: Function, args: unknown[]): void {
+  // A job creates its replica groups from its checked props, with the job's other fields spread
+  // in: checking them again would only cost time and see the job's fields as unknown. (A replica
+  // group a user adds under a job is therefore not checked.)
+  const parent = scope.node.scope;
+  if (DERIVED.has(target.name) && parent && checkedConstructs.has(parent)) return;
+  checkedConstructs.add(scope);
+  for (let cls: any = target; cls && cls !== Function.prototype; cls = Object.getPrototypeOf(cls)) {
+    const init = ownClasses().get(cls.name) === cls ? CLASSES[cls.name]?.init : undefined;
+    if (init) {
+      // scope and id were used by super() already; constructs checks those itself.
+      checkArgs(scope, params(init), args, 2, true);
+      return;
+    }
+  }
+}
+
+/**
+ * Checks a construct's props before `super()` is called, for constructs that change their props
+ * on the way to the base class (MPI and TF add a clean-pod default): `scope` and `id` give the path
+ * the construct will have. Returns the props.
+ */
+export function checkedProps<T>(scope: constructs.IConstruct, id: string, target: Function, props: T): T {
+  // Without a scope, constructs makes a root; its own checks handle a scope that is not one.
+  const parentPath = (scope as constructs.IConstruct | undefined)?.node?.path;
+  const path = parentPath ? `${parentPath}/${id}` : String(id);
+  for (let cls: any = target; cls && cls !== Function.prototype; cls = Object.getPrototypeOf(cls)) {
+    const init = ownClasses().get(cls.name) === cls ? CLASSES[cls.name]?.init : undefined;
+    if (init) {
+      checkArgs(path, params(init), [scope, id, props], 2, true);
+      break;
+    }
+  }
+  return props;
+}
+
+/** Constructs the library creates inside another from props it checked. */
+const DERIVED = new Set(['ReplicaGroup']);
+
+/** Constructs whose constructor arguments were checked. */
+const checkedConstructs = new WeakSet<constructs.IConstruct>();
+
+/** Checks the arguments of a method or static factory; `from` is the first argument to check. */
+export function checkArgs(where: Where, ps: Param[], args: ArrayLike<unknown>, from = 0, isConstructor = false): void {
+  for (let i = from; i < ps.length; i++) {
+    const p = ps[i];
+    if (p.variadic) {
+      for (let j = i; j < args.length; j++) checkValue(where, p.type, args[j], `${p.name}[${j - i}]`);
+      return;
+    }
+    const value = args[i];
+    if (value === undefined || value === null) {
+      if (!p.optional) raise(where, p.name, show(value), `expected ${describeType(p.type)}`);
+      continue;
+    }
+    // A construct's props are reported by their field names alone (`workers`, not `props.workers`).
+    const field = isConstructor && p.type.kind === 'struct' && p.name === 'props' ? '' : p.name;
+    checkValue(where, p.type, value, field);
+  }
+}
+
+/** The parameters of a method of the table, or undefined. */
+export function methodParams(classFqn: string, method: string, isStatic: boolean): Param[] | undefined {
+  const entry = CLASSES[classFqn];
+  const specs = isStatic ? entry?.statics?.[method] : entry?.methods?.[method];
+  return specs && params(specs);
+}
+
+function join(field: string, key: string): string {
+  const part = /^[A-Za-z_$][\w$-]*$/.test(key) ? key : `[${JSON.stringify(key)}]`;
+  if (!field) return part.startsWith('[') ? `props${part}` : part;
+  return part.startsWith('[') ? `${field}${part}` : `${field}.${part}`;
+}
+
+function checkValue(where: Where, type: Type, value: unknown, field: string): void {
+  switch (type.kind) {
+    case 'any':
+      return;
+    case 'json':
+      return checkJson(where, value, field);
+    case 'string':
+      if (typeof value !== 'string') raise(where, field, show(value), 'expected a string');
+      return;
+    case 'number':
+      if (typeof value !== 'number' || !Number.isFinite(value)) raise(where, field, show(value), 'expected a finite number');
+      return;
+    case 'boolean':
+      if (typeof value !== 'boolean') raise(where, field, show(value), 'expected true or false');
+      return;
+    case 'list':
+      return checkList(where, type.element, value, field);
+    case 'map':
+      return checkMap(where, type.element, value, field);
+    case 'struct':
+      return checkStruct(where, type.fqn, value, field);
+    case 'class':
+      return checkInstance(where, type.fqn, value, field);
+    case 'interface':
+      return checkInterface(where, type.fqn, value, field);
+    case 'enum':
+      return checkEnum(where, type.fqn, value, field);
+  }
+}
+
+const NULL_PROTOTYPE = 'expected an object literal; cdk8s cannot write an object without a prototype (Object.create(null))';
+
+/** JSON data, as the Kubernetes structs of cdk8s-plus take it: what their serializer can write. */
+function checkJson(where: Where, value: unknown, field: string): void {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return;
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) raise(where, field, show(value), 'expected a finite number');
+    return;
+  }
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) checkJson(where, value[i], `${field}[${i}]`);
+    return;
+  }
+  if (typeof value === 'object' && Object.getPrototypeOf(value) === null) raise(where, field, show(value), NULL_PROTOTYPE);
+  // Instances of cdk8s's own classes (k8s.Quantity, k8s.IntOrString) render themselves.
+  if (typeof value === 'object' && (isPlainObject(value) && !isBuiltIn(value))) {
+    for (const key of Object.keys(value)) {
+      const item = (value as any)[key];
+      if (item !== undefined) checkJson(where, item, join(field, key));
+    }
+    return;
+  }
+  raise(where, field, show(value), 'expected JSON data: a string, a number, true or false, a list or an object');
+}
+
+function checkList(where: Where, element: Type, value: unknown, field: string): void {
+  if (!Array.isArray(value)) {
+    if (typeof value === 'string' && element.kind === 'string') {
+      const words = value.split(/\s+/).filter(w => w);
+      const example = words.length > 1 ? words : ['python', 'train.py'];
+      raise(where, field, show(value), `expected a list of strings such as [${example.map(w => JSON.stringify(w)).join(', ')}]`);
+    }
+    raise(where, field, show(value), `expected a list of ${plural(element)}`);
+  }
+  // An index loop, so the holes of a sparse array are seen (forEach skips them).
+  for (let i = 0; i < value.length; i++) {
+    const item = value[i];
+    if (item === undefined || item === null) raise(where, `${field}[${i}]`, show(item), `expected ${describeType(element)}`);
+    checkValue(where, element, item, `${field}[${i}]`);
+  }
+}
+
+function checkMap(where: Where, element: Type, value: unknown, field: string): void {
+  if (!isPlainObject(value)) raise(where, field, show(value), `expected an object whose values are ${plural(element)}`);
+  for (const key of Object.keys(value)) {
+    const item = (value as any)[key];
+    if (item === undefined || item === null) raise(where, join(field, key), show(item), `expected ${describeType(element)}`);
+    checkValue(where, element, item, join(field, key));
+  }
+}
+
+const OPEN = new Set(OPEN_STRUCTS);
+
+const fieldCache = new Map<string, Array<{ key: string; type: Type; optional: boolean }>>();
+
+/** A struct's fields with their parsed types, worked out once per struct. */
+function fieldsOf(fqn: string): Array<{ key: string; type: Type; optional: boolean }> {
+  let fields = fieldCache.get(fqn);
+  if (!fields) {
+    fields = Object.entries(STRUCTS[fqn]).map(([key, spec]) => ({ key, ...parse(spec) }));
+    fieldCache.set(fqn, fields);
+  }
+  return fields;
+}
+
+/**
+ * Struct values that passed a check. A construct hands parts of its checked props to its own public
+ * methods (a workspace's `data` entries to `addDataVolume`), typed as a smaller struct than they
+ * were checked as; checking them again would cost time and see their other fields as unknown.
+ */
+const checkedStructs = new WeakMap<object, string>();
+
+const coverCache = new Map<string, boolean>();
+
+/** Whether a value that passed as struct `checked` is known to pass as `wanted`: `checked` has every field of `wanted`, with its type. */
+function covers(checked: string, wanted: string): boolean {
+  if (checked === wanted) return true;
+  const key = `${checked}>${wanted}`;
+  let result = coverCache.get(key);
+  if (result === undefined) {
+    const a = STRUCTS[checked];
+    const b = STRUCTS[wanted];
+    result = Object.keys(b).every(k => a[k] !== undefined && a[k].replace(/^\?/, '') === b[k].replace(/^\?/, ''));
+    coverCache.set(key, result);
+  }
+  return result;
+}
+
+function checkStruct(where: Where, fqn: string, value: unknown, field: string): void {
+  const fields = STRUCTS[fqn];
+  if (!isPlainObject(value)) {
+    raise(where, field || 'props', show(value), `expected ${describeType({ kind: 'struct', fqn })}`);
+  }
+  const checked = checkedStructs.get(value);
+  if (checked !== undefined && covers(checked, fqn)) return;
+  // A struct of cdk8s or cdk8s-plus goes to cdk8s's serializer, which needs a prototype.
+  if (fqn.includes('.') && Object.getPrototypeOf(value) === null) raise(where, field || 'props', show(value), NULL_PROTOTYPE);
+  const record = value as { [key: string]: unknown };
+  if (OPEN.has(fqn)) {
+    // Fields the struct does not name are written as they are, so they must be JSON data.
+    for (const key of Object.keys(record)) {
+      if (!(key in fields) && record[key] !== undefined) checkJson(where, record[key], join(field, key));
+    }
+  } else {
+    for (const key of Object.keys(record)) {
+      if (!(key in fields) && record[key] !== undefined) {
+        const known = Object.keys(fields);
+        const guess = ALIASES[key.toLowerCase()] in fields ? ALIASES[key.toLowerCase()] : nearest(key, known);
+        raise(where, join(field, key), show(record[key]), guess
+          ? `expected no such field in ${typeName(fqn)}: did you mean "${guess}"?`
+          : `expected no such field in ${typeName(fqn)}, whose fields are ${known.join(', ')}`);
+      }
+    }
+  }
+  for (const { key, type, optional } of fieldsOf(fqn)) {
+    const item = record[key];
+    if (item === undefined) {
+      if (!optional) raise(where, join(field, key), show(item), `expected ${describeType(type)}`);
+      continue;
+    }
+    // jsii's other languages leave an unset field out; a null from JavaScript would reach code that
+    // tests for undefined.
+    if (item === null) raise(where, join(field, key), show(item), `expected ${describeType(type)}${optional ? ', or the field left out' : ''}`);
+    checkValue(where, type, item, join(field, key));
+  }
+  checkedStructs.set(value, fqn);
+}
+
+function checkInstance(where: Where, fqn: string, value: unknown, field: string): void {
+  const cls = classOf(fqn);
+  if (cls === undefined || value instanceof cls) return;
+  const name = typeName(fqn);
+  const rtti = typeof value === 'object' && value !== null ? (value as any).constructor?.[RTTI] : undefined;
+  const sameName = typeof value === 'object' && value !== null && (value as any).constructor?.name === name;
+  if (rtti?.fqn?.endsWith(`.${name}`) || sameName) {
+    // instanceof fails across copies of a library: say which copy was given and which is needed.
+    const from = rtti ? `${String(rtti.fqn).split('.')[0]} ${rtti.version ?? ''}`.trim() : 'another copy';
+    const needed = assemblyOf(fqn);
+    const peer = needed === PEER || needed === 'cdk8s' || needed === 'constructs' ? ' (this library\'s peer dependency)' : '';
+    raise(where, field, `${article(name)} ${name} of ${from}`,
+      `expected ${article(name)} ${name} from ${needed}${peer}; got one from another copy or version of ${needed.replace(/-\d+$/, '')}`);
+  }
+  let allowed = `expected ${describeType({ kind: 'class', fqn })}`;
+  if (typeof value === 'string') {
+    const guess = guessMember(fqn, cls, value);
+    if (guess) allowed += ` (did you mean ${name}.${guess}?)`;
+  }
+  raise(where, field, show(value), allowed);
+}
+
+function checkInterface(where: Where, fqn: string, value: unknown, field: string): void {
+  const members = INTERFACES[fqn];
+  const isObject = (typeof value === 'object' && value !== null) || typeof value === 'function';
+  if (isObject && members.every(m => m in (value as object))) return;
+  raise(where, field, show(value), `expected ${describeType({ kind: 'interface', fqn })}`);
+}
+
+function checkEnum(where: Where, fqn: string, value: unknown, field: string): void {
+  const values = enumValues(fqn);
+  if (values === undefined || values.includes(value)) return;
+  raise(where, field, show(value), `expected ${describeType({ kind: 'enum', fqn })}`);
+}
+
+/** Fields users reach for under another name (a GPU count is an accelerator in this API). */
+const ALIASES: { [given: string]: string } = { 'gpu': 'accelerator', 'gpus': 'accelerator', 'nvidia.com/gpu': 'accelerator' };
+
+/** A plain object as a struct or map is given: not null, not a list, not a boxed primitive. */
+function isPlainObject(value: unknown): value is object {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value);
+  if (proto === null || proto === Object.prototype) return true;
+  // Class instances may carry a struct's fields (jsii allows it), but not the built-in boxes and collections.
+  return !isBuiltIn(value);
+}
+
+function isBuiltIn(value: object): boolean {
+  return value instanceof String || value instanceof Number || value instanceof Boolean || value instanceof Map
+    || value instanceof Set || value instanceof Date || ArrayBuffer.isView(value) || value instanceof RegExp || value instanceof ArrayBuffer;
+}
+
+const classCache = new Map<string, Function | undefined>();
+
+/** The runtime class of a fqn of the table: the library's own, or from cdk8s, cdk8s-plus or constructs. */
+function classOf(fqn: string): Function | undefined {
+  if (!fqn.includes('.')) {
+    return ownClasses().get(fqn);
+  }
+  if (classCache.has(fqn)) return classCache.get(fqn);
+  const cls = resolve(fqn);
+  const result = typeof cls === 'function' ? cls : undefined;
+  classCache.set(fqn, result);
+  return result;
+}
+
+function resolve(fqn: string): any {
+  const assembly = assemblyOf(fqn);
+  let target = MODULES[assembly];
+  for (const part of fqn.slice(assembly.length + 1).split('.')) target = target?.[part];
+  return target;
+}
+
+function assemblyOf(fqn: string): string {
+  return fqn.includes('.') ? fqn.slice(0, fqn.indexOf('.')) : 'cdk8s-kubeflow';
+}
+
+function typeName(fqn: string): string {
+  return fqn.slice(fqn.lastIndexOf('.') + 1);
+}
+
+const enumCache = new Map<string, unknown[] | undefined>();
+
+function enumValues(fqn: string): unknown[] | undefined {
+  if (!enumCache.has(fqn)) {
+    const e = resolve(fqn);
+    enumCache.set(fqn, e ? ENUMS[fqn].map(m => e[m]) : undefined);
+  }
+  return enumCache.get(fqn);
+}
+
+/** The static member of an enum-like class whose value is closest to a string given in its place. */
+function guessMember(fqn: string, cls: Function, given: string): string | undefined {
+  const members = (CLASSES[fqn].make ?? []).filter(m => !m.includes('('));
+  const byValue = new Map<string, string>();
+  for (const m of members) {
+    const instance = (cls as any)[m];
+    for (const v of Object.values(instance ?? {})) if (typeof v === 'string') byValue.set(v, m);
+    byValue.set(m, m);
+  }
+  const guess = nearest(given, [...byValue.keys()]);
+  return guess === undefined ? undefined : byValue.get(guess);
+}
+
+/** What a type allows, for `expected ...`. */
+export function describeType(type: Type): string {
+  switch (type.kind) {
+    case 'any': return 'any value';
+    case 'json': return 'JSON data';
+    case 'string': return 'a string';
+    case 'number': return 'a finite number';
+    case 'boolean': return 'true or false';
+    case 'list': return `a list of ${plural(type.element)}`;
+    case 'map': return `an object whose values are ${plural(type.element)}`;
+    case 'struct': return `${article(typeName(type.fqn))} ${typeName(type.fqn)} (an object of its fields)`;
+    case 'interface': {
+      const head = `${article(typeName(type.fqn))} ${typeName(type.fqn)}${fromWhere(type.fqn)}`;
+      const examples = INTERFACE_EXAMPLES[type.fqn];
+      return examples ? `${head}: ${orList(examples)}` : head;
+    }
+    case 'enum': {
+      const name = typeName(type.fqn);
+      return `${article(name)} ${name}${fromWhere(type.fqn)}: ${orList(ENUMS[type.fqn].map(m => `${name}.${m}`))}`;
+    }
+    case 'class': {
+      const name = typeName(type.fqn);
+      const make = CLASSES[type.fqn]?.make ?? [];
+      const head = `${article(name)} ${name}${fromWhere(type.fqn)}`;
+      if (!make.length) return head;
+      if (make.length > 5) {
+        const example = make.find(m => /^(fromValue|of)\(/.test(m)) ?? make[0];
+        return `${head}, made by one of its static methods such as ${name}.${example}`;
+      }
+      return `${head}: ${orList(make.map(m => `${name}.${m}`))}`;
+    }
+  }
+}
+
+function fromWhere(fqn: string): string {
+  return fqn.includes('.') ? ` from ${assemblyOf(fqn)}` : '';
+}
+
+function plural(element: Type): string {
+  switch (element.kind) {
+    case 'string': return 'strings';
+    case 'number': return 'finite numbers';
+    case 'boolean': return 'booleans';
+    default: return `values each ${describeType(element)}`;
+  }
+}
+
+function article(word: string): string {
+  return /^[AEIOU]/.test(word) ? 'an' : 'a';
+}
+
+function orList(items: string[]): string {
+  return items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} or ${items[items.length - 1]}`;
+}

@@ -1,0 +1,114 @@
+/**
+ * `cdk8s-kubeflow lint`: the library's rules on any YAML. Every Kubeflow document whose CRD is
+ * pinned gets the strict CRD schema, the Kubernetes rule layer and the operators' rules; the rules
+ * across documents (duplicates, pod name collisions, claims from other namespaces, MultiKueue,
+ * namespaces enforcing Pod Security "restricted", Workspace options) see the whole input. Other
+ * kinds are counted as skipped.
+ */
+import { InputDocument } from './input';
+import { appFindings } from '../rules/across-documents';
+import { ruleSource } from '../rules/catalogue';
+import { Finding, describe } from '../rules/finding';
+import { kubernetesFindings } from '../rules/kubernetes';
+import { kubeflowFindings, kubeflowInputFindings } from '../rules/operators';
+import { RuleSource } from '../rules/rule';
+import { pinnedKinds, schemaFindings } from '../rules/schema';
+
+/** The rule id of a document that is not YAML. */
+export const YAML_SYNTAX = 'yaml/syntax';
+
+/** One finding, with the document it is about. */
+export interface LintFinding {
+  readonly file: string;
+  readonly line: number;
+  readonly kind: string;
+  readonly namespace: string;
+  readonly name: string;
+  readonly rule: string;
+  readonly field: string;
+  readonly value: unknown;
+  readonly allowed: string;
+  /** `<field> is <value>; <allowed>`, the library's one message shape. */
+  readonly message: string;
+}
+
+export interface LintReport {
+  /** Documents read (syntax errors included). */
+  readonly documents: number;
+  /** Documents of a known kind, checked by every rule. */
+  readonly checked: number;
+  /** Documents of other kinds, by `apiVersion kind`, sorted. */
+  readonly skippedKinds: ReadonlyArray<readonly [string, number]>;
+  readonly skipped: number;
+  /** In input order: by document, then schema, Kubernetes, operator and cross-document rules. */
+  readonly findings: readonly LintFinding[];
+}
+
+const KNOWN = new Set(pinnedKinds());
+
+/** Whether the rules know the document's kind. */
+export function isKnown(doc: any): boolean {
+  return KNOWN.has(`${doc?.apiVersion} ${doc?.kind}`);
+}
+
+/** The label of a document in messages and cross-document findings: `file:line`. */
+export function documentLabel(d: InputDocument): string {
+  return `${d.file}:${d.line}`;
+}
+
+/**
+ * Lints the documents of one input. The findings of the rule groups in `off` are left out; a
+ * document that is not YAML is always reported (nothing else could be checked in it).
+ */
+export function lint(inputs: readonly InputDocument[], off: ReadonlySet<RuleSource> = new Set()): LintReport {
+  const perDocument: Finding[][] = inputs.map(() => []);
+  const skipped = new Map<string, number>();
+  let checked = 0;
+  const parsed: Array<{ index: number; doc: any }> = [];
+  inputs.forEach((input, index) => {
+    if (input.error !== undefined) {
+      perDocument[index].push({ field: 'document', value: input.error, allowed: 'expected valid YAML', rule: YAML_SYNTAX });
+      return;
+    }
+    parsed.push({ index, doc: input.doc });
+    if (!isKnown(input.doc)) {
+      const key = typeof input.doc?.kind === 'string' ? input.doc.kind : '(no kind)';
+      skipped.set(key, (skipped.get(key) ?? 0) + 1);
+      return;
+    }
+    checked++;
+    const out = perDocument[index];
+    out.push(...schemaFindings(input.doc) ?? [], ...kubernetesFindings(input.doc), ...kubeflowFindings(input.doc));
+  });
+  // The app rules key documents by a path, unique per document (items of one List share a line,
+  // so the index makes it unique), and name the other document by its label, `file:line`.
+  for (const f of appFindings(parsed.map(p => ({ path: String(p.index), doc: p.doc, label: documentLabel(inputs[p.index]) })))) {
+    perDocument[Number(f.path)].push(f.finding);
+  }
+  const docs = parsed.map(p => p.doc);
+  for (const f of kubeflowInputFindings(docs)) perDocument[parsed[f.index].index].push(f.finding);
+  const findings: LintFinding[] = [];
+  const on = (f: Finding) => off.size === 0 || f.rule === YAML_SYNTAX || !off.has(ruleSource(f.rule) as RuleSource);
+  inputs.forEach((input, index) => {
+    for (const f of perDocument[index]) if (on(f)) findings.push(lintFinding(input, f));
+  });
+  const skippedKinds = [...skipped.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return { documents: inputs.length, checked, skipped: parsed.length - checked, skippedKinds, findings };
+}
+
+function lintFinding(input: InputDocument, f: Finding): LintFinding {
+  const doc = input.doc;
+  const text = (v: unknown) => (typeof v === 'string' ? v : '');
+  return {
+    file: input.file,
+    line: input.line,
+    kind: text(doc?.kind),
+    namespace: text(doc?.metadata?.namespace),
+    name: text(doc?.metadata?.name),
+    rule: f.rule ?? 'construct',
+    field: f.field,
+    value: f.value,
+    allowed: f.allowed,
+    message: describe(f),
+  };
+}

@@ -1,0 +1,162 @@
+/**
+ * `cdk8s-kubeflow plan`: what the training jobs of a set of manifests ask of the cluster (pods per
+ * role, accelerators per vendor, CPU, memory) per job, per Kueue queue and per namespace, and with
+ * a second set, what changed between them. Jobs are keyed by kind, namespace and name.
+ */
+import { Amounts, NO_AMOUNTS, add, podAmounts, times } from './amounts';
+import { InputDocument } from './input';
+import { RuntimeIndex, runtimeIndex, trainJobDemand } from './train-job-plan';
+import { KUEUE_QUEUE_LABEL } from '../rules/kueue/labels';
+import { replicaSpecs, replicasOf, trainingKindOf } from '../rules/operators';
+import { isTrainJob } from '../rules/trainer/runtime-lookup';
+import { canonicalJson } from '../util/collections';
+
+/** What one training job asks for. */
+export interface JobPlan {
+  readonly kind: string;
+  readonly namespace: string;
+  readonly name: string;
+  /** The Kueue LocalQueue (`kueue.x-k8s.io/queue-name`), `''` for none. */
+  readonly queue: string;
+  /** Pods per replica type, in document order. */
+  readonly roles: ReadonlyArray<readonly [string, number]>;
+  /** The most workers of an elastic job (`elasticPolicy.maxReplicas`), when above the initial count; amounts count the initial pods. */
+  readonly elasticMaxWorkers?: number;
+  readonly pods: number;
+  readonly amounts: Amounts;
+  /** What the plan could not count (a TrainJob whose runtime is not in the input). */
+  readonly note?: string;
+  /** The document with its keys sorted: any change to it makes the job "changed". */
+  readonly canonical: string;
+}
+
+/** Totals of a group of jobs (a queue or a namespace). */
+export interface Total {
+  readonly key: string;
+  readonly jobs: number;
+  readonly pods: number;
+  readonly amounts: Amounts;
+}
+
+export interface Plan {
+  /** Sorted by namespace, name, kind. */
+  readonly jobs: readonly JobPlan[];
+  readonly byQueue: readonly Total[];
+  readonly byNamespace: readonly Total[];
+}
+
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** A job's identity: `Kind namespace/name`. */
+export function jobKey(j: Pick<JobPlan, 'kind' | 'namespace' | 'name'>): string {
+  return `${j.kind} ${j.namespace === '' ? '' : `${j.namespace}/`}${j.name}`;
+}
+
+/**
+ * What a training job document asks for; undefined for other documents. A TrainJob is resolved
+ * against the runtimes of the same input.
+ */
+export function jobPlan(doc: any, runtimes: RuntimeIndex = new Map()): JobPlan | undefined {
+  if (isTrainJob(doc)) return trainJobPlan(doc, runtimes);
+  const facts = trainingKindOf(doc);
+  if (facts === undefined) return undefined;
+  const roles: Array<[string, number]> = [];
+  let amounts = NO_AMOUNTS;
+  let pods = 0;
+  for (const [type, spec] of replicaSpecs(doc, facts)) {
+    const n = Math.max(0, replicasOf(spec));
+    roles.push([type, n]);
+    pods += n;
+    amounts = add(amounts, times(podAmounts(spec.template?.spec), n));
+  }
+  const max = doc.spec?.elasticPolicy?.maxReplicas;
+  const workers = roles.find(([t]) => t === 'Worker')?.[1];
+  const elasticMaxWorkers = typeof max === 'number' && workers !== undefined && max > workers ? max : undefined;
+  return {
+    kind: facts.kind,
+    namespace: text(doc.metadata?.namespace),
+    name: text(doc.metadata?.name),
+    queue: text(doc.metadata?.labels?.[KUEUE_QUEUE_LABEL]),
+    roles,
+    ...(elasticMaxWorkers === undefined ? {} : { elasticMaxWorkers }),
+    pods,
+    amounts,
+    canonical: canonicalJson(doc),
+  };
+}
+
+function trainJobPlan(doc: any, runtimes: RuntimeIndex): JobPlan {
+  const demand = trainJobDemand(doc, runtimes);
+  return {
+    kind: 'TrainJob',
+    namespace: text(doc.metadata?.namespace),
+    name: text(doc.metadata?.name),
+    queue: text(doc.metadata?.labels?.[KUEUE_QUEUE_LABEL]),
+    roles: demand.roles,
+    pods: demand.pods,
+    amounts: demand.amounts,
+    ...(demand.note === undefined ? {} : { note: demand.note }),
+    canonical: canonicalJson(doc),
+  };
+}
+
+const text = (v: unknown) => (typeof v === 'string' ? v : '');
+
+/** The plan of the documents of one input. */
+export function plan(inputs: readonly InputDocument[]): Plan {
+  const docs = inputs.map(i => i.doc).filter(d => d !== undefined);
+  const runtimes = runtimeIndex(docs);
+  const jobs = docs.map(d => jobPlan(d, runtimes)).filter((j): j is JobPlan => j !== undefined);
+  jobs.sort((a, b) => compare(a.namespace, b.namespace) || compare(a.name, b.name) || compare(a.kind, b.kind));
+  return { jobs, byQueue: totals(jobs, j => j.queue), byNamespace: totals(jobs, j => j.namespace) };
+}
+
+/** Totals per group, sorted by the group's key. */
+export function totals(jobs: readonly JobPlan[], keyOf: (j: JobPlan) => string): Total[] {
+  const groups = new Map<string, Total>();
+  for (const j of jobs) {
+    const key = keyOf(j);
+    const t = groups.get(key) ?? { key, jobs: 0, pods: 0, amounts: NO_AMOUNTS };
+    groups.set(key, { key, jobs: t.jobs + 1, pods: t.pods + j.pods, amounts: add(t.amounts, j.amounts) });
+  }
+  return [...groups.values()].sort((a, b) => compare(a.key, b.key));
+}
+
+/** What changed between two plans. */
+export interface PlanChange {
+  readonly added: readonly JobPlan[];
+  readonly removed: readonly JobPlan[];
+  readonly changed: ReadonlyArray<{ readonly before: JobPlan; readonly after: JobPlan }>;
+  /** Per queue of either plan whose totals changed: after − before, sorted by queue. */
+  readonly byQueue: ReadonlyArray<{ readonly key: string; readonly pods: number; readonly before: Amounts; readonly after: Amounts }>;
+}
+
+/** The difference from `before` to `after`. */
+export function planChange(before: Plan, after: Plan): PlanChange {
+  const old = new Map(before.jobs.map(j => [jobKey(j), j]));
+  const now = new Map(after.jobs.map(j => [jobKey(j), j]));
+  const added = after.jobs.filter(j => !old.has(jobKey(j)));
+  const removed = before.jobs.filter(j => !now.has(jobKey(j)));
+  const changed = after.jobs
+    .filter(j => old.has(jobKey(j)) && fingerprint(old.get(jobKey(j))!) !== fingerprint(j))
+    .map(j => ({ before: old.get(jobKey(j))!, after: j }));
+  const oldQueues = new Map(before.byQueue.map(t => [t.key, t]));
+  const newQueues = new Map(after.byQueue.map(t => [t.key, t]));
+  const byQueue = [...new Set([...oldQueues.keys(), ...newQueues.keys()])].sort(compare)
+    .map(key => {
+      const b = oldQueues.get(key);
+      const a = newQueues.get(key);
+      return { key, pods: (a?.pods ?? 0) - (b?.pods ?? 0), before: b?.amounts ?? NO_AMOUNTS, after: a?.amounts ?? NO_AMOUNTS };
+    })
+    .filter(q => q.pods !== 0 || fingerprintAmounts(q.before) !== fingerprintAmounts(q.after));
+  return { added, removed, changed, byQueue };
+}
+
+/** The job's document and what it asks for: a TrainJob changes when its runtime does. */
+function fingerprint(j: JobPlan): string {
+  return `${j.canonical} ${JSON.stringify(j.roles)} ${fingerprintAmounts(j.amounts)}`;
+}
+
+function fingerprintAmounts(a: Amounts): string {
+  return [a.milliCpu, a.memoryBytes, ...[...a.accelerators.entries()].filter(([, n]) => n !== BigInt(0)).map(([k, n]) => `${k}=${n}`)].join(' ');
+}

@@ -1,0 +1,36 @@
+import * as kplus from 'cdk8s-plus-28';
+import { IConstruct } from 'constructs';
+import { fail } from '../../rules/report';
+import { canonicalJson } from '../../util/collections';
+
+/*
+ * The one meaning of every keyed `add*` method of the library (pod labels and annotations, node
+ * selectors, environment variables): a key holds one value. A second, different value for a key
+ * is refused at once, naming the construct path, the key and both values, because the two calls
+ * come from different places of a program and silently keeping either one hides a mistake. The
+ * same value again changes nothing, so a helper that adds a label can run more than once.
+ */
+
+/** Sets `map[key]`, or throws when it already holds another value. */
+export function setOnce(scope: IConstruct, field: string, map: { [key: string]: string }, key: string, value: string): void {
+  const existing = map[key];
+  if (existing !== undefined && existing !== value) {
+    fail(scope, `${field}[${JSON.stringify(key)}]`, value, `expected one value per key; it is already ${JSON.stringify(existing)}`);
+  }
+  map[key] = value;
+}
+
+/** Whether two environment values render the same (a literal, or the same reference). */
+export function sameEnv(a: kplus.EnvValue, b: kplus.EnvValue): boolean {
+  return a === b || (a.value === b.value && canonicalJson(a.valueFrom) === canonicalJson(b.valueFrom));
+}
+
+/**
+ * Whether variable `name` must still be added: false when `existing` is the same value (a repeat
+ * changes nothing); throws when it is another value.
+ */
+export function envToAdd(scope: IConstruct, name: string, existing: kplus.EnvValue | undefined, value: kplus.EnvValue): boolean {
+  if (existing === undefined) return true;
+  if (sameEnv(existing, value)) return false;
+  return fail(scope, `env[${name}]`, value.value ?? 'a reference', `expected one value per variable; it is already ${existing.value !== undefined ? JSON.stringify(existing.value) : 'set from a reference'}`);
+}

@@ -1,0 +1,561 @@
+import { Size } from 'cdk8s';
+import * as kplus from 'cdk8s-plus-28';
+import { k8s } from 'cdk8s-plus-28';
+import { Construct } from 'constructs';
+import { Accelerator } from './accelerator';
+import { GpuNetworking } from './networking';
+import { NodeHealth } from './node-health';
+import { dropUndefined, mergeMaps, uniqueByContent } from '../util/collections';
+import { MULTUS_NETWORKS_ANNOTATION, mergeNetworking, networkingFindings, rdmaCount, rdmaCountFinding, withNetworking, withoutRdma } from './internal/networking';
+import { nodeHealthFindings, withNodeHealth } from './internal/node-health';
+import { normalPath } from './internal/paths';
+import { PodRenderContext, ReplicaCountRule, ReplicaGroupSettings } from './internal/pod-render';
+import { amountFindings, resourceQuantities } from './internal/quantities';
+import { askedOverRestricted, optionFieldName, restrictedPodFindings } from '../rules/restricted';
+import { presetSecurity, userSecurity } from './internal/security-contexts';
+import { envToAdd, setOnce } from './internal/set-once';
+import { Finding, finding } from '../rules/finding';
+import { addCheck, countFinding, fail, raise, raiseFirst } from '../rules/report';
+import { sameVolume, volumeNameFindings, volumesByName } from './internal/volumes';
+import { Resources } from './resources';
+import { RestartPolicy } from './run-policy';
+import { PodSecurity } from './security';
+import { Topology } from './topology';
+
+/** What can be set for every replica type of a job, or for one of them. */
+export interface ReplicaOptions {
+  /**
+   * Container image.
+   * @default - the job's image
+   */
+  readonly image?: string;
+  /**
+   * Entrypoint of the main container.
+   * @default - the job's command, else the image's entrypoint
+   */
+  readonly command?: string[];
+  /**
+   * Arguments of the main container.
+   * @default - the job's arguments
+   */
+  readonly args?: string[];
+  /**
+   * Working directory of the main container.
+   * @default - the image's
+   */
+  readonly workingDir?: string;
+  /**
+   * When the image is pulled.
+   * @default - the cluster's default (IfNotPresent unless the tag is latest)
+   */
+  readonly imagePullPolicy?: kplus.ImagePullPolicy;
+  /**
+   * Environment variables of the main container; added to the job's.
+   * @default - none
+   */
+  readonly env?: { [name: string]: kplus.EnvValue };
+  /**
+   * Resources per pod.
+   * @default - the job's resources
+   */
+  readonly resources?: Resources;
+  /**
+   * Size of a memory-backed volume mounted at /dev/shm. Data loaders and NCCL need more than the
+   * 64 MiB that containers get otherwise.
+   * @default - the job's shared memory, else none
+   */
+  readonly sharedMemory?: Size;
+  /**
+   * Node labels the pods must match; merged with the job's and the platform defaults.
+   * @default - none
+   */
+  readonly nodeSelector?: { [key: string]: string };
+  /**
+   * Tolerations, added to the job's and the platform's.
+   * @default - none (a toleration for the accelerator's own taint is added when one is requested)
+   */
+  readonly tolerations?: k8s.Toleration[];
+  /**
+   * Node and pod affinity.
+   * @default - none
+   */
+  readonly affinity?: k8s.Affinity;
+  /**
+   * Service account of the pods; its token is mounted only when one is given.
+   * @default - the namespace's default account, without a mounted token
+   */
+  readonly serviceAccount?: kplus.IServiceAccount;
+  /**
+   * Priority class of the pods.
+   * @default - the platform default, else none
+   */
+  readonly priorityClassName?: string;
+  /**
+   * Labels on the pods.
+   * @default - none
+   */
+  readonly podLabels?: { [key: string]: string };
+  /**
+   * Annotations on the pods.
+   * @default - none
+   */
+  readonly podAnnotations?: { [key: string]: string };
+  /**
+   * Share the node's IPC namespace (some NCCL set-ups want it; most need only shared memory).
+   * @default false
+   */
+  readonly hostIpc?: boolean;
+  /**
+   * Use the node's network namespace (for RDMA set-ups without a CNI for it).
+   * @default false
+   */
+  readonly hostNetwork?: boolean;
+  /**
+   * Security context of the main container, in place of the preset's.
+   * @default - from the security preset
+   */
+  readonly securityContext?: kplus.ContainerSecurityContextProps;
+  /**
+   * A pod-level restart policy. The operator overrides it with the replica's restart policy, so
+   * it must equal that one; it exists to mirror manifests that spell it out. v1 jobs only: a
+   * training runtime refuses it (the Trainer has no replica restart policy for it to mirror).
+   * @default - none
+   */
+  readonly podRestartPolicy?: RestartPolicy;
+  /**
+   * Topology-aware placement (Kueue's per role, or the KAI scheduler's for the whole job). A
+   * training runtime takes Kueue's only: the KAI scheduler reads a TrainJob's topology from the
+   * TrainJob itself.
+   * @default - the job's, else none
+   */
+  readonly topology?: Topology;
+  /**
+   * RDMA devices, secondary networks and NCCL settings; over the platform default field by field.
+   * @default - the platform default, else none
+   */
+  readonly network?: GpuNetworking;
+  /**
+   * Nodes to stay off (a health checker's verdict), added to every required node-affinity term;
+   * added to the platform default's.
+   * @default - the platform default, else none
+   */
+  readonly nodeHealth?: NodeHealth[];
+}
+
+/** Options of one replica type (role) of a job, over the job's own. */
+export interface RoleOptions extends ReplicaOptions {
+  /**
+   * What the operator does when a pod of this role exits.
+   * @default - the framework's default
+   */
+  readonly restartPolicy?: RestartPolicy;
+}
+
+const SHM_VOLUME = 'dshm';
+/** The pod security context of the RESTRICTED preset (a new object each time: it goes into a manifest). */
+const restrictedPodContext = (): k8s.PodSecurityContext => ({ runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } });
+
+/**
+ * The pod template of one replica type (Master, Worker, PS, Launcher, ...), built from the
+ * familiar cdk8s-plus pieces. The main container carries the framework's name and port; more
+ * containers, init containers, volumes, environment and scheduling can be added after
+ * construction, and land in the manifest because the job renders lazily.
+ *
+ * Every `add*` method sets a key once: adding the same key (or volume name) again with another
+ * value is an error that names both values; adding an identical value again changes nothing.
+ * Replica groups are made by the job constructs (`job.worker`, `job.master`, ...).
+ */
+export class ReplicaGroup extends Construct {
+  /** @internal */
+  public static _create(scope: Construct, replicaType: string, settings: ReplicaGroupSettings): ReplicaGroup {
+    return new ReplicaGroup(scope, replicaType, settings);
+  }
+
+  /** The replica type, as the operator spells it (`Master`, `Worker`, ...). */
+  public readonly replicaType: string;
+  /** The container the operator looks for, named after the framework. */
+  public readonly mainContainer: kplus.Container;
+
+  private _replicas: number;
+  private readonly _restartPolicy: RestartPolicy;
+  private readonly options: ReplicaOptions;
+  private readonly countRule?: ReplicaCountRule;
+  /** Whether the platform's RDMA devices apply to this group (not to the MPI launcher). */
+  private readonly platformRdma: boolean;
+  private readonly containers: kplus.Container[] = [];
+  private readonly initContainers: kplus.Container[] = [];
+  private readonly extraVolumes: kplus.Volume[] = [];
+  private readonly nodeSelector: { [key: string]: string } = {};
+  private readonly tolerations: k8s.Toleration[] = [];
+  private readonly podLabels: { [key: string]: string } = {};
+  private readonly podAnnotations: { [key: string]: string } = {};
+  private readonly imagePullSecrets: string[] = [];
+  /** Security contexts the user wrote, by container; the DEFAULT preset leaves them alone. */
+  private readonly customSecurity = new Map<kplus.Container, kplus.ContainerSecurityContextProps>();
+
+  private constructor(scope: Construct, replicaType: string, settings: ReplicaGroupSettings) {
+    super(scope, replicaType);
+    const framework = settings.framework;
+    this.replicaType = replicaType;
+    this.options = settings;
+    this.countRule = settings.count;
+    this.platformRdma = settings.platformRdma ?? true;
+    this._replicas = settings.replicas ?? 1;
+    this.checkReplicas(this._replicas);
+    this._restartPolicy = settings.restartPolicy ?? framework.defaultRestartPolicy;
+
+    raiseFirst(this, amountFindings(settings.resources, settings.sharedMemory));
+    // Large-scale GPU options (topology, network, node health): values checked at once.
+    raiseFirst(this, [
+      ...(settings.topology?._findings('topology') ?? []),
+      ...networkingFindings(settings.network, 'network'),
+      ...nodeHealthFindings(settings.nodeHealth, 'nodeHealth'),
+    ]);
+    if (!settings.image) fail(this, 'image', settings.image, 'expected a container image for the main container');
+
+    this.mainContainer = new kplus.Container({
+      name: framework.containerName,
+      image: settings.image,
+      command: settings.command,
+      args: settings.args,
+      workingDir: settings.workingDir,
+      imagePullPolicy: settings.imagePullPolicy,
+      envVariables: settings.env,
+      ports: framework.port ? [{ number: framework.port, name: framework.portName }] : undefined,
+      // Resources are written below, with accelerators; an empty object keeps cdk8s-plus's
+      // general-purpose defaults (1 CPU, 512 MiB) out of training pods.
+      resources: {},
+      securityContext: settings.securityContext ?? {},
+    });
+    this.containers.push(this.mainContainer);
+    if (settings.securityContext) this.customSecurity.set(this.mainContainer, settings.securityContext);
+
+    if (settings.sharedMemory) {
+      const shm = kplus.Volume.fromEmptyDir(this, 'SharedMemory', SHM_VOLUME, {
+        medium: kplus.EmptyDirMedium.MEMORY,
+        sizeLimit: settings.sharedMemory,
+      });
+      this.mount('/dev/shm', shm);
+    }
+    for (const [key, value] of Object.entries(settings.nodeSelector ?? {})) this.addNodeSelector(key, value);
+    for (const toleration of settings.tolerations ?? []) this.addToleration(toleration);
+    for (const [key, value] of Object.entries(settings.podLabels ?? {})) this.addPodLabel(key, value);
+    for (const [key, value] of Object.entries(settings.podAnnotations ?? {})) this.addPodAnnotation(key, value);
+
+    addCheck(this, () => this.validatePod());
+  }
+
+  /** Number of pods of this type. */
+  public get replicas(): number {
+    return this._replicas;
+  }
+
+  /** Restart policy of this type's pods. */
+  public get restartPolicy(): RestartPolicy {
+    return this._restartPolicy;
+  }
+
+  /** Accelerators per pod, if any. */
+  public get accelerator(): Accelerator | undefined {
+    return this.options.resources?.accelerator;
+  }
+
+  /** Topology-aware placement of this role, if any. @internal */
+  public get _topology(): Topology | undefined {
+    return this.options.topology;
+  }
+
+  /** The role's network over the platform's. @internal */
+  public _network(defaults: PodRenderContext['defaults']): GpuNetworking | undefined {
+    const platform = this.platformRdma ? defaults.network : withoutRdma(defaults.network);
+    return mergeNetworking(platform, this.options.network);
+  }
+
+  /**
+   * Changes the number of pods, within what the operator allows for this replica type (a Master or
+   * launcher has exactly one, elastic workers stay within their bounds).
+   *
+   * @param replicas the new number of pods, a whole number of 0 or more
+   */
+  public scale(replicas: number): void {
+    this.checkReplicas(replicas);
+    this._replicas = replicas;
+  }
+
+  /**
+   * Adds a sidecar container to the pods.
+   *
+   * @param props the sidecar container, as cdk8s-plus describes one
+   */
+  public addContainer(props: kplus.ContainerProps): kplus.Container {
+    const container = new kplus.Container(withSafeSecurity(props));
+    this.containers.push(container);
+    if (props.securityContext) this.customSecurity.set(container, props.securityContext);
+    return container;
+  }
+
+  /**
+   * Adds an init container that runs before the main container.
+   *
+   * @param props the init container, as cdk8s-plus describes one
+   */
+  public addInitContainer(props: kplus.ContainerProps): kplus.Container {
+    const container = new kplus.Container(withSafeSecurity(props));
+    this.initContainers.push(container);
+    if (props.securityContext) this.customSecurity.set(container, props.securityContext);
+    return container;
+  }
+
+  /**
+   * Adds a volume to the pods without mounting it (a sidecar may mount it). A volume of the same
+   * name must be the same volume.
+   *
+   * @param volume the volume, listed in the pod spec once by name
+   */
+  public addVolume(volume: kplus.Volume): void {
+    const clash = this.allVolumes().find(v => v.name === volume.name);
+    if (clash && !sameVolume(clash, volume)) {
+      fail(this, 'volumes', volume.name, 'expected each volume name to stand for one volume; a different volume of this name is already in the pod');
+    }
+    if (!clash) this.extraVolumes.push(volume);
+  }
+
+  /**
+   * Mounts a volume (a PVC, ConfigMap, Secret, emptyDir, ...) into the main container.
+   *
+   * @param path where to mount it; each path once per container
+   * @param storage the volume, or anything that can be mounted as one
+   * @param options read-only, sub-path and propagation
+   */
+  public mount(path: string, storage: kplus.IStorage, options?: kplus.MountOptions): void {
+    const taken = this.mainContainer.mounts.find(m => normalPath(m.path) === normalPath(path));
+    if (taken) {
+      fail(this, `containers[${this.mainContainer.name}].volumeMounts.mountPath`, path, `expected every mount path of a container to be used once; volume "${taken.volume.name}" is mounted there`);
+    }
+    const volume = storage.asVolume();
+    const clash = this.allVolumes().find(v => v.name === volume.name);
+    if (clash && !sameVolume(clash, volume)) {
+      fail(this, 'volumes', volume.name, 'expected each volume name to stand for one volume; a different volume of this name is already in the pod');
+    }
+    this.mainContainer.mount(path, storage, options);
+  }
+
+  /**
+   * Adds an environment variable to the main container.
+   *
+   * @param name the variable's name, set once
+   * @param value its value, literal or taken from a ConfigMap, Secret or field
+   */
+  public addEnv(name: string, value: kplus.EnvValue): void {
+    if (envToAdd(this, name, this.mainContainer.env.variables[name], value)) this.mainContainer.env.addVariable(name, value);
+  }
+
+  /**
+   * Adds a node label the pods must match.
+   *
+   * @param key the node label's key, set once
+   * @param value the value it must have
+   */
+  public addNodeSelector(key: string, value: string): void {
+    setOnce(this, 'nodeSelector', this.nodeSelector, key, value);
+  }
+
+  /**
+   * Lets the pods run on nodes with a matching taint; an identical toleration is added once.
+   *
+   * @param toleration the taint the pods tolerate
+   */
+  public addToleration(toleration: k8s.Toleration): void {
+    if (uniqueByContent([...this.tolerations, toleration]).length > this.tolerations.length) this.tolerations.push(toleration);
+  }
+
+  /**
+   * Adds a label to the pods.
+   *
+   * @param key the label's key, set once
+   * @param value the label's value
+   */
+  public addPodLabel(key: string, value: string): void {
+    setOnce(this, 'podLabels', this.podLabels, key, value);
+  }
+
+  /**
+   * Adds an annotation to the pods.
+   *
+   * @param key the annotation's key, set once
+   * @param value the annotation's value
+   */
+  public addPodAnnotation(key: string, value: string): void {
+    setOnce(this, 'podAnnotations', this.podAnnotations, key, value);
+  }
+
+  /**
+   * `addPodLabel` or `addPodAnnotation`, for the job or runtime that adds to every group.
+   * @internal
+   */
+  public _addPodMetadata(field: 'podLabels' | 'podAnnotations', key: string, value: string): void {
+    setOnce(this, field, field === 'podLabels' ? this.podLabels : this.podAnnotations, key, value);
+  }
+
+  /**
+   * Adds the name of an image pull secret the pods use; a name is added once.
+   *
+   * @param secretName the name of a registry-credentials Secret in the job's namespace
+   */
+  public addImagePullSecret(secretName: string): void {
+    if (!this.imagePullSecrets.includes(secretName)) this.imagePullSecrets.push(secretName);
+  }
+
+  /** Names of every environment variable set on any container of the pods. @internal */
+  public _envNames(): string[] {
+    return this.containers.flatMap(c => Object.keys(c.env.variables));
+  }
+
+  /** The pod's shared memory size, if any. @internal */
+  public get _sharedMemory(): Size | undefined {
+    return this.options.sharedMemory;
+  }
+
+  /**
+   * The pod template, with platform defaults under this group's own settings.
+   * @internal
+   */
+  public _toPodTemplate(context: PodRenderContext): k8s.PodTemplateSpec {
+    const { defaults, security } = context;
+    // RDMA devices, IPC_LOCK and NCCL env go on the main container only (the one that trains).
+    const network = this._network(defaults);
+    const containers = this.containers.map(c => {
+      const rendered = this.renderContainer(c, security, c === this.mainContainer);
+      return c === this.mainContainer ? withNetworking(rendered, network) : rendered;
+    });
+    const initContainers = this.initContainers.map(c => this.renderContainer(c, security, false));
+    const serviceAccount = this.options.serviceAccount;
+    const annotations = mergeMaps(
+      defaults.podAnnotations,
+      context.istioSidecar ? undefined : { 'sidecar.istio.io/inject': 'false' },
+      this.options.topology?._podAnnotations(),
+      network?.networks?.length ? { [MULTUS_NETWORKS_ANNOTATION]: network.networks.join(',') } : undefined,
+      this.podAnnotations);
+    const accelerator = this.accelerator;
+    const tolerations = uniqueByContent([
+      ...(defaults.tolerations ?? []),
+      ...(accelerator ? [{ key: accelerator.resourceName, operator: 'Exists', effect: 'NoSchedule' }] : []),
+      ...this.tolerations,
+    ]);
+    const pullSecrets = uniqueByContent([...(defaults.imagePullSecrets ?? []), ...this.imagePullSecrets]);
+    const volumes = volumesByName(this.allVolumes());
+    const spec: k8s.PodSpec = {
+      containers,
+      initContainers: initContainers.length ? initContainers : undefined,
+      volumes: volumes.length ? volumes.map(v => v._toKube()) : undefined,
+      nodeSelector: mergeMaps(defaults.nodeSelector, this.nodeSelector),
+      tolerations: tolerations.length ? tolerations : undefined,
+      // Health requirements are merged into the user's affinity, never replacing it.
+      affinity: withNodeHealth(this.options.affinity, [...(defaults.nodeHealth ?? []), ...(this.options.nodeHealth ?? [])]),
+      serviceAccountName: serviceAccount?.name,
+      automountServiceAccountToken: serviceAccount ? undefined : false,
+      imagePullSecrets: pullSecrets.length ? pullSecrets.map(name => ({ name })) : undefined,
+      priorityClassName: this.options.priorityClassName ?? defaults.priorityClassName,
+      schedulerName: context.schedulerName,
+      hostIpc: this.options.hostIpc || undefined,
+      hostNetwork: this.options.hostNetwork || undefined,
+      restartPolicy: this.options.podRestartPolicy?.value,
+      securityContext: security.restricted ? restrictedPodContext() : undefined,
+    };
+    return {
+      metadata: {
+        labels: mergeMaps(context.podDefaultLabels ?? defaults.labels, this.podLabels),
+        annotations,
+      },
+      spec: dropUndefined(spec),
+    };
+  }
+
+  /**
+   * What the security preset and the group's explicit options disagree on: under RESTRICTED, host
+   * namespaces, hostPath volumes and container settings the standard forbids are errors rather
+   * than silently replaced.
+   * @internal
+   */
+  public _securityFindings(security: PodSecurity, defaults: PodRenderContext['defaults'] = {}): Finding[] {
+    const out: Finding[] = [];
+    const network = this._network(defaults);
+    const count = rdmaCountFinding(network, 'network');
+    if (count) out.push(count);
+    if (!security.restricted) return out;
+    // IPC_LOCK, which RDMA needs, is outside both levels (pod-security-admission check_capabilities_baseline.go).
+    if (rdmaCount(network) > 0) {
+      out.push(finding('network.rdmaDevice', network!.rdmaDevice!.resourceName, 'expected none under PodSecurity.RESTRICTED: RDMA needs the IPC_LOCK capability, which neither the baseline nor the restricted Pod Security level allows; use PodSecurity.DEFAULT in a namespace whose Pod Security level is privileged'));
+    }
+    // The pod as the user asked for it over the preset: the preset's own contexts pass the standard.
+    out.push(...restrictedPodFindings({
+      hostNetwork: this.options.hostNetwork,
+      hostIPC: this.options.hostIpc,
+      volumes: volumesByName(this.allVolumes()).map(v => v._toKube()),
+      securityContext: restrictedPodContext(),
+      containers: [...this.customSecurity].map(([c, asked]) => ({ name: c.name, securityContext: askedOverRestricted(asked) })),
+    }, optionFieldName));
+    return out;
+  }
+
+  private renderContainer(container: kplus.Container, security: PodSecurity, main: boolean): k8s.Container {
+    const kube = container._toKube();
+    const resources = main ? this.resourceRequirements() : kube.resources;
+    const custom = this.customSecurity.get(container);
+    return dropUndefined({
+      ...kube,
+      // cdk8s-plus writes Always when nothing is asked; pulling a multi-gigabyte training image on
+      // every restart is rarely wanted, so the cluster's default applies unless the user chose.
+      imagePullPolicy: main && !this.options.imagePullPolicy ? undefined : kube.imagePullPolicy,
+      resources,
+      securityContext: custom && !security.restricted ? userSecurity(kube.securityContext, custom) : presetSecurity(security, custom),
+    });
+  }
+
+  private resourceRequirements(): k8s.ResourceRequirements | undefined {
+    const amounts = resourceQuantities(this.options.resources);
+    if (Object.keys(amounts).length === 0) return undefined;
+    return { limits: { ...amounts }, requests: { ...amounts } };
+  }
+
+  /** Every volume of the pods: added ones first, then mounted ones, in the order they came. */
+  private allVolumes(): kplus.Volume[] {
+    return [
+      ...this.extraVolumes,
+      ...[...this.containers, ...this.initContainers].flatMap(c => c.mounts.map(m => m.volume as kplus.Volume)),
+    ];
+  }
+
+  private checkReplicas(replicas: number): void {
+    const f = countFinding('replicas', replicas, 0) ?? this.countRuleFinding(replicas);
+    if (f) raise(this, f);
+  }
+
+  private countRuleFinding(replicas: number): Finding | undefined {
+    const rule = this.countRule;
+    if (!rule || (replicas >= rule.min && (rule.max === undefined || replicas <= rule.max))) return undefined;
+    return finding('replicas', replicas, `expected ${rule.expected}`);
+  }
+
+  private validatePod(): Finding[] {
+    const errors: Finding[] = [];
+    const counted = this.countRuleFinding(this._replicas);
+    if (counted) errors.push(counted);
+    // Container names and mount paths are the rule layer's (k8s/container-name-unique,
+    // k8s/mount-path-unique); two volumes of one name can only be seen here, before the pod lists
+    // each name once.
+    errors.push(...volumeNameFindings(this.allVolumes()));
+    const podPolicy = this.options.podRestartPolicy;
+    if (podPolicy && this._restartPolicy === RestartPolicy.EXIT_CODE) {
+      errors.push(finding('podRestartPolicy', podPolicy.value, 'expected none with restartPolicy ExitCode; the operator decides restarts by exit code and a pod-level policy would contradict it'));
+    } else if (podPolicy && podPolicy.value !== this._restartPolicy.value) {
+      errors.push(finding('podRestartPolicy', podPolicy.value, `expected ${this._restartPolicy.value} (the replica's restartPolicy, which the operator applies over it) or none`));
+    }
+    return errors;
+  }
+}
+
+/** User-added containers get cdk8s-plus's own defaults only where they asked for nothing. */
+function withSafeSecurity(props: kplus.ContainerProps): kplus.ContainerProps {
+  return { ...props, resources: props.resources ?? {}, securityContext: props.securityContext ?? {} };
+}

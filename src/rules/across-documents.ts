@@ -1,0 +1,29 @@
+/**
+ * Rules across the objects of one app, run once at synth over every rendered document: duplicate
+ * objects, pod and service name collisions between training jobs, claims from other namespaces,
+ * MultiKueue without a queue, TrainJobs against their runtimes. Pure functions of the documents and their construct paths.
+ */
+import { AppDocument, AppFinding } from './app-document';
+import { CLAIM_NAMESPACE, claimsFromOtherNamespaces } from './kubernetes/claims';
+import { DUPLICATE_OBJECT, duplicateObjects } from './kubernetes/duplicates';
+import { MULTIKUEUE_QUEUE, multiKueueWithoutQueue } from './kueue/multikueue';
+import { RuleInfo } from './rule';
+import { TRAINJOB_RUNTIME, trainJobRuntimes } from './trainer/trainjob-runtime';
+import { POD_NAME_COLLISION, podNameCollisions } from './training-operator/pod-name-collisions';
+
+export type { AppDocument, AppFinding } from './app-document';
+
+export const APP_RULES: readonly RuleInfo[] = [
+  DUPLICATE_OBJECT, POD_NAME_COLLISION, CLAIM_NAMESPACE, MULTIKUEUE_QUEUE, TRAINJOB_RUNTIME,
+].map(r => r.info());
+
+/** Every finding across the app's documents, in document order per rule. */
+export function appFindings(docs: readonly AppDocument[]): AppFinding[] {
+  const out: AppFinding[] = [];
+  duplicateObjects(docs, out);
+  podNameCollisions(docs, out);
+  claimsFromOtherNamespaces(docs, out);
+  multiKueueWithoutQueue(docs, out);
+  trainJobRuntimes(docs, out);
+  return out;
+}

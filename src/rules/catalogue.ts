@@ -1,0 +1,30 @@
+/**
+ * Every rule over documents, in one list, and the source of each by id: what findings carry is the
+ * rule id, so code that treats findings by source (the switches, `cdk8s-kubeflow rules`, the
+ * differential run) looks the source up here rather than reading the id's prefix or a message.
+ */
+import { APP_RULES } from './across-documents';
+import { KUBERNETES_RULES, POD_SECURITY_RESTRICTED_RULES, TRAINER_DOCUMENT_RULES } from './kubernetes';
+import { KUBEFLOW_RULES } from './operators';
+import { RuleInfo, RuleSource } from './rule';
+import { SCHEMA_RULE } from './schema/validator';
+
+/** The strict CRD schema, as a rule: stricter than the API server on purpose (unknown fields), so the library's own. */
+export const SCHEMA_RULE_INFO: RuleInfo = {
+  id: SCHEMA_RULE,
+  source: 'library',
+  family: 'schema',
+  upstream: 'the pinned CRDs (openAPIV3Schema), strictly: unknown fields are findings',
+};
+
+/** Every rule over documents: schema, Kubernetes, Pod Security "restricted", Trainer, across documents, operators. */
+export const DOCUMENT_RULES: readonly RuleInfo[] = [
+  SCHEMA_RULE_INFO, ...KUBERNETES_RULES, ...POD_SECURITY_RESTRICTED_RULES, ...TRAINER_DOCUMENT_RULES, ...APP_RULES, ...KUBEFLOW_RULES,
+];
+
+const sources = new Map<string, RuleSource>(DOCUMENT_RULES.map(r => [r.id, r.source]));
+
+/** The source of the rule with this id; undefined for an id of no rule over documents (a construct's own check has none). */
+export function ruleSource(id: string | undefined): RuleSource | undefined {
+  return id === undefined ? undefined : sources.get(id);
+}

@@ -1,0 +1,177 @@
+import { ApiObject, App } from 'cdk8s';
+import { IConstruct } from 'constructs';
+import type { AppDocument } from './across-documents';
+import { allowedFields } from './allowed-fields';
+import { aroundEachSynth } from './cdk8s-adapter';
+import { Finding, describe, finding } from './finding';
+import { dropRenderings, hasJsonPatches, keepRenderings, rendersOncePerSynth, keepingRenderings } from './render-hook';
+import { RuleSource } from './rule';
+import { sourcesOff } from './rule-switches';
+import { lazy } from '../util/lazy';
+
+export { KUBERNETES_RULES_CONTEXT } from './rule-switches';
+
+/** The rule layers and the strict schemas, loaded by the first pass rather than with the library. */
+/* eslint-disable @typescript-eslint/no-require-imports */
+const rules = lazy(() => ({
+  kubernetesFindings: (require('./kubernetes') as typeof import('./kubernetes')).kubernetesFindings,
+  appFindings: (require('./across-documents') as typeof import('./across-documents')).appFindings,
+  schema: require('./schema') as typeof import('./schema'),
+  kubeflowFindings: (require('./operators') as typeof import('./operators')).kubeflowFindings,
+  ruleSource: (require('./catalogue') as typeof import('./catalogue')).ruleSource,
+}));
+/* eslint-enable @typescript-eslint/no-require-imports */
+
+/*
+ * The engine of the rules over rendered documents. Every API object a construct of this library
+ * writes is registered here; once per synth, before anything is written, one pass over the whole
+ * app renders every API object (so a render-time error stops synthesis before the first file is
+ * touched), runs the Kubernetes rules and the operator rules (`kubeflow/...`, the ones
+ * `cdk8s-kubeflow lint` applies to hand-written YAML) on each of the library's documents, the
+ * strict CRD schema on documents that escape hatches changed, and the rules across objects on all
+ * of them. Each construct then reports its own document's findings, so cdk8s prefixes them with
+ * its path. The findings of a rule group switched off (rule-switches.ts) are dropped.
+ *
+ * cdk8s's public extension points carry it: the pass is a validation of the root
+ * (`node.addValidation`; cdk8s validates from the root down, so it runs before every construct's
+ * own), and each construct's findings are its own validation. Only keeping the pass for the length
+ * of one synth needs more than that (cdk8s-adapter.ts).
+ */
+
+/** A finding of the rules over documents, with the path of the construct that owns the document. */
+export interface PathFinding {
+  readonly path: string;
+  readonly finding: Finding;
+}
+
+interface Registered {
+  readonly owner: IConstruct;
+  readonly apiObject: ApiObject;
+  readonly propOf?: PropOf;
+}
+
+/**
+ * Which prop of the owner set a document field, for the fields where the construct knows (say
+ * `launcherCommand` for the launcher's command): the finding then names both, as
+ * `<document field> (<prop>)`, so the one message serves the construct's user and matches `lint`.
+ */
+export type PropOf = (field: string) => string | undefined;
+
+/** Per app root: the registered documents and the findings of the last pass. */
+interface AppState {
+  readonly registered: Registered[];
+  findings: Map<ApiObject, Finding[]>;
+  /** Whether the findings are those of the current `app.synth()` (valid until it returns). */
+  current: boolean;
+}
+
+const apps = new WeakMap<IConstruct, AppState>();
+
+/**
+ * Registers an API object the library writes, owned by `owner` (whose path prefixes the messages).
+ * Its findings are reported by `owner`'s validation at synth.
+ */
+export function checkRenderedDocument(owner: IConstruct, apiObject: ApiObject, propOf?: PropOf): void {
+  const state = appState(owner.node.root);
+  state.registered.push({ owner, apiObject, propOf });
+  rendersOncePerSynth(apiObject);
+  owner.node.addValidation({ validate: () => (state.findings.get(apiObject) ?? []).map(describe) });
+}
+
+/** Runs the pass over `app` and returns every finding of the rules over documents. */
+export function collectFindings(app: App): PathFinding[] {
+  const state = apps.get(app.node.root);
+  if (!state) return [];
+  runPass(app.node.root, state);
+  return state.registered.flatMap(r => (state.findings.get(r.apiObject) ?? []).map(f => ({ path: r.owner.node.path, finding: f })));
+}
+
+function appState(root: IConstruct): AppState {
+  let state = apps.get(root);
+  if (!state) {
+    const created: AppState = { registered: [], findings: new Map(), current: false };
+    state = created;
+    apps.set(root, created);
+    // cdk8s validates the tree from the root down, so this runs before every construct's own check.
+    root.node.addValidation({ validate: () => { runPass(root, created); return []; } });
+    // Within one `app.synth()` the pass and the renders are computed once and reused; outside it
+    // (`Testing.synth(chart)`, `chart.toJson()`) each validation runs the pass afresh.
+    if (root instanceof App) {
+      aroundEachSynth(root, {
+        begin: () => keepRenderings(root),
+        end: () => {
+          dropRenderings(root);
+          created.current = false;
+        },
+      });
+    }
+  }
+  return state;
+}
+
+function runPass(root: IConstruct, state: AppState): void {
+  const inSynth = keepingRenderings(root);
+  if (inSynth && state.current) return;
+  const off = sourcesOff(root);
+  const { kubernetesFindings, appFindings, schema, kubeflowFindings, ruleSource } = rules();
+  const on = (f: Finding) => off.size === 0 || !off.has(ruleSource(f.rule) as RuleSource);
+  const ours = new Map(state.registered.map(r => [r.apiObject, r]));
+  const findings = new Map<ApiObject, Finding[]>();
+  const documents: AppDocument[] = [];
+  for (const apiObject of root.node.findAll().filter((c): c is ApiObject => c instanceof ApiObject)) {
+    let doc: any;
+    try {
+      doc = apiObject.toJson();
+    } catch (e) {
+      const reason = e instanceof Error ? e.message : String(e);
+      if (!ours.has(apiObject)) throw new Error(`${apiObject.node.path}: the object could not be rendered: ${reason}`);
+      findings.set(apiObject, [finding(apiObject.kind, apiObject.name, `expected an object that renders; rendering failed: ${reason}`)]);
+      continue;
+    }
+    documents.push({ path: apiObject.node.path, doc });
+    if (!ours.has(apiObject)) continue;
+    const own: Finding[] = [];
+    if (hasJsonPatches(apiObject)) own.push(...patchedSchemaFindings(apiObject, schema.schemaViolations(doc) ?? [], schema.toFinding));
+    own.push(...kubernetesFindings(doc));
+    own.push(...withProps(kubeflowFindings(doc), ours.get(apiObject)!.propOf));
+    findings.set(apiObject, own.filter(on));
+  }
+  const byPath = new Map([...ours.keys()].map(o => [o.node.path, o]));
+  for (const f of appFindings(documents)) {
+    const apiObject = byPath.get(f.path);
+    if (apiObject && on(f.finding)) findings.get(apiObject)?.push(f.finding);
+  }
+  state.findings = findings;
+  state.current = inSynth;
+}
+
+/** Findings whose field a prop of the owner set name that prop too. */
+function withProps(findings: Finding[], propOf: PropOf | undefined): Finding[] {
+  if (propOf === undefined) return findings;
+  return findings.map(f => {
+    const prop = propOf(f.field);
+    return prop === undefined ? f : { ...f, field: `${f.field} (${prop})` };
+  });
+}
+
+type Violation = import('./schema').Violation;
+
+/**
+ * The strict schema's findings on an object that JSON patches changed, outside the fields the user
+ * allowed with `EscapeHatch.allowUnknownField`; an unknown field says how to keep it, if it is meant.
+ */
+function patchedSchemaFindings(apiObject: ApiObject, violations: readonly Violation[], toFinding: (v: Violation) => Finding): Finding[] {
+  const allowed = [...allowedFields(apiObject)];
+  const out: Finding[] = [];
+  for (const v of violations) {
+    const f = toFinding(v);
+    if (allowed.some(a => f.field === a || f.field.startsWith(`${a}.`) || f.field.startsWith(`${a}[`))) continue;
+    out.push(v.problem.kind === 'unknown' ? withEscapeHint(f) : f);
+  }
+  return out;
+}
+
+/** The finding of an unknown field, with how to allow it (as a JSON pointer). */
+function withEscapeHint(f: Finding): Finding {
+  return { ...f, allowed: `${f.allowed}; if the field is meant (a newer operator's), allow it with EscapeHatch.allowUnknownField(apiObject, "/${f.field.replace(/\[(\d+)\]/g, '/$1').replace(/\./g, '/')}")` };
+}

@@ -1,0 +1,65 @@
+/**
+ * The operators' rules over documents: what the Kubeflow training operator (kubeflow.org/v1 jobs,
+ * MXJob included) and the Notebooks v2 webhooks require that a document alone, or the documents of
+ * one input together, can show. Pure functions of parsed documents: `cdk8s-kubeflow lint` applies
+ * them to hand-written YAML, and the validation engine applies the rules of one document to every
+ * document the constructs render (one rule set: the constructs keep only the checks that need the
+ * user's intent). The rules across documents stay with `lint`; see `kubeflowInputFindings`.
+ */
+import { Finding } from './finding';
+import { WORKSPACE_KIND_RULES, checkWorkspaceKindOptions } from './notebooks/workspace-kind-options';
+import { WORKSPACE_REFERENCE_RULES, workspaceOptionFindings } from './notebooks/workspace-references';
+import { RuleInfo } from './rule';
+import { CONTAINER_RULES, checkFrameworkContainer } from './training-operator/containers';
+import { ELASTIC_RULES, checkElastic } from './training-operator/elastic';
+import { ENV_RULES, checkInjectedEnv } from './training-operator/injected-env';
+import { MPI_RULES, checkMpiProcesses } from './training-operator/mpi-processes';
+import { POD_NAME_RULES, checkPodNames } from './training-operator/pod-names';
+import { REPLICA_RULES, checkReplicas } from './training-operator/replicas';
+import { DocumentFinding, RESTRICTED_NAMESPACE_RULES, restrictedNamespaceFindings } from './training-operator/restricted-namespaces';
+import { trainingKindOf } from './training-operator/training-kinds';
+
+export type { DocumentFinding } from './training-operator/restricted-namespaces';
+export { TRAINING_KINDS, trainingKindOf, replicaSpecs, replicasOf } from './training-operator/training-kinds';
+export { processCount } from './training-operator/mpi-processes';
+
+/** Every rule of one document. */
+export const KUBEFLOW_DOCUMENT_RULES: readonly RuleInfo[] = [
+  ...REPLICA_RULES, ...CONTAINER_RULES, ...POD_NAME_RULES, ...ENV_RULES, ...MPI_RULES, ...ELASTIC_RULES, ...WORKSPACE_KIND_RULES,
+].map(r => r.info());
+
+/** Every rule across the documents of one input. */
+export const KUBEFLOW_INPUT_RULES: readonly RuleInfo[] = [...RESTRICTED_NAMESPACE_RULES, ...WORKSPACE_REFERENCE_RULES].map(r => r.info());
+
+/** Every operator rule. */
+export const KUBEFLOW_RULES: RuleInfo[] = [...KUBEFLOW_DOCUMENT_RULES, ...KUBEFLOW_INPUT_RULES];
+
+/** Every finding of the operator rules on one document. */
+export function kubeflowFindings(doc: any): Finding[] {
+  const out: Finding[] = [];
+  if (typeof doc !== 'object' || doc === null) return out;
+  const facts = trainingKindOf(doc);
+  if (facts !== undefined) {
+    checkReplicas(doc, facts, out);
+    checkFrameworkContainer(doc, facts, out);
+    checkPodNames(doc, facts, out);
+    checkInjectedEnv(doc, facts, out);
+    checkMpiProcesses(doc, facts, out);
+    checkElastic(doc, facts, out);
+  } else if (doc.apiVersion === 'kubeflow.org/v1beta1' && doc.kind === 'WorkspaceKind') {
+    checkWorkspaceKindOptions(doc, out);
+  }
+  return out;
+}
+
+/**
+ * Every finding across the documents of one input (Pod Security of jobs in namespaces labelled
+ * "restricted"; Workspace options against a WorkspaceKind of the input), by document index. The
+ * "restricted" findings carry the k8s/pss-* rules of the Kubernetes layer.
+ */
+export function kubeflowInputFindings(docs: readonly any[]): DocumentFinding[] {
+  const out: DocumentFinding[] = [];
+  restrictedNamespaceFindings(docs, out);
+  workspaceOptionFindings(docs, out);
+  return out;
+}

@@ -1,0 +1,316 @@
+/**
+ * Strict validation of a manifest against the compact schema of its kind (generated from the pinned
+ * CRDs by scripts/generate-l1.ts).
+ *
+ * Hand-written rather than a JSON-schema library: the schemas use a small, fixed set of keywords plus
+ * Kubernetes extensions (int-or-string, preserve-unknown-fields, list-map keys), and a recursive walk
+ * names every failing field with the path a user would write (`containers[0].image`).
+ *
+ * It is stricter than the API server in one way on purpose: unknown fields are errors (the server
+ * prunes them silently, which is exactly how a typo or a patched-in field goes unnoticed). CEL rules
+ * (`x-kubernetes-validations`) and string formats are not evaluated.
+ *
+ * The walk yields violations (what is wrong, as data); `toFinding` turns one into the library's
+ * Finding, and the test harness renders the same violations in its own terser form.
+ */
+import { distance } from '../../util/nearest';
+import { Finding } from '../finding';
+
+/** The subset of a structural schema that the pinned CRDs use. */
+export interface SchemaNode {
+  readonly type?: string;
+  readonly properties?: { readonly [name: string]: SchemaNode };
+  readonly additionalProperties?: SchemaNode | boolean;
+  readonly items?: SchemaNode;
+  readonly required?: readonly string[];
+  readonly enum?: readonly unknown[];
+  readonly pattern?: string;
+  readonly minimum?: number;
+  readonly maximum?: number;
+  readonly exclusiveMinimum?: boolean;
+  readonly exclusiveMaximum?: boolean;
+  readonly minItems?: number;
+  readonly maxItems?: number;
+  readonly minLength?: number;
+  readonly maxLength?: number;
+  readonly anyOf?: readonly SchemaNode[];
+  readonly nullable?: boolean;
+  readonly default?: unknown;
+  readonly [key: string]: unknown;
+}
+
+/** The compact schema of one kind. */
+export interface KindSchema {
+  readonly group: string;
+  readonly version: string;
+  readonly kind: string;
+  readonly scope: string;
+  readonly schema: SchemaNode;
+}
+
+/** What is wrong with one value. */
+export type Problem =
+  | { readonly kind: 'type'; readonly expected: string }
+  | { readonly kind: 'anyOf' }
+  | { readonly kind: 'enum'; readonly allowed: readonly unknown[] }
+  | { readonly kind: 'minLength' | 'maxLength' | 'minItems' | 'maxItems'; readonly limit: number }
+  | { readonly kind: 'minimum' | 'maximum'; readonly limit: number; readonly exclusive: boolean }
+  | { readonly kind: 'pattern'; readonly pattern: string }
+  | { readonly kind: 'duplicate'; readonly key: string; readonly first: number }
+  | { readonly kind: 'required' }
+  | { readonly kind: 'unknown'; readonly name: string; readonly known: readonly string[] };
+
+/** One violation: where (a document path, '' for the root), the value found there, and the problem. */
+export interface Violation {
+  readonly at: string;
+  readonly value: unknown;
+  readonly problem: Problem;
+}
+
+/** The rule id of every finding of this validator. */
+export const SCHEMA_RULE = 'crd/schema';
+
+/**
+ * The violations of one manifest against its kind's schema, in document order. Top-level metadata
+ * is ObjectMeta, which the CRD does not describe: only what every manifest must have and what the
+ * API server rejects outright is checked there.
+ */
+export function manifestViolations(doc: { readonly [key: string]: unknown }, kind: KindSchema): Violation[] {
+  const out: Violation[] = [];
+  const { metadata, ...rest } = doc;
+  metadataViolations(metadata, out);
+  const properties = { ...kind.schema.properties };
+  delete properties.metadata;
+  const schema: SchemaNode = { ...kind.schema, properties };
+  visit(schema, rest, '', out, (schema.required ?? []).filter(r => r !== 'metadata'));
+  return out;
+}
+
+/** The violations of `value` against one schema node; `at` is the path of `value` ('' for the root). */
+export function violations(schema: SchemaNode, value: unknown, at = ''): Violation[] {
+  const out: Violation[] = [];
+  visit(schema, value, at, out);
+  return out;
+}
+
+/** A violation as the library's finding: `<field> is <value>; expected <what is allowed>`. */
+export function toFinding(v: Violation): Finding {
+  return { field: v.at === '' ? '(root)' : v.at, value: v.value, allowed: allowedText(v.problem), rule: SCHEMA_RULE };
+}
+
+function allowedText(p: Problem): string {
+  switch (p.kind) {
+    case 'type': return `expected ${p.expected === 'integer or string' ? 'an integer or a string' : `a value of type ${p.expected}`}`;
+    case 'anyOf': return 'expected a value of one of the forms the CRD allows';
+    case 'enum': return `expected one of ${p.allowed.map(e => JSON.stringify(e)).join(', ')}`;
+    case 'minLength': return `expected at least ${count(p.limit, 'character')}`;
+    case 'maxLength': return `expected at most ${count(p.limit, 'character')}`;
+    case 'minItems': return `expected at least ${count(p.limit, 'item')}`;
+    case 'maxItems': return `expected at most ${count(p.limit, 'item')}`;
+    case 'minimum': return p.exclusive ? `expected more than ${p.limit}` : `expected at least ${p.limit}`;
+    case 'maximum': return p.exclusive ? `expected less than ${p.limit}` : `expected at most ${p.limit}`;
+    case 'pattern': return `expected a string matching ${p.pattern}`;
+    case 'duplicate': return `expected entries with distinct ${p.key} (the same as the entry at index ${p.first})`;
+    case 'required': return 'expected a value (the CRD requires this field)';
+    case 'unknown': {
+      const near = nearest(p.known, p.name);
+      return `expected only fields the pinned CRD declares${near ? ` (did you mean "${near}"?)` : ''}`;
+    }
+  }
+}
+
+function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
+/** The known name closest to `name`, if it is close enough to be a typo (case, or a few letters). */
+function nearest(known: readonly string[], name: string): string | undefined {
+  if (!name) return undefined;
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const k of known) {
+    const d = k.toLowerCase() === name.toLowerCase() ? 0 : distance(k, name);
+    if (d < bestDistance) {
+      best = k;
+      bestDistance = d;
+    }
+  }
+  return bestDistance <= Math.max(1, Math.floor(name.length / 4)) ? best : undefined;
+}
+
+function metadataViolations(metadata: unknown, out: Violation[]) {
+  if (metadata === undefined || metadata === null) {
+    out.push({ at: 'metadata', value: undefined, problem: { kind: 'required' } });
+    return;
+  }
+  if (!isObject(metadata)) {
+    out.push({ at: 'metadata', value: metadata, problem: { kind: 'type', expected: 'object' } });
+    return;
+  }
+  if (typeof metadata.name !== 'string') {
+    out.push({ at: 'metadata.name', value: metadata.name, problem: metadata.name === undefined ? { kind: 'required' } : { kind: 'type', expected: 'string' } });
+  }
+  for (const field of ['labels', 'annotations']) {
+    const map = metadata[field];
+    if (map === undefined || map === null) continue;
+    if (!isObject(map)) {
+      out.push({ at: `metadata.${field}`, value: map, problem: { kind: 'type', expected: 'object' } });
+      continue;
+    }
+    for (const [k, v] of Object.entries(map)) {
+      if (typeof v !== 'string') out.push({ at: join(`metadata.${field}`, k), value: v, problem: { kind: 'type', expected: 'string' } });
+    }
+  }
+}
+
+function visit(schema: SchemaNode, value: unknown, at: string, out: Violation[], required?: readonly string[]): void {
+  if (value === undefined) return;
+  if (value === null) {
+    if (!schema.nullable) out.push({ at, value, problem: { kind: 'type', expected: expectedType(schema) } });
+    return;
+  }
+
+  if (schema['x-kubernetes-int-or-string'] === true) {
+    if (!(typeof value === 'string' || (typeof value === 'number' && Number.isInteger(value)))) {
+      out.push({ at, value, problem: { kind: 'type', expected: 'integer or string' } });
+      return;
+    }
+  } else if (schema.anyOf) {
+    if (!schema.anyOf.some(branch => violations(branch, value, at).length === 0)) {
+      out.push({ at, value, problem: { kind: 'anyOf' } });
+      return;
+    }
+  }
+
+  if (schema.type && !hasType(schema.type, value)) {
+    out.push({ at, value, problem: { kind: 'type', expected: schema.type } });
+    return;
+  }
+
+  if (schema.enum && !schema.enum.some(e => JSON.stringify(e) === JSON.stringify(value))) {
+    out.push({ at, value, problem: { kind: 'enum', allowed: schema.enum } });
+  }
+
+  if (typeof value === 'string') checkString(schema, value, at, out);
+  else if (typeof value === 'number') checkNumber(schema, value, at, out);
+  else if (Array.isArray(value)) checkArray(schema, value, at, out);
+  else if (isObject(value)) checkObject(schema, value, at, out, required);
+}
+
+function checkString(schema: SchemaNode, value: string, at: string, out: Violation[]) {
+  // Kubernetes counts characters (runes), not UTF-16 code units.
+  const length = [...value].length;
+  if (schema.minLength !== undefined && length < schema.minLength) out.push({ at, value, problem: { kind: 'minLength', limit: schema.minLength } });
+  if (schema.maxLength !== undefined && length > schema.maxLength) out.push({ at, value, problem: { kind: 'maxLength', limit: schema.maxLength } });
+  if (schema.pattern !== undefined && !regex(schema.pattern).test(value)) out.push({ at, value, problem: { kind: 'pattern', pattern: schema.pattern } });
+}
+
+function checkNumber(schema: SchemaNode, value: number, at: string, out: Violation[]) {
+  if (schema.minimum !== undefined && (schema.exclusiveMinimum ? value <= schema.minimum : value < schema.minimum)) {
+    out.push({ at, value, problem: { kind: 'minimum', limit: schema.minimum, exclusive: schema.exclusiveMinimum === true } });
+  }
+  if (schema.maximum !== undefined && (schema.exclusiveMaximum ? value >= schema.maximum : value > schema.maximum)) {
+    out.push({ at, value, problem: { kind: 'maximum', limit: schema.maximum, exclusive: schema.exclusiveMaximum === true } });
+  }
+}
+
+function checkArray(schema: SchemaNode, value: unknown[], at: string, out: Violation[]) {
+  if (schema.minItems !== undefined && value.length < schema.minItems) out.push({ at, value, problem: { kind: 'minItems', limit: schema.minItems } });
+  if (schema.maxItems !== undefined && value.length > schema.maxItems) out.push({ at, value, problem: { kind: 'maxItems', limit: schema.maxItems } });
+  if (schema.items) value.forEach((item, i) => visit(schema.items!, item, `${at}[${i}]`, out));
+  checkListUniqueness(schema, value, at, out);
+}
+
+/**
+ * List-map and set lists reject duplicate entries on the server (duplicate container names, volume
+ * names, mount paths): apiserver's structural-schema list validation (`x-kubernetes-list-type`).
+ */
+function checkListUniqueness(schema: SchemaNode, value: unknown[], at: string, out: Violation[]) {
+  const listType = schema['x-kubernetes-list-type'];
+  if (listType !== 'map' && listType !== 'set') return;
+  const keys = listType === 'map' ? (schema['x-kubernetes-list-map-keys'] as string[] | undefined) ?? [] : undefined;
+  const seen = new Map<string, number>();
+  value.forEach((item, i) => {
+    let id: string;
+    if (keys) {
+      if (!isObject(item)) return;
+      // A key the user left out takes its schema default (a port's protocol is TCP).
+      id = JSON.stringify(keys.map(k => item[k] ?? schema.items?.properties?.[k]?.default ?? null));
+    } else {
+      id = JSON.stringify(item);
+    }
+    const first = seen.get(id);
+    if (first !== undefined) {
+      const key = keys ? `${keys.join(', ')} ${JSON.parse(id).map((v: unknown) => JSON.stringify(v)).join(', ')}` : JSON.stringify(item);
+      out.push({ at: `${at}[${i}]`, value: item, problem: { kind: 'duplicate', key, first } });
+    } else {
+      seen.set(id, i);
+    }
+  });
+}
+
+function checkObject(schema: SchemaNode, value: Record<string, unknown>, at: string, out: Violation[], required?: readonly string[]) {
+  for (const name of required ?? schema.required ?? []) {
+    // The server drops nulls before it checks required fields, so a null counts as missing.
+    if (value[name] === undefined || (value[name] === null && !schema.properties?.[name]?.nullable)) {
+      out.push({ at: join(at, name), value: undefined, problem: { kind: 'required' } });
+    }
+  }
+  const preserve = schema['x-kubernetes-preserve-unknown-fields'] === true;
+  const additional = schema.additionalProperties;
+  // An embedded ObjectMeta without properties is free-form here, as it is on the server.
+  const looseMetadata = lastSegment(at) === 'metadata' && !schema.properties && additional === undefined;
+  for (const [name, sub] of Object.entries(value)) {
+    const child = join(at, name);
+    const declared = schema.properties?.[name];
+    if (sub === null && !(declared ?? (typeof additional === 'object' ? additional : undefined))?.nullable) continue;
+    if (declared) visit(declared, sub, child, out);
+    else if (typeof additional === 'object') visit(additional, sub, child, out);
+    else if (additional === true || preserve || looseMetadata) continue;
+    else out.push({ at: child, value: sub, problem: { kind: 'unknown', name, known: Object.keys(schema.properties ?? {}) } });
+  }
+}
+
+function hasType(type: string, value: unknown): boolean {
+  switch (type) {
+    case 'string': return typeof value === 'string';
+    case 'integer': return typeof value === 'number' && Number.isInteger(value);
+    case 'number': return typeof value === 'number' && Number.isFinite(value);
+    case 'boolean': return typeof value === 'boolean';
+    case 'array': return Array.isArray(value);
+    case 'object': return isObject(value);
+    default: throw new Error(`schema type ${JSON.stringify(type)} is not supported by the validator`);
+  }
+}
+
+function expectedType(schema: SchemaNode): string {
+  if (schema['x-kubernetes-int-or-string'] === true) return 'integer or string';
+  return schema.type ?? 'a value';
+}
+
+function isObject(value: unknown): value is Record<string, any> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const regexCache = new Map<string, RegExp>();
+function regex(pattern: string): RegExp {
+  let r = regexCache.get(pattern);
+  if (!r) {
+    r = new RegExp(pattern, 'u');
+    regexCache.set(pattern, r);
+  }
+  return r;
+}
+
+/**
+ * Appends a field or map key to a path. Keys that are not plain identifiers (label keys such as
+ * `sidecar.istio.io/inject`) are quoted in brackets so the path stays unambiguous.
+ */
+export function join(at: string, name: string): string {
+  if (/^[A-Za-z_][A-Za-z0-9_-]*$/.test(name)) return at ? `${at}.${name}` : name;
+  return `${at}[${JSON.stringify(name)}]`;
+}
+
+function lastSegment(at: string): string {
+  return at.replace(/\[\d+\]$/, '').split('.').pop() ?? '';
+}

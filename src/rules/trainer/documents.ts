@@ -1,0 +1,99 @@
+/**
+ * The rules Kubeflow Trainer v2.3.0's webhooks apply to one document, offline: the runtime's steps
+ * (pkg/webhooks/trainingruntime_webhook.go validateReplicatedJobs), the runtime patches of a
+ * TrainJob that need no runtime (pkg/runtime/framework/plugins/jobset/jobset.go Validate), and the
+ * replicated-job name limit that the next release (v2.4) adds. Checks against the runtime a
+ * TrainJob names are across documents (validation/app/trainjob-runtime.ts).
+ */
+import { Finding } from '../finding';
+import { ANCESTOR_LABEL, MAX_REPLICATED_JOB_NAME, STEP_CONTAINERS } from './names';
+import { child, indexed } from '../kubernetes/field-path';
+import { checkTemplateMeta } from '../kubernetes/metadata';
+import { isDns1123Subdomain, isObject } from '../kubernetes/names';
+import { checkAffinity, checkNodeSelector, checkTolerations } from '../kubernetes/scheduling';
+import { checkVolumes } from '../kubernetes/volumes';
+import { Rule } from '../rule';
+
+export const RUNTIME_STEP = new Rule('trainer', 'trainer/runtime-step', 'runtimes',
+  'kubeflow/trainer v2.3.0 pkg/webhooks/trainingruntime_webhook.go validateReplicatedJobs (a step has one replica and its container)');
+export const REPLICATED_JOB_NAME = new Rule('trainer', 'trainer/replicated-job-name', 'runtimes',
+  'kubeflow/trainer v2.4 runtime validation (replicated-job names of at most 20 characters, so JobSet pod and service names fit)');
+export const PATCH_MANAGER = new Rule('trainer', 'trainer/patch-manager', 'runtime-patches',
+  'kubeflow/trainer v2.3.0 plugins/jobset Validate: validation.IsDomainPrefixedPath(runtimePatches[].manager)');
+export const PATCH_ENV = new Rule('trainer', 'trainer/patch-env', 'runtime-patches',
+  'kubeflow/trainer v2.3.0 plugins/jobset Validate (no env patch on the node, dataset-initializer or model-initializer containers)');
+
+export const TRAINER_RULES = [RUNTIME_STEP, REPLICATED_JOB_NAME, PATCH_MANAGER, PATCH_ENV];
+
+/** The checks of a TrainingRuntime or ClusterTrainingRuntime. */
+export function checkTrainingRuntime(doc: any, out: Finding[]): void {
+  const jobs = doc?.spec?.template?.spec?.replicatedJobs;
+  if (!Array.isArray(jobs)) return;
+  const at = 'spec.template.spec.replicatedJobs';
+  jobs.forEach((job: any, i: number) => {
+    if (!isObject(job)) return;
+    const jobAt = indexed(at, i);
+    if (typeof job.name === 'string' && job.name.length > MAX_REPLICATED_JOB_NAME) {
+      REPLICATED_JOB_NAME.report(out, child(jobAt, 'name'), job.name,
+        `expected at most ${MAX_REPLICATED_JOB_NAME} characters (Trainer v2.4 refuses longer names; the JobSet's pod names grow with them)`);
+    }
+    const step = job.template?.metadata?.labels?.[ANCESTOR_LABEL];
+    const container = typeof step === 'string' ? STEP_CONTAINERS[step] : undefined;
+    if (container === undefined) return;
+    // The JobSet schema defaults replicas to 1 before the webhook sees it.
+    const replicas = job.replicas ?? 1;
+    if (replicas !== 1) {
+      RUNTIME_STEP.report(out, child(jobAt, 'replicas'), replicas, `expected 1: the "${step}" step of a runtime runs once`);
+    }
+    const containers = job.template?.spec?.template?.spec?.containers;
+    const names = Array.isArray(containers) ? containers.map((c: any) => c?.name) : [];
+    if (!names.includes(container)) {
+      RUNTIME_STEP.report(out, `${jobAt}.template.spec.template.spec.containers`, names,
+        `expected a container named "${container}", which the controller configures for the "${step}" step`);
+    }
+  });
+}
+
+/** The checks of a TrainJob's runtime patches that need no runtime. */
+export function checkTrainJob(doc: any, out: Finding[]): void {
+  const patches = doc?.spec?.runtimePatches;
+  if (!Array.isArray(patches)) return;
+  patches.forEach((patch: any, i: number) => {
+    if (!isObject(patch)) return;
+    const patchAt = indexed('spec.runtimePatches', i);
+    if (!isDomainPrefixedPath(patch.manager)) {
+      PATCH_MANAGER.report(out, child(patchAt, 'manager'), patch.manager, 'expected a domain-prefixed path such as "example.io/platform-team"');
+    }
+    const jobs = patch.trainingRuntimeSpec?.template?.spec?.replicatedJobs;
+    if (!Array.isArray(jobs)) return;
+    jobs.forEach((job: any, j: number) => {
+      // The patched pod's parts that are whole Kubernetes types get the pod template's rules.
+      const podAt = `${indexed(`${patchAt}.trainingRuntimeSpec.template.spec.replicatedJobs`, j)}.template.spec.template`;
+      const pod = job?.template?.spec?.template;
+      checkTemplateMeta(pod?.metadata, child(podAt, 'metadata'), out);
+      const spec = pod?.spec;
+      if (isObject(spec)) {
+        checkNodeSelector(spec.nodeSelector, child(child(podAt, 'spec'), 'nodeSelector'), out);
+        checkTolerations(spec.tolerations, child(child(podAt, 'spec'), 'tolerations'), out);
+        checkAffinity(spec.affinity, child(child(podAt, 'spec'), 'affinity'), out);
+        checkVolumes(spec.volumes, child(child(podAt, 'spec'), 'volumes'), out);
+      }
+      const containers = job?.template?.spec?.template?.spec?.containers;
+      if (!Array.isArray(containers)) return;
+      containers.forEach((c: any, k: number) => {
+        if (Array.isArray(c?.env) && c.env.length > 0 && Object.values(STEP_CONTAINERS).includes(c.name)) {
+          PATCH_ENV.report(out, `${indexed(`${patchAt}.trainingRuntimeSpec.template.spec.replicatedJobs`, j)}.template.spec.template.spec.containers[${k}].env`,
+            c.env.map((e: any) => e?.name), `expected no env on the "${c.name}" container in a patch (set the trainer's in spec.trainer.env, an initializer's in spec.initializer)`);
+        }
+      });
+    });
+  });
+}
+
+/** k8s.io/apimachinery IsDomainPrefixedPath: `<DNS-1123 subdomain>/<path characters>`. */
+export function isDomainPrefixedPath(value: unknown): boolean {
+  if (typeof value !== 'string') return false;
+  const slash = value.indexOf('/');
+  if (slash <= 0 || slash === value.length - 1) return false;
+  return isDns1123Subdomain(value.slice(0, slash)) && /^[A-Za-z0-9/\-._~%!$&'()*+,;=:]+$/.test(value.slice(slash + 1));
+}

@@ -1,0 +1,96 @@
+/**
+ * A TrainJob against the runtime it names, where that runtime is in the same app: what the Trainer
+ * v2.3.0 webhook checks when the job is applied (pkg/runtime/framework/plugins/jobset/jobset.go,
+ * torch.go, mpi.go and xgboost.go Validate), and what it leaves to the controller (a namespaced
+ * runtime in another namespace is never found). A ClusterTrainingRuntime that the app does not
+ * define but the Trainer release ships (`torch-distributed`...) is checked as that release has it;
+ * any other runtime outside the app is not checked.
+ */
+import { AppDocument, AppFinding, namespaceOf, showNamespace } from '../app-document';
+import { Rule } from '../rule';
+import { BUILTIN_RUNTIMES, BUILTIN_RUNTIMES_RELEASE } from './builtin-runtimes.generated';
+import { DATASET_INITIALIZER, INITIALIZER_VOLUME, LAUNCHER_JOB, MODEL_INITIALIZER, NODE_JOB, RESERVED_ENV } from './names';
+import { isTrainJob, isTrainerRuntime, runtimeKey, runtimeReferenceOf } from './runtime-lookup';
+import { torchtuneFindings } from './torchtune';
+
+export const TRAINJOB_RUNTIME = new Rule('trainer', 'app/trainjob-runtime', 'app',
+  'kubeflow/trainer v2.3.0 plugins/jobset, torch, mpi, xgboost Validate (a TrainJob against its runtime); the controller finds a TrainingRuntime only in the job\'s namespace');
+
+const POLICIES = ['torch', 'mpi', 'jax', 'xgboost', 'flux'];
+
+export function trainJobRuntimes(docs: readonly AppDocument[], out: AppFinding[]): void {
+  const runtimes = docs.filter(d => isTrainerRuntime(d.doc));
+  for (const d of docs) {
+    const ref = isTrainJob(d.doc) ? runtimeReferenceOf(d.doc) : undefined;
+    if (ref === undefined) continue;
+    const report = (field: string, value: unknown, allowed: string) =>
+      out.push({ path: d.path, finding: { field, value, allowed, rule: TRAINJOB_RUNTIME.id } });
+    const runtime = runtimes.find(r => runtimeKey(r.doc) === ref.key);
+    const elsewhere = runtimes.find(r => r.doc.kind === ref.kind && r.doc.metadata?.name === ref.name);
+    if (runtime) {
+      checkAgainst(d.doc, runtime.doc, '', report);
+    } else if (elsewhere) {
+      // Only a namespaced runtime can be elsewhere: the controller looks in the job's namespace.
+      report('spec.runtimeRef.name', ref.name, `expected a TrainingRuntime in the job's ${showNamespace(namespaceOf(d.doc))}; the app's "${ref.name}" is in ${showNamespace(namespaceOf(elsewhere.doc))}, where the controller does not look`);
+    } else if (ref.kind === 'ClusterTrainingRuntime' && Object.prototype.hasOwnProperty.call(BUILTIN_RUNTIMES, ref.name)) {
+      checkAgainst(d.doc, BUILTIN_RUNTIMES[ref.name], ` (built into ${BUILTIN_RUNTIMES_RELEASE})`, report);
+    }
+  }
+}
+
+/** `origin` follows the runtime's name in messages: empty for the app's, the release for a built-in. */
+function checkAgainst(job: any, runtime: any, origin: string, report: (field: string, value: unknown, allowed: string) => void): void {
+  const name = runtime.metadata?.name;
+  const jobs: any[] = Array.isArray(runtime.spec?.template?.spec?.replicatedJobs) ? runtime.spec.template.spec.replicatedJobs : [];
+  const containersOf = (job0: any): any[] => [
+    ...(job0?.template?.spec?.template?.spec?.initContainers ?? []), ...(job0?.template?.spec?.template?.spec?.containers ?? []),
+  ];
+  const byName = new Map(jobs.map(j => [j?.name, j]));
+  for (const [key, step] of [['dataset', DATASET_INITIALIZER], ['model', MODEL_INITIALIZER]] as const) {
+    if (!job.spec?.initializer?.[key]) continue;
+    const field = `spec.initializer.${key}`;
+    const stepJob = byName.get(step);
+    const container = stepJob?.template?.spec?.template?.spec?.containers?.find((c: any) => c?.name === step);
+    if (!stepJob) {
+      report(field, job.spec.initializer[key], `expected a runtime with a "${step}" step; the runtime "${name}"${origin} has only ${jobs.map(j => `"${j?.name}"`).join(', ')}`);
+    } else if (!container) {
+      report(field, job.spec.initializer[key], `expected the "${step}" step of the runtime "${name}"${origin} to have a container named "${step}"`);
+    } else if (!(container.volumeMounts ?? []).some((m: any) => m?.name === INITIALIZER_VOLUME)) {
+      report(field, job.spec.initializer[key], `expected the runtime "${name}"${origin} to mount the "${INITIALIZER_VOLUME}" volume in its "${step}" container, where the initializer writes (the Trainer webhook refuses the job otherwise)`);
+    }
+  }
+  const patches: any[] = Array.isArray(job.spec?.runtimePatches) ? job.spec.runtimePatches : [];
+  patches.forEach((patch, i) => {
+    const patched: any[] = patch?.trainingRuntimeSpec?.template?.spec?.replicatedJobs ?? [];
+    patched.forEach((p, j) => {
+      const at = `spec.runtimePatches[${i}].trainingRuntimeSpec.template.spec.replicatedJobs[${j}]`;
+      const target = byName.get(p?.name);
+      if (!target) {
+        report(`${at}.name`, p?.name, `expected a replicated job of the runtime "${name}"${origin}: ${jobs.map(x => `"${x?.name}"`).join(', ')}`);
+        return;
+      }
+      const have = containersOf(target).map(c => c?.name);
+      const spec = p?.template?.spec?.template?.spec ?? {};
+      for (const list of ['initContainers', 'containers']) {
+        (spec[list] ?? []).forEach((c: any, k: number) => {
+          if (!have.includes(c?.name)) {
+            report(`${at}.template.spec.template.spec.${list}[${k}].name`, c?.name, `expected a container of the "${p.name}" job of the runtime "${name}"${origin}: ${have.map(h => `"${h}"`).join(', ')}`);
+          }
+        });
+      }
+    });
+  });
+  const policy = POLICIES.find(x => runtime.spec?.mlPolicy?.[x] !== undefined);
+  const reserved = policy ? RESERVED_ENV[policy] ?? [] : [];
+  (job.spec?.trainer?.env ?? []).forEach((e: any, i: number) => {
+    if (reserved.includes(e?.name)) {
+      report(`spec.trainer.env[${i}].name`, e.name, `expected a variable the ${policy} runtime "${name}"${origin} does not set itself (it sets ${reserved.join(', ')})`);
+    }
+  });
+  if (policy === 'torch') torchtuneFindings(job, name, report);
+  // plugins/mpi Validate: a launcher that trains as a node spreads over more nodes only with both jobs.
+  const numNodes = job.spec?.trainer?.numNodes ?? 1;
+  if (policy === 'mpi' && runtime.spec.mlPolicy.mpi.runLauncherAsNode === true && numNodes >= 2 && !(byName.has(LAUNCHER_JOB) && byName.has(NODE_JOB))) {
+    report('spec.trainer.numNodes', numNodes, `expected 1: the MPI runtime "${name}"${origin} runs the launcher as a node but lacks a "${LAUNCHER_JOB}" or "${NODE_JOB}" job`);
+  }
+}

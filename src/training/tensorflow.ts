@@ -1,0 +1,183 @@
+import { ApiObjectMetadata } from 'cdk8s';
+import { Construct } from 'constructs';
+import { checkedProps } from '../boundary/constructor-checks';
+import { TrainingKind } from './internal/training-kind';
+import { TrainingJob, TrainingJobProps } from './training-job';
+import * as kubeflow from '../../imports/kubeflow';
+import { ReplicaGroup, RoleOptions } from '../common/replica';
+import { CleanPodPolicy, RestartPolicy } from '../common/run-policy';
+import { Finding, finding } from '../rules/finding';
+import { checkCount, fail } from '../rules/report';
+
+/** When a TFJob counts as succeeded (`spec.successPolicy`). */
+export class SuccessPolicy {
+  /**
+   * The operator's default: the job succeeds when the Chief (or Master) succeeds, or worker 0 when
+   * there is neither. Written by leaving the field out.
+   */
+  public static readonly DEFAULT = new SuccessPolicy('');
+  /** The job succeeds only when every worker has succeeded. */
+  public static readonly ALL_WORKERS = new SuccessPolicy('AllWorkers');
+  /**
+   * @param value the value of `spec.successPolicy`; empty for the default
+   */
+  private constructor(public readonly value: string) {}
+}
+
+/**
+ * A TensorFlow job: parameter servers and workers, with an optional Chief (coordinator) and
+ * Evaluator. The same kind runs MultiWorkerMirroredStrategy jobs (workers only, or a Chief plus
+ * workers).
+ */
+export interface ParameterServerTFProps extends TrainingJobProps {
+  /**
+   * Adds the Chief, one pod that coordinates the job and whose success ends it, with these options
+   * over the job's. Pass `{}` for a Chief with the job's options.
+   * @default - no Chief; worker 0 decides when the job succeeds
+   */
+  readonly chief?: RoleOptions;
+  /**
+   * Adds a `Master` in place of the Chief, for TensorFlow 1.x estimator code that expects the task
+   * type "master" in TF_CONFIG. A job has at most one of `chief` and `master`.
+   * @default - no Master
+   */
+  readonly master?: RoleOptions;
+  /**
+   * Parameter-server pods (`PS`). They never exit on their own, so a job with parameter servers
+   * defaults to `cleanPodPolicy: Running`.
+   * @default 0
+   */
+  readonly parameterServers?: number;
+  /**
+   * Options of the parameter servers only.
+   * @default - the job's options
+   */
+  readonly parameterServer?: RoleOptions;
+  /**
+   * Worker pods. 0 is allowed when there is a Chief or a Master.
+   * @default 1
+   */
+  readonly workers?: number;
+  /**
+   * Options of the workers only.
+   * @default - the job's options
+   */
+  readonly worker?: RoleOptions;
+  /**
+   * Adds the Evaluator, one pod that evaluates checkpoints beside training, with these options over
+   * the job's. Pass `{}` for an Evaluator with the job's options.
+   * @default - no Evaluator
+   */
+  readonly evaluator?: RoleOptions;
+  /**
+   * When the job counts as succeeded.
+   * @default SuccessPolicy.DEFAULT
+   */
+  readonly successPolicy?: SuccessPolicy;
+  /**
+   * Give each worker a sparse TF_CONFIG that lists only itself and the parameter servers, so workers
+   * can be added or removed while the job runs (`spec.enableDynamicWorker`).
+   * @default false
+   */
+  readonly enableDynamicWorker?: boolean;
+}
+
+
+/**
+ * A TFJob. The replica types are `Chief` (or the legacy `Master`), `PS`, `Worker` and `Evaluator`,
+ * each with the container `tensorflow` and its port `tfjob-port` 2222; the operator writes TF_CONFIG
+ * into that container, so users must not. Every role restarts `Never` unless told otherwise.
+ *
+ * A job with parameter servers or an Evaluator, whose pods do not exit on their own, gets
+ * `cleanPodPolicy: Running` unless the run policy says otherwise, so they stop when the job ends.
+ */
+export class ParameterServerTF extends TrainingJob {
+  /** The Chief, when the job has one. */
+  public readonly chief?: ReplicaGroup;
+  /** The legacy Master, when the job has one. */
+  public readonly master?: ReplicaGroup;
+  /** The parameter servers (`PS`), when the job has any. */
+  public readonly parameterServer?: ReplicaGroup;
+  /** The workers, when the job has any. */
+  public readonly worker?: ReplicaGroup;
+  /** The Evaluator, when the job has one. */
+  public readonly evaluator?: ReplicaGroup;
+
+  private readonly props: ParameterServerTFProps;
+
+  /**
+   * @param scope the construct this job belongs to
+   * @param id the job's construct id, unique within `scope`
+   * @param props which replica types the job has and how many pods of each, the success policy and the options of every pod
+   */
+  public constructor(scope: Construct, id: string, props: ParameterServerTFProps) {
+    super(scope, id, withCleanPodDefault(checkedProps(scope, id, new.target, props)));
+    this.props = props;
+    checkCount(this, 'parameterServers', props.parameterServers, 0);
+    checkCount(this, 'workers', props.workers, 0);
+    const parameterServers = props.parameterServers ?? 0;
+    const workers = props.workers ?? 1;
+    if (props.chief && props.master) {
+      fail(this, 'master', 'set', 'expected no master together with chief: a TFJob has at most one Chief or Master');
+    }
+    if (workers === 0 && !props.chief && !props.master) {
+      fail(this, 'workers', workers, 'expected at least 1 when there is no chief or master: the Chief, else worker 0, decides when the job succeeds');
+    }
+    if (workers === 0 && props.worker) {
+      fail(this, 'worker', 'set', 'expected no worker options when workers is 0');
+    }
+    if (parameterServers === 0 && props.parameterServer) {
+      fail(this, 'parameterServer', 'set', 'expected no parameter server options when parameterServers is 0');
+    }
+    if (workers === 0 && props.successPolicy === SuccessPolicy.ALL_WORKERS) {
+      fail(this, 'successPolicy', SuccessPolicy.ALL_WORKERS.value, 'expected SuccessPolicy.DEFAULT when workers is 0; AllWorkers waits for workers the job does not have');
+    }
+
+    // The order the operator documents them in (the manifest itself lists them sorted).
+    const one = (type: string, field: string) => ({ min: 1, max: 1, expected: `1: a TFJob has exactly one ${type} when ${field} is set` });
+    if (props.chief) this.chief = this._addReplicaGroup('Chief', { ...props.chief, replicas: 1 }, one('Chief', 'chief'));
+    if (props.master) this.master = this._addReplicaGroup('Master', { ...props.master, replicas: 1 }, one('Master', 'master'));
+    if (parameterServers > 0) this.parameterServer = this._addReplicaGroup('PS', { ...props.parameterServer, replicas: parameterServers });
+    const coordinated = props.chief !== undefined || props.master !== undefined;
+    if (workers > 0) {
+      this.worker = this._addReplicaGroup('Worker', { ...props.worker, replicas: workers }, coordinated ? undefined
+        : { min: 1, expected: 'at least 1 when there is no chief or master: the Chief, else worker 0, decides when the job succeeds' });
+    }
+    if (props.evaluator) this.evaluator = this._addReplicaGroup('Evaluator', { ...props.evaluator, replicas: 1 }, one('Evaluator', 'evaluator'));
+  }
+
+  /** @internal */
+  protected _kind(): TrainingKind {
+    return {
+      kindName: 'TFJob',
+      framework: { containerName: 'tensorflow', port: 2222, portName: 'tfjob-port', defaultRestartPolicy: RestartPolicy.NEVER },
+      createResource: (scope, id, metadata: ApiObjectMetadata | undefined, spec) => new kubeflow.TfJob(scope, id, { metadata, spec }),
+    };
+  }
+
+  /** @internal */
+  protected _renderKindSpec(): { [field: string]: any } {
+    const spec: Omit<kubeflow.TfJobSpec, 'tfReplicaSpecs'> = {
+      successPolicy: this.props.successPolicy?.value || undefined,
+      enableDynamicWorker: this.props.enableDynamicWorker || undefined,
+    };
+    return spec;
+  }
+
+  /** @internal */
+  protected _validateKind(): Finding[] {
+    // ReplicaGroup.scale() may take the workers to 0 after construction.
+    const workers = this.worker?.replicas ?? 0;
+    if (workers === 0 && this.props.successPolicy === SuccessPolicy.ALL_WORKERS) {
+      return [finding('successPolicy', SuccessPolicy.ALL_WORKERS.value, 'expected SuccessPolicy.DEFAULT when workers is 0; AllWorkers waits for workers the job does not have')];
+    }
+    return [];
+  }
+}
+
+/** Parameter servers and evaluators never exit by themselves: clean them up unless told otherwise. */
+function withCleanPodDefault(props: ParameterServerTFProps): ParameterServerTFProps {
+  const lingering = (props.parameterServers ?? 0) > 0 || props.evaluator !== undefined;
+  if (!lingering || props.runPolicy?.cleanPodPolicy) return props;
+  return { ...props, runPolicy: { ...props.runPolicy, cleanPodPolicy: CleanPodPolicy.RUNNING } };
+}

@@ -4,7 +4,7 @@
  */
 import { Chart, Size, Testing } from 'cdk8s';
 import * as lib from '../../src';
-import { INSTALLED } from '../../src/private/boundary/install';
+import { OWN_CLASSES as INSTALLED } from '../../src/private/boundary/registry';
 import { CLASSES } from '../../src/private/boundary/schema.generated';
 
 const GUARDED = Symbol.for('cdk8s-kubeflow.boundary.guarded');

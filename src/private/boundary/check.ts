@@ -13,20 +13,12 @@ import * as cdk8s from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import * as constructs from 'constructs';
 import { nearest } from './nearest';
+import { fromCaller, OWN_CLASSES } from './registry';
 import { CLASSES, ENUMS, INTERFACE_EXAMPLES, INTERFACES, OPEN_STRUCTS, STRUCTS } from './schema.generated';
-import { lazy } from '../lazy';
 import { show as showValue } from '../validation/finding';
 
 /** Where a value came from, for the message: a construct, or a static method such as `Accelerator.nvidia`. */
 export type Where = constructs.IConstruct | string;
-
-/**
- * The library's own classes by name, as install.ts registered them (the table names them without
- * prefix). Loaded on first use: install.ts imports every module of the library, and a caller that
- * imported a single module directly has not loaded it yet.
- */
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const ownClasses = lazy(() => (require('./install') as typeof import('./install')).INSTALLED);
 
 /** The modules of the external types the API names, by assembly name. */
 const MODULES: { [assembly: string]: any } = { 'cdk8s': cdk8s, 'cdk8s-plus-28': kplus, 'constructs': constructs };
@@ -116,9 +108,19 @@ export function checkProps(where: Where, structFqn: string, value: unknown, fiel
 /**
  * Checks the arguments of a constructor against the table. Construct constructors call it right
  * after `super(scope, id)`; `target` is `new.target`, so a base class checks the props of the
- * concrete class (a user's subclass is checked as the library class it extends).
+ * concrete class (a user's subclass is checked as the library class it extends). A refused call's
+ * stack starts at the `new` that made the construct: the constructors' and the checks' frames
+ * are left out.
  */
 export function checkConstructor(scope: constructs.IConstruct, target: Function, args: unknown[]): void {
+  try {
+    constructorArgs(scope, target, args);
+  } catch (error) {
+    throw fromCaller(error, target);
+  }
+}
+
+function constructorArgs(scope: constructs.IConstruct, target: Function, args: unknown[]): void {
   // A job creates its replica groups from its checked props, with the job's other fields spread
   // in: checking them again would only cost time and see the job's fields as unknown. (A replica
   // group a user adds under a job is therefore not checked.)
@@ -126,7 +128,7 @@ export function checkConstructor(scope: constructs.IConstruct, target: Function,
   if (DERIVED.has(target.name) && parent && checkedConstructs.has(parent)) return;
   checkedConstructs.add(scope);
   for (let cls: any = target; cls && cls !== Function.prototype; cls = Object.getPrototypeOf(cls)) {
-    const init = ownClasses().get(cls.name) === cls ? CLASSES[cls.name]?.init : undefined;
+    const init = OWN_CLASSES.get(cls.name) === cls ? CLASSES[cls.name]?.init : undefined;
     if (init) {
       // scope and id were used by super() already; constructs checks those itself.
       checkArgs(scope, params(init), args, 2, true);
@@ -141,17 +143,25 @@ export function checkConstructor(scope: constructs.IConstruct, target: Function,
  * the construct will have. Returns the props.
  */
 export function checkedProps<T>(scope: constructs.IConstruct, id: string, target: Function, props: T): T {
+  try {
+    propsBeforeSuper(scope, id, target, props);
+  } catch (error) {
+    throw fromCaller(error, target);
+  }
+  return props;
+}
+
+function propsBeforeSuper(scope: constructs.IConstruct, id: string, target: Function, props: unknown): void {
   // Without a scope, constructs makes a root; its own checks handle a scope that is not one.
   const parentPath = (scope as constructs.IConstruct | undefined)?.node?.path;
   const path = parentPath ? `${parentPath}/${id}` : String(id);
   for (let cls: any = target; cls && cls !== Function.prototype; cls = Object.getPrototypeOf(cls)) {
-    const init = ownClasses().get(cls.name) === cls ? CLASSES[cls.name]?.init : undefined;
+    const init = OWN_CLASSES.get(cls.name) === cls ? CLASSES[cls.name]?.init : undefined;
     if (init) {
       checkArgs(path, params(init), [scope, id, props], 2, true);
-      break;
+      return;
     }
   }
-  return props;
 }
 
 /** Constructs the library creates inside another from props it checked. */
@@ -407,7 +417,7 @@ const classCache = new Map<string, Function | undefined>();
 /** The runtime class of a fqn of the table: the library's own, or from cdk8s, cdk8s-plus or constructs. */
 function classOf(fqn: string): Function | undefined {
   if (!fqn.includes('.')) {
-    return ownClasses().get(fqn);
+    return OWN_CLASSES.get(fqn);
   }
   if (classCache.has(fqn)) return classCache.get(fqn);
   const cls = resolve(fqn);

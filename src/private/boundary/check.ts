@@ -108,33 +108,17 @@ export function checkProps(where: Where, structFqn: string, value: unknown, fiel
 /**
  * Checks the arguments of a constructor against the table. Construct constructors call it right
  * after `super(scope, id)`; `target` is `new.target`, so a base class checks the props of the
- * concrete class (a user's subclass is checked as the library class it extends). A refused call's
- * stack starts at the `new` that made the construct: the constructors' and the checks' frames
- * are left out.
+ * concrete class (a user's subclass is checked as the library class it extends).
  */
 export function checkConstructor(scope: constructs.IConstruct, target: Function, args: unknown[]): void {
-  try {
-    constructorArgs(scope, target, args);
-  } catch (error) {
-    throw fromCaller(error, target);
-  }
-}
-
-function constructorArgs(scope: constructs.IConstruct, target: Function, args: unknown[]): void {
   // A job creates its replica groups from its checked props, with the job's other fields spread
   // in: checking them again would only cost time and see the job's fields as unknown. (A replica
   // group a user adds under a job is therefore not checked.)
   const parent = scope.node.scope;
   if (DERIVED.has(target.name) && parent && checkedConstructs.has(parent)) return;
   checkedConstructs.add(scope);
-  for (let cls: any = target; cls && cls !== Function.prototype; cls = Object.getPrototypeOf(cls)) {
-    const init = OWN_CLASSES.get(cls.name) === cls ? CLASSES[cls.name]?.init : undefined;
-    if (init) {
-      // scope and id were used by super() already; constructs checks those itself.
-      checkArgs(scope, params(init), args, 2, true);
-      return;
-    }
-  }
+  // scope and id were used by super() already; constructs checks those itself.
+  checkInit(scope, target, args);
 }
 
 /**
@@ -143,24 +127,27 @@ function constructorArgs(scope: constructs.IConstruct, target: Function, args: u
  * the construct will have. Returns the props.
  */
 export function checkedProps<T>(scope: constructs.IConstruct, id: string, target: Function, props: T): T {
-  try {
-    propsBeforeSuper(scope, id, target, props);
-  } catch (error) {
-    throw fromCaller(error, target);
-  }
+  // Without a scope, constructs makes a root; its own checks handle a scope that is not one.
+  const parentPath = (scope as constructs.IConstruct | undefined)?.node?.path;
+  checkInit(parentPath ? `${parentPath}/${id}` : String(id), target, [scope, id, props]);
   return props;
 }
 
-function propsBeforeSuper(scope: constructs.IConstruct, id: string, target: Function, props: unknown): void {
-  // Without a scope, constructs makes a root; its own checks handle a scope that is not one.
-  const parentPath = (scope as constructs.IConstruct | undefined)?.node?.path;
-  const path = parentPath ? `${parentPath}/${id}` : String(id);
+/**
+ * Checks constructor arguments after scope and id against the initializer of the nearest library
+ * class from `target` (`new.target`) up. A refused call's stack starts at the `new` that made the
+ * construct: the constructors' and the checks' frames are left out.
+ */
+function checkInit(where: Where, target: Function, args: unknown[]): void {
   for (let cls: any = target; cls && cls !== Function.prototype; cls = Object.getPrototypeOf(cls)) {
     const init = OWN_CLASSES.get(cls.name) === cls ? CLASSES[cls.name]?.init : undefined;
-    if (init) {
-      checkArgs(path, params(init), [scope, id, props], 2, true);
-      return;
+    if (!init) continue;
+    try {
+      checkArgs(where, params(init), args, 2, true);
+    } catch (error) {
+      throw fromCaller(error, target);
     }
+    return;
   }
 }
 

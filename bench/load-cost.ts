@@ -27,7 +27,7 @@ function compiledPairs(): Array<[string, string]> {
 }
 
 /**
- * Compiles the library with jsii when lib/ or .jsii is missing or older than a source file.
+ * Compiles the library (the project's compile task) when lib/ or .jsii is missing or older than a source file.
  * A failed compile (another engineer mid-edit) falls back to the existing lib/ if there is one.
  */
 export function ensureCompiledLibrary(): LibraryBuild {
@@ -42,8 +42,9 @@ export function ensureCompiledLibrary(): LibraryBuild {
     log(`compiling with jsii (${why})`);
     const t0 = Date.now();
     try {
-      run(bin('jsii'), ['--silence-warnings=reserved-word']);
-      return { entry, note: `compiled by \`jsii --silence-warnings=reserved-word\` in this run (${why}; ${((Date.now() - t0) / 1000).toFixed(0)} s)` };
+      // The project's compile task: jsii, then the boundary table it writes from the new assembly.
+      run(bin('projen'), ['compile']);
+      return { entry, note: `compiled by \`projen compile\` (jsii and the boundary table) in this run (${why}; ${((Date.now() - t0) / 1000).toFixed(0)} s)` };
     } catch (e) {
       if (!fs.existsSync(entry)) throw e;
       log(`jsii failed, measuring the existing lib/: ${String(e).split('\n')[0]}`);

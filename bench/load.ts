@@ -4,7 +4,7 @@
  * cache), timing only the `require` inside the child so that node's own start-up does not dilute
  * the ratio. The two cases alternate, so drift on a busy machine hits both alike.
  *
- * Needs the compiled package: run `npx jsii --silence-warnings=reserved-word` first.
+ * Needs the compiled package: run `npx projen compile` first (jsii, then the boundary table it writes into lib/).
  * Usage: npx ts-node --project tsconfig.dev.json bench/load.ts [runs, default 21]
  */
 import { execFileSync } from 'child_process';
@@ -53,7 +53,7 @@ function median(values: number[]): number {
 export function measureLoad(runs = 21): LoadResult {
   if (runs < 15) throw new Error(`at least 15 runs are needed for a stable median, got ${runs}`);
   if (!fs.existsSync(LIBRARY_ENTRY)) {
-    throw new Error(`${path.relative(ROOT, LIBRARY_ENTRY)} is missing: compile first with \`npx jsii --silence-warnings=reserved-word\``);
+    throw new Error(`${path.relative(ROOT, LIBRARY_ENTRY)} is missing: compile first with \`npx projen compile\``);
   }
   sample('cdk8s-plus-28');
   sample(LIBRARY_ENTRY);

@@ -5,8 +5,11 @@
  * so JavaScript callers and template libraries that build props from configuration get the
  * library's own message instead of a TypeError or a silently dropped value.
  *
- * Run after `npx jsii` (which writes `.jsii`): `npx ts-node --transpile-only --project tsconfig.dev.json scripts/boundary-schema.ts`.
- * test/boundary/schema-drift.test.ts regenerates it in memory and compares.
+ * The compile task runs it right after jsii (which writes `.jsii`), so one build pass gives both
+ * copies of the table: the source that tests and type checks read, and the JavaScript in lib/ that
+ * the package ships, which it writes as tsc would have compiled the new source (jsii compiled the
+ * old one a moment before). Nothing is compiled twice. test/boundary/schema-drift.test.ts
+ * regenerates the table in memory and compares it with both copies.
  *
  * Type strings are compact: `string`, `number`, `boolean`, `any`, `json` (JSON data), a type's fqn (the library's own
  * without the `cdk8s-kubeflow.` prefix), `T[]` for a list, `T{}` for a map with string keys, and a
@@ -14,6 +17,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
+import * as ts from 'typescript';
 
 const OWN = 'cdk8s-kubeflow';
 /** Submodules of generated L1 classes; their props are checked by their own typed serializers. */
@@ -212,7 +216,27 @@ export function renderSchema(schema: GeneratedSchema): string {
 
 export const SCHEMA_FILE = path.join('src', 'boundary', 'schema.generated.ts');
 
+/**
+ * The compiled table (JavaScript and its source map) of the table's source `text`, with the
+ * project's compiler options, and where jsii puts it under lib/.
+ */
+export function compileSchema(root: string, text: string): { file: string; js: string; map: string } {
+  const config = ts.readConfigFile(path.join(root, 'tsconfig.json'), ts.sys.readFile);
+  const { options } = ts.parseJsonConfigFileContent(config.config, ts.sys, root);
+  const source = path.join(root, SCHEMA_FILE);
+  const file = path.join(options.outDir!, path.relative(options.rootDir ?? root, source)).replace(/\.ts$/, '.js');
+  const out = ts.transpileModule(text, { compilerOptions: options, fileName: path.basename(source) });
+  const map = JSON.parse(out.sourceMapText!);
+  map.sources = [path.relative(path.dirname(file), source).split(path.sep).join('/')];
+  return { file, js: out.outputText, map: JSON.stringify(map) };
+}
+
 if (require.main === module) {
   const root = path.join(__dirname, '..');
-  fs.writeFileSync(path.join(root, SCHEMA_FILE), renderSchema(buildSchema(root)));
+  const text = renderSchema(buildSchema(root));
+  const source = path.join(root, SCHEMA_FILE);
+  if (!fs.existsSync(source) || fs.readFileSync(source, 'utf8') !== text) fs.writeFileSync(source, text);
+  const compiled = compileSchema(root, text);
+  fs.writeFileSync(compiled.file, compiled.js);
+  fs.writeFileSync(`${compiled.file}.map`, compiled.map);
 }

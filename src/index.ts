@@ -37,8 +37,10 @@ export * from './trainer/training-runtime';
 export * from './trainer/training-runtime-base';
 export * from './trainer/training-runtime-ref';
 
-// Runtime type checks at the jsii boundary, installed on the classes above (see the module).
-import './boundary/install';
+// Runtime type checks at the jsii boundary, installed on the classes exported above (see the
+// module): the package's own exports are the list of classes to guard.
+import { guardExports } from './boundary/install';
+guardExports(exports);
 
 // L1: typed classes generated from the pinned CRDs (see imports/ and scripts/generate-l1.ts).
 export * as kubeflow from '../imports/kubeflow';

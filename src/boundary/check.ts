@@ -12,21 +12,13 @@
 import * as cdk8s from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import * as constructs from 'constructs';
+import { nearest } from '../util/nearest';
+import { fromCaller, OWN_CLASSES } from './registry';
 import { CLASSES, ENUMS, INTERFACE_EXAMPLES, INTERFACES, OPEN_STRUCTS, STRUCTS } from './schema.generated';
 import { show as showValue } from '../rules/finding';
-import { lazy } from '../util/lazy';
-import { nearest } from '../util/nearest';
 
 /** Where a value came from, for the message: a construct, or a static method such as `Accelerator.nvidia`. */
 export type Where = constructs.IConstruct | string;
-
-/**
- * The library's own classes by name, as install.ts registered them (the table names them without
- * prefix). Loaded on first use: install.ts imports every module of the library, and a caller that
- * imported a single module directly has not loaded it yet.
- */
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const ownClasses = lazy(() => (require('./install') as typeof import('./install')).INSTALLED);
 
 /** The modules of the external types the API names, by assembly name. */
 const MODULES: { [assembly: string]: any } = { 'cdk8s': cdk8s, 'cdk8s-plus-28': kplus, 'constructs': constructs };
@@ -125,14 +117,8 @@ export function checkConstructor(scope: constructs.IConstruct, target: Function,
   const parent = scope.node.scope;
   if (DERIVED.has(target.name) && parent && checkedConstructs.has(parent)) return;
   checkedConstructs.add(scope);
-  for (let cls: any = target; cls && cls !== Function.prototype; cls = Object.getPrototypeOf(cls)) {
-    const init = ownClasses().get(cls.name) === cls ? CLASSES[cls.name]?.init : undefined;
-    if (init) {
-      // scope and id were used by super() already; constructs checks those itself.
-      checkArgs(scope, params(init), args, 2, true);
-      return;
-    }
-  }
+  // scope and id were used by super() already; constructs checks those itself.
+  checkInit(scope, target, args);
 }
 
 /**
@@ -143,15 +129,26 @@ export function checkConstructor(scope: constructs.IConstruct, target: Function,
 export function checkedProps<T>(scope: constructs.IConstruct, id: string, target: Function, props: T): T {
   // Without a scope, constructs makes a root; its own checks handle a scope that is not one.
   const parentPath = (scope as constructs.IConstruct | undefined)?.node?.path;
-  const path = parentPath ? `${parentPath}/${id}` : String(id);
-  for (let cls: any = target; cls && cls !== Function.prototype; cls = Object.getPrototypeOf(cls)) {
-    const init = ownClasses().get(cls.name) === cls ? CLASSES[cls.name]?.init : undefined;
-    if (init) {
-      checkArgs(path, params(init), [scope, id, props], 2, true);
-      break;
-    }
-  }
+  checkInit(parentPath ? `${parentPath}/${id}` : String(id), target, [scope, id, props]);
   return props;
+}
+
+/**
+ * Checks constructor arguments after scope and id against the initializer of the nearest library
+ * class from `target` (`new.target`) up. A refused call's stack starts at the `new` that made the
+ * construct: the constructors' and the checks' frames are left out.
+ */
+function checkInit(where: Where, target: Function, args: unknown[]): void {
+  for (let cls: any = target; cls && cls !== Function.prototype; cls = Object.getPrototypeOf(cls)) {
+    const init = OWN_CLASSES.get(cls.name) === cls ? CLASSES[cls.name]?.init : undefined;
+    if (!init) continue;
+    try {
+      checkArgs(where, params(init), args, 2, true);
+    } catch (error) {
+      throw fromCaller(error, target);
+    }
+    return;
+  }
 }
 
 /** Constructs the library creates inside another from props it checked. */
@@ -407,7 +404,7 @@ const classCache = new Map<string, Function | undefined>();
 /** The runtime class of a fqn of the table: the library's own, or from cdk8s, cdk8s-plus or constructs. */
 function classOf(fqn: string): Function | undefined {
   if (!fqn.includes('.')) {
-    return ownClasses().get(fqn);
+    return OWN_CLASSES.get(fqn);
   }
   if (classCache.has(fqn)) return classCache.get(fqn);
   const cls = resolve(fqn);

@@ -4,7 +4,7 @@
  */
 import { Chart, Size, Testing } from 'cdk8s';
 import * as lib from '../../src';
-import { INSTALLED } from '../../src/boundary/install';
+import { OWN_CLASSES as INSTALLED } from '../../src/boundary/registry';
 import { CLASSES } from '../../src/boundary/schema.generated';
 
 const GUARDED = Symbol.for('cdk8s-kubeflow.boundary.guarded');

@@ -1,0 +1,17 @@
+/**
+ * The library's classes by name, as the package entry point exported them: install.ts fills it
+ * when src/index.ts hands over its exports, check.ts reads it for `instanceof` tests. It is a
+ * module of its own so that install.ts and check.ts never load each other, and so that nothing
+ * in the boundary loads a public module (the public modules load the boundary, not the reverse).
+ */
+export const OWN_CLASSES = new Map<string, Function>();
+
+/**
+ * Points a refused call's stack at the caller: the frames of `entry` (a method wrapper, or the
+ * class a user called with `new`) and of everything it called are left out, so the first frame
+ * under the message is the user's line rather than the boundary's or the constructor's.
+ */
+export function fromCaller(error: unknown, entry: Function): unknown {
+  if (error instanceof Error && typeof Error.captureStackTrace === 'function') Error.captureStackTrace(error, entry);
+  return error;
+}

@@ -138,3 +138,15 @@ test('the rules do not depend on the constructs (lint runs them without loading 
   walk(path.join('cli', 'main.ts'));
   expect([...reachable].filter(f => PUBLIC_FAMILIES.includes(f.split(path.sep)[0])).sort()).toEqual([]);
 });
+
+test('docs/architecture.md states the same layers and the same allowed imports', () => {
+  const doc = fs.readFileSync(path.join(__dirname, '..', 'docs', 'architecture.md'), 'utf8');
+  const table = doc.slice(doc.indexOf('| Layer |'), doc.indexOf('\n\n', doc.indexOf('| Layer |')));
+  const rows = table.split('\n').slice(2).map(row => row.split('|').map(cell => cell.trim()));
+  const documented = rows.map(([, layer, , uses]) => ({
+    layer,
+    uses: uses === 'nothing of `src/`' ? [] : uses === 'everything above but cli'
+      ? LAYERS.filter(l => !['entry', 'cli'].includes(l.layer)).map(l => l.layer) : uses.split(', '),
+  }));
+  expect(documented).toEqual(LAYERS.map(l => ({ layer: l.layer, uses: [...l.uses] })));
+});

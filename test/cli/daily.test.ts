@@ -281,3 +281,31 @@ ${TEXT.replace('Training jobs: 1\n================', 'Training jobs after the ch
     });
   });
 });
+
+describe('docs/cli.md, the manual page', () => {
+  const doc = fs.readFileSync(path.join(ROOT, 'docs', 'cli.md'), 'utf8');
+
+  test('has the sections of a manual page, in order', () => {
+    expect(doc.split('\n').filter(l => /^## [A-Z ]+$/.test(l))).toEqual([
+      '## NAME', '## SYNOPSIS', '## DESCRIPTION', '## COMMANDS', '## OPTIONS', '## EXIT STATUS', '## EXAMPLES',
+    ]);
+  });
+
+  test('its SYNOPSIS is the synopsis of each command\'s --help', () => {
+    const synopsis = /## SYNOPSIS\n\n```text\n([^`]*)```/.exec(doc)![1].split('\n').filter(l => l !== '');
+    expect(synopsis).toEqual([
+      ...Object.values(COMMAND_USAGE).map(u => u.split('\n')[0].replace(/^Usage: /, '')),
+      'cdk8s-kubeflow COMMAND --help',
+      'cdk8s-kubeflow --help | --version',
+    ]);
+  });
+
+  test('its OPTIONS table has every option of every command\'s --help', () => {
+    const options = doc.slice(doc.indexOf('## OPTIONS'), doc.indexOf('## EXIT STATUS'));
+    const documented = [...options.matchAll(/^\| `(--?[a-z-]+)/gm)].map(m => m[1]);
+    const inHelp = [...new Set(Object.values(COMMAND_USAGE).join('\n').match(/^ {2}(--?[a-z-]+)/gm)!.map(o => o.trim()))];
+    expect(inHelp.sort()).toEqual(['--against', '--format', '--rules-off', '-h']);
+    expect(inHelp.filter(o => !documented.includes(o))).toEqual([]);
+    expect(documented).toEqual(['--format', '--format', '--rules-off', '--against', '-h', '--version']);
+  });
+});

@@ -112,14 +112,18 @@ project.addTask('synth', {
   exec: 'ts-node --transpile-only --project tsconfig.dev.json scripts/safe-synth.ts',
 });
 
-// Only the compiled library, its .jsii assembly and the docs belong in the npm tarball.
-for (const pattern of ['/imports/', '/examples/', '/scripts/', '/bench/', '/.bench/', '/docs/', '/cdk8s.yaml', '/tsconfig.dev.json',
-  '/.ci/', '/dist-packages/', '/.synth-staging-*', '/test/', '/upstream/']) {
-  project.addPackageIgnore(pattern);
-}
+// The npm tarball is an allowlist: whatever else the working tree holds (conformance/, build logs,
+// test reports, synthesized examples, scratch folders) stays out. The compiled library with its
+// declarations and source maps (the maps make the stack of an internal error point into src/),
+// the jsii assembly, the launcher, and the README, licence and API reference; npm adds
+// package.json. docs/ is read on the repository (the README links it); `--help` is the page that
+// ships. test/npm-package.test.ts packs a tree full of junk and checks the exact list.
+project.package.addField('files', [
+  'lib/**/*.js', 'lib/**/*.d.ts', 'lib/**/*.js.map', '.jsii', 'bin/cdk8s-kubeflow', 'README.md', 'LICENSE', 'API.md',
+]);
 
 // The cdk8s-kubeflow command (lint and plan, docs/cli.md): a launcher of the compiled
-// lib/src/cli/main.js; bin/ is not ignored, so it is in the tarball.
+// lib/src/cli/main.js; the allowlist above puts it in the tarball.
 project.addBins({ 'cdk8s-kubeflow': 'bin/cdk8s-kubeflow' });
 
 // jsii reads the entry point's declarations from `types`, which projen would leave at lib/.

@@ -2,22 +2,74 @@
  * The `cdk8s-kubeflow` command (bin/cdk8s-kubeflow):
  *
  *   cdk8s-kubeflow lint [--format text|json|github] [--rules-off SOURCE]... PATH...
- *   cdk8s-kubeflow plan PATH... [--against PATH]...
+ *   cdk8s-kubeflow plan [--format markdown|text|json] PATH... [--against PATH]...
  *   cdk8s-kubeflow rules
+ *   cdk8s-kubeflow --help | --version;  cdk8s-kubeflow COMMAND --help
  *
  * PATH is a YAML file, a folder (searched recursively for *.yaml and *.yml) or `-` for standard
  * input. Exit status (EXIT): 0 when all is well, 1 when lint found something (or a plan input is
  * not YAML), 2 for a usage error, 3 for an internal error (the command itself failed: a CI step
- * must not read that as "the manifests have findings").
+ * must not read that as "the manifests have findings"). The help is printed on standard output
+ * with status 0; on a usage error, on standard error with status 2.
  */
 import * as fs from 'fs';
+import * as path from 'path';
 import { InputError, readDocuments } from './input';
 import { lint } from './lint';
 import { LINT_FORMATS, LintFormat, formatLint } from './lint-output';
 import { plan, planChange } from './plan';
-import { changeMarkdown, planMarkdown } from './plan-markdown';
+import { changeJson, planJson } from './plan-json';
+import { changeMarkdown, changeText, planMarkdown, planText } from './plan-markdown';
 import { rulesText } from './rules';
 import { RULE_SOURCES, RuleSource } from '../rules/rule';
+
+const PATHS = 'PATH is a YAML file, a folder (searched recursively for *.yaml and *.yml) or - for standard input.';
+const STATUS = 'Exit status: 0 nothing found, 1 findings, 2 usage error, 3 internal error.';
+
+/** Each command's usage, printed by `COMMAND --help`. */
+export const COMMAND_USAGE = {
+  lint: `Usage: cdk8s-kubeflow lint [--format text|json|github] [--rules-off SOURCE]... PATH...
+
+Checks every Kubeflow document (kubeflow.org/v1 training jobs, MXJob, Trainer v2 TrainJobs and
+runtimes, Workspace, WorkspaceKind) with the strict CRD schema, the Kubernetes rules and the
+operators' rules.
+
+Options:
+  --format text|json|github  text (the default): one line per finding and a summary; json: one
+                             object with every finding; github: GitHub Actions annotations
+  --rules-off SOURCE         leave out one group of rules (repeat it for more): kubernetes, jobset,
+                             trainer, training-operator, notebooks, kueue or library
+  -h, --help                 print this help
+
+${PATHS}
+Exit status: 0 no findings, 1 findings, 2 usage error, 3 internal error.
+`,
+  plan: `Usage: cdk8s-kubeflow plan [--format markdown|text|json] PATH... [--against PATH]...
+
+Pods, accelerators, CPU and memory per training job (a TrainJob through its runtime in the same
+input) and per notebook workspace (its WorkspaceKind's pod config in the same input), per Kueue
+queue and per namespace; with --against, what changed from those manifests.
+
+Options:
+  --format markdown|text|json  markdown (the default): tables for a pull-request comment; text:
+                               the same tables aligned for a terminal; json: one object
+  --against PATH               the manifests to compare with (repeat it for more paths)
+  -h, --help                   print this help
+
+${PATHS}
+Exit status: 0 planned, 1 an input document is not YAML, 2 usage error, 3 internal error.
+`,
+  rules: `Usage: cdk8s-kubeflow rules
+
+Every rule lint applies, by source (the group --rules-off names) and family, with the upstream
+code or behaviour it mirrors.
+
+Options:
+  -h, --help  print this help
+
+Exit status: 0 listed, 2 usage error, 3 internal error.
+`,
+} as const;
 
 export const USAGE = `Usage:
   cdk8s-kubeflow lint [--format text|json|github] [--rules-off SOURCE]... PATH...
@@ -26,16 +78,21 @@ export const USAGE = `Usage:
       the operators' rules. --rules-off leaves out one group of rules (repeat it for more):
       kubernetes, jobset, trainer, training-operator, notebooks, kueue or library.
       Exit status 1 when anything is found.
-  cdk8s-kubeflow plan PATH... [--against PATH]...
-      Markdown: pods, accelerators, CPU and memory per training job (a TrainJob through its
-      runtime in the same input), per Kueue queue and per namespace; with --against (repeat it
-      for more paths), what changed from those manifests.
+  cdk8s-kubeflow plan [--format markdown|text|json] PATH... [--against PATH]...
+      Pods, accelerators, CPU and memory per training job (a TrainJob through its runtime in the
+      same input) and per notebook workspace, per Kueue queue and per namespace, as Markdown (the
+      default), aligned text or JSON; with --against (repeat it for more paths), what changed
+      from those manifests.
   cdk8s-kubeflow rules
       Every rule lint applies, by source (the group --rules-off names) and family, with the
       upstream code or behaviour it mirrors.
+  cdk8s-kubeflow COMMAND --help
+      That command's usage and options.
+  cdk8s-kubeflow --version
+      The version of cdk8s-kubeflow.
 
-PATH is a YAML file, a folder (searched recursively for *.yaml and *.yml) or - for standard input.
-Exit status: 0 nothing found, 1 findings, 2 usage error, 3 internal error.
+${PATHS}
+${STATUS}
 `;
 
 /** Where the command writes and reads; the process's streams unless a test gives its own. */
@@ -69,6 +126,10 @@ export const EXIT = {
 export function main(argv: readonly string[], io: Io = PROCESS_IO): number {
   try {
     const [command, ...rest] = argv;
+    if (isCommand(command) && rest.some(a => a === '--help' || a === '-h')) {
+      io.out(COMMAND_USAGE[command]);
+      return EXIT.OK;
+    }
     switch (command) {
       case 'lint': return runLint(rest, io);
       case 'plan': return runPlan(rest, io);
@@ -77,7 +138,12 @@ export function main(argv: readonly string[], io: Io = PROCESS_IO): number {
         io.out(rulesText());
         return EXIT.OK;
       case '--help': case '-h': case 'help':
-        io.out(USAGE);
+        if (rest.length > 1 || (rest.length === 1 && !isCommand(rest[0]))) throw new UsageError(`help takes one command: ${Object.keys(COMMAND_USAGE).join(', ')}`);
+        io.out(rest.length === 1 ? COMMAND_USAGE[rest[0] as keyof typeof COMMAND_USAGE] : USAGE);
+        return EXIT.OK;
+      case '--version':
+        if (rest.length > 0) throw new UsageError('--version takes no arguments');
+        io.out(`${packageVersion()}\n`);
         return EXIT.OK;
       case undefined: throw new UsageError('a command is needed');
       default: throw new UsageError(`unknown command "${command}"`);
@@ -89,6 +155,20 @@ export function main(argv: readonly string[], io: Io = PROCESS_IO): number {
     }
     io.err(internalError(e));
     return EXIT.INTERNAL;
+  }
+}
+
+const isCommand = (c: string | undefined): c is keyof typeof COMMAND_USAGE => c !== undefined && Object.keys(COMMAND_USAGE).includes(c);
+
+/** The version in the package's own package.json (found upwards from src/cli or lib/src/cli). */
+export function packageVersion(): string {
+  for (let dir = __dirname; ; dir = path.dirname(dir)) {
+    const file = path.join(dir, 'package.json');
+    if (fs.existsSync(file)) {
+      const manifest = JSON.parse(fs.readFileSync(file, 'utf8'));
+      if (manifest.name === 'cdk8s-kubeflow') return String(manifest.version);
+    }
+    if (path.dirname(dir) === dir) throw new Error(`no package.json of cdk8s-kubeflow above ${__dirname}`);
   }
 }
 
@@ -138,8 +218,13 @@ function runLint(args: readonly string[], io: Io): number {
   return report.findings.length > 0 ? EXIT.FINDINGS : EXIT.OK;
 }
 
+const PLAN_FORMATS = ['markdown', 'text', 'json'] as const;
+
 function runPlan(args: readonly string[], io: Io): number {
-  const { paths, values } = parseArgs(args, ['against']);
+  const { paths, values } = parseArgs(args, ['against', 'format']);
+  const formats = values.get('format') ?? ['markdown'];
+  const format = formats[formats.length - 1];
+  if (!(PLAN_FORMATS as readonly string[]).includes(format)) throw new UsageError(`--format is "${format}"; expected markdown, text or json`);
   if (paths.length === 0) throw new UsageError('plan needs at least one PATH');
   const against = values.get('against');
   const now = readDocuments(paths, io.stdin);
@@ -147,6 +232,11 @@ function runPlan(args: readonly string[], io: Io): number {
   const broken = [...before, ...now].filter(d => d.error !== undefined);
   for (const d of broken) io.err(`${d.file}:${d.line}: not YAML: ${d.error}\n`);
   const after = plan(now);
-  io.out(against === undefined ? planMarkdown(after) : changeMarkdown(planChange(plan(before), after), after));
+  if (against === undefined) {
+    io.out(format === 'json' ? planJson(after) : format === 'text' ? planText(after) : planMarkdown(after));
+  } else {
+    const change = planChange(plan(before), after);
+    io.out(format === 'json' ? changeJson(change, after) : format === 'text' ? changeText(change, after) : changeMarkdown(change, after));
+  }
   return broken.length > 0 ? EXIT.FINDINGS : EXIT.OK;
 }

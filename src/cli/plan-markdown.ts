@@ -1,20 +1,40 @@
 /**
- * The plan as Markdown for a pull-request comment: one row per job, totals per Kueue queue and per
- * namespace, and with `--against`, the jobs added, removed and changed and the change per queue.
+ * The plan as Markdown for a pull-request comment (`--format markdown`, the default) or as plain
+ * text for a terminal (`--format text`, the same content with aligned columns): one row per job and
+ * per workspace, totals per Kueue queue and per namespace, and with `--against`, the jobs and
+ * workspaces added, removed and changed and the change per queue.
  */
 import { Amounts, formatAccelerators, formatBytes, formatCpu, subtract } from './amounts';
 import { JobPlan, Plan, PlanChange, Total } from './plan';
 
 const NONE = '(none)';
 
-function table(header: readonly string[], rows: ReadonlyArray<readonly string[]>): string[] {
-  const escape = (s: string) => s.replace(/\|/g, '\\|');
-  return [
-    `| ${header.join(' | ')} |`,
-    `|${header.map(() => '---').join('|')}|`,
-    ...rows.map(r => `| ${r.map(escape).join(' | ')} |`),
-  ];
+/** How headings and tables are written. */
+interface Style {
+  readonly heading: (level: 2 | 3, title: string) => string[];
+  readonly table: (header: readonly string[], rows: ReadonlyArray<readonly string[]>) => string[];
 }
+
+const MARKDOWN: Style = {
+  heading: (level, title) => [`${'#'.repeat(level)} ${title}`],
+  table: (header, rows) => {
+    const escape = (s: string) => s.replace(/\|/g, '\\|');
+    return [
+      `| ${header.join(' | ')} |`,
+      `|${header.map(() => '---').join('|')}|`,
+      ...rows.map(r => `| ${r.map(escape).join(' | ')} |`),
+    ];
+  },
+};
+
+const TEXT: Style = {
+  heading: (level, title) => [title, (level === 2 ? '=' : '-').repeat(title.length)],
+  table: (header, rows) => {
+    const widths = header.map((h, i) => Math.max(h.length, ...rows.map(r => r[i].length)));
+    const line = (cells: readonly string[]) => cells.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd();
+    return [line(header), line(widths.map(w => '-'.repeat(w))), ...rows.map(line)];
+  },
+};
 
 const name = (j: JobPlan) => (j.namespace === '' ? j.name : `${j.namespace}/${j.name}`);
 const queue = (q: string) => (q === '' ? NONE : q);
@@ -28,22 +48,46 @@ function jobRows(jobs: readonly JobPlan[]): string[][] {
 }
 
 const JOB_HEADER = ['Job', 'Kind', 'Queue', 'Pods', 'Accelerators', 'CPU', 'Memory'];
-const TOTAL_HEADER = (what: string) => [what, 'Jobs', 'Pods', 'Accelerators', 'CPU', 'Memory'];
+const WORKSPACE_HEADER = ['Workspace', 'Kind', 'Queue', 'Pod config', 'Accelerators', 'CPU', 'Memory'];
 
-function totalRows(totals: readonly Total[], label: (k: string) => string): string[][] {
-  return totals.map(t => [label(t.key), String(t.jobs), String(t.pods), ...amountCells(t.amounts)]);
+function workspaceRows(workspaces: readonly JobPlan[]): string[][] {
+  return workspaces.map(w => [
+    name(w), w.workspace!.kind, queue(w.queue), `${w.workspace!.podConfig}${w.workspace!.paused ? ' (paused)' : ''}`, ...amountCells(w.amounts),
+  ]);
 }
 
+/** The totals' columns; a Workspaces column when the plan has workspaces. */
+function totalTable(style: Style, what: string, totals: readonly Total[], label: (k: string) => string, withWorkspaces: boolean): string[] {
+  const header = [what, 'Jobs', ...(withWorkspaces ? ['Workspaces'] : []), 'Pods', 'Accelerators', 'CPU', 'Memory'];
+  return style.table(header, totals.map(t => [
+    label(t.key), String(t.jobs), ...(withWorkspaces ? [String(t.workspaces)] : []), String(t.pods), ...amountCells(t.amounts),
+  ]));
+}
+
+const noteLines = (rows: readonly JobPlan[]) => rows.filter(j => j.note !== undefined).map(j => `- ${j.kind} ${name(j)}: ${j.note}`);
+
 /** The plan of one input. */
-export function planMarkdown(plan: Plan): string {
-  const lines = [`## Training jobs: ${plan.jobs.length}`, ''];
-  if (plan.jobs.length === 0) return [...lines, 'No training jobs.', ''].join('\n');
-  lines.push(...table(JOB_HEADER, jobRows(plan.jobs)), '');
-  const notes = plan.jobs.filter(j => j.note !== undefined);
-  if (notes.length > 0) lines.push(...notes.map(j => `- ${j.kind} ${name(j)}: ${j.note}`), '');
-  lines.push('### Per queue', '', ...table(TOTAL_HEADER('Queue'), totalRows(plan.byQueue, queue)), '');
-  lines.push('### Per namespace', '', ...table(TOTAL_HEADER('Namespace'), totalRows(plan.byNamespace, n => (n === '' ? '(not set)' : n))), '');
+export function planMarkdown(plan: Plan, style: Style = MARKDOWN): string {
+  const lines = [...style.heading(2, `Training jobs: ${plan.jobs.length}`), ''];
+  if (plan.jobs.length === 0) lines.push('No training jobs.', '');
+  else lines.push(...style.table(JOB_HEADER, jobRows(plan.jobs)), '');
+  const jobNotes = noteLines(plan.jobs);
+  if (jobNotes.length > 0) lines.push(...jobNotes, '');
+  const withWorkspaces = plan.workspaces.length > 0;
+  if (withWorkspaces) {
+    lines.push(...style.heading(2, `Notebook workspaces: ${plan.workspaces.length}`), '', ...style.table(WORKSPACE_HEADER, workspaceRows(plan.workspaces)), '');
+    const workspaceNotes = noteLines(plan.workspaces);
+    if (workspaceNotes.length > 0) lines.push(...workspaceNotes, '');
+  }
+  if (plan.jobs.length === 0 && !withWorkspaces) return lines.join('\n');
+  lines.push(...style.heading(3, 'Per queue'), '', ...totalTable(style, 'Queue', plan.byQueue, queue, withWorkspaces), '');
+  lines.push(...style.heading(3, 'Per namespace'), '', ...totalTable(style, 'Namespace', plan.byNamespace, n => (n === '' ? '(not set)' : n), withWorkspaces), '');
   return lines.join('\n');
+}
+
+/** The plan of one input as plain text. */
+export function planText(plan: Plan): string {
+  return planMarkdown(plan, TEXT);
 }
 
 const signedInt = (n: number | bigint) => (n > 0 ? `+${n}` : `${n}`);
@@ -51,9 +95,9 @@ const signedCpu = (m: bigint) => (m > BigInt(0) ? `+${formatCpu(m)}` : formatCpu
 const signedBytes = (b: bigint) => (b > BigInt(0) ? `+${formatBytes(b)}` : formatBytes(b));
 
 /** What changed from one input to another. */
-export function changeMarkdown(change: PlanChange, after: Plan): string {
+export function changeMarkdown(change: PlanChange, after: Plan, style: Style = MARKDOWN): string {
   const lines = [
-    `## Change: ${change.added.length} added, ${change.removed.length} removed, ${change.changed.length} changed`, '',
+    ...style.heading(2, `Change: ${change.added.length} added, ${change.removed.length} removed, ${change.changed.length} changed`), '',
   ];
   const rows: string[][] = [
     ...change.added.map(j => ['added', name(j), j.kind, queue(j.queue), roles(j), ...amountCells(j.amounts)]),
@@ -68,15 +112,23 @@ export function changeMarkdown(change: PlanChange, after: Plan): string {
   if (rows.length === 0) {
     lines.push('No training job changed.', '');
   } else {
-    lines.push(...table(['Change', 'Job', 'Kind', 'Queue', 'Pods', 'Accelerators', 'CPU', 'Memory'], rows), '');
+    lines.push(...style.table(['Change', 'Job', 'Kind', 'Queue', 'Pods', 'Accelerators', 'CPU', 'Memory'], rows), '');
     lines.push('Changed jobs show the difference in accelerators, CPU and memory.', '');
   }
   if (change.byQueue.length > 0) {
-    lines.push('### Change per queue', '', ...table(['Queue', 'Pods', 'Accelerators', 'CPU', 'Memory'], change.byQueue.map(q => {
+    lines.push(...style.heading(3, 'Change per queue'), '', ...style.table(['Queue', 'Pods', 'Accelerators', 'CPU', 'Memory'], change.byQueue.map(q => {
       const d = subtract(q.after, q.before);
       return [queue(q.key), signedInt(q.pods), formatAccelerators(d.accelerators, true), signedCpu(d.milliCpu), signedBytes(d.memoryBytes)];
     })), '');
   }
-  lines.push(planMarkdown(after).replace(/^## Training jobs/, '## Training jobs after the change'));
+  const title = `Training jobs: ${after.jobs.length}`;
+  const afterTitle = `Training jobs after the change: ${after.jobs.length}`;
+  const heading = style.heading(2, title).join('\n');
+  lines.push(`${style.heading(2, afterTitle).join('\n')}${planMarkdown(after, style).slice(heading.length)}`);
   return lines.join('\n');
+}
+
+/** What changed from one input to another, as plain text. */
+export function changeText(change: PlanChange, after: Plan): string {
+  return changeMarkdown(change, after, TEXT);
 }

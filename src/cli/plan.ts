@@ -1,17 +1,19 @@
 /**
- * `cdk8s-kubeflow plan`: what the training jobs of a set of manifests ask of the cluster (pods per
- * role, accelerators per vendor, CPU, memory) per job, per Kueue queue and per namespace, and with
- * a second set, what changed between them. Jobs are keyed by kind, namespace and name.
+ * `cdk8s-kubeflow plan`: what the training jobs and notebook workspaces of a set of manifests ask
+ * of the cluster (pods per role, accelerators per vendor, CPU, memory) per job or workspace, per
+ * Kueue queue and per namespace, and with a second set, what changed between them. Jobs and
+ * workspaces are keyed by kind, namespace and name.
  */
 import { Amounts, NO_AMOUNTS, add, podAmounts, times } from './amounts';
 import { InputDocument } from './input';
 import { RuntimeIndex, runtimeIndex, trainJobDemand } from './train-job-plan';
+import { WorkspaceKindIndex, isWorkspace, workspaceDemand, workspaceKindIndex } from './workspace-plan';
 import { KUEUE_QUEUE_LABEL } from '../rules/kueue/labels';
 import { replicaSpecs, replicasOf, trainingKindOf } from '../rules/operators';
 import { isTrainJob } from '../rules/trainer/runtime-lookup';
 import { canonicalJson } from '../util/collections';
 
-/** What one training job asks for. */
+/** What one training job (or notebook workspace, with `workspace` set) asks for. */
 export interface JobPlan {
   readonly kind: string;
   readonly namespace: string;
@@ -26,6 +28,8 @@ export interface JobPlan {
   readonly amounts: Amounts;
   /** What the plan could not count (a TrainJob whose runtime is not in the input). */
   readonly note?: string;
+  /** A Workspace's WorkspaceKind, chosen pod config and whether it is paused (no pod). */
+  readonly workspace?: { readonly kind: string; readonly podConfig: string; readonly paused: boolean };
   /** The document with its keys sorted: any change to it makes the job "changed". */
   readonly canonical: string;
 }
@@ -33,14 +37,18 @@ export interface JobPlan {
 /** Totals of a group of jobs (a queue or a namespace). */
 export interface Total {
   readonly key: string;
+  /** Training jobs. */
   readonly jobs: number;
+  readonly workspaces: number;
   readonly pods: number;
   readonly amounts: Amounts;
 }
 
 export interface Plan {
-  /** Sorted by namespace, name, kind. */
+  /** Training jobs, sorted by namespace, name, kind. */
   readonly jobs: readonly JobPlan[];
+  /** Notebook workspaces, sorted by namespace, name. */
+  readonly workspaces: readonly JobPlan[];
   readonly byQueue: readonly Total[];
   readonly byNamespace: readonly Total[];
 }
@@ -56,8 +64,9 @@ export function jobKey(j: Pick<JobPlan, 'kind' | 'namespace' | 'name'>): string 
  * What a training job document asks for; undefined for other documents. A TrainJob is resolved
  * against the runtimes of the same input.
  */
-export function jobPlan(doc: any, runtimes: RuntimeIndex = new Map()): JobPlan | undefined {
+export function jobPlan(doc: any, runtimes: RuntimeIndex = new Map(), kinds: WorkspaceKindIndex = new Map()): JobPlan | undefined {
   if (isTrainJob(doc)) return trainJobPlan(doc, runtimes);
+  if (isWorkspace(doc)) return workspacePlan(doc, kinds);
   const facts = trainingKindOf(doc);
   if (facts === undefined) return undefined;
   const roles: Array<[string, number]> = [];
@@ -100,24 +109,56 @@ function trainJobPlan(doc: any, runtimes: RuntimeIndex): JobPlan {
   };
 }
 
+function workspacePlan(doc: any, kinds: WorkspaceKindIndex): JobPlan {
+  const demand = workspaceDemand(doc, kinds);
+  return {
+    kind: 'Workspace',
+    namespace: text(doc.metadata?.namespace),
+    name: text(doc.metadata?.name),
+    queue: demand.queue,
+    roles: [['workspace', demand.pods]],
+    pods: demand.pods,
+    amounts: demand.amounts,
+    ...(demand.note === undefined ? {} : { note: demand.note }),
+    workspace: { kind: demand.workspaceKind, podConfig: demand.podConfig, paused: demand.paused },
+    canonical: canonicalJson(doc),
+  };
+}
+
 const text = (v: unknown) => (typeof v === 'string' ? v : '');
 
 /** The plan of the documents of one input. */
 export function plan(inputs: readonly InputDocument[]): Plan {
   const docs = inputs.map(i => i.doc).filter(d => d !== undefined);
   const runtimes = runtimeIndex(docs);
-  const jobs = docs.map(d => jobPlan(d, runtimes)).filter((j): j is JobPlan => j !== undefined);
-  jobs.sort((a, b) => compare(a.namespace, b.namespace) || compare(a.name, b.name) || compare(a.kind, b.kind));
-  return { jobs, byQueue: totals(jobs, j => j.queue), byNamespace: totals(jobs, j => j.namespace) };
+  const kinds = workspaceKindIndex(docs);
+  const all = docs.map(d => jobPlan(d, runtimes, kinds)).filter((j): j is JobPlan => j !== undefined);
+  all.sort((a, b) => compare(a.namespace, b.namespace) || compare(a.name, b.name) || compare(a.kind, b.kind));
+  return {
+    jobs: all.filter(j => j.workspace === undefined),
+    workspaces: all.filter(j => j.workspace !== undefined),
+    byQueue: totals(all, j => j.queue),
+    byNamespace: totals(all, j => j.namespace),
+  };
 }
+
+/** The training jobs, then the workspaces. */
+export const workloads = (p: Plan): readonly JobPlan[] => [...p.jobs, ...p.workspaces];
 
 /** Totals per group, sorted by the group's key. */
 export function totals(jobs: readonly JobPlan[], keyOf: (j: JobPlan) => string): Total[] {
   const groups = new Map<string, Total>();
   for (const j of jobs) {
     const key = keyOf(j);
-    const t = groups.get(key) ?? { key, jobs: 0, pods: 0, amounts: NO_AMOUNTS };
-    groups.set(key, { key, jobs: t.jobs + 1, pods: t.pods + j.pods, amounts: add(t.amounts, j.amounts) });
+    const t = groups.get(key) ?? { key, jobs: 0, workspaces: 0, pods: 0, amounts: NO_AMOUNTS };
+    const isWorkspaceRow = j.workspace !== undefined;
+    groups.set(key, {
+      key,
+      jobs: t.jobs + (isWorkspaceRow ? 0 : 1),
+      workspaces: t.workspaces + (isWorkspaceRow ? 1 : 0),
+      pods: t.pods + j.pods,
+      amounts: add(t.amounts, j.amounts),
+    });
   }
   return [...groups.values()].sort((a, b) => compare(a.key, b.key));
 }
@@ -133,11 +174,11 @@ export interface PlanChange {
 
 /** The difference from `before` to `after`. */
 export function planChange(before: Plan, after: Plan): PlanChange {
-  const old = new Map(before.jobs.map(j => [jobKey(j), j]));
-  const now = new Map(after.jobs.map(j => [jobKey(j), j]));
-  const added = after.jobs.filter(j => !old.has(jobKey(j)));
-  const removed = before.jobs.filter(j => !now.has(jobKey(j)));
-  const changed = after.jobs
+  const old = new Map(workloads(before).map(j => [jobKey(j), j]));
+  const now = new Map(workloads(after).map(j => [jobKey(j), j]));
+  const added = workloads(after).filter(j => !old.has(jobKey(j)));
+  const removed = workloads(before).filter(j => !now.has(jobKey(j)));
+  const changed = workloads(after)
     .filter(j => old.has(jobKey(j)) && fingerprint(old.get(jobKey(j))!) !== fingerprint(j))
     .map(j => ({ before: old.get(jobKey(j))!, after: j }));
   const oldQueues = new Map(before.byQueue.map(t => [t.key, t]));

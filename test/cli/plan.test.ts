@@ -40,24 +40,31 @@ const EXAMPLES_PLAN = `
 - TrainJob team-vision/vit-pretrain: runtime ClusterTrainingRuntime torch-distributed is not in the input: counted 2 node pods with the job's trainer.resourcesPerNode only
 - TrainJob team-vision/vit-remote: runtime ClusterTrainingRuntime torch-distributed is not in the input: counted 2 node pods with the job's trainer.resourcesPerNode only
 
+## Notebook workspaces: 2
+
+| Workspace | Kind | Queue | Pod config | Accelerators | CPU | Memory |
+|---|---|---|---|---|---|---|
+| team-vision/alice | jupyterlab | (none) | cpu | - | 1 | 4Gi |
+| team-vision/bob | jupyterlab | (none) | gpu | 1 nvidia.com/gpu | 4 | 32Gi |
+
 ### Per queue
 
-| Queue | Jobs | Pods | Accelerators | CPU | Memory |
-|---|---|---|---|---|---|
-| (none) | 12 | 44 | 150 nvidia.com/gpu | 1253 | 11554Gi |
-| gpu-h100 | 1 | 16 | 128 nvidia.com/gpu | 1536 | 16Ti |
-| team-vision | 6 | 20 | 64 nvidia.com/gpu | 320 | 1536Gi |
+| Queue | Jobs | Workspaces | Pods | Accelerators | CPU | Memory |
+|---|---|---|---|---|---|---|
+| (none) | 12 | 2 | 46 | 151 nvidia.com/gpu | 1258 | 11590Gi |
+| gpu-h100 | 1 | 0 | 16 | 128 nvidia.com/gpu | 1536 | 16Ti |
+| team-vision | 6 | 0 | 20 | 64 nvidia.com/gpu | 320 | 1536Gi |
 
 ### Per namespace
 
-| Namespace | Jobs | Pods | Accelerators | CPU | Memory |
-|---|---|---|---|---|---|
-| llm-training | 1 | 16 | 128 nvidia.com/gpu | 1536 | 16Ti |
-| research | 1 | 8 | 64 nvidia.com/gpu | 720 | 8000Gi |
-| team-hpc | 1 | 2 | 4 nvidia.com/gpu | 32 | 128Gi |
-| team-nlp | 2 | 5 | 34 nvidia.com/gpu | 256 | 2Ti |
-| team-vision | 6 | 20 | 64 nvidia.com/gpu | 320 | 1536Gi |
-| training | 8 | 29 | 48 nvidia.com/gpu | 245 | 1378Gi |
+| Namespace | Jobs | Workspaces | Pods | Accelerators | CPU | Memory |
+|---|---|---|---|---|---|---|
+| llm-training | 1 | 0 | 16 | 128 nvidia.com/gpu | 1536 | 16Ti |
+| research | 1 | 0 | 8 | 64 nvidia.com/gpu | 720 | 8000Gi |
+| team-hpc | 1 | 0 | 2 | 4 nvidia.com/gpu | 32 | 128Gi |
+| team-nlp | 2 | 0 | 5 | 34 nvidia.com/gpu | 256 | 2Ti |
+| team-vision | 6 | 2 | 22 | 65 nvidia.com/gpu | 325 | 1572Gi |
+| training | 8 | 0 | 29 | 48 nvidia.com/gpu | 245 | 1378Gi |
 `;
 
 /** `plan --against` from version 1 of app-versions.ts to version 2. */
@@ -112,7 +119,7 @@ describe('plan', () => {
   v2.synth();
   afterAll(() => [outdir, v1.outdir, v2.outdir].forEach(d => fs.rmSync(d, { recursive: true, force: true })));
 
-  test('on the examples: exact amounts per job, queue and namespace', () => {
+  test('on the examples: exact amounts per job, workspace, queue and namespace (the workspaces through the WorkspaceKind\'s pod configs)', () => {
     const result = runCli(['plan', outdir]);
     expect(result.stdout).toBe(EXAMPLES_PLAN.slice(1));
     expect(result.status).toBe(0);

@@ -1,0 +1,80 @@
+/**
+ * The npm tarball holds what users need whatever the working tree holds: package.json's `files`
+ * (set in .projenrc.ts) is an allowlist. A copy of the tree (every tracked file, the compiled lib/
+ * and .jsii) with build outputs and junk of the kinds a working tree gathers is packed with
+ * `npm pack --dry-run --json`, and the list is checked exactly.
+ */
+import { execFileSync, spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+
+const ROOT = path.join(__dirname, '..');
+
+/** Junk a working tree gathers: test and build outputs, scratch folders, logs, a stray file. */
+const JUNK: { [file: string]: string } = {
+  'conformance/kube/scratch_test.go': 'package kube\n',
+  'test-reports/junit.xml': '<testsuites/>\n',
+  'test-reports/manifests/a.yaml': 'kind: PyTorchJob\n',
+  'dist/app.k8s.yaml': 'kind: PyTorchJob\n',
+  'dist-packages/js/cdk8s-kubeflow@0.0.0.jsii.tgz': 'not a tarball\n',
+  '.bench/results.json': '{}\n',
+  'npm-debug.log': 'log\n',
+  'build.log': 'log\n',
+  'upstream/crds/extra.yaml': 'kind: CustomResourceDefinition\n',
+  'notes.txt': 'a stray file\n',
+  '.env': 'TOKEN=x\n',
+  'coverage/lcov.info': '\n',
+  'lib/tsconfig.tsbuildinfo': '{}\n',
+  'lib/src/cli/debug.log': 'log\n',
+  'lib/src/cli/scratch.ts': 'export {};\n',
+  'bin/old-launcher': '#!/bin/sh\n',
+  'docs/draft.md': '# draft\n',
+};
+
+function walk(dir: string, prefix = ''): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap(e => (e.isDirectory()
+    ? walk(path.join(dir, e.name), `${prefix}${e.name}/`)
+    : [`${prefix}${e.name}`]));
+}
+
+describe('the npm tarball', () => {
+  const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'npm-package-'));
+  afterAll(() => fs.rmSync(copy, { recursive: true, force: true }));
+
+  test('the library is compiled (npx projen compile)', () => {
+    expect(fs.existsSync(path.join(ROOT, 'lib', 'src', 'cli', 'main.js'))).toBe(true);
+    expect(fs.existsSync(path.join(ROOT, '.jsii'))).toBe(true);
+  });
+
+  test('holds the compiled library, .jsii, the launcher and the README, licence and API reference: nothing of the junk', () => {
+    const tracked = execFileSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8' }).split('\0').filter(f => f !== '');
+    for (const file of tracked) {
+      if (!fs.existsSync(path.join(ROOT, file))) continue;
+      fs.mkdirSync(path.dirname(path.join(copy, file)), { recursive: true });
+      fs.copyFileSync(path.join(ROOT, file), path.join(copy, file));
+    }
+    fs.cpSync(path.join(ROOT, 'lib'), path.join(copy, 'lib'), { recursive: true });
+    fs.copyFileSync(path.join(ROOT, '.jsii'), path.join(copy, '.jsii'));
+    for (const [file, text] of Object.entries(JUNK)) {
+      fs.mkdirSync(path.dirname(path.join(copy, file)), { recursive: true });
+      fs.writeFileSync(path.join(copy, file), text);
+    }
+
+    const pack = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: copy, encoding: 'utf8' });
+    expect(pack.status).toBe(0);
+    const files: string[] = JSON.parse(pack.stdout)[0].files.map((f: { path: string }) => f.path).sort();
+
+    // Outside lib/: exactly these.
+    expect(files.filter(f => !f.startsWith('lib/'))).toEqual([
+      '.jsii', 'API.md', 'LICENSE', 'README.md', 'bin/cdk8s-kubeflow', 'package.json',
+    ]);
+    // In lib/: every compiled module with its declarations and source map, and nothing else.
+    const compiled = walk(path.join(ROOT, 'lib')).map(f => `lib/${f}`).filter(f => /\.(js|d\.ts|js\.map)$/.test(f)).sort();
+    expect(files.filter(f => f.startsWith('lib/'))).toEqual(compiled);
+    const modules = compiled.filter(f => f.endsWith('.js'));
+    expect(modules.length).toBeGreaterThan(100);
+    expect(compiled.length).toBe(3 * modules.length);
+    expect(files).toEqual(expect.arrayContaining(['lib/src/index.js', 'lib/src/index.d.ts', 'lib/src/cli/main.js', 'lib/imports/kubeflow.js']));
+  });
+});

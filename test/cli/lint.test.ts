@@ -338,25 +338,29 @@ describe('a TrainJob on a runtime the input does not define, when the input defi
   const provided = '(the annotation cdk8s-kubeflow/runtime-provided: "true") [app/trainjob-runtime]';
 
   test('a near name', () => {
-    expect(lint(runtime('ClusterTrainingRuntime', 'torch-8gpus'), job('ClusterTrainingRuntime', 'torch-8gpu'))).toEqual([1,
+    expect(lint(runtime('ClusterTrainingRuntime', 'torch-8gpus'), job('ClusterTrainingRuntime', 'torch-8gpu'))).toEqual([
+      1,
       `<stdin>:8: TrainJob ml/sft: spec.runtimeRef.name is "torch-8gpu"; expected a ClusterTrainingRuntime of the app or one built into Trainer v2.3.0; did you mean "torch-8gpus"? A runtime the cluster provides apart from the app is named with TrainingRuntimeRef.providedByCluster("torch-8gpu") ${provided}`,
       '2 documents checked; 1 finding',
     ]);
   });
 
   test('the wrong kind, both ways', () => {
-    expect(lint(runtime('ClusterTrainingRuntime', 'torch-8gpus'), job('TrainingRuntime', 'torch-8gpus'))).toEqual([1,
+    expect(lint(runtime('ClusterTrainingRuntime', 'torch-8gpus'), job('TrainingRuntime', 'torch-8gpus'))).toEqual([
+      1,
       '<stdin>:8: TrainJob ml/sft: spec.runtimeRef.kind is "TrainingRuntime"; expected ClusterTrainingRuntime: the app\'s "torch-8gpus" is a ClusterTrainingRuntime, and the app defines no TrainingRuntime of that name (TrainingRuntimeRef.cluster("torch-8gpus"), or the runtime\'s ref) [app/trainjob-runtime]',
       '2 documents checked; 1 finding',
     ]);
-    expect(lint(runtime('TrainingRuntime', 'team-torch'), job('ClusterTrainingRuntime', 'team-torch'))).toEqual([1,
+    expect(lint(runtime('TrainingRuntime', 'team-torch'), job('ClusterTrainingRuntime', 'team-torch'))).toEqual([
+      1,
       '<stdin>:8: TrainJob ml/sft: spec.runtimeRef.kind is "ClusterTrainingRuntime"; expected TrainingRuntime: the app\'s "team-torch" is a TrainingRuntime in namespace "ml", and the app defines no ClusterTrainingRuntime of that name (TrainingRuntimeRef.namespaced("team-torch"), or the runtime\'s ref) [app/trainjob-runtime]',
       '2 documents checked; 1 finding',
     ]);
   });
 
   test('no near name', () => {
-    expect(lint(runtime('ClusterTrainingRuntime', 'torch-8gpus'), job('ClusterTrainingRuntime', 'llama-special'))).toEqual([1,
+    expect(lint(runtime('ClusterTrainingRuntime', 'torch-8gpus'), job('ClusterTrainingRuntime', 'llama-special'))).toEqual([
+      1,
       `<stdin>:8: TrainJob ml/sft: spec.runtimeRef.name is "llama-special"; expected a ClusterTrainingRuntime of the app or one built into Trainer v2.3.0; the app defines "torch-8gpus". A runtime the cluster provides apart from the app is named with TrainingRuntimeRef.providedByCluster("llama-special") ${provided}`,
       '2 documents checked; 1 finding',
     ]);

@@ -48,7 +48,7 @@ export function trainJobRuntimes(docs: readonly AppDocument[], out: AppFinding[]
  * nothing to compare against): the controller would not find it unless the cluster provides it,
  * which the job says with the annotation `TrainingRuntimeRef.providedByCluster` writes.
  */
-function unknownRuntime(job: any, ref: RuntimeReference, runtimes: readonly AppDocument[], report: (field: string, value: unknown, allowed: string) => void): void {
+function unknownRuntime(job: any, ref: RuntimeReference, runtimes: readonly AppDocument[], report: Report): void {
   const other = runtimes.find(r => r.doc.kind !== ref.kind && r.doc.metadata?.name === ref.name);
   if (other) {
     const where = other.doc.kind === CLUSTER_RUNTIME ? '' : ` in ${showNamespace(namespaceOf(other.doc))}`;
@@ -68,6 +68,8 @@ function unknownRuntime(job: any, ref: RuntimeReference, runtimes: readonly AppD
   const provided = ref.kind === CLUSTER_RUNTIME ? 'providedByCluster' : 'providedInNamespace';
   report('spec.runtimeRef.name', ref.name, `expected ${what}; ${guess} A runtime the cluster provides apart from the app is named with TrainingRuntimeRef.${provided}("${ref.name}") (the annotation ${RUNTIME_PROVIDED_ANNOTATION}: "true")`);
 }
+
+type Report = (field: string, value: unknown, allowed: string) => void;
 
 /** `origin` follows the runtime's name in messages: empty for the app's, the release for a built-in. */
 function checkAgainst(job: any, runtime: any, origin: string, report: (field: string, value: unknown, allowed: string) => void): void {

@@ -247,6 +247,25 @@ describe('TrainJob', () => {
     }
   });
 
+  test('a job naming by string a runtime of a chart nested in its own is written after it, with the file names cdk8s gives nested charts anyway', () => {
+    const names = (runtimeName: string) => {
+      const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'trainer-order-'));
+      try {
+        const app = new App({ outdir, yamlOutputType: YamlOutputType.FILE_PER_CHART });
+        const jobs = new Chart(app, 'jobs', { namespace: 'ml' });
+        const platform = new Chart(jobs, 'platform');
+        new TrainJob(jobs, 'job', { metadata: { name: 'by-name' }, runtime: TrainingRuntimeRef.cluster(runtimeName) });
+        new ClusterTrainingRuntime(platform, 'rt', { metadata: { name: 'torch-gpu' }, mlPolicy: MlPolicy.torch(), image: TORCH_IMAGE });
+        app.synth();
+        return fs.readdirSync(outdir).sort().map(f => `${f}: ${(yaml.loadAll(fs.readFileSync(path.join(outdir, f), 'utf8')) as any[]).map(d => d.kind).join(', ')}`);
+      } finally {
+        fs.rmSync(outdir, { recursive: true, force: true });
+      }
+    };
+    expect(names('torch-gpu')).toEqual(['0000-jobs-platform-c8ee4303.k8s.yaml: ClusterTrainingRuntime', '0001-jobs.k8s.yaml: TrainJob']);
+    expect(names('torch-distributed')).toEqual(names('torch-gpu'));
+  });
+
   test('a job naming by string a runtime of another chart is refused (a dependency across charts renames every file)', () => {
     const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'trainer-order-'));
     try {

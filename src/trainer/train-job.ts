@@ -1,4 +1,4 @@
-import { ApiObjectMetadata, Chart, Duration, Lazy } from 'cdk8s';
+import { ApiObject, ApiObjectMetadata, Chart, Duration, Lazy } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct, Dependable } from 'constructs';
@@ -206,13 +206,14 @@ export class TrainJob extends KubeflowResource {
       apiObject.node.addDependency(props.runtime._facts.apiObject);
     } else {
       // A runtime named by string is resolved when cdk8s reads the dependencies (at synth, when
-      // every runtime of the app exists and names are final). Only one in the job's chart: a
-      // dependency across charts makes cdk8s number every file of the app, so the job refuses that
-      // instead (validateJob), and the runtime construct's `ref` is the way to ask for it.
+      // every runtime of the app exists and names are final). Only one in the job's chart (or a
+      // chart nested in it, which cdk8s writes first anyway): any other dependency across charts
+      // makes cdk8s number every file of the app, so the job refuses that instead (validateJob),
+      // and the runtime construct's `ref` is the way to ask for it.
       Dependable.implement(this.runtimeDependency, {
         get dependencyRoots() {
           const runtime = appRuntimeNamed(apiObject, props.runtime.kind, props.runtime.name);
-          return runtime && Chart.of(runtime.apiObject) === Chart.of(apiObject) ? [runtime.apiObject] : [];
+          return runtime && orderedWithin(apiObject, runtime.apiObject) ? [runtime.apiObject] : [];
         },
       });
       apiObject.node.addDependency(this.runtimeDependency);
@@ -341,7 +342,7 @@ export class TrainJob extends KubeflowResource {
       out.push(finding('numProcPerNode', procs, `expected at most the ${gpus} accelerators per node (one process per device)`));
     }
     const named = facts ? undefined : appRuntimeNamed(this.apiObject, this.runtime.kind, this.runtime.name);
-    if (named && Chart.of(named.apiObject) !== Chart.of(this.apiObject)) {
+    if (named && !orderedWithin(this.apiObject, named.apiObject)) {
       const chart = Chart.of(named.apiObject).node.path;
       out.push(finding('runtime', this.runtime.name, `expected a runtime the job is written after: the app's ${named.kind} "${this.runtime.name}" is in the chart "${chart}", and a name orders nothing across charts; pass the runtime's ref (cdk8s then writes its chart first and numbers every file name, 0000-${chart}.k8s.yaml) or define the job in the chart "${chart}"`));
     }
@@ -349,6 +350,17 @@ export class TrainJob extends KubeflowResource {
     // variables) is checked on the rendered documents, by the app rule app/trainjob-runtime.
     return out;
   }
+}
+
+/**
+ * Whether the job's document can depend on the runtime's without a new dependency between charts:
+ * the runtime is in the job's chart, or in a chart nested in it (cdk8s makes a chart depend on the
+ * charts nested in it, so that dependency is there already).
+ */
+function orderedWithin(job: ApiObject, runtime: ApiObject): boolean {
+  const jobChart = Chart.of(job);
+  const runtimeChart = Chart.of(runtime);
+  return runtimeChart === jobChart || runtimeChart.node.scopes.includes(jobChart);
 }
 
 /** The TrainJob CRD's rule for `initializer.*.storageUri`. */

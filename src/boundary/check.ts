@@ -12,10 +12,10 @@
 import * as cdk8s from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import * as constructs from 'constructs';
-import { nearest } from '../util/nearest';
 import { fromCaller, OWN_CLASSES } from './registry';
 import { CLASSES, ENUMS, INTERFACE_EXAMPLES, INTERFACES, OPEN_STRUCTS, STRUCTS } from './schema.generated';
 import { show as showValue } from '../rules/finding';
+import { nearest } from '../util/nearest';
 
 /** Where a value came from, for the message: a construct, or a static method such as `Accelerator.nvidia`. */
 export type Where = constructs.IConstruct | string;

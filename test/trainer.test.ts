@@ -224,6 +224,119 @@ describe('TrainJob', () => {
       fs.rmSync(outdir, { recursive: true, force: true });
     }
   });
+
+  test('a job naming a runtime of its chart by string, declared before it, is written after it; no file is renamed', () => {
+    const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'trainer-order-'));
+    try {
+      const app = new App({ outdir, yamlOutputType: YamlOutputType.FILE_PER_CHART });
+      const platform = new Chart(app, 'platform', { namespace: 'ml' });
+      const jobs = new Chart(app, 'jobs', { namespace: 'ml' });
+      new TrainJob(platform, 'job', { metadata: { name: 'by-name' }, runtime: TrainingRuntimeRef.cluster('torch-gpu') });
+      new TrainJob(platform, 'local-job', { metadata: { name: 'by-local-name' }, runtime: TrainingRuntimeRef.namespaced('torch-local') });
+      new ClusterTrainingRuntime(platform, 'rt', { metadata: { name: 'torch-gpu' }, mlPolicy: MlPolicy.torch(), image: TORCH_IMAGE });
+      new TrainingRuntime(platform, 'local', { metadata: { name: 'torch-local' }, mlPolicy: MlPolicy.torch(), image: TORCH_IMAGE });
+      new TrainJob(jobs, 'builtin', { metadata: { name: 'on-builtin' }, runtime: TrainingRuntimeRef.cluster('torch-distributed') });
+      app.synth();
+      expect(fs.readdirSync(outdir).sort()).toEqual(['jobs.k8s.yaml', 'platform.k8s.yaml']);
+      const docs = yaml.loadAll(fs.readFileSync(path.join(outdir, 'platform.k8s.yaml'), 'utf8')) as any[];
+      expect(docs.map(d => `${d.kind} ${d.metadata.name}`)).toEqual([
+        'ClusterTrainingRuntime torch-gpu', 'TrainJob by-name', 'TrainingRuntime torch-local', 'TrainJob by-local-name',
+      ]);
+    } finally {
+      fs.rmSync(outdir, { recursive: true, force: true });
+    }
+  });
+
+  test('a job naming by string a runtime of a chart nested in its own is written after it, with the file names cdk8s gives nested charts anyway', () => {
+    const names = (runtimeName: string) => {
+      const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'trainer-order-'));
+      try {
+        const app = new App({ outdir, yamlOutputType: YamlOutputType.FILE_PER_CHART });
+        const jobs = new Chart(app, 'jobs', { namespace: 'ml' });
+        const platform = new Chart(jobs, 'platform');
+        new TrainJob(jobs, 'job', { metadata: { name: 'by-name' }, runtime: TrainingRuntimeRef.cluster(runtimeName) });
+        new ClusterTrainingRuntime(platform, 'rt', { metadata: { name: 'torch-gpu' }, mlPolicy: MlPolicy.torch(), image: TORCH_IMAGE });
+        app.synth();
+        return fs.readdirSync(outdir).sort().map(f => `${f}: ${(yaml.loadAll(fs.readFileSync(path.join(outdir, f), 'utf8')) as any[]).map(d => d.kind).join(', ')}`);
+      } finally {
+        fs.rmSync(outdir, { recursive: true, force: true });
+      }
+    };
+    expect(names('torch-gpu')).toEqual(['0000-jobs-platform-c8ee4303.k8s.yaml: ClusterTrainingRuntime', '0001-jobs.k8s.yaml: TrainJob']);
+    expect(names('torch-distributed')).toEqual(names('torch-gpu'));
+  });
+
+  test('a job naming by string a runtime of another chart is refused (a dependency across charts renames every file)', () => {
+    const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'trainer-order-'));
+    try {
+      const app = new App({ outdir, yamlOutputType: YamlOutputType.FILE_PER_CHART });
+      const jobs = new Chart(app, 'a-jobs', { namespace: 'ml' });
+      const platform = new Chart(app, 'b-platform');
+      new ClusterTrainingRuntime(platform, 'rt', { metadata: { name: 'torch-gpu' }, mlPolicy: MlPolicy.torch(), image: TORCH_IMAGE });
+      new TrainJob(jobs, 'job', { metadata: { name: 'by-name' }, runtime: TrainingRuntimeRef.cluster('torch-gpu') });
+      expect(() => app.synth()).toThrow([
+        'Validation failed with the following errors:',
+        '  [a-jobs/job] runtime is "torch-gpu"; expected a runtime the job is written after: the app\'s ClusterTrainingRuntime "torch-gpu" is in the chart "b-platform", '
+          + 'and a name orders nothing across charts; pass the runtime\'s ref (cdk8s then writes its chart first and numbers every file name, 0000-b-platform.k8s.yaml) '
+          + 'or define the job in the chart "b-platform"',
+      ].join('\n'));
+      expect(fs.readdirSync(outdir)).toEqual([]);
+    } finally {
+      fs.rmSync(outdir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a runtime the app does not define', () => {
+  const platform = (chart: Chart) => new ClusterTrainingRuntime(chart, 'rt', { metadata: { name: 'torch-8gpus' }, mlPolicy: MlPolicy.torch(), image: TORCH_IMAGE });
+  const provided = '(the annotation cdk8s-kubeflow/runtime-provided: "true")';
+
+  test('a near name: did you mean', () => {
+    expect(errors(chart => {
+      platform(chart);
+      new TrainJob(chart, 'job', { metadata: { name: 'j' }, runtime: TrainingRuntimeRef.cluster('torch-8gpu') });
+    })).toEqual([
+      `[test/job] spec.runtimeRef.name is "torch-8gpu"; expected a ClusterTrainingRuntime of the app or one built into Trainer v2.3.0; did you mean "torch-8gpus"? A runtime the cluster provides apart from the app is named with TrainingRuntimeRef.providedByCluster("torch-8gpu") ${provided}`,
+    ]);
+  });
+
+  test('the wrong kind: a ClusterTrainingRuntime named as namespaced, a TrainingRuntime named as cluster-wide', () => {
+    expect(errors(chart => {
+      platform(chart);
+      new TrainingRuntime(chart, 'local', { metadata: { name: 'team-torch', namespace: 'ml' }, mlPolicy: MlPolicy.torch(), image: TORCH_IMAGE });
+      new TrainJob(chart, 'job', { metadata: { name: 'j', namespace: 'ml' }, runtime: TrainingRuntimeRef.namespaced('torch-8gpus') });
+      new TrainJob(chart, 'other', { metadata: { name: 'k', namespace: 'ml' }, runtime: TrainingRuntimeRef.cluster('team-torch') });
+    })).toEqual([
+      '[test/job] spec.runtimeRef.kind is "TrainingRuntime"; expected ClusterTrainingRuntime: the app\'s "torch-8gpus" is a ClusterTrainingRuntime, and the app defines no TrainingRuntime of that name (TrainingRuntimeRef.cluster("torch-8gpus"), or the runtime\'s ref)',
+      '[test/other] spec.runtimeRef.kind is "ClusterTrainingRuntime"; expected TrainingRuntime: the app\'s "team-torch" is a TrainingRuntime in namespace "ml", and the app defines no ClusterTrainingRuntime of that name (TrainingRuntimeRef.namespaced("team-torch"), or the runtime\'s ref)',
+    ]);
+  });
+
+  test('no near name: the app\'s runtimes are listed', () => {
+    expect(errors(chart => {
+      platform(chart);
+      new TrainJob(chart, 'job', { metadata: { name: 'j' }, runtime: TrainingRuntimeRef.cluster('llama-special') });
+    })).toEqual([
+      `[test/job] spec.runtimeRef.name is "llama-special"; expected a ClusterTrainingRuntime of the app or one built into Trainer v2.3.0; the app defines "torch-8gpus". A runtime the cluster provides apart from the app is named with TrainingRuntimeRef.providedByCluster("llama-special") ${provided}`,
+    ]);
+  });
+
+  test('accepted: a runtime the cluster provides, said so; a built-in runtime; any name in an app that defines no runtime', () => {
+    const docs = synthAll(chart => {
+      platform(chart);
+      new TrainJob(chart, 'provided', { metadata: { name: 'provided' }, runtime: TrainingRuntimeRef.providedByCluster('torch-8gpu') });
+      new TrainJob(chart, 'team', { metadata: { name: 'team' }, runtime: TrainingRuntimeRef.providedInNamespace('team-runtime') });
+      new TrainJob(chart, 'builtin', { metadata: { name: 'builtin' }, runtime: TrainingRuntimeRef.cluster('torch-distributed') });
+    });
+    expect(docs.filter(d => d.kind === 'TrainJob').map(d => [d.metadata.name, d.metadata.annotations, d.spec.runtimeRef])).toEqual([
+      ['provided', { 'cdk8s-kubeflow/runtime-provided': 'true' }, { apiGroup: 'trainer.kubeflow.org', kind: 'ClusterTrainingRuntime', name: 'torch-8gpu' }],
+      ['team', { 'cdk8s-kubeflow/runtime-provided': 'true' }, { apiGroup: 'trainer.kubeflow.org', kind: 'TrainingRuntime', name: 'team-runtime' }],
+      ['builtin', undefined, { apiGroup: 'trainer.kubeflow.org', kind: 'ClusterTrainingRuntime', name: 'torch-distributed' }],
+    ]);
+    expect(TrainingRuntimeRef.providedByCluster('x').provided).toBe(true);
+    expect(TrainingRuntimeRef.cluster('x').provided).toBe(false);
+    expect(synthErrors(chart => new TrainJob(chart, 'job', { metadata: { name: 'j' }, runtime: TrainingRuntimeRef.cluster('torch-8gpu') }))).toBeUndefined();
+  });
 });
 
 describe('validation', () => {
@@ -360,7 +473,7 @@ describe('validation', () => {
         JsonPatch.replace('/spec/template/spec/replicatedJobs/0/name', 'distributed-training-node'),
         JsonPatch.add('/spec/template/spec/replicatedJobs/0/replicas', 2),
         JsonPatch.replace('/spec/template/spec/replicatedJobs/0/template/spec/template/spec/containers/0/name', 'trainer'));
-      new TrainJob(chart, 'job', { metadata: { name: 'j' }, runtime: TrainingRuntimeRef.cluster('x'), nodeSelector: { a: 'b' }, patchManager: 'platform' });
+      new TrainJob(chart, 'job', { metadata: { name: 'j' }, runtime: TrainingRuntimeRef.providedByCluster('x'), nodeSelector: { a: 'b' }, patchManager: 'platform' });
     })).toEqual([
       '[test/rt] spec.template.spec.replicatedJobs[0].name is "distributed-training-node"; expected at most 20 characters (Trainer v2.4 refuses longer names; the JobSet\'s pod names grow with them)',
       '[test/rt] spec.template.spec.replicatedJobs[0].replicas is 2; expected 1: the "trainer" step of a runtime runs once',

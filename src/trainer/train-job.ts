@@ -1,7 +1,8 @@
-import { ApiObjectMetadata, Duration, Lazy } from 'cdk8s';
+import { ApiObject, ApiObjectMetadata, Chart, Duration, Lazy } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { k8s } from 'cdk8s-plus-28';
-import { Construct } from 'constructs';
+import { Construct, Dependable } from 'constructs';
+import { appRuntimeNamed } from './internal/trainer-runtime';
 import { TrainJobInitializer } from './train-job-initializer';
 import { TrainingRuntimeRef } from './training-runtime-ref';
 import * as trainer from '../../imports/trainer';
@@ -15,7 +16,7 @@ import { Resources } from '../common/resources';
 import { Finding, finding } from '../rules/finding';
 import { kueueJobLabels } from '../rules/kueue/labels';
 import { checkCount, fail, raise, raiseFirst } from '../rules/report';
-import { LIBRARY_PATCH_MANAGER, NODE_JOB, TRAINER_GROUP } from '../rules/trainer/names';
+import { LIBRARY_PATCH_MANAGER, NODE_JOB, RUNTIME_PROVIDED_ANNOTATION, TRAINER_GROUP } from '../rules/trainer/names';
 import { dropUndefined, mergeMaps, uniqueByContent } from '../util/collections';
 
 /** What a data scientist says about one training run. */
@@ -164,6 +165,7 @@ export class TrainJob extends KubeflowResource {
   private readonly volumes: kplus.Volume[] = [];
   private readonly mounts: Array<{ path: string; volume: kplus.Volume; options?: kplus.MountOptions }> = [];
   private readonly tolerations: k8s.Toleration[] = [];
+  private readonly runtimeDependency = {};
 
   /**
    * @param scope the construct this job belongs to
@@ -200,7 +202,23 @@ export class TrainJob extends KubeflowResource {
     });
     // A runtime of the app is applied first: the Trainer webhook refuses a TrainJob whose runtime
     // does not exist yet, and cdk8s writes dependencies before their dependents.
-    if (props.runtime._facts) apiObject.node.addDependency(props.runtime._facts.apiObject);
+    if (props.runtime._facts) {
+      apiObject.node.addDependency(props.runtime._facts.apiObject);
+    } else {
+      // A runtime named by string is resolved when cdk8s reads the dependencies (at synth, when
+      // every runtime of the app exists and names are final). Only one in the job's chart (or a
+      // chart nested in it, which cdk8s writes first anyway): any other dependency across charts
+      // makes cdk8s number every file of the app, so the job refuses that instead (validateJob),
+      // and the runtime construct's `ref` is the way to ask for it.
+      Dependable.implement(this.runtimeDependency, {
+        get dependencyRoots() {
+          const runtime = appRuntimeNamed(apiObject, props.runtime.kind, props.runtime.name);
+          return runtime && orderedWithin(apiObject, runtime.apiObject) ? [runtime.apiObject] : [];
+        },
+      });
+      apiObject.node.addDependency(this.runtimeDependency);
+    }
+    if (props.runtime.provided) apiObject.metadata.addAnnotation(RUNTIME_PROVIDED_ANNOTATION, 'true');
   }
 
   /**
@@ -323,10 +341,26 @@ export class TrainJob extends KubeflowResource {
     if (procs !== undefined && gpus !== undefined && procs > gpus) {
       out.push(finding('numProcPerNode', procs, `expected at most the ${gpus} accelerators per node (one process per device)`));
     }
+    const named = facts ? undefined : appRuntimeNamed(this.apiObject, this.runtime.kind, this.runtime.name);
+    if (named && !orderedWithin(this.apiObject, named.apiObject)) {
+      const chart = Chart.of(named.apiObject).node.path;
+      out.push(finding('runtime', this.runtime.name, `expected a runtime the job is written after: the app's ${named.kind} "${this.runtime.name}" is in the chart "${chart}", and a name orders nothing across charts; pass the runtime's ref (cdk8s then writes its chart first and numbers every file name, 0000-${chart}.k8s.yaml) or define the job in the chart "${chart}"`));
+    }
     // What the job asks of a runtime of the app (initializer steps, patched jobs, reserved
     // variables) is checked on the rendered documents, by the app rule app/trainjob-runtime.
     return out;
   }
+}
+
+/**
+ * Whether the job's document can depend on the runtime's without a new dependency between charts:
+ * the runtime is in the job's chart, or in a chart nested in it (cdk8s makes a chart depend on the
+ * charts nested in it, so that dependency is there already).
+ */
+function orderedWithin(job: ApiObject, runtime: ApiObject): boolean {
+  const jobChart = Chart.of(job);
+  const runtimeChart = Chart.of(runtime);
+  return runtimeChart === jobChart || runtimeChart.node.scopes.includes(jobChart);
 }
 
 /** The TrainJob CRD's rule for `initializer.*.storageUri`. */

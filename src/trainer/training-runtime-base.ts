@@ -3,6 +3,7 @@ import * as kplus from 'cdk8s-plus-28';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { InitializerStepOptions, InitializerWorkspaceOptions } from './initializer-step';
+import { registerAppRuntime } from './internal/trainer-runtime';
 import { MlPolicy } from './ml-policy';
 import { PodGroupPolicy } from './pod-group-policy';
 import { TrainingRuntimeRef } from './training-runtime-ref';
@@ -150,6 +151,8 @@ export abstract class TrainingRuntimeBase extends KubeflowResource {
       lateMetadata: () => ({ labels: { [FRAMEWORK_LABEL]: props.frameworkLabel ?? props.mlPolicy.framework } }),
       validate: () => this.validateRuntime(),
     });
+    // TrainJobs that name this runtime by string are ordered after it too (train-job.ts).
+    registerAppRuntime(this, { kind: this._kindName(), apiObject: this.apiObject });
   }
 
   /**

@@ -269,11 +269,19 @@ describe('lint on the Trainer v2.3.0 corpus: each job with the built-in runtimes
     expect(fs.readdirSync(path.join(UPSTREAM_V2, 'runtimes')).filter(f => f.endsWith('.yaml')).length).toBe(9);
   });
 
+  // The Flux jobs run on the runtime of jobs/flux-runtime.yaml, which a cluster has installed
+  // beside the built-in ones (the release does not ship it): it is linted with them.
+  const onFlux = (file: string) => file !== 'flux-runtime.yaml' && /name: flux-distributed/.test(fs.readFileSync(path.join(UPSTREAM_V2, 'jobs', file), 'utf8'));
+
+  test('the Flux jobs are those of the Flux runtime', () => {
+    expect(jobs.filter(onFlux)).toEqual(['flux-interactive.yaml', 'lammps-train-gpus.yaml', 'lammps-train-job.yaml']);
+  });
+
   test.each(jobs)('jobs/%s', file => {
     const cwd = process.cwd();
     process.chdir(UPSTREAM_V2);
     try {
-      const result = runCli(['lint', 'runtimes', `jobs/${file}`]);
+      const result = runCli(['lint', 'runtimes', ...(onFlux(file) ? ['jobs/flux-runtime.yaml'] : []), `jobs/${file}`]);
       if (file === '05-multi-step.yaml') {
         // The one file the Trainer's own webhook refuses (its runtime's initializer lacks the mount).
         expect(lines(result.stdout)).toEqual([MULTI_STEP_FINDING, '11 documents checked; 1 finding']);
@@ -305,6 +313,82 @@ test('a TrainJob alone on a built-in runtime is checked against that runtime as 
     '1 document checked; 1 finding',
   ]);
   expect(result.status).toBe(1);
+});
+
+describe('a TrainJob on a runtime the input does not define, when the input defines runtimes', () => {
+  const runtime = (kind: string, name: string) => [
+    'apiVersion: trainer.kubeflow.org/v1alpha1',
+    `kind: ${kind}`,
+    `metadata: {name: ${name}${kind === 'TrainingRuntime' ? ', namespace: ml' : ''}}`,
+    'spec:',
+    '  mlPolicy: {numNodes: 1, torch: {}}',
+    '  template: {spec: {replicatedJobs: [{name: node, template: {metadata: {labels: {trainer.kubeflow.org/trainjob-ancestor-step: trainer}}, spec: {template: {spec: {containers: [{name: node, image: "pytorch/pytorch:2.13.0"}]}}}}}]}}',
+  ].join('\n');
+  const job = (kind: string, name: string, annotated = false) => [
+    'apiVersion: trainer.kubeflow.org/v1alpha1',
+    'kind: TrainJob',
+    `metadata: {name: sft, namespace: ml${annotated ? ', annotations: {cdk8s-kubeflow/runtime-provided: "true"}' : ''}}`,
+    'spec:',
+    `  runtimeRef: {kind: ${kind}, name: ${name}}`,
+  ].join('\n');
+  const lint = (...docs: string[]) => {
+    const result = runCli(['lint', '-'], docs.join('\n---\n') + '\n');
+    return [result.status, ...lines(result.stdout)];
+  };
+  const provided = '(the annotation cdk8s-kubeflow/runtime-provided: "true") [app/trainjob-runtime]';
+
+  test('a near name', () => {
+    expect(lint(runtime('ClusterTrainingRuntime', 'torch-8gpus'), job('ClusterTrainingRuntime', 'torch-8gpu'))).toEqual([
+      1,
+      `<stdin>:8: TrainJob ml/sft: spec.runtimeRef.name is "torch-8gpu"; expected a ClusterTrainingRuntime of the app or one built into Trainer v2.3.0; did you mean "torch-8gpus"? A runtime the cluster provides apart from the app is named with TrainingRuntimeRef.providedByCluster("torch-8gpu") ${provided}`,
+      '2 documents checked; 1 finding',
+    ]);
+  });
+
+  test('the wrong kind, both ways', () => {
+    expect(lint(runtime('ClusterTrainingRuntime', 'torch-8gpus'), job('TrainingRuntime', 'torch-8gpus'))).toEqual([
+      1,
+      '<stdin>:8: TrainJob ml/sft: spec.runtimeRef.kind is "TrainingRuntime"; expected ClusterTrainingRuntime: the app\'s "torch-8gpus" is a ClusterTrainingRuntime, and the app defines no TrainingRuntime of that name (TrainingRuntimeRef.cluster("torch-8gpus"), or the runtime\'s ref) [app/trainjob-runtime]',
+      '2 documents checked; 1 finding',
+    ]);
+    expect(lint(runtime('TrainingRuntime', 'team-torch'), job('ClusterTrainingRuntime', 'team-torch'))).toEqual([
+      1,
+      '<stdin>:8: TrainJob ml/sft: spec.runtimeRef.kind is "ClusterTrainingRuntime"; expected TrainingRuntime: the app\'s "team-torch" is a TrainingRuntime in namespace "ml", and the app defines no ClusterTrainingRuntime of that name (TrainingRuntimeRef.namespaced("team-torch"), or the runtime\'s ref) [app/trainjob-runtime]',
+      '2 documents checked; 1 finding',
+    ]);
+  });
+
+  test('no near name', () => {
+    expect(lint(runtime('ClusterTrainingRuntime', 'torch-8gpus'), job('ClusterTrainingRuntime', 'llama-special'))).toEqual([
+      1,
+      `<stdin>:8: TrainJob ml/sft: spec.runtimeRef.name is "llama-special"; expected a ClusterTrainingRuntime of the app or one built into Trainer v2.3.0; the app defines "torch-8gpus". A runtime the cluster provides apart from the app is named with TrainingRuntimeRef.providedByCluster("llama-special") ${provided}`,
+      '2 documents checked; 1 finding',
+    ]);
+  });
+
+  test('accepted: the annotation that the cluster provides it, a built-in runtime, any name when the input defines no runtime', () => {
+    const clean = [0, '2 documents checked; no findings'];
+    expect(lint(runtime('ClusterTrainingRuntime', 'torch-8gpus'), job('ClusterTrainingRuntime', 'torch-8gpu', true))).toEqual(clean);
+    expect(lint(runtime('ClusterTrainingRuntime', 'torch-8gpus'), job('TrainingRuntime', 'team-torch', true))).toEqual(clean);
+    expect(lint(runtime('ClusterTrainingRuntime', 'torch-8gpus'), job('ClusterTrainingRuntime', 'torch-distributed'))).toEqual(clean);
+    expect(lint(job('ClusterTrainingRuntime', 'torch-8gpu'))).toEqual([0, '1 document checked; no findings']);
+  });
+
+  test('an upstream Flux job linted without its runtime', () => {
+    const cwd = process.cwd();
+    process.chdir(UPSTREAM_V2);
+    try {
+      const result = runCli(['lint', 'runtimes', 'jobs/lammps-train-job.yaml']);
+      expect(lines(result.stdout)).toEqual([
+        'jobs/lammps-train-job.yaml:25: TrainJob lammps-flux: spec.runtimeRef.name is "flux-distributed"; expected a ClusterTrainingRuntime of the app or one built into Trainer v2.3.0; did you mean "mlx-distributed"? '
+          + `A runtime the cluster provides apart from the app is named with TrainingRuntimeRef.providedByCluster("flux-distributed") ${provided}`,
+        '10 documents checked; 1 finding',
+      ]);
+      expect(result.status).toBe(1);
+    } finally {
+      process.chdir(cwd);
+    }
+  });
 });
 
 describe('output formats', () => {

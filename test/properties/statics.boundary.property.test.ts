@@ -53,6 +53,8 @@ const CASES: StaticCase[] = [
   { cls: 'PodGroupPolicy', method: 'volcano', args: () => [{}], use: (c, podGroupPolicy) => runtime(c, { mlPolicy: MlPolicy.torch(), podGroupPolicy }) },
   { cls: 'TrainingRuntimeRef', method: 'cluster', args: () => ['torch-distributed'], use: (c, ref) => new TrainJob(c, 'tj', { runtime: ref }) },
   { cls: 'TrainingRuntimeRef', method: 'namespaced', args: () => ['torch-team'], use: (c, ref) => new TrainJob(c, 'tj', { runtime: ref }) },
+  { cls: 'TrainingRuntimeRef', method: 'providedByCluster', args: () => ['team-torch'], use: (c, ref) => new TrainJob(c, 'tj', { runtime: ref }) },
+  { cls: 'TrainingRuntimeRef', method: 'providedInNamespace', args: () => ['team-torch'], use: (c, ref) => new TrainJob(c, 'tj', { runtime: ref }) },
   { cls: 'EscapeHatch', method: 'allowUnknownField', args: c => [job(c, {}).apiObject, '/spec/runPolicy/futurePolicy'], use: () => undefined },
   { cls: 'SpawnerImage', method: 'fromUrl', args: () => ['https://jupyter.org/favicon.png'], use: (c, icon) => kind(c, { icon }) },
   { cls: 'SpawnerImage', method: 'fromConfigMap', args: () => ['icons', 'jupyter.svg', 'kubeflow'], use: (c, icon) => kind(c, { icon }) },
@@ -73,5 +75,5 @@ const CASES: StaticCase[] = [
 test(`static factories: ${PROPERTY_RUNS} arbitrary arguments end in the library's error or a manifest that keeps them`, () => {
   const all = Object.entries(CLASSES).flatMap(([cls, entry]) => Object.keys(entry.statics ?? {}).map(m => `${cls}.${m}`)).sort();
   expect(CASES.map(c => `${c.cls}.${c.method}`).sort()).toEqual(all);
-  expect(staticsProperty(CASES, ['test', 'test/job', 'test/kind', 'test/ws'])).toBe(27 + 11 + 6);
+  expect(staticsProperty(CASES, ['test', 'test/job', 'test/kind', 'test/ws'])).toBe(29 + 11 + 6);
 });

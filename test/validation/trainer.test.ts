@@ -120,6 +120,52 @@ describe('app/trainjob-runtime', () => {
     ]);
     expect(appRules(job)).toEqual([]);
   });
+
+  describe('a runtime the app does not define, when it defines some', () => {
+    const named = (name: string, kind = 'ClusterTrainingRuntime', annotations?: any) => {
+      const job = trainJob({ runtimeRef: { apiGroup: 'trainer.kubeflow.org', kind, name } }, 'team-a');
+      return annotations ? { ...job, metadata: { ...job.metadata, annotations } } : job;
+    };
+    const gpus = runtime('torch-8gpus', [node]);
+
+    test('a near name: did you mean', () => {
+      expect(appRules(gpus, named('torch-8gpu'))).toEqual([
+        'chart/1 app/trainjob-runtime spec.runtimeRef.name is "torch-8gpu"; expected a ClusterTrainingRuntime of the app or one built into Trainer v2.3.0; did you mean "torch-8gpus"? A runtime the cluster provides apart from the app is named with TrainingRuntimeRef.providedByCluster("torch-8gpu") (the annotation cdk8s-kubeflow/runtime-provided: "true")',
+      ]);
+    });
+
+    test('a near name among the built-in runtimes', () => {
+      expect(appRules(gpus, named('torch-distributd'))).toEqual([
+        'chart/1 app/trainjob-runtime spec.runtimeRef.name is "torch-distributd"; expected a ClusterTrainingRuntime of the app or one built into Trainer v2.3.0; did you mean "torch-distributed" (built into Trainer v2.3.0)? A runtime the cluster provides apart from the app is named with TrainingRuntimeRef.providedByCluster("torch-distributd") (the annotation cdk8s-kubeflow/runtime-provided: "true")',
+      ]);
+    });
+
+    test('no near name: the app\'s runtimes are listed', () => {
+      expect(appRules(gpus, named('llama-special'))).toEqual([
+        'chart/1 app/trainjob-runtime spec.runtimeRef.name is "llama-special"; expected a ClusterTrainingRuntime of the app or one built into Trainer v2.3.0; the app defines "torch-8gpus". A runtime the cluster provides apart from the app is named with TrainingRuntimeRef.providedByCluster("llama-special") (the annotation cdk8s-kubeflow/runtime-provided: "true")',
+      ]);
+      expect(appRules(gpus, named('llama-special', 'TrainingRuntime'))).toEqual([
+        'chart/1 app/trainjob-runtime spec.runtimeRef.name is "llama-special"; expected a TrainingRuntime of the app in the job\'s namespace "team-a"; the app defines none. A runtime the cluster provides apart from the app is named with TrainingRuntimeRef.providedInNamespace("llama-special") (the annotation cdk8s-kubeflow/runtime-provided: "true")',
+      ]);
+    });
+
+    test('the wrong kind: a ClusterTrainingRuntime named as namespaced, and the reverse', () => {
+      expect(appRules(gpus, named('torch-8gpus', 'TrainingRuntime'))).toEqual([
+        'chart/1 app/trainjob-runtime spec.runtimeRef.kind is "TrainingRuntime"; expected ClusterTrainingRuntime: the app\'s "torch-8gpus" is a ClusterTrainingRuntime, and the app defines no TrainingRuntime of that name (TrainingRuntimeRef.cluster("torch-8gpus"), or the runtime\'s ref)',
+      ]);
+      const local = runtime('local', [node], {}, 'TrainingRuntime', 'team-a');
+      expect(appRules(local, named('local'))).toEqual([
+        'chart/1 app/trainjob-runtime spec.runtimeRef.kind is "ClusterTrainingRuntime"; expected TrainingRuntime: the app\'s "local" is a TrainingRuntime in namespace "team-a", and the app defines no ClusterTrainingRuntime of that name (TrainingRuntimeRef.namespaced("local"), or the runtime\'s ref)',
+      ]);
+    });
+
+    test('accepted: a runtime the job says the cluster provides, a built-in runtime, any name when the app defines no runtime', () => {
+      expect(appRules(gpus, named('torch-8gpu', 'ClusterTrainingRuntime', { 'cdk8s-kubeflow/runtime-provided': 'true' }))).toEqual([]);
+      expect(appRules(gpus, named('team-runtime', 'TrainingRuntime', { 'cdk8s-kubeflow/runtime-provided': 'true' }))).toEqual([]);
+      expect(appRules(gpus, named('torch-distributed'))).toEqual([]);
+      expect(appRules(named('torch-8gpu'))).toEqual([]);
+    });
+  });
 });
 
 test('each single-document Trainer rule is found by its id', () => {

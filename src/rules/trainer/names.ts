@@ -39,3 +39,9 @@ export const RESERVED_ENV: Readonly<Record<string, readonly string[]>> = {
 
 /** The manager the library writes its runtime patch under. */
 export const LIBRARY_PATCH_MANAGER = 'cdk8s-kubeflow/train-job';
+
+/**
+ * The annotation a TrainJob carries when its runtime is provided by the cluster apart from the app
+ * (`TrainingRuntimeRef.providedByCluster`): the runtime is then not looked for among the app's.
+ */
+export const RUNTIME_PROVIDED_ANNOTATION = 'cdk8s-kubeflow/runtime-provided';

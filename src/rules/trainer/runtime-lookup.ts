@@ -6,7 +6,7 @@
  */
 import { TRAINER_GROUP } from './names';
 
-const CLUSTER_RUNTIME = 'ClusterTrainingRuntime';
+export const CLUSTER_RUNTIME = 'ClusterTrainingRuntime';
 const RUNTIME_KINDS = [CLUSTER_RUNTIME, 'TrainingRuntime'];
 
 const text = (v: unknown) => (typeof v === 'string' ? v : '');

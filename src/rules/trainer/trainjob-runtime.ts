@@ -3,15 +3,18 @@
  * v2.3.0 webhook checks when the job is applied (pkg/runtime/framework/plugins/jobset/jobset.go,
  * torch.go, mpi.go and xgboost.go Validate), and what it leaves to the controller (a namespaced
  * runtime in another namespace is never found). A ClusterTrainingRuntime that the app does not
- * define but the Trainer release ships (`torch-distributed`...) is checked as that release has it;
- * any other runtime outside the app is not checked.
+ * define but the Trainer release ships (`torch-distributed`...) is checked as that release has it.
+ * Any other runtime outside the app is an error when the app defines runtimes (a misspelt name, or
+ * the wrong kind), unless the job says the cluster provides it (`TrainingRuntimeRef.providedByCluster`,
+ * an annotation); when the app defines none, there is nothing to compare against and it is not checked.
  */
 import { AppDocument, AppFinding, namespaceOf, showNamespace } from '../app-document';
 import { Rule } from '../rule';
 import { BUILTIN_RUNTIMES, BUILTIN_RUNTIMES_RELEASE } from './builtin-runtimes.generated';
-import { DATASET_INITIALIZER, INITIALIZER_VOLUME, LAUNCHER_JOB, MODEL_INITIALIZER, NODE_JOB, RESERVED_ENV } from './names';
-import { isTrainJob, isTrainerRuntime, runtimeKey, runtimeReferenceOf } from './runtime-lookup';
+import { DATASET_INITIALIZER, INITIALIZER_VOLUME, LAUNCHER_JOB, MODEL_INITIALIZER, NODE_JOB, RESERVED_ENV, RUNTIME_PROVIDED_ANNOTATION } from './names';
+import { CLUSTER_RUNTIME, RuntimeReference, isTrainJob, isTrainerRuntime, runtimeKey, runtimeReferenceOf } from './runtime-lookup';
 import { torchtuneFindings } from './torchtune';
+import { nearest } from '../../util/nearest';
 
 export const TRAINJOB_RUNTIME = new Rule('trainer', 'app/trainjob-runtime', 'app',
   'kubeflow/trainer v2.3.0 plugins/jobset, torch, mpi, xgboost Validate (a TrainJob against its runtime); the controller finds a TrainingRuntime only in the job\'s namespace');
@@ -32,11 +35,41 @@ export function trainJobRuntimes(docs: readonly AppDocument[], out: AppFinding[]
     } else if (elsewhere) {
       // Only a namespaced runtime can be elsewhere: the controller looks in the job's namespace.
       report('spec.runtimeRef.name', ref.name, `expected a TrainingRuntime in the job's ${showNamespace(namespaceOf(d.doc))}; the app's "${ref.name}" is in ${showNamespace(namespaceOf(elsewhere.doc))}, where the controller does not look`);
-    } else if (ref.kind === 'ClusterTrainingRuntime' && Object.prototype.hasOwnProperty.call(BUILTIN_RUNTIMES, ref.name)) {
+    } else if (ref.kind === CLUSTER_RUNTIME && Object.prototype.hasOwnProperty.call(BUILTIN_RUNTIMES, ref.name)) {
       checkAgainst(d.doc, BUILTIN_RUNTIMES[ref.name], ` (built into ${BUILTIN_RUNTIMES_RELEASE})`, report);
+    } else if (runtimes.length > 0 && d.doc.metadata?.annotations?.[RUNTIME_PROVIDED_ANNOTATION] !== 'true') {
+      unknownRuntime(d.doc, ref, runtimes, report);
     }
   }
 }
+
+/**
+ * A job whose runtime is none of the input's, when the input defines runtimes (with none, there is
+ * nothing to compare against): the controller would not find it unless the cluster provides it,
+ * which the job says with the annotation `TrainingRuntimeRef.providedByCluster` writes.
+ */
+function unknownRuntime(job: any, ref: RuntimeReference, runtimes: readonly AppDocument[], report: Report): void {
+  const other = runtimes.find(r => r.doc.kind !== ref.kind && r.doc.metadata?.name === ref.name);
+  if (other) {
+    const where = other.doc.kind === CLUSTER_RUNTIME ? '' : ` in ${showNamespace(namespaceOf(other.doc))}`;
+    const otherFactory = other.doc.kind === CLUSTER_RUNTIME ? 'cluster' : 'namespaced';
+    report('spec.runtimeRef.kind', ref.kind, `expected ${other.doc.kind}: the app's "${ref.name}" is a ${other.doc.kind}${where}, and the app defines no ${ref.kind} of that name (TrainingRuntimeRef.${otherFactory}("${ref.name}"), or the runtime's ref)`);
+    return;
+  }
+  const namespace = namespaceOf(job);
+  const sameKind = runtimes.filter(r => r.doc.kind === ref.kind && (ref.kind === CLUSTER_RUNTIME || namespaceOf(r.doc) === namespace))
+    .map(r => String(r.doc.metadata?.name));
+  const builtins = ref.kind === CLUSTER_RUNTIME ? Object.keys(BUILTIN_RUNTIMES) : [];
+  const near = nearest(ref.name, [...sameKind, ...builtins]);
+  const what = ref.kind === CLUSTER_RUNTIME ? `a ClusterTrainingRuntime of the app or one built into ${BUILTIN_RUNTIMES_RELEASE}` : `a TrainingRuntime of the app in the job's ${showNamespace(namespace)}`;
+  const guess = near !== undefined
+    ? `did you mean "${near}"${builtins.includes(near) && !sameKind.includes(near) ? ` (built into ${BUILTIN_RUNTIMES_RELEASE})` : ''}?`
+    : `the app defines ${sameKind.length ? sameKind.map(n => `"${n}"`).join(', ') : 'none'}.`;
+  const provided = ref.kind === CLUSTER_RUNTIME ? 'providedByCluster' : 'providedInNamespace';
+  report('spec.runtimeRef.name', ref.name, `expected ${what}; ${guess} A runtime the cluster provides apart from the app is named with TrainingRuntimeRef.${provided}("${ref.name}") (the annotation ${RUNTIME_PROVIDED_ANNOTATION}: "true")`);
+}
+
+type Report = (field: string, value: unknown, allowed: string) => void;
 
 /** `origin` follows the runtime's name in messages: empty for the app's, the release for a built-in. */
 function checkAgainst(job: any, runtime: any, origin: string, report: (field: string, value: unknown, allowed: string) => void): void {

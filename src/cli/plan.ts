@@ -82,45 +82,46 @@ export function jobPlan(doc: any, runtimes: RuntimeIndex = new Map(), kinds: Wor
   const workers = roles.find(([t]) => t === 'Worker')?.[1];
   const elasticMaxWorkers = typeof max === 'number' && workers !== undefined && max > workers ? max : undefined;
   return {
-    kind: facts.kind,
-    namespace: text(doc.metadata?.namespace),
-    name: text(doc.metadata?.name),
-    queue: text(doc.metadata?.labels?.[KUEUE_QUEUE_LABEL]),
+    ...identity(facts.kind, doc),
     roles,
     ...(elasticMaxWorkers === undefined ? {} : { elasticMaxWorkers }),
     pods,
     amounts,
-    canonical: canonicalJson(doc),
   };
 }
 
 function trainJobPlan(doc: any, runtimes: RuntimeIndex): JobPlan {
   const demand = trainJobDemand(doc, runtimes);
   return {
-    kind: 'TrainJob',
-    namespace: text(doc.metadata?.namespace),
-    name: text(doc.metadata?.name),
-    queue: text(doc.metadata?.labels?.[KUEUE_QUEUE_LABEL]),
+    ...identity('TrainJob', doc),
     roles: demand.roles,
     pods: demand.pods,
     amounts: demand.amounts,
     ...(demand.note === undefined ? {} : { note: demand.note }),
-    canonical: canonicalJson(doc),
   };
 }
 
 function workspacePlan(doc: any, kinds: WorkspaceKindIndex): JobPlan {
   const demand = workspaceDemand(doc, kinds);
   return {
-    kind: 'Workspace',
-    namespace: text(doc.metadata?.namespace),
-    name: text(doc.metadata?.name),
+    ...identity('Workspace', doc),
+    // A workspace's queue may sit on its pod template rather than on the Workspace.
     queue: demand.queue,
     roles: [['workspace', demand.pods]],
     pods: demand.pods,
     amounts: demand.amounts,
     ...(demand.note === undefined ? {} : { note: demand.note }),
     workspace: { kind: demand.workspaceKind, podConfig: demand.podConfig, paused: demand.paused },
+  };
+}
+
+/** What every plan row takes from its document's metadata, and the document itself for `--against`. */
+function identity(kind: string, doc: any): Pick<JobPlan, 'kind' | 'namespace' | 'name' | 'queue' | 'canonical'> {
+  return {
+    kind,
+    namespace: text(doc.metadata?.namespace),
+    name: text(doc.metadata?.name),
+    queue: text(doc.metadata?.labels?.[KUEUE_QUEUE_LABEL]),
     canonical: canonicalJson(doc),
   };
 }

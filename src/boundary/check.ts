@@ -97,15 +97,6 @@ function raise(where: Where, field: string, shown: string, allowed: string): nev
 }
 
 /**
- * Checks `value` against a struct of the table, such as `DistributedPyTorchProps`: the type of
- * every field, nested structs, lists and maps, and unknown keys. `field` is the prefix of field
- * paths in messages (empty for a construct's own props).
- */
-export function checkProps(where: Where, structFqn: string, value: unknown, field = ''): void {
-  checkValue(where, { kind: 'struct', fqn: structFqn }, value, field);
-}
-
-/**
  * Checks the arguments of a constructor against the table. Construct constructors call it right
  * after `super(scope, id)`; `target` is `new.target`, so a base class checks the props of the
  * concrete class (a user's subclass is checked as the library class it extends).

@@ -28,6 +28,10 @@ const project = new cdk8s.ConstructLibraryCdk8s({
     'js-yaml@^4.1.0',
     '@types/js-yaml@^4.0.9',
     'fast-check@^4.3.0',
+    // Parses the CRDs' CEL rules at import time (scripts/l1/cel-rules.ts) and is the tests' oracle for
+    // the library's evaluator of them; never loaded by the library itself.
+    '@bufbuild/cel@0.6.1',
+    '@bufbuild/protobuf@^2.6.2',
     'ts-node@^10.9.2',
   ],
 

@@ -1,4 +1,5 @@
 import { createHash } from 'crypto';
+import { compileCelRules } from './cel-rules';
 import { CrdKind } from './crd-source';
 import { specOf } from './modules';
 import { canonical } from './schema';
@@ -39,7 +40,7 @@ export function schemaModuleName(kind: { group: string; version: string; kind: s
 
 /**
  * A description-free copy of the kind's schema, without status (never written by a user), with
- * apiVersion and kind pinned to the kind's own values, its keys sorted.
+ * apiVersion and kind pinned to the kind's own values, its CEL rules parsed, its keys sorted.
  */
 export function compactSchema(kind: CrdKind): { group: string; version: string; kind: string; scope: string; schema: any } {
   const schema = {
@@ -51,7 +52,10 @@ export function compactSchema(kind: CrdKind): { group: string; version: string; 
       metadata: { type: 'object' },
       spec: specOf(kind),
     },
+    // The rules on the whole object (a TrainJob's name), which read metadata as the API server has it.
+    ...(kind.schema['x-kubernetes-validations'] ? { 'x-kubernetes-validations': kind.schema['x-kubernetes-validations'] } : {}),
   };
+  compileCelRules(schema, kind.kind);
   return { group: kind.group, version: kind.version, kind: kind.kind, scope: kind.scope, schema: JSON.parse(canonical(schema)) };
 }
 

@@ -6,7 +6,7 @@ import { addLateMetadata, LateMetadata, omitNamespace } from '../rules/render-ho
 import { setOnce } from './internal/set-once';
 import { checkRenderedDocument, PropOf } from '../rules/engine';
 import { Finding } from '../rules/finding';
-import { addCheck, fail } from '../rules/report';
+import { fail } from '../rules/report';
 
 /**
  * The base of the library's top-level constructs (the v1 training jobs, TrainJob, the training
@@ -111,8 +111,7 @@ export abstract class KubeflowResource extends Construct {
     this._apiObject = apiObject;
     addLateMetadata(apiObject, steps.lateMetadata);
     if (steps.clusterScoped) omitNamespace(apiObject);
-    checkRenderedDocument(this, apiObject, steps.propOf);
-    addCheck(this, steps.validate);
+    checkRenderedDocument(this, apiObject, steps.propOf, steps.validate);
     return apiObject;
   }
 

@@ -4,7 +4,7 @@ import type { AppDocument } from './across-documents';
 import { allowedFields } from './allowed-fields';
 import { aroundEachSynth } from './cdk8s-adapter';
 import { Finding, describe, finding } from './finding';
-import { dropRenderings, hasJsonPatches, keepRenderings, rendersOncePerSynth, keepingRenderings } from './render-hook';
+import { dropRenderings, keepRenderings, rendersOncePerSynth, keepingRenderings } from './render-hook';
 import { RuleSource } from './rule';
 import { sourcesOff } from './rule-switches';
 import { lazy } from '../util/lazy';
@@ -28,8 +28,8 @@ const rules = lazy(() => ({
  * app renders every API object (so a render-time error stops synthesis before the first file is
  * touched), runs the Kubernetes rules and the operator rules (`kubeflow/...`, the ones
  * `cdk8s-kubeflow lint` applies to hand-written YAML) on each of the library's documents, the
- * strict CRD schema on documents that escape hatches changed, and the rules across objects on all
- * of them. Each construct then reports its own document's findings, so cdk8s prefixes them with
+ * pinned CRD's schema (bounds, patterns, CEL rules) on each of them, and the rules across objects on
+ * all of them. Each construct then reports its own document's findings, so cdk8s prefixes them with
  * its path. The findings of a rule group switched off (rule-switches.ts) are dropped.
  *
  * cdk8s's public extension points carry it: the pass is a validation of the root
@@ -61,6 +61,8 @@ export type PropOf = (field: string) => string | undefined;
 interface AppState {
   readonly registered: Registered[];
   findings: Map<ApiObject, Finding[]>;
+  /** The CRD schema's findings of the last pass, kept apart from the rules' (see checkRenderedDocument). */
+  schemaFindings: Map<ApiObject, Finding[]>;
   /** Whether the findings are those of the current `app.synth()` (valid until it returns). */
   current: boolean;
 }
@@ -71,11 +73,18 @@ const apps = new WeakMap<IConstruct, AppState>();
  * Registers an API object the library writes, owned by `owner` (whose path prefixes the messages).
  * Its findings are reported by `owner`'s validation at synth.
  */
-export function checkRenderedDocument(owner: IConstruct, apiObject: ApiObject, propOf?: PropOf): void {
+export function checkRenderedDocument(owner: IConstruct, apiObject: ApiObject, propOf?: PropOf, ownChecks?: () => Finding[]): void {
   const state = appState(owner.node.root);
   state.registered.push({ owner, apiObject, propOf });
   rendersOncePerSynth(apiObject);
-  owner.node.addValidation({ validate: () => (state.findings.get(apiObject) ?? []).map(describe) });
+  owner.node.addValidation({
+    validate: () => {
+      const found = [...state.findings.get(apiObject) ?? [], ...ownChecks?.() ?? []];
+      // The CRD schema is the net under the rules: its findings are reported when no rule found
+      // anything, so a name the rules refuse is not reported twice (once by the pattern).
+      return (found.length > 0 ? found : state.schemaFindings.get(apiObject) ?? []).map(describe);
+    },
+  });
 }
 
 /** Runs the pass over `app` and returns every finding of the rules over documents. */
@@ -83,13 +92,16 @@ export function collectFindings(app: App): PathFinding[] {
   const state = apps.get(app.node.root);
   if (!state) return [];
   runPass(app.node.root, state);
-  return state.registered.flatMap(r => (state.findings.get(r.apiObject) ?? []).map(f => ({ path: r.owner.node.path, finding: f })));
+  return state.registered.flatMap(r => {
+    const found = state.findings.get(r.apiObject) ?? [];
+    return (found.length > 0 ? found : state.schemaFindings.get(r.apiObject) ?? []).map(f => ({ path: r.owner.node.path, finding: f }));
+  });
 }
 
 function appState(root: IConstruct): AppState {
   let state = apps.get(root);
   if (!state) {
-    const created: AppState = { registered: [], findings: new Map(), current: false };
+    const created: AppState = { registered: [], findings: new Map(), schemaFindings: new Map(), current: false };
     state = created;
     apps.set(root, created);
     // cdk8s validates the tree from the root down, so this runs before every construct's own check.
@@ -117,6 +129,7 @@ function runPass(root: IConstruct, state: AppState): void {
   const on = (f: Finding) => off.size === 0 || !off.has(ruleSource(f.rule) as RuleSource);
   const ours = new Map(state.registered.map(r => [r.apiObject, r]));
   const findings = new Map<ApiObject, Finding[]>();
+  const schemaFindings = new Map<ApiObject, Finding[]>();
   const documents: AppDocument[] = [];
   for (const apiObject of root.node.findAll().filter((c): c is ApiObject => c instanceof ApiObject)) {
     let doc: any;
@@ -131,7 +144,7 @@ function runPass(root: IConstruct, state: AppState): void {
     documents.push({ path: apiObject.node.path, doc });
     if (!ours.has(apiObject)) continue;
     const own: Finding[] = [];
-    if (hasJsonPatches(apiObject)) own.push(...patchedSchemaFindings(apiObject, schema.schemaViolations(doc) ?? [], schema.toFinding));
+    schemaFindings.set(apiObject, withProps(crdSchemaFindings(apiObject, schema.schemaViolations(doc) ?? [], schema.toFinding), ours.get(apiObject)!.propOf).filter(on));
     own.push(...kubernetesFindings(doc));
     own.push(...withProps(kubeflowFindings(doc), ours.get(apiObject)!.propOf));
     findings.set(apiObject, own.filter(on));
@@ -142,6 +155,7 @@ function runPass(root: IConstruct, state: AppState): void {
     if (apiObject && on(f.finding)) findings.get(apiObject)?.push(f.finding);
   }
   state.findings = findings;
+  state.schemaFindings = schemaFindings;
   state.current = inSynth;
 }
 
@@ -157,10 +171,12 @@ function withProps(findings: Finding[], propOf: PropOf | undefined): Finding[] {
 type Violation = import('./schema').Violation;
 
 /**
- * The strict schema's findings on an object that JSON patches changed, outside the fields the user
- * allowed with `EscapeHatch.allowUnknownField`; an unknown field says how to keep it, if it is meant.
+ * The pinned CRD's schema on every object the library renders, as the API server validates a create:
+ * the bounds, patterns and CEL rules the typed classes cannot express, and what JSON patches wrote.
+ * Fields the user allowed with `EscapeHatch.allowUnknownField` are left out; an unknown field says
+ * how to keep it, if it is meant.
  */
-function patchedSchemaFindings(apiObject: ApiObject, violations: readonly Violation[], toFinding: (v: Violation) => Finding): Finding[] {
+function crdSchemaFindings(apiObject: ApiObject, violations: readonly Violation[], toFinding: (v: Violation) => Finding): Finding[] {
   const allowed = [...allowedFields(apiObject)];
   const out: Finding[] = [];
   for (const v of violations) {

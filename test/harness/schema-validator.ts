@@ -81,6 +81,7 @@ function terse(v: Violation): string {
     case 'duplicate': return `${label}: duplicate entry (${p.key}), first at index ${p.first}`;
     case 'required': return `${label}: required field missing`;
     case 'unknown': return `${label}: unknown field`;
+    case 'rule': return `${label}: failed rule ${p.rule}${p.message ? ` (${p.message})` : ''}${p.error ? `: ${p.error}` : ''}`;
   }
 }
 

@@ -7,14 +7,17 @@
  * names every failing field with the path a user would write (`containers[0].image`).
  *
  * It is stricter than the API server in one way on purpose: unknown fields are errors (the server
- * prunes them silently, which is exactly how a typo or a patched-in field goes unnoticed). CEL rules
- * (`x-kubernetes-validations`) and string formats are not evaluated.
+ * prunes them silently, which is exactly how a typo or a patched-in field goes unnoticed). The CEL
+ * rules (`x-kubernetes-validations`) are evaluated as on a create (./cel.ts): on the value with the
+ * schema's defaults filled in, transition rules skipped. String formats are not checked: the pinned
+ * CRDs use `date-time` only in status, which a user never writes.
  *
  * The walk yields violations (what is wrong, as data); `toFinding` turns one into the library's
  * Finding, and the test harness renders the same violations in its own terser form.
  */
 import { distance } from '../../util/nearest';
 import { Finding } from '../finding';
+import { CelError, CelRule, evaluate } from './cel';
 
 /** The subset of a structural schema that the pinned CRDs use. */
 export interface SchemaNode {
@@ -36,6 +39,7 @@ export interface SchemaNode {
   readonly anyOf?: readonly SchemaNode[];
   readonly nullable?: boolean;
   readonly default?: unknown;
+  readonly 'x-kubernetes-validations'?: readonly CelRule[];
   readonly [key: string]: unknown;
 }
 
@@ -58,6 +62,7 @@ export type Problem =
   | { readonly kind: 'pattern'; readonly pattern: string }
   | { readonly kind: 'duplicate'; readonly key: string; readonly first: number }
   | { readonly kind: 'required' }
+  | { readonly kind: 'rule'; readonly rule: string; readonly message?: string; readonly error?: string }
   | { readonly kind: 'unknown'; readonly name: string; readonly known: readonly string[] };
 
 /** One violation: where (a document path, '' for the root), the value found there, and the problem. */
@@ -81,8 +86,10 @@ export function manifestViolations(doc: { readonly [key: string]: unknown }, kin
   metadataViolations(metadata, out);
   const properties = { ...kind.schema.properties };
   delete properties.metadata;
-  const schema: SchemaNode = { ...kind.schema, properties };
+  const { 'x-kubernetes-validations': rootRules, ...schema } = { ...kind.schema, properties };
   visit(schema, rest, '', out, (schema.required ?? []).filter(r => r !== 'metadata'));
+  // Rules on the whole object read metadata too (a TrainJob's name), which the walk leaves out.
+  if (rootRules && isObject(metadata)) checkRules({ ...kind.schema, 'x-kubernetes-validations': rootRules }, doc, '', out);
   return out;
 }
 
@@ -112,6 +119,11 @@ function allowedText(p: Problem): string {
     case 'pattern': return `expected a string matching ${p.pattern}`;
     case 'duplicate': return `expected entries with distinct ${p.key} (the same as the entry at index ${p.first})`;
     case 'required': return 'expected a value (the CRD requires this field)';
+    case 'rule': {
+      const what = p.message ?? `failed rule: ${p.rule}`;
+      const error = p.error === undefined ? '' : `; the rule could not be evaluated (${p.error}), which the API server refuses too`;
+      return `expected a value the CRD's validation rule accepts: ${what} (x-kubernetes-validations: ${p.rule})${error}`;
+    }
     case 'unknown': {
       const near = nearest(p.known, p.name);
       return `expected only fields the pinned CRD declares${near ? ` (did you mean "${near}"?)` : ''}`;
@@ -195,6 +207,46 @@ function visit(schema: SchemaNode, value: unknown, at: string, out: Violation[],
   else if (typeof value === 'number') checkNumber(schema, value, at, out);
   else if (Array.isArray(value)) checkArray(schema, value, at, out);
   else if (isObject(value)) checkObject(schema, value, at, out, required);
+  if (schema['x-kubernetes-validations']) checkRules(schema, value, at, out);
+}
+
+/**
+ * The node's CEL rules, on the value as the API server has it when it validates: with the schema's
+ * defaults filled in. Transition rules (`oldSelf`) apply to updates only and are skipped.
+ */
+function checkRules(schema: SchemaNode, value: unknown, at: string, out: Violation[]) {
+  let self: unknown;
+  for (const r of schema['x-kubernetes-validations'] ?? []) {
+    if (r.expr === undefined) continue;
+    self ??= withDefaults(schema, value);
+    const result = evaluate(r.expr, self);
+    if (result === true) continue;
+    const error = result instanceof CelError ? { error: result.message } : result === false ? {} : { error: 'the rule gave a value that is not a boolean' };
+    const problem: Problem = { kind: 'rule', rule: r.rule, ...(r.message === undefined ? {} : { message: r.message }), ...error };
+    if (r.field === undefined) out.push({ at, value, problem });
+    else out.push({ at: r.field.split('.').reduce(join, at), value: fieldValue(self, r.field), problem });
+  }
+}
+
+function fieldValue(value: unknown, dotted: string): unknown {
+  let v = value;
+  for (const name of dotted.split('.')) v = isObject(v) ? v[name] : undefined;
+  return v;
+}
+
+/** A copy of `value` with every default its schema declares for a missing field filled in. */
+function withDefaults(schema: SchemaNode, value: unknown): unknown {
+  if (Array.isArray(value)) return schema.items ? value.map(v => withDefaults(schema.items!, v)) : value;
+  if (!isObject(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const [name, sub] of Object.entries(value)) {
+    const child = schema.properties?.[name] ?? (typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined);
+    out[name] = child ? withDefaults(child, sub) : sub;
+  }
+  for (const [name, child] of Object.entries(schema.properties ?? {})) {
+    if (out[name] === undefined && child.default !== undefined) out[name] = withDefaults(child, child.default);
+  }
+  return out;
 }
 
 function checkString(schema: SchemaNode, value: string, at: string, out: Violation[]) {

@@ -3,4 +3,4 @@
 /* eslint-disable */
 import type { KindSchema } from '../validator';
 
-export const SCHEMA: KindSchema = JSON.parse('{"group":"kubeflow.org","version":"v1","kind":"JAXJob","scope":"Namespaced","schema":{"properties":{"apiVersion":{"enum":["kubeflow.org/v1"],"type":"string"},"kind":{"enum":["JAXJob"],"type":"string"},"metadata":{"type":"object"},"spec":{"properties":{"jaxReplicaSpecs":{"$ref":"s2a4c4dfcc6c3"},"runPolicy":{"$ref":"s77ea5f0fcd0b"}},"required":["jaxReplicaSpecs"],"type":"object"}},"required":["apiVersion","kind","metadata"],"type":"object"}}');
+export const SCHEMA: KindSchema = JSON.parse('{"group":"kubeflow.org","version":"v1","kind":"JAXJob","scope":"Namespaced","schema":{"properties":{"apiVersion":{"enum":["kubeflow.org/v1"],"type":"string"},"kind":{"enum":["JAXJob"],"type":"string"},"metadata":{"type":"object"},"spec":{"properties":{"jaxReplicaSpecs":{"$ref":"s2a4c4dfcc6c3"},"runPolicy":{"$ref":"sb8b6b810a8bc"}},"required":["jaxReplicaSpecs"],"type":"object"}},"required":["apiVersion","kind","metadata"],"type":"object"}}');

@@ -3,4 +3,4 @@
 /* eslint-disable */
 import type { KindSchema } from '../validator';
 
-export const SCHEMA: KindSchema = JSON.parse('{"group":"kubeflow.org","version":"v1","kind":"XGBoostJob","scope":"Namespaced","schema":{"properties":{"apiVersion":{"enum":["kubeflow.org/v1"],"type":"string"},"kind":{"enum":["XGBoostJob"],"type":"string"},"metadata":{"type":"object"},"spec":{"properties":{"runPolicy":{"$ref":"s77ea5f0fcd0b"},"xgbReplicaSpecs":{"$ref":"s2a4c4dfcc6c3"}},"required":["xgbReplicaSpecs"],"type":"object"}},"required":["apiVersion","kind","metadata"],"type":"object"}}');
+export const SCHEMA: KindSchema = JSON.parse('{"group":"kubeflow.org","version":"v1","kind":"XGBoostJob","scope":"Namespaced","schema":{"properties":{"apiVersion":{"enum":["kubeflow.org/v1"],"type":"string"},"kind":{"enum":["XGBoostJob"],"type":"string"},"metadata":{"type":"object"},"spec":{"properties":{"runPolicy":{"$ref":"sb8b6b810a8bc"},"xgbReplicaSpecs":{"$ref":"s2a4c4dfcc6c3"}},"required":["xgbReplicaSpecs"],"type":"object"}},"required":["apiVersion","kind","metadata"],"type":"object"}}');

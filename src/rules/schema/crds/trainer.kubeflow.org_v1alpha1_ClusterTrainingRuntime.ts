@@ -3,4 +3,4 @@
 /* eslint-disable */
 import type { KindSchema } from '../validator';
 
-export const SCHEMA: KindSchema = JSON.parse('{"group":"trainer.kubeflow.org","version":"v1alpha1","kind":"ClusterTrainingRuntime","scope":"Cluster","schema":{"properties":{"apiVersion":{"enum":["trainer.kubeflow.org/v1alpha1"],"type":"string"},"kind":{"enum":["ClusterTrainingRuntime"],"type":"string"},"metadata":{"type":"object"},"spec":{"$ref":"s2502f04b6a82"}},"required":["apiVersion","kind","metadata"],"type":"object"}}');
+export const SCHEMA: KindSchema = JSON.parse('{"group":"trainer.kubeflow.org","version":"v1alpha1","kind":"ClusterTrainingRuntime","scope":"Cluster","schema":{"properties":{"apiVersion":{"enum":["trainer.kubeflow.org/v1alpha1"],"type":"string"},"kind":{"enum":["ClusterTrainingRuntime"],"type":"string"},"metadata":{"type":"object"},"spec":{"$ref":"se350592123aa"}},"required":["apiVersion","kind","metadata"],"type":"object"}}');

@@ -144,7 +144,8 @@ function runPass(root: IConstruct, state: AppState): void {
     documents.push({ path: apiObject.node.path, doc });
     if (!ours.has(apiObject)) continue;
     const own: Finding[] = [];
-    schemaFindings.set(apiObject, withProps(crdSchemaFindings(apiObject, schema.schemaViolations(doc) ?? [], schema.toFinding), ours.get(apiObject)!.propOf).filter(on));
+    const crd = crdSchemaFindings(apiObject, schema.schemaViolations(doc) ?? [], schema.toFinding);
+    schemaFindings.set(apiObject, withProps(crd, ours.get(apiObject)!.propOf).filter(on));
     own.push(...kubernetesFindings(doc));
     own.push(...withProps(kubeflowFindings(doc), ours.get(apiObject)!.propOf));
     findings.set(apiObject, own.filter(on));

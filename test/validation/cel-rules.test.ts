@@ -2,9 +2,9 @@ import { parse as celParse, run as celRun, isCelError } from '@bufbuild/cel';
 import { Chart, JsonPatch, Testing } from 'cdk8s';
 import * as fc from 'fast-check';
 import { ClusterTrainingRuntime, MlPolicy, TrainingRuntimeRef, TrainJob } from '../../src';
+import { kindSchema, schemaFindings } from '../../src/rules/schema';
 import { CelExpr, CelRule, CelError, evaluate } from '../../src/rules/schema/cel';
 import { SCHEMA_MODULES } from '../../src/rules/schema/crds';
-import { kindSchema, schemaFindings } from '../../src/rules/schema';
 import { SchemaNode } from '../../src/rules/schema/validator';
 import { RUNS } from '../harness/properties';
 
@@ -45,23 +45,23 @@ test('the pinned CRDs hold 17 distinct rules a create is judged by, and transiti
   expect(onCreate.length + transition.length).toBe(rules.length);
   expect(distinct(transition)).toEqual(['self == oldSelf']);
   expect(distinct(onCreate).sort()).toEqual([
-    "!(has(self.podExec) && has(self.jupyter)) && (has(self.podExec) || has(self.jupyter))",
+    '!(has(self.podExec) && has(self.jupyter)) && (has(self.podExec) || has(self.jupyter))',
     "!(has(self.startupPolicy) && self.startupPolicy.startupPolicyOrder == 'InOrder' && self.replicatedJobs.exists(x, has(x.dependsOn)))",
-    "!(has(self.url) && has(self.configMap)) && (has(self.url) || has(self.configMap))",
-    "!has(self.denyMessage) || (has(self.deny) && self.deny)",
+    '!(has(self.url) && has(self.configMap)) && (has(self.url) || has(self.configMap))',
+    '!has(self.denyMessage) || (has(self.deny) && self.deny)',
     "!self.exists(c, c == 'node')",
-    "(has(self.matchNamespace) ? 1 : 0) + (has(self.matchImageConfig) ? 1 : 0) + (has(self.matchPodConfig) ? 1 : 0) == 1",
-    "[has(self.torch), has(self.mpi), has(self.jax), has(self.xgboost),has(self.flux)].filter(x, x).size() <= 1",
-    "has(self.lastActivity) && self.lastActivity",
-    "has(self.pauseWorkspace)",
-    "has(self.ui) || has(self.api)",
+    '(has(self.matchNamespace) ? 1 : 0) + (has(self.matchImageConfig) ? 1 : 0) + (has(self.matchPodConfig) ? 1 : 0) == 1',
+    '[has(self.torch), has(self.mpi), has(self.jax), has(self.xgboost),has(self.flux)].filter(x, x).size() <= 1',
+    'has(self.lastActivity) && self.lastActivity',
+    'has(self.pauseWorkspace)',
+    'has(self.ui) || has(self.api)',
     "self == '' || self.matches('^[A-Za-z][A-Za-z0-9+.-]*://.+$')",
-    "self >= 1",
-    "self.minProbeIntervalSeconds <= self.probeIntervalSeconds",
+    'self >= 1',
+    'self.minProbeIntervalSeconds <= self.probeIntervalSeconds',
     "self in ['trainer.kubeflow.org/trainjob-controller', 'kueue.x-k8s.io/multikueue']",
     "self.metadata.name.matches('^[a-z]([-a-z0-9]*[a-z0-9])?$')",
-    "self.templates.all(t, !has(t.metadata.namespace) || size(t.metadata.namespace) == 0)",
-    "size(self.metadata.name) <= 63",
+    'self.templates.all(t, !has(t.metadata.namespace) || size(t.metadata.namespace) == 0)',
+    'size(self.metadata.name) <= 63',
   ].sort());
 });
 
@@ -83,7 +83,8 @@ function valueOf(node: SchemaNode, depth = 0): fc.Arbitrary<unknown> {
       const props = Object.entries(node.properties ?? {}).slice(0, 12);
       if (props.length === 0) return fc.oneof(fc.constant({}), fc.dictionary(fc.constantFrom('a', 'b'), strings, { maxKeys: 2 }));
       // A few of the properties at a time, so that rules about "at most one" or "exactly one" see both sides.
-      return fc.subarray(props, { maxLength: Math.min(3, props.length) }).chain(chosen => fc.record(Object.fromEntries(chosen.map(([name, child]) => [name, valueOf(child, depth + 1)]))));
+      const record = (chosen: typeof props) => fc.record(Object.fromEntries(chosen.map(([name, child]) => [name, valueOf(child, depth + 1)])));
+      return fc.subarray(props, { maxLength: Math.min(3, props.length) }).chain(record);
     }
   }
 }

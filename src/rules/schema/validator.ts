@@ -311,7 +311,7 @@ function checkObject(schema: SchemaNode, value: Record<string, unknown>, at: str
   const preserve = schema['x-kubernetes-preserve-unknown-fields'] === true;
   const additional = schema.additionalProperties;
   // An embedded ObjectMeta without properties is free-form here, as it is on the server.
-  const looseMetadata = lastSegment(at) === 'metadata' && !schema.properties && additional === undefined;
+  const looseMetadata = !schema.properties && additional === undefined && lastSegment(at) === 'metadata';
   for (const [name, sub] of Object.entries(value)) {
     const child = join(at, name);
     const declared = schema.properties?.[name];
@@ -359,8 +359,19 @@ function regex(pattern: string): RegExp {
  * `sidecar.istio.io/inject`) are quoted in brackets so the path stays unambiguous.
  */
 export function join(at: string, name: string): string {
-  if (/^[A-Za-z_][A-Za-z0-9_-]*$/.test(name)) return at ? `${at}.${name}` : name;
+  if (isPlainName(name)) return at ? `${at}.${name}` : name;
   return `${at}[${JSON.stringify(name)}]`;
+}
+
+/** Field names repeat in every document, so the test of each is remembered. */
+const plainNames = new Map<string, boolean>();
+function isPlainName(name: string): boolean {
+  let plain = plainNames.get(name);
+  if (plain === undefined) {
+    plain = /^[A-Za-z_][A-Za-z0-9_-]*$/.test(name);
+    if (plainNames.size < 10_000) plainNames.set(name, plain);
+  }
+  return plain;
 }
 
 function lastSegment(at: string): string {

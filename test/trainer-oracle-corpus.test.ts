@@ -75,7 +75,11 @@ const jobs: JobCase[] = [
   {
     name: 'gpus',
     slug: 'gpus',
-    props: { resourcesPerNode: { accelerator: Accelerator.nvidia(4), cpu: kplus.Cpu.units(8), memory: Size.gibibytes(32) }, numProcPerNode: 4, numNodes: 2 },
+    props: {
+      resourcesPerNode: { accelerator: Accelerator.nvidia(4), cpu: kplus.Cpu.units(8), memory: Size.gibibytes(32) },
+      numProcPerNode: 4,
+      numNodes: 2,
+    },
     fields: ['resourcesPerNode', 'numProcPerNode', 'numNodes'],
   },
   {

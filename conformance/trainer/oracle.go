@@ -133,9 +133,11 @@ func Compare(in Intent, b *Built) Comparison {
 			jobs = nil
 			for _, name := range p.Jobs {
 				found := jobsNamed(js, name)
+				built := "present"
 				if len(found) == 0 {
-					c.compare("pods", "replicated job", name, "present", "none")
+					built = "none"
 				}
+				c.compare("pods", "replicated job", name, "present", built)
 				jobs = append(jobs, found...)
 			}
 		}
@@ -158,9 +160,9 @@ func Compare(in Intent, b *Built) Comparison {
 				continue
 			}
 			if init.StorageURI != nil {
-				c.compare("initializer", "env "+jobsetplgconsts.InitializerEnvStorageUri, rj.Name, *init.StorageURI, envValue(container.Env, jobsetplgconsts.InitializerEnvStorageUri))
+				c.compare("initializer.storageUri", "env "+jobsetplgconsts.InitializerEnvStorageUri, rj.Name, *init.StorageURI, envValue(container.Env, jobsetplgconsts.InitializerEnvStorageUri))
 			}
-			compareEnv(c, "initializer", rj.Name, init.Env, container.Env)
+			compareEnv(c, "initializer.env", rj.Name, init.Env, container.Env)
 			if init.SecretRef != "" {
 				found := "none"
 				for _, from := range container.EnvFrom {
@@ -168,7 +170,7 @@ func Compare(in Intent, b *Built) Comparison {
 						found = init.SecretRef
 					}
 				}
-				c.compare("initializer", "envFrom secret", rj.Name, init.SecretRef, found)
+				c.compare("initializer.secretRef", "envFrom secret", rj.Name, init.SecretRef, found)
 			}
 		}
 	}

@@ -110,7 +110,7 @@ func Compare(in Intent, b *Built) Comparison {
 		total := int32(0)
 		for _, rj := range ranks {
 			p := ptrInt(rj.Template.Spec.Parallelism, 1)
-			c.compare("nodes", "completions", rj.Name, strconv.Itoa(int(p)), strconv.Itoa(int(ptrInt(rj.Template.Spec.Completions, 1))))
+			c.compare("nodes", "completions (= parallelism)", rj.Name, strconv.Itoa(int(p)), strconv.Itoa(int(ptrInt(rj.Template.Spec.Completions, 1))))
 			total += p * rj.Replicas
 		}
 		c.compare("nodes", "nodes (parallelism)", jobNames(ranks), strconv.Itoa(int(*in.NumNodes)), strconv.Itoa(int(total)))

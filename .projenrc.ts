@@ -202,6 +202,8 @@ project.addTask('test:conformance', {
     // Trainer v2.3.0 are downloaded for the webhooks below anyway; a few seconds once cached).
     { spawn: 'import:verify' },
     { spawn: 'synth' },
+    // What each example TrainJob asked for, beside dist/, for the Trainer oracle (conformance/trainer).
+    { exec: 'ts-node --transpile-only --project tsconfig.dev.json scripts/example-intents.ts' },
     { exec: 'ts-node --transpile-only --project tsconfig.dev.json scripts/differential.ts' },
     { exec: 'go test -count=1 ./...', cwd: 'conformance/corpus' },
     { exec: 'go test -count=1 -v ./...', cwd: 'conformance/kubeflow' },

@@ -52,6 +52,10 @@ type Result struct {
 	Verdict Verdict
 	// Note explains a lookup the cluster could not hold (a runtime defined differently by two sets).
 	Note string
+	// Built is what the TrainJob controller builds for an accepted TrainJob (the oracle's input);
+	// BuildError says why it could not.
+	Built      *Built
+	BuildError error
 }
 
 // Accepted is true when the API server would store the document as written: no webhook denied
@@ -314,6 +318,9 @@ func (c *Checker) Check(ctx context.Context, set []corpus.Document) ([]Result, e
 		}
 		if ref := runtimeRef(a); ref != nil {
 			result.Note = ambiguous[*ref]
+			if result.Accepted() {
+				result.Built, result.BuildError = cluster.Build(ctx, result.Verdict.Object, a.namespace)
+			}
 		}
 		results = append(results, result)
 	}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/go-logr/logr"
@@ -71,6 +72,84 @@ func newChecker(t *testing.T) (*Checker, []corpus.Document) {
 	return checker, builtins
 }
 
+// The webhook run of each input is shared by TestWebhooks and TestOracle (it is most of the CPU).
+var (
+	upstreamOnce   sync.Once
+	upstreamRun    []Result
+	upstreamErr    error
+	libraryOnce    sync.Once
+	libraryDirs    []string
+	libraryFiles   []fileResults
+	libraryReadErr error
+)
+
+// fileResults is the webhooks' outcome for one manifest file with trainer documents.
+type fileResults struct {
+	file    string
+	set     []corpus.Document
+	results []Result
+	err     error
+}
+
+// upstreamResults applies the upstream corpus once per test binary.
+func upstreamResults(t *testing.T, checker *Checker) []Result {
+	t.Helper()
+	upstreamOnce.Do(func() {
+		docs, err := corpus.ReadDirs([]string{upstreamDir})
+		if err != nil {
+			upstreamErr = err
+			return
+		}
+		upstreamRun, upstreamErr = checker.Check(context.Background(), docs)
+	})
+	if upstreamErr != nil {
+		t.Fatal(upstreamErr)
+	}
+	return upstreamRun
+}
+
+// libraryResults applies each manifest file with trainer documents once per test binary.
+func libraryResults(t *testing.T, checker *Checker) ([]string, []fileResults) {
+	t.Helper()
+	libraryOnce.Do(func() {
+		libraryDirs = corpus.Dirs("MANIFESTS_DIR", defaultManifestDirs...)
+		docs, err := corpus.ReadDirs(libraryDirs)
+		if err != nil {
+			libraryReadErr = fmt.Errorf("%v\n(run the jest suite with MANIFESTS_DUMP_DIR set and `npm run synth` first, or set MANIFESTS_DIR to a list of folders)", err)
+			return
+		}
+		var files []string
+		byFile := map[string][]corpus.Document{}
+		for _, d := range docs {
+			if _, seen := byFile[d.File]; !seen {
+				files = append(files, d.File)
+			}
+			byFile[d.File] = append(byFile[d.File], d)
+		}
+		if err := checker.Share(docs); err != nil {
+			libraryReadErr = err
+			return
+		}
+		for _, file := range files {
+			set := byFile[file]
+			hasTrainer := false
+			for _, d := range set {
+				hasTrainer = hasTrainer || IsTrainerKind(d)
+			}
+			if !hasTrainer {
+				continue
+			}
+			results, err := checker.Check(context.Background(), set)
+			libraryFiles = append(libraryFiles, fileResults{file: file, set: set, results: results, err: err})
+		}
+	})
+	if libraryReadErr != nil {
+		t.Fatal(libraryReadErr)
+	}
+	t.Logf("manifests from %s", strings.Join(libraryDirs, ", "))
+	return libraryDirs, libraryFiles
+}
+
 // upstreamFigures counts the control run.
 type upstreamFigures struct{ accepted, rejected, skipped int }
 
@@ -78,14 +157,7 @@ type upstreamFigures struct{ accepted, rejected, skipped int }
 // another file) and holds it to what the release does with it.
 func checkUpstream(t *testing.T, checker *Checker) upstreamFigures {
 	t.Helper()
-	docs, err := corpus.ReadDirs([]string{upstreamDir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	results, err := checker.Check(context.Background(), docs)
-	if err != nil {
-		t.Fatal(err)
-	}
+	results := upstreamResults(t, checker)
 	var f upstreamFigures
 	rejectedFile := filepath.Join(upstreamDir, upstreamRejectedFile)
 	for _, r := range results {
@@ -127,40 +199,15 @@ type libraryFigures struct{ files, runtimes, trainJobs, skipped, warnings int }
 // built-in runtimes, and requires every trainer document of it to be accepted.
 func checkLibrary(t *testing.T, checker *Checker) libraryFigures {
 	t.Helper()
-	dirs := corpus.Dirs("MANIFESTS_DIR", defaultManifestDirs...)
-	docs, err := corpus.ReadDirs(dirs)
-	if err != nil {
-		t.Fatalf("%v\n(run the jest suite with MANIFESTS_DUMP_DIR set and `npm run synth` first, or set MANIFESTS_DIR to a list of folders)", err)
-	}
-	t.Logf("manifests from %s", strings.Join(dirs, ", "))
-	var files []string
-	byFile := map[string][]corpus.Document{}
-	for _, d := range docs {
-		if _, seen := byFile[d.File]; !seen {
-			files = append(files, d.File)
-		}
-		byFile[d.File] = append(byFile[d.File], d)
-	}
-	if err := checker.Share(docs); err != nil {
-		t.Fatal(err)
-	}
+	dirs, files := libraryResults(t, checker)
 	var f libraryFigures
 	for _, file := range files {
-		set := byFile[file]
-		hasTrainer := false
-		for _, d := range set {
-			hasTrainer = hasTrainer || IsTrainerKind(d)
-		}
-		if !hasTrainer {
-			continue
-		}
 		f.files++
-		results, err := checker.Check(context.Background(), set)
-		if err != nil {
-			t.Error(err)
+		if file.err != nil {
+			t.Error(file.err)
 			continue
 		}
-		for _, r := range results {
+		for _, r := range file.results {
 			for _, w := range r.Verdict.Warnings {
 				f.warnings++
 				t.Logf("warning: %s: %s", r.Document.Label(), w)

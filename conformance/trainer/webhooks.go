@@ -34,6 +34,7 @@ import (
 	configapi "github.com/kubeflow/trainer/v2/pkg/apis/config/v1alpha1"
 	trainer "github.com/kubeflow/trainer/v2/pkg/apis/trainer/v1alpha1"
 	"github.com/kubeflow/trainer/v2/pkg/config"
+	jobruntime "github.com/kubeflow/trainer/v2/pkg/runtime"
 	runtimecore "github.com/kubeflow/trainer/v2/pkg/runtime/core"
 	"github.com/kubeflow/trainer/v2/pkg/webhooks"
 )
@@ -94,6 +95,10 @@ func (discardIndexer) IndexField(context.Context, client.Object, string, client.
 type Cluster struct {
 	scheme *apiruntime.Scheme
 	mux    http.Handler
+	// client is the fake API server; runtimes are the trainer's runtimes over it, by the registry
+	// key of a runtimeRef (what the TrainJob controller looks a runtime up by), for the oracle.
+	client   client.Client
+	runtimes map[string]jobruntime.Runtime
 }
 
 // NewCluster builds the runtimes and the webhooks the way the trainer's manager does
@@ -116,7 +121,7 @@ func NewCluster(ctx context.Context, scheme *apiruntime.Scheme, objects []client
 	if failed, err := webhooks.Setup(&webhookManager{scheme: scheme, server: server}, runtimes); err != nil {
 		return nil, fmt.Errorf("setting up the %s webhook: %w", failed, err)
 	}
-	return &Cluster{scheme: scheme, mux: server.WebhookMux()}, nil
+	return &Cluster{scheme: scheme, mux: server.WebhookMux(), client: c, runtimes: runtimes}, nil
 }
 
 // Verdict is what the webhooks answered for one object.
@@ -129,6 +134,9 @@ type Verdict struct {
 	Message string
 	// Warnings are the warnings of every webhook called.
 	Warnings []string
+	// Object is the object as the API server stores it when allowed: after the mutating
+	// webhooks' patches (JSON).
+	Object []byte
 }
 
 // step is one webhook a create goes through: its name in the release's webhook configurations,
@@ -183,6 +191,7 @@ func (c *Cluster) Create(ctx context.Context, kind string, object []byte, namesp
 			}
 		}
 	}
+	verdict.Object = object
 	return verdict, nil
 }
 

@@ -2,6 +2,7 @@ import { ApiObject, ApiObjectMetadata, Chart, Duration, Lazy } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct, Dependable } from 'constructs';
+import { InitializerIntent, recordIntent, TrainJobIntent } from './internal/intent';
 import { appRuntimeNamed } from './internal/trainer-runtime';
 import { TrainJobInitializer } from './train-job-initializer';
 import { TrainingRuntimeRef } from './training-runtime-ref';
@@ -200,6 +201,8 @@ export class TrainJob extends KubeflowResource {
       lateMetadata: () => ({ labels: this.jobLabels() }),
       validate: () => this.validateJob(),
     });
+    // What was asked, for the conformance oracle; the manifest is left as it is.
+    recordIntent(apiObject, () => this.intent());
     // A runtime of the app is applied first: the Trainer webhook refuses a TrainJob whose runtime
     // does not exist yet, and cdk8s writes dependencies before their dependents.
     if (props.runtime._facts) {
@@ -325,6 +328,48 @@ export class TrainJob extends KubeflowResource {
     }] as any;
   }
 
+  /** What the props and `add*` calls ask of the JobSet the Trainer builds (see internal/intent). */
+  private intent(): TrainJobIntent {
+    const p = this.props;
+    const values = (r: Resources | undefined) => {
+      const amounts = Object.entries(resourceQuantities(r)).map(([name, q]) => [name, q.value] as const);
+      return amounts.length ? Object.fromEntries(amounts) : undefined;
+    };
+    const requests = values(p.resourcesPerNode);
+    const limits = p.resourceLimitsPerNode ? values(p.resourceLimitsPerNode) : requests;
+    const pod = dropUndefined({
+      jobs: p.patchedJobs,
+      labels: mergeMaps(this._podLabels),
+      annotations: mergeMaps(this._podAnnotations),
+      nodeSelector: mergeMaps(p.nodeSelector),
+      tolerations: this.tolerations.length ? this.tolerations.map(t => k8s.toJson_Toleration(t)) : undefined,
+      serviceAccountName: p.serviceAccountName,
+      mounts: this.mounts.length ? this.mounts.map(m => dropUndefined({
+        path: m.path, volume: k8s.toJson_Volume(m.volume._toKube()), readOnly: m.options?.readOnly, subPath: m.options?.subPath,
+      })) : undefined,
+    });
+    const initializers = dropUndefined({
+      'dataset-initializer': initializerIntent(p.datasetInitializer),
+      'model-initializer': initializerIntent(p.modelInitializer),
+    }) as { [step: string]: InitializerIntent };
+    return dropUndefined({
+      source: 'recorded' as const,
+      image: p.image,
+      command: p.command,
+      args: p.args,
+      resourcesPerNode: requests || limits ? dropUndefined({ requests, limits }) : undefined,
+      acceleratorsPerNode: (p.resourceLimitsPerNode ?? p.resourcesPerNode)?.accelerator?.count,
+      numNodes: p.numNodes,
+      numProcPerNode: p.numProcPerNode,
+      env: envVars(p.env),
+      pods: Object.keys(pod).some(k => k !== 'jobs') ? [pod] : undefined,
+      jobSetLabels: mergeMaps(p.jobSetLabels),
+      jobSetAnnotations: mergeMaps(p.jobSetAnnotations),
+      initializers: Object.keys(initializers).length ? initializers : undefined,
+      suspend: p.suspend,
+    });
+  }
+
   private jobLabels(): { [key: string]: string } | undefined {
     const defaults = this._platformDefaults;
     return kueueJobLabels(defaults.labels, this.props.queue ?? defaults.queue, this.props.workloadPriorityClass);
@@ -369,6 +414,11 @@ const STORAGE_URI = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/.+$/;
 function envVars(env: { [name: string]: kplus.EnvValue } | undefined): k8s.EnvVar[] | undefined {
   if (!env || Object.keys(env).length === 0) return undefined;
   return Object.entries(env).map(([name, v]) => dropUndefined({ name, value: v.value, valueFrom: v.valueFrom }));
+}
+
+function initializerIntent(init: TrainJobInitializer | undefined) {
+  if (!init) return undefined;
+  return dropUndefined({ storageUri: init.storageUri, env: envVars(init.env), secretRef: init.secret?.name });
 }
 
 function initializer(init: TrainJobInitializer | undefined): any {

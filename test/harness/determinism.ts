@@ -6,6 +6,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { App, AppProps, Testing } from 'cdk8s';
 import * as yaml from 'js-yaml';
+import { keepIntents } from './manifest-dump';
 
 /** A program under test: adds charts and constructs to the app it is given. */
 export type Build = (app: App) => void;
@@ -24,25 +25,32 @@ type Output = Map<string, Buffer>;
 export function expectDeterministic(build: Build, props: Omit<AppProps, 'outdir'> = {}): any[] {
   const first = synthOnce(build, props);
   const second = synthOnce(build, props);
-  const difference = compare(first, second);
+  const difference = compare(first.output, second.output);
   if (difference) throw new Error(`synthesis is not deterministic: ${difference}`);
-  return parse(first);
+  return parsedWithIntents(first);
 }
 
 /** Builds the program once and returns its manifests, parsed, in file-path order. */
 export function synthManifests(build: Build, props: Omit<AppProps, 'outdir'> = {}): any[] {
-  return parse(synthOnce(build, props));
+  return parsedWithIntents(synthOnce(build, props));
 }
 
-function synthOnce(build: Build, props: Omit<AppProps, 'outdir'>): Output {
+function synthOnce(build: Build, props: Omit<AppProps, 'outdir'>): { app: App; output: Output } {
   const app = Testing.app({ ...props });
   try {
     build(app);
     app.synth();
-    return readTree(app.outdir);
+    return { app, output: readTree(app.outdir) };
   } finally {
     fs.rmSync(app.outdir, { recursive: true, force: true });
   }
+}
+
+/** The manifests, parsed, with the app's recorded TrainJob intents kept for the manifest dump. */
+function parsedWithIntents(run: { app: App; output: Output }): any[] {
+  const docs = parse(run.output);
+  keepIntents(run.app, docs);
+  return docs;
 }
 
 function readTree(root: string): Output {

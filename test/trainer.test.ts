@@ -162,6 +162,11 @@ describe('TrainJob', () => {
           limits: { 'cpu': '4', 'memory': '8Gi', 'nvidia.com/gpu': 4 },
         },
       },
+      // As a v1 job of the same shape: the accelerator's taint is tolerated (the built-in runtime has no tolerations).
+      runtimePatches: [{
+        manager: 'cdk8s-kubeflow/train-job',
+        trainingRuntimeSpec: { template: { spec: { replicatedJobs: [{ name: 'node', template: { spec: { template: { spec: { tolerations: [{ key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoSchedule' }] } } } } }] } } },
+      }],
       suspend: true,
       managedBy: 'kueue.x-k8s.io/multikueue',
       activeDeadlineSeconds: 21600,

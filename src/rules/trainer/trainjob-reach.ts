@@ -11,7 +11,9 @@ import { ANCESTOR_LABEL, INITIALIZER_VOLUME, LAUNCHER_JOB, NODE_JOB, RESERVED_EN
 
 export const TRAINJOB_REACH = new Rule('trainer', 'app/trainjob-reach', 'app',
   'kubeflow/trainer v2.3.0 runtime/core/trainingruntime.go newRuntimeInfo and mergeRuntimePatches, plugins/jobset builder.go Trainer, '
-  + 'plugins torch, mpi, jax, xgboost, flux, coscheduling and volcano EnforceMLPolicy; sigs.k8s.io/jobset v0.12.0 pkg/webhooks/jobset_webhook.go (pod names of at most 63 characters)');
+  + 'plugins torch, mpi, jax, xgboost, flux, coscheduling and volcano EnforceMLPolicy (what a TrainJob asks that never reaches the pods that train)');
+export const JOBSET_POD_NAME = new Rule('jobset', 'app/jobset-pod-name', 'app',
+  'sigs.k8s.io/jobset v0.12.0 pkg/webhooks/jobset_webhook.go ValidateCreate (the longest pod name of each replicated job, of the JobSet Trainer names after the TrainJob, at most 63 characters)');
 
 type Report = (field: string, value: unknown, allowed: string) => void;
 
@@ -47,7 +49,7 @@ const POD_GROUP_KEYS: Readonly<Record<string, { readonly where: 'labels' | 'anno
 const normal = (p: unknown) => (typeof p === 'string' ? p.replace(/\/+$/, '').replace(/\/+/g, '/') || '/' : '');
 
 /** The checks of a TrainJob document against its runtime document; `origin` follows the runtime's name in messages. */
-export function reachFindings(job: any, runtime: any, policy: string | undefined, origin: string, report: Report): void {
+export function reachFindings(job: any, runtime: any, policy: string | undefined, origin: string, report: Report, podNames: Report): void {
   const name = runtime.metadata?.name;
   const rt = `the ${policy ?? 'plain'} runtime "${name}"${origin}`;
   const jobs: any[] = Array.isArray(runtime.spec?.template?.spec?.replicatedJobs) ? runtime.spec.template.spec.replicatedJobs : [];
@@ -82,7 +84,7 @@ export function reachFindings(job: any, runtime: any, policy: string | undefined
   torchProcesses(job, trainerJob, policy, rt, report);
   envOrder(job, trainerJob, policy, rt, report);
   patchFindings(job, jobs, runtime, policy, rt, report);
-  podNameLength(job, jobs, runtime, policy, report);
+  podNameLength(job, jobs, runtime, policy, podNames);
 }
 
 /**

@@ -9,6 +9,7 @@ import {
 } from '../src';
 import { expectDeterministic, expectValidManifests, REPORT, synthErrors, validateManifest } from './harness';
 import { appFindings } from '../src/rules/across-documents';
+import { BUILTIN_RUNTIMES } from '../src/rules/trainer/builtin-runtimes.generated';
 
 const TORCH_IMAGE = 'pytorch/pytorch:2.13.0-cuda13.0-cudnn9-runtime';
 
@@ -565,5 +566,23 @@ describe('what a TrainJob asks reaches the pods that train (issue 22)', () => {
     })).toEqual([
       '[test/job] podAnnotations is {"kueue.x-k8s.io/podset-preferred-topology":"rack"}; expected none on a TrainJob queued by Kueue (queue "team-a"): they are written in the runtime patch, and Trainer v2.3.0 cannot resume the JobSet of a patch with pod metadata when Kueue admits the job (spec.replicatedJobs[0].template.spec.template.metadata: Invalid value: "null"), so it never runs; put them on a runtime of the app (its podLabels or podAnnotations, or topology: Topology.required(...) for a Kueue topology request) and run the job on that runtime',
     ]);
+  });
+});
+
+describe('every built-in runtime of the catalogue: the job\'s accelerator toleration and shared memory reach the pods that train', () => {
+  test.each(Object.keys(BUILTIN_RUNTIMES))('%s', name => {
+    const [job] = synthAll(chart => new TrainJob(chart, 'job', {
+      metadata: { name: 'parity' }, runtime: TrainingRuntimeRef.cluster(name), resourcesPerNode: { accelerator: Accelerator.nvidia(2) }, sharedMemory: Size.gibibytes(8),
+    }));
+    const mpi = BUILTIN_RUNTIMES[name].spec.mlPolicy.mpi !== undefined;
+    const patched = job.spec.runtimePatches[0].trainingRuntimeSpec.template.spec.replicatedJobs;
+    expect(patched.map((j: any) => j.name)).toEqual(mpi ? ['node', 'launcher'] : ['node']);
+    for (const j of patched) {
+      expect(j.template.spec.template.spec).toEqual({
+        tolerations: [{ key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoSchedule' }],
+        volumes: [{ name: 'dshm', emptyDir: { medium: 'Memory', sizeLimit: '8192Mi' } }],
+        containers: [{ name: 'node', volumeMounts: [{ name: 'dshm', mountPath: '/dev/shm' }] }],
+      });
+    }
   });
 });

@@ -18,7 +18,7 @@ import { Finding, finding } from '../rules/finding';
 import { kueueJobLabels } from '../rules/kueue/labels';
 import { BUILTIN_RUNTIMES } from '../rules/trainer/builtin-runtimes.generated';
 import { checkCount, fail, raise, raiseFirst } from '../rules/report';
-import { LIBRARY_PATCH_MANAGER, NODE_JOB, RUNTIME_PROVIDED_ANNOTATION, TRAINER_GROUP } from '../rules/trainer/names';
+import { LAUNCHER_JOB, LIBRARY_PATCH_MANAGER, NODE_JOB, RUNTIME_PROVIDED_ANNOTATION, TRAINER_GROUP } from '../rules/trainer/names';
 import { dropUndefined, mergeMaps, uniqueByContent } from '../util/collections';
 
 /** What a data scientist says about one training run. */
@@ -130,7 +130,7 @@ export interface TrainJobProps {
   readonly patchManager?: string;
   /**
    * The replicated jobs the pod settings of the runtime patch apply to.
-   * @default - for a runtime construct of the app, its training jobs (`node`, and the MPI `launcher`); else `node`
+   * @default - for a runtime construct of the app, its training jobs (`node`, and the MPI `launcher`); for a built-in MPI runtime whose launcher runs as a node, `node` and `launcher`; else `node`
    */
   readonly patchedJobs?: string[];
   /**
@@ -262,7 +262,17 @@ export class TrainJob extends KubeflowResource {
   }
 
   private patchedJobs(): string[] {
-    return this.props.patchedJobs ?? this.runtime._facts?.trainerJobs() ?? [NODE_JOB];
+    return this.props.patchedJobs ?? this.runtime._facts?.trainerJobs() ?? this.builtinTrainingJobs() ?? [NODE_JOB];
+  }
+
+  /**
+   * The jobs of a built-in runtime whose pods train: `node`, and the MPI `launcher` when it runs as
+   * a node (it then gets resourcesPerNode and trains, core/trainingruntime.go).
+   */
+  private builtinTrainingJobs(): string[] | undefined {
+    const builtin = this.builtinRuntime();
+    if (!builtin?.spec?.mlPolicy?.mpi?.runLauncherAsNode) return undefined;
+    return builtin.spec.template.spec.replicatedJobs.map((j: any) => j.name).filter((n: string) => n === NODE_JOB || n === LAUNCHER_JOB);
   }
 
   private renderSpec(): trainer.TrainJobSpec {

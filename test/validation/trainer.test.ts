@@ -334,6 +334,8 @@ describe('app/jobset-pod-name: the JobSet webhook refuses pod names over 63 char
     expect(appRules(named(edge, { runtimeRef: { name: 'jax-distributed' }, trainer: { numNodes: 100 } }))).toEqual([
       `chart/0 app/jobset-pod-name metadata.name is "${edge}"; expected at most 47 characters: JobSet v0.12.0 names the pods "<TrainJob name>-<replicated job>-<job index>-<pod index>-<5 random characters>", and the longest of the "node" job (100 pods), "${edge}-node-0-99-abcde", is 64 characters; its webhook refuses a JobSet whose pod names exceed 63, so the TrainJob is admitted and never runs; shorten the name`,
     ]);
+    // XGBoost (the plainml plugin sets the nodes) counts the same way.
+    expect(appRules(named(edge, { runtimeRef: { name: 'xgboost-distributed' }, trainer: { numNodes: 100 } })).map(r => r.split(', "')[1]?.split('"')[0])).toEqual([`${edge}-node-0-99-abcde`]);
     // MPI: the launcher's name is the longest: 44 + "-launcher-0-0-abcde" (19) = 63 fits, 45 does not.
     expect(appRules(named('c'.repeat(44), { runtimeRef: { name: 'deepspeed-distributed' }, trainer: { numNodes: 11 } }))).toEqual([]);
     expect(appRules(named('c'.repeat(45), { runtimeRef: { name: 'deepspeed-distributed' }, trainer: { numNodes: 11 } })).map(r => r.split(';')[0])).toEqual([

@@ -215,8 +215,10 @@ function ancestorIs(job: any, step: string): boolean {
 /**
  * The JobSet webhook's pod-name check (jobset_webhook.go ValidateCreate): the JobSet is named after
  * the TrainJob, and each replicated job's longest pod name, `<jobset>-<job>-<replicas-1>-<completions-1>-abcde`,
- * must be a DNS-1035 label of at most 63 characters. Completions are the pods the Trainer counts:
- * the trainer step's are the nodes, the MPI ranks' the nodes without the launcher.
+ * must be a DNS-1035 label of at most 63 characters. Completions are the pods the Trainer counts
+ * (core/trainingruntime.go newRuntimeInfo, then the plugins): the trainer step's are the runtime's
+ * nodes, then the job's (every plugin but MPI's); the MPI "node" job's are the job's nodes, less
+ * the launcher when it runs as a node; any other job's are its parallelism.
  */
 function podNameLength(job: any, jobs: any[], runtime: any, policy: string | undefined, report: Report): void {
   const name = job.metadata?.name;
@@ -232,7 +234,8 @@ function podNameLength(job: any, jobs: any[], runtime: any, policy: string | und
     let pods = Number(j.template?.spec?.parallelism ?? 1);
     if (ancestor === 'trainer') {
       pods = policyNodes;
-      if (trainer.numNodes !== undefined && (policy === 'torch' || policy === 'jax' || policy === 'xgboost')) pods = trainer.numNodes;
+      // Every plugin but MPI's sets the trainer step's pods to the job's nodes (plainml covers xgboost, flux and none).
+      if (trainer.numNodes !== undefined && policy !== 'mpi') pods = trainer.numNodes;
     }
     if (policy === 'mpi' && j.name === NODE_JOB && trainer.numNodes !== undefined) pods = launcherAsNode ? Math.max(trainer.numNodes - 1, 1) : trainer.numNodes;
     const pod = `${name}-${j.name}-${Math.max(replicas - 1, 0)}-${Math.max(pods - 1, 0)}${POD_SUFFIX}`;

@@ -560,8 +560,11 @@ describe('what a TrainJob asks reaches the pods that train (issue 22)', () => {
   test('a job queued by Kueue takes no pod labels or annotations (they would be in the runtime patch)', () => {
     expect(errors(chart => {
       new TrainJob(chart, 'job', {
-        metadata: { name: 'queued' }, runtime: TrainingRuntimeRef.cluster('torch-distributed'), queue: 'team-a',
-        podAnnotations: { 'kueue.x-k8s.io/podset-preferred-topology': 'rack' }, nodeSelector: { pool: 'a100' },
+        metadata: { name: 'queued' },
+        runtime: TrainingRuntimeRef.cluster('torch-distributed'),
+        queue: 'team-a',
+        podAnnotations: { 'kueue.x-k8s.io/podset-preferred-topology': 'rack' },
+        nodeSelector: { pool: 'a100' },
       });
     })).toEqual([
       '[test/job] podAnnotations is {"kueue.x-k8s.io/podset-preferred-topology":"rack"}; expected none on a TrainJob queued by Kueue (queue "team-a"): they are written in the runtime patch, and Trainer v2.3.0 cannot resume the JobSet of a patch with pod metadata when Kueue admits the job (spec.replicatedJobs[0].template.spec.template.metadata: Invalid value: "null"), so it never runs; put them on a runtime of the app (its podLabels or podAnnotations, or topology: Topology.required(...) for a Kueue topology request) and run the job on that runtime',

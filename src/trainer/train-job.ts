@@ -17,9 +17,12 @@ import { Resources } from '../common/resources';
 import { Finding, finding } from '../rules/finding';
 import { kueueJobLabels } from '../rules/kueue/labels';
 import { checkCount, fail, raise, raiseFirst } from '../rules/report';
-import { BUILTIN_RUNTIMES } from '../rules/trainer/builtin-runtimes.generated';
 import { LAUNCHER_JOB, LIBRARY_PATCH_MANAGER, NODE_JOB, RUNTIME_PROVIDED_ANNOTATION, TRAINER_GROUP } from '../rules/trainer/names';
 import { dropUndefined, mergeMaps, uniqueByContent } from '../util/collections';
+import { lazy } from '../util/lazy';
+
+/** The built-in runtimes' catalogue, loaded at the first synth that needs it (not at require()). */
+const builtins = lazy(() => (require('../rules/trainer/builtin-runtimes.generated') as typeof import('../rules/trainer/builtin-runtimes.generated')).BUILTIN_RUNTIMES);
 
 /** What a data scientist says about one training run. */
 export interface TrainJobProps {
@@ -364,8 +367,8 @@ export class TrainJob extends KubeflowResource {
    */
   private builtinRuntime(): any | undefined {
     const r = this.runtime;
-    if (r._facts || r.provided || r.kind !== 'ClusterTrainingRuntime' || !Object.prototype.hasOwnProperty.call(BUILTIN_RUNTIMES, r.name)) return undefined;
-    return appRuntimeNamed(this.apiObject, r.kind, r.name) ? undefined : BUILTIN_RUNTIMES[r.name];
+    if (r._facts || r.provided || r.kind !== 'ClusterTrainingRuntime' || !Object.prototype.hasOwnProperty.call(builtins(), r.name)) return undefined;
+    return appRuntimeNamed(this.apiObject, r.kind, r.name) ? undefined : builtins()[r.name];
   }
 
   /** The runtime's ML policy name, when the library knows the runtime. */

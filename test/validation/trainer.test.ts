@@ -344,6 +344,11 @@ describe('app/jobset-pod-name: the JobSet webhook refuses pod names over 63 char
   });
 });
 
+test('each app rule of issue 22 is found by its id', () => {
+  const long = { ...trainJob({ runtimeRef: { name: 'jax-distributed' }, trainer: { numProcPerNode: 2 } }), metadata: { name: 'x'.repeat(60), namespace: 'ml' } };
+  expect([...new Set(appFindings([{ path: 'p', doc: long }]).map(f => f.finding.rule))]).toEqual(['app/trainjob-reach', 'app/jobset-pod-name']);
+});
+
 describe('trainer/kueue-patch-metadata', () => {
   test('pod labels or annotations in the patch of a queued job; node selectors are fine, and an unqueued job may', () => {
     const patch = (pod: any) => ({ manager: 'example.io/p', trainingRuntimeSpec: { template: { spec: { replicatedJobs: [{ name: 'node', template: { spec: { template: pod } } }] } } } });

@@ -22,6 +22,7 @@ import { dropUndefined, mergeMaps, uniqueByContent } from '../util/collections';
 import { lazy } from '../util/lazy';
 
 /** The built-in runtimes' catalogue, loaded at the first synth that needs it (not at require()). */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
 const builtins = lazy(() => (require('../rules/trainer/builtin-runtimes.generated') as typeof import('../rules/trainer/builtin-runtimes.generated')).BUILTIN_RUNTIMES);
 
 /** What a data scientist says about one training run. */

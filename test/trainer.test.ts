@@ -9,6 +9,7 @@ import {
 } from '../src';
 import { expectDeterministic, expectValidManifests, REPORT, synthErrors, validateManifest } from './harness';
 import { appFindings } from '../src/rules/across-documents';
+import { BUILTIN_RUNTIMES } from '../src/rules/trainer/builtin-runtimes.generated';
 
 const TORCH_IMAGE = 'pytorch/pytorch:2.13.0-cuda13.0-cudnn9-runtime';
 
@@ -162,6 +163,11 @@ describe('TrainJob', () => {
           limits: { 'cpu': '4', 'memory': '8Gi', 'nvidia.com/gpu': 4 },
         },
       },
+      // As a v1 job of the same shape: the accelerator's taint is tolerated (the built-in runtime has no tolerations).
+      runtimePatches: [{
+        manager: 'cdk8s-kubeflow/train-job',
+        trainingRuntimeSpec: { template: { spec: { replicatedJobs: [{ name: 'node', template: { spec: { template: { spec: { tolerations: [{ key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoSchedule' }] } } } } }] } } },
+      }],
       suspend: true,
       managedBy: 'kueue.x-k8s.io/multikueue',
       activeDeadlineSeconds: 21600,
@@ -485,5 +491,101 @@ describe('validation', () => {
       '[test/rt] spec.template.spec.replicatedJobs[0].template.spec.template.spec.containers is ["trainer"]; expected a container named "node", which the controller configures for the "trainer" step',
       '[test/job] spec.runtimePatches[0].manager is "platform"; expected a domain-prefixed path such as "example.io/platform-team"',
     ]);
+  });
+});
+
+describe('what a TrainJob asks reaches the pods that train (issue 22)', () => {
+  const gaudi = { accelerator: Accelerator.custom('habana.ai/gaudi', 8), cpu: kplus.Cpu.units(64), memory: Size.gibibytes(512) };
+
+  test('torch with an accelerator the plugin does not count as a GPU: numProcPerNode is written as the device count', () => {
+    const [job] = synthAll(chart => new TrainJob(chart, 'job', { metadata: { name: 'gaudi' }, runtime: TrainingRuntimeRef.cluster('torch-distributed'), resourcesPerNode: gaudi }));
+    expect(job.spec.trainer.numProcPerNode).toBe(8);
+    // A GPU (the plugin's "auto"), a runtime construct's accelerator, a policy that is not torch, an explicit count.
+    const docs = synthAll(chart => {
+      new TrainJob(chart, 'amd', { metadata: { name: 'amd' }, runtime: TrainingRuntimeRef.cluster('torch-distributed'), resourcesPerNode: { accelerator: Accelerator.amd(8) } });
+      const rt = new ClusterTrainingRuntime(chart, 'rt', { metadata: { name: 'neuron' }, mlPolicy: MlPolicy.torch(), image: TORCH_IMAGE, resources: { accelerator: Accelerator.custom('aws.amazon.com/neuron', 2) } });
+      new TrainJob(chart, 'neuron', { metadata: { name: 'neuron-job' }, runtime: rt.ref });
+      new TrainJob(chart, 'xgb', { metadata: { name: 'xgb' }, runtime: TrainingRuntimeRef.cluster('xgboost-distributed'), resourcesPerNode: gaudi });
+      new TrainJob(chart, 'own', { metadata: { name: 'own' }, runtime: TrainingRuntimeRef.cluster('torch-distributed'), resourcesPerNode: gaudi, numProcPerNode: 4 });
+    });
+    expect(docs.filter(d => d.kind === 'TrainJob').map(d => [d.metadata.name, d.spec.trainer?.numProcPerNode])).toEqual([
+      ['amd', undefined], ['neuron-job', 2], ['xgb', undefined], ['own', 4],
+    ]);
+  });
+
+  test('on a built-in runtime, the accelerator\'s toleration and shared memory go through the patch, as on a v1 job', () => {
+    const [job] = synthAll(chart => new TrainJob(chart, 'job', {
+      metadata: { name: 'shm' }, runtime: TrainingRuntimeRef.cluster('torch-distributed'), resourcesPerNode: { accelerator: Accelerator.nvidia(8) }, sharedMemory: Size.gibibytes(16),
+    }));
+    expect(job.spec.runtimePatches[0].trainingRuntimeSpec.template.spec.replicatedJobs).toEqual([{
+      name: 'node',
+      template: {
+        spec: {
+          template: {
+            spec: {
+              tolerations: [{ key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoSchedule' }],
+              volumes: [{ name: 'dshm', emptyDir: { medium: 'Memory', sizeLimit: '16384Mi' } }],
+              containers: [{ name: 'node', volumeMounts: [{ name: 'dshm', mountPath: '/dev/shm' }] }],
+            },
+          },
+        },
+      },
+    }]);
+    // A runtime construct tolerates its own accelerator; the job adds none (a patch's tolerations replace the runtime's).
+    const docs = synthAll(chart => {
+      const rt = new ClusterTrainingRuntime(chart, 'rt', { metadata: { name: 'gpus' }, mlPolicy: MlPolicy.torch(), image: TORCH_IMAGE, resources: { accelerator: Accelerator.nvidia(8) } });
+      new TrainJob(chart, 'job', { metadata: { name: 'on-own' }, runtime: rt.ref, resourcesPerNode: { accelerator: Accelerator.nvidia(8) } });
+    });
+    expect(docs.find(d => d.kind === 'TrainJob').spec.runtimePatches).toBeUndefined();
+  });
+
+  test('refused at synth, with the construct path: what the Trainer would drop or overwrite', () => {
+    expect(errors(chart => {
+      const mpi = new TrainingRuntime(chart, 'mpi', { metadata: { name: 'mpi' }, mlPolicy: MlPolicy.mpi({ slotsPerWorker: 1 }), image: 'team/mpi:1', command: ['/usr/sbin/sshd'] });
+      new TrainJob(chart, 'launcher-only', { metadata: { name: 'launcher-only' }, runtime: mpi.ref, image: 'team/mpi:2', command: ['mpirun'] });
+      new TrainJob(chart, 'jax', { metadata: { name: 'jax' }, runtime: TrainingRuntimeRef.cluster('jax-distributed'), numProcPerNode: 4 });
+      const tune = new TrainJob(chart, 'tune', { metadata: { name: 'tune' }, runtime: TrainingRuntimeRef.cluster('torchtune-llama3.2-1b') });
+      tune.mount('/workspace', kplus.Volume.fromEmptyDir(chart, 'scratch', 'scratch'));
+      new TrainJob(chart, 'long', { metadata: { name: 'a-train-job-name-that-is-long-enough-to-break-pods' }, runtime: TrainingRuntimeRef.cluster('torch-distributed-with-cache') });
+      new TrainJob(chart, 'shm-twice', { metadata: { name: 'flux' }, runtime: TrainingRuntimeRef.cluster('torch-distributed'), sharedMemory: Size.gibibytes(1), env: { OUT: kplus.EnvValue.fromValue('$(ROOT)/out'), ROOT: kplus.EnvValue.fromValue('/data') } });
+    })).toEqual([
+      '[test/launcher-only] spec.trainer.image is "team/mpi:2"; expected none on the mpi runtime "mpi": Trainer v2.3.0 sets the TrainJob\'s image only on the "launcher" job (the one with the trainer step label), and the "node" job that runs the ranks keeps the runtime\'s image; give the runtime the image instead (one runtime per image)',
+      '[test/jax] spec.trainer.numProcPerNode is 4; expected none on the jax runtime "jax-distributed" (built into Trainer v2.3.0): the jax plugin runs one JAX process per node and never reads it; leave it out (for more workers per node on xgboost, give each node GPUs)',
+      '[test/tune] spec.runtimePatches[0].trainingRuntimeSpec.template.spec.replicatedJobs[0].template.spec.template.spec.containers[0].volumeMounts[0].mountPath is "/workspace"; expected a path other than "/workspace", where the "node" container of the torch runtime "torchtune-llama3.2-1b" (built into Trainer v2.3.0) mounts the initializer workspace: a patch mount at the same path replaces it (the Trainer merges mounts by path), so the dataset and model the initializers wrote are not there; mount this volume elsewhere',
+      '[test/long] metadata.name is "a-train-job-name-that-is-long-enough-to-break-pods"; expected at most 33 characters: JobSet v0.12.0 names the pods "<TrainJob name>-<replicated job>-<job index>-<pod index>-<5 random characters>", and the longest of the "dataset-initializer" job (1 pod), "a-train-job-name-that-is-long-enough-to-break-pods-dataset-initializer-0-0-abcde", is 80 characters; its webhook refuses a JobSet whose pod names exceed 63, so the TrainJob is admitted and never runs; shorten the name',
+      '[test/shm-twice] spec.trainer.env[0].value is "$(ROOT)/out"; expected references only to variables defined before this entry on the torch runtime "torch-distributed" (built into Trainer v2.3.0): "ROOT" is set at spec.trainer.env[1], which lands after it in the trainer container, so the kubelet leaves "$(ROOT)" unexpanded; move "ROOT" before it, or write "$$(ROOT)" to keep the text literal',
+    ]);
+  });
+
+  test('a job queued by Kueue takes no pod labels or annotations (they would be in the runtime patch)', () => {
+    expect(errors(chart => {
+      new TrainJob(chart, 'job', {
+        metadata: { name: 'queued' },
+        runtime: TrainingRuntimeRef.cluster('torch-distributed'),
+        queue: 'team-a',
+        podAnnotations: { 'kueue.x-k8s.io/podset-preferred-topology': 'rack' },
+        nodeSelector: { pool: 'a100' },
+      });
+    })).toEqual([
+      '[test/job] podAnnotations is {"kueue.x-k8s.io/podset-preferred-topology":"rack"}; expected none on a TrainJob queued by Kueue (queue "team-a"): they are written in the runtime patch, and Trainer v2.3.0 cannot resume the JobSet of a patch with pod metadata when Kueue admits the job (spec.replicatedJobs[0].template.spec.template.metadata: Invalid value: "null"), so it never runs; put them on a runtime of the app (its podLabels or podAnnotations, or topology: Topology.required(...) for a Kueue topology request) and run the job on that runtime',
+    ]);
+  });
+});
+
+describe('every built-in runtime of the catalogue: the job\'s accelerator toleration and shared memory reach the pods that train', () => {
+  test.each(Object.keys(BUILTIN_RUNTIMES))('%s', name => {
+    const [job] = synthAll(chart => new TrainJob(chart, 'job', {
+      metadata: { name: 'parity' }, runtime: TrainingRuntimeRef.cluster(name), resourcesPerNode: { accelerator: Accelerator.nvidia(2) }, sharedMemory: Size.gibibytes(8),
+    }));
+    const mpi = BUILTIN_RUNTIMES[name].spec.mlPolicy.mpi !== undefined;
+    const patched = job.spec.runtimePatches[0].trainingRuntimeSpec.template.spec.replicatedJobs;
+    expect(patched.map((j: any) => j.name)).toEqual(mpi ? ['node', 'launcher'] : ['node']);
+    for (const j of patched) {
+      expect(j.template.spec.template.spec).toEqual({
+        tolerations: [{ key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoSchedule' }],
+        volumes: [{ name: 'dshm', emptyDir: { medium: 'Memory', sizeLimit: '8192Mi' } }],
+        containers: [{ name: 'node', volumeMounts: [{ name: 'dshm', mountPath: '/dev/shm' }] }],
+      });
+    }
   });
 });

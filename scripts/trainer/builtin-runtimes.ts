@@ -1,7 +1,8 @@
 /**
  * The built-in ClusterTrainingRuntimes of the pinned Trainer release, reduced to what the
- * library's checks of a TrainJob read (its ML policy; per replicated job the name, the step label
- * and the containers' names and volume mounts), written as a TypeScript module. A TrainJob that
+ * library's checks of a TrainJob read (its ML policy; per replicated job the name, the step label,
+ * the pod's tolerations and volume names, and the containers' names, resources, env names
+ * and volume mounts), written as a TypeScript module. A TrainJob that
  * names a built-in runtime by name is then checked against it as against a runtime of the app.
  */
 import * as fs from 'fs';
@@ -21,7 +22,10 @@ function containers(list: unknown): any[] | undefined {
   if (!Array.isArray(list)) return undefined;
   return list.map(c => ({
     name: c?.name,
-    ...(Array.isArray(c?.volumeMounts) ? { volumeMounts: c.volumeMounts.map((m: any) => ({ name: m?.name })) } : {}),
+    ...pick(c, ['resources']),
+    ...(Array.isArray(c?.env) ? { env: c.env.map((e: any) => ({ name: e?.name })) } : {}),
+    ...(Array.isArray(c?.envFrom) ? { envFrom: c.envFrom } : {}),
+    ...(Array.isArray(c?.volumeMounts) ? { volumeMounts: c.volumeMounts.map((m: any) => pick(m, ['name', 'mountPath'])) } : {}),
   }));
 }
 
@@ -41,9 +45,20 @@ function reduce(doc: any): any {
             const labels = j?.template?.metadata?.labels;
             return {
               name: j?.name,
+              ...pick(j, ['replicas']),
               template: {
                 ...(labels ? { metadata: { labels } } : {}),
-                spec: { template: { spec: pick({ initContainers: containers(pod.initContainers), containers: containers(pod.containers) }, ['initContainers', 'containers']) } },
+                spec: {
+                  ...pick(j?.template?.spec ?? {}, ['parallelism']),
+                  template: {
+                    spec: pick({
+                      tolerations: pod.tolerations,
+                      volumes: Array.isArray(pod.volumes) ? pod.volumes.map((v: any) => ({ name: v?.name })) : undefined,
+                      initContainers: containers(pod.initContainers),
+                      containers: containers(pod.containers),
+                    }, ['tolerations', 'volumes', 'initContainers', 'containers']),
+                  },
+                },
               },
             };
           }),

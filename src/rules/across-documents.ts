@@ -8,13 +8,14 @@ import { CLAIM_NAMESPACE, claimsFromOtherNamespaces } from './kubernetes/claims'
 import { DUPLICATE_OBJECT, duplicateObjects } from './kubernetes/duplicates';
 import { MULTIKUEUE_QUEUE, multiKueueWithoutQueue } from './kueue/multikueue';
 import { RuleInfo } from './rule';
+import { JOBSET_POD_NAME, TRAINJOB_REACH } from './trainer/trainjob-reach';
 import { TRAINJOB_RUNTIME, trainJobRuntimes } from './trainer/trainjob-runtime';
 import { POD_NAME_COLLISION, podNameCollisions } from './training-operator/pod-name-collisions';
 
 export type { AppDocument, AppFinding } from './app-document';
 
 export const APP_RULES: readonly RuleInfo[] = [
-  DUPLICATE_OBJECT, POD_NAME_COLLISION, CLAIM_NAMESPACE, MULTIKUEUE_QUEUE, TRAINJOB_RUNTIME,
+  DUPLICATE_OBJECT, POD_NAME_COLLISION, CLAIM_NAMESPACE, MULTIKUEUE_QUEUE, TRAINJOB_RUNTIME, TRAINJOB_REACH, JOBSET_POD_NAME,
 ].map(r => r.info());
 
 /** Every finding across the app's documents, in document order per rule. */

@@ -1,4 +1,4 @@
-import { ApiObject, ApiObjectMetadata, Chart, Duration, Lazy } from 'cdk8s';
+import { ApiObject, ApiObjectMetadata, Chart, Duration, Lazy, Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct, Dependable } from 'constructs';
@@ -8,6 +8,7 @@ import { TrainJobInitializer } from './train-job-initializer';
 import { TrainingRuntimeRef } from './training-runtime-ref';
 import * as trainer from '../../imports/trainer';
 import { checkConstructor } from '../boundary/constructor-checks';
+import { Accelerator } from '../common/accelerator';
 import { deadlineFinding } from '../common/internal/durations';
 import { normalPath } from '../common/internal/paths';
 import { amountFindings, limitFindings, resourceQuantities } from '../common/internal/quantities';
@@ -17,8 +18,13 @@ import { Resources } from '../common/resources';
 import { Finding, finding } from '../rules/finding';
 import { kueueJobLabels } from '../rules/kueue/labels';
 import { checkCount, fail, raise, raiseFirst } from '../rules/report';
-import { LIBRARY_PATCH_MANAGER, NODE_JOB, RUNTIME_PROVIDED_ANNOTATION, TRAINER_GROUP } from '../rules/trainer/names';
+import { LAUNCHER_JOB, LIBRARY_PATCH_MANAGER, NODE_JOB, RUNTIME_PROVIDED_ANNOTATION, TRAINER_GROUP } from '../rules/trainer/names';
 import { dropUndefined, mergeMaps, uniqueByContent } from '../util/collections';
+import { lazy } from '../util/lazy';
+
+/** The built-in runtimes' catalogue, loaded at the first synth that needs it (not at require()). */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const builtins = lazy(() => (require('../rules/trainer/builtin-runtimes.generated') as typeof import('../rules/trainer/builtin-runtimes.generated')).BUILTIN_RUNTIMES);
 
 /** What a data scientist says about one training run. */
 export interface TrainJobProps {
@@ -81,6 +87,13 @@ export interface TrainJobProps {
    */
   readonly modelInitializer?: TrainJobInitializer;
   /**
+   * Size of a memory-backed volume mounted at /dev/shm in the trainer container of every node (in
+   * the runtime patch), as v1 jobs' `sharedMemory`: data loaders and NCCL need more than the 64 MiB
+   * that containers get otherwise.
+   * @default - none (the runtime's, if it mounts one)
+   */
+  readonly sharedMemory?: Size;
+  /**
    * Node labels the training pods must match (written as the library's runtime patch).
    * @default - the runtime's, and the platform default
    */
@@ -122,7 +135,7 @@ export interface TrainJobProps {
   readonly patchManager?: string;
   /**
    * The replicated jobs the pod settings of the runtime patch apply to.
-   * @default - for a runtime construct of the app, its training jobs (`node`, and the MPI `launcher`); else `node`
+   * @default - for a runtime construct of the app, its training jobs (`node`, and the MPI `launcher`); for a built-in MPI runtime whose launcher runs as a node, `node` and `launcher`; else `node`
    */
   readonly patchedJobs?: string[];
   /**
@@ -183,7 +196,7 @@ export class TrainJob extends KubeflowResource {
     const deadline = deadlineFinding('activeDeadline', props.activeDeadline);
     if (deadline) raise(this, deadline);
     raiseFirst(this, [
-      ...amountFindings(props.resourcesPerNode, undefined, 'resourcesPerNode'),
+      ...amountFindings(props.resourcesPerNode, props.sharedMemory, 'resourcesPerNode'),
       ...amountFindings(props.resourceLimitsPerNode, undefined, 'resourceLimitsPerNode'),
       ...limitFindings('resourcesPerNode', props.resourcesPerNode, props.resourceLimitsPerNode),
     ]);
@@ -195,6 +208,9 @@ export class TrainJob extends KubeflowResource {
       }
     }
     for (const t of props.tolerations ?? []) this.addToleration(t);
+    if (props.sharedMemory) {
+      this.mount(SHM_PATH, kplus.Volume.fromEmptyDir(this, 'SharedMemory', SHM_VOLUME, { medium: kplus.EmptyDirMedium.MEMORY, sizeLimit: props.sharedMemory }));
+    }
     for (const [key, value] of Object.entries(props.podLabels ?? {})) this.addPodLabel(key, value);
     for (const [key, value] of Object.entries(props.podAnnotations ?? {})) this.addPodAnnotation(key, value);
     const apiObject = this._adopt(new trainer.TrainJob(this, 'Resource', { spec: Lazy.any({ produce: () => this.renderSpec() }) as any, metadata: props.metadata }), {
@@ -253,7 +269,17 @@ export class TrainJob extends KubeflowResource {
   }
 
   private patchedJobs(): string[] {
-    return this.props.patchedJobs ?? this.runtime._facts?.trainerJobs() ?? [NODE_JOB];
+    return this.props.patchedJobs ?? this.runtime._facts?.trainerJobs() ?? this.builtinTrainingJobs() ?? [NODE_JOB];
+  }
+
+  /**
+   * The jobs of a built-in runtime whose pods train: `node`, and the MPI `launcher` when it runs as
+   * a node (it then gets resourcesPerNode and trains, core/trainingruntime.go).
+   */
+  private builtinTrainingJobs(): string[] | undefined {
+    const builtin = this.builtinRuntime();
+    if (!builtin?.spec?.mlPolicy?.mpi?.runLauncherAsNode) return undefined;
+    return builtin.spec.template.spec.replicatedJobs.map((j: any) => j.name).filter((n: string) => n === NODE_JOB || n === LAUNCHER_JOB);
   }
 
   private renderSpec(): trainer.TrainJobSpec {
@@ -269,7 +295,7 @@ export class TrainJob extends KubeflowResource {
       args: p.args,
       env: envVars(p.env),
       numNodes: p.numNodes,
-      numProcPerNode: p.numProcPerNode,
+      numProcPerNode: p.numProcPerNode ?? this.devicesTorchMisses(),
       resourcesPerNode: resources,
     });
     return dropUndefined({
@@ -290,8 +316,9 @@ export class TrainJob extends KubeflowResource {
   private renderPatch(): trainer.TrainJobSpecRuntimePatches[] | undefined {
     const p = this.props;
     const nodeSelector = mergeMaps(p.nodeSelector);
-    const tolerations = this.tolerations;
-    const podMeta = dropUndefined({ labels: mergeMaps(this._podLabels), annotations: mergeMaps(this._podAnnotations) });
+    const tolerations = uniqueByContent([...this.acceleratorTolerations(), ...this.tolerations]);
+    // Under Kueue a patch with pod metadata is never resumed (validateJob refuses it by its prop).
+    const podMeta = this.queued() ? {} : dropUndefined({ labels: mergeMaps(this._podLabels), annotations: mergeMaps(this._podAnnotations) });
     const podSpec = dropUndefined({
       serviceAccountName: p.serviceAccountName,
       nodeSelector,
@@ -370,6 +397,59 @@ export class TrainJob extends KubeflowResource {
     });
   }
 
+  /** Whether Kueue admits the job: it names a queue, or the platform default does. */
+  private queued(): boolean {
+    return (this.props.queue ?? this._platformDefaults.queue) !== undefined;
+  }
+
+  /** The accelerator each node asks for: the job's own, else its runtime construct's. */
+  private accelerator(): Accelerator | undefined {
+    return this.props.resourceLimitsPerNode?.accelerator ?? this.props.resourcesPerNode?.accelerator ?? this.runtime._facts?.acceleratorPerNode();
+  }
+
+  /**
+   * The built-in runtime the job names, as the pinned release ships it: a ClusterTrainingRuntime of
+   * that name that neither the app defines nor the job says the cluster provides.
+   */
+  private builtinRuntime(): any | undefined {
+    const r = this.runtime;
+    if (r._facts || r.provided || r.kind !== 'ClusterTrainingRuntime' || !Object.prototype.hasOwnProperty.call(builtins(), r.name)) return undefined;
+    return appRuntimeNamed(this.apiObject, r.kind, r.name) ? undefined : builtins()[r.name];
+  }
+
+  /** The runtime's ML policy name, when the library knows the runtime. */
+  private policyName(): string | undefined {
+    if (this.runtime._facts) return this.runtime._facts.policy.framework;
+    const policy = this.builtinRuntime()?.spec?.mlPolicy ?? {};
+    return Object.keys(policy).find(k => k !== 'numNodes');
+  }
+
+  /**
+   * Processes per node for a torch runtime whose accelerator the torch plugin does not count: it
+   * counts only resources whose name contains "gpu", and otherwise starts one process per CPU, so
+   * a node of 8 Gaudi devices and 64 CPUs would get 64. Written explicitly so that processes = devices.
+   */
+  private devicesTorchMisses(): number | undefined {
+    const accelerator = this.accelerator();
+    if (!accelerator || accelerator.resourceName.toLowerCase().includes('gpu') || this.policyName() !== 'torch') return undefined;
+    return accelerator.count;
+  }
+
+  /**
+   * The toleration a v1 job of the same shape gets for its accelerator's taint. Only on a built-in
+   * runtime, whose pods have no tolerations: a patch's tolerations replace the runtime's (the
+   * Trainer merges the patch strategically, and a pod's tolerations have no merge key), and a
+   * runtime construct tolerates its own accelerator already.
+   */
+  private acceleratorTolerations(): k8s.Toleration[] {
+    const accelerator = this.props.resourceLimitsPerNode?.accelerator ?? this.props.resourcesPerNode?.accelerator;
+    const builtin = this.builtinRuntime();
+    if (!accelerator || !builtin) return [];
+    const jobs: any[] = builtin.spec.template.spec.replicatedJobs;
+    if (jobs.some(j => j.template?.spec?.template?.spec?.tolerations)) return [];
+    return [{ key: accelerator.resourceName, operator: 'Exists', effect: 'NoSchedule' }];
+  }
+
   private jobLabels(): { [key: string]: string } | undefined {
     const defaults = this._platformDefaults;
     return kueueJobLabels(defaults.labels, this.props.queue ?? defaults.queue, this.props.workloadPriorityClass);
@@ -379,9 +459,17 @@ export class TrainJob extends KubeflowResource {
   private validateJob(): Finding[] {
     const out: Finding[] = [];
     const facts = this.runtime._facts;
-    const gpus = this.props.resourceLimitsPerNode?.accelerator?.count ?? this.props.resourcesPerNode?.accelerator?.count
-      ?? facts?.acceleratorsPerNode();
+    const gpus = this.accelerator()?.count;
     const procs = this.props.numProcPerNode;
+    if (this.queued()) {
+      const queue = this.props.queue ?? this._platformDefaults.queue;
+      for (const [prop, values] of [['podLabels', this._podLabels], ['podAnnotations', this._podAnnotations]] as const) {
+        if (Object.keys(values).length === 0) continue;
+        out.push(finding(prop, values, `expected none on a TrainJob queued by Kueue (queue "${queue}"): they are written in the runtime patch, and Trainer v2.3.0 cannot resume `
+          + 'the JobSet of a patch with pod metadata when Kueue admits the job (spec.replicatedJobs[0].template.spec.template.metadata: Invalid value: "null"), so it never runs; '
+          + 'put them on a runtime of the app (its podLabels or podAnnotations, or topology: Topology.required(...) for a Kueue topology request) and run the job on that runtime'));
+      }
+    }
     // Two processes on one GPU: NCCL refuses to share a device between ranks, so the job hangs or fails at start.
     if (procs !== undefined && gpus !== undefined && procs > gpus) {
       out.push(finding('numProcPerNode', procs, `expected at most the ${gpus} accelerators per node (one process per device)`));
@@ -407,6 +495,10 @@ function orderedWithin(job: ApiObject, runtime: ApiObject): boolean {
   const runtimeChart = Chart.of(runtime);
   return runtimeChart === jobChart || runtimeChart.node.scopes.includes(jobChart);
 }
+
+/** The memory-backed volume at /dev/shm, named as v1 jobs name theirs. */
+const SHM_VOLUME = 'dshm';
+const SHM_PATH = '/dev/shm';
 
 /** The TrainJob CRD's rule for `initializer.*.storageUri`. */
 const STORAGE_URI = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/.+$/;

@@ -176,7 +176,7 @@ export abstract class TrainingRuntimeBase extends KubeflowResource {
       policy: this.mlPolicy,
       replicatedJobs: () => this.steps().map(s => s.name),
       trainerJobs: () => this.trainerGroups().map(g => g.replicaType),
-      acceleratorsPerNode: () => this.nodes.accelerator?.count,
+      acceleratorPerNode: () => this.nodes.accelerator,
     });
   }
 

@@ -162,7 +162,7 @@ describe('lint on the project examples', () => {
 
   test('every manifest passes', () => {
     const result = runCli(['lint', outdir]);
-    expect(result.stdout).toBe('25 documents checked, 5 skipped (kinds not known: ConfigMap, PersistentVolumeClaim); no findings\n');
+    expect(result.stdout).toBe('26 documents checked, 5 skipped (kinds not known: ConfigMap, PersistentVolumeClaim); no findings\n');
     expect(result.status).toBe(0);
   });
 
@@ -513,8 +513,8 @@ describe('the operator rules', () => {
     const count = (source: string) => LINT_RULES.filter(r => r.source === source).length;
     expect(lines(result.stdout).filter(l => !l.startsWith(' '))).toEqual([
       `Kubernetes (API server, Pod Security admission, kubelet and container runtime) [kubernetes]: ${count('kubernetes')}`,
-      'JobSet (webhook and controller) [jobset]: 0',
-      'Kubeflow Trainer v2 (webhooks and runtime plugins) [trainer]: 5',
+      'JobSet (webhook and controller) [jobset]: 1',
+      'Kubeflow Trainer v2 (webhooks and runtime plugins) [trainer]: 7',
       `Kubeflow Training Operator v1 (webhooks and controllers) [training-operator]: ${count('training-operator')}`,
       'Kubeflow Notebooks v2 (webhooks) [notebooks]: 4',
       'Kueue [kueue]: 1',
@@ -527,7 +527,7 @@ describe('the operator rules', () => {
     expect([...listed].sort()).toEqual(LINT_RULES.map(r => r.id).sort());
     const trainer = result.stdout.slice(result.stdout.indexOf('Kubeflow Trainer v2'), result.stdout.indexOf('Kubeflow Training Operator'));
     expect(lines(trainer).filter(l => l.startsWith('    ')).map(l => l.trim().split(' ')[0]))
-      .toEqual(['trainer/runtime-step', 'trainer/replicated-job-name', 'trainer/patch-manager', 'trainer/patch-env', 'app/trainjob-runtime']);
+      .toEqual(['trainer/runtime-step', 'trainer/replicated-job-name', 'trainer/patch-manager', 'trainer/patch-env', 'trainer/kueue-patch-metadata', 'app/trainjob-runtime', 'app/trainjob-reach']);
     const named = EXPECTED.flatMap(([, found]) => found.map(f => /\[([^\]]+)\]$/.exec(f)?.[1]).filter((id): id is string => id !== undefined));
     expect(named.filter(id => !listed.includes(id))).toEqual([]);
   });

@@ -37,7 +37,6 @@ const EXAMPLES_PLAN = `
 | training/xgboost-iris | XGBoostJob | (none) | Master 1, Worker 3 | - | 8 | 16Gi |
 
 - TrainJob team-nlp/alpaca-llama: runtime ClusterTrainingRuntime torchtune-llama3.2-1b is not in the input: counted 1 node pod with the job's trainer.resourcesPerNode only
-- TrainJob team-vision/vit-pretrain: runtime ClusterTrainingRuntime torch-distributed is not in the input: counted 2 node pods with the job's trainer.resourcesPerNode only
 - TrainJob team-vision/vit-remote: runtime ClusterTrainingRuntime torch-distributed is not in the input: counted 2 node pods with the job's trainer.resourcesPerNode only
 
 ## Notebook workspaces: 2

@@ -70,7 +70,8 @@ function build(chart: Chart, c: Config, procsOverride?: number): void {
     metadata: { name: 'job', namespace: 'ml' },
     runtime: runtime.ref,
     numNodes: c.jobNodes,
-    numProcPerNode: c.policy === 'mpi' ? undefined : procs,
+    // MPI takes slots in the runtime; the jax and xgboost plugins never read numProcPerNode (app/trainjob-reach).
+    numProcPerNode: c.policy === 'mpi' || c.policy === 'jax' || c.policy === 'xgboost' ? undefined : procs,
     env: Object.fromEntries(c.env.map(([n, v]) => [n, kplus.EnvValue.fromValue(v)])),
     nodeSelector: c.nodeSelector,
     queue: c.queue,

@@ -78,6 +78,18 @@ describe('environment', () => {
       [f(`${CONTAINER}.envFrom[0]`, { configMapRef: { name: 'a' }, secretRef: { name: 'b' } }, 'expected exactly one of configMapRef or secretRef', 'k8s/env-from')]],
     ['an envFrom prefix with "="', d => { c(d).envFrom = [{ prefix: 'A=', configMapRef: { name: 'a' } }]; },
       [f(`${CONTAINER}.envFrom[0].prefix`, 'A=', 'expected printable ASCII characters other than "="', 'k8s/env-from')]],
+    ['a reference to a later entry stays unexpanded', d => { c(d).env = [{ name: 'TRAIN', value: '$(DATA_ROOT)/train' }, { name: 'DATA_ROOT', value: '/data' }]; },
+      [f(`${CONTAINER}.env[0].value`, '$(DATA_ROOT)/train', 'expected references only to variables defined before this entry: "DATA_ROOT" is defined at '
+        + `${CONTAINER}.env[1], after it, so the kubelet leaves "$(DATA_ROOT)" unexpanded; move "DATA_ROOT" before ${CONTAINER}.env[0], or write "$$(DATA_ROOT)" to keep the text literal`, 'k8s/env-reference-order')]],
+    ['a reference to the entry itself', d => { c(d).env = [{ name: 'PATH_X', value: '$(PATH_X):/opt' }]; },
+      [f(`${CONTAINER}.env[0].value`, '$(PATH_X):/opt', 'expected references only to variables defined before this entry: "PATH_X" is defined at this entry itself, '
+        + `so the kubelet leaves "$(PATH_X)" unexpanded; move "PATH_X" before ${CONTAINER}.env[0], or write "$$(PATH_X)" to keep the text literal`, 'k8s/env-reference-order')]],
+    ['accepted: earlier entries, escapes, unknown names, an unclosed reference, a later name defined earlier too',
+      d => { c(d).env = [{ name: 'A', value: '1' }, { name: 'B', value: '$(A) $$(C) $$$(A) $(OTHER) $(C' }, { name: 'D', value: '$(A)' }, { name: 'A', value: '2' }, { name: 'C', value: '3' }]; }, []],
+    ['accepted: with envFrom, a later name may come from the ConfigMap', d => {
+      c(d).envFrom = [{ configMapRef: { name: 'paths' } }];
+      c(d).env = [{ name: 'TRAIN', value: '$(DATA_ROOT)/train' }, { name: 'DATA_ROOT', value: '/data' }];
+    }, []],
   ]);
 });
 

@@ -1,6 +1,7 @@
 import { appFindings } from '../../src/rules/across-documents';
 import { describe as describeFinding } from '../../src/rules/finding';
 import { kubernetesFindings } from '../../src/rules/kubernetes';
+import { BUILTIN_RUNTIMES } from '../../src/rules/trainer/builtin-runtimes.generated';
 
 /** The Trainer v2.3.0 webhook rules that need one document, and those across a TrainJob and its runtime. */
 const API = 'trainer.kubeflow.org/v1alpha1';
@@ -200,4 +201,162 @@ test('a runtime patch\'s node selector, tolerations, volumes and pod labels get 
     }],
   });
   expect(rules(job).map(r => r.split(' ')[0])).toEqual(['k8s/label-key', 'k8s/label-value', 'k8s/toleration-value', 'k8s/volume-name']);
+});
+
+describe('app/trainjob-reach: what a TrainJob asks that never reaches the pods that train', () => {
+  const node = (containers: any[] = [{ name: 'node', image: 'i' }]) => rjob('node', 'trainer', containers);
+  const patchOf = (jobName: string, pod: any) => ({
+    manager: 'example.io/p', trainingRuntimeSpec: { template: { spec: { replicatedJobs: [{ name: jobName, template: { spec: { template: pod } } }] } } },
+  });
+  const reach = (...docs: any[]) => appRules(...docs).filter(r => !r.includes('app/trainjob-runtime '));
+
+  test('MPI: the image and, without runLauncherAsNode, the resources reach only the launcher', () => {
+    const rt = runtime('rt', [rjob('node', undefined, [{ name: 'node', image: 'i' }]), rjob('launcher', 'trainer', [{ name: 'node', image: 'i' }])],
+      { mlPolicy: { numNodes: 1, mpi: { runLauncherAsNode: false } } });
+    const resources = { limits: { 'nvidia.com/gpu': 8 } };
+    expect(reach(rt, trainJob({ trainer: { image: 'team/deepspeed:2', command: ['mpirun'], resourcesPerNode: resources, numNodes: 2 } }))).toEqual([
+      'chart/1 app/trainjob-reach spec.trainer.image is "team/deepspeed:2"; expected none on the mpi runtime "rt": Trainer v2.3.0 sets the TrainJob\'s image only on the "launcher" job (the one with the trainer step label), and the "node" job that runs the ranks keeps the runtime\'s image; give the runtime the image instead (one runtime per image)',
+      'chart/1 app/trainjob-reach spec.trainer.resourcesPerNode is {"limits":{"nvidia.com/gpu":8}}; expected none on the mpi runtime "rt": without runLauncherAsNode, Trainer v2.3.0 applies resourcesPerNode only to the "launcher" job (the trainer step), and the "node" job that runs the ranks keeps the runtime\'s resources; set them on the runtime\'s nodes instead',
+    ]);
+    // With the launcher as a node, the resources reach both jobs (core/trainingruntime.go); the command is the launcher's by design.
+    expect(reach(BUILTIN_RUNTIMES['deepspeed-distributed'], trainJob({ runtimeRef: { name: 'deepspeed-distributed' }, trainer: { command: ['mpirun'], resourcesPerNode: resources } }))).toEqual([]);
+  });
+
+  test('numProcPerNode is ignored on JAX, XGBoost and plain runtimes', () => {
+    const jax = runtime('jx', [node()], { mlPolicy: { numNodes: 1, jax: {} } });
+    const xgb = runtime('xg', [node()], { mlPolicy: { numNodes: 1, xgboost: {} } });
+    const plain = runtime('pl', [node()], { mlPolicy: { numNodes: 1 } });
+    const job = (name: string) => trainJob({ runtimeRef: { name }, trainer: { numProcPerNode: 4 } });
+    expect([...reach(jax, job('jx')), ...reach(xgb, job('xg')), ...reach(plain, job('pl'))]).toEqual([
+      'chart/1 app/trainjob-reach spec.trainer.numProcPerNode is 4; expected none on the jax runtime "jx": the jax plugin runs one JAX process per node and never reads it; leave it out (for more workers per node on xgboost, give each node GPUs)',
+      'chart/1 app/trainjob-reach spec.trainer.numProcPerNode is 4; expected none on the xgboost runtime "xg": the xgboost plugin starts one worker per GPU of resourcesPerNode (else one per node) and never reads it; leave it out (for more workers per node on xgboost, give each node GPUs)',
+      'chart/1 app/trainjob-reach spec.trainer.numProcPerNode is 4; expected none on the plain runtime "pl": a runtime without an ML policy passes nothing about processes to the pods; leave it out (for more workers per node on xgboost, give each node GPUs)',
+    ]);
+  });
+
+  test('torch counts only resources named "gpu": a node of Gaudi devices gets one process per CPU', () => {
+    const gaudi = { requests: { 'cpu': '64', 'habana.ai/gaudi': 8 }, limits: { 'habana.ai/gaudi': 8 } };
+    expect(reach(trainJob({ runtimeRef: { name: 'torch-distributed' }, trainer: { resourcesPerNode: gaudi } }), runtime('other', [node()]))).toEqual([
+      'chart/0 app/trainjob-reach spec.trainer.numProcPerNode is not set; expected 8 beside 8 "habana.ai/gaudi" per node in resourcesPerNode on the torch runtime "torch-distributed" (built into Trainer v2.3.0): the torch plugin counts devices only in resources whose name contains "gpu", so it starts one process per CPU (64) instead of one per device; set numProcPerNode to 8',
+    ]);
+    // From the runtime's node resources when the job has none; 500m CPUs count as 1.
+    const neuron = runtime('rt', [node([{ name: 'node', image: 'i', resources: { limits: { 'cpu': '16500m', 'aws.amazon.com/neuron': 2 } } }])]);
+    expect(reach(neuron, trainJob({}))).toEqual([
+      'chart/1 app/trainjob-reach spec.trainer.numProcPerNode is not set; expected 2 beside 2 "aws.amazon.com/neuron" per node in the runtime\'s node resources on the torch runtime "rt": the torch plugin counts devices only in resources whose name contains "gpu", so it starts one process per CPU (17) instead of one per device; set numProcPerNode to 2',
+    ]);
+    // Accepted: an explicit count, AMD and Intel GPUs (their names contain "gpu"), as many CPUs as devices.
+    expect(reach(neuron, trainJob({ trainer: { numProcPerNode: 2 } }))).toEqual([]);
+    expect(reach(neuron, trainJob({ trainer: { resourcesPerNode: { limits: { 'cpu': '64', 'amd.com/gpu': 8 } } } }))).toEqual([]);
+    expect(reach(neuron, trainJob({ trainer: { resourcesPerNode: { limits: { 'cpu': '64', 'gpu.intel.com/i915': 8 } } } }))).toEqual([]);
+    expect(reach(neuron, trainJob({ trainer: { resourcesPerNode: { limits: { 'cpu': '8', 'habana.ai/gaudi': 8 } } } }))).toEqual([]);
+  });
+
+  test('a patch mount at the initializer workspace replaces it; at another mount of the runtime, replaces that', () => {
+    const job = trainJob({
+      runtimeRef: { name: 'torchtune-llama3.2-1b' },
+      runtimePatches: [patchOf('node', { spec: { volumes: [{ name: 'data', emptyDir: {} }], containers: [{ name: 'node', volumeMounts: [{ name: 'data', mountPath: '/workspace/' }, { name: 'data', mountPath: '/data' }] }] } })],
+    });
+    expect(reach(job, runtime('other', [node()]))).toEqual([
+      'chart/0 app/trainjob-reach spec.runtimePatches[0].trainingRuntimeSpec.template.spec.replicatedJobs[0].template.spec.template.spec.containers[0].volumeMounts[0].mountPath is "/workspace/"; expected a path other than "/workspace/", where the "node" container of the torch runtime "torchtune-llama3.2-1b" (built into Trainer v2.3.0) mounts the initializer workspace: a patch mount at the same path replaces it (the Trainer merges mounts by path), so the dataset and model the initializers wrote are not there; mount this volume elsewhere',
+    ]);
+    const rt = runtime('rt', [node([{ name: 'node', image: 'i', volumeMounts: [{ name: 'dshm', mountPath: '/dev/shm' }] }])]);
+    expect(reach(rt, trainJob({ runtimePatches: [patchOf('node', { spec: { containers: [{ name: 'node', volumeMounts: [{ name: 'big-shm', mountPath: '/dev/shm' }] }] } })] }))).toEqual([
+      'chart/1 app/trainjob-reach spec.runtimePatches[0].trainingRuntimeSpec.template.spec.replicatedJobs[0].template.spec.template.spec.containers[0].volumeMounts[0].mountPath is "/dev/shm"; expected a path other than "/dev/shm", where the "node" container of the torch runtime "rt" mounts the volume "dshm": a patch mount at the same path replaces it (the Trainer merges mounts by path); mount this volume elsewhere',
+    ]);
+  });
+
+  test('what the mpi, flux, coscheduling and volcano plugins write over a patch, and the jax plugin\'s variables', () => {
+    const mpiJob = trainJob({
+      runtimeRef: { name: 'mlx-distributed' },
+      runtimePatches: [patchOf('launcher', {
+        spec: {
+          volumes: [{ name: 'mpi-hostfile', emptyDir: {} }, { name: 'keys', emptyDir: {} }],
+          containers: [{ name: 'node', volumeMounts: [{ name: 'keys', mountPath: '/home/mpiuser/.ssh' }, { name: 'keys', mountPath: '/etc/mpi' }] }],
+        },
+      })],
+    });
+    const at = 'spec.runtimePatches[0].trainingRuntimeSpec.template.spec.replicatedJobs[0].template.spec.template.spec';
+    const rt = 'the mpi runtime "mlx-distributed" (built into Trainer v2.3.0)';
+    expect(reach(mpiJob, runtime('other', [node()]))).toEqual([
+      `chart/0 app/trainjob-reach ${at}.volumes[0].name is "mpi-hostfile"; expected another volume name on ${rt}: its mpi plugin writes a volume of this name on the "launcher" pods, which replaces this one; rename the volume`,
+      `chart/0 app/trainjob-reach ${at}.containers[0].volumeMounts[0].mountPath is "/home/mpiuser/.ssh"; expected a path other than "/home/mpiuser/.ssh" on ${rt}: its mpi plugin mounts the SSH keys there on the "launcher" pods, which replaces this mount; mount this volume elsewhere`,
+      `chart/0 app/trainjob-reach ${at}.containers[0].volumeMounts[1].mountPath is "/etc/mpi"; expected a path other than "/etc/mpi" on ${rt}: its mpi plugin mounts the hostfile there on the "launcher" pods, which replaces this mount; mount this volume elsewhere`,
+    ]);
+    const flux = runtime('fx', [node()], { mlPolicy: { numNodes: 1, flux: {} }, podGroupPolicy: { coscheduling: {} } });
+    const fluxJob = trainJob({
+      runtimeRef: { name: 'fx' },
+      runtimePatches: [patchOf('node', {
+        metadata: { labels: { 'scheduling.x-k8s.io/pod-group': 'mine' } },
+        spec: { volumes: [{ name: 'shm', emptyDir: {} }], containers: [{ name: 'node', volumeMounts: [{ name: 'shm', mountPath: '/dev/shm' }] }] },
+      })],
+    });
+    expect(reach(flux, fluxJob)).toEqual([
+      'chart/1 app/trainjob-reach spec.runtimePatches[0].trainingRuntimeSpec.template.spec.replicatedJobs[0].template.spec.template.metadata.labels.scheduling.x-k8s.io/pod-group is "mine"; expected no "scheduling.x-k8s.io/pod-group" label on the flux runtime "fx": its coscheduling plugin sets it to the TrainJob\'s name on every pod, over this value',
+      `chart/1 app/trainjob-reach ${at}.containers[0].volumeMounts[0].mountPath is "/dev/shm"; expected a path other than "/dev/shm" on the flux runtime "fx": its flux plugin mounts its own volume there on the "node" pods, which replaces this mount; mount this volume elsewhere`,
+    ]);
+    const volcano = runtime('vc', [node()], { podGroupPolicy: { volcano: {} } });
+    expect(reach(volcano, trainJob({ runtimeRef: { name: 'vc' }, runtimePatches: [patchOf('node', { metadata: { annotations: { 'scheduling.k8s.io/group-name': 'g' } } })] }))).toEqual([
+      'chart/1 app/trainjob-reach spec.runtimePatches[0].trainingRuntimeSpec.template.spec.replicatedJobs[0].template.spec.template.metadata.annotations.scheduling.k8s.io/group-name is "g"; expected no "scheduling.k8s.io/group-name" annotation on the torch runtime "vc": its volcano plugin sets it to the TrainJob\'s name on every pod, over this value',
+    ]);
+    expect(appRules(trainJob({ runtimeRef: { name: 'jax-distributed' }, trainer: { env: [{ name: 'JAX_PROCESS_ID', value: '0' }] } }), volcano)).toEqual([
+      'chart/0 app/trainjob-runtime spec.trainer.env[0].name is "JAX_PROCESS_ID"; expected a variable the jax runtime "jax-distributed" (built into Trainer v2.3.0) does not set itself (it sets JAX_NUM_PROCESSES, JAX_PROCESS_ID, JAX_COORDINATOR_ADDRESS)',
+    ]);
+  });
+
+  test('a TrainJob env value that refers to a later entry or to a plugin\'s variable stays unexpanded', () => {
+    const job = trainJob({
+      runtimeRef: { name: 'torch-distributed' },
+      trainer: { env: [{ name: 'OUT', value: '$(DATA_ROOT)/out-$(PET_NODE_RANK)' }, { name: 'DATA_ROOT', value: '/data' }, { name: 'LOG', value: '$(DATA_ROOT)/log $$(PET_NNODES)' }] },
+    });
+    expect(reach(job, runtime('other', [node()]))).toEqual([
+      'chart/0 app/trainjob-reach spec.trainer.env[0].value is "$(DATA_ROOT)/out-$(PET_NODE_RANK)"; expected references only to variables defined before this entry on the torch runtime "torch-distributed" (built into Trainer v2.3.0): "DATA_ROOT" is set at spec.trainer.env[1], which lands after it in the trainer container, so the kubelet leaves "$(DATA_ROOT)" unexpanded; move "DATA_ROOT" before it, or write "$$(DATA_ROOT)" to keep the text literal',
+      'chart/0 app/trainjob-reach spec.trainer.env[0].value is "$(DATA_ROOT)/out-$(PET_NODE_RANK)"; expected references only to variables defined before this entry on the torch runtime "torch-distributed" (built into Trainer v2.3.0): "PET_NODE_RANK" is set by the torch plugin after the TrainJob\'s env, so the kubelet leaves "$(PET_NODE_RANK)" unexpanded; read it in the program instead, or write "$$(PET_NODE_RANK)" to keep the text literal',
+    ]);
+    // A name the runtime's container defines keeps the runtime's (earlier) place when the job sets it.
+    const rt = runtime('rt', [node([{ name: 'node', image: 'i', env: [{ name: 'DATA_ROOT', value: '/x' }] }])]);
+    expect(reach(rt, trainJob({ trainer: { env: [{ name: 'OUT', value: '$(DATA_ROOT)/out' }, { name: 'DATA_ROOT', value: '/data' }] } }))).toEqual([]);
+  });
+});
+
+describe('app/jobset-pod-name: the JobSet webhook refuses pod names over 63 characters', () => {
+  const named = (name: string, spec: any) => ({ ...trainJob(spec), metadata: { name, namespace: 'ml' } });
+
+  test('the longest pod of each replicated job, as jobset_webhook.go counts it', () => {
+    // 42 + "-node-0-9-abcde" (15) = 57 characters: fits. 42 + "-dataset-initializer-0-0-abcde" = 72: refused.
+    const name = 'a'.repeat(42);
+    expect(appRules(named(name, { runtimeRef: { name: 'torch-distributed' }, trainer: { numNodes: 10 } }))).toEqual([]);
+    expect(appRules(named(name, { runtimeRef: { name: 'torch-distributed-with-cache' }, trainer: { numNodes: 10 } }))).toEqual([
+      `chart/0 app/jobset-pod-name metadata.name is "${name}"; expected at most 33 characters: JobSet v0.12.0 names the pods "<TrainJob name>-<replicated job>-<job index>-<pod index>-<5 random characters>", and the longest of the "dataset-initializer" job (1 pod), "${name}-dataset-initializer-0-0-abcde", is 72 characters; its webhook refuses a JobSet whose pod names exceed 63, so the TrainJob is admitted and never runs; shorten the name`,
+    ]);
+    // 48 + "-node-0-9-abcde" = 63 fits; 100 nodes make "-node-0-99-abcde" one more.
+    const edge = 'b'.repeat(48);
+    expect(appRules(named(edge, { runtimeRef: { name: 'jax-distributed' }, trainer: { numNodes: 10 } }))).toEqual([]);
+    expect(appRules(named(edge, { runtimeRef: { name: 'jax-distributed' }, trainer: { numNodes: 100 } }))).toEqual([
+      `chart/0 app/jobset-pod-name metadata.name is "${edge}"; expected at most 47 characters: JobSet v0.12.0 names the pods "<TrainJob name>-<replicated job>-<job index>-<pod index>-<5 random characters>", and the longest of the "node" job (100 pods), "${edge}-node-0-99-abcde", is 64 characters; its webhook refuses a JobSet whose pod names exceed 63, so the TrainJob is admitted and never runs; shorten the name`,
+    ]);
+    // XGBoost (the plainml plugin sets the nodes) counts the same way.
+    expect(appRules(named(edge, { runtimeRef: { name: 'xgboost-distributed' }, trainer: { numNodes: 100 } })).map(r => r.split(', "')[1]?.split('"')[0])).toEqual([`${edge}-node-0-99-abcde`]);
+    // MPI: the launcher's name is the longest: 44 + "-launcher-0-0-abcde" (19) = 63 fits, 45 does not.
+    expect(appRules(named('c'.repeat(44), { runtimeRef: { name: 'deepspeed-distributed' }, trainer: { numNodes: 11 } }))).toEqual([]);
+    expect(appRules(named('c'.repeat(45), { runtimeRef: { name: 'deepspeed-distributed' }, trainer: { numNodes: 11 } })).map(r => r.split(';')[0])).toEqual([
+      `chart/0 app/jobset-pod-name metadata.name is "${'c'.repeat(45)}"`,
+    ]);
+  });
+});
+
+test('each app rule of issue 22 is found by its id', () => {
+  const long = { ...trainJob({ runtimeRef: { name: 'jax-distributed' }, trainer: { numProcPerNode: 2 } }), metadata: { name: 'x'.repeat(60), namespace: 'ml' } };
+  expect([...new Set(appFindings([{ path: 'p', doc: long }]).map(f => f.finding.rule))]).toEqual(['app/trainjob-reach', 'app/jobset-pod-name']);
+});
+
+describe('trainer/kueue-patch-metadata', () => {
+  test('pod labels or annotations in the patch of a queued job; node selectors are fine, and an unqueued job may', () => {
+    const patch = (pod: any) => ({ manager: 'example.io/p', trainingRuntimeSpec: { template: { spec: { replicatedJobs: [{ name: 'node', template: { spec: { template: pod } } }] } } } });
+    const queued = (pod: any) => ({ ...trainJob({ runtimePatches: [patch(pod)] }), metadata: { name: 'job', namespace: 'ml', labels: { 'kueue.x-k8s.io/queue-name': 'team-a' } } });
+    expect(rules(queued({ metadata: { annotations: { 'kueue.x-k8s.io/podset-required-topology': 'rack' } } }))).toEqual([
+      'trainer/kueue-patch-metadata spec.runtimePatches[0].trainingRuntimeSpec.template.spec.replicatedJobs[0].template.spec.template.metadata is {"annotations":{"kueue.x-k8s.io/podset-required-topology":"rack"}}; expected no pod labels or annotations in a runtime patch of a job queued by Kueue (queue "team-a"): Trainer v2.3.0 cannot resume the JobSet of such a patch when Kueue admits the job (spec.replicatedJobs[0].template.spec.template.metadata: Invalid value: "null"), so it never runs; put them on the runtime\'s pod templates (a runtime of the app, with podLabels, podAnnotations or a Kueue topology), or leave the job unqueued; node selectors and tolerations in the patch are fine',
+    ]);
+    expect(rules(queued({ spec: { nodeSelector: { pool: 'a100' } } }))).toEqual([]);
+    expect(rules(trainJob({ runtimePatches: [patch({ metadata: { labels: { team: 'a' } } })] }))).toEqual([]);
+  });
 });

@@ -29,6 +29,8 @@ export const HOST_NETWORK_PORT = new Rule('kubernetes', 'k8s/host-network-port',
 export const ENV_NAME = new Rule('kubernetes', 'k8s/env-name', F, `${SOURCE} ValidateEnv (IsRelaxedEnvVarName, GA in 1.34)`);
 export const ENV_VALUE_FROM = new Rule('kubernetes', 'k8s/env-value-from', F, `${SOURCE} validateEnvVarValueFrom (exactly one source, not with value)`);
 export const ENV_FROM = new Rule('kubernetes', 'k8s/env-from', F, `${SOURCE} ValidateEnvFrom (exactly one source, prefix a valid name)`);
+export const ENV_REFERENCE_ORDER = new Rule('kubernetes', 'k8s/env-reference-order', F,
+  'k8s.io/kubernetes pkg/kubelet/kubelet_pods.go makeEnvironmentVariables and third_party/forked/golang/expansion (a $(VAR) in an env value expands only from envFrom and earlier entries)');
 export const VOLUME_MOUNT_NAME = new Rule('kubernetes', 'k8s/volume-mount-name', 'volumes', `${SOURCE} ValidateVolumeMounts (name of a volume of the pod)`);
 export const MOUNT_PATH = new Rule('kubernetes', 'k8s/mount-path', 'volumes', `${SOURCE} ValidateVolumeMounts (required) and the container runtime (absolute destination)`);
 export const MOUNT_PATH_UNIQUE = new Rule('kubernetes', 'k8s/mount-path-unique', 'volumes', `${SOURCE} ValidateVolumeMounts (must be unique) and the kubelet (one mount per normalized path)`);
@@ -39,7 +41,7 @@ export const PROBE_SUCCESS_THRESHOLD = new Rule('kubernetes', 'k8s/probe-success
 export const CONTAINER_RULES = [
   CONTAINER_NAME, CONTAINER_NAME_UNIQUE, IMAGE, IMAGE_PULL_POLICY, TERMINATION_MESSAGE_POLICY, CONTAINER_RESTART_POLICY,
   WORKING_DIR, PORT_NUMBER, PORT_NAME, PORT_NAME_UNIQUE, PORT_PROTOCOL, HOST_PORT_UNIQUE, HOST_NETWORK_PORT,
-  ENV_NAME, ENV_VALUE_FROM, ENV_FROM, VOLUME_MOUNT_NAME, MOUNT_PATH, MOUNT_PATH_UNIQUE, SUB_PATH,
+  ENV_NAME, ENV_VALUE_FROM, ENV_FROM, ENV_REFERENCE_ORDER, VOLUME_MOUNT_NAME, MOUNT_PATH, MOUNT_PATH_UNIQUE, SUB_PATH,
   PROBE_HANDLER, PROBE_SUCCESS_THRESHOLD,
 ];
 
@@ -97,6 +99,7 @@ function checkContainer(c: Record<string, any>, at: string, init: boolean, pod: 
   checkPorts(c.ports, child(at, 'ports'), pod, out);
   checkEnv(c.env, child(at, 'env'), out);
   checkEnvFrom(c.envFrom, child(at, 'envFrom'), out);
+  if (!Array.isArray(c.envFrom) || c.envFrom.length === 0) checkEnvReferenceOrder(c.env, child(at, 'env'), out);
   checkVolumeMounts(c.volumeMounts, child(at, 'volumeMounts'), pod.volumes, out);
   checkResources(c.resources, child(at, 'resources'), out);
   checkContainerSecurityContext(c.securityContext, child(at, 'securityContext'), pod.securityContext, pod.securityContextAt, out);
@@ -189,6 +192,47 @@ export function checkEnv(env: unknown, at: string, out: Finding[]): void {
       ENV_VALUE_FROM.report(out, child(path, 'value'), item.value, 'expected not set (or empty) when valueFrom is set');
     }
   }
+}
+
+/**
+ * References in env values to a variable the same list defines only later: the kubelet expands
+ * `$(NAME)` from envFrom, the entries before it and the service variables, so the reference stays
+ * as written. Only for a container without envFrom (whose keys could define the name before).
+ * `$$` is the escape: `$$(NAME)` is the literal `$(NAME)`.
+ */
+export function checkEnvReferenceOrder(env: unknown, at: string, out: Finding[]): void {
+  if (!Array.isArray(env)) return;
+  const firstIndex = new Map<string, number>();
+  env.forEach((e, i) => {
+    if (isObject(e) && typeof e.name === 'string' && !firstIndex.has(e.name)) firstIndex.set(e.name, i);
+  });
+  env.forEach((e, i) => {
+    if (!isObject(e) || typeof e.value !== 'string') return;
+    for (const name of envReferences(e.value)) {
+      const defined = firstIndex.get(name);
+      if (defined === undefined || defined < i) continue;
+      const where = defined === i ? 'this entry itself' : `${indexed(at, defined)}, after it`;
+      ENV_REFERENCE_ORDER.report(out, child(indexed(at, i), 'value'), e.value,
+        `expected references only to variables defined before this entry: "${name}" is defined at ${where}, so the kubelet leaves "$(${name})" unexpanded; `
+        + `move "${name}" before ${indexed(at, i)}, or write "$$(${name})" to keep the text literal`);
+    }
+  });
+}
+
+/** The variable names `$(NAME)` refers to in a value, as the kubelet's expansion reads them (`$$` escapes). */
+export function envReferences(value: string): string[] {
+  const names: string[] = [];
+  for (let i = 0; i < value.length - 1; i++) {
+    if (value[i] !== '$') continue;
+    if (value[i + 1] === '$') { i++; continue; }
+    if (value[i + 1] !== '(') continue;
+    const close = value.indexOf(')', i + 2);
+    if (close < 0) break;
+    const name = value.slice(i + 2, close);
+    if (name !== '' && !names.includes(name)) names.push(name);
+    i = close;
+  }
+  return names;
 }
 
 function checkEnvFrom(envFrom: unknown, at: string, out: Finding[]): void {

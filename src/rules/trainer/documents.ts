@@ -12,6 +12,7 @@ import { checkTemplateMeta } from '../kubernetes/metadata';
 import { isDns1123Subdomain, isObject } from '../kubernetes/names';
 import { checkAffinity, checkNodeSelector, checkTolerations } from '../kubernetes/scheduling';
 import { checkVolumes } from '../kubernetes/volumes';
+import { KUEUE_QUEUE_LABEL } from '../kueue/labels';
 import { Rule } from '../rule';
 
 export const RUNTIME_STEP = new Rule('trainer', 'trainer/runtime-step', 'runtimes',
@@ -23,7 +24,11 @@ export const PATCH_MANAGER = new Rule('trainer', 'trainer/patch-manager', 'runti
 export const PATCH_ENV = new Rule('trainer', 'trainer/patch-env', 'runtime-patches',
   'kubeflow/trainer v2.3.0 plugins/jobset Validate (no env patch on the node, dataset-initializer or model-initializer containers)');
 
-export const TRAINER_RULES = [RUNTIME_STEP, REPLICATED_JOB_NAME, PATCH_MANAGER, PATCH_ENV];
+export const KUEUE_PATCH_METADATA = new Rule('trainer', 'trainer/kueue-patch-metadata', 'runtime-patches',
+  'kubeflow/trainer v2.3.0 plugins/jobset Build under Kueue v0.15.2 admission: a JobSet made from a patch with pod-template metadata is not resumed '
+  + '(spec.replicatedJobs[0].template.spec.template.metadata: Invalid value: "null"), so the admitted job never runs');
+
+export const TRAINER_RULES = [RUNTIME_STEP, REPLICATED_JOB_NAME, PATCH_MANAGER, PATCH_ENV, KUEUE_PATCH_METADATA];
 
 /** The checks of a TrainingRuntime or ClusterTrainingRuntime. */
 export function checkTrainingRuntime(doc: any, out: Finding[]): void {
@@ -71,6 +76,12 @@ export function checkTrainJob(doc: any, out: Finding[]): void {
       const podAt = `${indexed(`${patchAt}.trainingRuntimeSpec.template.spec.replicatedJobs`, j)}.template.spec.template`;
       const pod = job?.template?.spec?.template;
       checkTemplateMeta(pod?.metadata, child(podAt, 'metadata'), out);
+      const queue = doc?.metadata?.labels?.[KUEUE_QUEUE_LABEL];
+      if (queue !== undefined && isObject(pod?.metadata) && Object.keys(pod.metadata).length > 0) {
+        KUEUE_PATCH_METADATA.report(out, child(podAt, 'metadata'), pod.metadata, `expected no pod labels or annotations in a runtime patch of a job queued by Kueue (queue "${queue}"): `
+          + 'Trainer v2.3.0 cannot resume the JobSet of such a patch when Kueue admits the job (spec.replicatedJobs[0].template.spec.template.metadata: Invalid value: "null"), so it never runs; '
+          + 'put them on the runtime\'s pod templates (a runtime of the app, with podLabels, podAnnotations or a Kueue topology), or leave the job unqueued; node selectors and tolerations in the patch are fine');
+      }
       const spec = pod?.spec;
       if (isObject(spec)) {
         checkNodeSelector(spec.nodeSelector, child(child(podAt, 'spec'), 'nodeSelector'), out);

@@ -34,6 +34,8 @@ export const TRAINER_GROUP = 'trainer.kubeflow.org';
 export const RESERVED_ENV: Readonly<Record<string, readonly string[]>> = {
   torch: ['PET_NNODES', 'PET_NPROC_PER_NODE', 'PET_NODE_RANK', 'PET_MASTER_ADDR', 'PET_MASTER_PORT'],
   mpi: ['OMPI_MCA_orte_default_hostfile', 'OMPI_MCA_plm_rsh_args', 'OMPI_MCA_orte_keep_fqdn_hostnames', 'OMPI_MCA_orte_set_default_slots'],
+  // The jax plugin's own (jax.go EnforceMLPolicy): not refused by its webhook, overwritten silently.
+  jax: ['JAX_NUM_PROCESSES', 'JAX_PROCESS_ID', 'JAX_COORDINATOR_ADDRESS'],
   xgboost: ['DMLC_TRACKER_URI', 'DMLC_TRACKER_PORT', 'DMLC_TASK_ID', 'DMLC_NUM_WORKER'],
 };
 

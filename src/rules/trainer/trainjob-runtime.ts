@@ -14,6 +14,7 @@ import { BUILTIN_RUNTIMES, BUILTIN_RUNTIMES_RELEASE } from './builtin-runtimes.g
 import { DATASET_INITIALIZER, INITIALIZER_VOLUME, LAUNCHER_JOB, MODEL_INITIALIZER, NODE_JOB, RESERVED_ENV, RUNTIME_PROVIDED_ANNOTATION } from './names';
 import { CLUSTER_RUNTIME, RuntimeReference, isTrainJob, isTrainerRuntime, runtimeKey, runtimeReferenceOf } from './runtime-lookup';
 import { torchtuneFindings } from './torchtune';
+import { JOBSET_POD_NAME, TRAINJOB_REACH, reachFindings } from './trainjob-reach';
 import { nearest } from '../../util/nearest';
 
 export const TRAINJOB_RUNTIME = new Rule('trainer', 'app/trainjob-runtime', 'app',
@@ -26,17 +27,19 @@ export function trainJobRuntimes(docs: readonly AppDocument[], out: AppFinding[]
   for (const d of docs) {
     const ref = isTrainJob(d.doc) ? runtimeReferenceOf(d.doc) : undefined;
     if (ref === undefined) continue;
-    const report = (field: string, value: unknown, allowed: string) =>
-      out.push({ path: d.path, finding: { field, value, allowed, rule: TRAINJOB_RUNTIME.id } });
+    const reporter = (rule: string): Report => (field, value, allowed) => out.push({ path: d.path, finding: { field, value, allowed, rule } });
+    const report = reporter(TRAINJOB_RUNTIME.id);
+    const reach = reporter(TRAINJOB_REACH.id);
+    const podNames = reporter(JOBSET_POD_NAME.id);
     const runtime = runtimes.find(r => runtimeKey(r.doc) === ref.key);
     const elsewhere = runtimes.find(r => r.doc.kind === ref.kind && r.doc.metadata?.name === ref.name);
     if (runtime) {
-      checkAgainst(d.doc, runtime.doc, '', report);
+      checkAgainst(d.doc, runtime.doc, '', report, reach, podNames);
     } else if (elsewhere) {
       // Only a namespaced runtime can be elsewhere: the controller looks in the job's namespace.
       report('spec.runtimeRef.name', ref.name, `expected a TrainingRuntime in the job's ${showNamespace(namespaceOf(d.doc))}; the app's "${ref.name}" is in ${showNamespace(namespaceOf(elsewhere.doc))}, where the controller does not look`);
     } else if (ref.kind === CLUSTER_RUNTIME && Object.prototype.hasOwnProperty.call(BUILTIN_RUNTIMES, ref.name)) {
-      checkAgainst(d.doc, BUILTIN_RUNTIMES[ref.name], ` (built into ${BUILTIN_RUNTIMES_RELEASE})`, report);
+      checkAgainst(d.doc, BUILTIN_RUNTIMES[ref.name], ` (built into ${BUILTIN_RUNTIMES_RELEASE})`, report, reach, podNames);
     } else if (runtimes.length > 0 && d.doc.metadata?.annotations?.[RUNTIME_PROVIDED_ANNOTATION] !== 'true') {
       unknownRuntime(d.doc, ref, runtimes, report);
     }
@@ -72,7 +75,7 @@ function unknownRuntime(job: any, ref: RuntimeReference, runtimes: readonly AppD
 type Report = (field: string, value: unknown, allowed: string) => void;
 
 /** `origin` follows the runtime's name in messages: empty for the app's, the release for a built-in. */
-function checkAgainst(job: any, runtime: any, origin: string, report: (field: string, value: unknown, allowed: string) => void): void {
+function checkAgainst(job: any, runtime: any, origin: string, report: Report, reach: Report, podNames: Report): void {
   const name = runtime.metadata?.name;
   const jobs: any[] = Array.isArray(runtime.spec?.template?.spec?.replicatedJobs) ? runtime.spec.template.spec.replicatedJobs : [];
   const containersOf = (job0: any): any[] => [
@@ -126,4 +129,5 @@ function checkAgainst(job: any, runtime: any, origin: string, report: (field: st
   if (policy === 'mpi' && runtime.spec.mlPolicy.mpi.runLauncherAsNode === true && numNodes >= 2 && !(byName.has(LAUNCHER_JOB) && byName.has(NODE_JOB))) {
     report('spec.trainer.numNodes', numNodes, `expected 1: the MPI runtime "${name}"${origin} runs the launcher as a node but lacks a "${LAUNCHER_JOB}" or "${NODE_JOB}" job`);
   }
+  reachFindings(job, runtime, policy, origin, reach, podNames);
 }

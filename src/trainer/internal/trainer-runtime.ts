@@ -1,5 +1,6 @@
 import type { ApiObject } from 'cdk8s';
 import type { IConstruct } from 'constructs';
+import type { Accelerator } from '../../common/accelerator';
 import type { MlPolicy } from '../ml-policy';
 
 /** What a TrainJob needs to know of a runtime defined in the same app. Internal plumbing. */
@@ -14,8 +15,8 @@ export interface RuntimeFacts {
   readonly replicatedJobs: () => string[];
   /** The replicated jobs whose main container trains (`node`, and the MPI `launcher`). */
   readonly trainerJobs: () => string[];
-  /** The accelerators per node, if the runtime requests some. */
-  readonly acceleratorsPerNode: () => number | undefined;
+  /** The accelerator of each node, if the runtime requests one. */
+  readonly acceleratorPerNode: () => Accelerator | undefined;
 }
 
 /** A runtime construct of an app: its kind and API object. */

@@ -497,7 +497,7 @@ describe('validation', () => {
 describe('what a TrainJob asks reaches the pods that train (issue 22)', () => {
   const gaudi = { accelerator: Accelerator.custom('habana.ai/gaudi', 8), cpu: kplus.Cpu.units(64), memory: Size.gibibytes(512) };
 
-  test('torch with an accelerator the plugin does not count as a GPU: numProcPerNode is written as the device count', () => {
+  test('torch and MPI with an accelerator the plugin does not count as a GPU: numProcPerNode is written as the device count', () => {
     const [job] = synthAll(chart => new TrainJob(chart, 'job', { metadata: { name: 'gaudi' }, runtime: TrainingRuntimeRef.cluster('torch-distributed'), resourcesPerNode: gaudi }));
     expect(job.spec.trainer.numProcPerNode).toBe(8);
     // A GPU (the plugin's "auto"), a runtime construct's accelerator, a policy that is not torch, an explicit count.
@@ -507,9 +507,18 @@ describe('what a TrainJob asks reaches the pods that train (issue 22)', () => {
       new TrainJob(chart, 'neuron', { metadata: { name: 'neuron-job' }, runtime: rt.ref });
       new TrainJob(chart, 'xgb', { metadata: { name: 'xgb' }, runtime: TrainingRuntimeRef.cluster('xgboost-distributed'), resourcesPerNode: gaudi });
       new TrainJob(chart, 'own', { metadata: { name: 'own' }, runtime: TrainingRuntimeRef.cluster('torch-distributed'), resourcesPerNode: gaudi, numProcPerNode: 4 });
+      // MPI keeps one slot per node unless the resources name a GPU; a runtime's own slots stand.
+      new TrainJob(chart, 'mpi', { metadata: { name: 'mpi' }, runtime: TrainingRuntimeRef.cluster('deepspeed-distributed'), resourcesPerNode: gaudi });
+      const slots = new ClusterTrainingRuntime(chart, 'rt-slots', {
+        metadata: { name: 'mpi-slots' },
+        mlPolicy: MlPolicy.mpi({ slotsPerWorker: 4, runLauncherAsNode: true }),
+        image: TORCH_IMAGE,
+        resources: { accelerator: Accelerator.custom('habana.ai/gaudi', 4) },
+      });
+      new TrainJob(chart, 'mpi-slots', { metadata: { name: 'mpi-slots-job' }, runtime: slots.ref });
     });
     expect(docs.filter(d => d.kind === 'TrainJob').map(d => [d.metadata.name, d.spec.trainer?.numProcPerNode])).toEqual([
-      ['amd', undefined], ['neuron-job', 2], ['xgb', undefined], ['own', 4],
+      ['amd', undefined], ['neuron-job', 2], ['xgb', undefined], ['own', 4], ['mpi', 8], ['mpi-slots-job', undefined],
     ]);
   });
 

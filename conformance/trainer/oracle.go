@@ -57,8 +57,9 @@ func (c *comparer) compare(kind, field, rj string, asked, built string) {
 // Compare holds a built JobSet to the intent. The jobs that run the training ranks get the
 // trainer's fields: the replicated jobs labelled as the trainer step; on an MPI runtime the
 // `node` job, and the `launcher` too when it runs as a node (runLauncherAsNode). On MPI the
-// command and args belong to the launcher (it runs mpirun), the image to the launcher and the
-// ranks.
+// command, args and env belong to the launcher (it runs mpirun: the job's env is mpirun's, and the
+// ranks get what mpirun forwards with -x, as docs/constructs/trainer-v2.md says), the image to the
+// launcher and the ranks.
 func Compare(in Intent, b *Built) Comparison {
 	out := Comparison{Checks: map[string]bool{}}
 	c := &comparer{job: IntentKey(b.TrainJob.Namespace, b.TrainJob.Name), built: b, out: &out}
@@ -66,9 +67,11 @@ func Compare(in Intent, b *Built) Comparison {
 	ranks := rankJobs(b)
 	commandJobs := ranks
 	imageJobs := ranks
+	envJobs := ranks
 	if isMPI(b) {
 		commandJobs = jobsNamed(js, constants.Launcher)
 		imageJobs = uniqueJobs(append(append([]*jobsetv1alpha2.ReplicatedJob{}, ranks...), commandJobs...))
+		envJobs = commandJobs
 	}
 	if len(ranks) == 0 {
 		c.compare("nodes", "replicated job that runs the training ranks", "-", "present", "none")
@@ -123,8 +126,10 @@ func Compare(in Intent, b *Built) Comparison {
 			c.compare("processes", "processes per node", rj.Name, strconv.Itoa(int(*procs)), builtProcs(b, rj))
 		}
 	}
-	for _, rj := range ranks {
+	for _, rj := range envJobs {
 		compareEnv(c, "env", rj.Name, in.Env, containerOf(rj).Env)
+	}
+	for _, rj := range ranks {
 		compareRuntimeMounts(c, b, rj)
 	}
 	for _, p := range in.Pods {

@@ -295,7 +295,7 @@ export class TrainJob extends KubeflowResource {
       args: p.args,
       env: envVars(p.env),
       numNodes: p.numNodes,
-      numProcPerNode: p.numProcPerNode ?? this.devicesTorchMisses(),
+      numProcPerNode: p.numProcPerNode ?? this.devicesPluginMisses(),
       resourcesPerNode: resources,
     });
     return dropUndefined({
@@ -425,13 +425,17 @@ export class TrainJob extends KubeflowResource {
   }
 
   /**
-   * Processes per node for a torch runtime whose accelerator the torch plugin does not count: it
-   * counts only resources whose name contains "gpu", and otherwise starts one process per CPU, so
-   * a node of 8 Gaudi devices and 64 CPUs would get 64. Written explicitly so that processes = devices.
+   * Processes per node for a torch or MPI runtime whose accelerator the plugin does not count: both
+   * count only resources whose name contains "gpu". Torch otherwise starts one process per CPU (a
+   * node of 8 Gaudi devices and 64 CPUs would get 64), MPI keeps one slot per node. Written
+   * explicitly so that processes = devices.
    */
-  private devicesTorchMisses(): number | undefined {
+  private devicesPluginMisses(): number | undefined {
     const accelerator = this.accelerator();
-    if (!accelerator || accelerator.resourceName.toLowerCase().includes('gpu') || this.policyName() !== 'torch') return undefined;
+    const policy = this.policyName();
+    if (!accelerator || accelerator.resourceName.toLowerCase().includes('gpu') || (policy !== 'torch' && policy !== 'mpi')) return undefined;
+    // MPI replaces only a runtime's one slot (its default) with the GPU count; a runtime's own slots stand.
+    if (policy === 'mpi' && (this.runtime._facts?.policy._processesPerNode ?? 1) !== 1) return undefined;
     return accelerator.count;
   }
 

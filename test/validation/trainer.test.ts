@@ -234,6 +234,17 @@ describe('app/trainjob-reach: what a TrainJob asks that never reaches the pods t
     ]);
   });
 
+  test('MPI counts only resources named "gpu" too: a node of Gaudi devices keeps one slot, unless the runtime sets its own', () => {
+    const gaudi = { requests: { 'cpu': '64', 'habana.ai/gaudi': 8 }, limits: { 'habana.ai/gaudi': 8 } };
+    expect(reach(BUILTIN_RUNTIMES['deepspeed-distributed'], trainJob({ runtimeRef: { name: 'deepspeed-distributed' }, trainer: { resourcesPerNode: gaudi } }))).toEqual([
+      'chart/1 app/trainjob-reach spec.trainer.numProcPerNode is not set; expected 8 beside 8 "habana.ai/gaudi" per node in resourcesPerNode on the mpi runtime "deepspeed-distributed": the mpi plugin counts devices only in resources whose name contains "gpu", so each node keeps 1 slot in the hostfile instead of one per device; set numProcPerNode to 8',
+    ]);
+    // A runtime's own slots stand (the plugin replaces only the default 1), and an explicit count is taken as asked.
+    const slots = runtime('rt', [node()], { mlPolicy: { numNodes: 1, mpi: { numProcPerNode: 4, runLauncherAsNode: true } } });
+    expect(reach(slots, trainJob({ trainer: { resourcesPerNode: gaudi } }))).toEqual([]);
+    expect(reach(BUILTIN_RUNTIMES['deepspeed-distributed'], trainJob({ runtimeRef: { name: 'deepspeed-distributed' }, trainer: { resourcesPerNode: gaudi, numProcPerNode: 8 } }))).toEqual([]);
+  });
+
   test('torch counts only resources named "gpu": a node of Gaudi devices gets one process per CPU', () => {
     const gaudi = { requests: { 'cpu': '64', 'habana.ai/gaudi': 8 }, limits: { 'habana.ai/gaudi': 8 } };
     expect(reach(trainJob({ runtimeRef: { name: 'torch-distributed' }, trainer: { resourcesPerNode: gaudi } }), runtime('other', [node()]))).toEqual([

@@ -81,19 +81,24 @@ export function reachFindings(job: any, runtime: any, policy: string | undefined
     report('spec.trainer.numProcPerNode', trainer.numProcPerNode, `expected none on ${rt}: ${why}; leave it out (for more workers per node on xgboost, give each node GPUs)`);
   }
 
-  torchProcesses(job, trainerJob, policy, rt, report);
+  processesPerDevice(job, trainerJob, runtime, policy, rt, report);
   envOrder(job, trainerJob, policy, rt, report);
   patchFindings(job, jobs, runtime, policy, rt, report);
   podNameLength(job, jobs, runtime, policy, podNames);
 }
 
 /**
- * torch.go EnforceMLPolicy: without numProcPerNode, processes per node are torchrun's "auto" when
- * the resources name a GPU, else the CPU count; a node of non-GPU accelerators gets one process per CPU.
+ * Without numProcPerNode, the torch and MPI plugins count a node's devices only in resources whose
+ * name contains "gpu" (runtime.GetNumGPUPerNode): torch.go EnforceMLPolicy then starts one process
+ * per CPU, mpi.go EnforceMLPolicy keeps the runtime's one slot per node. A node of other
+ * accelerators gets the wrong count.
  */
-function torchProcesses(job: any, trainerJob: any, policy: string | undefined, rt: string, report: Report): void {
+function processesPerDevice(job: any, trainerJob: any, runtime: any, policy: string | undefined, rt: string, report: Report): void {
   const trainer = job.spec?.trainer ?? {};
-  if (policy !== 'torch' || trainer.numProcPerNode !== undefined) return;
+  if ((policy !== 'torch' && policy !== 'mpi') || trainer.numProcPerNode !== undefined) return;
+  // MPI replaces only a runtime value of 1 (its default) with the GPU count.
+  const runtimeSlots = policy === 'mpi' ? runtime?.spec?.mlPolicy?.mpi?.numProcPerNode ?? 1 : undefined;
+  if (runtimeSlots !== undefined && runtimeSlots !== 1) return;
   const own = trainer.resourcesPerNode;
   const resources = own ?? trainerJob?.template?.spec?.template?.spec?.containers?.find((c: any) => c?.name === NODE_JOB)?.resources;
   if (!resources) return;
@@ -105,9 +110,15 @@ function torchProcesses(job: any, trainerJob: any, policy: string | undefined, r
   const device = names.find(n => NON_GPU_ACCELERATOR.test(n));
   if (!device) return;
   const devices = wholeUnits(requests[device] ?? limits[device]);
+  const where = own ? 'resourcesPerNode' : 'the runtime\'s node resources';
+  if (policy === 'mpi') {
+    if (devices === 1) return;
+    report('spec.trainer.numProcPerNode', undefined, `expected ${devices} beside ${devices} "${device}" per node in ${where} on ${rt}: the mpi plugin counts devices only in resources `
+      + `whose name contains "gpu", so each node keeps 1 slot in the hostfile instead of one per device; set numProcPerNode to ${devices}`);
+    return;
+  }
   const cpus = Math.max(1, wholeUnits(requests.cpu) || wholeUnits(limits.cpu));
   if (devices === cpus) return;
-  const where = own ? 'resourcesPerNode' : 'the runtime\'s node resources';
   report('spec.trainer.numProcPerNode', undefined, `expected ${devices} beside ${devices} "${device}" per node in ${where} on ${rt}: the torch plugin counts devices only in resources `
     + `whose name contains "gpu", so it starts one process per CPU (${cpus}) instead of one per device; set numProcPerNode to ${devices}`);
 }

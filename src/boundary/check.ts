@@ -333,9 +333,38 @@ function checkStruct(where: Where, fqn: string, value: unknown, field: string): 
     // jsii's other languages leave an unset field out; a null from JavaScript would reach code that
     // tests for undefined.
     if (item === null) raise(where, join(field, key), show(item), `expected ${describeType(type)}${optional ? ', or the field left out' : ''}`);
-    checkValue(where, type, item, join(field, key));
+    try {
+      checkValue(where, type, item, join(field, key));
+    } catch (error) {
+      throw withSiblingGuess(error, where, fqn, record, key, join(field, key));
+    }
   }
   checkedStructs.set(value, fqn);
+}
+
+/**
+ * A field given a value of the wrong type is often a misspelling of a sibling that takes it
+ * (`worker: 3` for `workers`, `master: 1` for `masters`): when the refusal is about the field
+ * itself (not a field inside it) and a sibling with a close name, left unset, takes the value, the
+ * message suggests it, as it does for a field the struct does not have.
+ */
+function withSiblingGuess(error: unknown, where: Where, fqn: string, record: { [key: string]: unknown }, key: string, path: string): unknown {
+  const prefix = `${typeof where === 'string' ? where : where.node.path}: ${path} is `;
+  if (!(error instanceof Error) || !error.message.startsWith(prefix)) return error;
+  const siblings = fieldsOf(fqn).filter(f => f.key !== key && record[f.key] === undefined && fits(where, f.type, record[key]));
+  const guess = nearest(key, siblings.map(f => f.key));
+  if (guess !== undefined) error.message = `${error.message}: did you mean "${guess}"?`;
+  return error;
+}
+
+/** Whether a value passes as `type` (used for suggestions only). */
+function fits(where: Where, type: Type, value: unknown): boolean {
+  try {
+    checkValue(where, type, value, '');
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function checkInstance(where: Where, fqn: string, value: unknown, field: string): void {
@@ -374,7 +403,12 @@ function checkEnum(where: Where, fqn: string, value: unknown, field: string): vo
 }
 
 /** Fields users reach for under another name (a GPU count is an accelerator in this API). */
-const ALIASES: { [given: string]: string } = { 'gpu': 'accelerator', 'gpus': 'accelerator', 'nvidia.com/gpu': 'accelerator' };
+const ALIASES: { [given: string]: string } = {
+  'gpu': 'accelerator', 'gpus': 'accelerator', 'nvidia.com/gpu': 'accelerator',
+  // The v1 CRD's names of the elastic settings, which the props spell as torchrun does.
+  'minreplicas': 'minWorkers', 'maxreplicas': 'maxWorkers', 'rdzvbackend': 'rendezvousBackend', 'rdzvhost': 'rendezvousHost',
+  'rdzvport': 'rendezvousPort', 'rdzvid': 'rendezvousId', 'rdzvconf': 'rendezvousConf',
+};
 
 /** A plain object as a struct or map is given: not null, not a list, not a boxed primitive. */
 function isPlainObject(value: unknown): value is object {

@@ -4,6 +4,7 @@ import * as notebooks from '../../imports/notebooks';
 import { secondsOf, WHOLE_SECONDS } from '../common/internal/durations';
 import { isPortId, PORT_ID_TEXT } from '../common/internal/names';
 import { Finding, finding } from '../rules/finding';
+import { parseKnown } from '../common/internal/parse-value';
 
 
 /** How often an activity probe runs. */
@@ -139,6 +140,17 @@ export class FilterScope {
   public static readonly POD_CONFIG = new FilterScope('POD_CONFIG');
   /** The scope as the CRD spells it. */
   public readonly value: string;
+  /**
+   * The FilterScope a configuration file names, refused at once if the value is not one of the set
+   * (the error lists them, and the closest to the value given).
+   *
+   * @param value the scope as the CRD spells it: `WORKSPACE_KIND`, `IMAGE_CONFIG` or `POD_CONFIG`
+   * @param key the configuration key the value came from, named in the error (such as `workers.restartPolicy`)
+   */
+  public static parse(value: string, key?: string): FilterScope {
+    return parseKnown('FilterScope.parse', value, key, [['WORKSPACE_KIND', FilterScope.WORKSPACE_KIND], ['IMAGE_CONFIG', FilterScope.IMAGE_CONFIG], ['POD_CONFIG', FilterScope.POD_CONFIG]], 'the filter scopes of the pinned Notebooks v2 CRD');
+  }
+
   private constructor(value: string) {
     this.value = value;
   }

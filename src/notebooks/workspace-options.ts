@@ -4,6 +4,7 @@ import * as notebooks from '../../imports/notebooks';
 import { DNS_LABEL_TEXT, DNS_SUBDOMAIN_TEXT, isLabel, isSubdomain } from '../common/internal/names';
 import { Resources } from '../common/resources';
 import { Finding, finding } from '../rules/finding';
+import { parseKnown } from '../common/internal/parse-value';
 
 
 /**
@@ -73,6 +74,17 @@ export class RedirectLevel {
   public static readonly DANGER = new RedirectLevel('Danger');
   /** The level as the CRD spells it. */
   public readonly value: string;
+  /**
+   * The RedirectLevel a configuration file names, refused at once if the value is not one of the set
+   * (the error lists them, and the closest to the value given).
+   *
+   * @param value the level as the CRD spells it: `Info`, `Warning` or `Danger`
+   * @param key the configuration key the value came from, named in the error (such as `workers.restartPolicy`)
+   */
+  public static parse(value: string, key?: string): RedirectLevel {
+    return parseKnown('RedirectLevel.parse', value, key, [['Info', RedirectLevel.INFO], ['Warning', RedirectLevel.WARNING], ['Danger', RedirectLevel.DANGER]], 'the redirect levels of the pinned Notebooks v2 CRD');
+  }
+
   private constructor(value: string) {
     this.value = value;
   }

@@ -7,6 +7,7 @@ import { Finding, describe, finding } from './finding';
 import { dropRenderings, hasJsonPatches, keepRenderings, rendersOncePerSynth, keepingRenderings } from './render-hook';
 import { RuleSource } from './rule';
 import { sourcesOff } from './rule-switches';
+import { acceptedUnknownValues, withUnknownValuesAccepted } from './unknown-values';
 import { lazy } from '../util/lazy';
 
 export { KUBERNETES_RULES_CONTEXT } from './rule-switches';
@@ -19,6 +20,7 @@ const rules = lazy(() => ({
   schema: require('./schema') as typeof import('./schema'),
   kubeflowFindings: (require('./operators') as typeof import('./operators')).kubeflowFindings,
   ruleSource: (require('./catalogue') as typeof import('./catalogue')).ruleSource,
+  knownValues: (require('./training-operator/known-values') as typeof import('./training-operator/known-values')).KNOWN_VALUES,
 }));
 /* eslint-enable @typescript-eslint/no-require-imports */
 
@@ -113,7 +115,9 @@ function runPass(root: IConstruct, state: AppState): void {
   const inSynth = keepingRenderings(root);
   if (inSynth && state.current) return;
   const off = sourcesOff(root);
-  const { kubernetesFindings, appFindings, schema, kubeflowFindings, ruleSource } = rules();
+  const { kubernetesFindings, appFindings, schema, kubeflowFindings, ruleSource, knownValues } = rules();
+  const accepted = acceptedUnknownValues(root);
+  const isKnownValueRule = (rule: string | undefined) => rule !== undefined && rule in knownValues;
   const on = (f: Finding) => off.size === 0 || !off.has(ruleSource(f.rule) as RuleSource);
   const ours = new Map(state.registered.map(r => [r.apiObject, r]));
   const findings = new Map<ApiObject, Finding[]>();
@@ -133,7 +137,7 @@ function runPass(root: IConstruct, state: AppState): void {
     const own: Finding[] = [];
     if (hasJsonPatches(apiObject)) own.push(...patchedSchemaFindings(apiObject, schema.schemaViolations(doc) ?? [], schema.toFinding));
     own.push(...kubernetesFindings(doc));
-    own.push(...withProps(kubeflowFindings(doc), ours.get(apiObject)!.propOf));
+    own.push(...withProps(withUnknownValuesAccepted(kubeflowFindings(doc), accepted, isKnownValueRule), ours.get(apiObject)!.propOf));
     findings.set(apiObject, own.filter(on));
   }
   const byPath = new Map([...ours.keys()].map(o => [o.node.path, o]));

@@ -12,7 +12,7 @@
 import * as cdk8s from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import * as constructs from 'constructs';
-import { fromCaller, OWN_CLASSES } from './registry';
+import { CONSTRUCT_PROPS, fromCaller, OWN_CLASSES } from './registry';
 import { CLASSES, ENUMS, INTERFACE_EXAMPLES, INTERFACES, OPEN_STRUCTS, STRUCTS } from './schema.generated';
 import { show as showValue } from '../rules/finding';
 import { nearest } from '../util/nearest';
@@ -110,6 +110,8 @@ export function checkConstructor(scope: constructs.IConstruct, target: Function,
   checkedConstructs.add(scope);
   // scope and id were used by super() already; constructs checks those itself.
   checkInit(scope, target, args);
+  const props = args[2];
+  if (typeof props === 'object' && props !== null) CONSTRUCT_PROPS.set(scope, props);
 }
 
 /**

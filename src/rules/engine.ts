@@ -137,13 +137,13 @@ function runPass(root: IConstruct, state: AppState): void {
     const own: Finding[] = [];
     if (hasJsonPatches(apiObject)) own.push(...patchedSchemaFindings(apiObject, schema.schemaViolations(doc) ?? [], schema.toFinding));
     own.push(...kubernetesFindings(doc));
-    own.push(...withProps(withUnknownValuesAccepted(kubeflowFindings(doc), accepted, isKnownValueRule), ours.get(apiObject)!.propOf));
-    findings.set(apiObject, own.filter(on));
+    own.push(...withUnknownValuesAccepted(kubeflowFindings(doc), accepted, isKnownValueRule));
+    findings.set(apiObject, withProps(own.filter(on), ours.get(apiObject)!.propOf));
   }
   const byPath = new Map([...ours.keys()].map(o => [o.node.path, o]));
   for (const f of appFindings(documents)) {
     const apiObject = byPath.get(f.path);
-    if (apiObject && on(f.finding)) findings.get(apiObject)?.push(f.finding);
+    if (apiObject && on(f.finding)) findings.get(apiObject)?.push(...withProps([f.finding], ours.get(apiObject)!.propOf));
   }
   state.findings = findings;
   state.current = inSynth;

@@ -1,0 +1,146 @@
+/**
+ * Which prop set a field of a rendered document, for the rules' messages: a finding on
+ * `spec.runPolicy.ttlSecondsAfterFinished` reads `spec.runPolicy.ttlSecondsAfterFinished
+ * (runPolicy.ttlAfterFinished) is ...`, so the one message serves the construct's user (who wrote
+ * the prop) and matches what `lint` says of the same YAML (the field).
+ *
+ * One table for every family: a field names a prop only when the construct's props set it (a value
+ * from the platform defaults or the library's own defaults names none), and a role's own option
+ * (`worker.restartPolicy`) before the job-wide one (`restartPolicy`). Constructs that know better
+ * for a field (MPI's launcher command) answer first; see `KubeflowResource`.
+ */
+
+/** v1 replica types and the role option that sets each. */
+const ROLE_OF_REPLICA: { [type: string]: string } = {
+  Master: 'master', Worker: 'worker', PS: 'parameterServer', Chief: 'chief', Evaluator: 'evaluator', Launcher: 'launcher',
+};
+
+/** v1 replica types whose count a prop sets. */
+const COUNT_OF_REPLICA: { [type: string]: string } = { Worker: 'workers', PS: 'parameterServers' };
+
+/** Fields of the document outside any pod, and the prop that sets each. */
+const DOCUMENT_FIELDS: ReadonlyArray<readonly [RegExp, string]> = [
+  [/^metadata\.labels\["kueue\.x-k8s\.io\/queue-name"\]$/, 'queue'],
+  [/^metadata\.labels\["kueue\.x-k8s\.io\/priority-class"\]$/, 'workloadPriorityClass'],
+  [/^metadata\.name$/, 'metadata.name'],
+  [/^metadata\.namespace$/, 'metadata.namespace'],
+  [/^metadata\.labels(\.|\[|$)/, 'metadata.labels'],
+  [/^metadata\.annotations(\.|\[|$)/, 'metadata.annotations'],
+  // v1 jobs
+  [/^spec\.runPolicy\.ttlSecondsAfterFinished$/, 'runPolicy.ttlAfterFinished'],
+  [/^spec\.runPolicy\.activeDeadlineSeconds$/, 'runPolicy.activeDeadline'],
+  [/^spec\.runPolicy\.backoffLimit$/, 'runPolicy.backoffLimit'],
+  [/^spec\.runPolicy\.cleanPodPolicy$/, 'runPolicy.cleanPodPolicy'],
+  [/^spec\.runPolicy\.managedBy$/, 'runPolicy.managedBy'],
+  [/^spec\.runPolicy\.suspend$/, 'runPolicy.suspend'],
+  [/^spec\.runPolicy\.schedulingPolicy\.minAvailable$/, 'gangScheduling.minAvailable'],
+  [/^spec\.runPolicy\.schedulingPolicy\.queue$/, 'gangScheduling.queue'],
+  [/^spec\.runPolicy\.schedulingPolicy\.priorityClass$/, 'gangScheduling.priorityClass'],
+  [/^spec\.runPolicy\.schedulingPolicy\.scheduleTimeoutSeconds$/, 'gangScheduling.scheduleTimeout'],
+  [/^spec\.runPolicy\.schedulingPolicy\.minResources(\.|\[|$)/, 'gangScheduling.minResources'],
+  [/^spec\.elasticPolicy\.minReplicas$/, 'elastic.minWorkers'],
+  [/^spec\.elasticPolicy\.maxReplicas$/, 'elastic.maxWorkers'],
+  [/^spec\.elasticPolicy\.maxRestarts$/, 'elastic.maxRestarts'],
+  [/^spec\.elasticPolicy\.rdzvBackend$/, 'elastic.rendezvousBackend'],
+  [/^spec\.elasticPolicy\.rdzvPort$/, 'elastic.rendezvousPort'],
+  [/^spec\.elasticPolicy\.rdzvHost$/, 'elastic.rendezvousHost'],
+  [/^spec\.elasticPolicy\.rdzvId$/, 'elastic.rendezvousId'],
+  [/^spec\.elasticPolicy\.rdzvConf(\.|\[|$)/, 'elastic.rendezvousConf'],
+  [/^spec\.elasticPolicy\.metrics(\.|\[|$)/, 'elastic.metrics'],
+  [/^spec\.nprocPerNode$/, 'nprocPerNode'],
+  [/^spec\.successPolicy$/, 'successPolicy'],
+  [/^spec\.slotsPerWorker$/, 'slotsPerWorker'],
+  [/^spec\.mainContainer$/, 'mainContainer'],
+  [/^spec\.enableDynamicWorker$/, 'enableDynamicWorker'],
+  // TrainJob
+  [/^spec\.trainer\.numNodes$/, 'numNodes'],
+  [/^spec\.trainer\.numProcPerNode$/, 'numProcPerNode'],
+  [/^spec\.trainer\.image$/, 'image'],
+  [/^spec\.trainer\.command(\[|$)/, 'command'],
+  [/^spec\.trainer\.args(\[|$)/, 'args'],
+  [/^spec\.trainer\.env(\[|$)/, 'env'],
+  [/^spec\.trainer\.resourcesPerNode(\.|\[|$)/, 'resourcesPerNode'],
+  [/^spec\.suspend$/, 'suspend'],
+  [/^spec\.labels(\.|\[|$)/, 'jobSetLabels'],
+  [/^spec\.annotations(\.|\[|$)/, 'jobSetAnnotations'],
+  // Workspace and WorkspaceKind
+  [/^spec\.paused$/, 'paused'],
+  [/^spec\.podTemplate\.options\.imageConfig$/, 'imageConfig'],
+  [/^spec\.podTemplate\.options\.podConfig$/, 'podConfig'],
+  [/^spec\.podTemplate\.volumes\.home$/, 'home'],
+  [/^spec\.podTemplate\.volumes\.data(\[|$)/, 'data'],
+  [/^spec\.podTemplate\.volumes\.secrets(\[|$)/, 'secrets'],
+  [/^spec\.podTemplate\.podMetadata\.labels(\.|\[|$)/, 'podLabels'],
+  [/^spec\.podTemplate\.podMetadata\.annotations(\.|\[|$)/, 'podAnnotations'],
+  [/^spec\.podTemplate\.extraEnv(\[|$)/, 'env'],
+  [/^spec\.podTemplate\.volumeMounts\.home$/, 'homeMountPath'],
+  [/^spec\.spawner\.displayName$/, 'displayName'],
+  [/^spec\.spawner\.description$/, 'description'],
+];
+
+/** Fields of a pod template (after its last `template.`), and the prop that sets each. */
+const POD_FIELDS: ReadonlyArray<readonly [RegExp, string]> = [
+  [/^spec\.restartPolicy$/, 'podRestartPolicy'],
+  [/^spec\.priorityClassName$/, 'priorityClassName'],
+  [/^spec\.nodeSelector(\.|\[|$)/, 'nodeSelector'],
+  [/^spec\.tolerations(\.|\[|$)/, 'tolerations'],
+  [/^spec\.serviceAccountName$/, 'serviceAccount'],
+  [/^spec\.hostNetwork$/, 'hostNetwork'],
+  [/^spec\.hostIPC$/, 'hostIpc'],
+  [/^spec\.affinity(\.|\[|$)/, 'affinity'],
+  [/^metadata\.labels(\.|\[|$)/, 'podLabels'],
+  [/^metadata\.annotations(\.|\[|$)/, 'podAnnotations'],
+];
+
+/** Fields of the main container, and the prop that sets each. */
+const CONTAINER_FIELDS: ReadonlyArray<readonly [RegExp, string]> = [
+  [/^image$/, 'image'],
+  [/^command(\[|$)/, 'command'],
+  [/^args(\[|$)/, 'args'],
+  [/^workingDir$/, 'workingDir'],
+  [/^imagePullPolicy$/, 'imagePullPolicy'],
+  [/^env(\[|$)/, 'env'],
+  [/^resources(\.|\[|$)/, 'resources'],
+  [/^securityContext(\.|\[|$)/, 'securityContext'],
+];
+
+/** The main containers' names: the frameworks' (v1 jobs and Trainer runtimes) and the ones props name. */
+const MAIN_CONTAINERS = ['pytorch', 'tensorflow', 'xgboost', 'paddle', 'jax', 'mpi', 'node', 'trainer'];
+
+/**
+ * The prop of `props` that set `field` of the rendered document, as a prop path (`worker.image`,
+ * `runPolicy.ttlAfterFinished`), or undefined when no prop set it.
+ */
+export function propForField(field: string, props: object | undefined): string | undefined {
+  if (props === undefined) return undefined;
+  const set = (path: string) => valueAt(props, path) !== undefined ? path : undefined;
+  for (const [pattern, prop] of DOCUMENT_FIELDS) if (pattern.test(field)) return set(prop);
+
+  // A v1 replica: its own fields, then its pod's.
+  const replica = /^spec\.[a-zA-Z]+ReplicaSpecs\.([A-Za-z]+)\.(.*)$/.exec(field);
+  const role = replica ? ROLE_OF_REPLICA[replica[1]] : undefined;
+  const inRole = (prop: string) => (role ? set(`${role}.${prop}`) : undefined) ?? set(prop);
+  if (replica) {
+    if (replica[2] === 'replicas') return COUNT_OF_REPLICA[replica[1]] ? set(COUNT_OF_REPLICA[replica[1]]) : undefined;
+    if (replica[2] === 'restartPolicy') return inRole('restartPolicy');
+  }
+  const at = field.lastIndexOf('template.');
+  if (at < 0) return undefined;
+  const inPod = field.slice(at + 'template.'.length);
+  for (const [pattern, prop] of POD_FIELDS) if (pattern.test(inPod)) return inRole(prop);
+  const container = /^spec\.containers\[([^\]]+)\]\.(.*)$/.exec(inPod);
+  const main = [...MAIN_CONTAINERS, (props as any).mainContainer];
+  if (container && main.includes(container[1])) {
+    for (const [pattern, prop] of CONTAINER_FIELDS) if (pattern.test(container[2])) return inRole(prop);
+  }
+  return undefined;
+}
+
+/** The value at a dotted path of plain objects. */
+function valueAt(value: any, path: string): unknown {
+  for (const part of path.split('.')) {
+    if (typeof value !== 'object' || value === null) return undefined;
+    value = value[part];
+  }
+  return value;
+}

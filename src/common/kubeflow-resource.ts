@@ -116,7 +116,7 @@ export abstract class KubeflowResource extends Construct {
     // The construct's own answer first (it may know better, as MPI does for the launcher's
     // command), then the table every family shares, from the props the construct was created with.
     const own = steps.propOf;
-    checkRenderedDocument(this, apiObject, field => own?.(field) ?? propForField(field, CONSTRUCT_PROPS.get(this)));
+    checkRenderedDocument(this, apiObject, field => own?.(field) ?? propForField(field, CONSTRUCT_PROPS.get(this), apiObject.kind));
     addCheck(this, steps.validate);
     return apiObject;
   }

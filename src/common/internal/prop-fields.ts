@@ -18,10 +18,39 @@ const ROLE_OF_REPLICA: { [type: string]: string } = {
 /** v1 replica types whose count a prop sets. */
 const COUNT_OF_REPLICA: { [type: string]: string } = { Worker: 'workers', PS: 'parameterServers' };
 
+/** The role option of a replica type of a kind (a PaddleJob's parameter servers are its `Master` replicas). */
+export function roleOfReplica(kind: string | undefined, replicaType: string): string | undefined {
+  if (kind === 'PaddleJob' && replicaType === 'Master') return 'parameterServer';
+  return ROLE_OF_REPLICA[replicaType];
+}
+
+/** The prop that counts a replica type's pods, if one does. */
+function countOfReplica(kind: string | undefined, replicaType: string): string | undefined {
+  if (kind === 'PaddleJob' && replicaType === 'Master') return 'parameterServers';
+  return COUNT_OF_REPLICA[replicaType];
+}
+
+/**
+ * The role option that set a field a replica group reports (`image`, `resources.memory`), as
+ * `worker.image`, when the role's own options set it; undefined when the job-wide prop of the same
+ * name did (the message then names it already) or nothing did.
+ */
+export function roleProp(field: string, props: object | undefined, kind: string | undefined, replicaType: string): string | undefined {
+  const role = roleOfReplica(kind, replicaType);
+  if (props === undefined || role === undefined) return undefined;
+  if (field === 'replicas') {
+    const count = countOfReplica(kind, replicaType);
+    return count !== undefined && valueAt(props, count) !== undefined ? count : undefined;
+  }
+  const head = /^[A-Za-z]+/.exec(field)?.[0];
+  return head !== undefined && valueAt(props, `${role}.${head}`) !== undefined ? `${role}.${field}` : undefined;
+}
+
 /** Fields of the document outside any pod, and the prop that sets each. */
 const DOCUMENT_FIELDS: ReadonlyArray<readonly [RegExp, string]> = [
   [/^metadata\.labels\["kueue\.x-k8s\.io\/queue-name"\]$/, 'queue'],
   [/^metadata\.labels\["kueue\.x-k8s\.io\/priority-class"\]$/, 'workloadPriorityClass'],
+  [/^metadata\.labels\["trainer\.kubeflow\.org\/framework"\]$/, 'frameworkLabel'],
   [/^metadata\.name$/, 'metadata.name'],
   [/^metadata\.namespace$/, 'metadata.namespace'],
   [/^metadata\.labels(\.|\[|$)/, 'metadata.labels'],
@@ -54,6 +83,7 @@ const DOCUMENT_FIELDS: ReadonlyArray<readonly [RegExp, string]> = [
   [/^spec\.enableDynamicWorker$/, 'enableDynamicWorker'],
   // TrainJob
   [/^spec\.trainer\.numNodes$/, 'numNodes'],
+  [/^spec\.mlPolicy\.numNodes$/, 'numNodes'],
   [/^spec\.trainer\.numProcPerNode$/, 'numProcPerNode'],
   [/^spec\.trainer\.image$/, 'image'],
   [/^spec\.trainer\.command(\[|$)/, 'command'],
@@ -82,6 +112,7 @@ const DOCUMENT_FIELDS: ReadonlyArray<readonly [RegExp, string]> = [
 const POD_FIELDS: ReadonlyArray<readonly [RegExp, string]> = [
   [/^spec\.restartPolicy$/, 'podRestartPolicy'],
   [/^spec\.priorityClassName$/, 'priorityClassName'],
+  [/^spec\.schedulerName$/, 'gangScheduling.scheduler'],
   [/^spec\.nodeSelector(\.|\[|$)/, 'nodeSelector'],
   [/^spec\.tolerations(\.|\[|$)/, 'tolerations'],
   [/^spec\.serviceAccountName$/, 'serviceAccount'],
@@ -111,17 +142,20 @@ const MAIN_CONTAINERS = ['pytorch', 'tensorflow', 'xgboost', 'paddle', 'jax', 'm
  * The prop of `props` that set `field` of the rendered document, as a prop path (`worker.image`,
  * `runPolicy.ttlAfterFinished`), or undefined when no prop set it.
  */
-export function propForField(field: string, props: object | undefined): string | undefined {
+export function propForField(field: string, props: object | undefined, kind?: string): string | undefined {
   if (props === undefined) return undefined;
   const set = (path: string) => valueAt(props, path) !== undefined ? path : undefined;
   for (const [pattern, prop] of DOCUMENT_FIELDS) if (pattern.test(field)) return set(prop);
 
   // A v1 replica: its own fields, then its pod's.
   const replica = /^spec\.[a-zA-Z]+ReplicaSpecs\.([A-Za-z]+)\.(.*)$/.exec(field);
-  const role = replica ? ROLE_OF_REPLICA[replica[1]] : undefined;
+  const role = replica ? roleOfReplica(kind, replica[1]) : undefined;
   const inRole = (prop: string) => (role ? set(`${role}.${prop}`) : undefined) ?? set(prop);
   if (replica) {
-    if (replica[2] === 'replicas') return COUNT_OF_REPLICA[replica[1]] ? set(COUNT_OF_REPLICA[replica[1]]) : undefined;
+    if (replica[2] === 'replicas') {
+      const count = countOfReplica(kind, replica[1]);
+      return count ? set(count) : undefined;
+    }
     if (replica[2] === 'restartPolicy') return inRole('restartPolicy');
   }
   const at = field.lastIndexOf('template.');

@@ -169,6 +169,15 @@ export function checkArgs(where: Where, ps: Param[], args: ArrayLike<unknown>, f
   }
 }
 
+/**
+ * Checks a value given for a struct of the table, reported under `field` (a prop path such as
+ * `worker`, or '' for a construct's props): what a constructor or method does for each struct
+ * argument and each struct inside one.
+ */
+export function checkStructValue(where: Where, fqn: string, value: unknown, field: string): void {
+  checkStruct(where, fqn, value, field);
+}
+
 /** The parameters of a method of the table, or undefined. */
 export function methodParams(classFqn: string, method: string, isStatic: boolean): Param[] | undefined {
   const entry = CLASSES[classFqn];

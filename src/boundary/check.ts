@@ -509,7 +509,8 @@ export function describeType(type: Type): string {
     }
     case 'class': {
       const name = typeName(type.fqn);
-      const make = CLASSES[type.fqn]?.make ?? [];
+      // `parse(value, key)` reads a configuration file's string; the message lists the ways to make one in code.
+      const make = (CLASSES[type.fqn]?.make ?? []).filter(m => !m.startsWith('parse('));
       const head = `${article(name)} ${name}${fromWhere(type.fqn)}`;
       if (!make.length) return head;
       if (make.length > 5) {

@@ -154,7 +154,9 @@ function withProps(findings: Finding[], propOf: PropOf | undefined): Finding[] {
   if (propOf === undefined) return findings;
   return findings.map(f => {
     const prop = propOf(f.field);
-    return prop === undefined ? f : { ...f, field: `${f.field} (${prop})` };
+    // A prop named like the field (`metadata.name`, `metadata.labels`) adds nothing to the message.
+    const same = prop !== undefined && (f.field === prop || f.field.startsWith(`${prop}.`) || f.field.startsWith(`${prop}[`));
+    return prop === undefined || same ? f : { ...f, field: `${f.field} (${prop})` };
   });
 }
 

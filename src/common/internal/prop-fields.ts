@@ -147,13 +147,25 @@ const MAIN_CONTAINERS = ['pytorch', 'tensorflow', 'xgboost', 'paddle', 'jax', 'm
  */
 export function propForField(field: string, props: object | undefined, kind?: string): string | undefined {
   if (props === undefined) return undefined;
-  const set = (path: string) => valueAt(props, path) !== undefined ? path : undefined;
-  for (const [pattern, prop] of DOCUMENT_FIELDS) if (pattern.test(field)) return set(prop);
+  // A map's entry names the prop only when the prop holds that key: a variable added later with
+  // `addEnv` is not the `env` prop's, even when the prop sets others.
+  const setAt = (path: string, rest: string) => {
+    const key = MAP_PROPS.has(path.replace(/^[a-zA-Z]+\./, '')) || MAP_PROPS.has(path) ? mapKey(rest) : undefined;
+    if (valueAt(props, path) === undefined) return undefined;
+    // A list rendered from a map (a TrainJob's env) shows an index, which says nothing of the key.
+    if (key !== undefined && !/^\d+$/.test(key) && (valueAt(props, path) as any)[key] === undefined) return undefined;
+    return path;
+  };
+  for (const [pattern, prop] of DOCUMENT_FIELDS) {
+    const match = pattern.exec(field);
+    if (match) return setAt(prop, field.slice(match[0].replace(/[.[]$/, '').length));
+  }
 
   // A v1 replica: its own fields, then its pod's.
   const replica = /^spec\.[a-zA-Z]+ReplicaSpecs\.([A-Za-z]+)\.(.*)$/.exec(field);
   const role = replica ? roleOfReplica(kind, replica[1]) : undefined;
-  const inRole = (prop: string) => (role ? set(`${role}.${prop}`) : undefined) ?? set(prop);
+  const set = (path: string) => valueAt(props, path) !== undefined ? path : undefined;
+  const inRole = (prop: string, rest = '') => (role ? setAt(`${role}.${prop}`, rest) : undefined) ?? setAt(prop, rest);
   if (replica) {
     if (replica[2] === 'replicas') {
       const count = countOfReplica(kind, replica[1]);
@@ -164,13 +176,31 @@ export function propForField(field: string, props: object | undefined, kind?: st
   const at = field.lastIndexOf('template.');
   if (at < 0) return undefined;
   const inPod = field.slice(at + 'template.'.length);
-  for (const [pattern, prop] of POD_FIELDS) if (pattern.test(inPod)) return inRole(prop);
+  for (const [pattern, prop] of POD_FIELDS) {
+    const match = pattern.exec(inPod);
+    if (match) return inRole(prop, inPod.slice(match[0].replace(/[.[]$/, '').length));
+  }
   const container = /^spec\.containers\[([^\]]+)\]\.(.*)$/.exec(inPod);
   const main = [...MAIN_CONTAINERS, (props as any).mainContainer];
   if (container && main.includes(container[1])) {
-    for (const [pattern, prop] of CONTAINER_FIELDS) if (pattern.test(container[2])) return inRole(prop);
+    for (const [pattern, prop] of CONTAINER_FIELDS) {
+      const match = pattern.exec(container[2]);
+      if (match) return inRole(prop, container[2].slice(match[0].replace(/[.[]$/, '').length));
+    }
   }
   return undefined;
+}
+
+/** Props that are maps: a finding on one of their entries names the prop only if it holds the key. */
+const MAP_PROPS = new Set(['env', 'nodeSelector', 'podLabels', 'podAnnotations', 'metadata.labels', 'metadata.annotations',
+  'jobSetLabels', 'jobSetAnnotations', 'minResources', 'rendezvousConf']);
+
+/** The map key at the start of the rest of a field path: `["a/b"]`, `[NAME]` or `.name`. */
+function mapKey(rest: string): string | undefined {
+  const quoted = /^\[("(?:[^"\\]|\\.)*")\]/.exec(rest);
+  if (quoted) return JSON.parse(quoted[1]);
+  const bare = /^\[([^\]]+)\]|^\.([^.[]+)/.exec(rest);
+  return bare ? bare[1] ?? bare[2] : undefined;
 }
 
 /** The value at a dotted path of plain objects. */

@@ -415,10 +415,17 @@ function checkEnum(where: Where, fqn: string, value: unknown, field: string): vo
 
 /** Fields users reach for under another name (a GPU count is an accelerator in this API). */
 const ALIASES: { [given: string]: string } = {
-  'gpu': 'accelerator', 'gpus': 'accelerator', 'nvidia.com/gpu': 'accelerator',
+  'gpu': 'accelerator',
+  'gpus': 'accelerator',
+  'nvidia.com/gpu': 'accelerator',
   // The v1 CRD's names of the elastic settings, which the props spell as torchrun does.
-  'minreplicas': 'minWorkers', 'maxreplicas': 'maxWorkers', 'rdzvbackend': 'rendezvousBackend', 'rdzvhost': 'rendezvousHost',
-  'rdzvport': 'rendezvousPort', 'rdzvid': 'rendezvousId', 'rdzvconf': 'rendezvousConf',
+  'minreplicas': 'minWorkers',
+  'maxreplicas': 'maxWorkers',
+  'rdzvbackend': 'rendezvousBackend',
+  'rdzvhost': 'rendezvousHost',
+  'rdzvport': 'rendezvousPort',
+  'rdzvid': 'rendezvousId',
+  'rdzvconf': 'rendezvousConf',
 };
 
 /** A plain object as a struct or map is given: not null, not a list, not a boxed primitive. */

@@ -3,8 +3,8 @@ import { k8s } from 'cdk8s-plus-28';
 import * as notebooks from '../../imports/notebooks';
 import { secondsOf, WHOLE_SECONDS } from '../common/internal/durations';
 import { isPortId, PORT_ID_TEXT } from '../common/internal/names';
-import { Finding, finding } from '../rules/finding';
 import { parseKnown } from '../common/internal/parse-value';
+import { Finding, finding } from '../rules/finding';
 
 
 /** How often an activity probe runs. */
@@ -138,8 +138,6 @@ export class FilterScope {
   public static readonly IMAGE_CONFIG = new FilterScope('IMAGE_CONFIG');
   /** The kind's pod-config options. */
   public static readonly POD_CONFIG = new FilterScope('POD_CONFIG');
-  /** The scope as the CRD spells it. */
-  public readonly value: string;
   /**
    * The FilterScope a configuration file names, refused at once if the value is not one of the set
    * (the error lists them, and the closest to the value given).
@@ -150,6 +148,8 @@ export class FilterScope {
   public static parse(value: string, key?: string): FilterScope {
     return parseKnown('FilterScope.parse', value, key, [['WORKSPACE_KIND', FilterScope.WORKSPACE_KIND], ['IMAGE_CONFIG', FilterScope.IMAGE_CONFIG], ['POD_CONFIG', FilterScope.POD_CONFIG]], 'the filter scopes of the pinned Notebooks v2 CRD');
   }
+  /** The scope as the CRD spells it. */
+  public readonly value: string;
 
   private constructor(value: string) {
     this.value = value;

@@ -26,7 +26,8 @@ export { processCount } from './training-operator/mpi-processes';
 
 /** Every rule of one document. */
 export const KUBEFLOW_DOCUMENT_RULES: readonly RuleInfo[] = [
-  ...REPLICA_RULES, ...CONTAINER_RULES, ...POD_NAME_RULES, ...ENV_RULES, ...MPI_RULES, ...ELASTIC_RULES, ...KNOWN_VALUE_RULES, ...WORKSPACE_KIND_RULES,
+  ...REPLICA_RULES, ...CONTAINER_RULES, ...POD_NAME_RULES, ...ENV_RULES, ...MPI_RULES, ...ELASTIC_RULES, ...KNOWN_VALUE_RULES,
+  ...WORKSPACE_KIND_RULES,
 ].map(r => r.info());
 
 /** Every rule across the documents of one input. */

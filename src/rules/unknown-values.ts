@@ -31,7 +31,9 @@ export function acceptedUnknownValues(scope: IConstruct): ReadonlySet<string> {
  * The findings of the known-value rules (`isKnownValueRule`) without those of accepted values, and
  * with the opt-in named in the others, so the message says how to accept a newer operator's value.
  */
-export function withUnknownValuesAccepted(findings: Finding[], accepted: ReadonlySet<string>, isKnownValueRule: (rule: string | undefined) => boolean): Finding[] {
+export function withUnknownValuesAccepted(
+  findings: Finding[], accepted: ReadonlySet<string>, isKnownValueRule: (rule: string | undefined) => boolean,
+): Finding[] {
   const out: Finding[] = [];
   for (const f of findings) {
     if (!isKnownValueRule(f.rule)) {

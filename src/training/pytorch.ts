@@ -6,11 +6,11 @@ import { checkElasticBounds, checkWorkersWithinBounds, elasticWorkerCount, rende
 import { TrainingKind } from './internal/training-kind';
 import { TrainingJob, TrainingJobProps } from './training-job';
 import * as kubeflow from '../../imports/kubeflow';
+import { parseKnown } from '../common/internal/parse-value';
 import { ReplicaGroup, RoleOptions } from '../common/replica';
 import { RestartPolicy } from '../common/run-policy';
 import { Finding, finding } from '../rules/finding';
 import { checkCount, fail } from '../rules/report';
-import { parseKnown } from '../common/internal/parse-value';
 
 /** Processes per node for torchrun (`spec.nprocPerNode`). */
 export class NprocPerNode {

@@ -4,11 +4,11 @@ import { checkedProps } from '../boundary/constructor-checks';
 import { TrainingKind } from './internal/training-kind';
 import { TrainingJob, TrainingJobProps } from './training-job';
 import * as kubeflow from '../../imports/kubeflow';
+import { parseKnown } from '../common/internal/parse-value';
 import { ReplicaGroup, RoleOptions } from '../common/replica';
 import { CleanPodPolicy, RestartPolicy } from '../common/run-policy';
 import { Finding, finding } from '../rules/finding';
 import { checkCount, fail } from '../rules/report';
-import { parseKnown } from '../common/internal/parse-value';
 
 /** When a TFJob counts as succeeded (`spec.successPolicy`). */
 export class SuccessPolicy {

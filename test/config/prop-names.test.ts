@@ -41,7 +41,9 @@ const NESTED = new Set(['RunPolicy', 'RoleOptions', 'GangScheduling', 'ElasticOp
 
 /** Required fields of nested structs, so that one bad field is the only thing wrong. */
 const NESTED_BASE: { [struct: string]: object } = {
-  ElasticOptions: { minWorkers: 1, maxWorkers: 2 }, ElasticBounds: { minWorkers: 1, maxWorkers: 2 }, GangScheduling: { scheduler: api.GangScheduler.VOLCANO },
+  ElasticOptions: { minWorkers: 1, maxWorkers: 2 },
+  ElasticBounds: { minWorkers: 1, maxWorkers: 2 },
+  GangScheduling: { scheduler: api.GangScheduler.VOLCANO },
 };
 
 interface Case { readonly cls: string; readonly path: string; readonly value: unknown; readonly props: any }

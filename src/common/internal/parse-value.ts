@@ -34,7 +34,9 @@ export function didYouMean(given: string, known: readonly string[]): string {
  * @param what who knows these values, for the message (`the values training-operator v1.9.4 knows`)
  * @param otherwise how to reach a value outside the set, if there is a way
  */
-export function parseKnown<T>(method: string, value: string, key: string | undefined, known: ReadonlyArray<readonly [string, T]>, what: string, otherwise?: string): T {
+export function parseKnown<T>(
+  method: string, value: string, key: string | undefined, known: ReadonlyArray<readonly [string, T]>, what: string, otherwise?: string,
+): T {
   const raws = known.map(([raw]) => raw);
   const also = otherwise ? ` (${otherwise})` : '';
   // A number or a boolean from a YAML file (`restartPolicy: yes`) is refused like a wrong string.

@@ -27,7 +27,9 @@ export const RDZV_BACKEND_VALUE = new Rule('training-operator', 'kubeflow/rdzv-b
 export const TF_SUCCESS_POLICY_VALUE = new Rule('training-operator', 'kubeflow/tf-success-policy', F,
   'training-operator pkg/controller.v1/tensorflow/tfjob_controller.go UpdateJobStatus: AllWorkers waits for every worker; any other value ends the job when worker 0 succeeds');
 
-export const KNOWN_VALUE_RULES = [CLEAN_POD_POLICY_VALUE, REPLICA_RESTART_POLICY_VALUE, MANAGED_BY_VALUE, RDZV_BACKEND_VALUE, TF_SUCCESS_POLICY_VALUE];
+export const KNOWN_VALUE_RULES = [
+  CLEAN_POD_POLICY_VALUE, REPLICA_RESTART_POLICY_VALUE, MANAGED_BY_VALUE, RDZV_BACKEND_VALUE, TF_SUCCESS_POLICY_VALUE,
+];
 
 /** The values training-operator v1.9.4 knows, per rule id. */
 export const KNOWN_VALUES: { readonly [ruleId: string]: readonly string[] } = {

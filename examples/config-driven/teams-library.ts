@@ -6,10 +6,7 @@
  */
 import { App, Chart } from 'cdk8s';
 import * as yaml from 'js-yaml';
-import {
-  Accelerator, CleanPodPolicy, DistributedPyTorch, NprocPerNode, Parse, ParameterServerTF, RendezvousBackend, Resources,
-  RestartPolicy, RunPolicy, SuccessPolicy,
-} from '../../src';
+import * as kf from '../../src';
 
 /** One job of a team, as the config writes it: every value a string or a number. */
 interface JobConfig {
@@ -50,44 +47,44 @@ export function teamsFromConfig(app: App, configYaml: string): void {
         image: job.image,
         workers: job.workers,
         queue: spec.queue,
-        restartPolicy: job.restartPolicy === undefined ? undefined : RestartPolicy.parse(job.restartPolicy, key('restartPolicy')),
+        restartPolicy: job.restartPolicy === undefined ? undefined : kf.RestartPolicy.parse(job.restartPolicy, key('restartPolicy')),
         resources: resources(job, key),
-        sharedMemory: job.sharedMemory === undefined ? undefined : Parse.size(job.sharedMemory, key('sharedMemory')),
+        sharedMemory: job.sharedMemory === undefined ? undefined : kf.Parse.size(job.sharedMemory, key('sharedMemory')),
         runPolicy: runPolicy(job, key),
       };
       if (job.framework === 'pytorch') {
-        new DistributedPyTorch(chart, job.name, {
+        new kf.DistributedPyTorch(chart, job.name, {
           ...common,
-          nprocPerNode: job.nprocPerNode === undefined ? undefined : NprocPerNode.parse(job.nprocPerNode, key('nprocPerNode')),
+          nprocPerNode: job.nprocPerNode === undefined ? undefined : kf.NprocPerNode.parse(job.nprocPerNode, key('nprocPerNode')),
           elastic: job.elastic && {
             minWorkers: job.elastic.minWorkers,
             maxWorkers: job.elastic.maxWorkers,
             rendezvousBackend: job.elastic.rendezvousBackend === undefined ? undefined
-              : RendezvousBackend.parse(job.elastic.rendezvousBackend, key('elastic.rendezvousBackend')),
+              : kf.RendezvousBackend.parse(job.elastic.rendezvousBackend, key('elastic.rendezvousBackend')),
           },
         });
       } else {
-        new ParameterServerTF(chart, job.name, {
+        new kf.ParameterServerTF(chart, job.name, {
           ...common,
           parameterServers: job.parameterServers,
-          successPolicy: job.successPolicy === undefined ? undefined : SuccessPolicy.parse(job.successPolicy, key('successPolicy')),
+          successPolicy: job.successPolicy === undefined ? undefined : kf.SuccessPolicy.parse(job.successPolicy, key('successPolicy')),
         });
       }
     });
   }
 }
 
-function resources(job: JobConfig, key: (field: string) => string): Resources {
+function resources(job: JobConfig, key: (field: string) => string): kf.Resources {
   return {
-    memory: job.memory === undefined ? undefined : Parse.size(job.memory, key('memory')),
-    accelerator: job.accelerator === undefined ? undefined : Accelerator.parse(job.accelerator, job.gpus ?? 1, key('accelerator')),
+    memory: job.memory === undefined ? undefined : kf.Parse.size(job.memory, key('memory')),
+    accelerator: job.accelerator === undefined ? undefined : kf.Accelerator.parse(job.accelerator, job.gpus ?? 1, key('accelerator')),
   };
 }
 
-function runPolicy(job: JobConfig, key: (field: string) => string): RunPolicy {
+function runPolicy(job: JobConfig, key: (field: string) => string): kf.RunPolicy {
   return {
-    cleanPodPolicy: job.cleanPodPolicy === undefined ? undefined : CleanPodPolicy.parse(job.cleanPodPolicy, key('cleanPodPolicy')),
-    ttlAfterFinished: job.ttlAfterFinished === undefined ? undefined : Parse.duration(job.ttlAfterFinished, key('ttlAfterFinished')),
-    activeDeadline: job.activeDeadline === undefined ? undefined : Parse.duration(job.activeDeadline, key('activeDeadline')),
+    cleanPodPolicy: job.cleanPodPolicy === undefined ? undefined : kf.CleanPodPolicy.parse(job.cleanPodPolicy, key('cleanPodPolicy')),
+    ttlAfterFinished: job.ttlAfterFinished === undefined ? undefined : kf.Parse.duration(job.ttlAfterFinished, key('ttlAfterFinished')),
+    activeDeadline: job.activeDeadline === undefined ? undefined : kf.Parse.duration(job.activeDeadline, key('activeDeadline')),
   };
 }

@@ -134,11 +134,10 @@ function runPass(root: IConstruct, state: AppState): void {
     }
     documents.push({ path: apiObject.node.path, doc });
     if (!ours.has(apiObject)) continue;
-    const own: Finding[] = [];
-    if (hasJsonPatches(apiObject)) own.push(...patchedSchemaFindings(apiObject, schema.schemaViolations(doc) ?? [], schema.toFinding));
-    own.push(...kubernetesFindings(doc));
-    own.push(...withUnknownValuesAccepted(kubeflowFindings(doc), accepted, isKnownValueRule));
-    findings.set(apiObject, withProps(own.filter(on), ours.get(apiObject)!.propOf));
+    // The strict schema's findings on a patched document are about what a patch wrote, not a prop.
+    const patched = hasJsonPatches(apiObject) ? patchedSchemaFindings(apiObject, schema.schemaViolations(doc) ?? [], schema.toFinding) : [];
+    const ruled = [...kubernetesFindings(doc), ...withUnknownValuesAccepted(kubeflowFindings(doc), accepted, isKnownValueRule)];
+    findings.set(apiObject, [...patched, ...withProps(ruled, ours.get(apiObject)!.propOf)].filter(on));
   }
   const byPath = new Map([...ours.keys()].map(o => [o.node.path, o]));
   for (const f of appFindings(documents)) {

@@ -1,6 +1,5 @@
-import { didYouMean, quotedList, refuseValue } from './internal/parse-value';
+import { didYouMean, quotedList, refuseValue, typoOf } from './internal/parse-value';
 import { Finding, finding } from '../rules/finding';
-import { distance } from '../util/nearest';
 
 /** The accelerators the library names, with their resource names (as the factories above write them). */
 const KNOWN_ACCELERATORS: ReadonlyArray<readonly [string, string]> = [['nvidia', 'nvidia.com/gpu'], ['amd', 'amd.com/gpu'], ['intel', 'gpu.intel.com/i915']];
@@ -68,7 +67,7 @@ export class Accelerator {
     const names = KNOWN_ACCELERATORS.flatMap(([name, resource]) => [name, resource]);
     // A resource name of another vendor may share most letters with a known one (`xyz.com/gpu`):
     // only one or two edits away is taken for a typo.
-    const typo = names.find(n => distance(value.toLowerCase(), n) <= 2);
+    const typo = typoOf(value, names, 2);
     if (!typo && value.includes('/') && EXTENDED_RESOURCE.test(value)) return new Accelerator(value, count);
     const guess = typo ? `: did you mean ${JSON.stringify(typo)}?` : didYouMean(value, names);
     return refuseValue('Accelerator.parse', key, value,

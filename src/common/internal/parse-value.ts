@@ -1,5 +1,9 @@
 import { show } from '../../rules/finding';
-import { nearest } from '../../util/nearest';
+import { lazy } from '../../util/lazy';
+
+// Loaded by the first refusal, not with the package (test/load-laziness.test.ts).
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const suggest = lazy(() => require('../../util/nearest') as typeof import('../../util/nearest'));
 
 /**
  * The shared steps of the `parse` statics: a config holds a string, the class knows a fixed set of
@@ -21,8 +25,13 @@ export function quotedList(values: readonly string[]): string {
 
 /** ` (did you mean "x"?)` for the known value closest to `given`, or nothing. */
 export function didYouMean(given: string, known: readonly string[]): string {
-  const guess = nearest(given, known.filter(k => k !== ''));
+  const guess = suggest().nearest(given, known.filter(k => k !== ''));
   return guess === undefined ? '' : `: did you mean ${JSON.stringify(guess)}?`;
+}
+
+/** The first of `known` at most `edits` edits from `given`, ignoring case (a likely typo of it). */
+export function typoOf(given: string, known: readonly string[], edits: number): string | undefined {
+  return known.find(k => suggest().distance(given.toLowerCase(), k.toLowerCase()) <= edits);
 }
 
 /**

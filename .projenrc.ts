@@ -140,6 +140,17 @@ project.addTask('test:bindings', {
   exec: 'bash test/bindings/run.sh',
 });
 
+// The Python package alone, for Python users who build from a checkout: jsii-pacmak writes the
+// wheel and sdist to dist-packages/python (ignored by git). --no-npmignore: pacmak would otherwise
+// append its output folder to the tracked .npmignore, leaving the checkout dirty.
+project.addTask('package:python-only', {
+  description: 'Build only the Python package into dist-packages/python, leaving the checkout clean',
+  steps: [
+    { spawn: 'compile' },
+    { exec: 'jsii-pacmak --no-npmignore --force-subdirectory --target python' },
+  ],
+});
+
 // API.md (the library's own types, grouped, TypeScript and Python) and docs/api/<submodule>.md
 // (the generated L1s) instead of one file with everything.
 project.tasks.tryFind('docgen')!.reset('ts-node --transpile-only --project tsconfig.dev.json scripts/docgen.ts');
@@ -214,9 +225,11 @@ project.addTask('test:conformance', {
 
 // Scratch folders of tests under test/ (added last: projen re-includes /test/ itself).
 project.gitignore.addPatterns('/test/.snippets-*', '/test/bindings/**/.venv/', '/test/bindings/**/target/');
+// The venv of the Python quick start (docs/bindings.md), made in the checkout.
+project.gitignore.addPatterns('/.venv/');
 
 // npm scripts for the commands people type; projen keeps the task definitions.
-for (const task of ['build', 'compile', 'test', 'test:quick', 'test:conformance', 'test:cluster', 'docgen', 'eslint', 'import', 'import:verify', 'synth', 'package-all', 'test:bindings', 'bench']) {
+for (const task of ['build', 'compile', 'test', 'test:quick', 'test:conformance', 'test:cluster', 'docgen', 'eslint', 'import', 'import:verify', 'synth', 'package-all', 'package:python-only', 'test:bindings', 'bench']) {
   project.package.setScript(task, `projen ${task}`);
 }
 

@@ -59,7 +59,7 @@ export const GROUPS: ReadonlyArray<{ readonly title: string; readonly intro: str
     intro: 'What every training construct is built from and takes: the base of the top-level constructs, replica groups, resources, run policy, scheduling, security and platform defaults.',
     types: [
       'KubeflowResource', 'TrainingJob', 'TrainingJobProps', 'ReplicaGroup', 'ReplicaOptions', 'RoleOptions',
-      'Resources', 'Accelerator', 'RunPolicy', 'CleanPodPolicy',
+      'Resources', 'Accelerator', 'Parse', 'RunPolicy', 'CleanPodPolicy',
       'RestartPolicy', 'ManagedBy', 'GangScheduling', 'GangScheduler', 'PodSecurity',
       'PlatformDefaults', 'PlatformDefaultsProps', 'EscapeHatch', 'PyTorchInitContainerTemplate', 'PyTorchInitContainerTemplateProps',
     ],

@@ -10,6 +10,7 @@ export * from './training/mpi';
 export * from './training/operator-config';
 export * from './common/networking';
 export * from './common/node-health';
+export * from './common/parse';
 export * from './training/paddle';
 export * from './training/pytorch';
 export * from './common/replica';

@@ -110,7 +110,7 @@ const CASES: Case[] = [
     input: 'PYTHONUNBUFFERED, which the operator sets',
     at: 'synth',
     build: pytorch({ workers: 0, env: { PYTHONUNBUFFERED: value('1') } }),
-    message: `${REPORT}  [test/job] spec.pytorchReplicaSpecs.Master.template.spec.containers[pytorch].env[PYTHONUNBUFFERED] is "PYTHONUNBUFFERED"; ${INJECTED}`,
+    message: `${REPORT}  [test/job] spec.pytorchReplicaSpecs.Master.template.spec.containers[pytorch].env[PYTHONUNBUFFERED] (env) is "PYTHONUNBUFFERED"; ${INJECTED}`,
   },
   {
     construct: 'DistributedPyTorch',
@@ -167,7 +167,7 @@ const CASES: Case[] = [
     input: 'TF_CONFIG set by the user',
     at: 'synth',
     build: tf({ env: { TF_CONFIG: value('{}') } }),
-    message: `${REPORT}  [test/job] spec.tfReplicaSpecs.Worker.template.spec.containers[tensorflow].env[TF_CONFIG] is "TF_CONFIG"; ${INJECTED}`,
+    message: `${REPORT}  [test/job] spec.tfReplicaSpecs.Worker.template.spec.containers[tensorflow].env[TF_CONFIG] (env) is "TF_CONFIG"; ${INJECTED}`,
   },
   {
     construct: 'ParameterServerTF',
@@ -249,7 +249,7 @@ const CASES: Case[] = [
     input: 'NVIDIA_VISIBLE_DEVICES on a launcher without GPUs',
     at: 'synth',
     build: mpi({ launcherCommand: ['mpirun', 'hostname'], launcher: { env: { NVIDIA_VISIBLE_DEVICES: value('all') } } }),
-    message: `${REPORT}  [test/job] spec.mpiReplicaSpecs.Launcher.template.spec.containers[mpi].env[NVIDIA_VISIBLE_DEVICES] is "NVIDIA_VISIBLE_DEVICES"; expected a variable the operator does not set itself; `
+    message: `${REPORT}  [test/job] spec.mpiReplicaSpecs.Launcher.template.spec.containers[mpi].env[NVIDIA_VISIBLE_DEVICES] (launcher.env) is "NVIDIA_VISIBLE_DEVICES"; expected a variable the operator does not set itself; `
       + 'it sets this one to "" in a launcher without GPUs, so a user value would be lost',
   },
   {
@@ -257,7 +257,7 @@ const CASES: Case[] = [
     input: 'the Open MPI hostfile variable, which the operator sets on the launcher (the workers do not get it)',
     at: 'synth',
     build: mpi({ launcherCommand: ['mpirun', 'hostname'], env: { OMPI_MCA_orte_default_hostfile: value('/tmp/hosts') } }),
-    message: `${REPORT}  [test/job] spec.mpiReplicaSpecs.Launcher.template.spec.containers[mpi].env[OMPI_MCA_orte_default_hostfile] is "OMPI_MCA_orte_default_hostfile"; ${INJECTED}`,
+    message: `${REPORT}  [test/job] spec.mpiReplicaSpecs.Launcher.template.spec.containers[mpi].env[OMPI_MCA_orte_default_hostfile] (env) is "OMPI_MCA_orte_default_hostfile"; ${INJECTED}`,
   },
   // ------------------------------------------------------------------ DistributedXGBoost
   {
@@ -286,7 +286,7 @@ const CASES: Case[] = [
     input: 'MASTER_ADDR set by the user',
     at: 'synth',
     build: xgb({ workers: 0, env: { MASTER_ADDR: value('localhost') } }),
-    message: `${REPORT}  [test/job] spec.xgbReplicaSpecs.Master.template.spec.containers[xgboost].env[MASTER_ADDR] is "MASTER_ADDR"; ${INJECTED}`,
+    message: `${REPORT}  [test/job] spec.xgbReplicaSpecs.Master.template.spec.containers[xgboost].env[MASTER_ADDR] (env) is "MASTER_ADDR"; ${INJECTED}`,
   },
   {
     construct: 'DistributedXGBoost',
@@ -343,14 +343,14 @@ const CASES: Case[] = [
     input: 'PADDLE_MASTER set by the user',
     at: 'synth',
     build: paddle({ worker: { env: { PADDLE_MASTER: value('x:1') } } }),
-    message: `${REPORT}  [test/job] spec.paddleReplicaSpecs.Worker.template.spec.containers[paddle].env[PADDLE_MASTER] is "PADDLE_MASTER"; ${INJECTED}`,
+    message: `${REPORT}  [test/job] spec.paddleReplicaSpecs.Worker.template.spec.containers[paddle].env[PADDLE_MASTER] (worker.env) is "PADDLE_MASTER"; ${INJECTED}`,
   },
   {
     construct: 'DistributedPaddle',
     input: 'a pod restartPolicy that the replica one overrides',
     at: 'synth',
     build: paddle({ worker: { restartPolicy: RestartPolicy.ON_FAILURE, podRestartPolicy: RestartPolicy.NEVER } }),
-    message: `${REPORT}  [test/job/Worker] podRestartPolicy is "Never"; expected OnFailure (the replica's restartPolicy, which the operator applies over it) or none`,
+    message: `${REPORT}  [test/job/Worker] podRestartPolicy (worker.podRestartPolicy) is "Never"; expected OnFailure (the replica's restartPolicy, which the operator applies over it) or none`,
   },
   // ------------------------------------------------------------------ DistributedJax
   {
@@ -668,7 +668,7 @@ const CASES: Case[] = [
     construct: 'TrainJob',
     input: 'a dataset for a runtime whose initializer lacks the workspace mount (upstream jobs/05-multi-step.yaml)',
     at: 'synth',
-    message: `${REPORT}  [test/job] spec.initializer.dataset is {"storageUri":"hf://tatsu-lab/alpaca"}; expected the runtime "torch-with-dataset-init" to mount the "initializer" volume in its "dataset-initializer" container, where the initializer writes (the Trainer webhook refuses the job otherwise)`,
+    message: `${REPORT}  [test/job] spec.initializer.dataset (datasetInitializer) is {"storageUri":"hf://tatsu-lab/alpaca"}; expected the runtime "torch-with-dataset-init" to mount the "initializer" volume in its "dataset-initializer" container, where the initializer writes (the Trainer webhook refuses the job otherwise)`,
     build: c => {
       const rt = new TrainingRuntime(c, 'rt', { metadata: { name: 'torch-with-dataset-init' }, mlPolicy: MlPolicy.torch(), image: IMAGE, datasetInitializer: { image: IMAGE, mountWorkspace: false } });
       new TrainJob(c, 'job', { metadata: { name: 'train' }, runtime: rt.ref, datasetInitializer: { storageUri: 'hf://tatsu-lab/alpaca' } });

@@ -116,7 +116,7 @@ describe('presets never contradict the user', () => {
       + `  [test/job] Master.containers[pytorch].securityContext.ensureNonRoot is false; expected true ${STANDARD}`);
     // User 0 under the preset's runAsNonRoot: the kubelet's refusal, found on the rendered document.
     expect(restricted({ securityContext: { user: 0 } })).toBe(REPORT
-      + '  [test/job] spec.pytorchReplicaSpecs.Master.template.spec.containers[pytorch].securityContext.runAsUser is 0; expected a non-zero uid when runAsNonRoot is true (the kubelet refuses to start the container)');
+      + '  [test/job] spec.pytorchReplicaSpecs.Master.template.spec.containers[pytorch].securityContext.runAsUser (securityContext) is 0; expected a non-zero uid when runAsNonRoot is true (the kubelet refuses to start the container)');
     expect(restricted({ securityContext: { user: 1000, group: 1000 } })).toBeUndefined();
   });
 

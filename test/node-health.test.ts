@@ -80,7 +80,7 @@ describe('node health', () => {
     expect(thrown(() => pytorch(fresh(), { nodeHealth: [NodeHealth.labelNotIn('bad key', ['x'])] })))
       .toBe('test/job: nodeHealth[0].labelKey is "bad key"; expected a node label key: an optional DNS subdomain prefix and "/", then at most 63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit');
     expect(thrown(() => pytorch(fresh(), { worker: { nodeHealth: [NodeHealth.avoidHosts([])] } })))
-      .toBe('test/job/Worker: nodeHealth[0].values is []; expected at least one label value; a NotIn requirement without values is refused by the API server');
+      .toBe('test/job/Worker: nodeHealth[0].values (worker.nodeHealth[0].values) is []; expected at least one label value; a NotIn requirement without values is refused by the API server');
     expect(thrown(() => PlatformDefaults.set(fresh(), { nodeHealth: [NodeHealth.labelNotIn('health', ['not ok'])] })))
       .toBe('test/KubeflowPlatformDefaults: nodeHealth[0].values is "not ok"; expected a label value: empty, or at most 63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit');
   });

@@ -177,7 +177,7 @@ describe('validation', () => {
     }
     expect(synthErrors(c => new DistributedPaddle(c, 'job', {
       metadata: { name: 'ctr' }, image: IMAGE, parameterServers: 1, parameterServer: { env: { PADDLE_SERVER_NUM: kplus.EnvValue.fromValue('2') } },
-    }))).toBe(`${REPORT}  [test/job] spec.paddleReplicaSpecs.Master.template.spec.containers[paddle].env[PADDLE_SERVER_NUM] is "PADDLE_SERVER_NUM"; expected a variable the operator does not set itself; it injects this one and a user value would break the job`);
+    }))).toBe(`${REPORT}  [test/job] spec.paddleReplicaSpecs.Master.template.spec.containers[paddle].env[PADDLE_SERVER_NUM] (parameterServer.env) is "PADDLE_SERVER_NUM"; expected a variable the operator does not set itself; it injects this one and a user value would break the job`);
     expect(synthErrors(c => new DistributedPaddle(c, 'job', { metadata: { name: 'ctr' }, image: IMAGE, env: { PADDLE_TRAINER_ID: kplus.EnvValue.fromValue('0') } }))).toBeUndefined();
   });
 

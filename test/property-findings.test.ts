@@ -66,7 +66,7 @@ describe('CPU amounts and sizes the manifest cannot hold', () => {
     expect(() => new DistributedXGBoost(chart(), 'job', { image: IMAGE, resources: { memory: Size.kibibytes(3025) } }))
       .toThrow('test/job: resources.memory is "3025Ki"; expected a whole number of mebibytes, as the manifest writes sizes in Mi or Gi');
     expect(() => new DistributedPaddle(chart(), 'job', { image: IMAGE, worker: { resources: { ephemeralStorage: Size.kibibytes(1536) } } }))
-      .toThrow('test/job/Worker: resources.ephemeralStorage is "1536Ki"; expected a whole number of mebibytes, as the manifest writes sizes in Mi or Gi');
+      .toThrow('test/job/Worker: resources.ephemeralStorage (worker.resources.ephemeralStorage) is "1536Ki"; expected a whole number of mebibytes, as the manifest writes sizes in Mi or Gi');
     expect(() => new ParameterServerTF(chart(), 'job', { image: IMAGE, sharedMemory: Size.kibibytes(100) }))
       .toThrow('test/job: sharedMemory is "100Ki"; expected a whole number of mebibytes, as the manifest writes sizes in Mi or Gi');
   });
@@ -132,7 +132,7 @@ describe('PYTHONUNBUFFERED, which the operator sets in every container', () => {
   // upstream controllers: the PyTorch, XGBoost, Paddle and JAX controllers append PYTHONUNBUFFERED
   // to every container (KUBEFLOW-FACTS.md lists it for PyTorch), so a user value is silently
   // replaced; the constructs let it through.
-  const message = (at: string) => `${REPORT}  [test/job] spec.${at}.env[PYTHONUNBUFFERED] is "PYTHONUNBUFFERED"; expected a variable the operator does not set itself; it injects this one and a user value would break the job`;
+  const message = (at: string) => `${REPORT}  [test/job] spec.${at}.env[PYTHONUNBUFFERED] (env) is "PYTHONUNBUFFERED"; expected a variable the operator does not set itself; it injects this one and a user value would break the job`;
   const env = { PYTHONUNBUFFERED: kplus.EnvValue.fromValue('1') };
   test.each([
     ['PyTorch', (c: Chart) => new DistributedPyTorch(c, 'job', { image: IMAGE, workers: 0, env }), 'pytorchReplicaSpecs.Master.template.spec.containers[pytorch]'],
@@ -154,9 +154,10 @@ describe('GPU variables on an MPI launcher without GPUs', () => {
   // (KUBEFLOW-FACTS.md), so a user value there is lost; the construct let it through.
   const value = kplus.EnvValue.fromValue('all');
   test.each(['NVIDIA_VISIBLE_DEVICES', 'NVIDIA_DRIVER_CAPABILITIES'])('%s on the launcher, given for the launcher or for the whole job', name => {
-    const message = `${REPORT}  [test/job] spec.mpiReplicaSpecs.Launcher.template.spec.containers[mpi].env[${name}] is "${name}"; expected a variable the operator does not set itself; it sets this one to "" in a launcher without GPUs, so a user value would be lost`;
-    expect(synthError(c => new MpiAllReduce(c, 'job', { image: IMAGE, launcherCommand: ['mpirun', 'hostname'], launcher: { env: { [name]: value } } }))).toBe(message);
-    expect(synthError(c => new MpiAllReduce(c, 'job', { image: IMAGE, launcherCommand: ['mpirun', 'hostname'], env: { [name]: value } }))).toBe(message);
+    // The message names the prop that set the variable: the launcher's own env, or the job's.
+    const message = (prop: string) => `${REPORT}  [test/job] spec.mpiReplicaSpecs.Launcher.template.spec.containers[mpi].env[${name}] (${prop}) is "${name}"; expected a variable the operator does not set itself; it sets this one to "" in a launcher without GPUs, so a user value would be lost`;
+    expect(synthError(c => new MpiAllReduce(c, 'job', { image: IMAGE, launcherCommand: ['mpirun', 'hostname'], launcher: { env: { [name]: value } } }))).toBe(message('launcher.env'));
+    expect(synthError(c => new MpiAllReduce(c, 'job', { image: IMAGE, launcherCommand: ['mpirun', 'hostname'], env: { [name]: value } }))).toBe(message('env'));
   });
   test('a launcher with GPUs, and the workers, may set them', () => {
     expect(synthError(c => new MpiAllReduce(c, 'job', {

@@ -220,7 +220,7 @@ describe('validation', () => {
     expect(bad({ resources: { accelerator: Accelerator.nvidia(0) } }))
       .toThrow('test/job: resources.accelerator is "nvidia.com/gpu x 0"; expected a whole number of devices greater than 0 (got 0)');
     expect(bad({ master: { resources: { accelerator: Accelerator.nvidia(0) } } }))
-      .toThrow('test/job/Master: resources.accelerator is "nvidia.com/gpu x 0"; expected a whole number of devices greater than 0 (got 0)');
+      .toThrow('test/job/Master: resources.accelerator (master.resources.accelerator) is "nvidia.com/gpu x 0"; expected a whole number of devices greater than 0 (got 0)');
     expect(bad({ resources: { accelerator: Accelerator.custom('gpu', 1) } }))
       .toThrow('test/job: resources.accelerator is "gpu x 1"; expected a qualified extended resource name such as "vendor.com/device" (got "gpu")');
     expect(bad({ elastic: { minWorkers: 3, maxWorkers: 2 } })).toThrow('test/job: elastic.minWorkers is 3; expected at most elastic.maxWorkers (2)');
@@ -243,10 +243,10 @@ describe('validation', () => {
     expect(synthErrors(chart => new DistributedPyTorch(chart, 'job', {
       metadata: { name: 'train' }, image: IMAGE, env: { MASTER_ADDR: kplus.EnvValue.fromValue('x'), PET_NNODES: kplus.EnvValue.fromValue('2') },
     }))).toBe('Validation failed with the following errors:\n' +
-      '  [test/job] spec.pytorchReplicaSpecs.Master.template.spec.containers[pytorch].env[MASTER_ADDR] is "MASTER_ADDR"; expected a variable the operator does not set itself; it injects this one and a user value would break the job\n' +
-      '  [test/job] spec.pytorchReplicaSpecs.Master.template.spec.containers[pytorch].env[PET_NNODES] is "PET_NNODES"; expected a variable the operator does not set itself; it injects this one and a user value would break the job\n' +
-      '  [test/job] spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].env[MASTER_ADDR] is "MASTER_ADDR"; expected a variable the operator does not set itself; it injects this one and a user value would break the job\n' +
-      '  [test/job] spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].env[PET_NNODES] is "PET_NNODES"; expected a variable the operator does not set itself; it injects this one and a user value would break the job');
+      '  [test/job] spec.pytorchReplicaSpecs.Master.template.spec.containers[pytorch].env[MASTER_ADDR] (env) is "MASTER_ADDR"; expected a variable the operator does not set itself; it injects this one and a user value would break the job\n' +
+      '  [test/job] spec.pytorchReplicaSpecs.Master.template.spec.containers[pytorch].env[PET_NNODES] (env) is "PET_NNODES"; expected a variable the operator does not set itself; it injects this one and a user value would break the job\n' +
+      '  [test/job] spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].env[MASTER_ADDR] (env) is "MASTER_ADDR"; expected a variable the operator does not set itself; it injects this one and a user value would break the job\n' +
+      '  [test/job] spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].env[PET_NNODES] (env) is "PET_NNODES"; expected a variable the operator does not set itself; it injects this one and a user value would break the job');
 
     expect(synthErrors(chart => new DistributedPyTorch(chart, 'job', {
       metadata: { name: 'train' }, image: IMAGE, resources: { accelerator: Accelerator.nvidia(2) }, nprocPerNode: NprocPerNode.of(4), workers: 0,

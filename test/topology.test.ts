@@ -79,7 +79,7 @@ describe('Kueue topology-aware scheduling', () => {
     expect(thrown(() => pytorch(fresh(), { queue: 'q', topology: Topology.required('rack level') })))
       .toBe(`test/job: topology.level is "rack level"; ${keyText}`);
     expect(thrown(() => pytorch(fresh(), { queue: 'q', worker: { topology: Topology.required(BLOCK, { slices: { level: RACK, size: 0 } }) } })))
-      .toBe('test/job/Worker: topology.slices.size is 0; expected a whole number of 1 or more pods per slice');
+      .toBe('test/job/Worker: topology.slices.size (worker.topology.slices.size) is 0; expected a whole number of 1 or more pods per slice');
     expect(thrown(() => pytorch(fresh(), { queue: 'q', topology: Topology.required(BLOCK, { slices: { level: '/rack', size: 2 } }) })))
       .toBe(`test/job: topology.slices.level is "/rack"; ${keyText}`);
   });

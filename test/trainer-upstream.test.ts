@@ -200,5 +200,5 @@ test('jobs/05-multi-step.yaml: the runtime\'s dataset initializer lacks the work
       datasetInitializer: { storageUri: job.spec.initializer.dataset.storageUri },
     });
   });
-  expect(report).toBe(`${REPORT}  [test/job] spec.initializer.dataset is {"storageUri":"hf://tatsu-lab/alpaca"}; expected the runtime "torch-with-dataset-init" to mount the "initializer" volume in its "dataset-initializer" container, where the initializer writes (the Trainer webhook refuses the job otherwise)`);
+  expect(report).toBe(`${REPORT}  [test/job] spec.initializer.dataset (datasetInitializer) is {"storageUri":"hf://tatsu-lab/alpaca"}; expected the runtime "torch-with-dataset-init" to mount the "initializer" volume in its "dataset-initializer" container, where the initializer writes (the Trainer webhook refuses the job otherwise)`);
 });

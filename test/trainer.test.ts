@@ -374,7 +374,7 @@ describe('validation', () => {
       });
       new TrainJob(chart, 'job', { metadata: { name: 'multi-step-example' }, runtime: rt.ref, datasetInitializer: { storageUri: 'hf://tatsu-lab/alpaca' } });
     })).toEqual([
-      '[test/job] spec.initializer.dataset is {"storageUri":"hf://tatsu-lab/alpaca"}; expected the runtime "torch-with-dataset-init" to mount the "initializer" volume in its "dataset-initializer" container, where the initializer writes (the Trainer webhook refuses the job otherwise)',
+      '[test/job] spec.initializer.dataset (datasetInitializer) is {"storageUri":"hf://tatsu-lab/alpaca"}; expected the runtime "torch-with-dataset-init" to mount the "initializer" volume in its "dataset-initializer" container, where the initializer writes (the Trainer webhook refuses the job otherwise)',
     ]);
   });
 
@@ -390,9 +390,9 @@ describe('validation', () => {
         patchedJobs: ['trainer'],
       });
     })).toEqual([
-      '[test/job] spec.initializer.model is {"storageUri":"hf://m"}; expected a runtime with a "model-initializer" step; the runtime "plain" has only "node"',
-      '[test/job] spec.runtimePatches[0].trainingRuntimeSpec.template.spec.replicatedJobs[0].name is "trainer"; expected a replicated job of the runtime "plain": "node"',
-      '[test/job] spec.trainer.env[0].name is "PET_NNODES"; expected a variable the torch runtime "plain" does not set itself (it sets PET_NNODES, PET_NPROC_PER_NODE, PET_NODE_RANK, PET_MASTER_ADDR, PET_MASTER_PORT)',
+      '[test/job] spec.initializer.model (modelInitializer) is {"storageUri":"hf://m"}; expected a runtime with a "model-initializer" step; the runtime "plain" has only "node"',
+      '[test/job] spec.runtimePatches[0].trainingRuntimeSpec.template.spec.replicatedJobs[0].name (patchedJobs) is "trainer"; expected a replicated job of the runtime "plain": "node"',
+      '[test/job] spec.trainer.env[0].name (env) is "PET_NNODES"; expected a variable the torch runtime "plain" does not set itself (it sets PET_NNODES, PET_NPROC_PER_NODE, PET_NODE_RANK, PET_MASTER_ADDR, PET_MASTER_PORT)',
     ]);
   });
 
@@ -409,9 +409,9 @@ describe('validation', () => {
         patchedJobs: ['launcher'],
       });
     })).toEqual([
-      '[test/job] spec.initializer.dataset is {"storageUri":"hf://tatsu-lab/alpaca"}; expected a runtime with a "dataset-initializer" step; the runtime "torch-distributed" (built into Trainer v2.3.0) has only "node"',
-      '[test/job] spec.runtimePatches[0].trainingRuntimeSpec.template.spec.replicatedJobs[0].name is "launcher"; expected a replicated job of the runtime "torch-distributed" (built into Trainer v2.3.0): "node"',
-      '[test/job] spec.trainer.env[0].name is "PET_NNODES"; expected a variable the torch runtime "torch-distributed" (built into Trainer v2.3.0) does not set itself (it sets PET_NNODES, PET_NPROC_PER_NODE, PET_NODE_RANK, PET_MASTER_ADDR, PET_MASTER_PORT)',
+      '[test/job] spec.initializer.dataset (datasetInitializer) is {"storageUri":"hf://tatsu-lab/alpaca"}; expected a runtime with a "dataset-initializer" step; the runtime "torch-distributed" (built into Trainer v2.3.0) has only "node"',
+      '[test/job] spec.runtimePatches[0].trainingRuntimeSpec.template.spec.replicatedJobs[0].name (patchedJobs) is "launcher"; expected a replicated job of the runtime "torch-distributed" (built into Trainer v2.3.0): "node"',
+      '[test/job] spec.trainer.env[0].name (env) is "PET_NNODES"; expected a variable the torch runtime "torch-distributed" (built into Trainer v2.3.0) does not set itself (it sets PET_NNODES, PET_NPROC_PER_NODE, PET_NODE_RANK, PET_MASTER_ADDR, PET_MASTER_PORT)',
     ]);
     // A built-in with both initializer steps takes both.
     const initializers = { datasetInitializer: { storageUri: 'hf://tatsu-lab/alpaca' }, modelInitializer: { storageUri: 'hf://meta-llama/Llama-3.2-1B-Instruct' } };
@@ -440,9 +440,9 @@ describe('validation', () => {
       const own = new ClusterTrainingRuntime(chart, 'rt', { metadata: { name: 'team-tune' }, mlPolicy: MlPolicy.torch(), image: TORCH_IMAGE });
       new TrainJob(chart, 'own', { metadata: { name: 'own' }, runtime: own.ref, ...tune });
     })).toEqual([
-      '[test/job] spec.trainer.numNodes is 2; expected 1: torchtune trains llama3_2/1B on one node (only llama3_3/70B runs on several)',
-      '[test/job] spec.trainer.numNodes is 2; expected 1 with LoRA args: torchtune fine-tunes with LoRA on one node only (on several it would fall back to a full fine-tune)',
-      '[test/job] spec.trainer.args[0] is "output_dir=/mnt/out"; expected no output_dir: the runtime sets output_dir, tokenizer.path, checkpointer.checkpoint_dir, tokenizer.merges_file for torchtune',
+      '[test/job] spec.trainer.numNodes (numNodes) is 2; expected 1: torchtune trains llama3_2/1B on one node (only llama3_3/70B runs on several)',
+      '[test/job] spec.trainer.numNodes (numNodes) is 2; expected 1 with LoRA args: torchtune fine-tunes with LoRA on one node only (on several it would fall back to a full fine-tune)',
+      '[test/job] spec.trainer.args[0] (args) is "output_dir=/mnt/out"; expected no output_dir: the runtime sets output_dir, tokenizer.path, checkpointer.checkpoint_dir, tokenizer.merges_file for torchtune',
       '[test/own] spec.runtimeRef.name is "team-tune"; expected a runtime named torchtune-<model>-<size> for a model torchtune supports (llama3_2/1B, llama3_2/3B, llama3_3/70B, qwen2_5/1.5B): the Trainer reads the model from the name, and this one gives none',
     ]);
     // One node with the model's own runtime, or a command that is not torchtune's: accepted.

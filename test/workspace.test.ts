@@ -263,7 +263,7 @@ describe('cross-field checks at synth time, as the notebooks webhook does them',
       const claim = new kplus.PersistentVolumeClaim(other, 'data', { metadata: { name: 'data' } });
       new Workspace(chart, 'ws', { metadata: { name: 'alice' }, kind: jupyterlab(chart), data: [{ mountPath: '/data', claim: WorkspaceClaim.fromClaim(claim) }] });
     })).toBe(report(
-      'spec.podTemplate.volumes.data[0].pvcName is "data"; expected a claim in the object\'s own namespace "team-a" (the app\'s claim "data" is in namespace "team-b"; pods mount claims of their own namespace only)'));
+      'spec.podTemplate.volumes.data[0].pvcName (data) is "data"; expected a claim in the object\'s own namespace "team-a" (the app\'s claim "data" is in namespace "team-b"; pods mount claims of their own namespace only)'));
   });
 });
 

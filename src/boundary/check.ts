@@ -12,7 +12,7 @@
 import * as cdk8s from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import * as constructs from 'constructs';
-import { fromCaller, OWN_CLASSES } from './registry';
+import { CONSTRUCT_PROPS, fromCaller, OWN_CLASSES } from './registry';
 import { CLASSES, ENUMS, INTERFACE_EXAMPLES, INTERFACES, OPEN_STRUCTS, STRUCTS } from './schema.generated';
 import { show as showValue } from '../rules/finding';
 import { nearest } from '../util/nearest';
@@ -110,6 +110,8 @@ export function checkConstructor(scope: constructs.IConstruct, target: Function,
   checkedConstructs.add(scope);
   // scope and id were used by super() already; constructs checks those itself.
   checkInit(scope, target, args);
+  const props = args[2];
+  if (typeof props === 'object' && props !== null) CONSTRUCT_PROPS.set(scope, props);
 }
 
 /**
@@ -165,6 +167,15 @@ export function checkArgs(where: Where, ps: Param[], args: ArrayLike<unknown>, f
     const field = isConstructor && p.type.kind === 'struct' && p.name === 'props' ? '' : p.name;
     checkValue(where, p.type, value, field);
   }
+}
+
+/**
+ * Checks a value given for a struct of the table, reported under `field` (a prop path such as
+ * `worker`, or '' for a construct's props): what a constructor or method does for each struct
+ * argument and each struct inside one.
+ */
+export function checkStructValue(where: Where, fqn: string, value: unknown, field: string): void {
+  checkStruct(where, fqn, value, field);
 }
 
 /** The parameters of a method of the table, or undefined. */
@@ -333,9 +344,38 @@ function checkStruct(where: Where, fqn: string, value: unknown, field: string): 
     // jsii's other languages leave an unset field out; a null from JavaScript would reach code that
     // tests for undefined.
     if (item === null) raise(where, join(field, key), show(item), `expected ${describeType(type)}${optional ? ', or the field left out' : ''}`);
-    checkValue(where, type, item, join(field, key));
+    try {
+      checkValue(where, type, item, join(field, key));
+    } catch (error) {
+      throw withSiblingGuess(error, where, fqn, record, key, join(field, key));
+    }
   }
   checkedStructs.set(value, fqn);
+}
+
+/**
+ * A field given a value of the wrong type is often a misspelling of a sibling that takes it
+ * (`worker: 3` for `workers`, `master: 1` for `masters`): when the refusal is about the field
+ * itself (not a field inside it) and a sibling with a close name, left unset, takes the value, the
+ * message suggests it, as it does for a field the struct does not have.
+ */
+function withSiblingGuess(error: unknown, where: Where, fqn: string, record: { [key: string]: unknown }, key: string, path: string): unknown {
+  const prefix = `${typeof where === 'string' ? where : where.node.path}: ${path} is `;
+  if (!(error instanceof Error) || !error.message.startsWith(prefix)) return error;
+  const siblings = fieldsOf(fqn).filter(f => f.key !== key && record[f.key] === undefined && fits(where, f.type, record[key]));
+  const guess = nearest(key, siblings.map(f => f.key));
+  if (guess !== undefined) error.message = `${error.message}: did you mean "${guess}"?`;
+  return error;
+}
+
+/** Whether a value passes as `type` (used for suggestions only). */
+function fits(where: Where, type: Type, value: unknown): boolean {
+  try {
+    checkValue(where, type, value, '');
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function checkInstance(where: Where, fqn: string, value: unknown, field: string): void {
@@ -374,7 +414,19 @@ function checkEnum(where: Where, fqn: string, value: unknown, field: string): vo
 }
 
 /** Fields users reach for under another name (a GPU count is an accelerator in this API). */
-const ALIASES: { [given: string]: string } = { 'gpu': 'accelerator', 'gpus': 'accelerator', 'nvidia.com/gpu': 'accelerator' };
+const ALIASES: { [given: string]: string } = {
+  'gpu': 'accelerator',
+  'gpus': 'accelerator',
+  'nvidia.com/gpu': 'accelerator',
+  // The v1 CRD's names of the elastic settings, which the props spell as torchrun does.
+  'minreplicas': 'minWorkers',
+  'maxreplicas': 'maxWorkers',
+  'rdzvbackend': 'rendezvousBackend',
+  'rdzvhost': 'rendezvousHost',
+  'rdzvport': 'rendezvousPort',
+  'rdzvid': 'rendezvousId',
+  'rdzvconf': 'rendezvousConf',
+};
 
 /** A plain object as a struct or map is given: not null, not a list, not a boxed primitive. */
 function isPlainObject(value: unknown): value is object {
@@ -464,7 +516,8 @@ export function describeType(type: Type): string {
     }
     case 'class': {
       const name = typeName(type.fqn);
-      const make = CLASSES[type.fqn]?.make ?? [];
+      // `parse(value, key)` reads a configuration file's string; the message lists the ways to make one in code.
+      const make = (CLASSES[type.fqn]?.make ?? []).filter(m => !m.startsWith('parse('));
       const head = `${article(name)} ${name}${fromWhere(type.fqn)}`;
       if (!make.length) return head;
       if (make.length > 5) {

@@ -1,4 +1,8 @@
+import { didYouMean, quotedList, refuseValue, typoOf } from './internal/parse-value';
 import { Finding, finding } from '../rules/finding';
+
+/** The accelerators the library names, with their resource names (as the factories above write them). */
+const KNOWN_ACCELERATORS: ReadonlyArray<readonly [string, string]> = [['nvidia', 'nvidia.com/gpu'], ['amd', 'amd.com/gpu'], ['intel', 'gpu.intel.com/i915']];
 
 /** An extended resource name: an optional DNS-subdomain prefix and a qualified name. */
 const EXTENDED_RESOURCE = /^([a-z0-9]([-a-z0-9.]*[a-z0-9])?\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
@@ -44,6 +48,30 @@ export class Accelerator {
    */
   public static custom(resourceName: string, count: number): Accelerator {
     return new Accelerator(resourceName, count);
+  }
+
+  /**
+   * The accelerator a configuration file names: the library's names (`nvidia`, `amd`, `intel`),
+   * their resource names (`nvidia.com/gpu`, `amd.com/gpu`, `gpu.intel.com/i915`), or another
+   * device plugin's extended resource name with its domain (`habana.ai/gaudi`). A name close to a
+   * known one but not equal (`nvidia.com/gpus`, `nvida`) is refused as a likely typo, with the
+   * known name suggested; write such a resource with `Accelerator.custom`.
+   *
+   * @param value a name or an extended resource name
+   * @param count how many each pod needs
+   * @param key the configuration key the value came from, named in the error (such as `workers.accelerator`)
+   */
+  public static parse(value: string, count: number, key?: string): Accelerator {
+    const known = KNOWN_ACCELERATORS.find(([name, resource]) => value === name || value === resource);
+    if (known) return new Accelerator(known[1], count);
+    const names = KNOWN_ACCELERATORS.flatMap(([name, resource]) => [name, resource]);
+    // A resource name of another vendor may share most letters with a known one (`xyz.com/gpu`):
+    // only one or two edits away is taken for a typo.
+    const typo = typoOf(value, names, 2);
+    if (!typo && value.includes('/') && EXTENDED_RESOURCE.test(value)) return new Accelerator(value, count);
+    const guess = typo ? `: did you mean ${JSON.stringify(typo)}?` : didYouMean(value, names);
+    return refuseValue('Accelerator.parse', key, value,
+      `expected ${quotedList(KNOWN_ACCELERATORS.map(([name]) => name))}, one of their resource names ${quotedList(KNOWN_ACCELERATORS.map(([, resource]) => resource))}, or another extended resource name with its domain such as "habana.ai/gaudi"${guess}`);
   }
 
   /**

@@ -3,7 +3,9 @@ import { Construct } from 'constructs';
 import { PlatformDefaults, PlatformDefaultsProps } from './defaults';
 import { PodSecurity } from './security';
 import { addLateMetadata, LateMetadata, omitNamespace } from '../rules/render-hook';
+import { propForField } from './internal/prop-fields';
 import { setOnce } from './internal/set-once';
+import { CONSTRUCT_PROPS } from '../boundary/registry';
 import { checkRenderedDocument, PropOf } from '../rules/engine';
 import { Finding } from '../rules/finding';
 import { fail } from '../rules/report';
@@ -111,7 +113,10 @@ export abstract class KubeflowResource extends Construct {
     this._apiObject = apiObject;
     addLateMetadata(apiObject, steps.lateMetadata);
     if (steps.clusterScoped) omitNamespace(apiObject);
-    checkRenderedDocument(this, apiObject, steps.propOf, steps.validate);
+    // The construct's own answer first (it may know better, as MPI does for the launcher's
+    // command), then the table every family shares, from the props the construct was created with.
+    const own = steps.propOf;
+    checkRenderedDocument(this, apiObject, field => own?.(field) ?? propForField(field, CONSTRUCT_PROPS.get(this), apiObject.kind), steps.validate);
     return apiObject;
   }
 

@@ -1,4 +1,5 @@
 import { dropUndefined } from '../util/collections';
+import { parseKnown } from './internal/parse-value';
 
 /**
  * The extended resource an RDMA device plugin publishes; a pod that asks for one gets the RDMA
@@ -25,6 +26,17 @@ export class RdmaDevice {
     return new RdmaDevice(resourceName);
   }
 
+  /**
+   * The RdmaDevice a configuration file names, refused at once if the value is not one of the set
+   * (the error lists them, and the closest to the value given).
+   *
+   * @param value the extended resource name: `rdma/rdma_shared_device_a`, `rdma/hca` or `nvidia.com/roce_gdr`
+   * @param key the configuration key the value came from, named in the error (such as `workers.restartPolicy`)
+   */
+  public static parse(value: string, key?: string): RdmaDevice {
+    return parseKnown('RdmaDevice.parse', value, key, [['rdma/rdma_shared_device_a', RdmaDevice.SHARED_DEVICE_A], ['rdma/hca', RdmaDevice.HCA], ['nvidia.com/roce_gdr', RdmaDevice.ROCE_GDR]], 'the RDMA resources this library knows', "another device plugin's resource is RdmaDevice.of(resourceName)");
+  }
+
   /** @param resourceName the extended resource name */
   private constructor(public readonly resourceName: string) {}
 }
@@ -39,6 +51,17 @@ export class NcclDebug {
   public static readonly INFO = new NcclDebug('INFO');
   /** Everything, per call (very verbose). */
   public static readonly TRACE = new NcclDebug('TRACE');
+  /**
+   * The NcclDebug a configuration file names, refused at once if the value is not one of the set
+   * (the error lists them, and the closest to the value given).
+   *
+   * @param value the level as `NCCL_DEBUG` spells it: `VERSION`, `WARN`, `INFO` or `TRACE`
+   * @param key the configuration key the value came from, named in the error (such as `workers.restartPolicy`)
+   */
+  public static parse(value: string, key?: string): NcclDebug {
+    return parseKnown('NcclDebug.parse', value, key, [['VERSION', NcclDebug.VERSION], ['WARN', NcclDebug.WARN], ['INFO', NcclDebug.INFO], ['TRACE', NcclDebug.TRACE]], 'the NCCL_DEBUG levels');
+  }
+
   /** @param level the value of `NCCL_DEBUG` */
   private constructor(public readonly level: string) {}
 }

@@ -1,3 +1,5 @@
+import { parseKnown } from './internal/parse-value';
+
 /**
  * Nodes a job's pods must stay off: those whose label `labelKey` has one of `values`, as a health
  * checker marks them. Written as a node-affinity requirement (`NotIn`) added to every term of the
@@ -30,6 +32,17 @@ export class NodeHealth {
    */
   public static avoidHosts(hostnames: string[]): NodeHealth {
     return new NodeHealth('kubernetes.io/hostname', [...hostnames]);
+  }
+
+  /**
+   * The NodeHealth a configuration file names, refused at once if the value is not one of the set
+   * (the error lists them, and the closest to the value given).
+   *
+   * @param value the preset's name: `autopilot` (the other node-health rules take arguments: `labelNotIn`, `avoidHosts`)
+   * @param key the configuration key the value came from, named in the error (such as `workers.restartPolicy`)
+   */
+  public static parse(value: string, key?: string): NodeHealth {
+    return parseKnown('NodeHealth.parse', value, key, [['autopilot', NodeHealth.AUTOPILOT]], 'the node-health presets', 'other nodes are NodeHealth.labelNotIn(labelKey, values) or NodeHealth.avoidHosts(hostnames)');
   }
 
   /**

@@ -12,6 +12,7 @@ import { normalPath } from './internal/paths';
 import { PodRenderContext, ReplicaCountRule, ReplicaGroupSettings } from './internal/pod-render';
 import { amountFindings, resourceQuantities } from './internal/quantities';
 import { askedOverRestricted, optionFieldName, restrictedPodFindings } from '../rules/restricted';
+import { roleProp } from './internal/prop-fields';
 import { presetSecurity, userSecurity } from './internal/security-contexts';
 import { envToAdd, setOnce } from './internal/set-once';
 import { Finding, finding } from '../rules/finding';
@@ -21,6 +22,7 @@ import { Resources } from './resources';
 import { RestartPolicy } from './run-policy';
 import { PodSecurity } from './security';
 import { Topology } from './topology';
+import { CONSTRUCT_PROPS } from '../boundary/registry';
 
 /** What can be set for every replica type of a job, or for one of them. */
 export interface ReplicaOptions {
@@ -201,17 +203,18 @@ export class ReplicaGroup extends Construct {
     this.countRule = settings.count;
     this.platformRdma = settings.platformRdma ?? true;
     this._replicas = settings.replicas ?? 1;
-    this.checkReplicas(this._replicas);
+    const count = countFinding('replicas', this._replicas, 0) ?? this.countRuleFinding(this._replicas);
+    if (count) raise(this, this.named(count));
     this._restartPolicy = settings.restartPolicy ?? framework.defaultRestartPolicy;
 
-    raiseFirst(this, amountFindings(settings.resources, settings.sharedMemory));
+    raiseFirst(this, amountFindings(settings.resources, settings.sharedMemory).map(f => this.named(f)));
     // Large-scale GPU options (topology, network, node health): values checked at once.
-    raiseFirst(this, [
+    raiseFirst(this, this.namedAll([
       ...(settings.topology?._findings('topology') ?? []),
       ...networkingFindings(settings.network, 'network'),
       ...nodeHealthFindings(settings.nodeHealth, 'nodeHealth'),
-    ]);
-    if (!settings.image) fail(this, 'image', settings.image, 'expected a container image for the main container');
+    ]));
+    if (!settings.image) raise(this, this.named(finding('image', settings.image, 'expected a container image for the main container')));
 
     this.mainContainer = new kplus.Container({
       name: framework.containerName,
@@ -242,7 +245,7 @@ export class ReplicaGroup extends Construct {
     for (const [key, value] of Object.entries(settings.podLabels ?? {})) this.addPodLabel(key, value);
     for (const [key, value] of Object.entries(settings.podAnnotations ?? {})) this.addPodAnnotation(key, value);
 
-    addCheck(this, () => this.validatePod());
+    addCheck(this, () => this.validatePod().map(f => this.named(f)));
   }
 
   /** Number of pods of this type. */
@@ -526,6 +529,21 @@ export class ReplicaGroup extends Construct {
     ];
   }
 
+  /**
+   * A finding on a field the role's own options set names that option too (`image (worker.image)`),
+   * so the message points at the prop written; a job-wide prop has the field's name already.
+   */
+  private named(f: Finding): Finding {
+    const parent = this.node.scope;
+    const kind = parent ? renderedKind(parent) : undefined;
+    const prop = parent ? roleProp(f.field, CONSTRUCT_PROPS.get(parent), kind, this.replicaType) : undefined;
+    return prop === undefined || prop === f.field ? f : { ...f, field: `${f.field} (${prop})` };
+  }
+
+  private namedAll(findings: Array<Finding | undefined>): Array<Finding | undefined> {
+    return findings.map(f => f && this.named(f));
+  }
+
   private checkReplicas(replicas: number): void {
     const f = countFinding('replicas', replicas, 0) ?? this.countRuleFinding(replicas);
     if (f) raise(this, f);
@@ -552,6 +570,18 @@ export class ReplicaGroup extends Construct {
       errors.push(finding('podRestartPolicy', podPolicy.value, `expected ${this._restartPolicy.value} (the replica's restartPolicy, which the operator applies over it) or none`));
     }
     return errors;
+  }
+}
+
+/**
+ * The kind its parent renders, for naming role options: a v1 job creates its object before its
+ * groups; a runtime makes its groups first (its roles' names do not depend on the kind).
+ */
+function renderedKind(parent: Construct | { apiObject?: { kind?: string } }): string | undefined {
+  try {
+    return (parent as { apiObject?: { kind?: string } }).apiObject?.kind;
+  } catch {
+    return undefined;
   }
 }
 

@@ -1,4 +1,5 @@
 import { Duration } from 'cdk8s';
+import { parseKnown } from './internal/parse-value';
 
 /** Which pods the operator deletes when a job finishes. */
 export class CleanPodPolicy {
@@ -16,6 +17,17 @@ export class CleanPodPolicy {
   public static of(value: string): CleanPodPolicy {
     return new CleanPodPolicy(value);
   }
+  /**
+   * The CleanPodPolicy a configuration file names, refused at once if the value is not one of the set
+   * (the error lists them, and the closest to the value given).
+   *
+   * @param value the policy as the CRD spells it: `None`, `Running` or `All`
+   * @param key the configuration key the value came from, named in the error (such as `workers.restartPolicy`)
+   */
+  public static parse(value: string, key?: string): CleanPodPolicy {
+    return parseKnown('CleanPodPolicy.parse', value, key, [['None', CleanPodPolicy.NONE], ['Running', CleanPodPolicy.RUNNING], ['All', CleanPodPolicy.ALL]], 'the values training-operator v1.9.4 knows', 'for a newer operator\'s value, use CleanPodPolicy.of(value) and list the value in the cdk8s context key "cdk8s-kubeflow/accept-unknown-values"');
+  }
+
   /** @param value the policy as the CRD spells it */
   private constructor(public readonly value: string) {}
 }
@@ -41,6 +53,17 @@ export class RestartPolicy {
   public static of(value: string): RestartPolicy {
     return new RestartPolicy(value);
   }
+  /**
+   * The RestartPolicy a configuration file names, refused at once if the value is not one of the set
+   * (the error lists them, and the closest to the value given).
+   *
+   * @param value the policy as the CRD spells it: `Always`, `OnFailure`, `Never` or `ExitCode`
+   * @param key the configuration key the value came from, named in the error (such as `workers.restartPolicy`)
+   */
+  public static parse(value: string, key?: string): RestartPolicy {
+    return parseKnown('RestartPolicy.parse', value, key, [['Always', RestartPolicy.ALWAYS], ['OnFailure', RestartPolicy.ON_FAILURE], ['Never', RestartPolicy.NEVER], ['ExitCode', RestartPolicy.EXIT_CODE]], 'the values training-operator v1.9.4 knows', 'for a newer operator\'s value, use RestartPolicy.of(value) and list the value in the cdk8s context key "cdk8s-kubeflow/accept-unknown-values"');
+  }
+
   /** @param value the policy as the CRD spells it */
   private constructor(public readonly value: string) {}
 }
@@ -51,6 +74,17 @@ export class ManagedBy {
   public static readonly TRAINING_OPERATOR = new ManagedBy('kubeflow.org/training-operator');
   /** Kueue's MultiKueue dispatches the job to a worker cluster. */
   public static readonly MULTI_KUEUE = new ManagedBy('kueue.x-k8s.io/multikueue');
+  /**
+   * The ManagedBy a configuration file names, refused at once if the value is not one of the set
+   * (the error lists them, and the closest to the value given).
+   *
+   * @param value the controller as `runPolicy.managedBy` spells it: `kubeflow.org/training-operator` or `kueue.x-k8s.io/multikueue`
+   * @param key the configuration key the value came from, named in the error (such as `workers.restartPolicy`)
+   */
+  public static parse(value: string, key?: string): ManagedBy {
+    return parseKnown('ManagedBy.parse', value, key, [['kubeflow.org/training-operator', ManagedBy.TRAINING_OPERATOR], ['kueue.x-k8s.io/multikueue', ManagedBy.MULTI_KUEUE]], 'the controllers the webhook of training-operator v1.9.4 accepts');
+  }
+
   /** @param value the controller's name as written in the job's `runPolicy.managedBy` */
   private constructor(public readonly value: string) {}
 }

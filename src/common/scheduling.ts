@@ -1,4 +1,5 @@
 import { Duration } from 'cdk8s';
+import { parseKnown } from './internal/parse-value';
 
 /**
  * The gang scheduler the cluster's Training Operator was started with
@@ -18,6 +19,17 @@ export class GangScheduler {
   public static of(schedulerName: string): GangScheduler {
     return new GangScheduler(schedulerName);
   }
+  /**
+   * The GangScheduler a configuration file names, refused at once if the value is not one of the set
+   * (the error lists them, and the closest to the value given).
+   *
+   * @param value the scheduler name: `volcano` or `scheduler-plugins-scheduler`
+   * @param key the configuration key the value came from, named in the error (such as `workers.restartPolicy`)
+   */
+  public static parse(value: string, key?: string): GangScheduler {
+    return parseKnown('GangScheduler.parse', value, key, [['volcano', GangScheduler.VOLCANO], ['scheduler-plugins-scheduler', GangScheduler.SCHEDULER_PLUGINS]], 'the gang schedulers training-operator v1.9.4 supports (--gang-scheduler-name)', 'another scheduler name is GangScheduler.of(schedulerName)');
+  }
+
   /** @param schedulerName the scheduler's name, written as the pods' `schedulerName` */
   private constructor(public readonly schedulerName: string) {}
 }

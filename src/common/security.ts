@@ -1,3 +1,4 @@
+import { parseKnown } from './internal/parse-value';
 /**
  * The security settings written on every pod and container of a construct.
  *
@@ -13,6 +14,17 @@ export class PodSecurity {
   public static readonly DEFAULT = new PodSecurity('default');
   /** Meets the "restricted" Pod Security Standard; the image must run as a non-root user. */
   public static readonly RESTRICTED = new PodSecurity('restricted');
+  /**
+   * The PodSecurity a configuration file names, refused at once if the value is not one of the set
+   * (the error lists them, and the closest to the value given).
+   *
+   * @param value the preset's name: `default` or `restricted`
+   * @param key the configuration key the value came from, named in the error (such as `workers.restartPolicy`)
+   */
+  public static parse(value: string, key?: string): PodSecurity {
+    return parseKnown('PodSecurity.parse', value, key, [['default', PodSecurity.DEFAULT], ['restricted', PodSecurity.RESTRICTED]], 'the security presets');
+  }
+
   /** @param name the preset's name: `default` or `restricted` */
   private constructor(public readonly name: string) {}
 

@@ -3,6 +3,7 @@ import { k8s } from 'cdk8s-plus-28';
 import * as notebooks from '../../imports/notebooks';
 import { secondsOf, WHOLE_SECONDS } from '../common/internal/durations';
 import { isPortId, PORT_ID_TEXT } from '../common/internal/names';
+import { parseKnown } from '../common/internal/parse-value';
 import { Finding, finding } from '../rules/finding';
 
 
@@ -137,8 +138,19 @@ export class FilterScope {
   public static readonly IMAGE_CONFIG = new FilterScope('IMAGE_CONFIG');
   /** The kind's pod-config options. */
   public static readonly POD_CONFIG = new FilterScope('POD_CONFIG');
+  /**
+   * The FilterScope a configuration file names, refused at once if the value is not one of the set
+   * (the error lists them, and the closest to the value given).
+   *
+   * @param value the scope as the CRD spells it: `WORKSPACE_KIND`, `IMAGE_CONFIG` or `POD_CONFIG`
+   * @param key the configuration key the value came from, named in the error (such as `workers.restartPolicy`)
+   */
+  public static parse(value: string, key?: string): FilterScope {
+    return parseKnown('FilterScope.parse', value, key, [['WORKSPACE_KIND', FilterScope.WORKSPACE_KIND], ['IMAGE_CONFIG', FilterScope.IMAGE_CONFIG], ['POD_CONFIG', FilterScope.POD_CONFIG]], 'the filter scopes of the pinned Notebooks v2 CRD');
+  }
   /** The scope as the CRD spells it. */
   public readonly value: string;
+
   private constructor(value: string) {
     this.value = value;
   }

@@ -2,6 +2,7 @@ import * as kplus from 'cdk8s-plus-28';
 import { k8s } from 'cdk8s-plus-28';
 import * as notebooks from '../../imports/notebooks';
 import { DNS_LABEL_TEXT, DNS_SUBDOMAIN_TEXT, isLabel, isSubdomain } from '../common/internal/names';
+import { parseKnown } from '../common/internal/parse-value';
 import { Resources } from '../common/resources';
 import { Finding, finding } from '../rules/finding';
 
@@ -71,8 +72,19 @@ export class RedirectLevel {
   public static readonly WARNING = new RedirectLevel('Warning');
   /** A change that is likely to break the user's work. */
   public static readonly DANGER = new RedirectLevel('Danger');
+  /**
+   * The RedirectLevel a configuration file names, refused at once if the value is not one of the set
+   * (the error lists them, and the closest to the value given).
+   *
+   * @param value the level as the CRD spells it: `Info`, `Warning` or `Danger`
+   * @param key the configuration key the value came from, named in the error (such as `workers.restartPolicy`)
+   */
+  public static parse(value: string, key?: string): RedirectLevel {
+    return parseKnown('RedirectLevel.parse', value, key, [['Info', RedirectLevel.INFO], ['Warning', RedirectLevel.WARNING], ['Danger', RedirectLevel.DANGER]], 'the redirect levels of the pinned Notebooks v2 CRD');
+  }
   /** The level as the CRD spells it. */
   public readonly value: string;
+
   private constructor(value: string) {
     this.value = value;
   }

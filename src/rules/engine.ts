@@ -4,9 +4,10 @@ import type { AppDocument } from './across-documents';
 import { allowedFields } from './allowed-fields';
 import { aroundEachSynth } from './cdk8s-adapter';
 import { Finding, describe, finding } from './finding';
-import { dropRenderings, keepRenderings, rendersOncePerSynth, keepingRenderings } from './render-hook';
+import { dropRenderings, hasJsonPatches, keepRenderings, rendersOncePerSynth, keepingRenderings } from './render-hook';
 import { RuleSource } from './rule';
 import { sourcesOff } from './rule-switches';
+import { acceptedUnknownValues, withUnknownValuesAccepted } from './unknown-values';
 import { lazy } from '../util/lazy';
 
 export { KUBERNETES_RULES_CONTEXT } from './rule-switches';
@@ -19,6 +20,7 @@ const rules = lazy(() => ({
   schema: require('./schema') as typeof import('./schema'),
   kubeflowFindings: (require('./operators') as typeof import('./operators')).kubeflowFindings,
   ruleSource: (require('./catalogue') as typeof import('./catalogue')).ruleSource,
+  knownValues: (require('./training-operator/known-values') as typeof import('./training-operator/known-values')).KNOWN_VALUES,
 }));
 /* eslint-enable @typescript-eslint/no-require-imports */
 
@@ -125,7 +127,9 @@ function runPass(root: IConstruct, state: AppState): void {
   const inSynth = keepingRenderings(root);
   if (inSynth && state.current) return;
   const off = sourcesOff(root);
-  const { kubernetesFindings, appFindings, schema, kubeflowFindings, ruleSource } = rules();
+  const { kubernetesFindings, appFindings, schema, kubeflowFindings, ruleSource, knownValues } = rules();
+  const accepted = acceptedUnknownValues(root);
+  const isKnownValueRule = (rule: string | undefined) => rule !== undefined && rule in knownValues;
   const on = (f: Finding) => off.size === 0 || !off.has(ruleSource(f.rule) as RuleSource);
   const ours = new Map(state.registered.map(r => [r.apiObject, r]));
   const findings = new Map<ApiObject, Finding[]>();
@@ -143,17 +147,16 @@ function runPass(root: IConstruct, state: AppState): void {
     }
     documents.push({ path: apiObject.node.path, doc });
     if (!ours.has(apiObject)) continue;
-    const own: Finding[] = [];
+    // The schema's findings on a patched document are about what a patch wrote, not a prop.
     const crd = crdSchemaFindings(apiObject, schema.schemaViolations(doc) ?? [], schema.toFinding);
-    schemaFindings.set(apiObject, withProps(crd, ours.get(apiObject)!.propOf).filter(on));
-    own.push(...kubernetesFindings(doc));
-    own.push(...withProps(kubeflowFindings(doc), ours.get(apiObject)!.propOf));
-    findings.set(apiObject, own.filter(on));
+    schemaFindings.set(apiObject, (hasJsonPatches(apiObject) ? crd : withProps(crd, ours.get(apiObject)!.propOf)).filter(on));
+    const ruled = [...kubernetesFindings(doc), ...withUnknownValuesAccepted(kubeflowFindings(doc), accepted, isKnownValueRule)];
+    findings.set(apiObject, withProps(ruled, ours.get(apiObject)!.propOf).filter(on));
   }
   const byPath = new Map([...ours.keys()].map(o => [o.node.path, o]));
   for (const f of appFindings(documents)) {
     const apiObject = byPath.get(f.path);
-    if (apiObject && on(f.finding)) findings.get(apiObject)?.push(f.finding);
+    if (apiObject && on(f.finding)) findings.get(apiObject)?.push(...withProps([f.finding], ours.get(apiObject)!.propOf));
   }
   state.findings = findings;
   state.schemaFindings = schemaFindings;
@@ -165,7 +168,9 @@ function withProps(findings: Finding[], propOf: PropOf | undefined): Finding[] {
   if (propOf === undefined) return findings;
   return findings.map(f => {
     const prop = propOf(f.field);
-    return prop === undefined ? f : { ...f, field: `${f.field} (${prop})` };
+    // A prop named like the field (`metadata.name`, `metadata.labels`) adds nothing to the message.
+    const same = prop !== undefined && (f.field === prop || f.field.startsWith(`${prop}.`) || f.field.startsWith(`${prop}[`));
+    return prop === undefined || same ? f : { ...f, field: `${f.field} (${prop})` };
   });
 }
 

@@ -13,6 +13,7 @@ import { RuleInfo } from './rule';
 import { CONTAINER_RULES, checkFrameworkContainer } from './training-operator/containers';
 import { ELASTIC_RULES, checkElastic } from './training-operator/elastic';
 import { ENV_RULES, checkInjectedEnv } from './training-operator/injected-env';
+import { KNOWN_VALUE_RULES, checkKnownValues } from './training-operator/known-values';
 import { MPI_RULES, checkMpiProcesses } from './training-operator/mpi-processes';
 import { POD_NAME_RULES, checkPodNames } from './training-operator/pod-names';
 import { REPLICA_RULES, checkReplicas } from './training-operator/replicas';
@@ -25,7 +26,8 @@ export { processCount } from './training-operator/mpi-processes';
 
 /** Every rule of one document. */
 export const KUBEFLOW_DOCUMENT_RULES: readonly RuleInfo[] = [
-  ...REPLICA_RULES, ...CONTAINER_RULES, ...POD_NAME_RULES, ...ENV_RULES, ...MPI_RULES, ...ELASTIC_RULES, ...WORKSPACE_KIND_RULES,
+  ...REPLICA_RULES, ...CONTAINER_RULES, ...POD_NAME_RULES, ...ENV_RULES, ...MPI_RULES, ...ELASTIC_RULES, ...KNOWN_VALUE_RULES,
+  ...WORKSPACE_KIND_RULES,
 ].map(r => r.info());
 
 /** Every rule across the documents of one input. */
@@ -46,6 +48,7 @@ export function kubeflowFindings(doc: any): Finding[] {
     checkInjectedEnv(doc, facts, out);
     checkMpiProcesses(doc, facts, out);
     checkElastic(doc, facts, out);
+    checkKnownValues(doc, facts, out);
   } else if (doc.apiVersion === 'kubeflow.org/v1beta1' && doc.kind === 'WorkspaceKind') {
     checkWorkspaceKindOptions(doc, out);
   }

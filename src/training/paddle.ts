@@ -6,6 +6,7 @@ import { checkElasticBounds, checkWorkersWithinBounds, elasticWorkerCount, rende
 import { TrainingKind } from './internal/training-kind';
 import { TrainingJob, TrainingJobProps } from './training-job';
 import * as kubeflow from '../../imports/kubeflow';
+import { parseKnown } from '../common/internal/parse-value';
 import { ReplicaGroup, RoleOptions } from '../common/replica';
 import { RestartPolicy } from '../common/run-policy';
 import { Finding } from '../rules/finding';
@@ -26,6 +27,17 @@ export class PaddleMode {
    * Master 0 is the rendezvous endpoint, and the job succeeds when the parameter servers do.
    */
   public static readonly PARAMETER_SERVER = new PaddleMode('ParameterServer');
+  /**
+   * The PaddleMode a configuration file names, refused at once if the value is not one of the set
+   * (the error lists them, and the closest to the value given).
+   *
+   * @param value the mode: `Collective` or `ParameterServer`
+   * @param key the configuration key the value came from, named in the error (such as `workers.restartPolicy`)
+   */
+  public static parse(value: string, key?: string): PaddleMode {
+    return parseKnown('PaddleMode.parse', value, key, [['Collective', PaddleMode.COLLECTIVE], ['ParameterServer', PaddleMode.PARAMETER_SERVER]], 'the PaddlePaddle modes');
+  }
+
   /** @param name the mode's name, as messages show it */
   private constructor(public readonly name: string) {}
 }

@@ -6,6 +6,7 @@ import { checkElasticBounds, checkWorkersWithinBounds, elasticWorkerCount, rende
 import { TrainingKind } from './internal/training-kind';
 import { TrainingJob, TrainingJobProps } from './training-job';
 import * as kubeflow from '../../imports/kubeflow';
+import { parseKnown } from '../common/internal/parse-value';
 import { ReplicaGroup, RoleOptions } from '../common/replica';
 import { RestartPolicy } from '../common/run-policy';
 import { Finding, finding } from '../rules/finding';
@@ -28,6 +29,20 @@ export class NprocPerNode {
     return new NprocPerNode(String(processes), processes);
   }
   /**
+   * The NprocPerNode a configuration file names: `auto`, `cpu`, `gpu` or a whole number of
+   * processes above 0 (as text, such as `8`), refused at once otherwise (the error lists them, and
+   * the closest to the value given).
+   *
+   * @param value `auto`, `cpu`, `gpu` or a whole number above 0
+   * @param key the configuration key the value came from, named in the error (such as `nprocPerNode`)
+   */
+  public static parse(value: string, key?: string): NprocPerNode {
+    if (/^[1-9][0-9]*$/.test(value)) return NprocPerNode.of(Number(value));
+    return parseKnown('NprocPerNode.parse', value, key, [['auto', NprocPerNode.AUTO], ['cpu', NprocPerNode.CPU], ['gpu', NprocPerNode.GPU]],
+      'the values torchrun knows, or a whole number of processes above 0 such as "8"');
+  }
+
+  /**
    * @param value the value of `spec.nprocPerNode`: `auto`, `cpu`, `gpu` or a number as text
    * @param processes the fixed number of processes of a value made by `of` (undefined for the others)
    */
@@ -42,6 +57,17 @@ export class RendezvousBackend {
   public static readonly ETCD = new RendezvousBackend('etcd');
   /** An etcd server through the v2 API. */
   public static readonly ETCD_V2 = new RendezvousBackend('etcd-v2');
+  /**
+   * The RendezvousBackend a configuration file names, refused at once if the value is not one of the set
+   * (the error lists them, and the closest to the value given).
+   *
+   * @param value the backend as torchrun spells it: `c10d`, `etcd` or `etcd-v2`
+   * @param key the configuration key the value came from, named in the error (such as `workers.restartPolicy`)
+   */
+  public static parse(value: string, key?: string): RendezvousBackend {
+    return parseKnown('RendezvousBackend.parse', value, key, [['c10d', RendezvousBackend.C10D], ['etcd', RendezvousBackend.ETCD], ['etcd-v2', RendezvousBackend.ETCD_V2]], 'the values training-operator v1.9.4 knows');
+  }
+
   /** @param value the backend as `spec.elasticPolicy.rdzvBackend` spells it */
   private constructor(public readonly value: string) {}
 }

@@ -4,6 +4,7 @@ import { checkedProps } from '../boundary/constructor-checks';
 import { TrainingKind } from './internal/training-kind';
 import { TrainingJob, TrainingJobProps } from './training-job';
 import * as kubeflow from '../../imports/kubeflow';
+import { parseKnown } from '../common/internal/parse-value';
 import { ReplicaGroup, RoleOptions } from '../common/replica';
 import { CleanPodPolicy, RestartPolicy } from '../common/run-policy';
 import { Finding, finding } from '../rules/finding';
@@ -18,6 +19,17 @@ export class SuccessPolicy {
   public static readonly DEFAULT = new SuccessPolicy('');
   /** The job succeeds only when every worker has succeeded. */
   public static readonly ALL_WORKERS = new SuccessPolicy('AllWorkers');
+  /**
+   * The SuccessPolicy a configuration file names, refused at once if the value is not one of the set
+   * (the error lists them, and the closest to the value given).
+   *
+   * @param value the policy as the CRD spells it: `` (empty, the default) or `AllWorkers`
+   * @param key the configuration key the value came from, named in the error (such as `workers.restartPolicy`)
+   */
+  public static parse(value: string, key?: string): SuccessPolicy {
+    return parseKnown('SuccessPolicy.parse', value, key, [['', SuccessPolicy.DEFAULT], ['AllWorkers', SuccessPolicy.ALL_WORKERS]], 'the values training-operator v1.9.4 knows');
+  }
+
   /**
    * @param value the value of `spec.successPolicy`; empty for the default
    */

@@ -490,11 +490,11 @@ describe('the operator rules', () => {
       expect(rule.upstream).toMatch(/training-operator|kubeflow\/notebooks/);
     }
     expect(ids.sort()).toEqual([
-      'kubeflow/elastic-bounds', 'kubeflow/elastic-nproc', 'kubeflow/framework-container', 'kubeflow/image-port',
-      'kubeflow/injected-env', 'kubeflow/mpi-launcher-gpu-env', 'kubeflow/mpi-main-container', 'kubeflow/mpi-np',
+      'kubeflow/clean-pod-policy', 'kubeflow/elastic-bounds', 'kubeflow/elastic-nproc', 'kubeflow/framework-container', 'kubeflow/image-port',
+      'kubeflow/injected-env', 'kubeflow/managed-by', 'kubeflow/mpi-launcher-gpu-env', 'kubeflow/mpi-main-container', 'kubeflow/mpi-np',
       'kubeflow/option-default', 'kubeflow/option-redirect', 'kubeflow/pod-name-length',
-      'kubeflow/pytorch-master', 'kubeflow/replica-count', 'kubeflow/replica-type', 'kubeflow/restricted-operator-init',
-      'kubeflow/workspace-option',
+      'kubeflow/pytorch-master', 'kubeflow/rdzv-backend', 'kubeflow/replica-count', 'kubeflow/replica-restart-policy', 'kubeflow/replica-type',
+      'kubeflow/restricted-operator-init', 'kubeflow/tf-success-policy', 'kubeflow/workspace-option',
     ]);
   });
 

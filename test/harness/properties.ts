@@ -123,5 +123,5 @@ export function acceleratorMismatches(doc: any): string[] {
 /** An error a construct raised on purpose: its own message shape, never a TypeError. */
 export function isConstructError(e: unknown): boolean {
   return e instanceof Error && e.constructor === Error
-    && (/^test\/[^:]*: [\w.[\]-]+ is .+; .+/.test(e.message) || /^Validation failed with the following errors:\n {2}\[test\/[^\]]*\] /.test(e.message));
+    && (/^test\/[^:]*: [\w.[\]-]+( \([\w.[\]-]+\))? is .+; .+/.test(e.message) || /^Validation failed with the following errors:\n {2}\[test\/[^\]]*\] /.test(e.message));
 }

@@ -6,7 +6,7 @@
 import { Chart, Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { PROPERTY_RUNS, StaticCase, staticsProperty } from './boundary-arbitraries';
-import { ClusterTrainingRuntime, DistributedPyTorch, MlPolicy, TrainJob, Workspace, WorkspaceKind } from '../../src';
+import { ClusterTrainingRuntime, DistributedPaddle, DistributedPyTorch, MlPolicy, Nccl, ParameterServerTF, TrainJob, Workspace, WorkspaceKind } from '../../src';
 import { CLASSES } from '../../src/boundary/schema.generated';
 import { JUPYTERLAB_KIND as KIND_PROPS } from '../harness/notebook-fixtures';
 
@@ -70,10 +70,33 @@ const CASES: StaticCase[] = [
   },
   { cls: 'WorkspaceKind', method: 'fromName', args: () => ['jupyterlab'], use: (c, k) => workspace(c, { kind: k }) },
   { cls: 'WorkspaceKind', method: 'httpPathPrefix', args: () => ['jupyterlab'], use: () => undefined },
+  // The config path: each parse with a known value and no key, the result used where it goes.
+  { cls: 'CleanPodPolicy', method: 'parse', args: () => ['Running'], use: (c, p) => job(c, { runPolicy: { cleanPodPolicy: p } }) },
+  { cls: 'RestartPolicy', method: 'parse', args: () => ['OnFailure'], use: (c, p) => job(c, { restartPolicy: p }) },
+  { cls: 'ManagedBy', method: 'parse', args: () => ['kubeflow.org/training-operator'], use: (c, m) => job(c, { runPolicy: { managedBy: m } }) },
+  { cls: 'RdmaDevice', method: 'parse', args: () => ['rdma/hca'], use: (c, rdmaDevice) => job(c, { network: { rdmaDevice } }) },
+  { cls: 'NcclDebug', method: 'parse', args: () => ['WARN'], use: (c, debug) => job(c, { network: { nccl: Nccl.infiniband({ debug }) } }) },
+  { cls: 'NodeHealth', method: 'parse', args: () => ['autopilot'], use: (c, h) => job(c, { nodeHealth: [h] }) },
+  { cls: 'GangScheduler', method: 'parse', args: () => ['volcano'], use: (c, s) => job(c, { gangScheduling: { scheduler: s } }) },
+  { cls: 'PodSecurity', method: 'parse', args: () => ['restricted'], use: (c, security) => job(c, { security }) },
+  { cls: 'FilterScope', method: 'parse', args: () => ['IMAGE_CONFIG'], use: () => undefined },
+  { cls: 'RedirectLevel', method: 'parse', args: () => ['Warning'], use: () => undefined },
+  { cls: 'PaddleMode', method: 'parse', args: () => ['Collective'], use: (c, mode) => new DistributedPaddle(c, 'job', { image: IMAGE, mode }) },
+  { cls: 'NprocPerNode', method: 'parse', args: () => ['gpu'], use: (c, n) => job(c, { nprocPerNode: n }) },
+  {
+    cls: 'RendezvousBackend',
+    method: 'parse',
+    args: () => ['c10d'],
+    use: (c, rendezvousBackend) => job(c, { workers: 1, elastic: { minWorkers: 1, maxWorkers: 2, rendezvousBackend } }),
+  },
+  { cls: 'SuccessPolicy', method: 'parse', args: () => ['AllWorkers'], use: (c, successPolicy) => new ParameterServerTF(c, 'job', { image: IMAGE, successPolicy }) },
+  { cls: 'Accelerator', method: 'parse', args: () => ['nvidia', 1], use: accelerator },
+  { cls: 'Parse', method: 'size', args: () => ['16Gi'], use: (c, sharedMemory) => job(c, { sharedMemory }) },
+  { cls: 'Parse', method: 'duration', args: () => ['1d'], use: (c, ttlAfterFinished) => job(c, { runPolicy: { ttlAfterFinished } }) },
 ];
 
 test(`static factories: ${PROPERTY_RUNS} arbitrary arguments end in the library's error or a manifest that keeps them`, () => {
   const all = Object.entries(CLASSES).flatMap(([cls, entry]) => Object.keys(entry.statics ?? {}).map(m => `${cls}.${m}`)).sort();
   expect(CASES.map(c => `${c.cls}.${c.method}`).sort()).toEqual(all);
-  expect(staticsProperty(CASES, ['test', 'test/job', 'test/kind', 'test/ws'])).toBe(29 + 11 + 6);
+  expect(staticsProperty(CASES, ['test', 'test/job', 'test/kind', 'test/ws'])).toBe(29 + 11 + 6 + 35); // 35: the arguments of the parse functions
 });

@@ -48,7 +48,8 @@ const CASES: Case[] = [
     rule: 'kubeflow/injected-env',
     was: 'TrainingJob.validateJob (Worker.env)',
     build: c => new DistributedPyTorch(c, 'res', { metadata: { name: 'train' }, image: IMAGE, workers: 1, worker: { env: { WORLD_SIZE: value('2') } } }),
-    message: `spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].env[WORLD_SIZE] is "WORLD_SIZE"; ${INJECTED}`,
+    message: `spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].env[WORLD_SIZE] (worker.env) is "WORLD_SIZE"; ${INJECTED}`,
+    prop: 'worker.env',
   },
   {
     rule: 'kubeflow/pod-name-length',
@@ -72,8 +73,9 @@ const CASES: Case[] = [
     rule: 'kubeflow/mpi-launcher-gpu-env',
     was: 'MpiAllReduce._validateKind (Launcher.env)',
     build: c => new MpiAllReduce(c, 'res', { metadata: { name: 'train' }, image: IMAGE, launcherCommand: ['mpirun', 'hostname'], launcher: { env: { NVIDIA_VISIBLE_DEVICES: value('all') } } }),
-    message: 'spec.mpiReplicaSpecs.Launcher.template.spec.containers[mpi].env[NVIDIA_VISIBLE_DEVICES] is "NVIDIA_VISIBLE_DEVICES"; '
+    message: 'spec.mpiReplicaSpecs.Launcher.template.spec.containers[mpi].env[NVIDIA_VISIBLE_DEVICES] (launcher.env) is "NVIDIA_VISIBLE_DEVICES"; '
       + 'expected a variable the operator does not set itself; it sets this one to "" in a launcher without GPUs, so a user value would be lost',
+    prop: 'launcher.env',
   },
   {
     rule: 'kubeflow/mpi-np',

@@ -1,0 +1,56 @@
+import { show } from '../../rules/finding';
+import { lazy } from '../../util/lazy';
+
+// Loaded by the first refusal, not with the package (test/load-laziness.test.ts).
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const suggest = lazy(() => require('../../util/nearest') as typeof import('../../util/nearest'));
+
+/**
+ * The shared steps of the `parse` statics: a config holds a string, the class knows a fixed set of
+ * values; a value outside the set is refused at once, naming the config key when the caller gave
+ * one, listing the values known and the closest of them. (`of()` stays the way to a value the
+ * pinned controller does not know; see rules/unknown-values.ts.)
+ */
+
+/** Throws the error of a refused config value: `<Class.parse>: <key> is <value>; <allowed>`. */
+export function refuseValue(method: string, key: string | undefined, value: unknown, allowed: string): never {
+  throw new Error(`${method}: ${key ?? 'value'} is ${show(value)}; ${allowed}`);
+}
+
+/** `"a", "b" or "c"`. */
+export function quotedList(values: readonly string[]): string {
+  const quoted = values.map(v => JSON.stringify(v));
+  return quoted.length < 2 ? quoted.join('') : `${quoted.slice(0, -1).join(', ')} or ${quoted[quoted.length - 1]}`;
+}
+
+/** ` (did you mean "x"?)` for the known value closest to `given`, or nothing. */
+export function didYouMean(given: string, known: readonly string[]): string {
+  const guess = suggest().nearest(given, known.filter(k => k !== ''));
+  return guess === undefined ? '' : `: did you mean ${JSON.stringify(guess)}?`;
+}
+
+/** The first of `known` at most `edits` edits from `given`, ignoring case (a likely typo of it). */
+export function typoOf(given: string, known: readonly string[], edits: number): string | undefined {
+  return known.find(k => suggest().distance(given.toLowerCase(), k.toLowerCase()) <= edits);
+}
+
+/**
+ * The instance whose raw value is `value` exactly (the spelling the CRD or the config uses), or the
+ * refusal.
+ *
+ * @param method the static that parses, for the message (`RestartPolicy.parse`)
+ * @param known each raw value with its instance, in the order the message lists them
+ * @param what who knows these values, for the message (`the values training-operator v1.9.4 knows`)
+ * @param otherwise how to reach a value outside the set, if there is a way
+ */
+export function parseKnown<T>(
+  method: string, value: string, key: string | undefined, known: ReadonlyArray<readonly [string, T]>, what: string, otherwise?: string,
+): T {
+  const raws = known.map(([raw]) => raw);
+  const also = otherwise ? ` (${otherwise})` : '';
+  // A number or a boolean from a YAML file (`restartPolicy: yes`) is refused like a wrong string.
+  if (typeof value !== 'string') return refuseValue(method, key, value, `expected a string: ${quotedList(raws)}${also}`);
+  const match = known.find(([raw]) => raw === value);
+  if (match) return match[1];
+  return refuseValue(method, key, value, `expected ${quotedList(raws)}, ${what}${also}${didYouMean(value, raws)}`);
+}

@@ -1,0 +1,137 @@
+/**
+ * The config path: `parse(value, key?)` on every enum-like class, `Parse.size`, `Parse.duration`
+ * and `Accelerator.parse`. Each takes the spelling a configuration file holds and refuses anything
+ * else at once, naming the key, the values known and the closest of them.
+ */
+import { Duration, Size } from 'cdk8s';
+import * as api from '../../src';
+import { CLASSES } from '../../src/boundary/schema.generated';
+
+/** Every enum-like class with the raw value of each constant, in the order the message lists them. */
+const RAW_VALUES: { [cls: string]: { [member: string]: string } } = {
+  CleanPodPolicy: { NONE: 'None', RUNNING: 'Running', ALL: 'All' },
+  RestartPolicy: { ALWAYS: 'Always', ON_FAILURE: 'OnFailure', NEVER: 'Never', EXIT_CODE: 'ExitCode' },
+  ManagedBy: { TRAINING_OPERATOR: 'kubeflow.org/training-operator', MULTI_KUEUE: 'kueue.x-k8s.io/multikueue' },
+  RdmaDevice: { SHARED_DEVICE_A: 'rdma/rdma_shared_device_a', HCA: 'rdma/hca', ROCE_GDR: 'nvidia.com/roce_gdr' },
+  NcclDebug: { VERSION: 'VERSION', WARN: 'WARN', INFO: 'INFO', TRACE: 'TRACE' },
+  NodeHealth: { AUTOPILOT: 'autopilot' },
+  GangScheduler: { VOLCANO: 'volcano', SCHEDULER_PLUGINS: 'scheduler-plugins-scheduler' },
+  PodSecurity: { DEFAULT: 'default', RESTRICTED: 'restricted' },
+  FilterScope: { WORKSPACE_KIND: 'WORKSPACE_KIND', IMAGE_CONFIG: 'IMAGE_CONFIG', POD_CONFIG: 'POD_CONFIG' },
+  RedirectLevel: { INFO: 'Info', WARNING: 'Warning', DANGER: 'Danger' },
+  PaddleMode: { COLLECTIVE: 'Collective', PARAMETER_SERVER: 'ParameterServer' },
+  NprocPerNode: { AUTO: 'auto', CPU: 'cpu', GPU: 'gpu' },
+  RendezvousBackend: { C10D: 'c10d', ETCD: 'etcd', ETCD_V2: 'etcd-v2' },
+  SuccessPolicy: { DEFAULT: '', ALL_WORKERS: 'AllWorkers' },
+};
+
+/** The library's enum-like classes, from the assembly: classes with constant instances (`NONE`, not `of(value)`). */
+const enumLike = Object.entries(CLASSES)
+  .filter(([fqn, entry]) => !fqn.includes('.') && (entry.make ?? []).some(m => !m.includes('(')))
+  .map(([fqn]) => fqn)
+  .sort();
+
+test('the table above covers every enum-like class of the assembly, each with a parse(value, key) static', () => {
+  expect(enumLike).toEqual(Object.keys(RAW_VALUES).sort());
+  expect(enumLike).toHaveLength(14);
+  for (const cls of enumLike) expect(CLASSES[cls].statics?.parse).toEqual(['value:string', 'key:?string']);
+});
+
+describe.each(Object.entries(RAW_VALUES))('%s.parse', (cls, members) => {
+  const klass = (api as any)[cls];
+
+  test('returns the constant for each raw value', () => {
+    for (const [member, raw] of Object.entries(members)) expect(klass.parse(raw)).toBe(klass[member]);
+  });
+
+  test('refuses another spelling, naming the key, listing the known values and the closest', () => {
+    const raws = Object.values(members).filter(r => r !== '');
+    const raw = raws[raws.length - 1];
+    const misspelt = raw.slice(0, -1); // one letter short
+    const listed = Object.values(members).map(r => JSON.stringify(r));
+    const list = listed.length < 2 ? listed[0] : `${listed.slice(0, -1).join(', ')} or ${listed[listed.length - 1]}`;
+    expect(() => klass.parse(misspelt, 'config.key')).toThrow(`${cls}.parse: config.key is ${JSON.stringify(misspelt)}; expected ${list}, `);
+    expect(() => klass.parse(misspelt, 'config.key')).toThrow(`: did you mean ${JSON.stringify(raw)}?`);
+  });
+
+  test('refuses a value that is not a string (a YAML number or boolean) with the boundary\'s message', () => {
+    expect(() => klass.parse(3)).toThrow(`${cls}.parse: value is 3; expected a string`);
+  });
+});
+
+test('exact messages of the enum-like parse', () => {
+  expect(() => api.RestartPolicy.parse('OnFailre', 'workers.restartPolicy')).toThrow(
+    'RestartPolicy.parse: workers.restartPolicy is "OnFailre"; expected "Always", "OnFailure", "Never" or "ExitCode", the values training-operator v1.9.4 knows '
+    + '(for a newer operator\'s value, use RestartPolicy.of(value) and list the value in the cdk8s context key "cdk8s-kubeflow/accept-unknown-values"): did you mean "OnFailure"?');
+  expect(() => api.PaddleMode.parse('collective')).toThrow(
+    'PaddleMode.parse: value is "collective"; expected "Collective" or "ParameterServer", the PaddlePaddle modes: did you mean "Collective"?');
+  // Far from every known value: no guess.
+  expect(() => api.PodSecurity.parse('privileged', 'security')).toThrow(
+    /^PodSecurity\.parse: security is "privileged"; expected "default" or "restricted", the security presets$/);
+});
+
+test('NprocPerNode.parse takes a whole number of processes as text', () => {
+  expect(api.NprocPerNode.parse('8').processes).toBe(8);
+  expect(api.NprocPerNode.parse('8').value).toBe('8');
+  expect(() => api.NprocPerNode.parse('0', 'nprocPerNode')).toThrow(
+    'NprocPerNode.parse: nprocPerNode is "0"; expected "auto", "cpu" or "gpu", the values torchrun knows, or a whole number of processes above 0 such as "8"');
+});
+
+describe('Parse.size', () => {
+  test.each([
+    ['512Mi', Size.mebibytes(512)], ['16Gi', Size.gibibytes(16)], ['1.5Ti', Size.tebibytes(1.5)], ['64Ki', Size.kibibytes(64)], ['1Pi', Size.pebibyte(1)],
+  ])('%s', (text, size) => {
+    expect(api.Parse.size(text).toKibibytes()).toBe(size.toKibibytes());
+  });
+
+  test.each([['16G', '16Gi'], ['16GB', '16Gi'], ['16gi', '16Gi'], ['512 Mi', '512Mi'], ['2TiB', '2Ti']])('%s is refused with %s suggested', (text, guess) => {
+    expect(() => api.Parse.size(text, 'resources.memory')).toThrow(
+      `Parse.size: resources.memory is ${JSON.stringify(text)}; expected a number with a binary unit Ki, Mi, Gi, Ti or Pi, such as "512Mi" or "16Gi": did you mean "${guess}"?`);
+  });
+
+  test('a value with no unit gets no guess', () => {
+    expect(() => api.Parse.size('lots')).toThrow(/^Parse\.size: value is "lots"; expected a number with a binary unit Ki, Mi, Gi, Ti or Pi, such as "512Mi" or "16Gi"$/);
+  });
+});
+
+describe('Parse.duration', () => {
+  test.each([
+    ['1d', Duration.days(1)], ['90m', Duration.minutes(90)], ['1h30m', Duration.minutes(90)], ['30s', Duration.seconds(30)],
+    ['2d12h', Duration.hours(60)], ['1h0m5s', Duration.seconds(3605)], ['PT1H30M', Duration.minutes(90)],
+  ])('%s', (text, duration) => {
+    expect(api.Parse.duration(text).toSeconds()).toBe(duration.toSeconds());
+  });
+
+  test('reads in the largest whole unit', () => {
+    expect(api.Parse.duration('1d').toHumanString()).toBe('1 day');
+    expect(api.Parse.duration('90m').toHumanString()).toBe('1 hour 30 minutes');
+  });
+
+  test.each(['1h 30m', '1H30M'])('%s is refused with the compact form suggested', text => {
+    expect(() => api.Parse.duration(text, 'runPolicy.ttlAfterFinished')).toThrow(
+      `Parse.duration: runPolicy.ttlAfterFinished is ${JSON.stringify(text)}; expected whole numbers with d, h, m or s, largest first, such as "90m", "1h30m" or "1d" (or ISO 8601 such as "PT1H30M"): did you mean "1h30m"?`);
+  });
+
+  test.each(['', '30m1h', '1.5h', '90 minutes', 'P1X'])('%j is refused', text => {
+    expect(() => api.Parse.duration(text)).toThrow(`Parse.duration: value is ${JSON.stringify(text)}; expected whole numbers with d, h, m or s`);
+  });
+});
+
+describe('Accelerator.parse', () => {
+  test.each([
+    ['nvidia', 'nvidia.com/gpu'], ['nvidia.com/gpu', 'nvidia.com/gpu'], ['amd', 'amd.com/gpu'], ['amd.com/gpu', 'amd.com/gpu'],
+    ['intel', 'gpu.intel.com/i915'], ['gpu.intel.com/i915', 'gpu.intel.com/i915'], ['habana.ai/gaudi', 'habana.ai/gaudi'], ['aws.amazon.com/neuron', 'aws.amazon.com/neuron'],
+  ])('%s', (text, resourceName) => {
+    const accelerator = api.Accelerator.parse(text, 2);
+    expect([accelerator.resourceName, accelerator.count]).toEqual([resourceName, 2]);
+  });
+
+  const allowed = 'expected "nvidia", "amd" or "intel", one of their resource names "nvidia.com/gpu", "amd.com/gpu" or "gpu.intel.com/i915", or another extended resource name with its domain such as "habana.ai/gaudi"';
+  test.each([['nvidai', 'nvidia'], ['nvidia.com/gpus', 'nvidia.com/gpu'], ['NVIDIA', 'nvidia'], ['amd.com/gpuu', 'amd.com/gpu']])('%s is refused as a typo of %s', (text, guess) => {
+    expect(() => api.Accelerator.parse(text, 1, 'workers.accelerator')).toThrow(`Accelerator.parse: workers.accelerator is ${JSON.stringify(text)}; ${allowed}: did you mean "${guess}"?`);
+  });
+
+  test('a bare name the library does not know is refused without a guess', () => {
+    expect(() => api.Accelerator.parse('gaudi', 1)).toThrow(new RegExp(`^Accelerator\\.parse: value is "gaudi"; ${allowed.replace(/[.()]/g, '\\$&')}$`));
+  });
+});

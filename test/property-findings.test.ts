@@ -132,7 +132,7 @@ describe('PYTHONUNBUFFERED, which the operator sets in every container', () => {
   // upstream controllers: the PyTorch, XGBoost, Paddle and JAX controllers append PYTHONUNBUFFERED
   // to every container (KUBEFLOW-FACTS.md lists it for PyTorch), so a user value is silently
   // replaced; the constructs let it through.
-  const message = (at: string) => `${REPORT}  [test/job] spec.${at}.env[PYTHONUNBUFFERED] is "PYTHONUNBUFFERED"; expected a variable the operator does not set itself; it injects this one and a user value would break the job`;
+  const message = (at: string) => `${REPORT}  [test/job] spec.${at}.env[PYTHONUNBUFFERED] is {"name":"PYTHONUNBUFFERED","value":"1"}; expected a variable the operator does not set itself; it injects this one and a user value would break the job`;
   const env = { PYTHONUNBUFFERED: kplus.EnvValue.fromValue('1') };
   test.each([
     ['PyTorch', (c: Chart) => new DistributedPyTorch(c, 'job', { image: IMAGE, workers: 0, env }), 'pytorchReplicaSpecs.Master.template.spec.containers[pytorch]'],
@@ -154,7 +154,7 @@ describe('GPU variables on an MPI launcher without GPUs', () => {
   // (KUBEFLOW-FACTS.md), so a user value there is lost; the construct let it through.
   const value = kplus.EnvValue.fromValue('all');
   test.each(['NVIDIA_VISIBLE_DEVICES', 'NVIDIA_DRIVER_CAPABILITIES'])('%s on the launcher, given for the launcher or for the whole job', name => {
-    const message = `${REPORT}  [test/job] spec.mpiReplicaSpecs.Launcher.template.spec.containers[mpi].env[${name}] is "${name}"; expected a variable the operator does not set itself; it sets this one to "" in a launcher without GPUs, so a user value would be lost`;
+    const message = `${REPORT}  [test/job] spec.mpiReplicaSpecs.Launcher.template.spec.containers[mpi].env[${name}] is {"name":"${name}","value":"all"}; expected a variable the operator does not set itself; it sets this one to "" in a launcher without GPUs, so a user value would be lost`;
     expect(synthError(c => new MpiAllReduce(c, 'job', { image: IMAGE, launcherCommand: ['mpirun', 'hostname'], launcher: { env: { [name]: value } } }))).toBe(message);
     expect(synthError(c => new MpiAllReduce(c, 'job', { image: IMAGE, launcherCommand: ['mpirun', 'hostname'], env: { [name]: value } }))).toBe(message);
   });

@@ -42,7 +42,7 @@ describe('cdk8s-kubeflow in a child process', () => {
     const input = CASES['kubeflow/mpi-np'];
     const result = command(['lint', '--format', 'github', '-'], input);
     expect(result).toEqual({ ...runCli(['lint', '--format', 'github', '-'], input), status: 1 });
-    expect(result.stdout).toMatch(/^::error file=<stdin>,line=1,title=kubeflow\/mpi-np \(MPIJob ml\/train\)::MPIJob ml\/train: /);
+    expect(result.stdout).toMatch(/^::error file=<stdin>,line=17,col=15,title=kubeflow\/mpi-np \(MPIJob ml\/train\)::MPIJob ml\/train: /);
   });
 
   test('plan --against prints what the in-process command prints', () => {

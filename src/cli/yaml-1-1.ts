@@ -75,7 +75,7 @@ function float(text: string): number {
 // before any pattern is tried (the parser asks each type in turn, for every plain scalar).
 const NULL_START = /^[~nN]/;
 const BOOL_START = /^[yYnNtTfFoO]/;
-const NUMBER_START = /^[-+0-9.]/;
+const NUMBER_START = /^[-+0-9.eE]/;
 
 /** The `yaml` package's YAML 1.1 schema for plain scalars, as a js-yaml schema. */
 export const YAML_1_1 = jsYaml.FAILSAFE_SCHEMA.extend({

@@ -1,7 +1,7 @@
 /**
  * How `lint` prints its report: `text` for people, `json` for tools, `github` for GitHub Actions
- * (workflow commands `::error file=...,line=...,title=...::message`, which the runner turns into
- * annotations on the pull request's files).
+ * (workflow commands `::error file=...,line=...,col=...,title=...::message`, which the runner turns
+ * into annotations on those lines of the pull request's files).
  */
 import { LintFinding, LintReport } from './lint';
 

@@ -73,9 +73,10 @@ function float(text: string): number {
 
 // Most plain scalars of a manifest are words: the first character rules out every other type
 // before any pattern is tried (the parser asks each type in turn, for every plain scalar).
-const NULL_START = /^[~nN]/;
-const BOOL_START = /^[yYnNtTfFoO]/;
-const NUMBER_START = /^[-+0-9.eE]/;
+const startsWith = (chars: string) => (t: string) => t.length > 0 && chars.includes(t[0]);
+const NULL_START = { test: startsWith('~nN') };
+const BOOL_START = { test: startsWith('yYnNtTfFoO') };
+const NUMBER_START = { test: startsWith('-+0123456789.eE') };
 
 /** The `yaml` package's YAML 1.1 schema for plain scalars, as a js-yaml schema. */
 export const YAML_1_1 = jsYaml.FAILSAFE_SCHEMA.extend({

@@ -20,12 +20,13 @@ const project = new cdk8s.ConstructLibraryCdk8s({
   cdk8sVersion: '2.70.0',
   constructsVersion: '10.3.0',
   peerDeps: ['cdk8s-plus-28@^2.5.6'],
+  // The CLI's fast YAML parser (src/cli/yaml-parser.ts); jsii packages ship their dependencies bundled.
+  bundledDeps: ['js-yaml@^4.1.0'],
   devDeps: [
     'cdk8s-plus-28@2.5.6',
     'cdk8s-cli@^2.207.0',
     'json2jsii@0.5.19',
     'camelcase@^6.3.0',
-    'js-yaml@^4.1.0',
     '@types/js-yaml@^4.0.9',
     'fast-check@^4.3.0',
     // Parses the CRDs' CEL rules at import time (scripts/l1/cel-rules.ts) and is the tests' oracle for

@@ -15,7 +15,8 @@ import * as os from 'os';
 import * as path from 'path';
 import * as ts from 'typescript';
 import type { MemoryResult, ProfileResult, SynthResult, SynthRun } from './child';
-import type { LintResult } from './lint';
+import type { CliStartResult } from './cli-start';
+import type { LintResult, ScalingPoint } from './lint';
 import { CRDS_DIR, ImportBaseline, RequireTimes, StrippedLibrary, ensureCompiledLibrary, generateCdk8sImport, measureRequire, strippedLibraryCopy } from './load-cost';
 import { KPLUS_SPEC, SizeResult, Tarball, measureSize, strayParts } from './size';
 import { ROOT, fmtBytes, fmtInt, fmtMs, lineCount, log, median, relativeMad, walk } from './util';
@@ -45,6 +46,10 @@ const TARGETS = {
   scaling: 110,
   loadOverKplus: 1.15,
   tarballOverKplus: 1.0,
+  lintOverJsYaml: 2.0,
+  /** Time per document at 10,000 documents over that at 100: flat, give or take the noise. */
+  lintScaling: 1.25,
+  cliStartOverRequire: 1.5,
 };
 
 interface Row {
@@ -170,12 +175,32 @@ function synthRows(s: SynthResult): { rows: Row[]; medians: Record<Variant, Reco
  * The lint benchmark (bench/lint.ts), loaded only now: it runs the CLI from the TypeScript sources
  * through ts-node, in this process, after every other measurement.
  */
-function measureLintHere(): LintResult | string {
+function measureLintHere(): { lint: LintResult | string; scaling: ScalingPoint[] | string } {
+  const failed = (e: unknown) => `lint failed: ${String(e).split('\n')[0]}`;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const bench = require('./lint') as typeof import('./lint');
+  let lint: LintResult | string;
+  let scaling: ScalingPoint[] | string;
+  try {
+    lint = bench.measureLint();
+  } catch (e) {
+    lint = failed(e);
+  }
+  try {
+    scaling = bench.measureLintScaling();
+  } catch (e) {
+    scaling = failed(e);
+  }
+  return { lint, scaling };
+}
+
+/** The command's start in fresh processes (bench/cli-start.ts), against a fresh require() of the package. */
+function measureCliStartHere(): CliStartResult | string {
   try {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    return (require('./lint') as typeof import('./lint')).measureLint();
+    return (require('./cli-start') as typeof import('./cli-start')).measureCliStart(LOAD_RUNS);
   } catch (e) {
-    return `lint failed: ${String(e).split('\n')[0]}`;
+    return `the command failed: ${String(e).split('\n')[0]}`;
   }
 }
 
@@ -194,18 +219,41 @@ function trainJobRows(s: SynthResult): Row[] {
   });
 }
 
-function lintRow(lint: LintResult | string): Row {
-  if (typeof lint === 'string') {
-    return { measure: '7. `cdk8s-kubeflow lint` of 1,000 job documents', ours: `n/a (${lint})`, baseline: 'n/a', ratio: 'n/a', target: '—', verdict: '' };
-  }
-  return {
+function lintRows(lint: LintResult | string, scaling: ScalingPoint[] | string, cli: CliStartResult | string): Row[] {
+  const failed = (measure: string, why: string): Row => ({ measure, ours: `n/a (${why})`, baseline: 'n/a', ratio: 'n/a', target: '—', verdict: '' });
+  const rows: Row[] = [];
+  const lintTarget = `≤ ${TARGETS.lintOverJsYaml.toFixed(2)}×`;
+  rows.push(typeof lint === 'string' ? failed('7. `cdk8s-kubeflow lint` of 1,000 job documents', lint) : {
     measure: `7. \`cdk8s-kubeflow lint\` of ${fmtInt(lint.documents)} job documents (read, parse, check, format; ${lint.runs} runs) vs js-yaml \`loadAll\` of the same text`,
     ours: `${fmtMs(lint.lintMs)} (parsing ${fmtMs(lint.parseMs)}; ${fmtInt(lint.findings)} findings)`,
     baseline: fmtMs(lint.baselineMs),
     ratio: fmtRatio(lint.ratio),
-    target: '—',
-    verdict: '',
-  };
+    target: lintTarget,
+    verdict: verdict(lint.ratio, TARGETS.lintOverJsYaml),
+  });
+  if (typeof scaling === 'string') {
+    rows.push(failed('7. lint scaling', scaling));
+  } else {
+    const at = (n: number) => scaling.find(p => p.documents === n)!.perDocumentMs;
+    const growth = at(10000) / at(100);
+    rows.push({
+      measure: `7. lint scaling: time per document at N = ${scaling.map(p => fmtInt(p.documents)).join(' / ')} (runs ${scaling.map(p => p.runs).join(' / ')}); ratio = N=10,000 over N=100`,
+      ours: scaling.map(p => `${(p.perDocumentMs * 1000).toFixed(0)} µs`).join(' / '),
+      baseline: '—',
+      ratio: fmtRatio(growth),
+      target: `≤ ${TARGETS.lintScaling.toFixed(2)}×`,
+      verdict: verdict(growth, TARGETS.lintScaling),
+    });
+  }
+  rows.push(typeof cli === 'string' ? failed('8. `cdk8s-kubeflow lint` of one small file, fresh process', cli) : {
+    measure: `8. \`cdk8s-kubeflow lint\` of one small file in a fresh process (${cli.runs} runs each) vs \`node -e "require(the package)"\``,
+    ours: fmtMs(cli.cliMs),
+    baseline: `${fmtMs(cli.requireMs)} (\`node -e 0\`: ${fmtMs(cli.nodeMs)})`,
+    ratio: fmtRatio(cli.ratio),
+    target: `≤ ${TARGETS.cliStartOverRequire.toFixed(2)}×`,
+    verdict: verdict(cli.ratio, TARGETS.cliStartOverRequire),
+  });
+  return rows;
 }
 
 /** Ratio of require() medians, with the CPU-time ratio beside it. */
@@ -454,11 +502,15 @@ async function main(): Promise<void> {
       mem[v] = runChild<MemoryResult>(child, [], { mode: 'memory', variant: v, n: MEMORY_N, outdir: path.join(tmp, `mem-${v}`) });
     }
 
-    log('cdk8s-kubeflow lint, 1,000 job documents');
-    const lint = measureLintHere();
+    log('cdk8s-kubeflow lint: 1,000 job documents, then 10 to 10,000');
+    const { lint, scaling } = measureLintHere();
+    log(`cdk8s-kubeflow lint of one file, ${LOAD_RUNS} fresh processes`);
+    const cliStart = measureCliStartHere();
 
     const { rows: sRows, medians } = synthRows(synth);
-    const rows = [...sRows, ...loadRows(load, imp, stripped), ...sizeRows(size), ...memoryRows(mem), ...trainJobRows(synth), lintRow(lint)];
+    const rows = [
+      ...sRows, ...loadRows(load, imp, stripped), ...sizeRows(size), ...memoryRows(mem), ...trainJobRows(synth), ...lintRows(lint, scaling, cliStart),
+    ];
     const missed = rows.filter(r => r.verdict.includes('MISS'));
     const synthMissed = sRows.some(r => r.verdict.includes('MISS'));
 
@@ -513,7 +565,10 @@ async function main(): Promise<void> {
       `- API.md: ${typeof size.apiMd === 'string' ? size.apiMd : size.apiMd.source}; cdk8s-plus-28 ships no API.md, its jsii-docgen TypeScript reference is docs/typescript.md.`,
       `- Peak RSS: \`process.resourceUsage().maxRSS\` of a fresh \`node\` that loads the libraries, builds N=${fmtInt(MEMORY_N)} jobs and runs \`app.synth()\` once.`,
       '- Lint (row 7): bench/lint.ts in this process, from the TypeScript sources: the examples\' training jobs renamed and repeated to 1,000 documents in one YAML file; ' +
-        'one run = read + parse + every document rule + the text report; the baseline is js-yaml `loadAll` of the same text (what any YAML linter pays at least); the two alternate after a warm-up.',
+        'one run = read + parse + every document rule + the text report; the baseline is js-yaml `loadAll` of the same text (what any YAML linter pays at least); the two alternate after a warm-up. ' +
+        'The scaling row lints the first N of 10,000 such documents, one warm-up and 21, 21, 7 and 3 runs. ' +
+        'Row 8: whole fresh processes timed from the parent, `node bin/cdk8s-kubeflow lint` of one PyTorchJob file against `node -e` ' +
+        'requiring lib/src/index.js (and `node -e 0`), alternating after one warm-up each.',
       `- Medians at N=1/10/100/1000 (ms): ${VARIANTS.map(v => `${v} ${NS.map(n => medians[v][n].toFixed(1)).join(' / ')}`).join('; ')}.`,
     ];
 

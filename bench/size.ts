@@ -48,7 +48,21 @@ function parsePack(json: string): Tarball {
 /** Files in the tarball that are not the compiled library, its assembly or its docs. */
 export function strayParts(t: Tarball): string[] {
   const expected = /^(lib\/|\.jsii$|API\.md$|README\.md$|LICENSE$|NOTICE$|package\.json$)/;
-  return Object.keys(t.parts).filter(p => !expected.test(p));
+  const bundled = new Set(bundledPackages().map(p => `node_modules/${p}/`));
+  return Object.keys(t.parts).filter(p => !expected.test(p) && !bundled.has(p));
+}
+
+/** The package's bundledDependencies and the packages they depend on, as installed in node_modules/. */
+function bundledPackages(): string[] {
+  const manifest = (dir: string) => JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
+  const found = new Set<string>();
+  const add = (name: string) => {
+    if (found.has(name)) return;
+    found.add(name);
+    for (const dep of Object.keys(manifest(path.join(ROOT, 'node_modules', name)).dependencies ?? {})) add(dep);
+  };
+  for (const name of manifest(ROOT).bundledDependencies ?? []) add(name);
+  return [...found].sort();
 }
 
 export function measureSize(tmp: string): SizeResult {
@@ -79,6 +93,8 @@ export function measureSize(tmp: string): SizeResult {
   for (const f of ['package.json', '.npmignore', 'README.md', 'LICENSE', 'NOTICE', '.jsii', 'API.md', 'lib']) {
     if (fs.existsSync(path.join(ROOT, f))) fs.cpSync(path.join(ROOT, f), path.join(staging, f), { recursive: true });
   }
+  // Bundled dependencies (js-yaml, for the CLI) ship inside the tarball: what `npm ci` installs.
+  for (const dep of bundledPackages()) fs.cpSync(path.join(ROOT, 'node_modules', dep), path.join(staging, 'node_modules', dep), { recursive: true });
   // The build's post-compile step writes API.md; stand in the generated one when the tree has none.
   if (generatedApi) fs.copyFileSync(generatedApi, path.join(staging, 'API.md'));
   const cleanTarball = parsePack(run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: staging }));

@@ -18,6 +18,7 @@ export * from './common/resources';
 export * from './common/run-policy';
 export * from './common/scheduling';
 export * from './common/security';
+export * from './common/stable-file-names-app';
 export * from './training/tensorflow';
 export * from './common/topology';
 export * from './training/training-job';

@@ -110,7 +110,7 @@ const CASES: Case[] = [
     input: 'PYTHONUNBUFFERED, which the operator sets',
     at: 'synth',
     build: pytorch({ workers: 0, env: { PYTHONUNBUFFERED: value('1') } }),
-    message: `${REPORT}  [test/job] spec.pytorchReplicaSpecs.Master.template.spec.containers[pytorch].env[PYTHONUNBUFFERED] (env) is "PYTHONUNBUFFERED"; ${INJECTED}`,
+    message: `${REPORT}  [test/job] spec.pytorchReplicaSpecs.Master.template.spec.containers[pytorch].env[PYTHONUNBUFFERED] (env) is {"name":"PYTHONUNBUFFERED","value":"1"}; ${INJECTED}`,
   },
   {
     construct: 'DistributedPyTorch',
@@ -167,7 +167,7 @@ const CASES: Case[] = [
     input: 'TF_CONFIG set by the user',
     at: 'synth',
     build: tf({ env: { TF_CONFIG: value('{}') } }),
-    message: `${REPORT}  [test/job] spec.tfReplicaSpecs.Worker.template.spec.containers[tensorflow].env[TF_CONFIG] (env) is "TF_CONFIG"; ${INJECTED}`,
+    message: `${REPORT}  [test/job] spec.tfReplicaSpecs.Worker.template.spec.containers[tensorflow].env[TF_CONFIG] (env) is {"name":"TF_CONFIG","value":"{}"}; ${INJECTED}`,
   },
   {
     construct: 'ParameterServerTF',
@@ -249,7 +249,7 @@ const CASES: Case[] = [
     input: 'NVIDIA_VISIBLE_DEVICES on a launcher without GPUs',
     at: 'synth',
     build: mpi({ launcherCommand: ['mpirun', 'hostname'], launcher: { env: { NVIDIA_VISIBLE_DEVICES: value('all') } } }),
-    message: `${REPORT}  [test/job] spec.mpiReplicaSpecs.Launcher.template.spec.containers[mpi].env[NVIDIA_VISIBLE_DEVICES] (launcher.env) is "NVIDIA_VISIBLE_DEVICES"; expected a variable the operator does not set itself; `
+    message: `${REPORT}  [test/job] spec.mpiReplicaSpecs.Launcher.template.spec.containers[mpi].env[NVIDIA_VISIBLE_DEVICES] (launcher.env) is {"name":"NVIDIA_VISIBLE_DEVICES","value":"all"}; expected a variable the operator does not set itself; `
       + 'it sets this one to "" in a launcher without GPUs, so a user value would be lost',
   },
   {
@@ -257,7 +257,7 @@ const CASES: Case[] = [
     input: 'the Open MPI hostfile variable, which the operator sets on the launcher (the workers do not get it)',
     at: 'synth',
     build: mpi({ launcherCommand: ['mpirun', 'hostname'], env: { OMPI_MCA_orte_default_hostfile: value('/tmp/hosts') } }),
-    message: `${REPORT}  [test/job] spec.mpiReplicaSpecs.Launcher.template.spec.containers[mpi].env[OMPI_MCA_orte_default_hostfile] (env) is "OMPI_MCA_orte_default_hostfile"; ${INJECTED}`,
+    message: `${REPORT}  [test/job] spec.mpiReplicaSpecs.Launcher.template.spec.containers[mpi].env[OMPI_MCA_orte_default_hostfile] (env) is {"name":"OMPI_MCA_orte_default_hostfile","value":"/tmp/hosts"}; ${INJECTED}`,
   },
   // ------------------------------------------------------------------ DistributedXGBoost
   {
@@ -286,7 +286,7 @@ const CASES: Case[] = [
     input: 'MASTER_ADDR set by the user',
     at: 'synth',
     build: xgb({ workers: 0, env: { MASTER_ADDR: value('localhost') } }),
-    message: `${REPORT}  [test/job] spec.xgbReplicaSpecs.Master.template.spec.containers[xgboost].env[MASTER_ADDR] (env) is "MASTER_ADDR"; ${INJECTED}`,
+    message: `${REPORT}  [test/job] spec.xgbReplicaSpecs.Master.template.spec.containers[xgboost].env[MASTER_ADDR] (env) is {"name":"MASTER_ADDR","value":"localhost"}; ${INJECTED}`,
   },
   {
     construct: 'DistributedXGBoost',
@@ -343,7 +343,7 @@ const CASES: Case[] = [
     input: 'PADDLE_MASTER set by the user',
     at: 'synth',
     build: paddle({ worker: { env: { PADDLE_MASTER: value('x:1') } } }),
-    message: `${REPORT}  [test/job] spec.paddleReplicaSpecs.Worker.template.spec.containers[paddle].env[PADDLE_MASTER] (worker.env) is "PADDLE_MASTER"; ${INJECTED}`,
+    message: `${REPORT}  [test/job] spec.paddleReplicaSpecs.Worker.template.spec.containers[paddle].env[PADDLE_MASTER] (worker.env) is {"name":"PADDLE_MASTER","value":"x:1"}; ${INJECTED}`,
   },
   {
     construct: 'DistributedPaddle',
@@ -400,7 +400,7 @@ const CASES: Case[] = [
     input: 'COORDINATOR_ADDRESS added later',
     at: 'synth',
     build: c => jax()(c).addEnv('COORDINATOR_ADDRESS', value('x')),
-    message: `${REPORT}  [test/job] spec.jaxReplicaSpecs.Worker.template.spec.containers[jax].env[COORDINATOR_ADDRESS] is "COORDINATOR_ADDRESS"; ${INJECTED}`,
+    message: `${REPORT}  [test/job] spec.jaxReplicaSpecs.Worker.template.spec.containers[jax].env[COORDINATOR_ADDRESS] is {"name":"COORDINATOR_ADDRESS","value":"x"}; ${INJECTED}`,
   },
   {
     construct: 'DistributedJax',

@@ -97,11 +97,11 @@ describe('validation', () => {
   test('variables the operator injects are rejected, also on sidecars', () => {
     for (const name of ['COORDINATOR_ADDRESS', 'COORDINATOR_PORT', 'NUM_PROCESSES', 'PROCESS_ID']) {
       expect(synthErrors(c => new DistributedJax(c, 'job', { metadata: { name: 'mnist' }, image: IMAGE, env: { [name]: kplus.EnvValue.fromValue('1') } })))
-        .toBe(`${REPORT}  [test/job] spec.jaxReplicaSpecs.Worker.template.spec.containers[jax].env[${name}] (env) is "${name}"; expected a variable the operator does not set itself; it injects this one and a user value would break the job`);
+        .toBe(`${REPORT}  [test/job] spec.jaxReplicaSpecs.Worker.template.spec.containers[jax].env[${name}] (env) is {"name":"${name}","value":"1"}; expected a variable the operator does not set itself; it injects this one and a user value would break the job`);
     }
     expect(synthErrors(c => new DistributedJax(c, 'job', { metadata: { name: 'mnist' }, image: IMAGE }).worker.addContainer({
       name: 'helper', image: 'busybox', envVariables: { PROCESS_ID: kplus.EnvValue.fromValue('0') },
-    }))).toBe(`${REPORT}  [test/job] spec.jaxReplicaSpecs.Worker.template.spec.containers[helper].env[PROCESS_ID] is "PROCESS_ID"; expected a variable the operator does not set itself; it injects this one and a user value would break the job`);
+    }))).toBe(`${REPORT}  [test/job] spec.jaxReplicaSpecs.Worker.template.spec.containers[helper].env[PROCESS_ID] is {"name":"PROCESS_ID","value":"0"}; expected a variable the operator does not set itself; it injects this one and a user value would break the job`);
     expect(synthErrors(c => new DistributedJax(c, 'job', { metadata: { name: 'mnist' }, image: IMAGE, env: { XLA_FLAGS: kplus.EnvValue.fromValue('--xla_dump_to=/tmp') } }))).toBeUndefined();
   });
 

@@ -238,7 +238,7 @@ describe('validation', () => {
   test('the variables the operator sets on the launcher belong to it', () => {
     expect(onlyError({ trainingCommand: TRAIN, launcher: { env: { OMPI_MCA_orte_default_hostfile: kplus.EnvValue.fromValue('/tmp/hosts') } } }))
       .toBe('Validation failed with the following errors:\n' +
-        `  [test/job] ${LAUNCHER}.env[OMPI_MCA_orte_default_hostfile] (launcher.env) is "OMPI_MCA_orte_default_hostfile"; expected a variable the operator does not set itself; it injects this one and a user value would break the job`);
+        `  [test/job] ${LAUNCHER}.env[OMPI_MCA_orte_default_hostfile] (launcher.env) is {"name":"OMPI_MCA_orte_default_hostfile","value":"/tmp/hosts"}; expected a variable the operator does not set itself; it injects this one and a user value would break the job`);
   });
 });
 

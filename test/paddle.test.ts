@@ -173,11 +173,11 @@ describe('validation', () => {
   test('variables the operator injects are rejected', () => {
     for (const name of ['PADDLE_MASTER', 'PADDLE_NNODES', 'PADDLE_JOB_ID', 'PADDLE_SERVER_NUM', 'PADDLE_TRAINER_NUM', 'POD_IP_DUMMY']) {
       expect(synthErrors(c => new DistributedPaddle(c, 'job', { metadata: { name: 'ctr' }, image: IMAGE }).worker.addEnv(name, kplus.EnvValue.fromValue('1'))))
-        .toBe(`${REPORT}  [test/job] spec.paddleReplicaSpecs.Worker.template.spec.containers[paddle].env[${name}] is "${name}"; expected a variable the operator does not set itself; it injects this one and a user value would break the job`);
+        .toBe(`${REPORT}  [test/job] spec.paddleReplicaSpecs.Worker.template.spec.containers[paddle].env[${name}] is {"name":"${name}","value":"1"}; expected a variable the operator does not set itself; it injects this one and a user value would break the job`);
     }
     expect(synthErrors(c => new DistributedPaddle(c, 'job', {
       metadata: { name: 'ctr' }, image: IMAGE, parameterServers: 1, parameterServer: { env: { PADDLE_SERVER_NUM: kplus.EnvValue.fromValue('2') } },
-    }))).toBe(`${REPORT}  [test/job] spec.paddleReplicaSpecs.Master.template.spec.containers[paddle].env[PADDLE_SERVER_NUM] (parameterServer.env) is "PADDLE_SERVER_NUM"; expected a variable the operator does not set itself; it injects this one and a user value would break the job`);
+    }))).toBe(`${REPORT}  [test/job] spec.paddleReplicaSpecs.Master.template.spec.containers[paddle].env[PADDLE_SERVER_NUM] (parameterServer.env) is {"name":"PADDLE_SERVER_NUM","value":"2"}; expected a variable the operator does not set itself; it injects this one and a user value would break the job`);
     expect(synthErrors(c => new DistributedPaddle(c, 'job', { metadata: { name: 'ctr' }, image: IMAGE, env: { PADDLE_TRAINER_ID: kplus.EnvValue.fromValue('0') } }))).toBeUndefined();
   });
 

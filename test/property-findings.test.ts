@@ -132,7 +132,7 @@ describe('PYTHONUNBUFFERED, which the operator sets in every container', () => {
   // upstream controllers: the PyTorch, XGBoost, Paddle and JAX controllers append PYTHONUNBUFFERED
   // to every container (KUBEFLOW-FACTS.md lists it for PyTorch), so a user value is silently
   // replaced; the constructs let it through.
-  const message = (at: string) => `${REPORT}  [test/job] spec.${at}.env[PYTHONUNBUFFERED] (env) is "PYTHONUNBUFFERED"; expected a variable the operator does not set itself; it injects this one and a user value would break the job`;
+  const message = (at: string) => `${REPORT}  [test/job] spec.${at}.env[PYTHONUNBUFFERED] (env) is {"name":"PYTHONUNBUFFERED","value":"1"}; expected a variable the operator does not set itself; it injects this one and a user value would break the job`;
   const env = { PYTHONUNBUFFERED: kplus.EnvValue.fromValue('1') };
   test.each([
     ['PyTorch', (c: Chart) => new DistributedPyTorch(c, 'job', { image: IMAGE, workers: 0, env }), 'pytorchReplicaSpecs.Master.template.spec.containers[pytorch]'],
@@ -155,7 +155,7 @@ describe('GPU variables on an MPI launcher without GPUs', () => {
   const value = kplus.EnvValue.fromValue('all');
   test.each(['NVIDIA_VISIBLE_DEVICES', 'NVIDIA_DRIVER_CAPABILITIES'])('%s on the launcher, given for the launcher or for the whole job', name => {
     // The message names the prop that set the variable: the launcher's own env, or the job's.
-    const message = (prop: string) => `${REPORT}  [test/job] spec.mpiReplicaSpecs.Launcher.template.spec.containers[mpi].env[${name}] (${prop}) is "${name}"; expected a variable the operator does not set itself; it sets this one to "" in a launcher without GPUs, so a user value would be lost`;
+    const message = (prop: string) => `${REPORT}  [test/job] spec.mpiReplicaSpecs.Launcher.template.spec.containers[mpi].env[${name}] (${prop}) is {"name":"${name}","value":"all"}; expected a variable the operator does not set itself; it sets this one to "" in a launcher without GPUs, so a user value would be lost`;
     expect(synthError(c => new MpiAllReduce(c, 'job', { image: IMAGE, launcherCommand: ['mpirun', 'hostname'], launcher: { env: { [name]: value } } }))).toBe(message('launcher.env'));
     expect(synthError(c => new MpiAllReduce(c, 'job', { image: IMAGE, launcherCommand: ['mpirun', 'hostname'], env: { [name]: value } }))).toBe(message('env'));
   });

@@ -243,10 +243,10 @@ describe('validation', () => {
     expect(synthErrors(chart => new DistributedPyTorch(chart, 'job', {
       metadata: { name: 'train' }, image: IMAGE, env: { MASTER_ADDR: kplus.EnvValue.fromValue('x'), PET_NNODES: kplus.EnvValue.fromValue('2') },
     }))).toBe('Validation failed with the following errors:\n' +
-      '  [test/job] spec.pytorchReplicaSpecs.Master.template.spec.containers[pytorch].env[MASTER_ADDR] (env) is "MASTER_ADDR"; expected a variable the operator does not set itself; it injects this one and a user value would break the job\n' +
-      '  [test/job] spec.pytorchReplicaSpecs.Master.template.spec.containers[pytorch].env[PET_NNODES] (env) is "PET_NNODES"; expected a variable the operator does not set itself; it injects this one and a user value would break the job\n' +
-      '  [test/job] spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].env[MASTER_ADDR] (env) is "MASTER_ADDR"; expected a variable the operator does not set itself; it injects this one and a user value would break the job\n' +
-      '  [test/job] spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].env[PET_NNODES] (env) is "PET_NNODES"; expected a variable the operator does not set itself; it injects this one and a user value would break the job');
+      '  [test/job] spec.pytorchReplicaSpecs.Master.template.spec.containers[pytorch].env[MASTER_ADDR] (env) is {"name":"MASTER_ADDR","value":"x"}; expected a variable the operator does not set itself; it injects this one and a user value would break the job\n' +
+      '  [test/job] spec.pytorchReplicaSpecs.Master.template.spec.containers[pytorch].env[PET_NNODES] (env) is {"name":"PET_NNODES","value":"2"}; expected a variable the operator does not set itself; it injects this one and a user value would break the job\n' +
+      '  [test/job] spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].env[MASTER_ADDR] (env) is {"name":"MASTER_ADDR","value":"x"}; expected a variable the operator does not set itself; it injects this one and a user value would break the job\n' +
+      '  [test/job] spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].env[PET_NNODES] (env) is {"name":"PET_NNODES","value":"2"}; expected a variable the operator does not set itself; it injects this one and a user value would break the job');
 
     expect(synthErrors(chart => new DistributedPyTorch(chart, 'job', {
       metadata: { name: 'train' }, image: IMAGE, resources: { accelerator: Accelerator.nvidia(2) }, nprocPerNode: NprocPerNode.of(4), workers: 0,

@@ -41,7 +41,7 @@ const dir = fs.mkdtempSync(path.join(root, 'test', '.snippets-'));
  */
 function program(s: Snippet): string {
   const code = s.code.replace(/from 'cdk8s-kubeflow'/g, "from '../../src'");
-  if (/new App\(/.test(code)) return code;
+  if (/new (?:App|StableFileNamesApp)\(/.test(code)) return code;
   const imported = new Set([...code.matchAll(/^import (?:\{([^}]*)\}|\* as (\w+)) from/gm)]
     .flatMap(m => (m[1] ?? m[2]).split(',').map(n => n.trim()).filter(Boolean)));
   const missing = (names: string[]) => names.filter(n => !imported.has(n));

@@ -154,7 +154,7 @@ describe('validation', () => {
     expect(synthErrors(chart => new ParameterServerTF(chart, 'job', {
       metadata: { name: 'train' }, image: IMAGE, chief: {}, worker: { env: { TF_CONFIG: kplus.EnvValue.fromValue('{}') } },
     }))).toBe('Validation failed with the following errors:\n' +
-      '  [test/job] spec.tfReplicaSpecs.Worker.template.spec.containers[tensorflow].env[TF_CONFIG] (worker.env) is "TF_CONFIG"; expected a variable the operator does not set itself; it injects this one and a user value would break the job');
+      '  [test/job] spec.tfReplicaSpecs.Worker.template.spec.containers[tensorflow].env[TF_CONFIG] (worker.env) is {"name":"TF_CONFIG","value":"{}"}; expected a variable the operator does not set itself; it injects this one and a user value would break the job');
   });
 
   test('a sidecar may set TF_CONFIG: the operator writes it into the tensorflow container only', () => {

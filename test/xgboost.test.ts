@@ -138,10 +138,10 @@ describe('validation', () => {
       worker: { env: { WORKER_ADDRS: kplus.EnvValue.fromValue('a,b') } },
     }))).toBe(
       'Validation failed with the following errors:\n' +
-      '  [test/job] spec.xgbReplicaSpecs.Worker.template.spec.containers[xgboost].env[WORKER_ADDRS] (worker.env) is "WORKER_ADDRS"; expected a variable the operator does not set itself; it injects this one and a user value would break the job');
+      '  [test/job] spec.xgbReplicaSpecs.Worker.template.spec.containers[xgboost].env[WORKER_ADDRS] (worker.env) is {"name":"WORKER_ADDRS","value":"a,b"}; expected a variable the operator does not set itself; it injects this one and a user value would break the job');
     for (const name of ['MASTER_ADDR', 'MASTER_PORT', 'WORLD_SIZE', 'RANK', 'WORKER_PORT']) {
       expect(synthErrors(c => new DistributedXGBoost(c, 'job', { metadata: { name: 'iris' }, image: IMAGE, workers: 0 }).master.addEnv(name, kplus.EnvValue.fromValue('1'))))
-        .toBe(`Validation failed with the following errors:\n  [test/job] spec.xgbReplicaSpecs.Master.template.spec.containers[xgboost].env[${name}] is "${name}"; expected a variable the operator does not set itself; it injects this one and a user value would break the job`);
+        .toBe(`Validation failed with the following errors:\n  [test/job] spec.xgbReplicaSpecs.Master.template.spec.containers[xgboost].env[${name}] is {"name":"${name}","value":"1"}; expected a variable the operator does not set itself; it injects this one and a user value would break the job`);
     }
     expect(synthErrors(c => new DistributedXGBoost(c, 'job', { metadata: { name: 'iris' }, image: IMAGE, env: { RANKING: kplus.EnvValue.fromValue('x') } }))).toBeUndefined();
   });

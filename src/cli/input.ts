@@ -5,7 +5,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { parseYamlStream } from './yaml-parser';
+import { DocumentSource, parseYamlStream } from './yaml-parser';
 
 /** One document of the input. */
 export interface InputDocument {
@@ -17,6 +17,12 @@ export interface InputDocument {
   readonly doc?: any;
   /** The YAML syntax error, when there is one. */
   readonly error?: string;
+  /** 1-based column of the syntax error. */
+  readonly column?: number;
+  /** The document's text, for the positions of the fields findings name (field-position.ts). */
+  readonly source?: DocumentSource;
+  /** The path of the document in the parsed value: `items[2]` for an item of a `kind: List`. */
+  readonly pathPrefix?: string;
 }
 
 /** A path the user gave that does not exist or cannot be read: a usage error (exit status 2). */
@@ -66,15 +72,15 @@ export function readDocuments(paths: readonly string[], readStdin: () => string 
     const name = file === '-' ? STDIN : file;
     for (const parsed of parseYamlStream(text)) {
       if (parsed.error !== undefined) {
-        out.push({ file: name, line: parsed.line, error: parsed.error });
+        out.push({ file: name, line: parsed.line, column: parsed.column, error: parsed.error });
         continue;
       }
       // A `kind: List` (kubectl get -o yaml) holds its objects under `items`.
       const value: any = parsed.value;
       if (isList(value)) {
-        for (const item of value.items) out.push({ file: name, line: parsed.line, doc: item });
+        value.items.forEach((item, i) => out.push({ file: name, line: parsed.line, doc: item, source: parsed.source, pathPrefix: `items[${i}]` }));
       } else {
-        out.push({ file: name, line: parsed.line, doc: value });
+        out.push({ file: name, line: parsed.line, doc: value, source: parsed.source });
       }
     }
   }

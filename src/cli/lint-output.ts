@@ -1,7 +1,7 @@
 /**
  * How `lint` prints its report: `text` for people, `json` for tools, `github` for GitHub Actions
- * (workflow commands `::error file=...,line=...,title=...::message`, which the runner turns into
- * annotations on the pull request's files).
+ * (workflow commands `::error file=...,line=...,col=...,title=...::message`, which the runner turns
+ * into annotations on those lines of the pull request's files).
  */
 import { LintFinding, LintReport } from './lint';
 
@@ -30,7 +30,7 @@ function subject(f: LintFinding): string {
 }
 
 function textLine(f: LintFinding): string {
-  return `${f.file}:${f.line}: ${subject(f)} [${f.rule}]`;
+  return `${f.file}:${f.line}:${f.column}: ${subject(f)} [${f.rule}]`;
 }
 
 /** The summary line: `12 documents checked, 3 skipped (kinds not known: Deployment, Service); 2 findings`. */
@@ -53,6 +53,7 @@ function jsonReport(report: LintReport) {
     findings: report.findings.map(f => ({
       file: f.file,
       line: f.line,
+      column: f.column,
       document: { kind: f.kind, namespace: f.namespace, name: f.name },
       rule: f.rule,
       field: f.field,
@@ -65,7 +66,7 @@ function jsonReport(report: LintReport) {
 
 function githubLine(f: LintFinding): string {
   const doc = documentName(f);
-  const props = `file=${property(f.file)},line=${f.line},title=${property(doc === '' ? f.rule : `${f.rule} (${doc})`)}`;
+  const props = `file=${property(f.file)},line=${f.line},col=${f.column},title=${property(doc === '' ? f.rule : `${f.rule} (${doc})`)}`;
   return `::error ${props}::${data(subject(f))}`;
 }
 

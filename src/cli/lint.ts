@@ -5,6 +5,7 @@
  * namespaces enforcing Pod Security "restricted", Workspace options) see the whole input. Other
  * kinds are counted as skipped.
  */
+import { fieldPosition } from './field-position';
 import { InputDocument } from './input';
 import { appFindings } from '../rules/across-documents';
 import { ruleSource } from '../rules/catalogue';
@@ -20,7 +21,10 @@ export const YAML_SYNTAX = 'yaml/syntax';
 /** One finding, with the document it is about. */
 export interface LintFinding {
   readonly file: string;
+  /** 1-based line of the field (of its nearest parent in the document when it is not set). */
   readonly line: number;
+  /** 1-based column of the field. */
+  readonly column: number;
   readonly kind: string;
   readonly namespace: string;
   readonly name: string;
@@ -99,9 +103,12 @@ export function lint(inputs: readonly InputDocument[], off: ReadonlySet<RuleSour
 function lintFinding(input: InputDocument, f: Finding): LintFinding {
   const doc = input.doc;
   const text = (v: unknown) => (typeof v === 'string' ? v : '');
+  // Positions are found only now, for the documents with findings: the parser that keeps them is slow.
+  const at = input.source === undefined ? undefined : fieldPosition(input.source, f.field, input.pathPrefix);
   return {
     file: input.file,
-    line: input.line,
+    line: at?.line ?? input.line,
+    column: at?.column ?? input.column ?? 1,
     kind: text(doc?.kind),
     namespace: text(doc?.metadata?.namespace),
     name: text(doc?.metadata?.name),

@@ -32,6 +32,22 @@ describe('cdk8s-kubeflow in a child process', () => {
     expect(fs.existsSync(COMPILED)).toBe(true);
   });
 
+  test('lint loads no construct, no cdk8s and none of plan\'s modules: only the rules, its own modules and js-yaml', () => {
+    // The command as bin/cdk8s-kubeflow runs it, listing every module the process loaded.
+    const code = `process.exitCode = require(${JSON.stringify(COMPILED)}).main(['lint', '-']);`
+      + 'process.on("exit", () => process.stderr.write(Object.keys(require.cache).join("\\n")));';
+    const r = spawnSync(process.execPath, ['-e', code], { cwd: ROOT, input: CASES['kubeflow/mpi-np'], encoding: 'utf8' });
+    expect(r.status).toBe(1);
+    const loaded = r.stderr.split('\n').map(f => path.relative(ROOT, f));
+    const packages = [...new Set(loaded.filter(f => f.startsWith('node_modules/')).map(f => f.split('/')[1]))].sort();
+    // The `yaml` package (cdk8s's own copy) is read for the positions of the findings only.
+    expect(packages).toEqual(['cdk8s', 'js-yaml']);
+    expect(loaded.filter(f => f.startsWith('node_modules/cdk8s/')).every(f => f.startsWith('node_modules/cdk8s/node_modules/yaml/'))).toBe(true);
+    const layers = [...new Set(loaded.filter(f => f.startsWith('lib/src/')).map(f => f.split('/')[2]))].sort();
+    expect(layers).toEqual(['cli', 'rules', 'util']);
+    expect(loaded.filter(f => /lib\/src\/cli\/(plan|rules)/.test(f))).toEqual([]);
+  });
+
   test('lint on the examples passes with status 0', () => {
     expect(command(['lint', outdir])).toEqual({
       status: 0, stdout: '26 documents checked, 5 skipped (kinds not known: ConfigMap, PersistentVolumeClaim); no findings\n', stderr: '',
@@ -42,7 +58,7 @@ describe('cdk8s-kubeflow in a child process', () => {
     const input = CASES['kubeflow/mpi-np'];
     const result = command(['lint', '--format', 'github', '-'], input);
     expect(result).toEqual({ ...runCli(['lint', '--format', 'github', '-'], input), status: 1 });
-    expect(result.stdout).toMatch(/^::error file=<stdin>,line=1,title=kubeflow\/mpi-np \(MPIJob ml\/train\)::MPIJob ml\/train: /);
+    expect(result.stdout).toMatch(/^::error file=<stdin>,line=17,col=15,title=kubeflow\/mpi-np \(MPIJob ml\/train\)::MPIJob ml\/train: /);
   });
 
   test('plan --against prints what the in-process command prints', () => {

@@ -18,116 +18,116 @@ const lines = (text: string) => text.split('\n').filter(l => l !== '');
 /** What `lint -` prints for each broken input of lint-cases.ts: findings, then the summary. */
 const EXPECTED: Array<[string, string[]]> = [
   ['kubeflow/replica-type', [
-    '<stdin>:1: TFJob ml/train: spec.tfReplicaSpecs.Workers is "Workers"; expected a replica type of TFJob: "Chief", "Master", "PS", "Worker", "Evaluator" (spelled exactly) [kubeflow/replica-type]',
+    '<stdin>:8:5: TFJob ml/train: spec.tfReplicaSpecs.Workers is "Workers"; expected a replica type of TFJob: "Chief", "Master", "PS", "Worker", "Evaluator" (spelled exactly) [kubeflow/replica-type]',
     '1 document checked; 1 finding',
   ]],
   ['kubeflow/replica-count (XGBoost Master)', [
-    '<stdin>:1: XGBoostJob ml/train: spec.xgbReplicaSpecs.Master.replicas is 2; expected 1; the operator rejects an XGBoostJob whose Master does not have one replica [kubeflow/replica-count]',
+    '<stdin>:9:7: XGBoostJob ml/train: spec.xgbReplicaSpecs.Master.replicas is 2; expected 1; the operator rejects an XGBoostJob whose Master does not have one replica [kubeflow/replica-count]',
     '1 document checked; 1 finding',
   ]],
   ['kubeflow/replica-count (MPI Launcher)', [
-    '<stdin>:1: MPIJob ml/train: spec.mpiReplicaSpecs.Launcher is not set; expected a Launcher with replicas: 1; an MPIJob has exactly one launcher (the controller refuses it otherwise, with only a warning event) [kubeflow/replica-count]',
+    '<stdin>:7:3: MPIJob ml/train: spec.mpiReplicaSpecs.Launcher is not set; expected a Launcher with replicas: 1; an MPIJob has exactly one launcher (the controller refuses it otherwise, with only a warning event) [kubeflow/replica-count]',
     '1 document checked; 1 finding',
   ]],
   ['kubeflow/replica-count (PyTorch Master without replicas)', [
-    '<stdin>:1: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Master.replicas is not set; expected 1; a PyTorchJob has one Master, written with replicas: 1, which the operator makes rank 0 [kubeflow/replica-count]',
+    '<stdin>:8:5: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Master.replicas is not set; expected 1; a PyTorchJob has one Master, written with replicas: 1, which the operator makes rank 0 [kubeflow/replica-count]',
     '1 document checked; 1 finding',
   ]],
   ['kubeflow/replica-count (TF Chief and Master)', [
-    '<stdin>:1: TFJob ml/train: spec.tfReplicaSpecs.Master is "set"; expected no Master together with a Chief: a TFJob has at most one Chief or Master [kubeflow/replica-count]',
+    '<stdin>:15:5: TFJob ml/train: spec.tfReplicaSpecs.Master is {"replicas":1,"template":{"spec":{"containers":[{"name":"tensorflow","image":"tf"}]}}}; expected no Master together with a Chief: a TFJob has at most one Chief or Master [kubeflow/replica-count]',
     '1 document checked; 1 finding',
   ]],
   ['kubeflow/replica-count (JAX without workers)', [
-    '<stdin>:1: JAXJob ml/train: spec.jaxReplicaSpecs.Worker.replicas is 0; expected at least 1 Worker: worker 0 is the JAX coordinator [kubeflow/replica-count]',
+    '<stdin>:9:7: JAXJob ml/train: spec.jaxReplicaSpecs.Worker.replicas is 0; expected at least 1 Worker: worker 0 is the JAX coordinator [kubeflow/replica-count]',
     '1 document checked; 1 finding',
   ]],
   ['kubeflow/pytorch-master (elastic)', [
-    '<stdin>:1: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Master is "set"; expected no Master in an elastic job (elasticPolicy): its Workers find each other through the rendezvous backend, and a Master gets contradictory environment [kubeflow/pytorch-master]',
+    '<stdin>:11:5: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Master is {"replicas":1,"template":{"spec":{"containers":[{"name":"pytorch","image":"registry.example/train:1.0"}]}}}; expected no Master in an elastic job (elasticPolicy): its Workers find each other through the rendezvous backend, and a Master gets contradictory environment [kubeflow/pytorch-master]',
     '1 document checked; 1 finding',
   ]],
   ['kubeflow/pytorch-master (static)', [
-    '<stdin>:1: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Master is not set; expected a Master in a job without elasticPolicy: the operator sets RANK and WORLD_SIZE only when one exists [kubeflow/pytorch-master]',
+    '<stdin>:7:3: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Master is not set; expected a Master in a job without elasticPolicy: the operator sets RANK and WORLD_SIZE only when one exists [kubeflow/pytorch-master]',
     '1 document checked; 1 finding',
   ]],
   ['kubeflow/framework-container', [
-    '<stdin>:1: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Worker.template.spec.containers is ["trainer"]; expected a container named "pytorch": the operator looks for it to add its port and environment [kubeflow/framework-container]',
+    '<stdin>:19:11: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Worker.template.spec.containers is ["trainer"]; expected a container named "pytorch": the operator looks for it to add its port and environment [kubeflow/framework-container]',
     '1 document checked; 1 finding',
   ]],
   ['kubeflow/framework-container (MXJob)', [
-    '<stdin>:1: MXJob ml/train: spec.mxReplicaSpecs.Scheduler.template.spec.containers is ["mx"]; expected a container named "mxnet": the operator looks for it to add its port and environment [kubeflow/framework-container]',
+    '<stdin>:13:11: MXJob ml/train: spec.mxReplicaSpecs.Scheduler.template.spec.containers is ["mx"]; expected a container named "mxnet": the operator looks for it to add its port and environment [kubeflow/framework-container]',
     '1 document checked; 1 finding',
   ]],
   ['kubeflow/mpi-main-container', [
-    '<stdin>:1: MPIJob ml/train: spec.mpiReplicaSpecs.Worker.template.spec.containers is ["mpi"]; expected a container named "worker", as spec.mainContainer says: the launcher execs the MPI processes into it [kubeflow/mpi-main-container]',
+    '<stdin>:20:11: MPIJob ml/train: spec.mpiReplicaSpecs.Worker.template.spec.containers is ["mpi"]; expected a container named "worker", as spec.mainContainer says: the launcher execs the MPI processes into it [kubeflow/mpi-main-container]',
     '1 document checked; 1 finding',
   ]],
   ['kubeflow/pod-name-length', [
-    '<stdin>:1: PyTorchJob ml/resnet50-imagenet-full-precision-sweep-learning-rate-0001: metadata.name is "resnet50-imagenet-full-precision-sweep-learning-rate-0001"; expected a name of at most 53 characters, so that the pod and service name "resnet50-imagenet-full-precision-sweep-learning-rate-0001-worker-11" fits in 63 [kubeflow/pod-name-length]',
+    '<stdin>:4:3: PyTorchJob ml/resnet50-imagenet-full-precision-sweep-learning-rate-0001: metadata.name is "resnet50-imagenet-full-precision-sweep-learning-rate-0001"; expected a name of at most 53 characters, so that the pod and service name "resnet50-imagenet-full-precision-sweep-learning-rate-0001-worker-11" fits in 63 [kubeflow/pod-name-length]',
     '1 document checked; 1 finding',
   ]],
   ['kubeflow/pod-name-length (elastic, counted to maxReplicas)', [
-    '<stdin>:1: PyTorchJob ml/llama-70b-sft-elastic-rendezvous-c10d-nodes-sweep-0001: metadata.name is "llama-70b-sft-elastic-rendezvous-c10d-nodes-sweep-0001"; expected a name of at most 53 characters, so that the pod and service name "llama-70b-sft-elastic-rendezvous-c10d-nodes-sweep-0001-worker-99" fits in 63 [kubeflow/pod-name-length]',
+    '<stdin>:4:3: PyTorchJob ml/llama-70b-sft-elastic-rendezvous-c10d-nodes-sweep-0001: metadata.name is "llama-70b-sft-elastic-rendezvous-c10d-nodes-sweep-0001"; expected a name of at most 53 characters, so that the pod and service name "llama-70b-sft-elastic-rendezvous-c10d-nodes-sweep-0001-worker-99" fits in 63 [kubeflow/pod-name-length]',
     '1 document checked; 1 finding',
   ]],
   ['kubeflow/injected-env', [
-    '<stdin>:1: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].env[WORLD_SIZE] is "WORLD_SIZE"; expected a variable the operator does not set itself; it injects this one and a user value would break the job [kubeflow/injected-env]',
+    '<stdin>:23:19: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].env[WORLD_SIZE] is {"name":"WORLD_SIZE","value":"3"}; expected a variable the operator does not set itself; it injects this one and a user value would break the job [kubeflow/injected-env]',
     '1 document checked; 1 finding',
   ]],
   ['kubeflow/mpi-launcher-gpu-env', [
-    '<stdin>:1: MPIJob ml/train: spec.mpiReplicaSpecs.Launcher.template.spec.containers[mpi].env[NVIDIA_VISIBLE_DEVICES] is "NVIDIA_VISIBLE_DEVICES"; expected a variable the operator does not set itself; it sets this one to "" in a launcher without GPUs, so a user value would be lost [kubeflow/mpi-launcher-gpu-env]',
+    '<stdin>:17:19: MPIJob ml/train: spec.mpiReplicaSpecs.Launcher.template.spec.containers[mpi].env[NVIDIA_VISIBLE_DEVICES] is {"name":"NVIDIA_VISIBLE_DEVICES","value":"all"}; expected a variable the operator does not set itself; it sets this one to "" in a launcher without GPUs, so a user value would be lost [kubeflow/mpi-launcher-gpu-env]',
     '1 document checked; 1 finding',
   ]],
   ['kubeflow/mpi-np', [
-    '<stdin>:1: MPIJob ml/train: spec.mpiReplicaSpecs.Launcher.template.spec.containers[mpi].command is "-np 8"; expected at most 4 processes (2 workers x 2 slotsPerWorker); mpirun cannot start more processes than the hostfile has slots (add --oversubscribe if that is meant) [kubeflow/mpi-np]',
+    '<stdin>:17:15: MPIJob ml/train: spec.mpiReplicaSpecs.Launcher.template.spec.containers[mpi].command is "-np 8"; expected at most 4 processes (2 workers x 2 slotsPerWorker); mpirun cannot start more processes than the hostfile has slots (add --oversubscribe if that is meant) [kubeflow/mpi-np]',
     '1 document checked; 1 finding',
   ]],
   ['kubeflow/elastic-bounds (min above max)', [
-    '<stdin>:1: PyTorchJob ml/train: spec.elasticPolicy.minReplicas is 4; expected at most spec.elasticPolicy.maxReplicas (2) [kubeflow/elastic-bounds]',
+    '<stdin>:8:5: PyTorchJob ml/train: spec.elasticPolicy.minReplicas is 4; expected at most spec.elasticPolicy.maxReplicas (2) [kubeflow/elastic-bounds]',
     '1 document checked; 1 finding',
   ]],
   ['kubeflow/elastic-bounds (workers outside)', [
-    '<stdin>:1: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Worker.replicas is 2; expected at least spec.elasticPolicy.minReplicas (3) [kubeflow/elastic-bounds]',
+    '<stdin>:12:7: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Worker.replicas is 2; expected at least spec.elasticPolicy.minReplicas (3) [kubeflow/elastic-bounds]',
     '1 document checked; 1 finding',
   ]],
   ['kubeflow/elastic-nproc', [
-    '<stdin>:1: PyTorchJob ml/train: spec.elasticPolicy.nProcPerNode is 4; expected not set together with spec.nprocPerNode, which replaces it [kubeflow/elastic-nproc]',
+    '<stdin>:11:5: PyTorchJob ml/train: spec.elasticPolicy.nProcPerNode is 4; expected not set together with spec.nprocPerNode, which replaces it [kubeflow/elastic-nproc]',
     '1 document checked; 1 finding',
   ]],
   ['crd/schema', [
-    '<stdin>:1: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Worker.replica is 2; expected only fields the pinned CRD declares (did you mean "replicas"?) [crd/schema]',
+    '<stdin>:22:7: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Worker.replica is 2; expected only fields the pinned CRD declares (did you mean "replicas"?) [crd/schema]',
     '1 document checked; 1 finding',
   ]],
   ['k8s (a label value)', [
-    '<stdin>:1: PyTorchJob ml/train: metadata.labels.team is "vision team"; expected a label value: empty, or at most 63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit [k8s/label-value]',
+    '<stdin>:7:5: PyTorchJob ml/train: metadata.labels.team is "vision team"; expected a label value: empty, or at most 63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit [k8s/label-value]',
     '1 document checked; 1 finding',
   ]],
   ['app/duplicate-object', [
-    '<stdin>:23: PyTorchJob ml/train: metadata.name is "train"; expected a name no other PyTorchJob in namespace "ml" has (<stdin>:1 is also PyTorchJob "train", and one would replace the other) [app/duplicate-object]',
+    '<stdin>:26:3: PyTorchJob ml/train: metadata.name is "train"; expected a name no other PyTorchJob in namespace "ml" has (<stdin>:1 is also PyTorchJob "train", and one would replace the other) [app/duplicate-object]',
     '2 documents checked; 1 finding',
   ]],
   ['yaml/syntax', [
-    '<stdin>:24: document is "Flow sequence in block collection must be sufficiently indented and end with a ]"; expected valid YAML [yaml/syntax]',
+    '<stdin>:24:1: document is "Flow sequence in block collection must be sufficiently indented and end with a ]"; expected valid YAML [yaml/syntax]',
     '1 document checked, 1 not YAML; 1 finding',
   ]],
   ['pod security (namespace enforcing restricted)', [
-    '<stdin>:8: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Master.template.spec.containers[pytorch].securityContext.allowPrivilegeEscalation is not set; expected false (Pod Security "restricted") [k8s/pss-privilege-escalation]',
-    '<stdin>:8: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Master.template.spec.containers[pytorch].securityContext.runAsNonRoot is not set; expected true on the container or the pod (Pod Security "restricted") [k8s/pss-run-as-non-root]',
-    '<stdin>:8: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Master.template.spec.containers[pytorch].securityContext.seccompProfile.type is not set; expected "RuntimeDefault" or "Localhost" on the container or the pod (Pod Security "restricted") [k8s/pss-seccomp]',
-    '<stdin>:8: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Master.template.spec.containers[pytorch].securityContext.capabilities.drop is not set; expected a list with "ALL" (Pod Security "restricted") [k8s/pss-capabilities]',
-    '<stdin>:8: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].securityContext.allowPrivilegeEscalation is not set; expected false (Pod Security "restricted") [k8s/pss-privilege-escalation]',
-    '<stdin>:8: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].securityContext.runAsNonRoot is not set; expected true on the container or the pod (Pod Security "restricted") [k8s/pss-run-as-non-root]',
-    '<stdin>:8: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].securityContext.seccompProfile.type is not set; expected "RuntimeDefault" or "Localhost" on the container or the pod (Pod Security "restricted") [k8s/pss-seccomp]',
-    '<stdin>:8: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].securityContext.capabilities.drop is not set; expected a list with "ALL" (Pod Security "restricted") [k8s/pss-capabilities]',
-    '<stdin>:8: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Worker is "init-pytorch"; expected an operator whose --pytorch-init-container-template-file gives init-pytorch a restricted security context (namespace "ml" enforces Pod Security "restricted"): the default template has none, so every worker pod is refused [kubeflow/restricted-operator-init]',
-    '<stdin>:30: MPIJob ml/hvd: spec.mpiReplicaSpecs.Launcher.template.spec.containers[mpi].securityContext.allowPrivilegeEscalation is not set; expected false (Pod Security "restricted") [k8s/pss-privilege-escalation]',
-    '<stdin>:30: MPIJob ml/hvd: spec.mpiReplicaSpecs.Launcher.template.spec.containers[mpi].securityContext.runAsNonRoot is not set; expected true on the container or the pod (Pod Security "restricted") [k8s/pss-run-as-non-root]',
-    '<stdin>:30: MPIJob ml/hvd: spec.mpiReplicaSpecs.Launcher.template.spec.containers[mpi].securityContext.seccompProfile.type is not set; expected "RuntimeDefault" or "Localhost" on the container or the pod (Pod Security "restricted") [k8s/pss-seccomp]',
-    '<stdin>:30: MPIJob ml/hvd: spec.mpiReplicaSpecs.Launcher.template.spec.containers[mpi].securityContext.capabilities.drop is not set; expected a list with "ALL" (Pod Security "restricted") [k8s/pss-capabilities]',
-    '<stdin>:30: MPIJob ml/hvd: spec.mpiReplicaSpecs.Worker.template.spec.containers[mpi].securityContext.allowPrivilegeEscalation is not set; expected false (Pod Security "restricted") [k8s/pss-privilege-escalation]',
-    '<stdin>:30: MPIJob ml/hvd: spec.mpiReplicaSpecs.Worker.template.spec.containers[mpi].securityContext.runAsNonRoot is not set; expected true on the container or the pod (Pod Security "restricted") [k8s/pss-run-as-non-root]',
-    '<stdin>:30: MPIJob ml/hvd: spec.mpiReplicaSpecs.Worker.template.spec.containers[mpi].securityContext.seccompProfile.type is not set; expected "RuntimeDefault" or "Localhost" on the container or the pod (Pod Security "restricted") [k8s/pss-seccomp]',
-    '<stdin>:30: MPIJob ml/hvd: spec.mpiReplicaSpecs.Worker.template.spec.containers[mpi].securityContext.capabilities.drop is not set; expected a list with "ALL" (Pod Security "restricted") [k8s/pss-capabilities]',
-    '<stdin>:30: MPIJob ml/hvd: spec.mpiReplicaSpecs.Launcher is "kubectl-delivery"; expected a job that can pass (namespace "ml" enforces Pod Security "restricted"): the operator adds the init container "kubectl-delivery" without a security context to every MPIJob v1 launcher; use Trainer v2\'s MPI runtime instead [kubeflow/restricted-operator-init]',
+    '<stdin>:20:15: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Master.template.spec.containers[pytorch].securityContext.allowPrivilegeEscalation is not set; expected false (Pod Security "restricted") [k8s/pss-privilege-escalation]',
+    '<stdin>:20:15: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Master.template.spec.containers[pytorch].securityContext.runAsNonRoot is not set; expected true on the container or the pod (Pod Security "restricted") [k8s/pss-run-as-non-root]',
+    '<stdin>:20:15: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Master.template.spec.containers[pytorch].securityContext.seccompProfile.type is not set; expected "RuntimeDefault" or "Localhost" on the container or the pod (Pod Security "restricted") [k8s/pss-seccomp]',
+    '<stdin>:20:15: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Master.template.spec.containers[pytorch].securityContext.capabilities.drop is not set; expected a list with "ALL" (Pod Security "restricted") [k8s/pss-capabilities]',
+    '<stdin>:27:15: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].securityContext.allowPrivilegeEscalation is not set; expected false (Pod Security "restricted") [k8s/pss-privilege-escalation]',
+    '<stdin>:27:15: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].securityContext.runAsNonRoot is not set; expected true on the container or the pod (Pod Security "restricted") [k8s/pss-run-as-non-root]',
+    '<stdin>:27:15: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].securityContext.seccompProfile.type is not set; expected "RuntimeDefault" or "Localhost" on the container or the pod (Pod Security "restricted") [k8s/pss-seccomp]',
+    '<stdin>:27:15: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].securityContext.capabilities.drop is not set; expected a list with "ALL" (Pod Security "restricted") [k8s/pss-capabilities]',
+    '<stdin>:22:5: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Worker is "init-pytorch"; expected an operator whose --pytorch-init-container-template-file gives init-pytorch a restricted security context (namespace "ml" enforces Pod Security "restricted"): the default template has none, so every worker pod is refused [kubeflow/restricted-operator-init]',
+    '<stdin>:43:15: MPIJob ml/hvd: spec.mpiReplicaSpecs.Launcher.template.spec.containers[mpi].securityContext.allowPrivilegeEscalation is not set; expected false (Pod Security "restricted") [k8s/pss-privilege-escalation]',
+    '<stdin>:43:15: MPIJob ml/hvd: spec.mpiReplicaSpecs.Launcher.template.spec.containers[mpi].securityContext.runAsNonRoot is not set; expected true on the container or the pod (Pod Security "restricted") [k8s/pss-run-as-non-root]',
+    '<stdin>:43:15: MPIJob ml/hvd: spec.mpiReplicaSpecs.Launcher.template.spec.containers[mpi].securityContext.seccompProfile.type is not set; expected "RuntimeDefault" or "Localhost" on the container or the pod (Pod Security "restricted") [k8s/pss-seccomp]',
+    '<stdin>:43:15: MPIJob ml/hvd: spec.mpiReplicaSpecs.Launcher.template.spec.containers[mpi].securityContext.capabilities.drop is not set; expected a list with "ALL" (Pod Security "restricted") [k8s/pss-capabilities]',
+    '<stdin>:50:15: MPIJob ml/hvd: spec.mpiReplicaSpecs.Worker.template.spec.containers[mpi].securityContext.allowPrivilegeEscalation is not set; expected false (Pod Security "restricted") [k8s/pss-privilege-escalation]',
+    '<stdin>:50:15: MPIJob ml/hvd: spec.mpiReplicaSpecs.Worker.template.spec.containers[mpi].securityContext.runAsNonRoot is not set; expected true on the container or the pod (Pod Security "restricted") [k8s/pss-run-as-non-root]',
+    '<stdin>:50:15: MPIJob ml/hvd: spec.mpiReplicaSpecs.Worker.template.spec.containers[mpi].securityContext.seccompProfile.type is not set; expected "RuntimeDefault" or "Localhost" on the container or the pod (Pod Security "restricted") [k8s/pss-seccomp]',
+    '<stdin>:50:15: MPIJob ml/hvd: spec.mpiReplicaSpecs.Worker.template.spec.containers[mpi].securityContext.capabilities.drop is not set; expected a list with "ALL" (Pod Security "restricted") [k8s/pss-capabilities]',
+    '<stdin>:38:5: MPIJob ml/hvd: spec.mpiReplicaSpecs.Launcher is "kubectl-delivery"; expected a job that can pass (namespace "ml" enforces Pod Security "restricted"): the operator adds the init container "kubectl-delivery" without a security context to every MPIJob v1 launcher; use Trainer v2\'s MPI runtime instead [kubeflow/restricted-operator-init]',
     '2 documents checked, 1 skipped (kinds not known: Namespace); 18 findings',
   ]],
 ];
@@ -172,7 +172,7 @@ describe('lint on the project examples', () => {
     images.push({ ...images[0] });
     const found = lines(lintDocs(docs).stdout);
     expect(found).toHaveLength(2);
-    expect(found[0]).toMatch(/^<stdin>:1: WorkspaceKind jupyterlab: spec\.podTemplate\.options\.imageConfig\.values\[2\] is .*; expected entries with distinct id "jupyter-scipy:v1\.10\.0" \(the same as the entry at index 0\) \[crd\/schema\]$/);
+    expect(found[0]).toMatch(/^<stdin>:66:13: WorkspaceKind jupyterlab: spec\.podTemplate\.options\.imageConfig\.values\[2\] is .*; expected entries with distinct id "jupyter-scipy:v1\.10\.0" \(the same as the entry at index 0\) \[crd\/schema\]$/);
     expect(found[1]).toBe('1 document checked; 1 finding');
   });
 
@@ -180,7 +180,7 @@ describe('lint on the project examples', () => {
     const docs = platform();
     kindOf(docs).spec.podTemplate.options.podConfig.spawner.default = 'tiny';
     expect(lines(lintDocs(docs).stdout)).toEqual([
-      '<stdin>:1: WorkspaceKind jupyterlab: spec.podTemplate.options.podConfig.spawner.default is "tiny"; expected the id of an option: "cpu", "gpu" [kubeflow/option-default]',
+      '<stdin>:68:11: WorkspaceKind jupyterlab: spec.podTemplate.options.podConfig.spawner.default is "tiny"; expected the id of an option: "cpu", "gpu" [kubeflow/option-default]',
       '1 document checked; 1 finding',
     ]);
   });
@@ -191,8 +191,8 @@ describe('lint on the project examples', () => {
     cpu.redirect = { to: 'gpu' };
     gpu.redirect = { to: 'cpu' };
     expect(lines(lintDocs(docs).stdout)).toEqual([
-      '<stdin>:1: WorkspaceKind jupyterlab: spec.podTemplate.options.podConfig.values[cpu].redirect.to is "gpu"; expected redirects that end at an option without one, but cpu -> gpu -> cpu is a cycle [kubeflow/option-redirect]',
-      '<stdin>:1: WorkspaceKind jupyterlab: spec.podTemplate.options.podConfig.spawner.default is "cpu"; expected an option that is not redirected (it redirects to "gpu"); the spawner does not show redirected options [kubeflow/option-default]',
+      '<stdin>:69:9: WorkspaceKind jupyterlab: spec.podTemplate.options.podConfig.values[cpu].redirect.to is "gpu"; expected redirects that end at an option without one, but cpu -> gpu -> cpu is a cycle [kubeflow/option-redirect]',
+      '<stdin>:68:11: WorkspaceKind jupyterlab: spec.podTemplate.options.podConfig.spawner.default is "cpu"; expected an option that is not redirected (it redirects to "gpu"); the spawner does not show redirected options [kubeflow/option-default]',
       '1 document checked; 2 findings',
     ]);
   });
@@ -201,7 +201,7 @@ describe('lint on the project examples', () => {
     const docs = platform();
     kindOf(docs).spec.podTemplate.options.imageConfig.values[1].spec.ports[0].id = 'vscode';
     expect(lines(lintDocs(docs).stdout)).toEqual([
-      '<stdin>:1: WorkspaceKind jupyterlab: spec.podTemplate.options.imageConfig.values[jupyter-pytorch-cuda-full:v1.10.0].spec.ports[0].id is "vscode"; expected the id of a port in spec.podTemplate.ports: "jupyterlab" [kubeflow/image-port]',
+      '<stdin>:37:9: WorkspaceKind jupyterlab: spec.podTemplate.options.imageConfig.values[jupyter-pytorch-cuda-full:v1.10.0].spec.ports[0].id is "vscode"; expected the id of a port in spec.podTemplate.ports: "jupyterlab" [kubeflow/image-port]',
       '1 document checked; 1 finding',
     ]);
   });
@@ -215,7 +215,7 @@ describe('lint on the project examples', () => {
     expect(found.slice(1)).toEqual([
       '2 documents checked; 1 finding',
     ]);
-    expect(found[0]).toMatch(new RegExp(`^<stdin>:\\d+: Workspace team-vision/${workspace.metadata.name}: spec\\.podTemplate\\.options\\.podConfig is "tpu"; expected the id of a pod-config option of WorkspaceKind "jupyterlab": "cpu", "gpu" \\[kubeflow/workspace-option\\]$`));
+    expect(found[0]).toMatch(new RegExp(`^<stdin>:\\d+:7: Workspace team-vision/${workspace.metadata.name}: spec\\.podTemplate\\.options\\.podConfig is "tpu"; expected the id of a pod-config option of WorkspaceKind "jupyterlab": "cpu", "gpu" \\[kubeflow/workspace-option\\]$`));
   });
 });
 
@@ -224,10 +224,10 @@ const STALE = 'training-operator/xgboost/smoke-dist/xgboostjob_v1alpha1_rabit_te
 
 /** The upstream example whose pod templates carry `apiVersion: v1` and `kind: Pod`, which PodTemplateSpec does not have. */
 const STALE_FINDINGS = [
-  `${STALE}:1: XGBoostJob xgboost-dist-test: spec.xgbReplicaSpecs.Master.template.apiVersion is "v1"; expected only fields the pinned CRD declares [crd/schema]`,
-  `${STALE}:1: XGBoostJob xgboost-dist-test: spec.xgbReplicaSpecs.Master.template.kind is "Pod"; expected only fields the pinned CRD declares [crd/schema]`,
-  `${STALE}:1: XGBoostJob xgboost-dist-test: spec.xgbReplicaSpecs.Worker.template.apiVersion is "v1"; expected only fields the pinned CRD declares [crd/schema]`,
-  `${STALE}:1: XGBoostJob xgboost-dist-test: spec.xgbReplicaSpecs.Worker.template.kind is "Pod"; expected only fields the pinned CRD declares [crd/schema]`,
+  `${STALE}:11:9: XGBoostJob xgboost-dist-test: spec.xgbReplicaSpecs.Master.template.apiVersion is "v1"; expected only fields the pinned CRD declares [crd/schema]`,
+  `${STALE}:12:9: XGBoostJob xgboost-dist-test: spec.xgbReplicaSpecs.Master.template.kind is "Pod"; expected only fields the pinned CRD declares [crd/schema]`,
+  `${STALE}:25:9: XGBoostJob xgboost-dist-test: spec.xgbReplicaSpecs.Worker.template.apiVersion is "v1"; expected only fields the pinned CRD declares [crd/schema]`,
+  `${STALE}:26:9: XGBoostJob xgboost-dist-test: spec.xgbReplicaSpecs.Worker.template.kind is "Pod"; expected only fields the pinned CRD declares [crd/schema]`,
   '1 document checked; 4 findings',
 ];
 
@@ -257,7 +257,7 @@ describe('lint on every upstream example (each file alone: several share a job n
 });
 
 const UPSTREAM_V2 = UPSTREAM_EXAMPLES_V2;
-const MULTI_STEP_FINDING = 'jobs/05-multi-step.yaml:74: TrainJob multi-step-example: spec.initializer.dataset is {"storageUri":"hf://tatsu-lab/alpaca"}; '
+const MULTI_STEP_FINDING = 'jobs/05-multi-step.yaml:85:5: TrainJob multi-step-example: spec.initializer.dataset is {"storageUri":"hf://tatsu-lab/alpaca"}; '
   + 'expected the runtime "torch-with-dataset-init" to mount the "initializer" volume in its "dataset-initializer" container, where the initializer writes '
   + '(the Trainer webhook refuses the job otherwise) [app/trainjob-runtime]';
 
@@ -308,7 +308,7 @@ test('a TrainJob alone on a built-in runtime is checked against that runtime as 
   ].join('\n');
   const result = runCli(['lint', '-'], job);
   expect(lines(result.stdout)).toEqual([
-    '<stdin>:1: TrainJob ml/sft: spec.initializer.model is {"storageUri":"hf://meta-llama/Llama-3.2-1B"}; expected a runtime with a "model-initializer" step; '
+    '<stdin>:6:17: TrainJob ml/sft: spec.initializer.model is {"storageUri":"hf://meta-llama/Llama-3.2-1B"}; expected a runtime with a "model-initializer" step; '
       + 'the runtime "torch-distributed" (built into Trainer v2.3.0) has only "node" [app/trainjob-runtime]',
     '1 document checked; 1 finding',
   ]);
@@ -340,7 +340,7 @@ describe('a TrainJob on a runtime the input does not define, when the input defi
   test('a near name', () => {
     expect(lint(runtime('ClusterTrainingRuntime', 'torch-8gpus'), job('ClusterTrainingRuntime', 'torch-8gpu'))).toEqual([
       1,
-      `<stdin>:8: TrainJob ml/sft: spec.runtimeRef.name is "torch-8gpu"; expected a ClusterTrainingRuntime of the app or one built into Trainer v2.3.0; did you mean "torch-8gpus"? A runtime the cluster provides apart from the app is named with TrainingRuntimeRef.providedByCluster("torch-8gpu") ${provided}`,
+      `<stdin>:12:46: TrainJob ml/sft: spec.runtimeRef.name is "torch-8gpu"; expected a ClusterTrainingRuntime of the app or one built into Trainer v2.3.0; did you mean "torch-8gpus"? A runtime the cluster provides apart from the app is named with TrainingRuntimeRef.providedByCluster("torch-8gpu") ${provided}`,
       '2 documents checked; 1 finding',
     ]);
   });
@@ -348,12 +348,12 @@ describe('a TrainJob on a runtime the input does not define, when the input defi
   test('the wrong kind, both ways', () => {
     expect(lint(runtime('ClusterTrainingRuntime', 'torch-8gpus'), job('TrainingRuntime', 'torch-8gpus'))).toEqual([
       1,
-      '<stdin>:8: TrainJob ml/sft: spec.runtimeRef.kind is "TrainingRuntime"; expected ClusterTrainingRuntime: the app\'s "torch-8gpus" is a ClusterTrainingRuntime, and the app defines no TrainingRuntime of that name (TrainingRuntimeRef.cluster("torch-8gpus"), or the runtime\'s ref) [app/trainjob-runtime]',
+      '<stdin>:12:16: TrainJob ml/sft: spec.runtimeRef.kind is "TrainingRuntime"; expected ClusterTrainingRuntime: the app\'s "torch-8gpus" is a ClusterTrainingRuntime, and the app defines no TrainingRuntime of that name (TrainingRuntimeRef.cluster("torch-8gpus"), or the runtime\'s ref) [app/trainjob-runtime]',
       '2 documents checked; 1 finding',
     ]);
     expect(lint(runtime('TrainingRuntime', 'team-torch'), job('ClusterTrainingRuntime', 'team-torch'))).toEqual([
       1,
-      '<stdin>:8: TrainJob ml/sft: spec.runtimeRef.kind is "ClusterTrainingRuntime"; expected TrainingRuntime: the app\'s "team-torch" is a TrainingRuntime in namespace "ml", and the app defines no ClusterTrainingRuntime of that name (TrainingRuntimeRef.namespaced("team-torch"), or the runtime\'s ref) [app/trainjob-runtime]',
+      '<stdin>:12:16: TrainJob ml/sft: spec.runtimeRef.kind is "ClusterTrainingRuntime"; expected TrainingRuntime: the app\'s "team-torch" is a TrainingRuntime in namespace "ml", and the app defines no ClusterTrainingRuntime of that name (TrainingRuntimeRef.namespaced("team-torch"), or the runtime\'s ref) [app/trainjob-runtime]',
       '2 documents checked; 1 finding',
     ]);
   });
@@ -361,7 +361,7 @@ describe('a TrainJob on a runtime the input does not define, when the input defi
   test('no near name', () => {
     expect(lint(runtime('ClusterTrainingRuntime', 'torch-8gpus'), job('ClusterTrainingRuntime', 'llama-special'))).toEqual([
       1,
-      `<stdin>:8: TrainJob ml/sft: spec.runtimeRef.name is "llama-special"; expected a ClusterTrainingRuntime of the app or one built into Trainer v2.3.0; the app defines "torch-8gpus". A runtime the cluster provides apart from the app is named with TrainingRuntimeRef.providedByCluster("llama-special") ${provided}`,
+      `<stdin>:12:46: TrainJob ml/sft: spec.runtimeRef.name is "llama-special"; expected a ClusterTrainingRuntime of the app or one built into Trainer v2.3.0; the app defines "torch-8gpus". A runtime the cluster provides apart from the app is named with TrainingRuntimeRef.providedByCluster("llama-special") ${provided}`,
       '2 documents checked; 1 finding',
     ]);
   });
@@ -380,7 +380,7 @@ describe('a TrainJob on a runtime the input does not define, when the input defi
     try {
       const result = runCli(['lint', 'runtimes', 'jobs/lammps-train-job.yaml']);
       expect(lines(result.stdout)).toEqual([
-        'jobs/lammps-train-job.yaml:25: TrainJob lammps-flux: spec.runtimeRef.name is "flux-distributed"; expected a ClusterTrainingRuntime of the app or one built into Trainer v2.3.0; did you mean "mlx-distributed"? '
+        'jobs/lammps-train-job.yaml:32:5: TrainJob lammps-flux: spec.runtimeRef.name is "flux-distributed"; expected a ClusterTrainingRuntime of the app or one built into Trainer v2.3.0; did you mean "mlx-distributed"? '
           + `A runtime the cluster provides apart from the app is named with TrainingRuntimeRef.providedByCluster("flux-distributed") ${provided}`,
         '10 documents checked; 1 finding',
       ]);
@@ -403,13 +403,14 @@ describe('output formats', () => {
       skippedKinds: {},
       findings: [{
         file: '<stdin>',
-        line: 1,
+        line: 23,
+        column: 19,
         document: { kind: 'PyTorchJob', namespace: 'ml', name: 'train' },
         rule: 'kubeflow/injected-env',
         field: 'spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].env[WORLD_SIZE]',
-        value: 'WORLD_SIZE',
+        value: { name: 'WORLD_SIZE', value: '3' },
         allowed: 'expected a variable the operator does not set itself; it injects this one and a user value would break the job',
-        message: 'spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].env[WORLD_SIZE] is "WORLD_SIZE"; expected a variable the operator does not set itself; it injects this one and a user value would break the job',
+        message: 'spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].env[WORLD_SIZE] is {"name":"WORLD_SIZE","value":"3"}; expected a variable the operator does not set itself; it injects this one and a user value would break the job',
       }],
     });
     expect(result.status).toBe(1);
@@ -418,7 +419,7 @@ describe('output formats', () => {
   test('github: workflow-command annotations with escaped properties', () => {
     const result = runCli(['lint', '--format=github', '-'], input);
     expect(lines(result.stdout)).toEqual([
-      '::error file=<stdin>,line=1,title=kubeflow/injected-env (PyTorchJob ml/train)::PyTorchJob ml/train: spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].env[WORLD_SIZE] is "WORLD_SIZE"; expected a variable the operator does not set itself; it injects this one and a user value would break the job',
+      '::error file=<stdin>,line=23,col=19,title=kubeflow/injected-env (PyTorchJob ml/train)::PyTorchJob ml/train: spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].env[WORLD_SIZE] is {"name":"WORLD_SIZE","value":"3"}; expected a variable the operator does not set itself; it injects this one and a user value would break the job',
       '1 document checked; 1 finding',
     ]);
   });

@@ -63,7 +63,7 @@ test('repeated, and in the --name=value form', () => {
 
 test('a document that is not YAML is reported whatever is off', () => {
   const result = runCli(['lint', '--rules-off', 'library', '-'], 'kind: [unclosed\n');
-  expect(result.stdout.split('\n')[0]).toBe('<stdin>:2: document is "Flow sequence in block collection must be sufficiently indented and end with a ]"; expected valid YAML [yaml/syntax]');
+  expect(result.stdout.split('\n')[0]).toBe('<stdin>:2:1: document is "Flow sequence in block collection must be sufficiently indented and end with a ]"; expected valid YAML [yaml/syntax]');
   expect(result.status).toBe(1);
 });
 

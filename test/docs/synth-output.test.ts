@@ -60,8 +60,8 @@ test('a failed synth prints the validation errors without stack traces', () => {
   expect(result.stderr).toBe([
     'Validation failed with the following errors:',
     '  [bad/job] metadata.name is "Not_A_Label"; expected a DNS-1035 label: at most 63 lower-case letters, digits or "-", starting with a letter and ending with a letter or digit',
-    '  [bad2/job] spec.pytorchReplicaSpecs.Master.template.spec.containers[pytorch].env[RANK] (env) is "RANK"; expected a variable the operator does not set itself; it injects this one and a user value would break the job',
-    '  [bad2/job] spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].env[RANK] (env) is "RANK"; expected a variable the operator does not set itself; it injects this one and a user value would break the job',
+    '  [bad2/job] spec.pytorchReplicaSpecs.Master.template.spec.containers[pytorch].env[RANK] (env) is {"name":"RANK","value":"0"}; expected a variable the operator does not set itself; it injects this one and a user value would break the job',
+    '  [bad2/job] spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].env[RANK] (env) is {"name":"RANK","value":"0"}; expected a variable the operator does not set itself; it injects this one and a user value would break the job',
     `synth failed; ${out}/ was left as it was`,
     '',
   ].join('\n'));

@@ -3,15 +3,17 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as yaml from 'js-yaml';
+import { expectValidManifests } from '../harness';
 
 /**
  * Follows docs/own-repo.md literally: every block marked `<!-- own-repo: run -->` is run and every
  * block marked `<!-- own-repo: file <path> -->` is written, in page order, in one shell inside a
- * temporary folder that holds a link to this checkout as `cdk8s-kubeflow` (the guide packs the
- * library from there, so `lib/` must be compiled: the test command compiles first). Then it runs
- * the guide's CI workflow, once on the committed output (passes) and once after a code change
- * without a new synth (fails). Needs no network beyond the npm registry, and not even that when
- * the npm cache holds the pinned versions.
+ * temporary folder of the system's (nowhere near this checkout), with `PACKAGE` set to the tarball
+ * `npm pack` makes of this checkout (so `lib/` must be compiled: the test command compiles first).
+ * Then it makes the guide's deliberate mistake (the findings, no stack trace) and runs the guide's
+ * CI workflow, once on the committed output (passes) and once after a code change without a new
+ * synth (fails). Needs no network beyond the npm registry, and not even that when the npm cache
+ * holds the pinned versions.
  */
 const root = path.join(__dirname, '..', '..');
 const guide = fs.readFileSync(path.join(root, 'docs', 'own-repo.md'), 'utf8');
@@ -37,6 +39,8 @@ const work = fs.mkdtempSync(path.join(os.tmpdir(), 'own-repo-'));
 const app = path.join(work, 'ml-jobs');
 const home = path.join(work, 'home');
 fs.mkdirSync(home);
+const packed = path.join(work, 'packed');
+fs.mkdirSync(packed);
 
 /**
  * The environment of a new user's shell: no npm_* variables inherited from `npm test` (they would
@@ -52,6 +56,7 @@ function userEnv(): NodeJS.ProcessEnv {
     HOME: home,
     npm_config_cache: npmCache,
     npm_config_prefer_offline: 'true',
+    npm_config_update_notifier: 'false',
     GIT_AUTHOR_NAME: 'own-repo test',
     GIT_AUTHOR_EMAIL: 'own-repo@example.com',
     GIT_COMMITTER_NAME: 'own-repo test',
@@ -80,25 +85,37 @@ function ciSteps(): SpawnSyncReturns<string>[] {
 
 test('the guide marks its steps and files', () => {
   expect(all.map(b => b.file ?? b.kind)).toEqual([
-    'run', 'package.json', 'run', 'cdk8s.yaml', 'tsconfig.json', '.gitignore', 'main.ts', 'run',
+    'run', 'package.json', 'run', 'tsconfig.json', '.gitignore', 'main.ts', 'run',
     '.github/workflows/manifests.yaml',
   ]);
 });
 
-test('following the guide synthesizes the PyTorchJob', () => {
+/** `npm pack` of this checkout into a folder of the test's, as the guide says to make a tarball. */
+function pack(): string {
+  const result = spawnSync('npm', ['pack', '--pack-destination', packed, root], { cwd: work, env: userEnv(), encoding: 'utf8', timeout: 300_000 });
+  expect({ status: result.status, stderr: result.stderr.split('\n').filter(l => /ERR!/.test(l)) }).toEqual({ status: 0, stderr: [] });
+  const name = result.stdout.trim().split('\n').pop()!;
+  expect(name).toMatch(/^cdk8s-kubeflow-[\d.]+\.tgz$/);
+  return path.join(packed, name);
+}
+
+test('following the guide, with PACKAGE a tarball, synthesizes the PyTorchJob', () => {
   // The guide packs the compiled library; `npm test` compiles first, a bare `npx jest` may not have.
   const compiled = path.join(root, 'lib', 'src', 'index.js');
   expect({ compiled: fs.existsSync(compiled), hint: 'run `npx projen compile` first' }).toEqual({ compiled: true, hint: 'run `npx projen compile` first' });
-  fs.symlinkSync(root, path.join(work, 'cdk8s-kubeflow'));
-  const result = bash(script(all), work, userEnv());
+  const result = bash(script(all), work, { ...userEnv(), PACKAGE: pack() });
   expect({ status: result.status, stderr: result.stderr }).toEqual({ status: 0, stderr: '' });
-  // npm's own lines first (the tarball's name, `added N packages`), then the CLI's, and nothing else.
-  expect(result.stdout).toMatch(/^cdk8s-kubeflow-[\d.]+\.tgz\n\nadded \d+ packages in [\d.]+m?s\n\nadded \d+ packages in [\d.]+m?s\nSynthesizing application\n {2}- dist\/training\.k8s\.yaml\n$/);
+  // npm's own lines (`added N packages`), and nothing from the app: it writes its files quietly.
+  expect(result.stdout).toMatch(/^\nadded \d+ packages in [\d.]+m?s\n\nadded \d+ packages in [\d.]+m?s\n$/);
+  // The tarball was copied into the repository, and the lock file names that copy.
+  const lock = JSON.parse(fs.readFileSync(path.join(app, 'package-lock.json'), 'utf8'));
+  expect(lock.packages[''].dependencies['cdk8s-kubeflow']).toMatch(/^file:cdk8s-kubeflow-[\d.]+\.tgz$/);
 
   expect(fs.readdirSync(path.join(app, 'dist'))).toEqual(['training.k8s.yaml']);
   const docs = yaml.loadAll(fs.readFileSync(path.join(app, 'dist', 'training.k8s.yaml'), 'utf8')) as any[];
   expect(docs.map(d => `${d.apiVersion} ${d.kind} ${d.metadata.namespace}/${d.metadata.name}`))
     .toEqual(['kubeflow.org/v1 PyTorchJob team-vision/resnet']);
+  expect(expectValidManifests(docs)).toBe(1);
   const spec = docs[0].spec;
   expect(spec.nprocPerNode).toBe('1');
   expect(spec.runPolicy).toEqual({ cleanPodPolicy: 'Running' });
@@ -119,11 +136,28 @@ test('following the guide synthesizes the PyTorchJob', () => {
   }
 }, 300_000);
 
+test('a mistake prints the findings the guide shows, no stack trace, status 1', () => {
+  const main = path.join(app, 'main.ts');
+  const good = fs.readFileSync(main, 'utf8');
+  fs.writeFileSync(main, good.replace('workers: 2,', "workers: 2,\n    env: { WORLD_SIZE: kplus.EnvValue.fromValue('4') },"));
+  try {
+    const result = bash('npx ts-node main.ts', app, userEnv());
+    const shown = /A mistake stops it[\s\S]*?```text\n([\s\S]*?)```/.exec(guide)![1];
+    expect({ status: result.status, stdout: result.stdout, stderr: result.stderr }).toEqual({ status: 1, stdout: '', stderr: shown });
+    expect(result.stderr).not.toMatch(/^\s+at /m);
+    // main.ts empties dist/ before it synthesizes (as `cdk8s synth` does): a failed run writes no file.
+    expect(fs.readdirSync(path.join(app, 'dist'))).toEqual([]);
+  } finally {
+    fs.writeFileSync(main, good);
+    bash('git checkout -- dist', app, userEnv());
+  }
+}, 300_000);
+
 test('the CI step passes on the committed output, without banners', () => {
   const results = ciSteps();
   expect(results.map(r => r.status)).toEqual([0, 0]);
   const output = results.map(r => r.stdout + r.stderr).join('');
-  expect(output).not.toMatch(/new version|http error|end-of-life|Error/);
+  expect(output).not.toMatch(/new version|upgrade|http error|404|end-of-life|Error/i);
 }, 300_000);
 
 test('the CI step fails when the code changed and dist/ was not synthesized again', () => {

@@ -48,7 +48,7 @@ const CASES: Case[] = [
     rule: 'kubeflow/injected-env',
     was: 'TrainingJob.validateJob (Worker.env)',
     build: c => new DistributedPyTorch(c, 'res', { metadata: { name: 'train' }, image: IMAGE, workers: 1, worker: { env: { WORLD_SIZE: value('2') } } }),
-    message: `spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].env[WORLD_SIZE] (worker.env) is "WORLD_SIZE"; ${INJECTED}`,
+    message: `spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].env[WORLD_SIZE] (worker.env) is {"name":"WORLD_SIZE","value":"2"}; ${INJECTED}`,
     prop: 'worker.env',
   },
   {
@@ -73,7 +73,7 @@ const CASES: Case[] = [
     rule: 'kubeflow/mpi-launcher-gpu-env',
     was: 'MpiAllReduce._validateKind (Launcher.env)',
     build: c => new MpiAllReduce(c, 'res', { metadata: { name: 'train' }, image: IMAGE, launcherCommand: ['mpirun', 'hostname'], launcher: { env: { NVIDIA_VISIBLE_DEVICES: value('all') } } }),
-    message: 'spec.mpiReplicaSpecs.Launcher.template.spec.containers[mpi].env[NVIDIA_VISIBLE_DEVICES] (launcher.env) is "NVIDIA_VISIBLE_DEVICES"; '
+    message: 'spec.mpiReplicaSpecs.Launcher.template.spec.containers[mpi].env[NVIDIA_VISIBLE_DEVICES] (launcher.env) is {"name":"NVIDIA_VISIBLE_DEVICES","value":"all"}; '
       + 'expected a variable the operator does not set itself; it sets this one to "" in a launcher without GPUs, so a user value would be lost',
     prop: 'launcher.env',
   },
@@ -160,7 +160,7 @@ describe('a mistake forced in with an escape hatch is the document rule\'s too',
   test('kubeflow/injected-env: RANK patched into a worker', () => {
     const { errors, doc } = patched(c => new DistributedPyTorch(c, 'res', { metadata: { name: 'train' }, image: IMAGE, workers: 1 }),
       JsonPatch.add('/spec/pytorchReplicaSpecs/Worker/template/spec/containers/0/env', [{ name: 'RANK', value: '0' }]));
-    const message = `spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].env[RANK] is "RANK"; ${INJECTED}`;
+    const message = `spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].env[RANK] is {"name":"RANK","value":"0"}; ${INJECTED}`;
     expect(errors).toBe(`${REPORT}  [test/res] ${message}`);
     expect(lintFindings([doc])).toEqual([`kubeflow/injected-env ${message}`]);
   });

@@ -46,10 +46,11 @@ export function checkInjectedEnv(doc: any, facts: TrainingKindFacts, out: Findin
         const name = env[j]?.name;
         if (typeof name !== 'string') continue;
         if (facts.injectedEnv.test(name)) {
-          INJECTED_ENV.report(out, named(envAt, env[j], j), name,
+          // The value judged is the variable as written (its value or valueFrom), not only its name.
+          INJECTED_ENV.report(out, named(envAt, env[j], j), env[j],
             'expected a variable the operator does not set itself; it injects this one and a user value would break the job');
         } else if (hideGpus && GPU_HIDING_ENV.test(name)) {
-          MPI_GPU_ENV.report(out, named(envAt, env[j], j), name,
+          MPI_GPU_ENV.report(out, named(envAt, env[j], j), env[j],
             'expected a variable the operator does not set itself; it sets this one to "" in a launcher without GPUs, so a user value would be lost');
         }
       }

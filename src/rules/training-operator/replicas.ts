@@ -44,7 +44,7 @@ export function checkReplicas(doc: any, facts: TrainingKindFacts, out: Finding[]
     case 'PyTorchJob': {
       const elastic = doc.spec?.elasticPolicy !== undefined && doc.spec?.elasticPolicy !== null;
       if (elastic && byType.has('Master')) {
-        STATIC_MASTER.report(out, child(at, 'Master'), 'set', 'expected no Master in an elastic job (elasticPolicy): its Workers find each other through the rendezvous backend, and a Master gets contradictory environment');
+        STATIC_MASTER.report(out, child(at, 'Master'), byType.get('Master'), 'expected no Master in an elastic job (elasticPolicy): its Workers find each other through the rendezvous backend, and a Master gets contradictory environment');
       } else if (!elastic && !byType.has('Master') && byType.size > 0) {
         STATIC_MASTER.report(out, child(at, 'Master'), undefined, 'expected a Master in a job without elasticPolicy: the operator sets RANK and WORLD_SIZE only when one exists');
       }
@@ -63,7 +63,7 @@ export function checkReplicas(doc: any, facts: TrainingKindFacts, out: Finding[]
         const n = replicasOf(byType.get(type));
         if (n > 1) REPLICA_COUNT.report(out, child(child(at, type), 'replicas'), n, `expected at most 1: a TFJob has at most one ${type}`);
       }
-      if (leaders.length > 1) REPLICA_COUNT.report(out, child(at, 'Master'), 'set', 'expected no Master together with a Chief: a TFJob has at most one Chief or Master');
+      if (leaders.length > 1) REPLICA_COUNT.report(out, child(at, 'Master'), byType.get('Master'), 'expected no Master together with a Chief: a TFJob has at most one Chief or Master');
       break;
     }
     case 'JAXJob': {

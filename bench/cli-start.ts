@@ -1,0 +1,91 @@
+/**
+ * The command's start (issue 25): `cdk8s-kubeflow lint` of one small file in a fresh process,
+ * against a fresh `node` that only requires the package (`node -e "require('cdk8s-kubeflow')"`):
+ * a CI step runs the command once per push, so its start is most of what it costs there. Target:
+ * at most 1.5 times the baseline. Whole processes are timed from the parent (start-up, loading,
+ * reading, checking, printing); the cases alternate, after one unrecorded warm-up of each.
+ *
+ * Needs the compiled package (`npx projen compile`).
+ *   npx ts-node --project tsconfig.dev.json bench/cli-start.ts [runs, default 21]
+ */
+import { spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { ROOT, fmtMs, median } from './util';
+
+export const CLI_START_TARGET = 1.5;
+
+export interface CliStartResult {
+  readonly runs: number;
+  /** Median milliseconds of `node bin/cdk8s-kubeflow lint FILE`. */
+  readonly cliMs: number;
+  /** Median milliseconds of `node -e "require(<the package>)"`. */
+  readonly requireMs: number;
+  /** Median milliseconds of `node -e 0`, for reference: node's own start. */
+  readonly nodeMs: number;
+  readonly ratio: number;
+}
+
+/** One valid PyTorchJob: the file a small repository's CI step lints. */
+const SMALL_FILE = `apiVersion: kubeflow.org/v1
+kind: PyTorchJob
+metadata:
+  name: train
+  namespace: ml
+spec:
+  pytorchReplicaSpecs:
+    Master:
+      replicas: 1
+      template:
+        spec:
+          containers:
+            - name: pytorch
+              image: registry.example/train:1.0
+    Worker:
+      replicas: 2
+      template:
+        spec:
+          containers:
+            - name: pytorch
+              image: registry.example/train:1.0
+`;
+
+function timed(args: string[], status: number): number {
+  const start = process.hrtime.bigint();
+  const result = spawnSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8' });
+  const ms = Number(process.hrtime.bigint() - start) / 1e6;
+  if (result.status !== status) throw new Error(`node ${args.join(' ')} exited with ${result.status}: ${result.stdout}${result.stderr}`);
+  return ms;
+}
+
+export function measureCliStart(runs = 21): CliStartResult {
+  const entry = path.join(ROOT, 'lib', 'src', 'index.js');
+  if (!fs.existsSync(entry)) throw new Error('lib/src/index.js is missing: compile first with `npx projen compile`');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-cli-'));
+  const file = path.join(dir, 'job.yaml');
+  fs.writeFileSync(file, SMALL_FILE);
+  try {
+    const cases = {
+      cli: () => timed([path.join(ROOT, 'bin', 'cdk8s-kubeflow'), 'lint', file], 0),
+      require: () => timed(['-e', `require(${JSON.stringify(entry)})`], 0),
+      node: () => timed(['-e', '0'], 0),
+    };
+    const times: Record<keyof typeof cases, number[]> = { cli: [], require: [], node: [] };
+    for (const run of Object.values(cases)) run();
+    for (let i = 0; i < runs; i++) {
+      for (const [name, run] of Object.entries(cases)) times[name as keyof typeof cases].push(run());
+    }
+    const cliMs = median(times.cli);
+    const requireMs = median(times.require);
+    return { runs, cliMs, requireMs, nodeMs: median(times.node), ratio: cliMs / requireMs };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (require.main === module) {
+  const r = measureCliStart(Number(process.argv[2] ?? 21));
+  process.stdout.write(`cdk8s-kubeflow lint of one small file: ${fmtMs(r.cliMs)}; node -e "require(the package)": ${fmtMs(r.requireMs)}; `
+    + `node -e 0: ${fmtMs(r.nodeMs)}; ratio ${r.ratio.toFixed(2)}x (target <= ${CLI_START_TARGET}x); medians of ${r.runs} fresh processes each\n`);
+}

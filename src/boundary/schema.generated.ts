@@ -75,6 +75,7 @@ export const STRUCTS: { readonly [fqn: string]: { readonly [prop: string]: strin
   "cdk8s-plus-28.k8s.Toleration": {"effect": "?json", "key": "?json", "operator": "?json", "tolerationSeconds": "?json", "value": "?json"},
   "cdk8s-plus-28.k8s.WindowsSecurityContextOptions": {"gmsaCredentialSpec": "?json", "gmsaCredentialSpecName": "?json", "hostProcess": "?json", "runAsUserName": "?json"},
   "cdk8s.ApiObjectMetadata": {"annotations": "?string{}", "finalizers": "?string[]", "labels": "?string{}", "name": "?string", "namespace": "?string", "ownerReferences": "?cdk8s.OwnerReference[]"},
+  "cdk8s.AppProps": {"outdir": "?string", "outputFileExtension": "?string", "recordConstructMetadata": "?boolean", "resolvers": "?cdk8s.IResolver[]", "yamlOutputType": "?cdk8s.YamlOutputType"},
   "cdk8s.OwnerReference": {"apiVersion": "string", "blockOwnerDeletion": "?boolean", "controller": "?boolean", "kind": "string", "name": "string", "uid": "string"},
   "core.PodSecurityContext": {"appArmorProfile": "?core.PodSecurityContextAppArmorProfile", "fsGroup": "?number", "fsGroupChangePolicy": "?string", "runAsGroup": "?number", "runAsNonRoot": "?boolean", "runAsUser": "?number", "seccompProfile": "?cdk8s-plus-28.k8s.SeccompProfile", "seLinuxChangePolicy": "?string", "seLinuxOptions": "?cdk8s-plus-28.k8s.SeLinuxOptions", "supplementalGroups": "?number[]", "supplementalGroupsPolicy": "?string", "sysctls": "?cdk8s-plus-28.k8s.Sysctl[]", "windowsOptions": "?cdk8s-plus-28.k8s.WindowsSecurityContextOptions"},
   "core.PodSecurityContextAppArmorProfile": {"localhostProfile": "?string", "type": "string"},
@@ -116,6 +117,7 @@ export const CLASSES: { readonly [fqn: string]: { readonly make?: string[]; read
   "ReplicaGroup": {"methods": {"addContainer": ["props:cdk8s-plus-28.ContainerProps"], "addEnv": ["name:string", "value:cdk8s-plus-28.EnvValue"], "addImagePullSecret": ["secretName:string"], "addInitContainer": ["props:cdk8s-plus-28.ContainerProps"], "addNodeSelector": ["key:string", "value:string"], "addPodAnnotation": ["key:string", "value:string"], "addPodLabel": ["key:string", "value:string"], "addToleration": ["toleration:cdk8s-plus-28.k8s.Toleration"], "addVolume": ["volume:cdk8s-plus-28.Volume"], "mount": ["path:string", "storage:cdk8s-plus-28.IStorage", "options:?cdk8s-plus-28.MountOptions"], "scale": ["replicas:number"]}},
   "RestartPolicy": {"make": ["ALWAYS", "ON_FAILURE", "NEVER", "EXIT_CODE", "of(value)", "parse(value, key)"], "statics": {"of": ["value:string"], "parse": ["value:string", "key:?string"]}},
   "SpawnerImage": {"make": ["fromUrl(url)", "fromConfigMap(name, key, namespace)"], "statics": {"fromConfigMap": ["name:string", "key:string", "namespace:string"], "fromUrl": ["url:string"]}},
+  "StableFileNamesApp": {"init": ["props:?cdk8s.AppProps"], "methods": {"synth": []}},
   "SuccessPolicy": {"make": ["DEFAULT", "ALL_WORKERS", "parse(value, key)"], "statics": {"parse": ["value:string", "key:?string"]}},
   "Topology": {"make": ["required(level, options)", "preferred(level, options)", "unconstrained()", "kai(options)"], "statics": {"kai": ["options:KaiTopologyOptions"], "preferred": ["level:string", "options:?TopologyOptions"], "required": ["level:string", "options:?TopologyOptions"], "unconstrained": []}},
   "TrainJob": {"init": ["scope:constructs.Construct", "id:string", "props:TrainJobProps"], "methods": {"addToleration": ["toleration:cdk8s-plus-28.k8s.Toleration"], "mount": ["path:string", "storage:cdk8s-plus-28.IStorage", "options:?cdk8s-plus-28.MountOptions"]}},
@@ -145,6 +147,7 @@ export const INTERFACES: { readonly [fqn: string]: string[] } = {
   "cdk8s-plus-28.ISecret": ["apiGroup", "apiVersion", "envValue", "kind", "name", "node", "resourceType"],
   "cdk8s-plus-28.IServiceAccount": ["apiGroup", "apiVersion", "kind", "name", "node", "resourceType", "toSubjectConfiguration"],
   "cdk8s-plus-28.IStorage": ["asVolume", "node"],
+  "cdk8s.IResolver": ["resolve"],
   "constructs.IConstruct": ["node"],
 };
 
@@ -155,6 +158,7 @@ export const INTERFACE_EXAMPLES: { readonly [fqn: string]: string[] } = {
   "cdk8s-plus-28.ISecret": ["a Secret", "Secret.fromSecretName(scope, id, name)"],
   "cdk8s-plus-28.IServiceAccount": ["a ServiceAccount", "ServiceAccount.fromServiceAccountName(scope, id, name, options)"],
   "cdk8s-plus-28.IStorage": ["a PersistentVolume", "a Volume"],
+  "cdk8s.IResolver": ["a ImplicitTokenResolver", "a LazyResolver", "a NumberStringUnionResolver"],
   "constructs.IConstruct": ["a Construct"],
 };
 
@@ -167,6 +171,7 @@ export const ENUMS: { readonly [fqn: string]: string[] } = {
   "cdk8s-plus-28.PersistentVolumeAccessMode": ["READ_WRITE_ONCE", "READ_ONLY_MANY", "READ_WRITE_MANY", "READ_WRITE_ONCE_POD"],
   "cdk8s-plus-28.Protocol": ["TCP", "UDP", "SCTP"],
   "cdk8s-plus-28.SeccompProfileType": ["LOCALHOST", "RUNTIME_DEFAULT", "UNCONFINED"],
+  "cdk8s.YamlOutputType": ["FILE_PER_APP", "FILE_PER_CHART", "FILE_PER_RESOURCE", "FOLDER_PER_CHART_FILE_PER_RESOURCE"],
 };
 
 /** Structs that take keys they do not name. */

@@ -283,7 +283,7 @@ describe('TrainJob', () => {
       expect(() => app.synth()).toThrow([
         'Validation failed with the following errors:',
         '  [a-jobs/job] runtime is "torch-gpu"; expected a runtime the job is written after: the app\'s ClusterTrainingRuntime "torch-gpu" is in the chart "b-platform", '
-          + 'and a name orders nothing across charts; pass the runtime\'s ref (cdk8s then writes its chart first and numbers every file name, 0000-b-platform.k8s.yaml) '
+          + 'and a name orders nothing across charts; pass the runtime\'s ref (cdk8s then writes its chart first: App numbers the files for that, 0000-b-platform.k8s.yaml; StableFileNamesApp keeps the names and leaves the order to the GitOps tool) '
           + 'or define the job in the chart "b-platform"',
       ].join('\n'));
       expect(fs.readdirSync(outdir)).toEqual([]);

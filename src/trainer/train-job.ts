@@ -481,7 +481,7 @@ export class TrainJob extends KubeflowResource {
     const named = facts ? undefined : appRuntimeNamed(this.apiObject, this.runtime.kind, this.runtime.name);
     if (named && !orderedWithin(this.apiObject, named.apiObject)) {
       const chart = Chart.of(named.apiObject).node.path;
-      out.push(finding('runtime', this.runtime.name, `expected a runtime the job is written after: the app's ${named.kind} "${this.runtime.name}" is in the chart "${chart}", and a name orders nothing across charts; pass the runtime's ref (cdk8s then writes its chart first and numbers every file name, 0000-${chart}.k8s.yaml) or define the job in the chart "${chart}"`));
+      out.push(finding('runtime', this.runtime.name, `expected a runtime the job is written after: the app's ${named.kind} "${this.runtime.name}" is in the chart "${chart}", and a name orders nothing across charts; pass the runtime's ref (cdk8s then writes its chart first: App numbers the files for that, 0000-${chart}.k8s.yaml; StableFileNamesApp keeps the names and leaves the order to the GitOps tool) or define the job in the chart "${chart}"`));
     }
     // What the job asks of a runtime of the app (initializer steps, patched jobs, reserved
     // variables) is checked on the rendered documents, by the app rule app/trainjob-runtime.

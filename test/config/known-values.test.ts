@@ -95,7 +95,7 @@ describe('over documents (the rules lint and the engine share)', () => {
     const doc = job('TFJob', { runPolicy: { cleanPodPolicy: 'Always' }, tfReplicaSpecs: { Worker: { replicas: 1, restartPolicy: 'OnFailure', template: pod('tensorflow') } } });
     const result = runCli(['lint', '-'], yaml.dump(doc));
     expect(result.stdout.split('\n').filter(l => l)).toEqual([
-      `<stdin>:1: TFJob ml/train: spec.runPolicy.cleanPodPolicy is "Always"; ${CLEAN} [kubeflow/clean-pod-policy]`,
+      `<stdin>:8:5: TFJob ml/train: spec.runPolicy.cleanPodPolicy is "Always"; ${CLEAN} [kubeflow/clean-pod-policy]`,
       '1 document checked; 1 finding',
     ]);
   });

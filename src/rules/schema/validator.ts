@@ -215,10 +215,12 @@ function visit(schema: SchemaNode, value: unknown, at: string, out: Violation[],
  * defaults filled in. Transition rules (`oldSelf`) apply to updates only and are skipped.
  */
 function checkRules(schema: SchemaNode, value: unknown, at: string, out: Violation[]) {
-  let self: unknown;
+  let whole: unknown;
   for (const r of schema['x-kubernetes-validations'] ?? []) {
     if (r.expr === undefined) continue;
-    self ??= withDefaults(schema, value);
+    // A rule that reads one field needs the defaults on the way to it only (a TrainJob's name rule
+    // would otherwise copy the whole job).
+    const self = r.field === undefined ? (whole ??= withDefaults(schema, value)) : defaultsAlong(schema, value, r.field.split('.'));
     const result = evaluate(r.expr, self);
     if (result === true) continue;
     const error = result instanceof CelError ? { error: result.message } : result === false ? {} : { error: 'the rule gave a value that is not a boolean' };
@@ -232,6 +234,17 @@ function fieldValue(value: unknown, dotted: string): unknown {
   let v = value;
   for (const name of dotted.split('.')) v = isObject(v) ? v[name] : undefined;
   return v;
+}
+
+/** `value` with the defaults filled in along one path of fields, and below its end; the rest as it is. */
+function defaultsAlong(schema: SchemaNode, value: unknown, path: readonly string[]): unknown {
+  if (path.length === 0) return withDefaults(schema, value);
+  if (!isObject(value)) return value;
+  const [name, ...rest] = path;
+  const child = schema.properties?.[name] ?? (typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined);
+  const current = value[name] === undefined ? child?.default : value[name];
+  if (current === undefined || child === undefined) return value;
+  return { ...value, [name]: defaultsAlong(child, current, rest) };
 }
 
 /** A copy of `value` with every default its schema declares for a missing field filled in. */

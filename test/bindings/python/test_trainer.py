@@ -178,6 +178,16 @@ def test_a_built_in_runtime_with_initializers():
             },
         },
         "trainer": {"resourcesPerNode": {"limits": {"nvidia.com/gpu": 2}, "requests": {"nvidia.com/gpu": 2}}},
+        # The built-in runtime's pods have no tolerations: the GPU taint's, as on a v1 job, by the patch.
+        "runtimePatches": [{
+            "manager": "cdk8s-kubeflow/train-job",
+            "trainingRuntimeSpec": {"template": {"spec": {"replicatedJobs": [{
+                "name": "node",
+                "template": {"spec": {"template": {"spec": {
+                    "tolerations": [{"effect": "NoSchedule", "key": "nvidia.com/gpu", "operator": "Exists"}],
+                }}}},
+            }]}}},
+        }],
     }
     # A runtime by name: nothing of the app to depend on.
     assert (job.runtime.kind, job.runtime.name) == ("ClusterTrainingRuntime", "torchtune-llama3.2-1b")

@@ -251,6 +251,16 @@ func TestTrainJobOnABuiltInRuntimeWithInitializers(t *testing.T) {
 			},
 		},
 		"trainer": object{"resourcesPerNode": object{"limits": gpus, "requests": gpus}},
+		// The built-in runtime's pods have no tolerations: the GPU taint's, as on a v1 job, by the patch.
+		"runtimePatches": []interface{}{object{
+			"manager": "cdk8s-kubeflow/train-job",
+			"trainingRuntimeSpec": object{"template": object{"spec": object{"replicatedJobs": []interface{}{object{
+				"name": "node",
+				"template": object{"spec": object{"template": object{"spec": object{
+					"tolerations": []interface{}{object{"effect": "NoSchedule", "key": "nvidia.com/gpu", "operator": "Exists"}},
+				}}}},
+			}}}}},
+		}},
 	}
 	if got := manifest["spec"]; !reflect.DeepEqual(got, want) {
 		t.Errorf("spec = %v,\nwant %v", got, want)

@@ -224,7 +224,7 @@ class TrainJobTest {
         assertEquals("TrainJob", manifest.get("kind"));
         assertEquals(Map.of("name", "alpaca", "namespace", "team-nlp"), manifest.get("metadata"));
         Map<String, Object> spec = map(manifest.get("spec"));
-        assertEquals(List.of("initializer", "runtimeRef", "trainer"), spec.keySet().stream().sorted().collect(Collectors.toList()));
+        assertEquals(List.of("initializer", "runtimePatches", "runtimeRef", "trainer"), spec.keySet().stream().sorted().collect(Collectors.toList()));
         assertEquals(Map.of("apiGroup", "trainer.kubeflow.org", "kind", "ClusterTrainingRuntime", "name", "torchtune-llama3.2-1b"),
                 spec.get("runtimeRef"));
         assertEquals(Map.of(
@@ -237,6 +237,13 @@ class TrainJobTest {
         assertEquals(1, map(spec.get("trainer")).size());
         assertEquals(2, number(at(resources, "limits", "nvidia.com/gpu")));
         assertEquals(resources.get("limits"), resources.get("requests"));
+        // The built-in runtime's pods have no tolerations: the GPU taint's, as on a v1 job, by the patch.
+        Map<String, Object> patch = map(((List<?>) spec.get("runtimePatches")).get(0));
+        assertEquals("cdk8s-kubeflow/train-job", patch.get("manager"));
+        Map<String, Object> node = map(((List<?>) at(patch, "trainingRuntimeSpec", "template", "spec", "replicatedJobs")).get(0));
+        assertEquals("node", node.get("name"));
+        assertEquals(List.of(Map.of("effect", "NoSchedule", "key", "nvidia.com/gpu", "operator", "Exists")),
+                at(node, "template", "spec", "template", "spec", "tolerations"));
         // A runtime by name: nothing of the app to depend on.
         assertEquals("torchtune-llama3.2-1b", alpaca.getRuntime().getName());
         assertTrue(alpaca.getApiObject().getNode().getDependencies().isEmpty());

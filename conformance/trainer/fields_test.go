@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"reflect"
 	"sort"
 	"strings"
@@ -14,8 +13,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	trainer "github.com/kubeflow/trainer/v2/pkg/apis/trainer/v1alpha1"
-
-	"github.com/cdk8s-kubeflow/cdk8s-kubeflow/conformance/corpus"
 )
 
 // proof says how the oracle proves a TrainJob field's effect (check: the kind of comparison
@@ -188,15 +185,7 @@ func TestFieldTable(t *testing.T) {
 	}
 
 	checker, _ := newChecker(t)
-	path := filepath.Join("testdata", "oracle", "every-field.yaml")
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	docs, err := corpus.Decode(path, raw)
-	if err != nil {
-		t.Fatal(err)
-	}
+	path, docs := oracleFixture(t, "every-field.yaml")
 	results, err := checker.Check(context.Background(), docs)
 	if err != nil {
 		t.Fatal(err)

@@ -41,15 +41,7 @@ func TestOracleFlags(t *testing.T) {
 	}
 	for file, expected := range cases {
 		t.Run(file, func(t *testing.T) {
-			path := filepath.Join("testdata", "oracle", file)
-			raw, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			docs, err := corpus.Decode(path, raw)
-			if err != nil {
-				t.Fatal(err)
-			}
+			path, docs := oracleFixture(t, file)
 			intents, err := LoadIntents(path)
 			if err != nil {
 				t.Fatal(err)
@@ -82,4 +74,19 @@ func TestOracleFlags(t *testing.T) {
 			}
 		})
 	}
+}
+
+// oracleFixture reads one of the oracle's hand-written documents in testdata/oracle.
+func oracleFixture(t *testing.T, file string) (string, []corpus.Document) {
+	t.Helper()
+	path := filepath.Join("testdata", "oracle", file)
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs, err := corpus.Decode(path, raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path, docs
 }

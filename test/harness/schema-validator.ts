@@ -6,7 +6,8 @@
  *
  * It is stricter than the API server in one way on purpose: unknown fields are errors (the server
  * prunes them silently, which is exactly how a typo goes unnoticed). CEL rules
- * (`x-kubernetes-validations`) and string formats are not evaluated.
+ * (`x-kubernetes-validations`) are evaluated as on a create; integer formats are not (the API server
+ * blanks them on custom resources).
  */
 import { dumpManifests } from './manifest-dump';
 import { kindSchema, pinnedKinds } from '../../src/rules/schema';
@@ -78,6 +79,9 @@ function terse(v: Violation): string {
     case 'maximum': return `${label}: ${v.value} is greater than the maximum ${p.limit}`;
     case 'minItems': return `${label}: ${(v.value as unknown[]).length} items, at least ${p.limit} required`;
     case 'maxItems': return `${label}: ${(v.value as unknown[]).length} items, at most ${p.limit} allowed`;
+    case 'minProperties': return `${label}: ${Object.keys(v.value as object).length} fields set, at least ${p.limit} required`;
+    case 'maxProperties': return `${label}: ${Object.keys(v.value as object).length} fields set, at most ${p.limit} allowed`;
+    case 'format': return `${label}: ${JSON.stringify(v.value)} is not a ${p.format}`;
     case 'duplicate': return `${label}: duplicate entry (${p.key}), first at index ${p.first}`;
     case 'required': return `${label}: required field missing`;
     case 'unknown': return `${label}: unknown field`;

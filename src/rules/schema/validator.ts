@@ -9,8 +9,9 @@
  * It is stricter than the API server in one way on purpose: unknown fields are errors (the server
  * prunes them silently, which is exactly how a typo or a patched-in field goes unnoticed). The CEL
  * rules (`x-kubernetes-validations`) are evaluated as on a create (./cel.ts): on the value with the
- * schema's defaults filled in, transition rules skipped. String formats are not checked: the pinned
- * CRDs use `date-time` only in status, which a user never writes.
+ * schema's defaults filled in, transition rules skipped. Of the string formats, the pinned CRDs use
+ * `date-time` only, which is checked as the API server checks it; integer formats (int32, int64) the
+ * API server blanks on custom resources, so they are not checked here.
  *
  * The walk yields violations (what is wrong, as data); `toFinding` turns one into the library's
  * Finding, and the test harness renders the same violations in its own terser form.
@@ -36,6 +37,9 @@ export interface SchemaNode {
   readonly 'maxItems'?: number;
   readonly 'minLength'?: number;
   readonly 'maxLength'?: number;
+  readonly 'minProperties'?: number;
+  readonly 'maxProperties'?: number;
+  readonly 'format'?: string;
   readonly 'anyOf'?: readonly SchemaNode[];
   readonly 'nullable'?: boolean;
   readonly 'default'?: unknown;
@@ -57,7 +61,8 @@ export type Problem =
   | { readonly kind: 'type'; readonly expected: string }
   | { readonly kind: 'anyOf' }
   | { readonly kind: 'enum'; readonly allowed: readonly unknown[] }
-  | { readonly kind: 'minLength' | 'maxLength' | 'minItems' | 'maxItems'; readonly limit: number }
+  | { readonly kind: 'minLength' | 'maxLength' | 'minItems' | 'maxItems' | 'minProperties' | 'maxProperties'; readonly limit: number }
+  | { readonly kind: 'format'; readonly format: string }
   | { readonly kind: 'minimum' | 'maximum'; readonly limit: number; readonly exclusive: boolean }
   | { readonly kind: 'pattern'; readonly pattern: string }
   | { readonly kind: 'duplicate'; readonly key: string; readonly first: number }
@@ -114,6 +119,9 @@ function allowedText(p: Problem): string {
     case 'maxLength': return `expected at most ${count(p.limit, 'character')}`;
     case 'minItems': return `expected at least ${count(p.limit, 'item')}`;
     case 'maxItems': return `expected at most ${count(p.limit, 'item')}`;
+    case 'minProperties': return `expected at least ${count(p.limit, 'field')} set`;
+    case 'maxProperties': return `expected at most ${count(p.limit, 'field')} set`;
+    case 'format': return `expected a ${p.format} string (RFC 3339, such as 2024-01-31T12:00:00Z)`;
     case 'minimum': return p.exclusive ? `expected more than ${p.limit}` : `expected at least ${p.limit}`;
     case 'maximum': return p.exclusive ? `expected less than ${p.limit}` : `expected at most ${p.limit}`;
     case 'pattern': return `expected a string matching ${p.pattern}`;
@@ -275,6 +283,25 @@ function checkString(schema: SchemaNode, value: string, at: string, out: Violati
     if (schema.maxLength !== undefined && length > schema.maxLength) out.push({ at, value, problem: { kind: 'maxLength', limit: schema.maxLength } });
   }
   if (schema.pattern !== undefined && !regex(schema.pattern).test(value)) out.push({ at, value, problem: { kind: 'pattern', pattern: schema.pattern } });
+  if (schema.format === 'date-time' && !isDateTime(value)) out.push({ at, value, problem: { kind: 'format', format: 'date-time' } });
+}
+
+const TIME_OF_DAY = /^([0-9]{2}):([0-9]{2}):([0-9]{2})(.[0-9]+)?(z|([+-][0-9]{2}:[0-9]{2}))$/;
+
+/**
+ * The API server's date-time format (kube-openapi strfmt IsDateTime): a calendar date, `t` (any
+ * case), a time of day with optional fraction, and `z` or an offset.
+ */
+function isDateTime(value: string): boolean {
+  const parts = value.toLowerCase().split('t');
+  if (value.length < 4 || parts.length < 2) return false;
+  const date = /^([0-9]{4})-([0-9]{2})-([0-9]{2})$/.exec(parts[0]);
+  if (!date) return false;
+  const [year, month, day] = date.slice(1).map(Number);
+  const calendar = new Date(Date.UTC(year, month - 1, day));
+  if (calendar.getUTCFullYear() !== year || calendar.getUTCMonth() !== month - 1 || calendar.getUTCDate() !== day) return false;
+  const time = TIME_OF_DAY.exec(parts[1]);
+  return time !== null && time[1] <= '23' && time[2] <= '59' && time[3] <= '59';
 }
 
 function checkNumber(schema: SchemaNode, value: number, at: string, out: Violation[]) {
@@ -322,6 +349,11 @@ function checkListUniqueness(schema: SchemaNode, value: unknown[], at: string, o
 }
 
 function checkObject(schema: SchemaNode, value: Record<string, unknown>, at: string, out: Violation[], required?: readonly string[]) {
+  if (schema.minProperties !== undefined || schema.maxProperties !== undefined) {
+    const set = Object.values(value).filter(v => v !== undefined && v !== null).length;
+    if (schema.minProperties !== undefined && set < schema.minProperties) out.push({ at, value, problem: { kind: 'minProperties', limit: schema.minProperties } });
+    if (schema.maxProperties !== undefined && set > schema.maxProperties) out.push({ at, value, problem: { kind: 'maxProperties', limit: schema.maxProperties } });
+  }
   for (const name of required ?? schema.required ?? []) {
     // The server drops nulls before it checks required fields, so a null counts as missing.
     if (value[name] === undefined || (value[name] === null && !schema.properties?.[name]?.nullable)) {

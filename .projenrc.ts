@@ -110,6 +110,13 @@ project.addTask('import', {
   ],
 });
 
+// The rules inventory (inventory/, issue #21): regenerates its CRD part from upstream/crds and the
+// rules pages (docs/rules.md, docs/rules-crd-schema.md) from every inventory file.
+project.addTask('inventory', {
+  description: 'Regenerate inventory/crd-schema.generated.yaml and the rules pages docs/rules*.md from inventory/ and upstream/crds',
+  exec: 'ts-node --transpile-only --project tsconfig.dev.json scripts/inventory.ts',
+});
+
 // Synthesizes every example into dist/ through the cdk8s CLI, exactly as a GitOps repo would,
 // swapping the output in only when synthesis succeeded.
 project.addTask('synth', {

@@ -13,7 +13,7 @@ const F = 'replicas';
 export const REPLICA_TYPE = new Rule('training-operator', 'kubeflow/replica-type', F,
   'training-operator pkg/webhooks/*/validate<Kind>ReplicaSpecs (replica type keys) and pkg/controller.v1/mpi validateMPIJob');
 export const REPLICA_COUNT = new Rule('training-operator', 'kubeflow/replica-count', F,
-  'training-operator pkg/webhooks: PyTorch and XGBoost Master replicas 1, TF Chief/Master at most 1; pkg/controller.v1/mpi: Launcher replicas 1; JAX: Worker 0 is the coordinator');
+  'training-operator pkg/webhooks: PyTorch and XGBoost Master replicas 1, PyTorch other types at least 1 and a Worker when elastic, TF Chief/Master at most 1; pkg/controller.v1/mpi: Launcher replicas 1; JAX: Worker 0 is the coordinator');
 export const STATIC_MASTER = new Rule('training-operator', 'kubeflow/pytorch-master', F,
   'training-operator pkg/controller.v1/pytorch envvar.go: RANK and WORLD_SIZE are set only when a Master exists; elastic jobs run Workers only');
 
@@ -49,6 +49,17 @@ export function checkReplicas(doc: any, facts: TrainingKindFacts, out: Finding[]
         STATIC_MASTER.report(out, child(at, 'Master'), undefined, 'expected a Master in a job without elasticPolicy: the operator sets RANK and WORLD_SIZE only when one exists');
       }
       if (!elastic) exactlyOne('Master', 'a PyTorchJob has one Master, written with replicas: 1, which the operator makes rank 0', false, true);
+      // validatePyTorchJob: an elastic job needs its Workers, and a written count below 1 is refused
+      // for every type but the Master (whose count is checked above).
+      if (elastic && !byType.has('Worker')) {
+        REPLICA_COUNT.report(out, child(at, 'Worker'), undefined, 'expected a Worker: the operator\'s webhook refuses an elastic PyTorchJob (elasticPolicy) without one');
+      }
+      for (const [type, spec] of specs) {
+        const n = spec?.replicas;
+        if (type !== 'Master' && typeof n === 'number' && n < 1) {
+          REPLICA_COUNT.report(out, child(child(at, type), 'replicas'), n, `expected at least 1: the operator's webhook refuses a PyTorchJob ${type} with fewer replicas`);
+        }
+      }
       break;
     }
     case 'XGBoostJob':

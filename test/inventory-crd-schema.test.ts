@@ -1,9 +1,9 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { kindSchema, schemaFindings } from '../src/rules/schema';
-import { SchemaNode, Violation, join, violations } from '../src/rules/schema/validator';
 import { CrdBound, crdBounds } from '../scripts/inventory/crd-schema';
 import { CRD_SCHEMA_FILE, crdSchemaInventoryText } from '../scripts/inventory/crd-schema-file';
+import { kindSchema, schemaFindings } from '../src/rules/schema';
+import { SchemaNode, Violation, join, violations } from '../src/rules/schema/validator';
 
 /**
  * The generated part of the rules inventory: every bound and CEL rule of the pinned CRDs. Each row
@@ -126,8 +126,20 @@ test('the rows: every bound and CEL rule of the 12 pinned kinds, ids unique', ()
   const byKeyword: Record<string, number> = {};
   for (const b of bounds) byKeyword[b.keyword] = (byKeyword[b.keyword] ?? 0) + 1;
   expect(byKeyword).toEqual({
-    'enum': 28, 'format': 1272, 'list-map-keys': 249, 'list-set': 28, 'maxItems': 32, 'maxLength': 77, 'maximum': 5, 'minItems': 7,
-    'minLength': 63, 'minProperties': 5, 'minimum': 19, 'pattern': 225, 'required': 2761, 'x-kubernetes-validations': 59,
+    'enum': 28,
+    'format': 1272,
+    'list-map-keys': 249,
+    'list-set': 28,
+    'maxItems': 32,
+    'maxLength': 77,
+    'maximum': 5,
+    'minItems': 7,
+    'minLength': 63,
+    'minProperties': 5,
+    'minimum': 19,
+    'pattern': 225,
+    'required': 2761,
+    'x-kubernetes-validations': 59,
   });
 });
 
@@ -170,12 +182,16 @@ describe('the two bounds the inventory found unchecked, as findings', () => {
 
   test('a TrainJob runtime patch time that is not an RFC 3339 date-time', () => {
     const job = (time: string) => ({
-      apiVersion: 'trainer.kubeflow.org/v1alpha1', kind: 'TrainJob', metadata: { name: 'j' },
+      apiVersion: 'trainer.kubeflow.org/v1alpha1',
+      kind: 'TrainJob',
+      metadata: { name: 'j' },
       spec: { runtimeRef: { name: 'torch-distributed' }, runtimePatches: [{ manager: 'example.com/m', time }] },
     });
     expect(schemaFindings(job('2024-02-30T10:00:00Z'))).toEqual([{
-      field: 'spec.runtimePatches[0].time', value: '2024-02-30T10:00:00Z',
-      allowed: 'expected a date-time string (RFC 3339, such as 2024-01-31T12:00:00Z)', rule: 'crd/schema',
+      field: 'spec.runtimePatches[0].time',
+      value: '2024-02-30T10:00:00Z',
+      allowed: 'expected a date-time string (RFC 3339, such as 2024-01-31T12:00:00Z)',
+      rule: 'crd/schema',
     }]);
     for (const good of ['2024-02-29T10:00:00Z', '2024-01-31t23:59:59.5+05:30']) expect(schemaFindings(job(good))).toEqual([]);
     for (const bad of ['2024-01-31', '2024-01-31T24:00:00Z', '2024-01-31T10:00:00', 'yesterday']) {

@@ -8,6 +8,7 @@ import { KUBERNETES_RULES, POD_SECURITY_RESTRICTED_RULES, TRAINER_DOCUMENT_RULES
 import { KUBEFLOW_RULES } from './operators';
 import { RuleInfo, RuleSource } from './rule';
 import { SCHEMA_RULE } from './schema/validator';
+import { JOBSET_TEMPLATE_RULES } from './trainer/jobset-template';
 
 /** The strict CRD schema, as a rule: stricter than the API server on purpose (unknown fields), so the library's own. */
 export const SCHEMA_RULE_INFO: RuleInfo = {
@@ -17,9 +18,13 @@ export const SCHEMA_RULE_INFO: RuleInfo = {
   upstream: 'the pinned CRDs (openAPIV3Schema), strictly: unknown fields are findings',
 };
 
-/** Every rule over documents: schema, Kubernetes, Pod Security "restricted", Trainer, across documents, operators. */
+/** The JobSet webhook's rules over a runtime's JobSet template (applied in the same walk as the Trainer's). */
+export const JOBSET_DOCUMENT_RULES: readonly RuleInfo[] = JOBSET_TEMPLATE_RULES.map(r => r.info());
+
+/** Every rule over documents: schema, Kubernetes, Pod Security "restricted", Trainer, JobSet, across documents, operators. */
 export const DOCUMENT_RULES: readonly RuleInfo[] = [
-  SCHEMA_RULE_INFO, ...KUBERNETES_RULES, ...POD_SECURITY_RESTRICTED_RULES, ...TRAINER_DOCUMENT_RULES, ...APP_RULES, ...KUBEFLOW_RULES,
+  SCHEMA_RULE_INFO, ...KUBERNETES_RULES, ...POD_SECURITY_RESTRICTED_RULES, ...TRAINER_DOCUMENT_RULES, ...JOBSET_DOCUMENT_RULES,
+  ...APP_RULES, ...KUBEFLOW_RULES,
 ];
 
 const sources = new Map<string, RuleSource>(DOCUMENT_RULES.map(r => [r.id, r.source]));

@@ -119,6 +119,8 @@ describe('every Trainer v2 upstream example (v2.3.0 runtimes and jobs)', () => {
     expect(kubernetesFindings(runtime('initializer'))).toEqual([]);
     expect(kubernetesFindings(runtime('cache')).map(f => `${f.rule} ${describeFinding(f)}`)).toEqual([
       'k8s/volume-mount-name spec.template.spec.replicatedJobs[0].template.spec.template.spec.containers[node].volumeMounts[0].name is "initializer"; expected the name of a volume of the pod: "cache"',
+      // The JobSet webhook (validateReplicatedJobsVolumeClaims) refuses a claim template no container mounts.
+      'jobset/volume-claim-template spec.template.spec.volumeClaimPolicies[0].templates[0].metadata.name is "cache"; expected a container of the runtime to mount it (volumeMounts[].name); the JobSet webhook refuses it, so every TrainJob of this runtime is admitted and never starts',
     ]);
   });
 });

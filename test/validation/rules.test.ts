@@ -40,7 +40,10 @@ describe('the rule catalogue', () => {
     expect(bySource.notebooks).toEqual(['kubeflow/option-default', 'kubeflow/option-redirect', 'kubeflow/image-port', 'kubeflow/workspace-option']);
     expect(bySource['training-operator']).toEqual(['app/pod-name-collision', ...KUBEFLOW_RULES.map(r => r.id).filter(id => !bySource.notebooks.includes(id))]);
     expect(bySource.library).toEqual(['crd/schema']);
-    expect(bySource.jobset).toEqual(['app/jobset-pod-name']);
+    expect(bySource.jobset).toEqual([
+      'jobset/depends-on', 'jobset/subdomain', 'jobset/group-name', 'jobset/target-replicated-jobs', 'jobset/failure-policy-rule',
+      'jobset/coordinator', 'jobset/volume-claim-template', 'jobset/replicas-parallelism', 'app/jobset-pod-name',
+    ]);
     expect(ruleSource('trainer/patch-env')).toBe('trainer');
     expect(ruleSource(undefined)).toBeUndefined();
   });

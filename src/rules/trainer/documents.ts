@@ -6,6 +6,7 @@
  * TrainJob names are across documents (validation/app/trainjob-runtime.ts).
  */
 import { Finding } from '../finding';
+import { checkJobSetTemplate } from './jobset-template';
 import { ANCESTOR_LABEL, MAX_REPLICATED_JOB_NAME, STEP_CONTAINERS } from './names';
 import { child, indexed } from '../kubernetes/field-path';
 import { checkTemplateMeta } from '../kubernetes/metadata';
@@ -32,6 +33,7 @@ export const TRAINER_RULES = [RUNTIME_STEP, REPLICATED_JOB_NAME, PATCH_MANAGER, 
 
 /** The checks of a TrainingRuntime or ClusterTrainingRuntime. */
 export function checkTrainingRuntime(doc: any, out: Finding[]): void {
+  checkJobSetTemplate(doc?.spec?.template?.spec, 'spec.template.spec', out);
   const jobs = doc?.spec?.template?.spec?.replicatedJobs;
   if (!Array.isArray(jobs)) return;
   const at = 'spec.template.spec.replicatedJobs';

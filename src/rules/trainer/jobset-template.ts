@@ -1,0 +1,148 @@
+/**
+ * What the JobSet webhook (sigs.k8s.io/jobset v0.12.0 pkg/webhooks/jobset_webhook.go ValidateCreate)
+ * refuses in the JobSet template of a TrainingRuntime or ClusterTrainingRuntime. The Trainer copies
+ * the template into the JobSet it creates for each TrainJob, so a template the webhook refuses is a
+ * runtime that admits TrainJobs which never start: the TrainJob is accepted, its JobSet is not.
+ *
+ * Only the checks that the template alone decides are here. The ones that need the TrainJob (names
+ * built from its name) are app/jobset-pod-name's; the ones that need the cluster (feature gates, an
+ * existing PersistentVolumeClaim) are in inventory/jobset.yaml with their reasons.
+ */
+import { Finding } from '../finding';
+import { child, indexed } from '../kubernetes/field-path';
+import { DNS1035_LABEL_TEXT, DNS1123_SUBDOMAIN_TEXT, isDns1035Label, isDns1123Subdomain, isObject } from '../kubernetes/names';
+import { Rule } from '../rule';
+
+const SOURCE = 'sigs.k8s.io/jobset v0.12.0 pkg/webhooks/jobset_webhook.go';
+
+export const DEPENDS_ON = new Rule('jobset', 'jobset/depends-on', 'runtimes',
+  `${SOURCE} ValidateCreate (the first replicated job depends on none; dependsOn names a replicated job listed before)`);
+export const SUBDOMAIN = new Rule('jobset', 'jobset/subdomain', 'runtimes',
+  `${SOURCE} ValidateCreate (network.subdomain: IsDNS1123Subdomain and IsDNS1035Label, it names a Service)`);
+export const GROUP_NAME = new Rule('jobset', 'jobset/group-name', 'runtimes',
+  `${SOURCE} ValidateCreate (replicatedJobs[].groupName: IsDNS1035Label)`);
+export const TARGET_JOBS = new Rule('jobset', 'jobset/target-replicated-jobs', 'runtimes',
+  `${SOURCE} ValidateCreate and validateFailurePolicy (successPolicy and failure policy rules target replicated jobs of the JobSet)`);
+export const FAILURE_RULE = new Rule('jobset', 'jobset/failure-policy-rule', 'runtimes',
+  `${SOURCE} validateFailurePolicy (rule names of 1 to 128 characters matching ruleNameFmt, unique; onJobFailureReasons known)`);
+export const COORDINATOR = new Rule('jobset', 'jobset/coordinator', 'runtimes',
+  `${SOURCE} validateCoordinator (coordinator.replicatedJob is a replicated job of the JobSet)`);
+export const VOLUME_CLAIM_TEMPLATE = new Rule('jobset', 'jobset/volume-claim-template', 'runtimes',
+  `${SOURCE} validateVolumeClaimPolicies and validateReplicatedJobsVolumeClaims (template names unique DNS-1123 subdomains, mounted by a container, not a pod volume's name)`);
+export const REPLICAS_TIMES_PARALLELISM = new Rule('jobset', 'jobset/replicas-parallelism', 'runtimes',
+  `${SOURCE} ValidateCreate (replicas x parallelism of a replicated job at most MaxInt32)`);
+
+export const JOBSET_TEMPLATE_RULES = [
+  DEPENDS_ON, SUBDOMAIN, GROUP_NAME, TARGET_JOBS, FAILURE_RULE, COORDINATOR, VOLUME_CLAIM_TEMPLATE, REPLICAS_TIMES_PARALLELISM,
+];
+
+// validateFailurePolicy's name format and the Job failure reasons it accepts (batchv1.JobReason*).
+const RULE_NAME = /^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$/;
+const FAILURE_REASONS = ['BackoffLimitExceeded', 'DeadlineExceeded', 'FailedIndexes', 'MaxFailedIndexesExceeded', 'PodFailurePolicy'];
+const MAX_INT32 = 2147483647;
+const REFUSED = 'the JobSet webhook refuses it, so every TrainJob of this runtime is admitted and never starts';
+
+/** The findings of the JobSet template at `at` (a runtime's `spec.template.spec`). */
+export function checkJobSetTemplate(spec: any, at: string, out: Finding[]): void {
+  if (!isObject(spec)) return;
+  const jobs: any[] = Array.isArray(spec.replicatedJobs) ? spec.replicatedJobs : [];
+  const jobsAt = child(at, 'replicatedJobs');
+  const names = jobs.map(j => j?.name).filter((n): n is string => typeof n === 'string');
+  const list = names.map(n => `"${n}"`).join(', ');
+
+  jobs.forEach((job, i) => {
+    if (!isObject(job)) return;
+    const jobAt = indexed(jobsAt, i);
+    if (Array.isArray(job.dependsOn)) {
+      job.dependsOn.forEach((d: any, k: number) => {
+        const earlier = names.slice(0, i);
+        if (i === 0) {DEPENDS_ON.report(out, child(jobAt, 'dependsOn'), job.dependsOn, `expected no dependsOn on the first replicated job; ${REFUSED}`);} else if (!earlier.includes(d?.name)) {
+          DEPENDS_ON.report(out, `${indexed(child(jobAt, 'dependsOn'), k)}.name`, d?.name,
+            `expected a replicated job listed before this one (${earlier.map(n => `"${n}"`).join(', ')}); ${REFUSED}`);
+        }
+      });
+    }
+    if (job.groupName !== undefined && !isDns1035Label(job.groupName)) {
+      GROUP_NAME.report(out, child(jobAt, 'groupName'), job.groupName, `expected ${DNS1035_LABEL_TEXT}; ${REFUSED}`);
+    }
+    const replicas = typeof job.replicas === 'number' ? job.replicas : 1;
+    const parallelism = typeof job.template?.spec?.parallelism === 'number' ? job.template.spec.parallelism : 1;
+    if (replicas * parallelism > MAX_INT32) {
+      REPLICAS_TIMES_PARALLELISM.report(out, child(jobAt, 'replicas'), replicas,
+        `expected replicas x parallelism (${replicas} x ${parallelism}) of at most ${MAX_INT32}; ${REFUSED}`);
+    }
+  });
+
+  const subdomain = spec.network?.subdomain;
+  if (typeof subdomain === 'string' && subdomain !== '' && !(isDns1123Subdomain(subdomain) && isDns1035Label(subdomain))) {
+    SUBDOMAIN.report(out, `${at}.network.subdomain`, subdomain, `expected ${DNS1035_LABEL_TEXT} (it names the JobSet's Service); ${REFUSED}`);
+  }
+
+  const targets = (value: unknown, targetAt: string) => {
+    if (!Array.isArray(value)) return;
+    value.forEach((name, k) => {
+      if (!names.includes(name)) TARGET_JOBS.report(out, indexed(targetAt, k), name, `expected a replicated job of this runtime (${list}); ${REFUSED}`);
+    });
+  };
+  targets(spec.successPolicy?.targetReplicatedJobs, `${at}.successPolicy.targetReplicatedJobs`);
+
+  const rules = spec.failurePolicy?.rules;
+  if (Array.isArray(rules)) {
+    const seen = new Map<string, number>();
+    rules.forEach((rule: any, k: number) => {
+      if (!isObject(rule)) return;
+      const ruleAt = indexed(`${at}.failurePolicy.rules`, k);
+      // The webhook's defaulter names an unnamed rule failurePolicyRule<index> first.
+      const name = rule.name === undefined || rule.name === '' ? `failurePolicyRule${k}` : rule.name;
+      if (typeof name === 'string') {
+        if (name.length > 128 || !RULE_NAME.test(name)) {
+          FAILURE_RULE.report(out, child(ruleAt, 'name'), name,
+            `expected at most 128 letters, digits, "_", "," or ":", starting with a letter and ending with a letter, digit or "_"; ${REFUSED}`);
+        }
+        const first = seen.get(name);
+        if (first !== undefined) FAILURE_RULE.report(out, child(ruleAt, 'name'), name, `expected a name no other rule has (rule ${first} has it); ${REFUSED}`);
+        else seen.set(name, k);
+      }
+      targets(rule.targetReplicatedJobs, child(ruleAt, 'targetReplicatedJobs'));
+      if (Array.isArray(rule.onJobFailureReasons)) {
+        rule.onJobFailureReasons.forEach((reason: unknown, r: number) => {
+          if (!FAILURE_REASONS.includes(reason as string)) {
+            FAILURE_RULE.report(out, indexed(child(ruleAt, 'onJobFailureReasons'), r), reason,
+              `expected one of ${FAILURE_REASONS.map(f => `"${f}"`).join(', ')}; ${REFUSED}`);
+          }
+        });
+      }
+    });
+  }
+
+  const coordinator = spec.coordinator?.replicatedJob;
+  if (typeof coordinator === 'string' && !names.includes(coordinator)) {
+    COORDINATOR.report(out, `${at}.coordinator.replicatedJob`, coordinator, `expected a replicated job of this runtime (${list}); ${REFUSED}`);
+  }
+
+  checkVolumeClaimPolicies(spec, at, jobs, out);
+}
+
+function checkVolumeClaimPolicies(spec: any, at: string, jobs: any[], out: Finding[]): void {
+  const policies = spec.volumeClaimPolicies;
+  if (!Array.isArray(policies)) return;
+  const seen = new Set<string>();
+  const podSpecs = jobs.map(j => j?.template?.spec?.template?.spec).filter(isObject);
+  policies.forEach((policy: any, p: number) => {
+    if (!Array.isArray(policy?.templates)) return;
+    policy.templates.forEach((template: any, t: number) => {
+      const name = template?.metadata?.name;
+      if (typeof name !== 'string') return;
+      const nameAt = `${indexed(`${indexed(`${at}.volumeClaimPolicies`, p)}.templates`, t)}.metadata.name`;
+      if (seen.has(name)) VOLUME_CLAIM_TEMPLATE.report(out, nameAt, name, `expected a name no other claim template has; ${REFUSED}`);
+      seen.add(name);
+      if (!isDns1123Subdomain(name)) VOLUME_CLAIM_TEMPLATE.report(out, nameAt, name, `expected ${DNS1123_SUBDOMAIN_TEXT}; ${REFUSED}`);
+      if (podSpecs.some(s => Array.isArray(s.volumes) && s.volumes.some((v: any) => v?.name === name))) {
+        VOLUME_CLAIM_TEMPLATE.report(out, nameAt, name, `expected a name no pod volume of the runtime has (the JobSet adds the claim's volume under it); ${REFUSED}`);
+      }
+      const mounted = podSpecs.some(s => [...(s.containers ?? []), ...(s.initContainers ?? [])]
+        .some((c: any) => Array.isArray(c?.volumeMounts) && c.volumeMounts.some((m: any) => m?.name === name)));
+      if (!mounted) VOLUME_CLAIM_TEMPLATE.report(out, nameAt, name, `expected a container of the runtime to mount it (volumeMounts[].name); ${REFUSED}`);
+    });
+  });
+}

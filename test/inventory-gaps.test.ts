@@ -128,6 +128,14 @@ describe('sigs.k8s.io/jobset v0.12.0 pkg/webhooks/jobset_webhook.go ValidateCrea
         'expected a name no pod volume of the runtime has (the JobSet adds the claim\'s volume under it)', 'jobset/volume-claim-template'));
   });
 
+  test('jobset/managed-by: a domain-prefixed path of at most 63 characters', () => {
+    const allowed = 'expected a domain-prefixed path such as "example.io/controller" of at most 63 characters';
+    expect(jobsetFindings(runtime({ managedBy: 'my-controller' }))).toEqual(one('spec.template.spec.managedBy', 'my-controller', allowed, 'jobset/managed-by'));
+    const long = `example.io/${'c'.repeat(53)}`;
+    expect(jobsetFindings(runtime({ managedBy: long }))).toEqual(one('spec.template.spec.managedBy', long, allowed, 'jobset/managed-by'));
+    expect(jobsetFindings(runtime({ managedBy: long.slice(0, 63) }))).toEqual([]);
+  });
+
   test('jobset/replicas-parallelism: their product fits int32', () => {
     expect(jobsetFindings(runtime({}, [{ name: 'node', replicas: 65536, template: { spec: { parallelism: 65536, template: pod() } } }]))).toEqual(
       one('spec.template.spec.replicatedJobs[0].replicas', 65536, 'expected replicas x parallelism (65536 x 65536) of at most 2147483647', 'jobset/replicas-parallelism'));

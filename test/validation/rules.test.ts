@@ -42,7 +42,7 @@ describe('the rule catalogue', () => {
     expect(bySource.library).toEqual(['crd/schema']);
     expect(bySource.jobset).toEqual([
       'jobset/depends-on', 'jobset/subdomain', 'jobset/group-name', 'jobset/target-replicated-jobs', 'jobset/failure-policy-rule',
-      'jobset/coordinator', 'jobset/volume-claim-template', 'jobset/replicas-parallelism', 'app/jobset-pod-name',
+      'jobset/coordinator', 'jobset/volume-claim-template', 'jobset/replicas-parallelism', 'jobset/managed-by', 'app/jobset-pod-name',
     ]);
     expect(ruleSource('trainer/patch-env')).toBe('trainer');
     expect(ruleSource(undefined)).toBeUndefined();

@@ -7,10 +7,11 @@
  */
 import { Finding } from '../finding';
 import { checkJobSetTemplate } from './jobset-template';
+import { isDomainPrefixedPath } from './domain-prefixed-path';
 import { ANCESTOR_LABEL, MAX_REPLICATED_JOB_NAME, STEP_CONTAINERS } from './names';
 import { child, indexed } from '../kubernetes/field-path';
 import { checkTemplateMeta } from '../kubernetes/metadata';
-import { isDns1123Subdomain, isObject } from '../kubernetes/names';
+import { isObject } from '../kubernetes/names';
 import { checkAffinity, checkNodeSelector, checkTolerations } from '../kubernetes/scheduling';
 import { checkVolumes } from '../kubernetes/volumes';
 import { KUEUE_QUEUE_LABEL } from '../kueue/labels';
@@ -103,10 +104,4 @@ export function checkTrainJob(doc: any, out: Finding[]): void {
   });
 }
 
-/** k8s.io/apimachinery IsDomainPrefixedPath: `<DNS-1123 subdomain>/<path characters>`. */
-export function isDomainPrefixedPath(value: unknown): boolean {
-  if (typeof value !== 'string') return false;
-  const slash = value.indexOf('/');
-  if (slash <= 0 || slash === value.length - 1) return false;
-  return isDns1123Subdomain(value.slice(0, slash)) && /^[A-Za-z0-9/\-._~%!$&'()*+,;=:]+$/.test(value.slice(slash + 1));
-}
+export { isDomainPrefixedPath } from './domain-prefixed-path';

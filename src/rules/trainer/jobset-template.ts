@@ -11,6 +11,7 @@
 import { Finding } from '../finding';
 import { child, indexed } from '../kubernetes/field-path';
 import { DNS1035_LABEL_TEXT, DNS1123_SUBDOMAIN_TEXT, isDns1035Label, isDns1123Subdomain, isObject } from '../kubernetes/names';
+import { isDomainPrefixedPath } from './domain-prefixed-path';
 import { Rule } from '../rule';
 
 const SOURCE = 'sigs.k8s.io/jobset v0.12.0 pkg/webhooks/jobset_webhook.go';
@@ -29,11 +30,13 @@ export const COORDINATOR = new Rule('jobset', 'jobset/coordinator', 'runtimes',
   `${SOURCE} validateCoordinator (coordinator.replicatedJob is a replicated job of the JobSet)`);
 export const VOLUME_CLAIM_TEMPLATE = new Rule('jobset', 'jobset/volume-claim-template', 'runtimes',
   `${SOURCE} validateVolumeClaimPolicies and validateReplicatedJobsVolumeClaims (template names unique DNS-1123 subdomains, mounted by a container, not a pod volume's name)`);
+export const MANAGED_BY = new Rule('jobset', 'jobset/managed-by', 'runtimes',
+  `${SOURCE} ValidateCreate (managedBy: IsDomainPrefixedPath, at most 63 characters)`);
 export const REPLICAS_TIMES_PARALLELISM = new Rule('jobset', 'jobset/replicas-parallelism', 'runtimes',
   `${SOURCE} ValidateCreate (replicas x parallelism of a replicated job at most MaxInt32)`);
 
 export const JOBSET_TEMPLATE_RULES = [
-  DEPENDS_ON, SUBDOMAIN, GROUP_NAME, TARGET_JOBS, FAILURE_RULE, COORDINATOR, VOLUME_CLAIM_TEMPLATE, REPLICAS_TIMES_PARALLELISM,
+  DEPENDS_ON, SUBDOMAIN, GROUP_NAME, TARGET_JOBS, FAILURE_RULE, COORDINATOR, VOLUME_CLAIM_TEMPLATE, REPLICAS_TIMES_PARALLELISM, MANAGED_BY,
 ];
 
 // validateFailurePolicy's name format and the Job failure reasons it accepts (batchv1.JobReason*).
@@ -76,6 +79,11 @@ export function checkJobSetTemplate(spec: any, at: string, out: Finding[]): void
   const subdomain = spec.network?.subdomain;
   if (typeof subdomain === 'string' && subdomain !== '' && !(isDns1123Subdomain(subdomain) && isDns1035Label(subdomain))) {
     SUBDOMAIN.report(out, `${at}.network.subdomain`, subdomain, `expected ${DNS1035_LABEL_TEXT} (it names the JobSet's Service); ${REFUSED}`);
+  }
+
+  const manager = spec.managedBy;
+  if (manager !== undefined && manager !== null && (!isDomainPrefixedPath(manager) || String(manager).length > 63)) {
+    MANAGED_BY.report(out, `${at}.managedBy`, manager, `expected a domain-prefixed path such as "example.io/controller" of at most 63 characters; ${REFUSED}`);
   }
 
   const targets = (value: unknown, targetAt: string) => {

@@ -515,7 +515,7 @@ describe('the operator rules', () => {
     expect(lines(result.stdout).filter(l => !l.startsWith(' '))).toEqual([
       `Kubernetes (API server, Pod Security admission, kubelet and container runtime) [kubernetes]: ${count('kubernetes')}`,
       'JobSet (webhook and controller) [jobset]: 10',
-      'Kubeflow Trainer v2 (webhooks and runtime plugins) [trainer]: 7',
+      'Kubeflow Trainer v2 (webhooks and runtime plugins) [trainer]: 8',
       `Kubeflow Training Operator v1 (webhooks and controllers) [training-operator]: ${count('training-operator')}`,
       'Kubeflow Notebooks v2 (webhooks) [notebooks]: 4',
       'Kueue [kueue]: 1',

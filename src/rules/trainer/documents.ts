@@ -6,8 +6,8 @@
  * TrainJob names are across documents (validation/app/trainjob-runtime.ts).
  */
 import { Finding } from '../finding';
-import { checkJobSetTemplate } from './jobset-template';
 import { isDomainPrefixedPath } from './domain-prefixed-path';
+import { checkJobSetTemplate } from './jobset-template';
 import { ANCESTOR_LABEL, MAX_REPLICATED_JOB_NAME, STEP_CONTAINERS } from './names';
 import { child, indexed } from '../kubernetes/field-path';
 import { checkTemplateMeta } from '../kubernetes/metadata';
@@ -30,11 +30,15 @@ export const KUEUE_PATCH_METADATA = new Rule('trainer', 'trainer/kueue-patch-met
   'kubeflow/trainer v2.3.0 plugins/jobset Build under Kueue v0.15.2 admission: a JobSet made from a patch with pod-template metadata is not resumed '
   + '(spec.replicatedJobs[0].template.spec.template.metadata: Invalid value: "null"), so the admitted job never runs');
 
-export const TRAINER_RULES = [RUNTIME_STEP, REPLICATED_JOB_NAME, PATCH_MANAGER, PATCH_ENV, KUEUE_PATCH_METADATA];
+export const RUNTIME_POLICY = new Rule('trainer', 'trainer/runtime-policy', 'runtimes',
+  'kubeflow/trainer v2.3.0 plugins/torch validateEnvInjectionTargets and plugins/flux Validate (the runtime\'s envInjection targets exist; no init container of its own named flux-installer)');
+
+export const TRAINER_RULES = [RUNTIME_STEP, REPLICATED_JOB_NAME, PATCH_MANAGER, PATCH_ENV, KUEUE_PATCH_METADATA, RUNTIME_POLICY];
 
 /** The checks of a TrainingRuntime or ClusterTrainingRuntime. */
 export function checkTrainingRuntime(doc: any, out: Finding[]): void {
   checkJobSetTemplate(doc?.spec?.template?.spec, 'spec.template.spec', out);
+  checkRuntimePolicy(doc, out);
   const jobs = doc?.spec?.template?.spec?.replicatedJobs;
   if (!Array.isArray(jobs)) return;
   const at = 'spec.template.spec.replicatedJobs';
@@ -60,6 +64,42 @@ export function checkTrainingRuntime(doc: any, out: Finding[]): void {
         `expected a container named "${container}", which the controller configures for the "${step}" step`);
     }
   });
+}
+
+/**
+ * What the torch and flux plugins refuse in the runtime itself, on every TrainJob that names it:
+ * an envInjection target that is no container of the runtime, and a node init container with the
+ * name the flux plugin adds its own under.
+ */
+function checkRuntimePolicy(doc: any, out: Finding[]): void {
+  const jobs: any[] = Array.isArray(doc?.spec?.template?.spec?.replicatedJobs) ? doc.spec.template.spec.replicatedJobs : [];
+  const podSpec = (name: unknown) => jobs.find(j => j?.name === name)?.template?.spec?.template?.spec;
+  const refused = 'the Trainer webhook refuses every TrainJob of this runtime';
+  const targets = doc?.spec?.mlPolicy?.torch?.envInjection?.targets;
+  if (Array.isArray(targets)) {
+    targets.forEach((target: any, t: number) => {
+      const spec = podSpec(target?.jobName);
+      const have = spec ? [...(spec.initContainers ?? []), ...(spec.containers ?? [])].map((c: any) => c?.name) : [];
+      (Array.isArray(target?.containerNames) ? target.containerNames : []).forEach((name: unknown, c: number) => {
+        if (!have.includes(name)) {
+          RUNTIME_POLICY.report(out, `spec.mlPolicy.torch.envInjection.targets[${t}].containerNames[${c}]`, name,
+            spec ? `expected a container of the "${target.jobName}" job (${have.map(h => `"${h}"`).join(', ')}); ${refused}`
+              : `expected a container of a replicated job of this runtime, and "${target?.jobName}" is none (${jobs.map(j => `"${j?.name}"`).join(', ')}); ${refused}`);
+        }
+      });
+    });
+  }
+  if (doc?.spec?.mlPolicy?.flux !== undefined) {
+    const inits = podSpec('node')?.initContainers;
+    if (Array.isArray(inits)) {
+      inits.forEach((c: any, i: number) => {
+        if (c?.name === 'flux-installer') {
+          RUNTIME_POLICY.report(out, `spec.template.spec.replicatedJobs[node].template.spec.template.spec.initContainers[${i}].name`, c.name,
+            `expected another name: the flux plugin adds its own "flux-installer" init container; ${refused}`);
+        }
+      });
+    }
+  }
 }
 
 /** The checks of a TrainJob's runtime patches that need no runtime. */

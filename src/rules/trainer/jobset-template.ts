@@ -9,9 +9,9 @@
  * existing PersistentVolumeClaim) are in inventory/jobset.yaml with their reasons.
  */
 import { Finding } from '../finding';
+import { isDomainPrefixedPath } from './domain-prefixed-path';
 import { child, indexed } from '../kubernetes/field-path';
 import { DNS1035_LABEL_TEXT, DNS1123_SUBDOMAIN_TEXT, isDns1035Label, isDns1123Subdomain, isObject } from '../kubernetes/names';
-import { isDomainPrefixedPath } from './domain-prefixed-path';
 import { Rule } from '../rule';
 
 const SOURCE = 'sigs.k8s.io/jobset v0.12.0 pkg/webhooks/jobset_webhook.go';

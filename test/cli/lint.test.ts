@@ -528,7 +528,7 @@ describe('the operator rules', () => {
     expect([...listed].sort()).toEqual(LINT_RULES.map(r => r.id).sort());
     const trainer = result.stdout.slice(result.stdout.indexOf('Kubeflow Trainer v2'), result.stdout.indexOf('Kubeflow Training Operator'));
     expect(lines(trainer).filter(l => l.startsWith('    ')).map(l => l.trim().split(' ')[0]))
-      .toEqual(['trainer/runtime-step', 'trainer/replicated-job-name', 'trainer/patch-manager', 'trainer/patch-env', 'trainer/kueue-patch-metadata', 'app/trainjob-runtime', 'app/trainjob-reach']);
+      .toEqual(['trainer/runtime-step', 'trainer/replicated-job-name', 'trainer/runtime-policy', 'trainer/patch-manager', 'trainer/patch-env', 'trainer/kueue-patch-metadata', 'app/trainjob-runtime', 'app/trainjob-reach']);
     const named = EXPECTED.flatMap(([, found]) => found.map(f => /\[([^\]]+)\]$/.exec(f)?.[1]).filter((id): id is string => id !== undefined));
     expect(named.filter(id => !listed.includes(id))).toEqual([]);
   });

@@ -1,12 +1,13 @@
 /**
  * Rules across the objects of one app, run once at synth over every rendered document: duplicate
  * objects, pod and service name collisions between training jobs, claims from other namespaces,
- * MultiKueue without a queue, TrainJobs against their runtimes. Pure functions of the documents and their construct paths.
+ * MultiKueue without a queue, queue names Kueue refuses, TrainJobs against their runtimes. Pure functions of the documents and their construct paths.
  */
 import { AppDocument, AppFinding } from './app-document';
 import { CLAIM_NAMESPACE, claimsFromOtherNamespaces } from './kubernetes/claims';
 import { DUPLICATE_OBJECT, duplicateObjects } from './kubernetes/duplicates';
 import { MULTIKUEUE_QUEUE, multiKueueWithoutQueue } from './kueue/multikueue';
+import { KUEUE_QUEUE_NAME, kueueQueueNames } from './kueue/queue-name';
 import { RuleInfo } from './rule';
 import { JOBSET_POD_NAME, TRAINJOB_REACH } from './trainer/trainjob-reach';
 import { TRAINJOB_RUNTIME, trainJobRuntimes } from './trainer/trainjob-runtime';
@@ -15,7 +16,7 @@ import { POD_NAME_COLLISION, podNameCollisions } from './training-operator/pod-n
 export type { AppDocument, AppFinding } from './app-document';
 
 export const APP_RULES: readonly RuleInfo[] = [
-  DUPLICATE_OBJECT, POD_NAME_COLLISION, CLAIM_NAMESPACE, MULTIKUEUE_QUEUE, TRAINJOB_RUNTIME, TRAINJOB_REACH, JOBSET_POD_NAME,
+  DUPLICATE_OBJECT, POD_NAME_COLLISION, CLAIM_NAMESPACE, MULTIKUEUE_QUEUE, KUEUE_QUEUE_NAME, TRAINJOB_RUNTIME, TRAINJOB_REACH, JOBSET_POD_NAME,
 ].map(r => r.info());
 
 /** Every finding across the app's documents, in document order per rule. */
@@ -25,6 +26,7 @@ export function appFindings(docs: readonly AppDocument[]): AppFinding[] {
   podNameCollisions(docs, out);
   claimsFromOtherNamespaces(docs, out);
   multiKueueWithoutQueue(docs, out);
+  kueueQueueNames(docs, out);
   trainJobRuntimes(docs, out);
   return out;
 }

@@ -147,3 +147,25 @@ describe('app/multikueue-queue', () => {
     expect(appFindings([at('a', labelled), at('b', operator)])).toEqual([]);
   });
 });
+
+describe('app/kueue-queue-name', () => {
+  test('a queue name that is a label value but no DNS-1123 subdomain, on a kind Kueue manages', () => {
+    const doc = pytorchJob();
+    doc.metadata.labels = { 'kueue.x-k8s.io/queue-name': 'Team_A' };
+    expect(appFindings([at('c/job', doc)])).toEqual([{
+      path: 'c/job',
+      finding: {
+        field: 'metadata.labels["kueue.x-k8s.io/queue-name"]',
+        value: 'Team_A',
+        rule: 'app/kueue-queue-name',
+        allowed: 'expected a DNS-1123 subdomain: at most 253 lower-case letters, digits, "-" or ".", each dot-separated part starting and ending with a letter or digit: it names a LocalQueue, and Kueue\'s webhook refuses the job otherwise',
+      },
+    }]);
+  });
+  test('a subdomain, or a kind Kueue does not validate (a v1 MPIJob), is fine', () => {
+    const good = pytorchJob();
+    good.metadata.labels = { 'kueue.x-k8s.io/queue-name': 'team-a.gpu' };
+    const mpi = { apiVersion: 'kubeflow.org/v1', kind: 'MPIJob', metadata: { name: 'm', namespace: 'ml', labels: { 'kueue.x-k8s.io/queue-name': 'Team_A' } }, spec: {} };
+    expect(appFindings([at('a', good), at('b', mpi)])).toEqual([]);
+  });
+});

@@ -1,0 +1,36 @@
+/**
+ * Kueue's webhook (sigs.k8s.io/kueue v0.15.2 pkg/controller/jobframework/validation.go
+ * ValidateQueueName) refuses a job of a kind it manages whose queue-name label is not a DNS-1123
+ * subdomain (it names a LocalQueue). A label value allows more (capitals, "_"), so the label rule
+ * alone lets such a name through; Kueue then refuses the whole job.
+ */
+import { AppDocument, AppFinding } from '../app-document';
+import { DNS1123_SUBDOMAIN_TEXT, isDns1123Subdomain } from '../kubernetes/names';
+import { Rule } from '../rule';
+import { KUEUE_QUEUE_LABEL } from './labels';
+
+export const KUEUE_QUEUE_NAME = new Rule('kueue', 'app/kueue-queue-name', 'app',
+  'kueue v0.15.2 pkg/controller/jobframework/validation.go ValidateQueueName (the kueue.x-k8s.io/queue-name label of a job Kueue manages: IsDNS1123Subdomain)');
+
+/** The kinds whose Kueue webhook runs ValidateJobOnCreate (jobframework BaseWebhook, trainjob_webhook.go). */
+const KUEUE_KINDS = new Set([
+  'kubeflow.org/v1 PyTorchJob', 'kubeflow.org/v1 TFJob', 'kubeflow.org/v1 XGBoostJob', 'kubeflow.org/v1 PaddleJob', 'kubeflow.org/v1 JAXJob',
+  'trainer.kubeflow.org/v1alpha1 TrainJob',
+]);
+
+export function kueueQueueNames(docs: readonly AppDocument[], out: AppFinding[]): void {
+  for (const d of docs) {
+    if (!KUEUE_KINDS.has(`${d.doc?.apiVersion} ${d.doc?.kind}`)) continue;
+    const queue = d.doc.metadata?.labels?.[KUEUE_QUEUE_LABEL];
+    if (queue === undefined || isDns1123Subdomain(queue)) continue;
+    out.push({
+      path: d.path,
+      finding: {
+        field: `metadata.labels["${KUEUE_QUEUE_LABEL}"]`,
+        value: queue,
+        rule: KUEUE_QUEUE_NAME.id,
+        allowed: `expected ${DNS1123_SUBDOMAIN_TEXT}: it names a LocalQueue, and Kueue's webhook refuses the job otherwise`,
+      },
+    });
+  }
+}

@@ -45,6 +45,13 @@ test('every row is covered by known rules and an existing test, or has a reason;
   expect(inventoryProblems(files, root)).toEqual([]);
 });
 
+test('the test a covered row names mentions each of its rules (the proof is about that rule)', () => {
+  const text = new Map<string, string>();
+  const read = (file: string) => text.get(file) ?? text.set(file, fs.readFileSync(path.join(root, file), 'utf8')).get(file)!;
+  const unproven = files.flatMap(f => f.rows).flatMap(r => (r.rules ?? []).filter(id => !read(r.test!).includes(`${id}`)).map(id => `${r.id}: ${id} in ${r.test}`));
+  expect(unproven).toEqual([]);
+});
+
 test('the library.yaml rows are the rules whose source is the library\'s own', () => {
   const library = files.find(f => f.file === 'library.yaml')!;
   const own = LINT_RULES.filter(r => r.source === 'library').map(r => r.id).sort();

@@ -11,6 +11,7 @@ import { ReplicaGroup, RoleOptions } from '../common/replica';
 import { RestartPolicy } from '../common/run-policy';
 import { Finding } from '../rules/finding';
 import { checkCount, fail } from '../rules/report';
+import { PADDLE_WORKERS } from '../rules/training-operator/replicas';
 
 /**
  * How a PaddleJob trains. The operator tells the modes apart by the replica types: a job with a
@@ -126,7 +127,7 @@ export class DistributedPaddle extends TrainingJob {
         { min: 1, expected: 'at least 1 in parameter-server mode; parameter server 0 is the rendezvous endpoint' });
     }
     this.worker = this._addReplicaGroup('Worker', { ...props.worker, replicas: props.workers ?? 1 },
-      elastic ? elasticWorkerCount(elastic) : { min: 1, expected: 'at least 1; a PaddleJob needs a trainer, and in collective mode worker 0 is the rendezvous endpoint' });
+      elastic ? elasticWorkerCount(elastic) : { min: 1, expected: PADDLE_WORKERS });
   }
 
   /** @internal */

@@ -13,19 +13,38 @@ const F = 'replicas';
 export const REPLICA_TYPE = new Rule('training-operator', 'kubeflow/replica-type', F,
   'training-operator pkg/webhooks/*/validate<Kind>ReplicaSpecs (replica type keys) and pkg/controller.v1/mpi validateMPIJob');
 export const REPLICA_COUNT = new Rule('training-operator', 'kubeflow/replica-count', F,
-  'training-operator pkg/webhooks: PyTorch and XGBoost Master replicas 1, TF Chief/Master at most 1; pkg/controller.v1/mpi: Launcher replicas 1; JAX: Worker 0 is the coordinator');
+  'training-operator pkg/webhooks: PyTorch and XGBoost Master replicas 1, PyTorch Worker replicas at least 1 and required with elasticPolicy, TF Chief/Master at most 1; '
+  + 'pkg/controller.v1/mpi: Launcher replicas 1; pkg/controller.v1/tensorflow and paddlepaddle UpdateJobStatus: the replicas that decide success; JAX: Worker 0 is the coordinator');
+
 export const STATIC_MASTER = new Rule('training-operator', 'kubeflow/pytorch-master', F,
   'training-operator pkg/controller.v1/pytorch envvar.go: RANK and WORLD_SIZE are set only when a Master exists; elastic jobs run Workers only');
 
 export const REPLICA_RULES = [REPLICA_TYPE, REPLICA_COUNT, STATIC_MASTER];
+
+/*
+ * The texts the constructs use for the same counts (DistributedPyTorch, ParameterServerTF,
+ * DistributedPaddle), so that a job written by hand and one built with the library read alike;
+ * each follows `expected `.
+ */
+/** An elastic PyTorchJob without workers. */
+export const ELASTIC_WORKERS = 'at least 1 for an elastic job, which runs workers only';
+/** A PyTorchJob Worker written with fewer than one replica. */
+export const PYTORCH_WORKERS = 'at least 1; the operator refuses a Worker written with fewer replicas (leave the Worker out instead)';
+/** A TFJob with neither Chief nor Master nor workers. */
+export const TF_WORKERS = 'at least 1 when there is no chief or master: the Chief, else worker 0, decides when the job succeeds';
+/** A PaddleJob without a trainer. */
+export const PADDLE_WORKERS = 'at least 1; a PaddleJob needs a trainer, and in collective mode worker 0 is the rendezvous endpoint';
 
 /** Checks the replica map's keys and the counts each kind allows. */
 export function checkReplicas(doc: any, facts: TrainingKindFacts, out: Finding[]): void {
   const at = child('spec', facts.replicaKey);
   const specs = replicaSpecs(doc, facts);
   const byType = new Map(specs);
+  // A misspelt type (`Workers`) is reported as such; the counts of the type meant are not judged.
+  let misspelt = false;
   for (const [type] of specs) {
     if (!facts.replicaTypes.includes(type)) {
+      misspelt = true;
       REPLICA_TYPE.report(out, child(at, type), type, `expected a replica type of ${facts.kind}: ${facts.replicaTypes.map(t => `"${t}"`).join(', ')} (spelled exactly)`);
     }
   }
@@ -49,6 +68,13 @@ export function checkReplicas(doc: any, facts: TrainingKindFacts, out: Finding[]
         STATIC_MASTER.report(out, child(at, 'Master'), undefined, 'expected a Master in a job without elasticPolicy: the operator sets RANK and WORLD_SIZE only when one exists');
       }
       if (!elastic) exactlyOne('Master', 'a PyTorchJob has one Master, written with replicas: 1, which the operator makes rank 0', false, true);
+      // The webhook: a Worker is required with elasticPolicy, and a written count must be 1 or more.
+      const worker = byType.get('Worker');
+      if (elastic && worker === undefined && !misspelt) REPLICA_COUNT.report(out, child(at, 'Worker'), undefined, `expected ${ELASTIC_WORKERS}`);
+      const written = worker?.replicas;
+      if (typeof written === 'number' && written < 1) {
+        REPLICA_COUNT.report(out, child(child(at, 'Worker'), 'replicas'), written, elastic ? `expected ${ELASTIC_WORKERS}` : `expected ${PYTORCH_WORKERS}`);
+      }
       break;
     }
     case 'XGBoostJob':
@@ -64,6 +90,21 @@ export function checkReplicas(doc: any, facts: TrainingKindFacts, out: Finding[]
         if (n > 1) REPLICA_COUNT.report(out, child(child(at, type), 'replicas'), n, `expected at most 1: a TFJob has at most one ${type}`);
       }
       if (leaders.length > 1) REPLICA_COUNT.report(out, child(at, 'Master'), byType.get('Master'), 'expected no Master together with a Chief: a TFJob has at most one Chief or Master');
+      // The controller decides success by the Chief (or Master), else by the workers: without
+      // either, a job of parameter servers never succeeds, and a Worker of 0 replicas succeeds at once.
+      const worker = byType.get('Worker');
+      if (leaders.length === 0 && byType.size > 0 && !misspelt && (worker === undefined || replicasOf(worker) < 1)) {
+        REPLICA_COUNT.report(out, worker === undefined ? child(at, 'Worker') : child(child(at, 'Worker'), 'replicas'), worker?.replicas, `expected ${TF_WORKERS}`);
+      }
+      break;
+    }
+    case 'PaddleJob': {
+      // The Worker replicas are the trainers (the Master is the parameter server): without them a
+      // parameter-server job never finishes, and a collective Worker of 0 replicas succeeds at once.
+      const worker = byType.get('Worker');
+      if (byType.size > 0 && !misspelt && (worker === undefined || replicasOf(worker) < 1)) {
+        REPLICA_COUNT.report(out, worker === undefined ? child(at, 'Worker') : child(child(at, 'Worker'), 'replicas'), worker?.replicas, `expected ${PADDLE_WORKERS}`);
+      }
       break;
     }
     case 'JAXJob': {

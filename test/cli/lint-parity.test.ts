@@ -20,7 +20,7 @@ import { constructErrorPaths, keyOf } from './construct-error-paths';
 import { CASES } from './lint-cases';
 import { runCli } from './run-cli';
 import {
-  ActivityProbe, DistributedPaddle, DistributedPyTorch, FilterScope, ParameterServerTF, Workspace, WorkspaceKind,
+  ActivityProbe, DistributedPaddle, DistributedPyTorch, FilterScope, ParameterServerTF, RestartPolicy, Workspace, WorkspaceKind,
 } from '../../src';
 import { LINT_RULES } from '../../src/cli/rules';
 import { DOCUMENT_RULES, ruleSource } from '../../src/rules/catalogue';
@@ -45,7 +45,7 @@ describe('every catalogue rule runs in lint', () => {
 
   test('the rules the lint fixtures and the mirrored rows\' proofs trigger are found by lint itself', () => {
     const fired = new Set<string>();
-    for (const input of [...Object.values(CASES), ...PROOFS.map(p => stream(...p.mistake()))]) {
+    for (const input of [...Object.values(CASES), ...PROOFS.map(p => stream(...p.mistake())), ...MOVED.map(d => stream(d()))]) {
       for (const rule of rulesOf(lintFindings(input))) fired.add(rule);
     }
     const catalogue = new Set(DOCUMENT_RULES.map(r => r.id));
@@ -96,7 +96,7 @@ describe('every construct error path is a catalogue rule\'s or has a reason', ()
 
   test('the checks not yet in lint are these (the list may only shrink, by a rule that takes one over)', () => {
     expect(NOT_YET_IN_LINT.map(r => r.id)).toEqual([
-      'common.pod-restart-policy', 'common.network-values', 'common.topology-values', 'training.nproc-devices', 'trainer.procs-devices',
+      'common.network-values', 'common.topology-values', 'training.nproc-devices', 'trainer.procs-devices',
       'trainer.slots-devices', 'training.negative-counts', 'training.gang-min-available', 'notebooks.probe-script', 'notebooks.kind-references',
       'notebooks.home-mount-path',
     ]);
@@ -220,6 +220,54 @@ describe('every mirrored row is proven: lint finds its mistake with a rule the r
   });
 });
 
+/** Hand-written documents with the mistakes of the checks that moved out of the constructs. */
+const MOVED: ReadonlyArray<() => any> = [
+  () => {
+    const d = pytorch({ Master: { ...replica(1), restartPolicy: 'OnFailure' }, Worker: { ...replica(1), restartPolicy: 'OnFailure' } });
+    d.spec.pytorchReplicaSpecs.Worker.template.spec.restartPolicy = 'Always';
+    return d;
+  },
+  () => pytorch({ Master: replica(1), Worker: replica(0) }),
+];
+
+// ---- the pod restart policy that moved into kubeflow/pod-restart-policy ------------------------
+
+describe('a pod restartPolicy the operator overwrites: the construct check moved into kubeflow/pod-restart-policy', () => {
+  const allowed = 'expected OnFailure (the replica\'s restartPolicy, which the operator applies over it) or none';
+  const build = (c: Chart) => new DistributedPyTorch(c, 'res', { metadata: { name: 'train' }, image: IMAGE, workers: 1, worker: { podRestartPolicy: RestartPolicy.ALWAYS } });
+
+  test('the construct gives one message, the rule\'s, naming the prop', () => {
+    expect(synthErrors(build)).toBe(`${REPORT}  [test/res] spec.pytorchReplicaSpecs.Worker.template.spec.restartPolicy (worker.podRestartPolicy) is "Always"; ${allowed}`);
+  });
+
+  test('lint of the rendered document, and of the same job written by hand, gives the same rule and message', () => {
+    const doc = build(new Chart(Testing.app(), 'test')).apiObject.toJson();
+    const message = `kubeflow/pod-restart-policy spec.pytorchReplicaSpecs.Worker.template.spec.restartPolicy is "Always"; ${allowed}`;
+    expect(lintFindings(stream(doc))).toEqual([message]);
+    expect(lintFindings(stream(MOVED[0]()))).toEqual([message]);
+  });
+
+  test('ExitCode: the pods get Never, so Never or nothing is right and anything else is overwritten', () => {
+    const exitCode = (pod: string | undefined) => {
+      const d = pytorch({ Master: { ...replica(1), restartPolicy: 'ExitCode' }, Worker: { ...replica(1), restartPolicy: 'ExitCode' } });
+      if (pod !== undefined) d.spec.pytorchReplicaSpecs.Master.template.spec.restartPolicy = pod;
+      return lintFindings(stream(d));
+    };
+    expect(exitCode(undefined)).toEqual([]);
+    expect(exitCode('Never')).toEqual([]);
+    expect(exitCode('OnFailure')).toEqual(['kubeflow/pod-restart-policy spec.pytorchReplicaSpecs.Master.template.spec.restartPolicy is "OnFailure"; '
+      + 'expected Never or none with restartPolicy ExitCode: the operator decides restarts by exit code and writes Never on the pods']);
+  });
+
+  test('without a replica restartPolicy (the kind\'s default), or with one the operator does not know, the pod policy is not judged here', () => {
+    const d = STATIC_PYTORCH();
+    d.spec.pytorchReplicaSpecs.Worker.template.spec.restartPolicy = 'Always';
+    expect(lintFindings(stream(d))).toEqual([]);
+    d.spec.pytorchReplicaSpecs.Worker.restartPolicy = 'Sometimes';
+    expect([...rulesOf(lintFindings(stream(d)))]).toEqual(['kubeflow/replica-restart-policy']);
+  });
+});
+
 // ---- the counts that moved into kubeflow/replica-count -----------------------------------------
 
 describe('the worker counts moved into kubeflow/replica-count: one message for the construct and lint', () => {
@@ -265,6 +313,20 @@ describe('the worker counts moved into kubeflow/replica-count: one message for t
     const worker = { replicas: 0, template: { spec: { containers: [{ name: 'paddle', image: IMAGE }] } } };
     expect(lintFindings(stream(job('PaddleJob', 'paddleReplicaSpecs', { Worker: worker })))).toEqual([
       `kubeflow/replica-count spec.paddleReplicaSpecs.Worker.replicas is 0; ${allowed}`,
+    ]);
+  });
+
+  test('a negative count of any replica type', () => {
+    const allowed = 'expected a whole number of 0 or more';
+    expect(() => new ParameterServerTF(new Chart(Testing.app(), 'test'), 'res', { metadata: { name: 'train' }, image: IMAGE, workers: 2, parameterServers: -1 }))
+      .toThrow(`test/res: parameterServers is -1; ${allowed}`);
+    const pod = { template: { spec: { containers: [{ name: 'tensorflow', image: IMAGE }] } } };
+    expect(lintFindings(stream(job('TFJob', 'tfReplicaSpecs', { PS: { ...pod, replicas: -1 }, Worker: { ...pod, replicas: 2 } })))).toEqual([
+      `kubeflow/replica-count spec.tfReplicaSpecs.PS.replicas is -1; ${allowed}`,
+    ]);
+    // Reported once, not also as a Worker count too small for a PyTorchJob.
+    expect(lintFindings(stream(pytorch({ Master: replica(1), Worker: replica(-2) })))).toEqual([
+      `kubeflow/replica-count spec.pytorchReplicaSpecs.Worker.replicas is -2; ${allowed}`,
     ]);
   });
 

@@ -192,8 +192,6 @@ export const CONSTRUCT_ONLY_CHECKS: readonly ExplainedCheck[] = [
 ];
 
 export const NOT_YET_IN_LINT: readonly ExplainedCheck[] = [
-  EXPLAINED('common.pod-restart-policy', 'common/replica.ts', ['finding \'podRestartPolicy\''],
-    'a pod template restartPolicy that differs from what the operator writes over it (the replica\'s, Never for ExitCode): judgeable from a v1 job\'s replica spec and its template'),
   EXPLAINED('common.network-values', 'common/internal/networking.ts', [
     'finding `${field}.networks[${i}]`', 'finding `${field}.nccl.socketInterfaces[${i}]`', 'finding `${field}.nccl.ibHcas[${i}]`', 'finding `${field}.nccl.gidIndex`',
     'finding `${field}.nccl.netGdrLevel`',

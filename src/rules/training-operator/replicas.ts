@@ -34,6 +34,8 @@ export const ELASTIC_WORKERS = 'at least 1 for an elastic job, which runs worker
 export const PYTORCH_WORKERS = 'at least 1; the operator refuses a Worker written with fewer replicas (leave the Worker out instead)';
 /** A TFJob with neither Chief nor Master nor workers. */
 export const TF_WORKERS = 'at least 1 when there is no chief or master: the Chief, else worker 0, decides when the job succeeds';
+/** A PaddleJob whose Master (its parameter servers) has no pods. */
+export const PADDLE_PARAMETER_SERVERS = 'at least 1 in parameter-server mode; parameter server 0 is the rendezvous endpoint';
 /** A PaddleJob without a trainer. */
 export const PADDLE_WORKERS = 'at least 1; a PaddleJob needs a trainer, and in collective mode worker 0 is the rendezvous endpoint';
 
@@ -117,6 +119,9 @@ export function checkReplicas(doc: any, facts: TrainingKindFacts, out: Finding[]
       if (byType.size > 0 && !misspelt && (worker === undefined || replicasOf(worker) < 1)) {
         report(worker === undefined ? child(at, 'Worker') : child(child(at, 'Worker'), 'replicas'), worker?.replicas, `expected ${PADDLE_WORKERS}`);
       }
+      // A Master makes the job parameter-server mode, and the Master's success ends it.
+      const master = byType.get('Master');
+      if (master !== undefined && replicasOf(master) < 1) report(child(child(at, 'Master'), 'replicas'), master.replicas, `expected ${PADDLE_PARAMETER_SERVERS}`);
       break;
     }
     case 'JAXJob': {

@@ -137,10 +137,10 @@ const TF = () => job('TFJob', 'tfReplicaSpecs', {
   Chief: { replicas: 1, template: { spec: { containers: [{ name: 'tensorflow', image: IMAGE }] } } },
   Worker: { replicas: 2, template: { spec: { containers: [{ name: 'tensorflow', image: IMAGE }] } } },
 });
-const pod = (container: string) => ({ template: { spec: { containers: [{ name: container, image: IMAGE }] } } });
-const PADDLE = () => job('PaddleJob', 'paddleReplicaSpecs', { Master: { replicas: 1, ...pod('paddle') }, Worker: { replicas: 2, ...pod('paddle') } });
-const JAX = () => job('JAXJob', 'jaxReplicaSpecs', { Worker: { replicas: 2, ...pod('jax') } });
-const XGBOOST = () => job('XGBoostJob', 'xgbReplicaSpecs', { Master: { replicas: 1, ...pod('xgboost') }, Worker: { replicas: 2, ...pod('xgboost') } });
+const podOf = (container: string) => ({ template: { spec: { containers: [{ name: container, image: IMAGE }] } } });
+const PADDLE = () => job('PaddleJob', 'paddleReplicaSpecs', { Master: { replicas: 1, ...podOf('paddle') }, Worker: { replicas: 2, ...podOf('paddle') } });
+const JAX = () => job('JAXJob', 'jaxReplicaSpecs', { Worker: { replicas: 2, ...podOf('jax') } });
+const XGBOOST = () => job('XGBoostJob', 'xgbReplicaSpecs', { Master: { replicas: 1, ...podOf('xgboost') }, Worker: { replicas: 2, ...podOf('xgboost') } });
 const ELASTIC = () => pytorch({ Worker: replica(2) }, { elasticPolicy: { minReplicas: 1, maxReplicas: 4 } });
 const TRAIN_JOB = () => ({
   apiVersion: 'trainer.kubeflow.org/v1alpha1',

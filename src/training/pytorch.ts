@@ -11,7 +11,7 @@ import { ReplicaGroup, RoleOptions } from '../common/replica';
 import { RestartPolicy } from '../common/run-policy';
 import { Finding, finding } from '../rules/finding';
 import { checkCount, fail } from '../rules/report';
-import { ELASTIC_WORKERS } from '../rules/training-operator/replicas';
+import { ELASTIC_WORKERS } from '../rules/training-operator/replica-count-texts';
 
 /** Processes per node for torchrun (`spec.nprocPerNode`). */
 export class NprocPerNode {

@@ -9,7 +9,7 @@ import { ReplicaGroup, RoleOptions } from '../common/replica';
 import { CleanPodPolicy, RestartPolicy } from '../common/run-policy';
 import { Finding, finding } from '../rules/finding';
 import { checkCount, fail } from '../rules/report';
-import { TF_WORKERS } from '../rules/training-operator/replicas';
+import { TF_WORKERS } from '../rules/training-operator/replica-count-texts';
 
 /** When a TFJob counts as succeeded (`spec.successPolicy`). */
 export class SuccessPolicy {

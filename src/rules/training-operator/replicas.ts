@@ -6,6 +6,7 @@
 import { Finding } from '../finding';
 import { child } from '../kubernetes/field-path';
 import { Rule } from '../rule';
+import { ELASTIC_WORKERS, NON_NEGATIVE, PADDLE_PARAMETER_SERVERS, PADDLE_WORKERS, PYTORCH_WORKERS, TF_WORKERS } from './replica-count-texts';
 import { TrainingKindFacts, replicaSpecs, replicasOf } from './training-kinds';
 
 const F = 'replicas';
@@ -20,24 +21,6 @@ export const STATIC_MASTER = new Rule('training-operator', 'kubeflow/pytorch-mas
   'training-operator pkg/controller.v1/pytorch envvar.go: RANK and WORLD_SIZE are set only when a Master exists; elastic jobs run Workers only');
 
 export const REPLICA_RULES = [REPLICA_TYPE, REPLICA_COUNT, STATIC_MASTER];
-
-/*
- * The texts the constructs use for the same counts (DistributedPyTorch, ParameterServerTF,
- * DistributedPaddle), so that a job written by hand and one built with the library read alike;
- * each follows `expected `.
- */
-/** A replica count below 0 (the constructs' floor of every count). */
-export const NON_NEGATIVE = 'a whole number of 0 or more';
-/** An elastic PyTorchJob without workers. */
-export const ELASTIC_WORKERS = 'at least 1 for an elastic job, which runs workers only';
-/** A PyTorchJob Worker written with fewer than one replica. */
-export const PYTORCH_WORKERS = 'at least 1; the operator refuses a Worker written with fewer replicas (leave the Worker out instead)';
-/** A TFJob with neither Chief nor Master nor workers. */
-export const TF_WORKERS = 'at least 1 when there is no chief or master: the Chief, else worker 0, decides when the job succeeds';
-/** A PaddleJob whose Master (its parameter servers) has no pods. */
-export const PADDLE_PARAMETER_SERVERS = 'at least 1 in parameter-server mode; parameter server 0 is the rendezvous endpoint';
-/** A PaddleJob without a trainer. */
-export const PADDLE_WORKERS = 'at least 1; a PaddleJob needs a trainer, and in collective mode worker 0 is the rendezvous endpoint';
 
 /** Checks the replica map's keys and the counts each kind allows. */
 export function checkReplicas(doc: any, facts: TrainingKindFacts, out: Finding[]): void {

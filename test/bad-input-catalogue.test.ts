@@ -350,7 +350,7 @@ const CASES: Case[] = [
     input: 'a pod restartPolicy that the replica one overrides',
     at: 'synth',
     build: paddle({ worker: { restartPolicy: RestartPolicy.ON_FAILURE, podRestartPolicy: RestartPolicy.NEVER } }),
-    message: `${REPORT}  [test/job/Worker] podRestartPolicy (worker.podRestartPolicy) is "Never"; expected OnFailure (the replica's restartPolicy, which the operator applies over it) or none`,
+    message: `${REPORT}  [test/job] spec.paddleReplicaSpecs.Worker.template.spec.restartPolicy (worker.podRestartPolicy) is "Never"; expected OnFailure (the replica's restartPolicy, which the operator applies over it) or none`,
   },
   // ------------------------------------------------------------------ DistributedJax
   {

@@ -27,7 +27,7 @@ const DEFERRED = [
   /^src\/rules\/kubernetes\/(?!names$|replica-keys$)/,
   /^src\/rules\/(across-documents|app-document|operators)$/,
   /^src\/rules\/trainer\/(?!names$|runtime-lookup$)/,
-  /^src\/rules\/training-operator\/(?!training-kinds$)/,
+  /^src\/rules\/training-operator\/(?!training-kinds$|replica-count-texts$)/,
   /^src\/rules\/notebooks\/(?!option-ids$)/,
   /^src\/rules\/kueue\/(?!labels$)/,
   /^src\/rules\/schema\//,

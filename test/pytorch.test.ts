@@ -254,14 +254,19 @@ describe('validation', () => {
       '  [test/job] nprocPerNode is 4; expected at most the 2 accelerators per Master pod; more processes than devices oversubscribe them');
 
     expect(synthErrors(chart => new DistributedPyTorch(chart, 'job', {
-      metadata: { name: 'train' }, image: IMAGE, workers: 0, restartPolicy: RestartPolicy.EXIT_CODE, podRestartPolicy: RestartPolicy.NEVER,
+      metadata: { name: 'train' }, image: IMAGE, workers: 0, restartPolicy: RestartPolicy.EXIT_CODE, podRestartPolicy: RestartPolicy.ALWAYS,
     }))).toBe('Validation failed with the following errors:\n' +
-      '  [test/job/Master] podRestartPolicy is "Never"; expected none with restartPolicy ExitCode; the operator decides restarts by exit code and a pod-level policy would contradict it');
+      '  [test/job] spec.pytorchReplicaSpecs.Master.template.spec.restartPolicy (podRestartPolicy) is "Always"; '
+      + 'expected Never or none with restartPolicy ExitCode: the operator decides restarts by exit code and writes Never on the pods');
+    // Never is what the operator writes for ExitCode, so saying it changes nothing.
+    expect(synthErrors(chart => new DistributedPyTorch(chart, 'job', {
+      metadata: { name: 'train' }, image: IMAGE, workers: 0, restartPolicy: RestartPolicy.EXIT_CODE, podRestartPolicy: RestartPolicy.NEVER,
+    }))).toBeUndefined();
 
     expect(synthErrors(chart => new DistributedPyTorch(chart, 'job', {
       metadata: { name: 'train' }, image: IMAGE, workers: 0, podRestartPolicy: RestartPolicy.ALWAYS,
     }))).toBe('Validation failed with the following errors:\n' +
-      '  [test/job/Master] podRestartPolicy is "Always"; expected OnFailure (the replica\'s restartPolicy, which the operator applies over it) or none');
+      '  [test/job] spec.pytorchReplicaSpecs.Master.template.spec.restartPolicy (podRestartPolicy) is "Always"; expected OnFailure (the replica\'s restartPolicy, which the operator applies over it) or none');
 
     expect(synthErrors(chart => new DistributedPyTorch(chart, 'job', {
       metadata: { name: 'train' }, image: IMAGE, workers: 1, gangScheduling: { scheduler: GangScheduler.VOLCANO, minAvailable: 3 },

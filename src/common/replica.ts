@@ -563,12 +563,8 @@ export class ReplicaGroup extends Construct {
     // k8s/mount-path-unique); two volumes of one name can only be seen here, before the pod lists
     // each name once.
     errors.push(...volumeNameFindings(this.allVolumes()));
-    const podPolicy = this.options.podRestartPolicy;
-    if (podPolicy && this._restartPolicy === RestartPolicy.EXIT_CODE) {
-      errors.push(finding('podRestartPolicy', podPolicy.value, 'expected none with restartPolicy ExitCode; the operator decides restarts by exit code and a pod-level policy would contradict it'));
-    } else if (podPolicy && podPolicy.value !== this._restartPolicy.value) {
-      errors.push(finding('podRestartPolicy', podPolicy.value, `expected ${this._restartPolicy.value} (the replica's restartPolicy, which the operator applies over it) or none`));
-    }
+    // A podRestartPolicy the operator would overwrite is the document rule's
+    // (kubeflow/pod-restart-policy), which reads it in the rendered template.
     return errors;
   }
 }

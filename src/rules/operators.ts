@@ -16,6 +16,7 @@ import { ENV_RULES, checkInjectedEnv } from './training-operator/injected-env';
 import { KNOWN_VALUE_RULES, checkKnownValues } from './training-operator/known-values';
 import { MPI_RULES, checkMpiProcesses } from './training-operator/mpi-processes';
 import { POD_NAME_RULES, checkPodNames } from './training-operator/pod-names';
+import { POD_RESTART_POLICY_RULES, checkPodRestartPolicy } from './training-operator/pod-restart-policy';
 import { REPLICA_RULES, checkReplicas } from './training-operator/replicas';
 import { DocumentFinding, RESTRICTED_NAMESPACE_RULES, restrictedNamespaceFindings } from './training-operator/restricted-namespaces';
 import { trainingKindOf } from './training-operator/training-kinds';
@@ -26,7 +27,8 @@ export { processCount } from './training-operator/mpi-processes';
 
 /** Every rule of one document. */
 export const KUBEFLOW_DOCUMENT_RULES: readonly RuleInfo[] = [
-  ...REPLICA_RULES, ...CONTAINER_RULES, ...POD_NAME_RULES, ...ENV_RULES, ...MPI_RULES, ...ELASTIC_RULES, ...KNOWN_VALUE_RULES,
+  ...REPLICA_RULES, ...POD_RESTART_POLICY_RULES, ...CONTAINER_RULES, ...POD_NAME_RULES, ...ENV_RULES, ...MPI_RULES, ...ELASTIC_RULES,
+  ...KNOWN_VALUE_RULES,
   ...WORKSPACE_KIND_RULES,
 ].map(r => r.info());
 
@@ -43,6 +45,7 @@ export function kubeflowFindings(doc: any): Finding[] {
   const facts = trainingKindOf(doc);
   if (facts !== undefined) {
     checkReplicas(doc, facts, out);
+    checkPodRestartPolicy(doc, facts, out);
     checkFrameworkContainer(doc, facts, out);
     checkPodNames(doc, facts, out);
     checkInjectedEnv(doc, facts, out);

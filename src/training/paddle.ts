@@ -11,6 +11,7 @@ import { ReplicaGroup, RoleOptions } from '../common/replica';
 import { RestartPolicy } from '../common/run-policy';
 import { Finding } from '../rules/finding';
 import { checkCount, fail } from '../rules/report';
+import { PADDLE_PARAMETER_SERVERS, PADDLE_WORKERS } from '../rules/training-operator/replica-count-texts';
 
 /**
  * How a PaddleJob trains. The operator tells the modes apart by the replica types: a job with a
@@ -123,10 +124,10 @@ export class DistributedPaddle extends TrainingJob {
     this.elastic = elastic;
     if (this.mode === PaddleMode.PARAMETER_SERVER) {
       this.parameterServer = this._addReplicaGroup('Master', { ...props.parameterServer, replicas: props.parameterServers ?? 1 },
-        { min: 1, expected: 'at least 1 in parameter-server mode; parameter server 0 is the rendezvous endpoint' });
+        { min: 1, expected: PADDLE_PARAMETER_SERVERS });
     }
     this.worker = this._addReplicaGroup('Worker', { ...props.worker, replicas: props.workers ?? 1 },
-      elastic ? elasticWorkerCount(elastic) : { min: 1, expected: 'at least 1; a PaddleJob needs a trainer, and in collective mode worker 0 is the rendezvous endpoint' });
+      elastic ? elasticWorkerCount(elastic) : { min: 1, expected: PADDLE_WORKERS });
   }
 
   /** @internal */

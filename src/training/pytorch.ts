@@ -11,6 +11,7 @@ import { ReplicaGroup, RoleOptions } from '../common/replica';
 import { RestartPolicy } from '../common/run-policy';
 import { Finding, finding } from '../rules/finding';
 import { checkCount, fail } from '../rules/report';
+import { ELASTIC_WORKERS } from '../rules/training-operator/replica-count-texts';
 
 /** Processes per node for torchrun (`spec.nprocPerNode`). */
 export class NprocPerNode {
@@ -163,7 +164,7 @@ export class DistributedPyTorch extends TrainingJob {
     const elastic = props.elastic;
     if (elastic) {
       checkElasticBounds(this, elastic);
-      if (workers < 1) fail(this, 'workers', workers, 'expected at least 1 for an elastic job, which runs workers only');
+      if (workers < 1) fail(this, 'workers', workers, `expected ${ELASTIC_WORKERS}`);
       if (props.master) fail(this, 'master', 'set', 'expected no master options for an elastic job, which has no Master');
       checkWorkersWithinBounds(this, workers, elastic);
     } else {

@@ -9,6 +9,7 @@ import { ReplicaGroup, RoleOptions } from '../common/replica';
 import { CleanPodPolicy, RestartPolicy } from '../common/run-policy';
 import { Finding, finding } from '../rules/finding';
 import { checkCount, fail } from '../rules/report';
+import { TF_WORKERS } from '../rules/training-operator/replica-count-texts';
 
 /** When a TFJob counts as succeeded (`spec.successPolicy`). */
 export class SuccessPolicy {
@@ -133,7 +134,7 @@ export class ParameterServerTF extends TrainingJob {
       fail(this, 'master', 'set', 'expected no master together with chief: a TFJob has at most one Chief or Master');
     }
     if (workers === 0 && !props.chief && !props.master) {
-      fail(this, 'workers', workers, 'expected at least 1 when there is no chief or master: the Chief, else worker 0, decides when the job succeeds');
+      fail(this, 'workers', workers, `expected ${TF_WORKERS}`);
     }
     if (workers === 0 && props.worker) {
       fail(this, 'worker', 'set', 'expected no worker options when workers is 0');
@@ -153,7 +154,7 @@ export class ParameterServerTF extends TrainingJob {
     const coordinated = props.chief !== undefined || props.master !== undefined;
     if (workers > 0) {
       this.worker = this._addReplicaGroup('Worker', { ...props.worker, replicas: workers }, coordinated ? undefined
-        : { min: 1, expected: 'at least 1 when there is no chief or master: the Chief, else worker 0, decides when the job succeeds' });
+        : { min: 1, expected: TF_WORKERS });
     }
     if (props.evaluator) this.evaluator = this._addReplicaGroup('Evaluator', { ...props.evaluator, replicas: 1 }, one('Evaluator', 'evaluator'));
   }

@@ -26,7 +26,11 @@ export function checkElastic(doc: any, facts: TrainingKindFacts, out: Finding[])
   if (typeof policy !== 'object' || policy === null) return;
   const min = policy.minReplicas;
   const max = policy.maxReplicas;
-  if (isInt(min) && isInt(max) && min > max) {
+  // The bounds are node counts (torchrun --nnodes=min:max): below 1 no node would be started.
+  const below = [['minReplicas', min], ['maxReplicas', max]].find(([, v]) => isInt(v) && v < 1);
+  if (below) {
+    ELASTIC_BOUNDS.report(out, `spec.elasticPolicy.${below[0]}`, below[1], 'expected a whole number of 1 or more');
+  } else if (isInt(min) && isInt(max) && min > max) {
     ELASTIC_BOUNDS.report(out, 'spec.elasticPolicy.minReplicas', min, `expected at most spec.elasticPolicy.maxReplicas (${max})`);
   } else {
     const worker = new Map(replicaSpecs(doc, facts)).get('Worker');

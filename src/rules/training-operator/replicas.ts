@@ -6,6 +6,7 @@
 import { Finding } from '../finding';
 import { child } from '../kubernetes/field-path';
 import { Rule } from '../rule';
+import { ELASTIC_WORKERS, NON_NEGATIVE, PADDLE_PARAMETER_SERVERS, PADDLE_WORKERS, PYTORCH_WORKERS, TF_WORKERS } from './replica-count-texts';
 import { TrainingKindFacts, replicaSpecs, replicasOf } from './training-kinds';
 
 const F = 'replicas';
@@ -13,7 +14,9 @@ const F = 'replicas';
 export const REPLICA_TYPE = new Rule('training-operator', 'kubeflow/replica-type', F,
   'training-operator pkg/webhooks/*/validate<Kind>ReplicaSpecs (replica type keys) and pkg/controller.v1/mpi validateMPIJob');
 export const REPLICA_COUNT = new Rule('training-operator', 'kubeflow/replica-count', F,
-  'training-operator pkg/webhooks: PyTorch and XGBoost Master replicas 1, PyTorch other types at least 1 and a Worker when elastic, TF Chief/Master at most 1; pkg/controller.v1/mpi: Launcher replicas 1; JAX: Worker 0 is the coordinator');
+  'training-operator pkg/webhooks: PyTorch and XGBoost Master replicas 1, PyTorch Worker replicas at least 1 and required with elasticPolicy, TF Chief/Master at most 1; '
+  + 'pkg/controller.v1/mpi: Launcher replicas 1; pkg/controller.v1/tensorflow and paddlepaddle UpdateJobStatus: the replicas that decide success; JAX: Worker 0 is the coordinator; any replica type: no negative count (the CRDs set no minimum)');
+
 export const STATIC_MASTER = new Rule('training-operator', 'kubeflow/pytorch-master', F,
   'training-operator pkg/controller.v1/pytorch envvar.go: RANK and WORLD_SIZE are set only when a Master exists; elastic jobs run Workers only');
 
@@ -24,9 +27,22 @@ export function checkReplicas(doc: any, facts: TrainingKindFacts, out: Finding[]
   const at = child('spec', facts.replicaKey);
   const specs = replicaSpecs(doc, facts);
   const byType = new Map(specs);
-  for (const [type] of specs) {
+  // One finding per count: a negative count is not also reported as too small for its kind.
+  const counted = new Set<string>();
+  const report = (field: string, value: unknown, allowed: string) => {
+    if (counted.has(field)) return;
+    counted.add(field);
+    REPLICA_COUNT.report(out, field, value, allowed);
+  };
+  // A misspelt type (`Workers`) is reported as such; the counts of the type meant are not judged.
+  let misspelt = false;
+  for (const [type, spec] of specs) {
     if (!facts.replicaTypes.includes(type)) {
+      misspelt = true;
       REPLICA_TYPE.report(out, child(at, type), type, `expected a replica type of ${facts.kind}: ${facts.replicaTypes.map(t => `"${t}"`).join(', ')} (spelled exactly)`);
+    } else if (typeof spec.replicas === 'number' && spec.replicas < 0) {
+      // The CRDs set no minimum, and the controllers create no pods for a negative count.
+      report(child(child(at, type), 'replicas'), spec.replicas, `expected ${NON_NEGATIVE}`);
     }
   }
   // `written`: the count must be written out (the PyTorch webhook rejects a Master without
@@ -34,11 +50,11 @@ export function checkReplicas(doc: any, facts: TrainingKindFacts, out: Finding[]
   const exactlyOne = (type: string, why: string, required: boolean, written: boolean) => {
     const spec = byType.get(type);
     if (spec === undefined) {
-      if (required) REPLICA_COUNT.report(out, child(at, type), undefined, `expected a ${type} with replicas: 1; ${why}`);
+      if (required) report(child(at, type), undefined, `expected a ${type} with replicas: 1; ${why}`);
       return;
     }
     const count = written ? spec.replicas : spec.replicas ?? 1;
-    if (count !== 1) REPLICA_COUNT.report(out, child(child(at, type), 'replicas'), spec.replicas, `expected 1; ${why}`);
+    if (count !== 1) report(child(child(at, type), 'replicas'), spec.replicas, `expected 1; ${why}`);
   };
   switch (facts.kind) {
     case 'PyTorchJob': {
@@ -49,16 +65,12 @@ export function checkReplicas(doc: any, facts: TrainingKindFacts, out: Finding[]
         STATIC_MASTER.report(out, child(at, 'Master'), undefined, 'expected a Master in a job without elasticPolicy: the operator sets RANK and WORLD_SIZE only when one exists');
       }
       if (!elastic) exactlyOne('Master', 'a PyTorchJob has one Master, written with replicas: 1, which the operator makes rank 0', false, true);
-      // validatePyTorchJob: an elastic job needs its Workers, and a written count below 1 is refused
-      // for every type but the Master (whose count is checked above).
-      if (elastic && !byType.has('Worker')) {
-        REPLICA_COUNT.report(out, child(at, 'Worker'), undefined, 'expected a Worker: the operator\'s webhook refuses an elastic PyTorchJob (elasticPolicy) without one');
-      }
-      for (const [type, spec] of specs) {
-        const n = spec?.replicas;
-        if (type !== 'Master' && typeof n === 'number' && n < 1) {
-          REPLICA_COUNT.report(out, child(child(at, type), 'replicas'), n, `expected at least 1: the operator's webhook refuses a PyTorchJob ${type} with fewer replicas`);
-        }
+      // The webhook: a Worker is required with elasticPolicy, and a written count must be 1 or more.
+      const worker = byType.get('Worker');
+      if (elastic && worker === undefined && !misspelt) report(child(at, 'Worker'), undefined, `expected ${ELASTIC_WORKERS}`);
+      const written = worker?.replicas;
+      if (typeof written === 'number' && written < 1) {
+        report(child(child(at, 'Worker'), 'replicas'), written, elastic ? `expected ${ELASTIC_WORKERS}` : `expected ${PYTORCH_WORKERS}`);
       }
       break;
     }
@@ -72,15 +84,33 @@ export function checkReplicas(doc: any, facts: TrainingKindFacts, out: Finding[]
       const leaders = ['Chief', 'Master'].filter(t => byType.has(t));
       for (const type of leaders) {
         const n = replicasOf(byType.get(type));
-        if (n > 1) REPLICA_COUNT.report(out, child(child(at, type), 'replicas'), n, `expected at most 1: a TFJob has at most one ${type}`);
+        if (n > 1) report(child(child(at, type), 'replicas'), n, `expected at most 1: a TFJob has at most one ${type}`);
       }
-      if (leaders.length > 1) REPLICA_COUNT.report(out, child(at, 'Master'), byType.get('Master'), 'expected no Master together with a Chief: a TFJob has at most one Chief or Master');
+      if (leaders.length > 1) report(child(at, 'Master'), byType.get('Master'), 'expected no Master together with a Chief: a TFJob has at most one Chief or Master');
+      // The controller decides success by the Chief (or Master), else by the workers: without
+      // either, a job of parameter servers never succeeds, and a Worker of 0 replicas succeeds at once.
+      const worker = byType.get('Worker');
+      if (leaders.length === 0 && byType.size > 0 && !misspelt && (worker === undefined || replicasOf(worker) < 1)) {
+        report(worker === undefined ? child(at, 'Worker') : child(child(at, 'Worker'), 'replicas'), worker?.replicas, `expected ${TF_WORKERS}`);
+      }
+      break;
+    }
+    case 'PaddleJob': {
+      // The Worker replicas are the trainers (the Master is the parameter server): without them a
+      // parameter-server job never finishes, and a collective Worker of 0 replicas succeeds at once.
+      const worker = byType.get('Worker');
+      if (byType.size > 0 && !misspelt && (worker === undefined || replicasOf(worker) < 1)) {
+        report(worker === undefined ? child(at, 'Worker') : child(child(at, 'Worker'), 'replicas'), worker?.replicas, `expected ${PADDLE_WORKERS}`);
+      }
+      // A Master makes the job parameter-server mode, and the Master's success ends it.
+      const master = byType.get('Master');
+      if (master !== undefined && replicasOf(master) < 1) report(child(child(at, 'Master'), 'replicas'), master.replicas, `expected ${PADDLE_PARAMETER_SERVERS}`);
       break;
     }
     case 'JAXJob': {
       const worker = byType.get('Worker');
       if (worker === undefined || replicasOf(worker) < 1) {
-        REPLICA_COUNT.report(out, worker === undefined ? child(at, 'Worker') : child(child(at, 'Worker'), 'replicas'), worker?.replicas,
+        report(worker === undefined ? child(at, 'Worker') : child(child(at, 'Worker'), 'replicas'), worker?.replicas,
           'expected at least 1 Worker: worker 0 is the JAX coordinator');
       }
       break;

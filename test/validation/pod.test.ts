@@ -7,7 +7,8 @@ const LABEL_KEY = 'expected a label key: an optional DNS subdomain prefix and "/
 const LABEL_VALUE = 'expected a label value: empty, or at most 63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit';
 const PORT_NAME = 'expected an IANA service name: at most 15 lower-case letters, digits or "-", with at least one letter, no "--" and no "-" at either end';
 const ENV_NAME = 'expected an environment variable name: one or more printable ASCII characters other than "="';
-const MOUNT_ABSOLUTE = 'expected an absolute path such as /data (the container runtime refuses a relative mount path)';
+const MOUNT_REQUIRED = 'expected a path in the container such as /data';
+const MOUNT_UNIQUE = 'expected a mount path no other mount of the container uses ("/data", "/data/" and "data" are the same path)';
 const SUB_PATH = 'expected a relative path inside the volume, without ".."';
 
 describe('containers', () => {
@@ -109,10 +110,17 @@ describe('volumes and mounts', () => {
       [f(`${mount}.name`, 'data', 'expected the name of a volume of the pod: "dshm"', 'k8s/volume-mount-name')]],
     ['a mount in a pod with no volumes', d => { delete s(d).volumes; },
       [f(`${mount}.name`, 'dshm', 'expected the name of a volume of the pod (the pod has none)', 'k8s/volume-mount-name')]],
-    ['a relative mount path', d => { c(d).volumeMounts[0].mountPath = 'dev/shm'; }, [f(`${mount}.mountPath`, 'dev/shm', MOUNT_ABSOLUTE, 'k8s/mount-path')]],
-    ['an empty mount path', d => { c(d).volumeMounts[0].mountPath = ''; }, [f(`${mount}.mountPath`, '', MOUNT_ABSOLUTE, 'k8s/mount-path')]],
+    // The kubelet makes a relative mount path absolute (makeMounts: Clean("/" + path)), and the pod runs.
+    ['a relative mount path is accepted', d => { c(d).volumeMounts[0].mountPath = 'dev/shm'; }, []],
+    ['an empty mount path', d => { c(d).volumeMounts[0].mountPath = ''; }, [f(`${mount}.mountPath`, '', MOUNT_REQUIRED, 'k8s/mount-path')]],
+    ['no mount path', d => { delete c(d).volumeMounts[0].mountPath; }, [f(`${mount}.mountPath`, undefined, MOUNT_REQUIRED, 'k8s/mount-path')]],
     ['"/dev/shm" and "/dev/shm/" mounted twice', d => { c(d).volumeMounts.push({ name: 'dshm', mountPath: '/dev/shm/' }); },
-      [f(`${CONTAINER}.volumeMounts[1].mountPath`, '/dev/shm/', 'expected a mount path no other mount of the container uses ("/data" and "/data/" are the same path)', 'k8s/mount-path-unique')]],
+      [f(`${CONTAINER}.volumeMounts[1].mountPath`, '/dev/shm/', MOUNT_UNIQUE, 'k8s/mount-path-unique')]],
+    ['"/dev/shm" and "dev/shm" (made absolute by the kubelet) mounted twice', d => { c(d).volumeMounts.push({ name: 'dshm', mountPath: 'dev/shm' }); },
+      [f(`${CONTAINER}.volumeMounts[1].mountPath`, 'dev/shm', MOUNT_UNIQUE, 'k8s/mount-path-unique')]],
+    ['"/dev/shm" and "./dev/../dev/shm" mounted twice', d => { c(d).volumeMounts.push({ name: 'dshm', mountPath: './dev/../dev/shm' }); },
+      [f(`${CONTAINER}.volumeMounts[1].mountPath`, './dev/../dev/shm', MOUNT_UNIQUE, 'k8s/mount-path-unique')]],
+    ['"/dev/shm" and "dev/shm2" are two paths', d => { c(d).volumeMounts.push({ name: 'dshm', mountPath: 'dev/shm2' }); }, []],
     ['an absolute subPath', d => { c(d).volumeMounts[0].subPath = '/etc'; }, [f(`${mount}.subPath`, '/etc', SUB_PATH, 'k8s/sub-path')]],
     ['a subPath with ".."', d => { c(d).volumeMounts[0].subPath = 'a/../../etc'; }, [f(`${mount}.subPath`, 'a/../../etc', SUB_PATH, 'k8s/sub-path')]],
     ['a subPath with ".." inside a name is fine', d => { c(d).volumeMounts[0].subPath = 'a..b/c'; }, []],

@@ -19,7 +19,8 @@ export const IMAGE = new Rule('kubernetes', 'k8s/image', F, `${SOURCE} validateC
 export const IMAGE_PULL_POLICY = new Rule('kubernetes', 'k8s/image-pull-policy', F, `${SOURCE} validatePullPolicy`);
 export const TERMINATION_MESSAGE_POLICY = new Rule('kubernetes', 'k8s/termination-message-policy', F, `${SOURCE} validateContainerCommon`);
 export const CONTAINER_RESTART_POLICY = new Rule('kubernetes', 'k8s/container-restart-policy', F, `${SOURCE} validateInitContainers and validateContainers (restartPolicy Always on init containers only)`);
-export const WORKING_DIR = new Rule('kubernetes', 'k8s/working-dir', F, 'container runtime (runc: the working directory must be an absolute path)');
+export const WORKING_DIR = new Rule('kubernetes', 'k8s/working-dir', F,
+  'runc utils_linux.go validateProcessSpec (the OCI process cwd must be absolute; the kubelet passes workingDir through unchanged)');
 export const PORT_NUMBER = new Rule('kubernetes', 'k8s/port-number', F, `${SOURCE} validateContainerPorts (IsValidPortNum)`);
 export const PORT_NAME = new Rule('kubernetes', 'k8s/port-name', F, `${SOURCE} validateContainerPorts (IsValidPortName)`);
 export const PORT_NAME_UNIQUE = new Rule('kubernetes', 'k8s/port-name-unique', F, `${SOURCE} validateContainerPorts (Duplicate name in a container)`);
@@ -32,8 +33,9 @@ export const ENV_FROM = new Rule('kubernetes', 'k8s/env-from', F, `${SOURCE} Val
 export const ENV_REFERENCE_ORDER = new Rule('kubernetes', 'k8s/env-reference-order', F,
   'k8s.io/kubernetes pkg/kubelet/kubelet_pods.go makeEnvironmentVariables and third_party/forked/golang/expansion (a $(VAR) in an env value expands only from envFrom and earlier entries)');
 export const VOLUME_MOUNT_NAME = new Rule('kubernetes', 'k8s/volume-mount-name', 'volumes', `${SOURCE} ValidateVolumeMounts (name of a volume of the pod)`);
-export const MOUNT_PATH = new Rule('kubernetes', 'k8s/mount-path', 'volumes', `${SOURCE} ValidateVolumeMounts (required) and the container runtime (absolute destination)`);
-export const MOUNT_PATH_UNIQUE = new Rule('kubernetes', 'k8s/mount-path-unique', 'volumes', `${SOURCE} ValidateVolumeMounts (must be unique) and the kubelet (one mount per normalized path)`);
+export const MOUNT_PATH = new Rule('kubernetes', 'k8s/mount-path', 'volumes', `${SOURCE} ValidateVolumeMounts (required)`);
+export const MOUNT_PATH_UNIQUE = new Rule('kubernetes', 'k8s/mount-path-unique', 'volumes',
+  `${SOURCE} ValidateVolumeMounts (must be unique) and the kubelet makeMounts (a relative path made absolute under "/": one mount per resulting path)`);
 export const SUB_PATH = new Rule('kubernetes', 'k8s/sub-path', 'volumes', `${SOURCE} ValidateVolumeMounts (validateLocalDescendingPath, subPath and subPathExpr exclusive)`);
 export const PROBE_HANDLER = new Rule('kubernetes', 'k8s/probe-handler', F, `${SOURCE} validateProbe and validateHandler (exactly one handler)`);
 export const PROBE_SUCCESS_THRESHOLD = new Rule('kubernetes', 'k8s/probe-success-threshold', F, `${SOURCE} validateLivenessProbe and validateStartupProbe (successThreshold 1)`);
@@ -268,13 +270,14 @@ export function checkVolumeMounts(mounts: unknown, at: string, volumes: Set<stri
         : `expected the name of a volume of the pod: ${[...volumes].map(v => JSON.stringify(v)).join(', ')}`);
     }
     const mountPath = mount.mountPath;
-    if (typeof mountPath !== 'string' || !mountPath.startsWith('/')) {
-      MOUNT_PATH.report(out, child(path, 'mountPath'), mountPath, 'expected an absolute path such as /data (the container runtime refuses a relative mount path)');
+    if (typeof mountPath !== 'string' || mountPath === '') {
+      MOUNT_PATH.report(out, child(path, 'mountPath'), mountPath, 'expected a path in the container such as /data');
     } else {
-      // The API server compares the strings; the runtime mounts "/data" and "/data/" on the same place.
+      // The API server compares the strings; the kubelet mounts "data", "/data" and "/data/" on one place.
       const normalized = normalizePath(mountPath);
       if (paths.has(normalized)) {
-        MOUNT_PATH_UNIQUE.report(out, child(path, 'mountPath'), mountPath, 'expected a mount path no other mount of the container uses ("/data" and "/data/" are the same path)');
+        MOUNT_PATH_UNIQUE.report(out, child(path, 'mountPath'), mountPath,
+          'expected a mount path no other mount of the container uses ("/data", "/data/" and "data" are the same path)');
       }
       paths.add(normalized);
     }
@@ -292,10 +295,26 @@ export function checkVolumeMounts(mounts: unknown, at: string, volumes: Set<stri
   }
 }
 
-/** "/a//b/" and "/a/b" are one mount point. */
+/**
+ * Where a mount ends up: the kubelet (makeMounts) turns a relative path into `filepath.Clean("/" + path)`
+ * and passes an absolute one through, which the runtime mounts with repeated and trailing slashes
+ * ignored, so "data", "/data" and "/data//" are one mount point.
+ */
 function normalizePath(path: string): string {
+  if (!path.startsWith('/')) return cleanAbsolute(`/${path}`);
   const collapsed = path.replace(/\/+/g, '/');
   return collapsed.length > 1 && collapsed.endsWith('/') ? collapsed.slice(0, -1) : collapsed;
+}
+
+/** Go's `filepath.Clean` of a path that starts with "/": no empty, "." or ".." elements left. */
+function cleanAbsolute(path: string): string {
+  const parts: string[] = [];
+  for (const part of path.split('/')) {
+    if (part === '' || part === '.') continue;
+    if (part === '..') parts.pop();
+    else parts.push(part);
+  }
+  return `/${parts.join('/')}`;
 }
 
 function checkProbe(probe: Record<string, any>, at: string, mustSucceedOnce: boolean, out: Finding[]): void {

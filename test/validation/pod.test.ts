@@ -10,6 +10,11 @@ const ENV_NAME = 'expected an environment variable name: one or more printable A
 const MOUNT_REQUIRED = 'expected a path in the container such as /data';
 const MOUNT_UNIQUE = 'expected a mount path no other mount of the container uses ("/data", "/data/" and "data" are the same path)';
 const SUB_PATH = 'expected a relative path inside the volume, without ".."';
+const KEY_TEXT = 'at most 253 letters, digits, "-", "_" or ".", not "." or ".." and not starting with ".."';
+const QUALIFIED = 'an optional DNS subdomain prefix and "/", then at most 63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit';
+const FIELD_PATHS = 'metadata.name, metadata.namespace, metadata.uid, spec.nodeName, spec.serviceAccountName, status.hostIP, status.hostIPs, status.podIP, status.podIPs, '
+  + 'or metadata.labels[\'<key>\'] / metadata.annotations[\'<key>\']';
+const RESOURCES = 'limits.cpu, limits.memory, limits.ephemeral-storage, requests.cpu, requests.memory, requests.ephemeral-storage, or requests.hugepages-<size> / limits.hugepages-<size>';
 
 describe('containers', () => {
   runCases(pytorchJob, [
@@ -87,6 +92,43 @@ describe('environment', () => {
         + `so the kubelet leaves "$(PATH_X)" unexpanded; move "PATH_X" before ${CONTAINER}.env[0], or write "$$(PATH_X)" to keep the text literal`, 'k8s/env-reference-order')]],
     ['accepted: earlier entries, escapes, unknown names, an unclosed reference, a later name defined earlier too',
       d => { c(d).env = [{ name: 'A', value: '1' }, { name: 'B', value: '$(A) $$(C) $$$(A) $(OTHER) $(C' }, { name: 'D', value: '$(A)' }, { name: 'A', value: '2' }, { name: 'C', value: '3' }]; }, []],
+    ['a secretKeyRef key with a space', d => { c(d).env = [{ name: 'TOKEN', valueFrom: { secretKeyRef: { name: 'hf', key: 'hf token' } } }]; },
+      [f(`${CONTAINER}.env[0].valueFrom.secretKeyRef.key`, 'hf token', `expected a key of the Secret: ${KEY_TEXT}`, 'k8s/env-key-ref')]],
+    ['a configMapKeyRef with no key', d => { c(d).env = [{ name: 'LR', valueFrom: { configMapKeyRef: { name: 'hparams' } } }]; },
+      [f(`${CONTAINER}.env[0].valueFrom.configMapKeyRef.key`, undefined, `expected a key of the ConfigMap: ${KEY_TEXT}`, 'k8s/env-key-ref')]],
+    ['a configMapKeyRef key ".."', d => { c(d).env = [{ name: 'LR', valueFrom: { configMapKeyRef: { name: 'hparams', key: '..' } } }]; },
+      [f(`${CONTAINER}.env[0].valueFrom.configMapKeyRef.key`, '..', `expected a key of the ConfigMap: ${KEY_TEXT}`, 'k8s/env-key-ref')]],
+    ['a secretKeyRef with no name', d => { c(d).env = [{ name: 'TOKEN', valueFrom: { secretKeyRef: { key: 'token' } } }]; },
+      [f(`${CONTAINER}.env[0].valueFrom.secretKeyRef.name`, undefined, `expected a Secret name: a DNS-1123 subdomain: ${SUBDOMAIN}`, 'k8s/env-key-ref')]],
+    ['a configMapKeyRef name with capitals', d => { c(d).env = [{ name: 'LR', valueFrom: { configMapKeyRef: { name: 'HParams', key: 'lr' } } }]; },
+      [f(`${CONTAINER}.env[0].valueFrom.configMapKeyRef.name`, 'HParams', `expected a ConfigMap name: a DNS-1123 subdomain: ${SUBDOMAIN}`, 'k8s/env-key-ref')]],
+    ['keys with dots, dashes and underscores', d => { c(d).env = [{ name: 'A', valueFrom: { secretKeyRef: { name: 's.x', key: '.dockerconfig_json-1' } } }]; }, []],
+    ['an envFrom secretRef with an empty name', d => { c(d).envFrom = [{ secretRef: { name: '' } }]; },
+      [f(`${CONTAINER}.envFrom[0].secretRef.name`, '', `expected a Secret name: a DNS-1123 subdomain: ${SUBDOMAIN}`, 'k8s/env-key-ref')]],
+    ['a fieldRef to a field env cannot read', d => { c(d).env = [{ name: 'PHASE', valueFrom: { fieldRef: { fieldPath: 'status.phase' } } }]; },
+      [f(`${CONTAINER}.env[0].valueFrom.fieldRef.fieldPath`, 'status.phase', `expected a pod field an env variable can read: ${FIELD_PATHS}`, 'k8s/env-field-ref')]],
+    ['a fieldRef to all labels', d => { c(d).env = [{ name: 'L', valueFrom: { fieldRef: { fieldPath: 'metadata.labels' } } }]; },
+      [f(`${CONTAINER}.env[0].valueFrom.fieldRef.fieldPath`, 'metadata.labels', `expected a pod field an env variable can read: ${FIELD_PATHS}`, 'k8s/env-field-ref')]],
+    ['a fieldRef with apiVersion v2', d => { c(d).env = [{ name: 'N', valueFrom: { fieldRef: { apiVersion: 'v2', fieldPath: 'metadata.name' } } }]; },
+      [f(`${CONTAINER}.env[0].valueFrom.fieldRef.apiVersion`, 'v2', 'expected "v1" (the only pod version the downward API reads)', 'k8s/env-field-ref')]],
+    ['a fieldRef subscript on a field that has none', d => { c(d).env = [{ name: 'N', valueFrom: { fieldRef: { fieldPath: "metadata.name['x']" } } }]; },
+      [f(`${CONTAINER}.env[0].valueFrom.fieldRef.fieldPath`, "metadata.name['x']", 'expected a subscript only on metadata.labels or metadata.annotations', 'k8s/env-field-ref')]],
+    ['a fieldRef label subscript that is no label key', d => { c(d).env = [{ name: 'N', valueFrom: { fieldRef: { fieldPath: "metadata.labels['a b']" } } }]; },
+      [f(`${CONTAINER}.env[0].valueFrom.fieldRef.fieldPath`, "metadata.labels['a b']", `expected a label key in the subscript: ${QUALIFIED}`, 'k8s/env-field-ref')]],
+    ['accepted fieldRefs: name, a label, an upper-case annotation, the legacy spec.host', d => {
+      c(d).env = ['metadata.name', "metadata.labels['app.kubernetes.io/name']", "metadata.annotations['Example.com/Note']", 'spec.host', 'status.podIPs']
+        .map((fieldPath, i) => ({ name: `F${i}`, valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath } } }));
+    }, []],
+    ['a resourceFieldRef to a resource env cannot read', d => { c(d).env = [{ name: 'G', valueFrom: { resourceFieldRef: { resource: 'limits.nvidia.com/gpu' } } }]; },
+      [f(`${CONTAINER}.env[0].valueFrom.resourceFieldRef.resource`, 'limits.nvidia.com/gpu', `expected a container resource: ${RESOURCES}`, 'k8s/env-field-ref')]],
+    ['a cpu divisor of 2', d => { c(d).env = [{ name: 'C', valueFrom: { resourceFieldRef: { resource: 'limits.cpu', divisor: '2' } } }]; },
+      [f(`${CONTAINER}.env[0].valueFrom.resourceFieldRef.divisor`, '2', 'expected 1m or 1 as the divisor of limits.cpu', 'k8s/env-field-ref')]],
+    ['a memory divisor of 1024 (canonically "1024", not "1Ki")', d => { c(d).env = [{ name: 'M', valueFrom: { resourceFieldRef: { resource: 'requests.memory', divisor: '1024' } } }]; },
+      [f(`${CONTAINER}.env[0].valueFrom.resourceFieldRef.divisor`, '1024', 'expected 1, 1k, 1M, 1G, 1T, 1P, 1E, 1Ki, 1Mi, 1Gi, 1Ti, 1Pi or 1Ei as the divisor of requests.memory', 'k8s/env-field-ref')]],
+    ['accepted divisors: 1m, 1Mi, 1024Ki (canonically 1Mi), 1000 (canonically 1k), a huge page resource', d => {
+      c(d).env = [['limits.cpu', '1m'], ['limits.memory', '1Mi'], ['limits.memory', '1024Ki'], ['requests.ephemeral-storage', '1000'], ['limits.hugepages-2Mi', '1Gi']]
+        .map(([resource, divisor], i) => ({ name: `R${i}`, valueFrom: { resourceFieldRef: { resource, divisor } } }));
+    }, []],
     ['accepted: with envFrom, a later name may come from the ConfigMap', d => {
       c(d).envFrom = [{ configMapRef: { name: 'paths' } }];
       c(d).env = [{ name: 'TRAIN', value: '$(DATA_ROOT)/train' }, { name: 'DATA_ROOT', value: '/data' }];

@@ -5,6 +5,7 @@
  */
 import { Finding } from '../finding';
 import { Rule } from '../rule';
+import { checkEnvFromSource, checkEnvVarSource } from './env-sources';
 import { child, indexed, named } from './field-path';
 import { DNS1123_LABEL_TEXT, isDns1123Label, isEnvVarName, isInt32, isObject, isPortName } from './names';
 import { checkResources } from './resources';
@@ -190,6 +191,7 @@ export function checkEnv(env: unknown, at: string, out: Finding[]): void {
         ? 'expected exactly one of fieldRef, resourceFieldRef, configMapKeyRef or secretKeyRef'
         : `expected exactly one source, not ${sources.join(' and ')}`);
     }
+    if (isObject(valueFrom)) checkEnvVarSource(valueFrom, child(path, 'valueFrom'), out);
     if (typeof item.value === 'string' && item.value !== '') {
       ENV_VALUE_FROM.report(out, child(path, 'value'), item.value, 'expected not set (or empty) when valueFrom is set');
     }
@@ -250,6 +252,7 @@ function checkEnvFrom(envFrom: unknown, at: string, out: Finding[]): void {
     if (item.prefix !== undefined && item.prefix !== '' && !isEnvVarName(item.prefix)) {
       ENV_FROM.report(out, child(path, 'prefix'), item.prefix, 'expected printable ASCII characters other than "="');
     }
+    checkEnvFromSource(item, path, out);
   }
 }
 

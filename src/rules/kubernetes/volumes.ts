@@ -1,6 +1,7 @@
 /** Pod volumes, as `ValidateVolumes` (k8s.io/kubernetes/pkg/apis/core/validation) checks them. */
 import { Finding } from '../finding';
 import { Rule } from '../rule';
+import { checkClaimTemplate } from './claim-spec';
 import { child, named } from './field-path';
 import { DNS1123_LABEL_TEXT, isDns1123Label, isObject } from './names';
 
@@ -42,6 +43,15 @@ export function checkVolumes(volumes: unknown, at: string, out: Finding[]): Set<
       VOLUME_SOURCE.report(out, path, volume, types.length === 0
         ? 'expected exactly one volume type, such as emptyDir, configMap, secret or persistentVolumeClaim'
         : `expected exactly one volume type, not ${types.join(' and ')}`);
+    }
+    const ephemeral = volume.ephemeral;
+    if (isObject(ephemeral)) {
+      if (isObject(ephemeral.volumeClaimTemplate)) {
+        checkClaimTemplate(ephemeral.volumeClaimTemplate, child(child(path, 'ephemeral'), 'volumeClaimTemplate'), out);
+      } else {
+        VOLUME_SOURCE.report(out, child(child(path, 'ephemeral'), 'volumeClaimTemplate'), ephemeral.volumeClaimTemplate,
+          'expected the claim template of the ephemeral volume (validateEphemeralVolumeSource requires it)');
+      }
     }
   }
   return names;

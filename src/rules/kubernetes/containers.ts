@@ -59,6 +59,8 @@ export interface PodContext {
   readonly securityContext: unknown;
   readonly securityContextAt: string;
   readonly hostNetwork: boolean;
+  /** The pod's `hostUsers` (false: the pod has its own user namespace). */
+  readonly hostUsers: boolean;
   /** Names of containers seen so far (uniqueness across init and regular containers). */
   readonly containerNames: Set<string>;
   /** `protocol/hostIP/hostPort` seen so far across the pod's containers. */
@@ -105,7 +107,7 @@ function checkContainer(c: Record<string, any>, at: string, init: boolean, pod: 
   if (!Array.isArray(c.envFrom) || c.envFrom.length === 0) checkEnvReferenceOrder(c.env, child(at, 'env'), out);
   checkVolumeMounts(c.volumeMounts, child(at, 'volumeMounts'), pod.volumes, out);
   checkResources(c.resources, child(at, 'resources'), out);
-  checkContainerSecurityContext(c.securityContext, child(at, 'securityContext'), pod.securityContext, pod.securityContextAt, out);
+  checkContainerSecurityContext(c.securityContext, child(at, 'securityContext'), pod.securityContext, pod.securityContextAt, out, pod.hostUsers);
   for (const probe of ['livenessProbe', 'readinessProbe', 'startupProbe']) {
     if (isObject(c[probe])) checkProbe(c[probe], child(at, probe), probe !== 'readinessProbe', out);
   }

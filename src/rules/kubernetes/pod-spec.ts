@@ -9,6 +9,7 @@ import { child } from './field-path';
 import { checkTemplateMeta } from './metadata';
 import { DNS1123_LABEL_TEXT, DNS1123_SUBDOMAIN_TEXT, isDns1123Label, isDns1123Subdomain, isObject } from './names';
 import { checkAffinity, checkNodeSelector, checkTolerations } from './scheduling';
+import { checkPodSecurityFields } from './pod-security-context';
 import { checkPodSecurityContext } from './security';
 import { checkVolumes } from './volumes';
 
@@ -54,11 +55,13 @@ export function checkPodSpec(spec: unknown, at: string, out: Finding[], addedVol
   for (const name of addedVolumes) volumes.add(name);
   const securityContextAt = child(at, 'securityContext');
   checkPodSecurityContext(spec.securityContext, securityContextAt, out);
+  checkPodSecurityFields(spec, at, out);
   const pod: PodContext = {
     volumes,
     securityContext: spec.securityContext,
     securityContextAt,
     hostNetwork: spec.hostNetwork === true,
+    hostUsers: spec.hostUsers !== false,
     containerNames: new Set(),
     hostPorts: new Set(),
   };

@@ -21,7 +21,7 @@ export const CAPABILITY_NAME = new Rule('kubernetes', 'k8s/capability-name', F,
   'container runtime (containerd, CRI-O): an unknown Linux capability fails container creation');
 export const SECCOMP_PROFILE = new Rule('kubernetes', 'k8s/seccomp-profile', F, `${SOURCE} validateSeccompProfileField`);
 export const APPARMOR_PROFILE = new Rule('kubernetes', 'k8s/apparmor-profile', F, `${SOURCE} ValidateAppArmorProfileField`);
-export const PROC_MOUNT = new Rule('kubernetes', 'k8s/proc-mount', F, `${SOURCE} ValidateSecurityContext (procMount: Default or Unmasked)`);
+export const PROC_MOUNT = new Rule('kubernetes', 'k8s/proc-mount', F, `${SOURCE} ValidateSecurityContext (procMount: Default, or Unmasked when hostUsers is false)`);
 
 export const SECURITY_RULES = [
   RUN_AS_NON_ROOT, PRIVILEGED_ESCALATION, SYS_ADMIN_ESCALATION, CAPABILITY_NAME, SECCOMP_PROFILE, APPARMOR_PROFILE, PROC_MOUNT,
@@ -50,8 +50,11 @@ export function checkPodSecurityContext(sc: unknown, at: string, out: Finding[])
   checkProfiles(sc, at, out);
 }
 
-/** Checks a container's security context; `pod` is the pod's, for the values it inherits. */
-export function checkContainerSecurityContext(sc: unknown, at: string, pod: unknown, podAt: string, out: Finding[]): void {
+/**
+ * Checks a container's security context; `pod` is the pod's, for the values it inherits, and
+ * `hostUsers` the pod's `hostUsers` (true unless the pod runs in its own user namespace).
+ */
+export function checkContainerSecurityContext(sc: unknown, at: string, pod: unknown, podAt: string, out: Finding[], hostUsers = true): void {
   const own = isObject(sc) ? sc : undefined;
   const inherited = isObject(pod) ? pod : undefined;
   checkRunAsNonRoot(own, at, inherited, podAt, out);
@@ -82,6 +85,8 @@ export function checkContainerSecurityContext(sc: unknown, at: string, pod: unkn
   }
   if (own.procMount !== undefined && own.procMount !== 'Default' && own.procMount !== 'Unmasked') {
     PROC_MOUNT.report(out, child(at, 'procMount'), own.procMount, 'expected "Default" or "Unmasked"');
+  } else if (own.procMount === 'Unmasked' && hostUsers) {
+    PROC_MOUNT.report(out, child(at, 'procMount'), own.procMount, 'expected "Default" or not set, unless the pod sets hostUsers: false ("Unmasked" needs the pod\'s own user namespace)');
   }
   checkProfiles(own, at, out);
 }

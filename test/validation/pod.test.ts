@@ -10,6 +10,8 @@ const ENV_NAME = 'expected an environment variable name: one or more printable A
 const MOUNT_REQUIRED = 'expected a path in the container such as /data';
 const MOUNT_UNIQUE = 'expected a mount path no other mount of the container uses ("/data", "/data/" and "data" are the same path)';
 const SUB_PATH = 'expected a relative path inside the volume, without ".."';
+const PROBE_PORT_NAME = 'expected a port number, or the name of a container port: at most 15 lower-case letters, digits or "-", with at least one letter (a number in quotes is read as a name)';
+const INIT_HOOKS = 'expected not set on an init container without restartPolicy "Always" (only sidecar init containers take probes and lifecycle hooks)';
 const KEY_TEXT = 'at most 253 letters, digits, "-", "_" or ".", not "." or ".." and not starting with ".."';
 const QUALIFIED = 'an optional DNS subdomain prefix and "/", then at most 63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit';
 const FIELD_PATHS = 'metadata.name, metadata.namespace, metadata.uid, spec.nodeName, spec.serviceAccountName, status.hostIP, status.hostIPs, status.podIP, status.podIPs, '
@@ -64,6 +66,13 @@ describe('ports', () => {
       c(d).ports[0].hostPort = 9000;
       s(d).containers.push({ name: 'sidecar', image: 'busybox', ports: [{ containerPort: 9001, hostPort: 9000 }] });
     }, [f(`${WORKER}.containers[sidecar].ports[0].hostPort`, 9000, 'expected a host port no other port of the pod binds with the same protocol (TCP) and host IP', 'k8s/host-port-unique')]],
+    ['an init container and a container on one host port (init containers run first, one at a time)', d => {
+      c(d).ports[0].hostPort = 9000;
+      s(d).initContainers = [{ name: 'prep', image: 'busybox', ports: [{ containerPort: 9000, hostPort: 9000 }] }];
+    }, []],
+    ['one host port twice in an init container', d => {
+      s(d).initContainers = [{ name: 'prep', image: 'busybox', ports: [{ containerPort: 9000, hostPort: 9000 }, { containerPort: 9001, hostPort: 9000 }] }];
+    }, [f(`${WORKER}.initContainers[prep].ports[1].hostPort`, 9000, 'expected a host port no other port of the pod binds with the same protocol (TCP) and host IP', 'k8s/host-port-unique')]],
   ]);
 });
 
@@ -181,6 +190,33 @@ describe('probes', () => {
       [f(`${CONTAINER}.livenessProbe.successThreshold`, 2, 'expected 1 (liveness and startup probes succeed once)', 'k8s/probe-success-threshold')]],
     ['a readiness probe with successThreshold 2', d => { c(d).readinessProbe = { exec: { command: ['true'] }, successThreshold: 2 }; }, []],
     ['a liveness probe with successThreshold 0 (defaulted to 1)', d => { c(d).livenessProbe = { exec: { command: ['true'] }, successThreshold: 0 }; }, []],
+    ['an exec probe without a command', d => { c(d).livenessProbe = { exec: {} }; },
+      [f(`${CONTAINER}.livenessProbe.exec.command`, undefined, 'expected the command to run, such as ["cat", "/tmp/healthy"]', 'k8s/probe-action')]],
+    ['an httpGet probe on port 0', d => { c(d).readinessProbe = { httpGet: { path: '/healthz', port: 0 } }; },
+      [f(`${CONTAINER}.readinessProbe.httpGet.port`, 0, 'expected a port number between 1 and 65535', 'k8s/probe-action')]],
+    ['an httpGet probe on the port "8080" (a name, not a number)', d => { c(d).readinessProbe = { httpGet: { path: '/healthz', port: '8080' } }; },
+      [f(`${CONTAINER}.readinessProbe.httpGet.port`, '8080', PROBE_PORT_NAME, 'k8s/probe-action')]],
+    ['an httpGet probe in lower-case scheme', d => { c(d).readinessProbe = { httpGet: { path: '/', port: 'http', scheme: 'https' } }; },
+      [f(`${CONTAINER}.readinessProbe.httpGet.scheme`, 'https', 'expected "HTTP" or "HTTPS"', 'k8s/probe-action')]],
+    ['an httpGet header name with a space', d => { c(d).readinessProbe = { httpGet: { path: '/', port: 8080, httpHeaders: [{ name: 'X Probe', value: '1' }] } }; },
+      [f(`${CONTAINER}.readinessProbe.httpGet.httpHeaders[0].name`, 'X Probe', 'expected an HTTP header name of letters, digits and "-", such as X-Probe', 'k8s/probe-action')]],
+    ['a tcpSocket probe on a named port', d => { c(d).startupProbe = { tcpSocket: { port: 'pytorchjob-port' } }; }, []],
+    ['a preStop hook with two handlers', d => { c(d).lifecycle = { preStop: { exec: { command: ['sync'] }, sleep: { seconds: 5 } } }; },
+      [f(`${CONTAINER}.lifecycle.preStop`, { exec: { command: ['sync'] }, sleep: { seconds: 5 } }, 'expected exactly one handler, not exec and sleep', 'k8s/lifecycle-handler')]],
+    ['a postStart hook with no handler', d => { c(d).lifecycle = { postStart: {} }; },
+      [f(`${CONTAINER}.lifecycle.postStart`, {}, 'expected exactly one of exec, httpGet, tcpSocket or sleep', 'k8s/lifecycle-handler')]],
+    ['a preStop sleep longer than the grace period', d => { s(d).terminationGracePeriodSeconds = 10; c(d).lifecycle = { preStop: { sleep: { seconds: 20 } } }; },
+      [f(`${CONTAINER}.lifecycle.preStop.sleep.seconds`, 20, 'expected 0 to 10 seconds (the pod\'s terminationGracePeriodSeconds)', 'k8s/lifecycle-handler')]],
+    ['a preStop sleep of 0 and one of the default 30 seconds', d => {
+      c(d).lifecycle = { preStop: { sleep: { seconds: 30 } }, postStart: { sleep: { seconds: 0 } } };
+    }, []],
+    ['a probe on an init container that is no sidecar', d => { s(d).initContainers = [{ name: 'prep', image: 'busybox', readinessProbe: { exec: { command: ['true'] } } }]; },
+      [f(`${WORKER}.initContainers[prep].readinessProbe`, { exec: { command: ['true'] } }, INIT_HOOKS, 'k8s/init-container-hooks')]],
+    ['a lifecycle hook on an init container that is no sidecar', d => { s(d).initContainers = [{ name: 'prep', image: 'busybox', lifecycle: { preStop: { exec: { command: ['x'] } } } }]; },
+      [f(`${WORKER}.initContainers[prep].lifecycle`, { preStop: { exec: { command: ['x'] } } }, INIT_HOOKS, 'k8s/init-container-hooks')]],
+    ['probes and hooks on a sidecar', d => {
+      s(d).initContainers = [{ name: 'proxy', image: 'envoy', restartPolicy: 'Always', startupProbe: { tcpSocket: { port: 9901 } }, lifecycle: { preStop: { sleep: { seconds: 5 } } } }];
+    }, []],
   ]);
 });
 

@@ -6,6 +6,7 @@
 import { Finding } from '../finding';
 import { Rule } from '../rule';
 import { checkEnvFromSource, checkEnvVarSource } from './env-sources';
+import { checkHandlerActions, checkInitContainerHooks, checkLifecycle } from './handlers';
 import { child, indexed, named } from './field-path';
 import { DNS1123_LABEL_TEXT, isDns1123Label, isEnvVarName, isInt32, isObject, isPortName } from './names';
 import { checkResources } from './resources';
@@ -63,8 +64,10 @@ export interface PodContext {
   readonly hostUsers: boolean;
   /** Names of containers seen so far (uniqueness across init and regular containers). */
   readonly containerNames: Set<string>;
-  /** `protocol/hostIP/hostPort` seen so far across the pod's containers. */
+  /** `protocol/hostIP/hostPort` seen so far across the pod's regular containers. */
   readonly hostPorts: Set<string>;
+  /** The pod's terminationGracePeriodSeconds (30 when not set). */
+  readonly gracePeriod: number;
 }
 
 /** Checks `containers` or `initContainers` of a pod spec. */
@@ -101,13 +104,20 @@ function checkContainer(c: Record<string, any>, at: string, init: boolean, pod: 
     }
   }
   checkWorkingDir(c.workingDir, child(at, 'workingDir'), out);
-  checkPorts(c.ports, child(at, 'ports'), pod, out);
+  // checkHostPortConflicts: across the regular containers, but each init container on its own,
+  // since init containers run one after another.
+  checkPorts(c.ports, child(at, 'ports'), pod, init ? new Set() : pod.hostPorts, out);
   checkEnv(c.env, child(at, 'env'), out);
   checkEnvFrom(c.envFrom, child(at, 'envFrom'), out);
   if (!Array.isArray(c.envFrom) || c.envFrom.length === 0) checkEnvReferenceOrder(c.env, child(at, 'env'), out);
   checkVolumeMounts(c.volumeMounts, child(at, 'volumeMounts'), pod.volumes, out);
   checkResources(c.resources, child(at, 'resources'), out);
   checkContainerSecurityContext(c.securityContext, child(at, 'securityContext'), pod.securityContext, pod.securityContextAt, out, pod.hostUsers);
+  if (init && c.restartPolicy !== 'Always') {
+    checkInitContainerHooks(c, at, out);
+    return;
+  }
+  if (isObject(c.lifecycle)) checkLifecycle(c.lifecycle, child(at, 'lifecycle'), pod.gracePeriod, out);
   for (const probe of ['livenessProbe', 'readinessProbe', 'startupProbe']) {
     if (isObject(c[probe])) checkProbe(c[probe], child(at, probe), probe !== 'readinessProbe', out);
   }
@@ -129,7 +139,7 @@ function checkWorkingDir(dir: unknown, at: string, out: Finding[]): void {
   }
 }
 
-function checkPorts(ports: unknown, at: string, pod: PodContext, out: Finding[]): void {
+function checkPorts(ports: unknown, at: string, pod: PodContext, hostPorts: Set<string>, out: Finding[]): void {
   if (!Array.isArray(ports)) return;
   const names = new Set<string>();
   for (let i = 0; i < ports.length; i++) {
@@ -163,10 +173,10 @@ function checkPorts(ports: unknown, at: string, pod: PodContext, out: Finding[])
     if (isInt32(hostPort) && hostPort > 0) {
       // AccumulateUniqueHostPorts keys on protocol, host IP and port.
       const key = `${protocol ?? 'TCP'}/${port.hostIP ?? ''}/${hostPort}`;
-      if (pod.hostPorts.has(key)) {
+      if (hostPorts.has(key)) {
         HOST_PORT_UNIQUE.report(out, child(path, 'hostPort'), hostPort, `expected a host port no other port of the pod binds with the same protocol (${protocol ?? 'TCP'}) and host IP`);
       }
-      pod.hostPorts.add(key);
+      hostPorts.add(key);
     }
     if (pod.hostNetwork && hostPort !== undefined && hostPort !== 0 && hostPort !== containerPort) {
       HOST_NETWORK_PORT.report(out, child(path, 'hostPort'), hostPort, `expected the containerPort (${String(containerPort)}) or not set, because hostNetwork is true`);
@@ -330,6 +340,7 @@ function checkProbe(probe: Record<string, any>, at: string, mustSucceedOnce: boo
       ? 'expected exactly one of exec, httpGet, tcpSocket or grpc'
       : `expected exactly one handler, not ${handlers.join(' and ')}`);
   }
+  checkHandlerActions(probe, at, out);
   // 0 is defaulted to 1 before validation (SetDefaults_Probe).
   const threshold = probe.successThreshold;
   if (mustSucceedOnce && threshold !== undefined && threshold !== 0 && threshold !== 1) {

@@ -11,6 +11,7 @@ import { CONTAINER_RULES } from './containers';
 import { CORE_OBJECT_RULES } from './core-objects';
 import { DocumentKind, documentKind, integerFields, SUBDOMAIN_NAME } from './documents';
 import { ENV_SOURCE_RULES } from './env-sources';
+import { HANDLER_RULES } from './handlers';
 import { INTEGER_RULES, checkIntegers, compileIntegers } from './integers';
 import { METADATA_RULES, checkObjectMeta } from './metadata';
 import { isObject } from './names';
@@ -30,7 +31,7 @@ export type { DocumentKind } from './documents';
 
 /** Every Kubernetes rule of the layer. */
 export const KUBERNETES_RULES: readonly RuleInfo[] = [
-  ...METADATA_RULES, ...POD_SPEC_RULES, ...CONTAINER_RULES, ...ENV_SOURCE_RULES, ...VOLUME_RULES, ...SCHEDULING_RULES, ...RESOURCE_RULES,
+  ...METADATA_RULES, ...POD_SPEC_RULES, ...CONTAINER_RULES, ...ENV_SOURCE_RULES, ...HANDLER_RULES, ...VOLUME_RULES, ...SCHEDULING_RULES, ...RESOURCE_RULES,
   ...SECURITY_RULES, ...POD_SECURITY_CONTEXT_RULES, ...INTEGER_RULES, ...CORE_OBJECT_RULES, ...CLAIM_SPEC_RULES,
 ].map(r => r.info());
 

@@ -6,6 +6,7 @@ import { Finding } from '../finding';
 import { Rule } from '../rule';
 import { PodContext, checkContainers } from './containers';
 import { child } from './field-path';
+import { DEFAULT_GRACE_PERIOD } from './handlers';
 import { checkTemplateMeta } from './metadata';
 import { DNS1123_LABEL_TEXT, DNS1123_SUBDOMAIN_TEXT, isDns1123Label, isDns1123Subdomain, isObject } from './names';
 import { checkAffinity, checkNodeSelector, checkTolerations } from './scheduling';
@@ -64,6 +65,7 @@ export function checkPodSpec(spec: unknown, at: string, out: Finding[], addedVol
     hostUsers: spec.hostUsers !== false,
     containerNames: new Set(),
     hostPorts: new Set(),
+    gracePeriod: typeof spec.terminationGracePeriodSeconds === 'number' ? spec.terminationGracePeriodSeconds : DEFAULT_GRACE_PERIOD,
   };
   checkContainers(spec.initContainers, child(at, 'initContainers'), true, pod, out);
   if (!Array.isArray(spec.containers) || spec.containers.length === 0) {

@@ -12,6 +12,7 @@ const MOUNT_UNIQUE = 'expected a mount path no other mount of the container uses
 const SUB_PATH = 'expected a relative path inside the volume, without ".."';
 const PROBE_PORT_NAME = 'expected a port number, or the name of a container port: at most 15 lower-case letters, digits or "-", with at least one letter (a number in quotes is read as a name)';
 const INIT_HOOKS = 'expected not set on an init container without restartPolicy "Always" (only sidecar init containers take probes and lifecycle hooks)';
+const DNS_SEARCH = 'expected a search domain: at most 253 lower-case letters, digits, "-", "_" or ".", each dot-separated part ending with a letter or digit (a trailing "." and "." alone are allowed)';
 const KEY_TEXT = 'at most 253 letters, digits, "-", "_" or ".", not "." or ".." and not starting with ".."';
 const QUALIFIED = 'an optional DNS subdomain prefix and "/", then at most 63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit';
 const FIELD_PATHS = 'metadata.name, metadata.namespace, metadata.uid, spec.nodeName, spec.serviceAccountName, status.hostIP, status.hostIPs, status.podIP, status.podIPs, '
@@ -258,6 +259,55 @@ describe('scheduling', () => {
       [f(`${WORKER}.dnsConfig`, undefined, 'expected a dnsConfig with at least one nameserver when dnsPolicy is "None"', 'k8s/dns-policy')]],
     ['a misspelt preemptionPolicy', d => { s(d).preemptionPolicy = 'Preempt'; },
       [f(`${WORKER}.preemptionPolicy`, 'Preempt', 'expected "PreemptLowerPriority" or "Never"', 'k8s/preemption-policy')]],
+  ]);
+});
+
+describe('name resolution, gates, OS', () => {
+  runCases(pytorchJob, [
+    ['four nameservers', d => { s(d).dnsConfig = { nameservers: ['10.0.0.1', '10.0.0.2', '10.0.0.3', '10.0.0.4'] }; },
+      [f(`${WORKER}.dnsConfig.nameservers`, ['10.0.0.1', '10.0.0.2', '10.0.0.3', '10.0.0.4'], 'expected at most 3 nameservers (what the resolver reads)', 'k8s/dns-config')]],
+    ['a nameserver that is a host name', d => { s(d).dnsPolicy = 'None'; s(d).dnsConfig = { nameservers: ['dns.example.com'] }; },
+      [f(`${WORKER}.dnsConfig.nameservers[0]`, 'dns.example.com', 'expected an IPv4 or IPv6 address such as 10.0.0.10', 'k8s/dns-config')]],
+    ['IPv4 with leading zeros, IPv6 and an IPv4-mapped IPv6 nameserver', d => { s(d).dnsConfig = { nameservers: ['010.000.000.010', 'fd00::a', '::ffff:10.0.0.1'] }; }, []],
+    ['a search domain with a space', d => { s(d).dnsConfig = { searches: ['ml team.svc.cluster.local'] }; },
+      [f(`${WORKER}.dnsConfig.searches[0]`, 'ml team.svc.cluster.local', DNS_SEARCH, 'k8s/dns-config')]],
+    ['search domains 1.34 accepts: a trailing dot, an underscore, "."', d => { s(d).dnsConfig = { searches: ['svc.cluster.local.', '_tcp.example.com', '.'] }; }, []],
+    ['33 search domains', d => { s(d).dnsConfig = { searches: Array.from({ length: 33 }, (_, i) => `d${i}.local`) }; },
+      [f(`${WORKER}.dnsConfig.searches`, Array.from({ length: 33 }, (_, i) => `d${i}.local`), 'expected at most 32 search domains', 'k8s/dns-config')]],
+    ['a resolver option without a name', d => { s(d).dnsConfig = { options: [{ value: '2' }] }; },
+      [f(`${WORKER}.dnsConfig.options[0].name`, undefined, 'expected the name of the resolver option, such as ndots', 'k8s/dns-config')]],
+    ['a host alias with a bad IP and an upper-case host name', d => { s(d).hostAliases = [{ ip: '10.0.0.256', hostnames: ['Registry.local'] }]; },
+      [f(`${WORKER}.hostAliases[0].ip`, '10.0.0.256', 'expected an IPv4 or IPv6 address such as 10.0.0.10', 'k8s/host-aliases'),
+        f(`${WORKER}.hostAliases[0].hostnames[0]`, 'Registry.local', `expected a host name: a DNS-1123 subdomain: ${SUBDOMAIN}`, 'k8s/host-aliases')]],
+    ['a readiness gate with a space', d => { s(d).readinessGates = [{ conditionType: 'warm cache' }]; },
+      [f(`${WORKER}.readinessGates[0].conditionType`, 'warm cache', `expected a pod condition type: ${QUALIFIED}`, 'k8s/pod-gates')]],
+    ['a scheduling gate twice', d => { s(d).schedulingGates = [{ name: 'example.com/quota' }, { name: 'example.com/quota' }]; },
+      [f(`${WORKER}.schedulingGates[1].name`, 'example.com/quota', 'expected a scheduling gate not listed twice', 'k8s/pod-gates')]],
+    ['an OS in capitals', d => { s(d).os = { name: 'Linux' }; }, [f(`${WORKER}.os.name`, 'Linux', 'expected "linux" or "windows"', 'k8s/pod-os')]],
+  ]);
+});
+
+describe('topology spread', () => {
+  const t = `${WORKER}.topologySpreadConstraints`;
+  const zone = { maxSkew: 1, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'DoNotSchedule', labelSelector: { matchLabels: { app: 'train' } } };
+  runCases(pytorchJob, [
+    ['a valid constraint with matchLabelKeys', d => { s(d).topologySpreadConstraints = [{ ...zone, matchLabelKeys: ['pod-template-hash'], minDomains: 2, nodeTaintsPolicy: 'Honor' }]; }, []],
+    ['no topologyKey', d => { s(d).topologySpreadConstraints = [{ ...zone, topologyKey: '' }]; },
+      [f(`${t}[0].topologyKey`, '', 'expected the node label to spread over, such as topology.kubernetes.io/zone', 'k8s/topology-spread')]],
+    ['a misspelt whenUnsatisfiable', d => { s(d).topologySpreadConstraints = [{ ...zone, whenUnsatisfiable: 'DoNotScheduled' }]; },
+      [f(`${t}[0].whenUnsatisfiable`, 'DoNotScheduled', 'expected "DoNotSchedule" or "ScheduleAnyway"', 'k8s/topology-spread')]],
+    ['two constraints on one pair', d => { s(d).topologySpreadConstraints = [zone, { ...zone, maxSkew: 2 }]; },
+      [f(`${t}[0]`, 'topology.kubernetes.io/zone/DoNotSchedule', `expected one constraint per topologyKey and whenUnsatisfiable (${t}[1] has the same pair)`, 'k8s/topology-spread')]],
+    ['minDomains with ScheduleAnyway', d => { s(d).topologySpreadConstraints = [{ ...zone, whenUnsatisfiable: 'ScheduleAnyway', minDomains: 3 }]; },
+      [f(`${t}[0].minDomains`, 3, 'expected not set unless whenUnsatisfiable is "DoNotSchedule"', 'k8s/topology-spread')]],
+    ['a misspelt node policy', d => { s(d).topologySpreadConstraints = [{ ...zone, nodeAffinityPolicy: 'Honour' }]; },
+      [f(`${t}[0].nodeAffinityPolicy`, 'Honour', 'expected "Honor" or "Ignore"', 'k8s/topology-spread')]],
+    ['matchLabelKeys without a labelSelector', d => { s(d).topologySpreadConstraints = [{ ...zone, labelSelector: undefined, matchLabelKeys: ['app'] }]; },
+      [f(`${t}[0].matchLabelKeys`, ['app'], 'expected not set when labelSelector is not set', 'k8s/topology-spread')]],
+    ['a matchLabelKey the selector has', d => { s(d).topologySpreadConstraints = [{ ...zone, matchLabelKeys: ['app'] }]; },
+      [f(`${t}[0].matchLabelKeys[0]`, 'app', 'expected a key the labelSelector does not have (a key of matchLabelKeys is added to the selector)', 'k8s/topology-spread')]],
+    ['a selector expression with a bad operator', d => { s(d).topologySpreadConstraints = [{ ...zone, labelSelector: { matchExpressions: [{ key: 'app', operator: 'Equals', values: ['x'] }] } }]; },
+      [f(`${t}[0].labelSelector.matchExpressions[0].operator`, 'Equals', 'expected "In", "NotIn", "Exists" or "DoesNotExist"', 'k8s/label-selector')]],
   ]);
 });
 

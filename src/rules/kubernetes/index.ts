@@ -16,12 +16,14 @@ import { INTEGER_RULES, checkIntegers, compileIntegers } from './integers';
 import { METADATA_RULES, checkObjectMeta } from './metadata';
 import { isObject } from './names';
 import { POD_SECURITY_RULES } from './pod-security';
+import { POD_NETWORK_RULES } from './pod-network';
 import { POD_SECURITY_CONTEXT_RULES } from './pod-security-context';
 import { POD_SPEC_RULES, checkPodTemplate } from './pod-spec';
 import { RESOURCE_RULES } from './resources';
 import { SCHEDULING_RULES } from './scheduling';
 import { SECURITY_RULES } from './security';
 import { Location, compileLocation, select } from './select';
+import { TOPOLOGY_SPREAD_RULES } from './topology-spread';
 import { VOLUME_RULES } from './volumes';
 import { TRAINER_RULES } from '../trainer/documents';
 
@@ -31,7 +33,7 @@ export type { DocumentKind } from './documents';
 
 /** Every Kubernetes rule of the layer. */
 export const KUBERNETES_RULES: readonly RuleInfo[] = [
-  ...METADATA_RULES, ...POD_SPEC_RULES, ...CONTAINER_RULES, ...ENV_SOURCE_RULES, ...HANDLER_RULES, ...VOLUME_RULES, ...SCHEDULING_RULES, ...RESOURCE_RULES,
+  ...METADATA_RULES, ...POD_SPEC_RULES, ...CONTAINER_RULES, ...ENV_SOURCE_RULES, ...HANDLER_RULES, ...POD_NETWORK_RULES, ...TOPOLOGY_SPREAD_RULES, ...VOLUME_RULES, ...SCHEDULING_RULES, ...RESOURCE_RULES,
   ...SECURITY_RULES, ...POD_SECURITY_CONTEXT_RULES, ...INTEGER_RULES, ...CORE_OBJECT_RULES, ...CLAIM_SPEC_RULES,
 ].map(r => r.info());
 

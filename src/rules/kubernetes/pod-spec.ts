@@ -5,13 +5,15 @@
 import { Finding } from '../finding';
 import { Rule } from '../rule';
 import { PodContext, checkContainers } from './containers';
-import { child } from './field-path';
+import { child, indexed } from './field-path';
 import { DEFAULT_GRACE_PERIOD } from './handlers';
 import { checkTemplateMeta } from './metadata';
-import { DNS1123_LABEL_TEXT, DNS1123_SUBDOMAIN_TEXT, isDns1123Label, isDns1123Subdomain, isObject } from './names';
+import { DNS1123_LABEL_TEXT, DNS1123_SUBDOMAIN_TEXT, QUALIFIED_NAME_TEXT, isDns1123Label, isDns1123Subdomain, isObject, isQualifiedName } from './names';
+import { checkDnsConfig, checkHostAliases } from './pod-network';
 import { checkAffinity, checkNodeSelector, checkTolerations } from './scheduling';
 import { checkPodSecurityFields } from './pod-security-context';
 import { checkPodSecurityContext } from './security';
+import { checkTopologySpread } from './topology-spread';
 import { checkVolumes } from './volumes';
 
 const F = 'pod';
@@ -29,10 +31,13 @@ export const PREEMPTION_POLICY = new Rule('kubernetes', 'k8s/preemption-policy',
 export const EPHEMERAL_CONTAINERS = new Rule('kubernetes', 'k8s/ephemeral-containers', F,
   'k8s.io/kubernetes/pkg/apis/core/validation ValidatePodCreate (ephemeral containers cannot be set on create)');
 export const CONTAINERS_REQUIRED = new Rule('kubernetes', 'k8s/containers-required', F, `${SOURCE} validateContainers (at least one container)`);
+export const POD_GATES = new Rule('kubernetes', 'k8s/pod-gates', F,
+  `${SOURCE} validateReadinessGates and validateSchedulingGates (qualified names, scheduling gates unique)`);
+export const POD_OS = new Rule('kubernetes', 'k8s/pod-os', F, `${SOURCE} validateOS (os.name linux or windows)`);
 
 export const POD_SPEC_RULES = [
   PRIORITY_CLASS_NAME, SCHEDULER_NAME, SERVICE_ACCOUNT_NAME, NODE_NAME, RUNTIME_CLASS_NAME, HOSTNAME,
-  RESTART_POLICY, DNS_POLICY, PREEMPTION_POLICY, EPHEMERAL_CONTAINERS, CONTAINERS_REQUIRED,
+  RESTART_POLICY, DNS_POLICY, PREEMPTION_POLICY, EPHEMERAL_CONTAINERS, CONTAINERS_REQUIRED, POD_GATES, POD_OS,
 ];
 
 const RESTART_POLICIES = new Set(['Always', 'OnFailure', 'Never']);
@@ -99,6 +104,37 @@ export function checkPodSpec(spec: unknown, at: string, out: Finding[], addedVol
   }
   if (spec.preemptionPolicy !== undefined && !PREEMPTION_POLICIES.has(spec.preemptionPolicy)) {
     PREEMPTION_POLICY.report(out, child(at, 'preemptionPolicy'), spec.preemptionPolicy, 'expected "PreemptLowerPriority" or "Never"');
+  }
+  checkDnsConfig(spec.dnsConfig, child(at, 'dnsConfig'), out);
+  checkHostAliases(spec.hostAliases, child(at, 'hostAliases'), out);
+  checkTopologySpread(spec.topologySpreadConstraints, child(at, 'topologySpreadConstraints'), out);
+  checkGates(spec, at, out);
+  if (isObject(spec.os) && spec.os.name !== 'linux' && spec.os.name !== 'windows') {
+    POD_OS.report(out, child(child(at, 'os'), 'name'), spec.os.name, 'expected "linux" or "windows"');
+  }
+}
+
+function checkGates(spec: Record<string, any>, at: string, out: Finding[]): void {
+  if (Array.isArray(spec.readinessGates)) {
+    spec.readinessGates.forEach((g: unknown, i: number) => {
+      const type = isObject(g) ? g.conditionType : undefined;
+      if (!isQualifiedName(type)) {
+        POD_GATES.report(out, child(indexed(child(at, 'readinessGates'), i), 'conditionType'), type, `expected a pod condition type: ${QUALIFIED_NAME_TEXT}`);
+      }
+    });
+  }
+  if (Array.isArray(spec.schedulingGates)) {
+    const seen = new Set<unknown>();
+    spec.schedulingGates.forEach((g: unknown, i: number) => {
+      const name = isObject(g) ? g.name : undefined;
+      const nameAt = child(indexed(child(at, 'schedulingGates'), i), 'name');
+      if (!isQualifiedName(name)) {
+        POD_GATES.report(out, nameAt, name, `expected a scheduling gate name: ${QUALIFIED_NAME_TEXT}`);
+      } else if (seen.has(name)) {
+        POD_GATES.report(out, nameAt, name, 'expected a scheduling gate not listed twice');
+      }
+      seen.add(name);
+    });
   }
 }
 

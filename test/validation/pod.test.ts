@@ -392,5 +392,45 @@ describe('resources', () => {
       [f(`${r}.limits["nvidia.com/a gpu"]`, 'nvidia.com/a gpu', 'expected a resource name: an optional DNS subdomain prefix and "/", then at most 63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit', 'k8s/resource-name')]],
     ['huge pages request below the limit', d => { c(d).resources.limits['hugepages-2Mi'] = '1Gi'; c(d).resources.requests['hugepages-2Mi'] = '512Mi'; },
       [f(`${r}.requests["hugepages-2Mi"]`, '512Mi', 'expected the same value as the limit 1Gi (hugepages-2Mi cannot be overcommitted)', 'k8s/resource-not-overcommitted')]],
+    ['huge pages that are no whole number of pages', d => { c(d).resources.limits['hugepages-2Mi'] = '3Mi'; c(d).resources.requests['hugepages-2Mi'] = '3Mi'; },
+      [f(`${r}.limits["hugepages-2Mi"]`, '3Mi', 'expected a whole number of 2Mi pages', 'k8s/resource-huge-pages'),
+        f(`${r}.requests["hugepages-2Mi"]`, '3Mi', 'expected a whole number of 2Mi pages', 'k8s/resource-huge-pages')]],
+    ['huge pages of a size that is no quantity', d => { c(d).resources.limits['hugepages-big'] = '1Gi'; },
+      [f(`${r}.limits["hugepages-big"]`, '1Gi', 'expected huge pages of a valid page size: the name hugepages-big holds no page size such as 2Mi or 1Gi', 'k8s/resource-huge-pages')]],
+    ['huge pages of 1.5Mi in 512Ki pages', d => { c(d).resources.limits['hugepages-512Ki'] = '1.5Mi'; c(d).resources.requests['hugepages-512Ki'] = '1.5Mi'; }, []],
+    ['huge pages without cpu or memory', d => { c(d).resources = { limits: { 'hugepages-1Gi': '2Gi' } }; },
+      [f(r, 'hugepages-1Gi', 'expected a cpu or memory request or limit beside the huge pages (the API server refuses huge pages alone)', 'k8s/resource-huge-pages')]],
+    ['a resize policy for a GPU', d => { c(d).resizePolicy = [{ resourceName: 'nvidia.com/gpu', restartPolicy: 'NotRequired' }]; },
+      [f(`${CONTAINER}.resizePolicy[0].resourceName`, 'nvidia.com/gpu', 'expected "cpu" or "memory"', 'k8s/resize-policy')]],
+    ['a resize policy naming memory twice', d => { c(d).resizePolicy = [{ resourceName: 'memory', restartPolicy: 'NotRequired' }, { resourceName: 'memory', restartPolicy: 'NotRequired' }]; },
+      [f(`${CONTAINER}.resizePolicy[1].resourceName`, 'memory', 'expected each resource once in the resize policy', 'k8s/resize-policy')]],
+    ['a misspelt resize restart policy', d => { c(d).resizePolicy = [{ resourceName: 'cpu', restartPolicy: 'Restart' }]; },
+      [f(`${CONTAINER}.resizePolicy[0].restartPolicy`, 'Restart', 'expected "NotRequired" or "RestartContainer"', 'k8s/resize-policy')]],
+    ['RestartContainer in a pod that never restarts', d => { s(d).restartPolicy = 'Never'; c(d).resizePolicy = [{ resourceName: 'memory', restartPolicy: 'RestartContainer' }]; },
+      [f(`${CONTAINER}.resizePolicy[0].restartPolicy`, 'RestartContainer', 'expected "NotRequired", because the pod\'s restartPolicy is "Never"', 'k8s/resize-policy')]],
+  ]);
+});
+
+describe('pod-level resources and resource claims', () => {
+  const r = `${WORKER}.resources`;
+  runCases(pytorchJob, [
+    ['pod resources above the container (4 CPU, 16Gi limits)', d => { s(d).resources = { requests: { cpu: '8', memory: '32Gi' }, limits: { cpu: '8', memory: '32Gi' } }; }, []],
+    ['a pod request below the container\'s', d => { s(d).resources = { requests: { cpu: '2' } }; },
+      [f(`${r}.requests.cpu`, '2', 'expected at least the containers\' requests of cpu together (4)', 'k8s/pod-resources')]],
+    ['a container limit above the pod\'s', d => { s(d).resources = { limits: { memory: '8Gi' } }; },
+      [f(`${CONTAINER}.resources.limits.memory`, '16Gi', 'expected at most the pod\'s limit 8Gi', 'k8s/pod-resources')]],
+    ['a GPU at pod level', d => { s(d).resources = { limits: { 'nvidia.com/gpu': 1 } }; },
+      [f(`${r}.limits["nvidia.com/gpu"]`, 'nvidia.com/gpu', 'expected cpu, memory or hugepages-<size> (the resources a pod-level request or limit takes)', 'k8s/resource-name')]],
+    ['claims at pod level', d => { s(d).resources = { claims: [{ name: 'gpu' }] }; },
+      [f(`${r}.claims`, [{ name: 'gpu' }], 'expected not set: claims go on the containers\' resources, not the pod\'s', 'k8s/pod-resources')]],
+    ['a container claim the pod does not have', d => { c(d).resources.claims = [{ name: 'gpu' }]; },
+      [f(`${CONTAINER}.resources.claims[0].name`, 'gpu', 'expected the name of a claim in the pod\'s resourceClaims (the pod has none)', 'k8s/resource-claims')]],
+    ['a claim of the pod, used once', d => { s(d).resourceClaims = [{ name: 'gpu', resourceClaimTemplateName: 'a100' }]; c(d).resources.claims = [{ name: 'gpu' }]; }, []],
+    ['a claim used whole and by request', d => { s(d).resourceClaims = [{ name: 'gpu', resourceClaimTemplateName: 'a100' }]; c(d).resources.claims = [{ name: 'gpu', request: 'one' }, { name: 'gpu' }]; },
+      [f(`${CONTAINER}.resources.claims[1]`, 'gpu', 'expected each claim (or request of a claim) once per container', 'k8s/resource-claims')]],
+    ['a pod claim with two sources', d => { s(d).resourceClaims = [{ name: 'gpu', resourceClaimName: 'a', resourceClaimTemplateName: 'b' }]; },
+      [f(`${WORKER}.resourceClaims[0]`, { name: 'gpu', resourceClaimName: 'a', resourceClaimTemplateName: 'b' }, 'expected only one of resourceClaimName or resourceClaimTemplateName', 'k8s/resource-claims')]],
+    ['a pod claim name with capitals', d => { s(d).resourceClaims = [{ name: 'GPU', resourceClaimName: 'a' }]; },
+      [f(`${WORKER}.resourceClaims[0].name`, 'GPU', LABEL, 'k8s/resource-claims')]],
   ]);
 });

@@ -6,9 +6,10 @@
 import { Finding } from '../finding';
 import { Rule } from '../rule';
 import { checkEnvFromSource, checkEnvVarSource } from './env-sources';
-import { checkHandlerActions, checkInitContainerHooks, checkLifecycle } from './handlers';
 import { child, indexed, named } from './field-path';
+import { checkHandlerActions, checkInitContainerHooks, checkLifecycle } from './handlers';
 import { DNS1123_LABEL_TEXT, isDns1123Label, isEnvVarName, isInt32, isObject, isPortName } from './names';
+import { checkContainerClaims, checkResizePolicy } from './pod-resources';
 import { checkResources } from './resources';
 import { checkContainerSecurityContext, isLocalDescendingPath } from './security';
 
@@ -68,6 +69,10 @@ export interface PodContext {
   readonly hostPorts: Set<string>;
   /** The pod's terminationGracePeriodSeconds (30 when not set). */
   readonly gracePeriod: number;
+  /** The pod's restartPolicy (as written; the API server defaults it to Always). */
+  readonly restartPolicy: unknown;
+  /** The names of the pod's resourceClaims. */
+  readonly resourceClaims: Set<string>;
 }
 
 /** Checks `containers` or `initContainers` of a pod spec. */
@@ -112,6 +117,8 @@ function checkContainer(c: Record<string, any>, at: string, init: boolean, pod: 
   if (!Array.isArray(c.envFrom) || c.envFrom.length === 0) checkEnvReferenceOrder(c.env, child(at, 'env'), out);
   checkVolumeMounts(c.volumeMounts, child(at, 'volumeMounts'), pod.volumes, out);
   checkResources(c.resources, child(at, 'resources'), out);
+  if (isObject(c.resources)) checkContainerClaims(c.resources.claims, child(child(at, 'resources'), 'claims'), pod.resourceClaims, out);
+  checkResizePolicy(c.resizePolicy, child(at, 'resizePolicy'), pod.restartPolicy, out);
   checkContainerSecurityContext(c.securityContext, child(at, 'securityContext'), pod.securityContext, pod.securityContextAt, out, pod.hostUsers);
   if (init && c.restartPolicy !== 'Always') {
     checkInitContainerHooks(c, at, out);

@@ -15,8 +15,9 @@ import { HANDLER_RULES } from './handlers';
 import { INTEGER_RULES, checkIntegers, compileIntegers } from './integers';
 import { METADATA_RULES, checkObjectMeta } from './metadata';
 import { isObject } from './names';
-import { POD_SECURITY_RULES } from './pod-security';
 import { POD_NETWORK_RULES } from './pod-network';
+import { POD_RESOURCE_RULES } from './pod-resources';
+import { POD_SECURITY_RULES } from './pod-security';
 import { POD_SECURITY_CONTEXT_RULES } from './pod-security-context';
 import { POD_SPEC_RULES, checkPodTemplate } from './pod-spec';
 import { RESOURCE_RULES } from './resources';
@@ -33,8 +34,10 @@ export type { DocumentKind } from './documents';
 
 /** Every Kubernetes rule of the layer. */
 export const KUBERNETES_RULES: readonly RuleInfo[] = [
-  ...METADATA_RULES, ...POD_SPEC_RULES, ...CONTAINER_RULES, ...ENV_SOURCE_RULES, ...HANDLER_RULES, ...POD_NETWORK_RULES, ...TOPOLOGY_SPREAD_RULES, ...VOLUME_RULES, ...SCHEDULING_RULES, ...RESOURCE_RULES,
-  ...SECURITY_RULES, ...POD_SECURITY_CONTEXT_RULES, ...INTEGER_RULES, ...CORE_OBJECT_RULES, ...CLAIM_SPEC_RULES,
+  ...METADATA_RULES, ...POD_SPEC_RULES, ...CONTAINER_RULES, ...ENV_SOURCE_RULES, ...HANDLER_RULES,
+  ...POD_NETWORK_RULES, ...TOPOLOGY_SPREAD_RULES, ...VOLUME_RULES, ...SCHEDULING_RULES, ...RESOURCE_RULES,
+  ...POD_RESOURCE_RULES, ...SECURITY_RULES, ...POD_SECURITY_CONTEXT_RULES, ...INTEGER_RULES, ...CORE_OBJECT_RULES,
+  ...CLAIM_SPEC_RULES,
 ].map(r => r.info());
 
 /**

@@ -10,8 +10,9 @@ import { DEFAULT_GRACE_PERIOD } from './handlers';
 import { checkTemplateMeta } from './metadata';
 import { DNS1123_LABEL_TEXT, DNS1123_SUBDOMAIN_TEXT, QUALIFIED_NAME_TEXT, isDns1123Label, isDns1123Subdomain, isObject, isQualifiedName } from './names';
 import { checkDnsConfig, checkHostAliases } from './pod-network';
-import { checkAffinity, checkNodeSelector, checkTolerations } from './scheduling';
+import { checkPodResourceClaims, checkPodResources } from './pod-resources';
 import { checkPodSecurityFields } from './pod-security-context';
+import { checkAffinity, checkNodeSelector, checkTolerations } from './scheduling';
 import { checkPodSecurityContext } from './security';
 import { checkTopologySpread } from './topology-spread';
 import { checkVolumes } from './volumes';
@@ -71,6 +72,8 @@ export function checkPodSpec(spec: unknown, at: string, out: Finding[], addedVol
     containerNames: new Set(),
     hostPorts: new Set(),
     gracePeriod: typeof spec.terminationGracePeriodSeconds === 'number' ? spec.terminationGracePeriodSeconds : DEFAULT_GRACE_PERIOD,
+    restartPolicy: spec.restartPolicy,
+    resourceClaims: checkPodResourceClaims(spec.resourceClaims, child(at, 'resourceClaims'), out),
   };
   checkContainers(spec.initContainers, child(at, 'initContainers'), true, pod, out);
   if (!Array.isArray(spec.containers) || spec.containers.length === 0) {
@@ -105,6 +108,7 @@ export function checkPodSpec(spec: unknown, at: string, out: Finding[], addedVol
   if (spec.preemptionPolicy !== undefined && !PREEMPTION_POLICIES.has(spec.preemptionPolicy)) {
     PREEMPTION_POLICY.report(out, child(at, 'preemptionPolicy'), spec.preemptionPolicy, 'expected "PreemptLowerPriority" or "Never"');
   }
+  checkPodResources(spec, at, out);
   checkDnsConfig(spec.dnsConfig, child(at, 'dnsConfig'), out);
   checkHostAliases(spec.hostAliases, child(at, 'hostAliases'), out);
   checkTopologySpread(spec.topologySpreadConstraints, child(at, 'topologySpreadConstraints'), out);

@@ -31,7 +31,8 @@ export function checkTopologySpread(constraints: unknown, at: string, out: Findi
     if (!ACTIONS.has(c.whenUnsatisfiable)) {
       TOPOLOGY_SPREAD.report(out, child(cAt, 'whenUnsatisfiable'), c.whenUnsatisfiable, 'expected "DoNotSchedule" or "ScheduleAnyway"');
     }
-    const twin = constraints.slice(i + 1).findIndex(o => isObject(o) && o.topologyKey === c.topologyKey && o.whenUnsatisfiable === c.whenUnsatisfiable);
+    const twin = constraints.slice(i + 1)
+      .findIndex(o => isObject(o) && o.topologyKey === c.topologyKey && o.whenUnsatisfiable === c.whenUnsatisfiable);
     if (twin >= 0) {
       TOPOLOGY_SPREAD.report(out, cAt, `${c.topologyKey}/${c.whenUnsatisfiable}`,
         `expected one constraint per topologyKey and whenUnsatisfiable (${indexed(at, i + 1 + twin)} has the same pair)`);

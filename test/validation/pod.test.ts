@@ -13,6 +13,9 @@ const SUB_PATH = 'expected a relative path inside the volume, without ".."';
 const PROBE_PORT_NAME = 'expected a port number, or the name of a container port: at most 15 lower-case letters, digits or "-", with at least one letter (a number in quotes is read as a name)';
 const INIT_HOOKS = 'expected not set on an init container without restartPolicy "Always" (only sidecar init containers take probes and lifecycle hooks)';
 const DNS_SEARCH = 'expected a search domain: at most 253 lower-case letters, digits, "-", "_" or ".", each dot-separated part ending with a letter or digit (a trailing "." and "." alone are allowed)';
+const ITEM_PATH = 'expected a relative file path inside the volume, without ".." and not starting with ".."';
+const VOLUME_FIELDS = 'a pod field a volume file can show: metadata.name, metadata.namespace, metadata.labels, metadata.annotations, metadata.uid, '
+  + 'or metadata.labels[\'<key>\'] / metadata.annotations[\'<key>\']';
 const KEY_TEXT = 'at most 253 letters, digits, "-", "_" or ".", not "." or ".." and not starting with ".."';
 const QUALIFIED = 'an optional DNS subdomain prefix and "/", then at most 63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit';
 const FIELD_PATHS = 'metadata.name, metadata.namespace, metadata.uid, spec.nodeName, spec.serviceAccountName, status.hostIP, status.hostIPs, status.podIP, status.podIPs, '
@@ -178,6 +181,51 @@ describe('volumes and mounts', () => {
     ['a subPath with ".." inside a name is fine', d => { c(d).volumeMounts[0].subPath = 'a..b/c'; }, []],
     ['subPath and subPathExpr', d => { c(d).volumeMounts[0].subPath = 'a'; c(d).volumeMounts[0].subPathExpr = '$(POD)'; },
       [f(`${mount}.subPathExpr`, '$(POD)', 'expected not set when subPath is set (they are mutually exclusive)', 'k8s/sub-path')]],
+  ]);
+});
+
+describe('volume types', () => {
+  const v = `${WORKER}.volumes`;
+  const add = (volume: any) => (d: any) => { s(d).volumes.push(volume); };
+  runCases(pytorchJob, [
+    ['a secret volume without a secret name', add({ name: 'creds', secret: {} }),
+      [f(`${v}[creds].secret.secretName`, undefined, 'expected the name of the Secret to mount', 'k8s/volume-fields')]],
+    ['a configMap volume with an empty name', add({ name: 'cfg', configMap: { name: '' } }),
+      [f(`${v}[cfg].configMap.name`, '', 'expected the name of the ConfigMap to mount', 'k8s/volume-fields')]],
+    ['a claim volume without a claim name', add({ name: 'data', persistentVolumeClaim: { readOnly: true } }),
+      [f(`${v}[data].persistentVolumeClaim.claimName`, undefined, 'expected the name of the PersistentVolumeClaim to mount', 'k8s/volume-fields')]],
+    ['a negative emptyDir size', add({ name: 'scratch', emptyDir: { sizeLimit: '-1Gi' } }),
+      [f(`${v}[scratch].emptyDir.sizeLimit`, '-1Gi', 'expected a size of 0 or more, such as 2Gi', 'k8s/volume-fields')]],
+    ['a hostPath with ".."', add({ name: 'logs', hostPath: { path: '/var/log/../../etc' } }),
+      [f(`${v}[logs].hostPath.path`, '/var/log/../../etc', 'expected a path on the node without ".." elements', 'k8s/volume-fields')]],
+    ['a misspelt hostPath type', add({ name: 'logs', hostPath: { path: '/var/log', type: 'Dir' } }),
+      [f(`${v}[logs].hostPath.type`, 'Dir', 'expected "", "DirectoryOrCreate", "Directory", "FileOrCreate", "File", "Socket", "CharDevice" or "BlockDevice"', 'k8s/volume-fields')]],
+    ['an NFS export with a relative path', add({ name: 'nfs', nfs: { server: 'nas.local', path: 'exports/data' } }),
+      [f(`${v}[nfs].nfs.path`, 'exports/data', 'expected the absolute path of the export on the server, such as /exports/data', 'k8s/volume-fields')]],
+    ['a CSI driver name with a space', add({ name: 'lustre', csi: { driver: 'lustre csi' } }),
+      [f(`${v}[lustre].csi.driver`, 'lustre csi', `expected a CSI driver name of at most 63 characters: a DNS-1123 subdomain: ${SUBDOMAIN} (upper case allowed)`, 'k8s/volume-fields')]],
+    ['a CSI driver name in upper case', add({ name: 'lustre', csi: { driver: 'Lustre.CSI.example.com' } }), []],
+    ['a secret item without a key, and an absolute path', add({ name: 'creds', secret: { secretName: 'hf', items: [{ path: '/token' }] } }),
+      [f(`${v}[creds].secret.items[0].key`, undefined, 'expected the key whose value the file holds', 'k8s/volume-items'),
+        f(`${v}[creds].secret.items[0].path`, '/token', ITEM_PATH, 'k8s/volume-items')]],
+    ['a configMap item path starting with ".."', add({ name: 'cfg', configMap: { name: 'c', items: [{ key: 'a', path: '..data' }] } }),
+      [f(`${v}[cfg].configMap.items[0].path`, '..data', ITEM_PATH, 'k8s/volume-items')]],
+    ['a downward API file of a field it cannot show', add({ name: 'info', downwardAPI: { items: [{ path: 'node', fieldRef: { fieldPath: 'spec.nodeName' } }] } }),
+      [f(`${v}[info].downwardAPI.items[0].fieldRef.fieldPath`, 'spec.nodeName', `expected ${VOLUME_FIELDS}`, 'k8s/volume-items')]],
+    ['a downward API file of a resource without the container', add({ name: 'info', downwardAPI: { items: [{ path: 'cpu', resourceFieldRef: { resource: 'limits.cpu' } }] } }),
+      [f(`${v}[info].downwardAPI.items[0].resourceFieldRef.containerName`, undefined, 'expected the name of the container whose resources the file shows', 'k8s/volume-items')]],
+    ['a downward API file with no source', add({ name: 'info', downwardAPI: { items: [{ path: 'x' }] } }),
+      [f(`${v}[info].downwardAPI.items[0]`, { path: 'x' }, 'expected one of fieldRef or resourceFieldRef', 'k8s/volume-items')]],
+    ['downward API files 1.34 accepts', add({ name: 'info', downwardAPI: { items: [
+      { path: 'labels', fieldRef: { fieldPath: 'metadata.labels' } },
+      { path: 'mem', resourceFieldRef: { containerName: 'pytorch', resource: 'limits.memory', divisor: '1Mi' } }] } }), []],
+    ['a projected volume writing one path twice', add({ name: 'all', projected: { sources: [
+      { secret: { name: 's', items: [{ key: 'a', path: 'conf' }] } }, { configMap: { name: 'c', items: [{ key: 'b', path: 'conf' }] } }] } }),
+      [f(`${v}[all].projected.sources[1].configMap.items[0].path`, 'conf', `expected a path no other source of the projected volume writes (${v}[all].projected.sources[0].secret.items[0].path has it)`, 'k8s/volume-items')]],
+    ['a projected source with two kinds', add({ name: 'all', projected: { sources: [{ secret: { name: 's' }, configMap: { name: 'c' } }] } }),
+      [f(`${v}[all].projected.sources[0]`, { secret: { name: 's' }, configMap: { name: 'c' } }, 'expected one source per entry, not secret and configMap', 'k8s/volume-items')]],
+    ['a projected token with an absolute path', add({ name: 'tok', projected: { sources: [{ serviceAccountToken: { path: '/token', expirationSeconds: 3600 } }] } }),
+      [f(`${v}[tok].projected.sources[0].serviceAccountToken.path`, '/token', ITEM_PATH, 'k8s/volume-items')]],
   ]);
 });
 

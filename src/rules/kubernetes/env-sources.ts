@@ -29,7 +29,7 @@ const ENV_FIELD_PATHS = new Set([
   'metadata.name', 'metadata.namespace', 'metadata.uid', 'spec.nodeName', 'spec.serviceAccountName',
   'status.hostIP', 'status.hostIPs', 'status.podIP', 'status.podIPs', 'spec.host',
 ]);
-const ENV_FIELD_PATHS_TEXT = 'metadata.name, metadata.namespace, metadata.uid, spec.nodeName, spec.serviceAccountName, '
+const ENV_FIELD_PATHS_TEXT = 'a pod field an env variable can read: metadata.name, metadata.namespace, metadata.uid, spec.nodeName, spec.serviceAccountName, '
   + 'status.hostIP, status.hostIPs, status.podIP, status.podIPs, or metadata.labels[\'<key>\'] / metadata.annotations[\'<key>\']';
 // fieldpath.SplitMaybeSubscriptedPath: `path['subscript']`.
 const SUBSCRIPTED = /^(.*)\['(.*)'\]$/;
@@ -58,8 +58,8 @@ export function checkEnvVarSource(valueFrom: Record<string, any>, at: string, ou
       ENV_KEY_REF.report(out, child(refAt, 'key'), k, `expected a key of the ${key === 'secretKeyRef' ? 'Secret' : 'ConfigMap'}: ${CONFIG_MAP_KEY_TEXT}`);
     }
   }
-  if (isObject(valueFrom.fieldRef)) checkFieldRef(valueFrom.fieldRef, child(at, 'fieldRef'), out);
-  if (isObject(valueFrom.resourceFieldRef)) checkResourceFieldRef(valueFrom.resourceFieldRef, child(at, 'resourceFieldRef'), out);
+  if (isObject(valueFrom.fieldRef)) checkFieldRef(valueFrom.fieldRef, child(at, 'fieldRef'), ENV_FIELD_PATHS, ENV_FIELD_PATHS_TEXT, ENV_FIELD_REF, out);
+  if (isObject(valueFrom.resourceFieldRef)) checkResourceFieldRef(valueFrom.resourceFieldRef, child(at, 'resourceFieldRef'), false, ENV_FIELD_REF, out);
 }
 
 /** Checks the ConfigMap or Secret an `envFrom` entry names. */
@@ -75,37 +75,49 @@ function checkObjectName(name: unknown, at: string, what: string, out: Finding[]
   if (!isDns1123Subdomain(name)) ENV_KEY_REF.report(out, at, name, `expected ${what}: ${DNS1123_SUBDOMAIN_TEXT}`);
 }
 
-function checkFieldRef(ref: Record<string, any>, at: string, out: Finding[]): void {
+/**
+ * A downward API field: apiVersion v1, and a path of `paths` (described by `pathsText`, "a pod
+ * field ...") or a label or annotation by key; `rule` is the rule that reports (env or volume).
+ */
+export function checkFieldRef(ref: Record<string, any>, at: string, paths: ReadonlySet<string>, pathsText: string, rule: Rule, out: Finding[]): void {
   // An empty apiVersion is defaulted to "v1" (SetDefaults_ObjectFieldSelector).
   const version = ref.apiVersion;
   if (version !== undefined && version !== '' && version !== 'v1') {
-    ENV_FIELD_REF.report(out, child(at, 'apiVersion'), version, 'expected "v1" (the only pod version the downward API reads)');
+    rule.report(out, child(at, 'apiVersion'), version, 'expected "v1" (the only pod version the downward API reads)');
     return;
   }
   const path = ref.fieldPath;
   const pathAt = child(at, 'fieldPath');
   if (typeof path !== 'string' || path === '') {
-    ENV_FIELD_REF.report(out, pathAt, path, `expected a pod field: ${ENV_FIELD_PATHS_TEXT}`);
+    rule.report(out, pathAt, path, `expected ${pathsText}`);
     return;
   }
   const m = SUBSCRIPTED.exec(path);
   if (m !== null) {
     const [, base, key] = m;
     if (base !== 'metadata.labels' && base !== 'metadata.annotations') {
-      ENV_FIELD_REF.report(out, pathAt, path, 'expected a subscript only on metadata.labels or metadata.annotations');
+      rule.report(out, pathAt, path, 'expected a subscript only on metadata.labels or metadata.annotations');
     } else if (!isQualifiedName(base === 'metadata.annotations' ? key.toLowerCase() : key)) {
       // The API server reports the key's problem at the fieldRef itself.
-      ENV_FIELD_REF.report(out, pathAt, path, `expected a ${base === 'metadata.labels' ? 'label' : 'annotation'} key in the subscript: ${QUALIFIED_NAME_TEXT}`);
+      rule.report(out, pathAt, path, `expected a ${base === 'metadata.labels' ? 'label' : 'annotation'} key in the subscript: ${QUALIFIED_NAME_TEXT}`);
     }
-  } else if (!ENV_FIELD_PATHS.has(path)) {
-    ENV_FIELD_REF.report(out, pathAt, path, `expected a pod field an env variable can read: ${ENV_FIELD_PATHS_TEXT}`);
+  } else if (!paths.has(path)) {
+    rule.report(out, pathAt, path, `expected ${pathsText}`);
   }
 }
 
-function checkResourceFieldRef(ref: Record<string, any>, at: string, out: Finding[]): void {
+/**
+ * A container resource: a supported resource, a divisor allowed for it, and in a volume (where no
+ * container is implied) the container's name.
+ */
+export function checkResourceFieldRef(ref: Record<string, any>, at: string, volume: boolean, rule: Rule, out: Finding[]): void {
+  if (volume && (typeof ref.containerName !== 'string' || ref.containerName === '')) {
+    rule.report(out, child(at, 'containerName'), ref.containerName, 'expected the name of the container whose resources the file shows');
+    return;
+  }
   const resource = ref.resource;
   if (typeof resource !== 'string' || (!RESOURCES.has(resource) && !HUGE_PAGE_PREFIXES.some(p => resource.startsWith(p)))) {
-    ENV_FIELD_REF.report(out, child(at, 'resource'), resource, `expected a container resource: ${RESOURCES_TEXT}`);
+    rule.report(out, child(at, 'resource'), resource, `expected a container resource: ${RESOURCES_TEXT}`);
     return;
   }
   const divisor = ref.divisor;
@@ -115,7 +127,7 @@ function checkResourceFieldRef(ref: Record<string, any>, at: string, out: Findin
   if (q === undefined || q.digits === BigInt(0)) return;
   const cpu = resource === 'limits.cpu' || resource === 'requests.cpu';
   if (!isAllowedDivisor(divisor, q, cpu ? PARSED_CPU_DIVISORS : PARSED_SIZE_DIVISORS)) {
-    ENV_FIELD_REF.report(out, child(at, 'divisor'), divisor, cpu
+    rule.report(out, child(at, 'divisor'), divisor, cpu
       ? `expected 1m or 1 as the divisor of ${resource}`
       : `expected 1, 1k, 1M, 1G, 1T, 1P, 1E, 1Ki, 1Mi, 1Gi, 1Ti, 1Pi or 1Ei as the divisor of ${resource}`);
   }

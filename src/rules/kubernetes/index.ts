@@ -25,6 +25,7 @@ import { SCHEDULING_RULES } from './scheduling';
 import { SECURITY_RULES } from './security';
 import { Location, compileLocation, select } from './select';
 import { TOPOLOGY_SPREAD_RULES } from './topology-spread';
+import { VOLUME_SOURCE_RULES } from './volume-sources';
 import { VOLUME_RULES } from './volumes';
 import { TRAINER_RULES } from '../trainer/documents';
 
@@ -35,7 +36,7 @@ export type { DocumentKind } from './documents';
 /** Every Kubernetes rule of the layer. */
 export const KUBERNETES_RULES: readonly RuleInfo[] = [
   ...METADATA_RULES, ...POD_SPEC_RULES, ...CONTAINER_RULES, ...ENV_SOURCE_RULES, ...HANDLER_RULES,
-  ...POD_NETWORK_RULES, ...TOPOLOGY_SPREAD_RULES, ...VOLUME_RULES, ...SCHEDULING_RULES, ...RESOURCE_RULES,
+  ...POD_NETWORK_RULES, ...TOPOLOGY_SPREAD_RULES, ...VOLUME_RULES, ...VOLUME_SOURCE_RULES, ...SCHEDULING_RULES, ...RESOURCE_RULES,
   ...POD_RESOURCE_RULES, ...SECURITY_RULES, ...POD_SECURITY_CONTEXT_RULES, ...INTEGER_RULES, ...CORE_OBJECT_RULES,
   ...CLAIM_SPEC_RULES,
 ].map(r => r.info());

@@ -4,6 +4,7 @@ import { Rule } from '../rule';
 import { checkClaimTemplate } from './claim-spec';
 import { child, named } from './field-path';
 import { DNS1123_LABEL_TEXT, isDns1123Label, isObject } from './names';
+import { checkVolumeFields } from './volume-sources';
 
 const F = 'volumes';
 const SOURCE = 'k8s.io/kubernetes/pkg/apis/core/validation ValidateVolumes';
@@ -44,6 +45,7 @@ export function checkVolumes(volumes: unknown, at: string, out: Finding[]): Set<
         ? 'expected exactly one volume type, such as emptyDir, configMap, secret or persistentVolumeClaim'
         : `expected exactly one volume type, not ${types.join(' and ')}`);
     }
+    checkVolumeFields(volume, path, out);
     const ephemeral = volume.ephemeral;
     if (isObject(ephemeral)) {
       if (isObject(ephemeral.volumeClaimTemplate)) {

@@ -31,7 +31,8 @@ export const PORT_PROTOCOL = new Rule('kubernetes', 'k8s/port-protocol', F, `${S
 export const HOST_PORT_UNIQUE = new Rule('kubernetes', 'k8s/host-port-unique', F, `${SOURCE} AccumulateUniqueHostPorts`);
 export const HOST_NETWORK_PORT = new Rule('kubernetes', 'k8s/host-network-port', F, `${SOURCE} validateHostNetwork (hostPort equals containerPort)`);
 export const ENV_NAME = new Rule('kubernetes', 'k8s/env-name', F, `${SOURCE} ValidateEnv (IsRelaxedEnvVarName, GA in 1.34)`);
-export const ENV_VALUE_FROM = new Rule('kubernetes', 'k8s/env-value-from', F, `${SOURCE} validateEnvVarValueFrom (exactly one source, not with value)`);
+export const ENV_VALUE_FROM = new Rule('kubernetes', 'k8s/env-value-from', F,
+  `${SOURCE} validateEnvVarValueFrom (exactly one source, not with value; fileKeyRef dropped while the EnvFiles gate is off)`);
 export const ENV_FROM = new Rule('kubernetes', 'k8s/env-from', F, `${SOURCE} ValidateEnvFrom (exactly one source, prefix a valid name)`);
 export const ENV_REFERENCE_ORDER = new Rule('kubernetes', 'k8s/env-reference-order', F,
   'k8s.io/kubernetes pkg/kubelet/kubelet_pods.go makeEnvironmentVariables and third_party/forked/golang/expansion (a $(VAR) in an env value expands only from envFrom and earlier entries)');
@@ -40,19 +41,23 @@ export const MOUNT_PATH = new Rule('kubernetes', 'k8s/mount-path', 'volumes', `$
 export const MOUNT_PATH_UNIQUE = new Rule('kubernetes', 'k8s/mount-path-unique', 'volumes',
   `${SOURCE} ValidateVolumeMounts (must be unique) and the kubelet makeMounts (a relative path made absolute under "/": one mount per resulting path)`);
 export const SUB_PATH = new Rule('kubernetes', 'k8s/sub-path', 'volumes', `${SOURCE} ValidateVolumeMounts (validateLocalDescendingPath, subPath and subPathExpr exclusive)`);
+export const MOUNT_OPTIONS = new Rule('kubernetes', 'k8s/mount-options', 'volumes',
+  `${SOURCE} validateMountPropagation (Bidirectional only in privileged containers) and validateMountRecursiveReadOnly (only with readOnly and no propagation)`);
 export const PROBE_HANDLER = new Rule('kubernetes', 'k8s/probe-handler', F, `${SOURCE} validateProbe and validateHandler (exactly one handler)`);
 export const PROBE_SUCCESS_THRESHOLD = new Rule('kubernetes', 'k8s/probe-success-threshold', F, `${SOURCE} validateLivenessProbe and validateStartupProbe (successThreshold 1)`);
 
 export const CONTAINER_RULES = [
   CONTAINER_NAME, CONTAINER_NAME_UNIQUE, IMAGE, IMAGE_PULL_POLICY, TERMINATION_MESSAGE_POLICY, CONTAINER_RESTART_POLICY,
   WORKING_DIR, PORT_NUMBER, PORT_NAME, PORT_NAME_UNIQUE, PORT_PROTOCOL, HOST_PORT_UNIQUE, HOST_NETWORK_PORT,
-  ENV_NAME, ENV_VALUE_FROM, ENV_FROM, ENV_REFERENCE_ORDER, VOLUME_MOUNT_NAME, MOUNT_PATH, MOUNT_PATH_UNIQUE, SUB_PATH,
+  ENV_NAME, ENV_VALUE_FROM, ENV_FROM, ENV_REFERENCE_ORDER, VOLUME_MOUNT_NAME, MOUNT_PATH, MOUNT_PATH_UNIQUE, MOUNT_OPTIONS, SUB_PATH,
   PROBE_HANDLER, PROBE_SUCCESS_THRESHOLD,
 ];
 
 const PULL_POLICIES = new Set(['Always', 'IfNotPresent', 'Never']);
 const PROTOCOLS = new Set(['TCP', 'UDP', 'SCTP']);
-const ENV_SOURCES = ['fieldRef', 'resourceFieldRef', 'configMapKeyRef', 'secretKeyRef', 'fileKeyRef'];
+// fileKeyRef is left out: the EnvFiles gate is alpha and off in 1.34, so the API server drops it
+// and the entry is left without a source.
+const ENV_SOURCES = ['fieldRef', 'resourceFieldRef', 'configMapKeyRef', 'secretKeyRef'];
 const PROBE_HANDLERS = ['exec', 'httpGet', 'tcpSocket', 'grpc'];
 
 /** What a container check needs from its pod. */
@@ -115,7 +120,7 @@ function checkContainer(c: Record<string, any>, at: string, init: boolean, pod: 
   checkEnv(c.env, child(at, 'env'), out);
   checkEnvFrom(c.envFrom, child(at, 'envFrom'), out);
   if (!Array.isArray(c.envFrom) || c.envFrom.length === 0) checkEnvReferenceOrder(c.env, child(at, 'env'), out);
-  checkVolumeMounts(c.volumeMounts, child(at, 'volumeMounts'), pod.volumes, out);
+  checkVolumeMounts(c.volumeMounts, child(at, 'volumeMounts'), pod.volumes, out, c);
   checkResources(c.resources, child(at, 'resources'), out);
   if (isObject(c.resources)) checkContainerClaims(c.resources.claims, child(child(at, 'resources'), 'claims'), pod.resourceClaims, out);
   checkResizePolicy(c.resizePolicy, child(at, 'resizePolicy'), pod.restartPolicy, out);
@@ -206,9 +211,11 @@ export function checkEnv(env: unknown, at: string, out: Finding[]): void {
     const sources: string[] = [];
     if (isObject(valueFrom)) for (const s of ENV_SOURCES) if (valueFrom[s] !== undefined && valueFrom[s] !== null) sources.push(s);
     if (sources.length !== 1) {
-      ENV_VALUE_FROM.report(out, child(path, 'valueFrom'), valueFrom, sources.length === 0
-        ? 'expected exactly one of fieldRef, resourceFieldRef, configMapKeyRef or secretKeyRef'
-        : `expected exactly one source, not ${sources.join(' and ')}`);
+      ENV_VALUE_FROM.report(out, child(path, 'valueFrom'), valueFrom, sources.length > 0
+        ? `expected exactly one source, not ${sources.join(' and ')}`
+        : isObject(valueFrom) && valueFrom.fileKeyRef != null
+          ? 'expected one of fieldRef, resourceFieldRef, configMapKeyRef or secretKeyRef (fileKeyRef needs the EnvFiles feature gate, alpha and off in 1.34, without which the API server drops it)'
+          : 'expected exactly one of fieldRef, resourceFieldRef, configMapKeyRef or secretKeyRef');
     }
     if (isObject(valueFrom)) checkEnvVarSource(valueFrom, child(path, 'valueFrom'), out);
     if (typeof item.value === 'string' && item.value !== '') {
@@ -279,7 +286,7 @@ function checkEnvFrom(envFrom: unknown, at: string, out: Finding[]): void {
  * Checks `volumeMounts`; `volumes` is the set of the pod's volume names, or undefined where the
  * volumes are not all known (nothing to refer to).
  */
-export function checkVolumeMounts(mounts: unknown, at: string, volumes: Set<string> | undefined, out: Finding[]): void {
+export function checkVolumeMounts(mounts: unknown, at: string, volumes: Set<string> | undefined, out: Finding[], container?: Record<string, any>): void {
   if (!Array.isArray(mounts)) return;
   const paths = new Set<string>();
   for (let i = 0; i < mounts.length; i++) {
@@ -303,6 +310,7 @@ export function checkVolumeMounts(mounts: unknown, at: string, volumes: Set<stri
       }
       paths.add(normalized);
     }
+    checkMountOptions(mount, path, container, out);
     const subPath = mount.subPath;
     if (typeof subPath === 'string' && subPath !== '') {
       if (!isLocalDescendingPath(subPath)) {
@@ -314,6 +322,33 @@ export function checkVolumeMounts(mounts: unknown, at: string, volumes: Set<stri
     } else if (typeof mount.subPathExpr === 'string' && mount.subPathExpr !== '' && !isLocalDescendingPath(mount.subPathExpr)) {
       SUB_PATH.report(out, child(path, 'subPathExpr'), mount.subPathExpr, 'expected a relative path inside the volume, without ".."');
     }
+  }
+}
+
+const PROPAGATIONS = new Set(['None', 'HostToContainer', 'Bidirectional']);
+const RECURSIVE_READ_ONLY = new Set(['Disabled', 'IfPossible', 'Enabled']);
+
+/**
+ * validateMountPropagation and validateMountRecursiveReadOnly. `container` is the mount's container
+ * when known (Bidirectional needs it privileged).
+ */
+function checkMountOptions(mount: Record<string, any>, at: string, container: Record<string, any> | undefined, out: Finding[]): void {
+  const propagation = mount.mountPropagation;
+  if (propagation !== undefined && propagation !== null) {
+    if (!PROPAGATIONS.has(propagation)) {
+      MOUNT_OPTIONS.report(out, child(at, 'mountPropagation'), propagation, 'expected "None", "HostToContainer" or "Bidirectional"');
+    } else if (propagation === 'Bidirectional' && container !== undefined && container.securityContext?.privileged !== true) {
+      MOUNT_OPTIONS.report(out, child(at, 'mountPropagation'), propagation, 'expected "None" or "HostToContainer" (only a privileged container may use "Bidirectional")');
+    }
+  }
+  const rro = mount.recursiveReadOnly;
+  if (rro === undefined || rro === null || rro === 'Disabled') return;
+  if (!RECURSIVE_READ_ONLY.has(rro)) {
+    MOUNT_OPTIONS.report(out, child(at, 'recursiveReadOnly'), rro, 'expected "Disabled", "IfPossible" or "Enabled"');
+  } else if (mount.readOnly !== true) {
+    MOUNT_OPTIONS.report(out, child(at, 'recursiveReadOnly'), rro, 'expected "Disabled" or not set unless readOnly is true');
+  } else if (propagation !== undefined && propagation !== null && propagation !== 'None') {
+    MOUNT_OPTIONS.report(out, child(at, 'recursiveReadOnly'), rro, 'expected "Disabled" or not set unless mountPropagation is "None" or not set');
   }
 }
 

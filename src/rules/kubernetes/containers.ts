@@ -286,7 +286,9 @@ function checkEnvFrom(envFrom: unknown, at: string, out: Finding[]): void {
  * Checks `volumeMounts`; `volumes` is the set of the pod's volume names, or undefined where the
  * volumes are not all known (nothing to refer to).
  */
-export function checkVolumeMounts(mounts: unknown, at: string, volumes: Set<string> | undefined, out: Finding[], container?: Record<string, any>): void {
+export function checkVolumeMounts(
+  mounts: unknown, at: string, volumes: Set<string> | undefined, out: Finding[], container?: Record<string, any>,
+): void {
   if (!Array.isArray(mounts)) return;
   const paths = new Set<string>();
   for (let i = 0; i < mounts.length; i++) {

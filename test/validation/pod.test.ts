@@ -163,7 +163,7 @@ describe('volumes and mounts', () => {
       [f(`${WORKER}.volumes[data]`, { name: 'data' }, 'expected exactly one volume type, such as emptyDir, configMap, secret or persistentVolumeClaim', 'k8s/volume-source')]],
     ['an image volume (dropped while the ImageVolume gate is off)', d => { s(d).volumes.push({ name: 'model', image: { reference: 'registry.example.com/llama:3' } }); },
       [f(`${WORKER}.volumes[model]`, { name: 'model', image: { reference: 'registry.example.com/llama:3' } },
-        'expected another volume type: image volumes need the ImageVolume feature gate (beta, off by default in 1.34), without which the API server drops the source', 'k8s/volume-source')]],
+        'expected another volume type: image volumes need the ImageVolume feature gate (beta, off by default in 1.34), without which the API server drops the volume and its mounts', 'k8s/volume-source')]],
     ['a volume with two types', d => { s(d).volumes[0].configMap = { name: 'c' }; },
       [f(`${WORKER}.volumes[dshm]`, { emptyDir: { medium: 'Memory', sizeLimit: '2048Mi' }, name: 'dshm', configMap: { name: 'c' } },
         'expected exactly one volume type, not emptyDir and configMap', 'k8s/volume-source')]],
@@ -379,8 +379,11 @@ describe('topology spread', () => {
       [f(`${t}[0].nodeAffinityPolicy`, 'Honour', 'expected "Honor" or "Ignore"', 'k8s/topology-spread')]],
     ['matchLabelKeys without a labelSelector', d => { s(d).topologySpreadConstraints = [{ ...zone, labelSelector: undefined, matchLabelKeys: ['app'] }]; },
       [f(`${t}[0].matchLabelKeys`, ['app'], 'expected not set when labelSelector is not set', 'k8s/topology-spread')]],
-    ['a matchLabelKey the selector has', d => { s(d).topologySpreadConstraints = [{ ...zone, matchLabelKeys: ['app'] }]; },
-      [f(`${t}[0].matchLabelKeys[0]`, 'app', 'expected a key the labelSelector does not have (a key of matchLabelKeys is added to the selector)', 'k8s/topology-spread')]],
+    ['a matchLabelKey the selector has, on a pod labelled with it', d => {
+      d.spec.pytorchReplicaSpecs.Worker.template.metadata = { labels: { app: 'train' } };
+      s(d).topologySpreadConstraints = [{ ...zone, matchLabelKeys: ['app'] }];
+    }, [f(`${t}[0].matchLabelKeys[0]`, 'app', 'expected a key the labelSelector does not have: the API server adds "app In (train)" from the pod\'s labels when it creates the pod, and refuses the key twice', 'k8s/topology-spread')]],
+    ['a matchLabelKey the selector has, on a pod without that label (nothing is merged)', d => { s(d).topologySpreadConstraints = [{ ...zone, matchLabelKeys: ['app'] }]; }, []],
     ['a selector expression with a bad operator', d => { s(d).topologySpreadConstraints = [{ ...zone, labelSelector: { matchExpressions: [{ key: 'app', operator: 'Equals', values: ['x'] }] } }]; },
       [f(`${t}[0].labelSelector.matchExpressions[0].operator`, 'Equals', 'expected "In", "NotIn", "Exists" or "DoesNotExist"', 'k8s/label-selector')]],
   ]);

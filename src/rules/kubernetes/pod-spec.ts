@@ -52,11 +52,14 @@ const PREEMPTION_POLICIES = new Set(['PreemptLowerPriority', 'Never']);
 export function checkPodTemplate(template: unknown, at: string, out: Finding[], addedVolumes: readonly string[] = []): void {
   if (!isObject(template)) return;
   checkTemplateMeta(template.metadata, child(at, 'metadata'), out);
-  checkPodSpec(template.spec, child(at, 'spec'), out, addedVolumes);
+  checkPodSpec(template.spec, child(at, 'spec'), out, addedVolumes, isObject(template.metadata) ? template.metadata.labels : undefined);
 }
 
-/** Checks a pod spec at `at`; `addedVolumes` as for checkPodTemplate. */
-export function checkPodSpec(spec: unknown, at: string, out: Finding[], addedVolumes: readonly string[] = []): void {
+/**
+ * Checks a pod spec at `at`; `addedVolumes` as for checkPodTemplate, `podLabels` the template's
+ * labels when known.
+ */
+export function checkPodSpec(spec: unknown, at: string, out: Finding[], addedVolumes: readonly string[] = [], podLabels?: unknown): void {
   if (!isObject(spec)) return;
   const volumes = checkVolumes(spec.volumes, child(at, 'volumes'), out);
   for (const name of addedVolumes) volumes.add(name);
@@ -111,7 +114,7 @@ export function checkPodSpec(spec: unknown, at: string, out: Finding[], addedVol
   checkPodResources(spec, at, out);
   checkDnsConfig(spec.dnsConfig, child(at, 'dnsConfig'), out);
   checkHostAliases(spec.hostAliases, child(at, 'hostAliases'), out);
-  checkTopologySpread(spec.topologySpreadConstraints, child(at, 'topologySpreadConstraints'), out);
+  checkTopologySpread(spec.topologySpreadConstraints, child(at, 'topologySpreadConstraints'), podLabels, out);
   checkGates(spec, at, out);
   if (isObject(spec.os) && spec.os.name !== 'linux' && spec.os.name !== 'windows') {
     POD_OS.report(out, child(child(at, 'os'), 'name'), spec.os.name, 'expected "linux" or "windows"');

@@ -19,8 +19,11 @@ export const TOPOLOGY_SPREAD_RULES = [TOPOLOGY_SPREAD];
 const ACTIONS = new Set(['DoNotSchedule', 'ScheduleAnyway']);
 const NODE_POLICIES = new Set(['Honor', 'Ignore']);
 
-/** Checks `topologySpreadConstraints` at `at`. */
-export function checkTopologySpread(constraints: unknown, at: string, out: Finding[]): void {
+/**
+ * Checks `topologySpreadConstraints` at `at`; `podLabels` are the pod template's labels, which
+ * the API server merges into the selector by matchLabelKeys when it creates a pod.
+ */
+export function checkTopologySpread(constraints: unknown, at: string, podLabels: unknown, out: Finding[]): void {
   if (!Array.isArray(constraints)) return;
   constraints.forEach((c, i) => {
     if (!isObject(c)) return;
@@ -46,15 +49,16 @@ export function checkTopologySpread(constraints: unknown, at: string, out: Findi
       }
     }
     checkLabelSelector(c.labelSelector, child(cAt, 'labelSelector'), out);
-    checkMatchLabelKeys(c, cAt, out);
+    checkMatchLabelKeys(c, cAt, podLabels, out);
   });
 }
 
 /**
- * matchLabelKeys: label keys, only with a labelSelector, and none the selector already has (the
- * API server merges them into the selector when it creates the pod).
+ * matchLabelKeys: label keys, only with a labelSelector. On creating a pod the API server adds
+ * `<key> In (<the pod's value>)` to the selector for each key the pod's labels have
+ * (mutateTopologySpreadConstraints), then refuses a key the selector already had.
  */
-function checkMatchLabelKeys(c: Record<string, any>, at: string, out: Finding[]): void {
+function checkMatchLabelKeys(c: Record<string, any>, at: string, podLabels: unknown, out: Finding[]): void {
   const keys = c.matchLabelKeys;
   if (!Array.isArray(keys) || keys.length === 0) return;
   const keysAt = child(at, 'matchLabelKeys');
@@ -68,8 +72,9 @@ function checkMatchLabelKeys(c: Record<string, any>, at: string, out: Finding[])
   keys.forEach((key, i) => {
     if (!isQualifiedName(key)) {
       TOPOLOGY_SPREAD.report(out, indexed(keysAt, i), key, LABEL_KEY_TEXT);
-    } else if (selectorKeys.has(key)) {
-      TOPOLOGY_SPREAD.report(out, indexed(keysAt, i), key, 'expected a key the labelSelector does not have (a key of matchLabelKeys is added to the selector)');
+    } else if (selectorKeys.has(key) && isObject(podLabels) && typeof podLabels[key] === 'string') {
+      TOPOLOGY_SPREAD.report(out, indexed(keysAt, i), key,
+        `expected a key the labelSelector does not have: the API server adds "${key} In (${podLabels[key]})" from the pod's labels when it creates the pod, and refuses the key twice`);
     }
   });
 }

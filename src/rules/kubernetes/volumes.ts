@@ -11,7 +11,7 @@ const SOURCE = 'k8s.io/kubernetes/pkg/apis/core/validation ValidateVolumes';
 
 export const VOLUME_NAME = new Rule('kubernetes', 'k8s/volume-name', F, `${SOURCE} (IsDNS1123Label)`);
 export const VOLUME_NAME_UNIQUE = new Rule('kubernetes', 'k8s/volume-name-unique', F, `${SOURCE} (Duplicate name)`);
-export const VOLUME_SOURCE = new Rule('kubernetes', 'k8s/volume-source', F, `${SOURCE} validateVolumeSource: exactly one volume type (image dropped while the ImageVolume gate is off)`);
+export const VOLUME_SOURCE = new Rule('kubernetes', 'k8s/volume-source', F, `${SOURCE} validateVolumeSource: exactly one volume type; pod/util.go dropImageVolumes (an image volume and its mounts dropped while the ImageVolume gate is off)`);
 
 export const VOLUME_RULES = [VOLUME_NAME, VOLUME_NAME_UNIQUE, VOLUME_SOURCE];
 
@@ -41,7 +41,8 @@ export function checkVolumes(volumes: unknown, at: string, out: Finding[]): Set<
     const types: string[] = [];
     for (const type of VOLUME_TYPES) if (volume[type] !== undefined && volume[type] !== null) types.push(type);
     if (types.length === 1 && types[0] === 'image') {
-      VOLUME_SOURCE.report(out, path, volume, 'expected another volume type: image volumes need the ImageVolume feature gate (beta, off by default in 1.34), without which the API server drops the source');
+      VOLUME_SOURCE.report(out, path, volume,
+        'expected another volume type: image volumes need the ImageVolume feature gate (beta, off by default in 1.34), without which the API server drops the volume and its mounts');
     } else if (types.length !== 1) {
       VOLUME_SOURCE.report(out, path, volume, types.length === 0
         ? 'expected exactly one volume type, such as emptyDir, configMap, secret or persistentVolumeClaim'

@@ -4,8 +4,8 @@
  */
 import { Finding } from '../finding';
 import { Rule } from '../rule';
-import { PodContext, checkContainers } from './containers';
-import { child, indexed } from './field-path';
+import { PodContext, checkContainers, checkEnv, checkVolumeMounts } from './containers';
+import { child, indexed, named } from './field-path';
 import { DEFAULT_GRACE_PERIOD } from './handlers';
 import { checkTemplateMeta } from './metadata';
 import { DNS1123_LABEL_TEXT, DNS1123_SUBDOMAIN_TEXT, QUALIFIED_NAME_TEXT, isDns1123Label, isDns1123Subdomain, isObject, isQualifiedName } from './names';
@@ -13,7 +13,7 @@ import { checkDnsConfig, checkHostAliases } from './pod-network';
 import { checkPodResourceClaims, checkPodResources } from './pod-resources';
 import { checkPodSecurityFields } from './pod-security-context';
 import { checkAffinity, checkNodeSelector, checkTolerations } from './scheduling';
-import { checkPodSecurityContext } from './security';
+import { checkContainerSecurityContext, checkPodSecurityContext } from './security';
 import { checkTopologySpread } from './topology-spread';
 import { checkVolumes } from './volumes';
 
@@ -148,4 +148,29 @@ function checkGates(spec: Record<string, any>, at: string, out: Finding[]): void
 function subdomain(rule: Rule, value: unknown, at: string, what: string, out: Finding[]): void {
   if (value === undefined || value === '') return;
   if (!isDns1123Subdomain(value)) rule.report(out, at, value, `expected ${what}: ${DNS1123_SUBDOMAIN_TEXT}`);
+}
+
+/**
+ * The parts of a partial pod spec (a Trainer runtime patch) that are whole Kubernetes values: the
+ * service account and scheduling gates, the pod's security context, and each container's env,
+ * mounts and security context. A patch's containers carry no image, so they are not checked as
+ * containers; their mounts may name volumes of the runtime, which the patch does not show.
+ */
+export function checkPodSpecPatch(spec: Record<string, any>, at: string, out: Finding[]): void {
+  subdomain(SERVICE_ACCOUNT_NAME, spec.serviceAccountName, child(at, 'serviceAccountName'), 'a service account name', out);
+  checkGates(spec, at, out);
+  const scAt = child(at, 'securityContext');
+  checkPodSecurityContext(spec.securityContext, scAt, out);
+  checkPodSecurityFields(spec, at, out);
+  for (const list of ['initContainers', 'containers']) {
+    const containers = spec[list];
+    if (!Array.isArray(containers)) continue;
+    containers.forEach((c: unknown, i: number) => {
+      if (!isObject(c)) return;
+      const cAt = named(child(at, list), c, i);
+      checkEnv(c.env, child(cAt, 'env'), out);
+      checkVolumeMounts(c.volumeMounts, child(cAt, 'volumeMounts'), undefined, out, c);
+      checkContainerSecurityContext(c.securityContext, child(cAt, 'securityContext'), spec.securityContext, scAt, out, spec.hostUsers !== false);
+    });
+  }
 }

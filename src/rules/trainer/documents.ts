@@ -10,6 +10,7 @@ import { ANCESTOR_LABEL, MAX_REPLICATED_JOB_NAME, STEP_CONTAINERS } from './name
 import { child, indexed } from '../kubernetes/field-path';
 import { checkTemplateMeta } from '../kubernetes/metadata';
 import { isDns1123Subdomain, isObject } from '../kubernetes/names';
+import { checkPodSpecPatch } from '../kubernetes/pod-spec';
 import { checkAffinity, checkNodeSelector, checkTolerations } from '../kubernetes/scheduling';
 import { checkVolumes } from '../kubernetes/volumes';
 import { KUEUE_QUEUE_LABEL } from '../kueue/labels';
@@ -88,6 +89,7 @@ export function checkTrainJob(doc: any, out: Finding[]): void {
         checkTolerations(spec.tolerations, child(child(podAt, 'spec'), 'tolerations'), out);
         checkAffinity(spec.affinity, child(child(podAt, 'spec'), 'affinity'), out);
         checkVolumes(spec.volumes, child(child(podAt, 'spec'), 'volumes'), out);
+        checkPodSpecPatch(spec, child(podAt, 'spec'), out);
       }
       const containers = job?.template?.spec?.template?.spec?.containers;
       if (!Array.isArray(containers)) return;

@@ -478,7 +478,7 @@ describe('cross-field checks at synth time, as the notebooks webhook does them',
       k.mount('/cache', kplus.Volume.fromEmptyDir(k, 'dshm', 'dshm'));
     }))).toBe(report(
       // The rendered document's check (k8s/mount-path-unique) comes first, then the construct's.
-      'spec.podTemplate.extraVolumeMounts[2].mountPath is "/dev/shm"; expected a mount path no other mount of the container uses ("/data" and "/data/" are the same path)',
+      'spec.podTemplate.extraVolumeMounts[2].mountPath is "/dev/shm"; expected a mount path no other mount of the container uses ("/data", "/data/" and "data" are the same path)',
       'volumeMounts.mountPath is "/home/jovyan/"; expected a path no other mount uses; the home volume is mounted there',
       'volumes is "dshm"; expected each volume name to stand for one volume; two different volumes share it',
     ));

@@ -82,7 +82,7 @@ func TestDifferentialFixture(t *testing.T) {
 	if want := "accepted 2 passed 1 bugs 1 rejected 2 also 1 checkable 1/1 webhooks false"; got != want {
 		t.Errorf("got %s, expected %s", got, want)
 	}
-	if len(r.Disagreements) != 1 || !strings.HasPrefix(r.Disagreements[0], "relative-mount.yaml: library: spec.tfReplicaSpecs.Worker.template.spec.containers[0].volumeMounts[0].mountPath is \"data\"") ||
+	if len(r.Disagreements) != 1 || !strings.HasPrefix(r.Disagreements[0], "relative-workdir.yaml: library: spec.tfReplicaSpecs.Worker.template.spec.containers[0].workingDir is \"data\"") ||
 		!strings.HasSuffix(r.Disagreements[0], "; Kubernetes: accepted") {
 		t.Errorf("disagreements: %q", r.Disagreements)
 	}

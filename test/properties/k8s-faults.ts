@@ -6,8 +6,8 @@
  *
  * The values are chosen against the rules in k8s.io/kubernetes pkg/apis/core/validation and
  * k8s.io/apimachinery pkg/util/validation at 1.34 (named per fault below). Some are on purpose
- * values the API server accepts but the kubelet or container runtime refuses (a relative mount
- * path), so that the differential run shows where the library is stricter than the API server.
+ * values the API server accepts but the kubelet or container runtime refuses (a relative working
+ * directory), so that the differential run shows where the library is stricter than the API server.
  */
 import * as kplus from 'cdk8s-plus-28';
 import * as fc from 'fast-check';
@@ -38,8 +38,13 @@ export const badPriorityClass = fc.constantFrom('High_Priority', 'UPPER', 'a..b'
 export const badImage = fc.constantFrom(' registry.example.com/train:1.0', 'registry.example.com/train:1.0 ', '\tregistry.example.com/train:1.0');
 /** subPath: relative, without ".." (validateLocalDescendingPath). */
 export const badSubPath = fc.constantFrom('../x', 'a/../../b', '/abs', '..');
-/** Mount paths the API server accepts but the runtime refuses: relative ones. */
+/**
+ * Relative mount paths: the API server accepts them and the kubelet makes them absolute (makeMounts),
+ * so they are no fault in a pod; a WorkspaceKind's home path must be absolute (its CRD's pattern).
+ */
 export const relativeMountPath = fc.constantFrom('data', './data', 'mnt/cache');
+/** Working directories the API server accepts but runc refuses (validateProcessSpec): relative ones. */
+export const relativeWorkingDir = fc.constantFrom('workspace', './src', 'home/user');
 /** Namespaces: DNS-1123 labels (ValidateObjectMeta with ValidateNamespaceName). */
 export const badNamespace = fc.constantFrom('ML_Team', 'team.a', 'x'.repeat(64), '-a');
 /** Annotation keys: qualified names like label keys (ValidateAnnotations). */
@@ -67,7 +72,7 @@ export const jobK8sFault = fc.oneof(
   fc.record({ fault: fc.constant('priority class' as const), name: badPriorityClass }),
   fc.record({ fault: fc.constant('image whitespace' as const), image: badImage }),
   fc.record({ fault: fc.constant('subPath' as const), subPath: badSubPath }),
-  fc.record({ fault: fc.constant('relative mount path' as const), path: relativeMountPath }),
+  fc.record({ fault: fc.constant('relative working directory' as const), path: relativeWorkingDir }),
 );
 export type JobK8sFault = typeof jobK8sFault extends fc.Arbitrary<infer T> ? T : never;
 
@@ -104,9 +109,7 @@ export function jobK8sEffect(f: JobK8sFault): FaultEffect {
     case 'subPath': return {
       after: (job, chart) => job.mount('/fault', kplus.Volume.fromEmptyDir(chart, 'fault-volume', 'fault'), { subPath: f.subPath }),
     };
-    default: return {
-      after: (job, chart) => job.mount(f.path, kplus.Volume.fromEmptyDir(chart, 'fault-volume', 'fault')),
-    };
+    default: return { role: o => ({ ...o, workingDir: f.path }) };
   }
 }
 

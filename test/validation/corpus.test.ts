@@ -110,7 +110,7 @@ describe('every Trainer v2 upstream example (v2.3.0 runtimes and jobs)', () => {
       spec: {
         template: {
           spec: {
-            volumeClaimPolicies: [{ templates: [{ metadata: { name: claim } }] }],
+            volumeClaimPolicies: [{ templates: [{ metadata: { name: claim }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '10Gi' } } } }] }],
             replicatedJobs: [{ name: 'node', template: { spec: { template: { spec: { containers: [{ name: 'node', image: 'i', volumeMounts: [{ name: 'initializer', mountPath: '/workspace' }] }] } } } } }],
           },
         },

@@ -47,6 +47,8 @@ describe('object metadata of a PyTorchJob', () => {
       [f('metadata.annotations', '262145 bytes', 'expected at most 262144 bytes (256 KiB) of annotation keys and values in total', 'k8s/annotation-size')]],
     ['a finalizer that is not a qualified name', d => { d.metadata.finalizers = ['example.com/keep', 'keep it']; },
       [f('metadata.finalizers[1]', 'keep it', 'expected a finalizer name: an optional DNS subdomain prefix and "/", then at most 63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit', 'k8s/finalizer')]],
+    ['orphan and foregroundDeletion together', d => { d.metadata.finalizers = ['orphan', 'foregroundDeletion']; },
+      [f('metadata.finalizers', ['orphan', 'foregroundDeletion'], 'expected "orphan" or "foregroundDeletion", not both (they ask for opposite deletions)', 'k8s/finalizer')]],
   ]);
 });
 

@@ -51,6 +51,12 @@ describe('restrictedFindings', () => {
     ['an unsafe sysctl', d => { s(d).securityContext.sysctls = [{ name: 'kernel.msgmax', value: '1' }]; },
       [f(`${AT}.securityContext.sysctls[0].name`, 'kernel.msgmax', expect.stringMatching(/^expected a safe sysctl: kernel\.shm_rmid_forced, .* \(Pod Security "restricted"\)$/), 'k8s/pss-sysctls')]],
     ['a host port', d => { c(d).ports[0].hostPort = 23456; }, [f(`${C}.ports[0].hostPort`, 23456, `expected 0 or not set ${R}`, 'k8s/pss-host-ports')]],
+    ['a probe with a host', d => { c(d).readinessProbe = { httpGet: { host: '10.0.0.5', path: '/', port: 80 } }; },
+      [f(`${C}.readinessProbe.httpGet.host`, '10.0.0.5', `expected not set (the pod's own IP) ${R}`, 'k8s/pss-probe-host')]],
+    ['a preStop hook with a host', d => { c(d).lifecycle = { preStop: { tcpSocket: { host: 'db', port: 5432 } } }; },
+      [f(`${C}.lifecycle.preStop.tcpSocket.host`, 'db', `expected not set (the pod's own IP) ${R}`, 'k8s/pss-probe-host')]],
+    ['a Windows host process', d => { s(d).securityContext.windowsOptions = { hostProcess: true }; },
+      [f(`${AT}.securityContext.windowsOptions.hostProcess`, true, `expected false or not set ${R}`, 'k8s/pss-host-process')]],
   ])('%s', (_name, change, expected) => {
     const doc = restricted();
     change(doc);

@@ -7,8 +7,20 @@ const LABEL_KEY = 'expected a label key: an optional DNS subdomain prefix and "/
 const LABEL_VALUE = 'expected a label value: empty, or at most 63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit';
 const PORT_NAME = 'expected an IANA service name: at most 15 lower-case letters, digits or "-", with at least one letter, no "--" and no "-" at either end';
 const ENV_NAME = 'expected an environment variable name: one or more printable ASCII characters other than "="';
-const MOUNT_ABSOLUTE = 'expected an absolute path such as /data (the container runtime refuses a relative mount path)';
+const MOUNT_REQUIRED = 'expected a path in the container such as /data';
+const MOUNT_UNIQUE = 'expected a mount path no other mount of the container uses ("/data", "/data/" and "data" are the same path)';
 const SUB_PATH = 'expected a relative path inside the volume, without ".."';
+const PROBE_PORT_NAME = 'expected a port number, or the name of a container port: at most 15 lower-case letters, digits or "-", with at least one letter (a number in quotes is read as a name)';
+const INIT_HOOKS = 'expected not set on an init container without restartPolicy "Always" (only sidecar init containers take probes and lifecycle hooks)';
+const DNS_SEARCH = 'expected a search domain: at most 253 lower-case letters, digits, "-", "_" or ".", each dot-separated part ending with a letter or digit (a trailing "." and "." alone are allowed)';
+const ITEM_PATH = 'expected a relative file path inside the volume, without ".." and not starting with ".."';
+const VOLUME_FIELDS = 'a pod field a volume file can show: metadata.name, metadata.namespace, metadata.labels, metadata.annotations, metadata.uid, '
+  + 'or metadata.labels[\'<key>\'] / metadata.annotations[\'<key>\']';
+const KEY_TEXT = 'at most 253 letters, digits, "-", "_" or ".", not "." or ".." and not starting with ".."';
+const QUALIFIED = 'an optional DNS subdomain prefix and "/", then at most 63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit';
+const FIELD_PATHS = 'metadata.name, metadata.namespace, metadata.uid, spec.nodeName, spec.serviceAccountName, status.hostIP, status.hostIPs, status.podIP, status.podIPs, '
+  + 'or metadata.labels[\'<key>\'] / metadata.annotations[\'<key>\']';
+const RESOURCES = 'limits.cpu, limits.memory, limits.ephemeral-storage, requests.cpu, requests.memory, requests.ephemeral-storage, or requests.hugepages-<size> / limits.hugepages-<size>';
 
 describe('containers', () => {
   runCases(pytorchJob, [
@@ -58,6 +70,13 @@ describe('ports', () => {
       c(d).ports[0].hostPort = 9000;
       s(d).containers.push({ name: 'sidecar', image: 'busybox', ports: [{ containerPort: 9001, hostPort: 9000 }] });
     }, [f(`${WORKER}.containers[sidecar].ports[0].hostPort`, 9000, 'expected a host port no other port of the pod binds with the same protocol (TCP) and host IP', 'k8s/host-port-unique')]],
+    ['an init container and a container on one host port (init containers run first, one at a time)', d => {
+      c(d).ports[0].hostPort = 9000;
+      s(d).initContainers = [{ name: 'prep', image: 'busybox', ports: [{ containerPort: 9000, hostPort: 9000 }] }];
+    }, []],
+    ['one host port twice in an init container', d => {
+      s(d).initContainers = [{ name: 'prep', image: 'busybox', ports: [{ containerPort: 9000, hostPort: 9000 }, { containerPort: 9001, hostPort: 9000 }] }];
+    }, [f(`${WORKER}.initContainers[prep].ports[1].hostPort`, 9000, 'expected a host port no other port of the pod binds with the same protocol (TCP) and host IP', 'k8s/host-port-unique')]],
   ]);
 });
 
@@ -72,6 +91,9 @@ describe('environment', () => {
       [f(`${CONTAINER}.env[0].valueFrom`, { fieldRef: { fieldPath: 'metadata.name' }, secretKeyRef: { name: 's', key: 'k' } }, 'expected exactly one source, not fieldRef and secretKeyRef', 'k8s/env-value-from')]],
     ['valueFrom with no source', d => { c(d).env = [{ name: 'A', valueFrom: {} }]; },
       [f(`${CONTAINER}.env[0].valueFrom`, {}, 'expected exactly one of fieldRef, resourceFieldRef, configMapKeyRef or secretKeyRef', 'k8s/env-value-from')]],
+    ['a fileKeyRef (dropped while the EnvFiles gate is off)', d => { c(d).env = [{ name: 'A', valueFrom: { fileKeyRef: { volumeName: 'dshm', path: 'env', key: 'A' } } }]; },
+      [f(`${CONTAINER}.env[0].valueFrom`, { fileKeyRef: { volumeName: 'dshm', path: 'env', key: 'A' } },
+        'expected one of fieldRef, resourceFieldRef, configMapKeyRef or secretKeyRef (fileKeyRef needs the EnvFiles feature gate, alpha and off in 1.34, without which the API server drops it)', 'k8s/env-value-from')]],
     ['value and valueFrom', d => { c(d).env = [{ name: 'A', value: 'x', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } }]; },
       [f(`${CONTAINER}.env[0].value`, 'x', 'expected not set (or empty) when valueFrom is set', 'k8s/env-value-from')]],
     ['envFrom with both sources', d => { c(d).envFrom = [{ configMapRef: { name: 'a' }, secretRef: { name: 'b' } }]; },
@@ -86,6 +108,43 @@ describe('environment', () => {
         + `so the kubelet leaves "$(PATH_X)" unexpanded; move "PATH_X" before ${CONTAINER}.env[0], or write "$$(PATH_X)" to keep the text literal`, 'k8s/env-reference-order')]],
     ['accepted: earlier entries, escapes, unknown names, an unclosed reference, a later name defined earlier too',
       d => { c(d).env = [{ name: 'A', value: '1' }, { name: 'B', value: '$(A) $$(C) $$$(A) $(OTHER) $(C' }, { name: 'D', value: '$(A)' }, { name: 'A', value: '2' }, { name: 'C', value: '3' }]; }, []],
+    ['a secretKeyRef key with a space', d => { c(d).env = [{ name: 'TOKEN', valueFrom: { secretKeyRef: { name: 'hf', key: 'hf token' } } }]; },
+      [f(`${CONTAINER}.env[0].valueFrom.secretKeyRef.key`, 'hf token', `expected a key of the Secret: ${KEY_TEXT}`, 'k8s/env-key-ref')]],
+    ['a configMapKeyRef with no key', d => { c(d).env = [{ name: 'LR', valueFrom: { configMapKeyRef: { name: 'hparams' } } }]; },
+      [f(`${CONTAINER}.env[0].valueFrom.configMapKeyRef.key`, undefined, `expected a key of the ConfigMap: ${KEY_TEXT}`, 'k8s/env-key-ref')]],
+    ['a configMapKeyRef key ".."', d => { c(d).env = [{ name: 'LR', valueFrom: { configMapKeyRef: { name: 'hparams', key: '..' } } }]; },
+      [f(`${CONTAINER}.env[0].valueFrom.configMapKeyRef.key`, '..', `expected a key of the ConfigMap: ${KEY_TEXT}`, 'k8s/env-key-ref')]],
+    ['a secretKeyRef with no name', d => { c(d).env = [{ name: 'TOKEN', valueFrom: { secretKeyRef: { key: 'token' } } }]; },
+      [f(`${CONTAINER}.env[0].valueFrom.secretKeyRef.name`, undefined, `expected a Secret name: a DNS-1123 subdomain: ${SUBDOMAIN}`, 'k8s/env-key-ref')]],
+    ['a configMapKeyRef name with capitals', d => { c(d).env = [{ name: 'LR', valueFrom: { configMapKeyRef: { name: 'HParams', key: 'lr' } } }]; },
+      [f(`${CONTAINER}.env[0].valueFrom.configMapKeyRef.name`, 'HParams', `expected a ConfigMap name: a DNS-1123 subdomain: ${SUBDOMAIN}`, 'k8s/env-key-ref')]],
+    ['keys with dots, dashes and underscores', d => { c(d).env = [{ name: 'A', valueFrom: { secretKeyRef: { name: 's.x', key: '.dockerconfig_json-1' } } }]; }, []],
+    ['an envFrom secretRef with an empty name', d => { c(d).envFrom = [{ secretRef: { name: '' } }]; },
+      [f(`${CONTAINER}.envFrom[0].secretRef.name`, '', `expected a Secret name: a DNS-1123 subdomain: ${SUBDOMAIN}`, 'k8s/env-key-ref')]],
+    ['a fieldRef to a field env cannot read', d => { c(d).env = [{ name: 'PHASE', valueFrom: { fieldRef: { fieldPath: 'status.phase' } } }]; },
+      [f(`${CONTAINER}.env[0].valueFrom.fieldRef.fieldPath`, 'status.phase', `expected a pod field an env variable can read: ${FIELD_PATHS}`, 'k8s/env-field-ref')]],
+    ['a fieldRef to all labels', d => { c(d).env = [{ name: 'L', valueFrom: { fieldRef: { fieldPath: 'metadata.labels' } } }]; },
+      [f(`${CONTAINER}.env[0].valueFrom.fieldRef.fieldPath`, 'metadata.labels', `expected a pod field an env variable can read: ${FIELD_PATHS}`, 'k8s/env-field-ref')]],
+    ['a fieldRef with apiVersion v2', d => { c(d).env = [{ name: 'N', valueFrom: { fieldRef: { apiVersion: 'v2', fieldPath: 'metadata.name' } } }]; },
+      [f(`${CONTAINER}.env[0].valueFrom.fieldRef.apiVersion`, 'v2', 'expected "v1" (the only pod version the downward API reads)', 'k8s/env-field-ref')]],
+    ['a fieldRef subscript on a field that has none', d => { c(d).env = [{ name: 'N', valueFrom: { fieldRef: { fieldPath: "metadata.name['x']" } } }]; },
+      [f(`${CONTAINER}.env[0].valueFrom.fieldRef.fieldPath`, "metadata.name['x']", 'expected a subscript only on metadata.labels or metadata.annotations', 'k8s/env-field-ref')]],
+    ['a fieldRef label subscript that is no label key', d => { c(d).env = [{ name: 'N', valueFrom: { fieldRef: { fieldPath: "metadata.labels['a b']" } } }]; },
+      [f(`${CONTAINER}.env[0].valueFrom.fieldRef.fieldPath`, "metadata.labels['a b']", `expected a label key in the subscript: ${QUALIFIED}`, 'k8s/env-field-ref')]],
+    ['accepted fieldRefs: name, a label, an upper-case annotation, the legacy spec.host', d => {
+      c(d).env = ['metadata.name', "metadata.labels['app.kubernetes.io/name']", "metadata.annotations['Example.com/Note']", 'spec.host', 'status.podIPs']
+        .map((fieldPath, i) => ({ name: `F${i}`, valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath } } }));
+    }, []],
+    ['a resourceFieldRef to a resource env cannot read', d => { c(d).env = [{ name: 'G', valueFrom: { resourceFieldRef: { resource: 'limits.nvidia.com/gpu' } } }]; },
+      [f(`${CONTAINER}.env[0].valueFrom.resourceFieldRef.resource`, 'limits.nvidia.com/gpu', `expected a container resource: ${RESOURCES}`, 'k8s/env-field-ref')]],
+    ['a cpu divisor of 2', d => { c(d).env = [{ name: 'C', valueFrom: { resourceFieldRef: { resource: 'limits.cpu', divisor: '2' } } }]; },
+      [f(`${CONTAINER}.env[0].valueFrom.resourceFieldRef.divisor`, '2', 'expected 1m or 1 as the divisor of limits.cpu', 'k8s/env-field-ref')]],
+    ['a memory divisor of 1024 (canonically "1024", not "1Ki")', d => { c(d).env = [{ name: 'M', valueFrom: { resourceFieldRef: { resource: 'requests.memory', divisor: '1024' } } }]; },
+      [f(`${CONTAINER}.env[0].valueFrom.resourceFieldRef.divisor`, '1024', 'expected 1, 1k, 1M, 1G, 1T, 1P, 1E, 1Ki, 1Mi, 1Gi, 1Ti, 1Pi or 1Ei as the divisor of requests.memory', 'k8s/env-field-ref')]],
+    ['accepted divisors: 1m, 1Mi, 1024Ki (canonically 1Mi), 1000 (canonically 1k), a huge page resource', d => {
+      c(d).env = [['limits.cpu', '1m'], ['limits.memory', '1Mi'], ['limits.memory', '1024Ki'], ['requests.ephemeral-storage', '1000'], ['limits.hugepages-2Mi', '1Gi']]
+        .map(([resource, divisor], i) => ({ name: `R${i}`, valueFrom: { resourceFieldRef: { resource, divisor } } }));
+    }, []],
     ['accepted: with envFrom, a later name may come from the ConfigMap', d => {
       c(d).envFrom = [{ configMapRef: { name: 'paths' } }];
       c(d).env = [{ name: 'TRAIN', value: '$(DATA_ROOT)/train' }, { name: 'DATA_ROOT', value: '/data' }];
@@ -102,6 +161,9 @@ describe('volumes and mounts', () => {
       [f(`${WORKER}.volumes[dshm].name`, 'dshm', 'expected a volume name not used by another volume of the pod', 'k8s/volume-name-unique')]],
     ['a volume with no type', d => { s(d).volumes.push({ name: 'data' }); },
       [f(`${WORKER}.volumes[data]`, { name: 'data' }, 'expected exactly one volume type, such as emptyDir, configMap, secret or persistentVolumeClaim', 'k8s/volume-source')]],
+    ['an image volume (dropped while the ImageVolume gate is off)', d => { s(d).volumes.push({ name: 'model', image: { reference: 'registry.example.com/llama:3' } }); },
+      [f(`${WORKER}.volumes[model]`, { name: 'model', image: { reference: 'registry.example.com/llama:3' } },
+        'expected another volume type: image volumes need the ImageVolume feature gate (beta, off by default in 1.34), without which the API server drops the volume and its mounts', 'k8s/volume-source')]],
     ['a volume with two types', d => { s(d).volumes[0].configMap = { name: 'c' }; },
       [f(`${WORKER}.volumes[dshm]`, { emptyDir: { medium: 'Memory', sizeLimit: '2048Mi' }, name: 'dshm', configMap: { name: 'c' } },
         'expected exactly one volume type, not emptyDir and configMap', 'k8s/volume-source')]],
@@ -109,15 +171,88 @@ describe('volumes and mounts', () => {
       [f(`${mount}.name`, 'data', 'expected the name of a volume of the pod: "dshm"', 'k8s/volume-mount-name')]],
     ['a mount in a pod with no volumes', d => { delete s(d).volumes; },
       [f(`${mount}.name`, 'dshm', 'expected the name of a volume of the pod (the pod has none)', 'k8s/volume-mount-name')]],
-    ['a relative mount path', d => { c(d).volumeMounts[0].mountPath = 'dev/shm'; }, [f(`${mount}.mountPath`, 'dev/shm', MOUNT_ABSOLUTE, 'k8s/mount-path')]],
-    ['an empty mount path', d => { c(d).volumeMounts[0].mountPath = ''; }, [f(`${mount}.mountPath`, '', MOUNT_ABSOLUTE, 'k8s/mount-path')]],
+    // The kubelet makes a relative mount path absolute (makeMounts: Clean("/" + path)), and the pod runs.
+    ['a relative mount path is accepted', d => { c(d).volumeMounts[0].mountPath = 'dev/shm'; }, []],
+    ['an empty mount path', d => { c(d).volumeMounts[0].mountPath = ''; }, [f(`${mount}.mountPath`, '', MOUNT_REQUIRED, 'k8s/mount-path')]],
+    ['no mount path', d => { delete c(d).volumeMounts[0].mountPath; }, [f(`${mount}.mountPath`, undefined, MOUNT_REQUIRED, 'k8s/mount-path')]],
     ['"/dev/shm" and "/dev/shm/" mounted twice', d => { c(d).volumeMounts.push({ name: 'dshm', mountPath: '/dev/shm/' }); },
-      [f(`${CONTAINER}.volumeMounts[1].mountPath`, '/dev/shm/', 'expected a mount path no other mount of the container uses ("/data" and "/data/" are the same path)', 'k8s/mount-path-unique')]],
+      [f(`${CONTAINER}.volumeMounts[1].mountPath`, '/dev/shm/', MOUNT_UNIQUE, 'k8s/mount-path-unique')]],
+    ['"/dev/shm" and "dev/shm" (made absolute by the kubelet) mounted twice', d => { c(d).volumeMounts.push({ name: 'dshm', mountPath: 'dev/shm' }); },
+      [f(`${CONTAINER}.volumeMounts[1].mountPath`, 'dev/shm', MOUNT_UNIQUE, 'k8s/mount-path-unique')]],
+    ['"/dev/shm" and "./dev/../dev/shm" mounted twice', d => { c(d).volumeMounts.push({ name: 'dshm', mountPath: './dev/../dev/shm' }); },
+      [f(`${CONTAINER}.volumeMounts[1].mountPath`, './dev/../dev/shm', MOUNT_UNIQUE, 'k8s/mount-path-unique')]],
+    ['"/dev/shm" and "dev/shm2" are two paths', d => { c(d).volumeMounts.push({ name: 'dshm', mountPath: 'dev/shm2' }); }, []],
     ['an absolute subPath', d => { c(d).volumeMounts[0].subPath = '/etc'; }, [f(`${mount}.subPath`, '/etc', SUB_PATH, 'k8s/sub-path')]],
     ['a subPath with ".."', d => { c(d).volumeMounts[0].subPath = 'a/../../etc'; }, [f(`${mount}.subPath`, 'a/../../etc', SUB_PATH, 'k8s/sub-path')]],
+    ['Bidirectional propagation in a container that is not privileged', d => { c(d).volumeMounts[0].mountPropagation = 'Bidirectional'; },
+      [f(`${mount}.mountPropagation`, 'Bidirectional', 'expected "None" or "HostToContainer" (only a privileged container may use "Bidirectional")', 'k8s/mount-options')]],
+    ['a misspelt propagation', d => { c(d).volumeMounts[0].mountPropagation = 'HostToPod'; },
+      [f(`${mount}.mountPropagation`, 'HostToPod', 'expected "None", "HostToContainer" or "Bidirectional"', 'k8s/mount-options')]],
+    ['recursiveReadOnly on a writable mount', d => { c(d).volumeMounts[0].recursiveReadOnly = 'Enabled'; },
+      [f(`${mount}.recursiveReadOnly`, 'Enabled', 'expected "Disabled" or not set unless readOnly is true', 'k8s/mount-options')]],
+    ['recursiveReadOnly with propagation', d => { Object.assign(c(d).volumeMounts[0], { readOnly: true, recursiveReadOnly: 'IfPossible', mountPropagation: 'HostToContainer' }); },
+      [f(`${mount}.recursiveReadOnly`, 'IfPossible', 'expected "Disabled" or not set unless mountPropagation is "None" or not set', 'k8s/mount-options')]],
+    ['recursiveReadOnly on a read-only mount', d => { Object.assign(c(d).volumeMounts[0], { readOnly: true, recursiveReadOnly: 'Enabled' }); }, []],
     ['a subPath with ".." inside a name is fine', d => { c(d).volumeMounts[0].subPath = 'a..b/c'; }, []],
     ['subPath and subPathExpr', d => { c(d).volumeMounts[0].subPath = 'a'; c(d).volumeMounts[0].subPathExpr = '$(POD)'; },
       [f(`${mount}.subPathExpr`, '$(POD)', 'expected not set when subPath is set (they are mutually exclusive)', 'k8s/sub-path')]],
+  ]);
+});
+
+describe('volume types', () => {
+  const v = `${WORKER}.volumes`;
+  const add = (volume: any) => (d: any) => { s(d).volumes.push(volume); };
+  runCases(pytorchJob, [
+    ['a secret volume without a secret name', add({ name: 'creds', secret: {} }),
+      [f(`${v}[creds].secret.secretName`, undefined, 'expected the name of the Secret to mount', 'k8s/volume-fields')]],
+    ['a configMap volume with an empty name', add({ name: 'cfg', configMap: { name: '' } }),
+      [f(`${v}[cfg].configMap.name`, '', 'expected the name of the ConfigMap to mount', 'k8s/volume-fields')]],
+    ['a claim volume without a claim name', add({ name: 'data', persistentVolumeClaim: { readOnly: true } }),
+      [f(`${v}[data].persistentVolumeClaim.claimName`, undefined, 'expected the name of the PersistentVolumeClaim to mount', 'k8s/volume-fields')]],
+    ['a negative emptyDir size', add({ name: 'scratch', emptyDir: { sizeLimit: '-1Gi' } }),
+      [f(`${v}[scratch].emptyDir.sizeLimit`, '-1Gi', 'expected a size of 0 or more, such as 2Gi', 'k8s/volume-fields')]],
+    ['a hostPath with ".."', add({ name: 'logs', hostPath: { path: '/var/log/../../etc' } }),
+      [f(`${v}[logs].hostPath.path`, '/var/log/../../etc', 'expected a path on the node without ".." elements', 'k8s/volume-fields')]],
+    ['a misspelt hostPath type', add({ name: 'logs', hostPath: { path: '/var/log', type: 'Dir' } }),
+      [f(`${v}[logs].hostPath.type`, 'Dir', 'expected "", "DirectoryOrCreate", "Directory", "FileOrCreate", "File", "Socket", "CharDevice" or "BlockDevice"', 'k8s/volume-fields')]],
+    ['an NFS export with a relative path', add({ name: 'nfs', nfs: { server: 'nas.local', path: 'exports/data' } }),
+      [f(`${v}[nfs].nfs.path`, 'exports/data', 'expected the absolute path of the export on the server, such as /exports/data', 'k8s/volume-fields')]],
+    ['a CSI driver name with a space', add({ name: 'lustre', csi: { driver: 'lustre csi' } }),
+      [f(`${v}[lustre].csi.driver`, 'lustre csi', `expected a CSI driver name of at most 63 characters: a DNS-1123 subdomain: ${SUBDOMAIN} (upper case allowed)`, 'k8s/volume-fields')]],
+    ['a CSI driver name in upper case', add({ name: 'lustre', csi: { driver: 'Lustre.CSI.example.com' } }), []],
+    ['a secret item without a key, and an absolute path', add({ name: 'creds', secret: { secretName: 'hf', items: [{ path: '/token' }] } }),
+      [f(`${v}[creds].secret.items[0].key`, undefined, 'expected the key whose value the file holds', 'k8s/volume-items'),
+        f(`${v}[creds].secret.items[0].path`, '/token', ITEM_PATH, 'k8s/volume-items')]],
+    ['a configMap item path starting with ".."', add({ name: 'cfg', configMap: { name: 'c', items: [{ key: 'a', path: '..data' }] } }),
+      [f(`${v}[cfg].configMap.items[0].path`, '..data', ITEM_PATH, 'k8s/volume-items')]],
+    ['a downward API file of a field it cannot show', add({ name: 'info', downwardAPI: { items: [{ path: 'node', fieldRef: { fieldPath: 'spec.nodeName' } }] } }),
+      [f(`${v}[info].downwardAPI.items[0].fieldRef.fieldPath`, 'spec.nodeName', `expected ${VOLUME_FIELDS}`, 'k8s/volume-items')]],
+    ['a downward API file of a resource without the container', add({ name: 'info', downwardAPI: { items: [{ path: 'cpu', resourceFieldRef: { resource: 'limits.cpu' } }] } }),
+      [f(`${v}[info].downwardAPI.items[0].resourceFieldRef.containerName`, undefined, 'expected the name of the container whose resources the file shows', 'k8s/volume-items')]],
+    ['a downward API file with no source', add({ name: 'info', downwardAPI: { items: [{ path: 'x' }] } }),
+      [f(`${v}[info].downwardAPI.items[0]`, { path: 'x' }, 'expected one of fieldRef or resourceFieldRef', 'k8s/volume-items')]],
+    ['downward API files 1.34 accepts', add({
+      name: 'info',
+      downwardAPI: {
+        items: [
+          { path: 'labels', fieldRef: { fieldPath: 'metadata.labels' } },
+          { path: 'mem', resourceFieldRef: { containerName: 'pytorch', resource: 'limits.memory', divisor: '1Mi' } },
+        ],
+      },
+    }), []],
+    ['a projected volume writing one path twice', add({
+      name: 'all',
+      projected: {
+        sources: [
+          { secret: { name: 's', items: [{ key: 'a', path: 'conf' }] } }, { configMap: { name: 'c', items: [{ key: 'b', path: 'conf' }] } },
+        ],
+      },
+    }),
+    [f(`${v}[all].projected.sources[1].configMap.items[0].path`, 'conf', `expected a path no other source of the projected volume writes (${v}[all].projected.sources[0].secret.items[0].path has it)`, 'k8s/volume-items')]],
+    ['a projected source with two kinds', add({ name: 'all', projected: { sources: [{ secret: { name: 's' }, configMap: { name: 'c' } }] } }),
+      [f(`${v}[all].projected.sources[0]`, { secret: { name: 's' }, configMap: { name: 'c' } }, 'expected one source per entry, not secret and configMap', 'k8s/volume-items')]],
+    ['a projected token with an absolute path', add({ name: 'tok', projected: { sources: [{ serviceAccountToken: { path: '/token', expirationSeconds: 3600 } }] } }),
+      [f(`${v}[tok].projected.sources[0].serviceAccountToken.path`, '/token', ITEM_PATH, 'k8s/volume-items')]],
   ]);
 });
 
@@ -131,6 +266,33 @@ describe('probes', () => {
       [f(`${CONTAINER}.livenessProbe.successThreshold`, 2, 'expected 1 (liveness and startup probes succeed once)', 'k8s/probe-success-threshold')]],
     ['a readiness probe with successThreshold 2', d => { c(d).readinessProbe = { exec: { command: ['true'] }, successThreshold: 2 }; }, []],
     ['a liveness probe with successThreshold 0 (defaulted to 1)', d => { c(d).livenessProbe = { exec: { command: ['true'] }, successThreshold: 0 }; }, []],
+    ['an exec probe without a command', d => { c(d).livenessProbe = { exec: {} }; },
+      [f(`${CONTAINER}.livenessProbe.exec.command`, undefined, 'expected the command to run, such as ["cat", "/tmp/healthy"]', 'k8s/probe-action')]],
+    ['an httpGet probe on port 0', d => { c(d).readinessProbe = { httpGet: { path: '/healthz', port: 0 } }; },
+      [f(`${CONTAINER}.readinessProbe.httpGet.port`, 0, 'expected a port number between 1 and 65535', 'k8s/probe-action')]],
+    ['an httpGet probe on the port "8080" (a name, not a number)', d => { c(d).readinessProbe = { httpGet: { path: '/healthz', port: '8080' } }; },
+      [f(`${CONTAINER}.readinessProbe.httpGet.port`, '8080', PROBE_PORT_NAME, 'k8s/probe-action')]],
+    ['an httpGet probe in lower-case scheme', d => { c(d).readinessProbe = { httpGet: { path: '/', port: 'http', scheme: 'https' } }; },
+      [f(`${CONTAINER}.readinessProbe.httpGet.scheme`, 'https', 'expected "HTTP" or "HTTPS"', 'k8s/probe-action')]],
+    ['an httpGet header name with a space', d => { c(d).readinessProbe = { httpGet: { path: '/', port: 8080, httpHeaders: [{ name: 'X Probe', value: '1' }] } }; },
+      [f(`${CONTAINER}.readinessProbe.httpGet.httpHeaders[0].name`, 'X Probe', 'expected an HTTP header name of letters, digits and "-", such as X-Probe', 'k8s/probe-action')]],
+    ['a tcpSocket probe on a named port', d => { c(d).startupProbe = { tcpSocket: { port: 'pytorchjob-port' } }; }, []],
+    ['a preStop hook with two handlers', d => { c(d).lifecycle = { preStop: { exec: { command: ['sync'] }, sleep: { seconds: 5 } } }; },
+      [f(`${CONTAINER}.lifecycle.preStop`, { exec: { command: ['sync'] }, sleep: { seconds: 5 } }, 'expected exactly one handler, not exec and sleep', 'k8s/lifecycle-handler')]],
+    ['a postStart hook with no handler', d => { c(d).lifecycle = { postStart: {} }; },
+      [f(`${CONTAINER}.lifecycle.postStart`, {}, 'expected exactly one of exec, httpGet, tcpSocket or sleep', 'k8s/lifecycle-handler')]],
+    ['a preStop sleep longer than the grace period', d => { s(d).terminationGracePeriodSeconds = 10; c(d).lifecycle = { preStop: { sleep: { seconds: 20 } } }; },
+      [f(`${CONTAINER}.lifecycle.preStop.sleep.seconds`, 20, 'expected 0 to 10 seconds (the pod\'s terminationGracePeriodSeconds)', 'k8s/lifecycle-handler')]],
+    ['a preStop sleep of 0 and one of the default 30 seconds', d => {
+      c(d).lifecycle = { preStop: { sleep: { seconds: 30 } }, postStart: { sleep: { seconds: 0 } } };
+    }, []],
+    ['a probe on an init container that is no sidecar', d => { s(d).initContainers = [{ name: 'prep', image: 'busybox', readinessProbe: { exec: { command: ['true'] } } }]; },
+      [f(`${WORKER}.initContainers[prep].readinessProbe`, { exec: { command: ['true'] } }, INIT_HOOKS, 'k8s/init-container-hooks')]],
+    ['a lifecycle hook on an init container that is no sidecar', d => { s(d).initContainers = [{ name: 'prep', image: 'busybox', lifecycle: { preStop: { exec: { command: ['x'] } } } }]; },
+      [f(`${WORKER}.initContainers[prep].lifecycle`, { preStop: { exec: { command: ['x'] } } }, INIT_HOOKS, 'k8s/init-container-hooks')]],
+    ['probes and hooks on a sidecar', d => {
+      s(d).initContainers = [{ name: 'proxy', image: 'envoy', restartPolicy: 'Always', startupProbe: { tcpSocket: { port: 9901 } }, lifecycle: { preStop: { sleep: { seconds: 5 } } } }];
+    }, []],
   ]);
 });
 
@@ -172,6 +334,58 @@ describe('scheduling', () => {
       [f(`${WORKER}.dnsConfig`, undefined, 'expected a dnsConfig with at least one nameserver when dnsPolicy is "None"', 'k8s/dns-policy')]],
     ['a misspelt preemptionPolicy', d => { s(d).preemptionPolicy = 'Preempt'; },
       [f(`${WORKER}.preemptionPolicy`, 'Preempt', 'expected "PreemptLowerPriority" or "Never"', 'k8s/preemption-policy')]],
+  ]);
+});
+
+describe('name resolution, gates, OS', () => {
+  runCases(pytorchJob, [
+    ['four nameservers', d => { s(d).dnsConfig = { nameservers: ['10.0.0.1', '10.0.0.2', '10.0.0.3', '10.0.0.4'] }; },
+      [f(`${WORKER}.dnsConfig.nameservers`, ['10.0.0.1', '10.0.0.2', '10.0.0.3', '10.0.0.4'], 'expected at most 3 nameservers (what the resolver reads)', 'k8s/dns-config')]],
+    ['a nameserver that is a host name', d => { s(d).dnsPolicy = 'None'; s(d).dnsConfig = { nameservers: ['dns.example.com'] }; },
+      [f(`${WORKER}.dnsConfig.nameservers[0]`, 'dns.example.com', 'expected an IPv4 or IPv6 address such as 10.0.0.10', 'k8s/dns-config')]],
+    ['IPv4 with leading zeros, IPv6 and an IPv4-mapped IPv6 nameserver', d => { s(d).dnsConfig = { nameservers: ['010.000.000.010', 'fd00::a', '::ffff:10.0.0.1'] }; }, []],
+    ['a search domain with a space', d => { s(d).dnsConfig = { searches: ['ml team.svc.cluster.local'] }; },
+      [f(`${WORKER}.dnsConfig.searches[0]`, 'ml team.svc.cluster.local', DNS_SEARCH, 'k8s/dns-config')]],
+    ['search domains 1.34 accepts: a trailing dot, an underscore, "."', d => { s(d).dnsConfig = { searches: ['svc.cluster.local.', '_tcp.example.com', '.'] }; }, []],
+    ['33 search domains', d => { s(d).dnsConfig = { searches: Array.from({ length: 33 }, (_, i) => `d${i}.local`) }; },
+      [f(`${WORKER}.dnsConfig.searches`, Array.from({ length: 33 }, (_, i) => `d${i}.local`), 'expected at most 32 search domains', 'k8s/dns-config')]],
+    ['a resolver option without a name', d => { s(d).dnsConfig = { options: [{ value: '2' }] }; },
+      [f(`${WORKER}.dnsConfig.options[0].name`, undefined, 'expected the name of the resolver option, such as ndots', 'k8s/dns-config')]],
+    ['a host alias with a bad IP and an upper-case host name', d => { s(d).hostAliases = [{ ip: '10.0.0.256', hostnames: ['Registry.local'] }]; },
+      [f(`${WORKER}.hostAliases[0].ip`, '10.0.0.256', 'expected an IPv4 or IPv6 address such as 10.0.0.10', 'k8s/host-aliases'),
+        f(`${WORKER}.hostAliases[0].hostnames[0]`, 'Registry.local', `expected a host name: a DNS-1123 subdomain: ${SUBDOMAIN}`, 'k8s/host-aliases')]],
+    ['a readiness gate with a space', d => { s(d).readinessGates = [{ conditionType: 'warm cache' }]; },
+      [f(`${WORKER}.readinessGates[0].conditionType`, 'warm cache', `expected a pod condition type: ${QUALIFIED}`, 'k8s/pod-gates')]],
+    ['a scheduling gate twice', d => { s(d).schedulingGates = [{ name: 'example.com/quota' }, { name: 'example.com/quota' }]; },
+      [f(`${WORKER}.schedulingGates[1].name`, 'example.com/quota', 'expected a scheduling gate not listed twice', 'k8s/pod-gates')]],
+    ['an OS in capitals', d => { s(d).os = { name: 'Linux' }; }, [f(`${WORKER}.os.name`, 'Linux', 'expected "linux" or "windows"', 'k8s/pod-os')]],
+  ]);
+});
+
+describe('topology spread', () => {
+  const t = `${WORKER}.topologySpreadConstraints`;
+  const zone = { maxSkew: 1, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'DoNotSchedule', labelSelector: { matchLabels: { app: 'train' } } };
+  runCases(pytorchJob, [
+    ['a valid constraint with matchLabelKeys', d => { s(d).topologySpreadConstraints = [{ ...zone, matchLabelKeys: ['pod-template-hash'], minDomains: 2, nodeTaintsPolicy: 'Honor' }]; }, []],
+    ['no topologyKey', d => { s(d).topologySpreadConstraints = [{ ...zone, topologyKey: '' }]; },
+      [f(`${t}[0].topologyKey`, '', 'expected the node label to spread over, such as topology.kubernetes.io/zone', 'k8s/topology-spread')]],
+    ['a misspelt whenUnsatisfiable', d => { s(d).topologySpreadConstraints = [{ ...zone, whenUnsatisfiable: 'DoNotScheduled' }]; },
+      [f(`${t}[0].whenUnsatisfiable`, 'DoNotScheduled', 'expected "DoNotSchedule" or "ScheduleAnyway"', 'k8s/topology-spread')]],
+    ['two constraints on one pair', d => { s(d).topologySpreadConstraints = [zone, { ...zone, maxSkew: 2 }]; },
+      [f(`${t}[0]`, 'topology.kubernetes.io/zone/DoNotSchedule', `expected one constraint per topologyKey and whenUnsatisfiable (${t}[1] has the same pair)`, 'k8s/topology-spread')]],
+    ['minDomains with ScheduleAnyway', d => { s(d).topologySpreadConstraints = [{ ...zone, whenUnsatisfiable: 'ScheduleAnyway', minDomains: 3 }]; },
+      [f(`${t}[0].minDomains`, 3, 'expected not set unless whenUnsatisfiable is "DoNotSchedule"', 'k8s/topology-spread')]],
+    ['a misspelt node policy', d => { s(d).topologySpreadConstraints = [{ ...zone, nodeAffinityPolicy: 'Honour' }]; },
+      [f(`${t}[0].nodeAffinityPolicy`, 'Honour', 'expected "Honor" or "Ignore"', 'k8s/topology-spread')]],
+    ['matchLabelKeys without a labelSelector', d => { s(d).topologySpreadConstraints = [{ ...zone, labelSelector: undefined, matchLabelKeys: ['app'] }]; },
+      [f(`${t}[0].matchLabelKeys`, ['app'], 'expected not set when labelSelector is not set', 'k8s/topology-spread')]],
+    ['a matchLabelKey the selector has, on a pod labelled with it', d => {
+      d.spec.pytorchReplicaSpecs.Worker.template.metadata = { labels: { app: 'train' } };
+      s(d).topologySpreadConstraints = [{ ...zone, matchLabelKeys: ['app'] }];
+    }, [f(`${t}[0].matchLabelKeys[0]`, 'app', 'expected a key the labelSelector does not have: the API server adds "app In (train)" from the pod\'s labels when it creates the pod, and refuses the key twice', 'k8s/topology-spread')]],
+    ['a matchLabelKey the selector has, on a pod without that label (nothing is merged)', d => { s(d).topologySpreadConstraints = [{ ...zone, matchLabelKeys: ['app'] }]; }, []],
+    ['a selector expression with a bad operator', d => { s(d).topologySpreadConstraints = [{ ...zone, labelSelector: { matchExpressions: [{ key: 'app', operator: 'Equals', values: ['x'] }] } }]; },
+      [f(`${t}[0].labelSelector.matchExpressions[0].operator`, 'Equals', 'expected "In", "NotIn", "Exists" or "DoesNotExist"', 'k8s/label-selector')]],
   ]);
 });
 
@@ -256,5 +470,45 @@ describe('resources', () => {
       [f(`${r}.limits["nvidia.com/a gpu"]`, 'nvidia.com/a gpu', 'expected a resource name: an optional DNS subdomain prefix and "/", then at most 63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit', 'k8s/resource-name')]],
     ['huge pages request below the limit', d => { c(d).resources.limits['hugepages-2Mi'] = '1Gi'; c(d).resources.requests['hugepages-2Mi'] = '512Mi'; },
       [f(`${r}.requests["hugepages-2Mi"]`, '512Mi', 'expected the same value as the limit 1Gi (hugepages-2Mi cannot be overcommitted)', 'k8s/resource-not-overcommitted')]],
+    ['huge pages that are no whole number of pages', d => { c(d).resources.limits['hugepages-2Mi'] = '3Mi'; c(d).resources.requests['hugepages-2Mi'] = '3Mi'; },
+      [f(`${r}.limits["hugepages-2Mi"]`, '3Mi', 'expected a whole number of 2Mi pages', 'k8s/resource-huge-pages'),
+        f(`${r}.requests["hugepages-2Mi"]`, '3Mi', 'expected a whole number of 2Mi pages', 'k8s/resource-huge-pages')]],
+    ['huge pages of a size that is no quantity', d => { c(d).resources.limits['hugepages-big'] = '1Gi'; },
+      [f(`${r}.limits["hugepages-big"]`, '1Gi', 'expected huge pages of a valid page size: the name hugepages-big holds no page size such as 2Mi or 1Gi', 'k8s/resource-huge-pages')]],
+    ['huge pages of 1.5Mi in 512Ki pages', d => { c(d).resources.limits['hugepages-512Ki'] = '1.5Mi'; c(d).resources.requests['hugepages-512Ki'] = '1.5Mi'; }, []],
+    ['huge pages without cpu or memory', d => { c(d).resources = { limits: { 'hugepages-1Gi': '2Gi' } }; },
+      [f(r, 'hugepages-1Gi', 'expected a cpu or memory request or limit beside the huge pages (the API server refuses huge pages alone)', 'k8s/resource-huge-pages')]],
+    ['a resize policy for a GPU', d => { c(d).resizePolicy = [{ resourceName: 'nvidia.com/gpu', restartPolicy: 'NotRequired' }]; },
+      [f(`${CONTAINER}.resizePolicy[0].resourceName`, 'nvidia.com/gpu', 'expected "cpu" or "memory"', 'k8s/resize-policy')]],
+    ['a resize policy naming memory twice', d => { c(d).resizePolicy = [{ resourceName: 'memory', restartPolicy: 'NotRequired' }, { resourceName: 'memory', restartPolicy: 'NotRequired' }]; },
+      [f(`${CONTAINER}.resizePolicy[1].resourceName`, 'memory', 'expected each resource once in the resize policy', 'k8s/resize-policy')]],
+    ['a misspelt resize restart policy', d => { c(d).resizePolicy = [{ resourceName: 'cpu', restartPolicy: 'Restart' }]; },
+      [f(`${CONTAINER}.resizePolicy[0].restartPolicy`, 'Restart', 'expected "NotRequired" or "RestartContainer"', 'k8s/resize-policy')]],
+    ['RestartContainer in a pod that never restarts', d => { s(d).restartPolicy = 'Never'; c(d).resizePolicy = [{ resourceName: 'memory', restartPolicy: 'RestartContainer' }]; },
+      [f(`${CONTAINER}.resizePolicy[0].restartPolicy`, 'RestartContainer', 'expected "NotRequired", because the pod\'s restartPolicy is "Never"', 'k8s/resize-policy')]],
+  ]);
+});
+
+describe('pod-level resources and resource claims', () => {
+  const r = `${WORKER}.resources`;
+  runCases(pytorchJob, [
+    ['pod resources above the container (4 CPU, 16Gi limits)', d => { s(d).resources = { requests: { cpu: '8', memory: '32Gi' }, limits: { cpu: '8', memory: '32Gi' } }; }, []],
+    ['a pod request below the container\'s', d => { s(d).resources = { requests: { cpu: '2' } }; },
+      [f(`${r}.requests.cpu`, '2', 'expected at least the containers\' requests of cpu together (4)', 'k8s/pod-resources')]],
+    ['a container limit above the pod\'s', d => { s(d).resources = { limits: { memory: '8Gi' } }; },
+      [f(`${CONTAINER}.resources.limits.memory`, '16Gi', 'expected at most the pod\'s limit 8Gi', 'k8s/pod-resources')]],
+    ['a GPU at pod level', d => { s(d).resources = { limits: { 'nvidia.com/gpu': 1 } }; },
+      [f(`${r}.limits["nvidia.com/gpu"]`, 'nvidia.com/gpu', 'expected cpu, memory or hugepages-<size> (the resources a pod-level request or limit takes)', 'k8s/resource-name')]],
+    ['claims at pod level', d => { s(d).resources = { claims: [{ name: 'gpu' }] }; },
+      [f(`${r}.claims`, [{ name: 'gpu' }], 'expected not set: claims go on the containers\' resources, not the pod\'s', 'k8s/pod-resources')]],
+    ['a container claim the pod does not have', d => { c(d).resources.claims = [{ name: 'gpu' }]; },
+      [f(`${CONTAINER}.resources.claims[0].name`, 'gpu', 'expected the name of a claim in the pod\'s resourceClaims (the pod has none)', 'k8s/resource-claims')]],
+    ['a claim of the pod, used once', d => { s(d).resourceClaims = [{ name: 'gpu', resourceClaimTemplateName: 'a100' }]; c(d).resources.claims = [{ name: 'gpu' }]; }, []],
+    ['a claim used whole and by request', d => { s(d).resourceClaims = [{ name: 'gpu', resourceClaimTemplateName: 'a100' }]; c(d).resources.claims = [{ name: 'gpu', request: 'one' }, { name: 'gpu' }]; },
+      [f(`${CONTAINER}.resources.claims[1]`, 'gpu', 'expected each claim (or request of a claim) once per container', 'k8s/resource-claims')]],
+    ['a pod claim with two sources', d => { s(d).resourceClaims = [{ name: 'gpu', resourceClaimName: 'a', resourceClaimTemplateName: 'b' }]; },
+      [f(`${WORKER}.resourceClaims[0]`, { name: 'gpu', resourceClaimName: 'a', resourceClaimTemplateName: 'b' }, 'expected only one of resourceClaimName or resourceClaimTemplateName', 'k8s/resource-claims')]],
+    ['a pod claim name with capitals', d => { s(d).resourceClaims = [{ name: 'GPU', resourceClaimName: 'a' }]; },
+      [f(`${WORKER}.resourceClaims[0].name`, 'GPU', LABEL, 'k8s/resource-claims')]],
   ]);
 });

@@ -69,6 +69,37 @@ describe('TrainJob patches', () => {
   });
 });
 
+describe('TrainJob patches: the Kubernetes pieces of the patched pod', () => {
+  const POD = 'spec.runtimePatches[0].trainingRuntimeSpec.template.spec.replicatedJobs[0].template.spec.template.spec';
+  const patched = (spec: any) => trainJob({ runtimePatches: [{ manager: 'example.io/p', trainingRuntimeSpec: { template: { spec: { replicatedJobs: [{ name: 'node', template: { spec: { template: { spec } } } }] } } } }] });
+
+  test('a service account name that is not a DNS subdomain, and a bad sysctl', () => {
+    const doc = patched({ serviceAccountName: 'Trainer SA', securityContext: { sysctls: [{ name: 'Net.Core', value: '1' }] } });
+    expect(kubernetesFindings(doc).map(f => f.rule)).toEqual(['k8s/service-account-name', 'k8s/sysctl']);
+    expect(rules(doc)).toEqual([
+      `k8s/service-account-name ${POD}.serviceAccountName is "Trainer SA"; expected a service account name: a DNS-1123 subdomain: at most 253 lower-case letters, digits, "-" or ".", each dot-separated part starting and ending with a letter or digit`,
+      `k8s/sysctl ${POD}.securityContext.sysctls[0].name is "Net.Core"; expected a sysctl name such as net.core.somaxconn: at most 253 lower-case letters, digits, "-" or "_", in parts joined by "." or "/"`,
+    ]);
+  });
+
+  test('a patched container\'s security context and mounts (its volumes may be the runtime\'s)', () => {
+    const doc = patched({
+      securityContext: { runAsNonRoot: true },
+      containers: [{ name: 'node', securityContext: { runAsUser: 0, capabilities: { add: ['CAP_NET_ADMIN'] } }, volumeMounts: [{ name: 'runtime-volume', mountPath: '' }] }],
+    });
+    expect(kubernetesFindings(doc).map(f => f.rule)).toEqual(['k8s/mount-path', 'k8s/run-as-non-root', 'k8s/capability-name']);
+    expect(rules(doc)).toEqual([
+      `k8s/mount-path ${POD}.containers[node].volumeMounts[0].mountPath is ""; expected a path in the container such as /data`,
+      `k8s/run-as-non-root ${POD}.containers[node].securityContext.runAsUser is 0; expected a non-zero uid when runAsNonRoot is true (the kubelet refuses to start the container)`,
+      `k8s/capability-name ${POD}.containers[node].securityContext.capabilities.add[0] is "CAP_NET_ADMIN"; expected the name without "CAP_", such as NET_ADMIN (the runtime adds the prefix: CAP_NET_ADMIN becomes CAP_CAP_NET_ADMIN, which runc ignores and CRI-O refuses)`,
+    ]);
+  });
+
+  test('a valid patch has no findings', () => {
+    expect(rules(patched({ serviceAccountName: 'trainer', securityContext: { fsGroup: 1000 }, containers: [{ name: 'node', volumeMounts: [{ name: 'data', mountPath: '/data' }] }] }))).toEqual([]);
+  });
+});
+
 describe('app/trainjob-runtime', () => {
   const node = rjob('node', 'trainer', [{ name: 'node', image: 'i' }]);
 

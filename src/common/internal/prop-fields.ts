@@ -93,6 +93,7 @@ const DOCUMENT_FIELDS: ReadonlyArray<readonly [RegExp, string]> = [
   [/^spec\.initializer\.model(\.|$)/, 'modelInitializer'],
   [/^spec\.initializer\.dataset(\.|$)/, 'datasetInitializer'],
   [/^spec\.runtimePatches\[\d+\]\.trainingRuntimeSpec\.template\.spec\.replicatedJobs\[\d+\]\.name$/, 'patchedJobs'],
+  [/^spec\.runtimePatches\[\d+\]\.trainingRuntimeSpec\.template\.spec\.replicatedJobs\[\d+\]\.template\.spec\.template\.spec\.serviceAccountName$/, 'serviceAccountName'],
   [/^spec\.suspend$/, 'suspend'],
   [/^spec\.labels(\.|\[|$)/, 'jobSetLabels'],
   [/^spec\.annotations(\.|\[|$)/, 'jobSetAnnotations'],

@@ -5,8 +5,11 @@
  */
 import { Finding } from '../finding';
 import { Rule } from '../rule';
+import { checkEnvFromSource, checkEnvVarSource } from './env-sources';
 import { child, indexed, named } from './field-path';
+import { checkHandlerActions, checkInitContainerHooks, checkLifecycle } from './handlers';
 import { DNS1123_LABEL_TEXT, isDns1123Label, isEnvVarName, isInt32, isObject, isPortName } from './names';
+import { checkContainerClaims, checkResizePolicy } from './pod-resources';
 import { checkResources } from './resources';
 import { checkContainerSecurityContext, isLocalDescendingPath } from './security';
 
@@ -19,7 +22,8 @@ export const IMAGE = new Rule('kubernetes', 'k8s/image', F, `${SOURCE} validateC
 export const IMAGE_PULL_POLICY = new Rule('kubernetes', 'k8s/image-pull-policy', F, `${SOURCE} validatePullPolicy`);
 export const TERMINATION_MESSAGE_POLICY = new Rule('kubernetes', 'k8s/termination-message-policy', F, `${SOURCE} validateContainerCommon`);
 export const CONTAINER_RESTART_POLICY = new Rule('kubernetes', 'k8s/container-restart-policy', F, `${SOURCE} validateInitContainers and validateContainers (restartPolicy Always on init containers only)`);
-export const WORKING_DIR = new Rule('kubernetes', 'k8s/working-dir', F, 'container runtime (runc: the working directory must be an absolute path)');
+export const WORKING_DIR = new Rule('kubernetes', 'k8s/working-dir', F,
+  'runc utils_linux.go validateProcessSpec (the OCI process cwd must be absolute; the kubelet passes workingDir through unchanged)');
 export const PORT_NUMBER = new Rule('kubernetes', 'k8s/port-number', F, `${SOURCE} validateContainerPorts (IsValidPortNum)`);
 export const PORT_NAME = new Rule('kubernetes', 'k8s/port-name', F, `${SOURCE} validateContainerPorts (IsValidPortName)`);
 export const PORT_NAME_UNIQUE = new Rule('kubernetes', 'k8s/port-name-unique', F, `${SOURCE} validateContainerPorts (Duplicate name in a container)`);
@@ -27,27 +31,33 @@ export const PORT_PROTOCOL = new Rule('kubernetes', 'k8s/port-protocol', F, `${S
 export const HOST_PORT_UNIQUE = new Rule('kubernetes', 'k8s/host-port-unique', F, `${SOURCE} AccumulateUniqueHostPorts`);
 export const HOST_NETWORK_PORT = new Rule('kubernetes', 'k8s/host-network-port', F, `${SOURCE} validateHostNetwork (hostPort equals containerPort)`);
 export const ENV_NAME = new Rule('kubernetes', 'k8s/env-name', F, `${SOURCE} ValidateEnv (IsRelaxedEnvVarName, GA in 1.34)`);
-export const ENV_VALUE_FROM = new Rule('kubernetes', 'k8s/env-value-from', F, `${SOURCE} validateEnvVarValueFrom (exactly one source, not with value)`);
+export const ENV_VALUE_FROM = new Rule('kubernetes', 'k8s/env-value-from', F,
+  `${SOURCE} validateEnvVarValueFrom (exactly one source, not with value; fileKeyRef dropped while the EnvFiles gate is off)`);
 export const ENV_FROM = new Rule('kubernetes', 'k8s/env-from', F, `${SOURCE} ValidateEnvFrom (exactly one source, prefix a valid name)`);
 export const ENV_REFERENCE_ORDER = new Rule('kubernetes', 'k8s/env-reference-order', F,
   'k8s.io/kubernetes pkg/kubelet/kubelet_pods.go makeEnvironmentVariables and third_party/forked/golang/expansion (a $(VAR) in an env value expands only from envFrom and earlier entries)');
 export const VOLUME_MOUNT_NAME = new Rule('kubernetes', 'k8s/volume-mount-name', 'volumes', `${SOURCE} ValidateVolumeMounts (name of a volume of the pod)`);
-export const MOUNT_PATH = new Rule('kubernetes', 'k8s/mount-path', 'volumes', `${SOURCE} ValidateVolumeMounts (required) and the container runtime (absolute destination)`);
-export const MOUNT_PATH_UNIQUE = new Rule('kubernetes', 'k8s/mount-path-unique', 'volumes', `${SOURCE} ValidateVolumeMounts (must be unique) and the kubelet (one mount per normalized path)`);
+export const MOUNT_PATH = new Rule('kubernetes', 'k8s/mount-path', 'volumes', `${SOURCE} ValidateVolumeMounts (required)`);
+export const MOUNT_PATH_UNIQUE = new Rule('kubernetes', 'k8s/mount-path-unique', 'volumes',
+  `${SOURCE} ValidateVolumeMounts (must be unique) and the kubelet makeMounts (a relative path made absolute under "/": one mount per resulting path)`);
 export const SUB_PATH = new Rule('kubernetes', 'k8s/sub-path', 'volumes', `${SOURCE} ValidateVolumeMounts (validateLocalDescendingPath, subPath and subPathExpr exclusive)`);
+export const MOUNT_OPTIONS = new Rule('kubernetes', 'k8s/mount-options', 'volumes',
+  `${SOURCE} validateMountPropagation (Bidirectional only in privileged containers) and validateMountRecursiveReadOnly (only with readOnly and no propagation)`);
 export const PROBE_HANDLER = new Rule('kubernetes', 'k8s/probe-handler', F, `${SOURCE} validateProbe and validateHandler (exactly one handler)`);
 export const PROBE_SUCCESS_THRESHOLD = new Rule('kubernetes', 'k8s/probe-success-threshold', F, `${SOURCE} validateLivenessProbe and validateStartupProbe (successThreshold 1)`);
 
 export const CONTAINER_RULES = [
   CONTAINER_NAME, CONTAINER_NAME_UNIQUE, IMAGE, IMAGE_PULL_POLICY, TERMINATION_MESSAGE_POLICY, CONTAINER_RESTART_POLICY,
   WORKING_DIR, PORT_NUMBER, PORT_NAME, PORT_NAME_UNIQUE, PORT_PROTOCOL, HOST_PORT_UNIQUE, HOST_NETWORK_PORT,
-  ENV_NAME, ENV_VALUE_FROM, ENV_FROM, ENV_REFERENCE_ORDER, VOLUME_MOUNT_NAME, MOUNT_PATH, MOUNT_PATH_UNIQUE, SUB_PATH,
+  ENV_NAME, ENV_VALUE_FROM, ENV_FROM, ENV_REFERENCE_ORDER, VOLUME_MOUNT_NAME, MOUNT_PATH, MOUNT_PATH_UNIQUE, MOUNT_OPTIONS, SUB_PATH,
   PROBE_HANDLER, PROBE_SUCCESS_THRESHOLD,
 ];
 
 const PULL_POLICIES = new Set(['Always', 'IfNotPresent', 'Never']);
 const PROTOCOLS = new Set(['TCP', 'UDP', 'SCTP']);
-const ENV_SOURCES = ['fieldRef', 'resourceFieldRef', 'configMapKeyRef', 'secretKeyRef', 'fileKeyRef'];
+// fileKeyRef is left out: the EnvFiles gate is alpha and off in 1.34, so the API server drops it
+// and the entry is left without a source.
+const ENV_SOURCES = ['fieldRef', 'resourceFieldRef', 'configMapKeyRef', 'secretKeyRef'];
 const PROBE_HANDLERS = ['exec', 'httpGet', 'tcpSocket', 'grpc'];
 
 /** What a container check needs from its pod. */
@@ -56,10 +66,18 @@ export interface PodContext {
   readonly securityContext: unknown;
   readonly securityContextAt: string;
   readonly hostNetwork: boolean;
+  /** The pod's `hostUsers` (false: the pod has its own user namespace). */
+  readonly hostUsers: boolean;
   /** Names of containers seen so far (uniqueness across init and regular containers). */
   readonly containerNames: Set<string>;
-  /** `protocol/hostIP/hostPort` seen so far across the pod's containers. */
+  /** `protocol/hostIP/hostPort` seen so far across the pod's regular containers. */
   readonly hostPorts: Set<string>;
+  /** The pod's terminationGracePeriodSeconds (30 when not set). */
+  readonly gracePeriod: number;
+  /** The pod's restartPolicy (as written; the API server defaults it to Always). */
+  readonly restartPolicy: unknown;
+  /** The names of the pod's resourceClaims. */
+  readonly resourceClaims: Set<string>;
 }
 
 /** Checks `containers` or `initContainers` of a pod spec. */
@@ -96,13 +114,22 @@ function checkContainer(c: Record<string, any>, at: string, init: boolean, pod: 
     }
   }
   checkWorkingDir(c.workingDir, child(at, 'workingDir'), out);
-  checkPorts(c.ports, child(at, 'ports'), pod, out);
+  // checkHostPortConflicts: across the regular containers, but each init container on its own,
+  // since init containers run one after another.
+  checkPorts(c.ports, child(at, 'ports'), pod, init ? new Set() : pod.hostPorts, out);
   checkEnv(c.env, child(at, 'env'), out);
   checkEnvFrom(c.envFrom, child(at, 'envFrom'), out);
   if (!Array.isArray(c.envFrom) || c.envFrom.length === 0) checkEnvReferenceOrder(c.env, child(at, 'env'), out);
-  checkVolumeMounts(c.volumeMounts, child(at, 'volumeMounts'), pod.volumes, out);
+  checkVolumeMounts(c.volumeMounts, child(at, 'volumeMounts'), pod.volumes, out, c);
   checkResources(c.resources, child(at, 'resources'), out);
-  checkContainerSecurityContext(c.securityContext, child(at, 'securityContext'), pod.securityContext, pod.securityContextAt, out);
+  if (isObject(c.resources)) checkContainerClaims(c.resources.claims, child(child(at, 'resources'), 'claims'), pod.resourceClaims, out);
+  checkResizePolicy(c.resizePolicy, child(at, 'resizePolicy'), pod.restartPolicy, out);
+  checkContainerSecurityContext(c.securityContext, child(at, 'securityContext'), pod.securityContext, pod.securityContextAt, out, pod.hostUsers);
+  if (init && c.restartPolicy !== 'Always') {
+    checkInitContainerHooks(c, at, out);
+    return;
+  }
+  if (isObject(c.lifecycle)) checkLifecycle(c.lifecycle, child(at, 'lifecycle'), pod.gracePeriod, out);
   for (const probe of ['livenessProbe', 'readinessProbe', 'startupProbe']) {
     if (isObject(c[probe])) checkProbe(c[probe], child(at, probe), probe !== 'readinessProbe', out);
   }
@@ -124,7 +151,7 @@ function checkWorkingDir(dir: unknown, at: string, out: Finding[]): void {
   }
 }
 
-function checkPorts(ports: unknown, at: string, pod: PodContext, out: Finding[]): void {
+function checkPorts(ports: unknown, at: string, pod: PodContext, hostPorts: Set<string>, out: Finding[]): void {
   if (!Array.isArray(ports)) return;
   const names = new Set<string>();
   for (let i = 0; i < ports.length; i++) {
@@ -158,10 +185,10 @@ function checkPorts(ports: unknown, at: string, pod: PodContext, out: Finding[])
     if (isInt32(hostPort) && hostPort > 0) {
       // AccumulateUniqueHostPorts keys on protocol, host IP and port.
       const key = `${protocol ?? 'TCP'}/${port.hostIP ?? ''}/${hostPort}`;
-      if (pod.hostPorts.has(key)) {
+      if (hostPorts.has(key)) {
         HOST_PORT_UNIQUE.report(out, child(path, 'hostPort'), hostPort, `expected a host port no other port of the pod binds with the same protocol (${protocol ?? 'TCP'}) and host IP`);
       }
-      pod.hostPorts.add(key);
+      hostPorts.add(key);
     }
     if (pod.hostNetwork && hostPort !== undefined && hostPort !== 0 && hostPort !== containerPort) {
       HOST_NETWORK_PORT.report(out, child(path, 'hostPort'), hostPort, `expected the containerPort (${String(containerPort)}) or not set, because hostNetwork is true`);
@@ -184,10 +211,13 @@ export function checkEnv(env: unknown, at: string, out: Finding[]): void {
     const sources: string[] = [];
     if (isObject(valueFrom)) for (const s of ENV_SOURCES) if (valueFrom[s] !== undefined && valueFrom[s] !== null) sources.push(s);
     if (sources.length !== 1) {
-      ENV_VALUE_FROM.report(out, child(path, 'valueFrom'), valueFrom, sources.length === 0
-        ? 'expected exactly one of fieldRef, resourceFieldRef, configMapKeyRef or secretKeyRef'
-        : `expected exactly one source, not ${sources.join(' and ')}`);
+      ENV_VALUE_FROM.report(out, child(path, 'valueFrom'), valueFrom, sources.length > 0
+        ? `expected exactly one source, not ${sources.join(' and ')}`
+        : isObject(valueFrom) && valueFrom.fileKeyRef != null
+          ? 'expected one of fieldRef, resourceFieldRef, configMapKeyRef or secretKeyRef (fileKeyRef needs the EnvFiles feature gate, alpha and off in 1.34, without which the API server drops it)'
+          : 'expected exactly one of fieldRef, resourceFieldRef, configMapKeyRef or secretKeyRef');
     }
+    if (isObject(valueFrom)) checkEnvVarSource(valueFrom, child(path, 'valueFrom'), out);
     if (typeof item.value === 'string' && item.value !== '') {
       ENV_VALUE_FROM.report(out, child(path, 'value'), item.value, 'expected not set (or empty) when valueFrom is set');
     }
@@ -248,6 +278,7 @@ function checkEnvFrom(envFrom: unknown, at: string, out: Finding[]): void {
     if (item.prefix !== undefined && item.prefix !== '' && !isEnvVarName(item.prefix)) {
       ENV_FROM.report(out, child(path, 'prefix'), item.prefix, 'expected printable ASCII characters other than "="');
     }
+    checkEnvFromSource(item, path, out);
   }
 }
 
@@ -255,7 +286,9 @@ function checkEnvFrom(envFrom: unknown, at: string, out: Finding[]): void {
  * Checks `volumeMounts`; `volumes` is the set of the pod's volume names, or undefined where the
  * volumes are not all known (nothing to refer to).
  */
-export function checkVolumeMounts(mounts: unknown, at: string, volumes: Set<string> | undefined, out: Finding[]): void {
+export function checkVolumeMounts(
+  mounts: unknown, at: string, volumes: Set<string> | undefined, out: Finding[], container?: Record<string, any>,
+): void {
   if (!Array.isArray(mounts)) return;
   const paths = new Set<string>();
   for (let i = 0; i < mounts.length; i++) {
@@ -268,16 +301,18 @@ export function checkVolumeMounts(mounts: unknown, at: string, volumes: Set<stri
         : `expected the name of a volume of the pod: ${[...volumes].map(v => JSON.stringify(v)).join(', ')}`);
     }
     const mountPath = mount.mountPath;
-    if (typeof mountPath !== 'string' || !mountPath.startsWith('/')) {
-      MOUNT_PATH.report(out, child(path, 'mountPath'), mountPath, 'expected an absolute path such as /data (the container runtime refuses a relative mount path)');
+    if (typeof mountPath !== 'string' || mountPath === '') {
+      MOUNT_PATH.report(out, child(path, 'mountPath'), mountPath, 'expected a path in the container such as /data');
     } else {
-      // The API server compares the strings; the runtime mounts "/data" and "/data/" on the same place.
+      // The API server compares the strings; the kubelet mounts "data", "/data" and "/data/" on one place.
       const normalized = normalizePath(mountPath);
       if (paths.has(normalized)) {
-        MOUNT_PATH_UNIQUE.report(out, child(path, 'mountPath'), mountPath, 'expected a mount path no other mount of the container uses ("/data" and "/data/" are the same path)');
+        MOUNT_PATH_UNIQUE.report(out, child(path, 'mountPath'), mountPath,
+          'expected a mount path no other mount of the container uses ("/data", "/data/" and "data" are the same path)');
       }
       paths.add(normalized);
     }
+    checkMountOptions(mount, path, container, out);
     const subPath = mount.subPath;
     if (typeof subPath === 'string' && subPath !== '') {
       if (!isLocalDescendingPath(subPath)) {
@@ -292,10 +327,53 @@ export function checkVolumeMounts(mounts: unknown, at: string, volumes: Set<stri
   }
 }
 
-/** "/a//b/" and "/a/b" are one mount point. */
+const PROPAGATIONS = new Set(['None', 'HostToContainer', 'Bidirectional']);
+const RECURSIVE_READ_ONLY = new Set(['Disabled', 'IfPossible', 'Enabled']);
+
+/**
+ * validateMountPropagation and validateMountRecursiveReadOnly. `container` is the mount's container
+ * when known (Bidirectional needs it privileged).
+ */
+function checkMountOptions(mount: Record<string, any>, at: string, container: Record<string, any> | undefined, out: Finding[]): void {
+  const propagation = mount.mountPropagation;
+  if (propagation !== undefined && propagation !== null) {
+    if (!PROPAGATIONS.has(propagation)) {
+      MOUNT_OPTIONS.report(out, child(at, 'mountPropagation'), propagation, 'expected "None", "HostToContainer" or "Bidirectional"');
+    } else if (propagation === 'Bidirectional' && container !== undefined && container.securityContext?.privileged !== true) {
+      MOUNT_OPTIONS.report(out, child(at, 'mountPropagation'), propagation, 'expected "None" or "HostToContainer" (only a privileged container may use "Bidirectional")');
+    }
+  }
+  const rro = mount.recursiveReadOnly;
+  if (rro === undefined || rro === null || rro === 'Disabled') return;
+  if (!RECURSIVE_READ_ONLY.has(rro)) {
+    MOUNT_OPTIONS.report(out, child(at, 'recursiveReadOnly'), rro, 'expected "Disabled", "IfPossible" or "Enabled"');
+  } else if (mount.readOnly !== true) {
+    MOUNT_OPTIONS.report(out, child(at, 'recursiveReadOnly'), rro, 'expected "Disabled" or not set unless readOnly is true');
+  } else if (propagation !== undefined && propagation !== null && propagation !== 'None') {
+    MOUNT_OPTIONS.report(out, child(at, 'recursiveReadOnly'), rro, 'expected "Disabled" or not set unless mountPropagation is "None" or not set');
+  }
+}
+
+/**
+ * Where a mount ends up: the kubelet (makeMounts) turns a relative path into `filepath.Clean("/" + path)`
+ * and passes an absolute one through, which the runtime mounts with repeated and trailing slashes
+ * ignored, so "data", "/data" and "/data//" are one mount point.
+ */
 function normalizePath(path: string): string {
+  if (!path.startsWith('/')) return cleanAbsolute(`/${path}`);
   const collapsed = path.replace(/\/+/g, '/');
   return collapsed.length > 1 && collapsed.endsWith('/') ? collapsed.slice(0, -1) : collapsed;
+}
+
+/** Go's `filepath.Clean` of a path that starts with "/": no empty, "." or ".." elements left. */
+function cleanAbsolute(path: string): string {
+  const parts: string[] = [];
+  for (const part of path.split('/')) {
+    if (part === '' || part === '.') continue;
+    if (part === '..') parts.pop();
+    else parts.push(part);
+  }
+  return `/${parts.join('/')}`;
 }
 
 function checkProbe(probe: Record<string, any>, at: string, mustSucceedOnce: boolean, out: Finding[]): void {
@@ -306,6 +384,7 @@ function checkProbe(probe: Record<string, any>, at: string, mustSucceedOnce: boo
       ? 'expected exactly one of exec, httpGet, tcpSocket or grpc'
       : `expected exactly one handler, not ${handlers.join(' and ')}`);
   }
+  checkHandlerActions(probe, at, out);
   // 0 is defaulted to 1 before validation (SetDefaults_Probe).
   const threshold = probe.successThreshold;
   if (mustSucceedOnce && threshold !== undefined && threshold !== 0 && threshold !== 1) {

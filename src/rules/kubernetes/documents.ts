@@ -5,6 +5,7 @@
  * Documents of other kinds get the object-metadata rules only.
  */
 import { Finding } from '../finding';
+import { checkClaimSpec, checkVolumeClaimPolicies } from './claim-spec';
 import { checkConfigMap, checkSecret } from './core-objects';
 import {
   IntegerField, ELASTIC_POLICY_INTEGERS, POD_SECURITY_INTEGERS, POD_SPEC_INTEGERS, PROBE_INTEGERS, RUN_POLICY_INTEGERS,
@@ -93,7 +94,10 @@ function trainingRuntime(kind: string, namespaced: boolean): DocumentKind {
     name: SUBDOMAIN_NAME,
     podTemplates: [`${REPLICATED_JOBS}.template.spec.template`],
     addedVolumes: volumeClaimPolicyVolumes,
-    check: checkTrainingRuntime,
+    check: (doc, out) => {
+      checkTrainingRuntime(doc, out);
+      checkVolumeClaimPolicies(doc?.spec?.template?.spec, 'spec.template.spec', out);
+    },
     integers: [
       i32('spec.mlPolicy.numNodes'), i32('spec.mlPolicy.mpi.numProcPerNode'), i32('spec.mlPolicy.flux.numProcPerNode'),
       i32('spec.podGroupPolicy.coscheduling.scheduleTimeoutSeconds'),
@@ -179,7 +183,7 @@ export const DOCUMENT_KINDS: readonly DocumentKind[] = [
     ],
     check: checkTrainJob,
   },
-  core('PersistentVolumeClaim', SUBDOMAIN_NAME),
+  core('PersistentVolumeClaim', SUBDOMAIN_NAME, (doc, out) => checkClaimSpec(doc.spec, 'spec', out)),
   core('ConfigMap', SUBDOMAIN_NAME, checkConfigMap),
   core('Secret', SUBDOMAIN_NAME, checkSecret),
   core('ServiceAccount', SUBDOMAIN_NAME),

@@ -6,18 +6,26 @@
  */
 import { Finding } from '../finding';
 import { RuleInfo } from '../rule';
+import { CLAIM_SPEC_RULES } from './claim-spec';
 import { CONTAINER_RULES } from './containers';
 import { CORE_OBJECT_RULES } from './core-objects';
 import { DocumentKind, documentKind, integerFields, SUBDOMAIN_NAME } from './documents';
+import { ENV_SOURCE_RULES } from './env-sources';
+import { HANDLER_RULES } from './handlers';
 import { INTEGER_RULES, checkIntegers, compileIntegers } from './integers';
 import { METADATA_RULES, checkObjectMeta } from './metadata';
 import { isObject } from './names';
+import { POD_NETWORK_RULES } from './pod-network';
+import { POD_RESOURCE_RULES } from './pod-resources';
 import { POD_SECURITY_RULES } from './pod-security';
+import { POD_SECURITY_CONTEXT_RULES } from './pod-security-context';
 import { POD_SPEC_RULES, checkPodTemplate } from './pod-spec';
 import { RESOURCE_RULES } from './resources';
 import { SCHEDULING_RULES } from './scheduling';
 import { SECURITY_RULES } from './security';
 import { Location, compileLocation, select } from './select';
+import { TOPOLOGY_SPREAD_RULES } from './topology-spread';
+import { VOLUME_SOURCE_RULES } from './volume-sources';
 import { VOLUME_RULES } from './volumes';
 import { TRAINER_RULES } from '../trainer/documents';
 
@@ -27,8 +35,10 @@ export type { DocumentKind } from './documents';
 
 /** Every Kubernetes rule of the layer. */
 export const KUBERNETES_RULES: readonly RuleInfo[] = [
-  ...METADATA_RULES, ...POD_SPEC_RULES, ...CONTAINER_RULES, ...VOLUME_RULES, ...SCHEDULING_RULES, ...RESOURCE_RULES,
-  ...SECURITY_RULES, ...INTEGER_RULES, ...CORE_OBJECT_RULES,
+  ...METADATA_RULES, ...POD_SPEC_RULES, ...CONTAINER_RULES, ...ENV_SOURCE_RULES, ...HANDLER_RULES,
+  ...POD_NETWORK_RULES, ...TOPOLOGY_SPREAD_RULES, ...VOLUME_RULES, ...VOLUME_SOURCE_RULES, ...SCHEDULING_RULES, ...RESOURCE_RULES,
+  ...POD_RESOURCE_RULES, ...SECURITY_RULES, ...POD_SECURITY_CONTEXT_RULES, ...INTEGER_RULES, ...CORE_OBJECT_RULES,
+  ...CLAIM_SPEC_RULES,
 ].map(r => r.info());
 
 /**

@@ -28,7 +28,7 @@ export const ANNOTATION_KEY = new Rule('kubernetes', 'k8s/annotation-key', F,
 export const ANNOTATION_SIZE = new Rule('kubernetes', 'k8s/annotation-size', F,
   'k8s.io/apimachinery/pkg/api/validation ValidateAnnotationsSize (TotalAnnotationSizeLimitB = 256 KiB)');
 export const FINALIZER = new Rule('kubernetes', 'k8s/finalizer', F,
-  'k8s.io/apimachinery/pkg/api/validation ValidateFinalizers (IsQualifiedName)');
+  'k8s.io/apimachinery/pkg/api/validation ValidateFinalizers (IsQualifiedName; not orphan with foregroundDeletion)');
 
 export const METADATA_RULES = [OBJECT_NAME, GENERATE_NAME, NAMESPACE, LABEL_KEY, LABEL_VALUE, ANNOTATION_KEY, ANNOTATION_SIZE, FINALIZER];
 
@@ -79,6 +79,9 @@ export function checkObjectMeta(meta: unknown, at: string, nameFormat: NameForma
       if (!isQualifiedName(finalizers[i])) {
         FINALIZER.report(out, `${child(at, 'finalizers')}[${i}]`, finalizers[i], `expected a finalizer name: ${QUALIFIED_NAME_TEXT}`);
       }
+    }
+    if (finalizers.includes('orphan') && finalizers.includes('foregroundDeletion')) {
+      FINALIZER.report(out, child(at, 'finalizers'), finalizers, 'expected "orphan" or "foregroundDeletion", not both (they ask for opposite deletions)');
     }
   }
 }

@@ -27,11 +27,14 @@ export const PSS_PRIVILEGE_ESCALATION = new Rule('kubernetes', 'k8s/pss-privileg
 export const PSS_RUN_AS_NON_ROOT = new Rule('kubernetes', 'k8s/pss-run-as-non-root', F, `${SOURCE} check_runAsNonRoot.go`);
 export const PSS_RUN_AS_USER = new Rule('kubernetes', 'k8s/pss-run-as-user', F, `${SOURCE} check_runAsUser.go`);
 export const PSS_SECCOMP = new Rule('kubernetes', 'k8s/pss-seccomp', F, `${SOURCE} check_seccompProfile_baseline.go and check_seccompProfile_restricted.go`);
+export const PSS_PROBE_HOST = new Rule('kubernetes', 'k8s/pss-probe-host', F, `${SOURCE} check_hostProbesAndhostLifecycle.go (baseline from 1.34)`);
+export const PSS_HOST_PROCESS = new Rule('kubernetes', 'k8s/pss-host-process', F, `${SOURCE} check_windowsHostProcess.go`);
 
 /** The restricted profile's rules (listed apart: only presets apply them). */
 export const POD_SECURITY_RULES = [
   PSS_HOST_NAMESPACES, PSS_PRIVILEGED, PSS_CAPABILITIES, PSS_VOLUME_TYPES, PSS_HOST_PORTS, PSS_APPARMOR, PSS_SELINUX,
   PSS_PROC_MOUNT, PSS_SYSCTLS, PSS_PRIVILEGE_ESCALATION, PSS_RUN_AS_NON_ROOT, PSS_RUN_AS_USER, PSS_SECCOMP,
+  PSS_PROBE_HOST, PSS_HOST_PROCESS,
 ];
 
 const RESTRICTED_VOLUMES = ['configMap', 'csi', 'downwardAPI', 'emptyDir', 'ephemeral', 'persistentVolumeClaim', 'projected', 'secret'];
@@ -101,6 +104,26 @@ function checkCommonContext(sc: Record<string, any>, at: string, out: Finding[])
   if (sc.seccompProfile?.type === 'Unconfined') {
     PSS_SECCOMP.report(out, child(child(at, 'seccompProfile'), 'type'), 'Unconfined', `${SECCOMP_ALLOWED} ${WHY}`);
   }
+  if (sc.windowsOptions?.hostProcess === true) {
+    PSS_HOST_PROCESS.report(out, child(child(at, 'windowsOptions'), 'hostProcess'), true, `expected false or not set ${WHY}`);
+  }
+}
+
+/** A probe or lifecycle handler that sets `host` (httpGet or tcpSocket) reaches outside the pod. */
+function checkHandlerHosts(c: Record<string, any>, at: string, out: Finding[]): void {
+  const handlers: Array<[unknown, string]> = [
+    [c.livenessProbe, child(at, 'livenessProbe')], [c.readinessProbe, child(at, 'readinessProbe')], [c.startupProbe, child(at, 'startupProbe')],
+    [c.lifecycle?.postStart, child(child(at, 'lifecycle'), 'postStart')], [c.lifecycle?.preStop, child(child(at, 'lifecycle'), 'preStop')],
+  ];
+  for (const [handler, handlerAt] of handlers) {
+    if (!isObject(handler)) continue;
+    for (const action of ['httpGet', 'tcpSocket']) {
+      const host = handler[action]?.host;
+      if (typeof host === 'string' && host !== '') {
+        PSS_PROBE_HOST.report(out, child(child(handlerAt, action), 'host'), host, `expected not set (the pod's own IP) ${WHY}`);
+      }
+    }
+  }
 }
 
 function checkContainer(c: Record<string, any>, at: string, podSc: Record<string, any>, out: Finding[]): void {
@@ -134,6 +157,7 @@ function checkContainer(c: Record<string, any>, at: string, podSc: Record<string
       }
     }
   }
+  checkHandlerHosts(c, at, out);
   const ports = c.ports;
   if (Array.isArray(ports)) {
     for (let i = 0; i < ports.length; i++) {

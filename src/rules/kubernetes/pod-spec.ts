@@ -4,12 +4,17 @@
  */
 import { Finding } from '../finding';
 import { Rule } from '../rule';
-import { PodContext, checkContainers } from './containers';
-import { child } from './field-path';
+import { PodContext, checkContainers, checkEnv, checkVolumeMounts } from './containers';
+import { child, indexed, named } from './field-path';
+import { DEFAULT_GRACE_PERIOD } from './handlers';
 import { checkTemplateMeta } from './metadata';
-import { DNS1123_LABEL_TEXT, DNS1123_SUBDOMAIN_TEXT, isDns1123Label, isDns1123Subdomain, isObject } from './names';
+import { DNS1123_LABEL_TEXT, DNS1123_SUBDOMAIN_TEXT, QUALIFIED_NAME_TEXT, isDns1123Label, isDns1123Subdomain, isObject, isQualifiedName } from './names';
+import { checkDnsConfig, checkHostAliases } from './pod-network';
+import { checkPodResourceClaims, checkPodResources } from './pod-resources';
+import { checkPodSecurityFields } from './pod-security-context';
 import { checkAffinity, checkNodeSelector, checkTolerations } from './scheduling';
-import { checkPodSecurityContext } from './security';
+import { checkContainerSecurityContext, checkPodSecurityContext } from './security';
+import { checkTopologySpread } from './topology-spread';
 import { checkVolumes } from './volumes';
 
 const F = 'pod';
@@ -27,10 +32,13 @@ export const PREEMPTION_POLICY = new Rule('kubernetes', 'k8s/preemption-policy',
 export const EPHEMERAL_CONTAINERS = new Rule('kubernetes', 'k8s/ephemeral-containers', F,
   'k8s.io/kubernetes/pkg/apis/core/validation ValidatePodCreate (ephemeral containers cannot be set on create)');
 export const CONTAINERS_REQUIRED = new Rule('kubernetes', 'k8s/containers-required', F, `${SOURCE} validateContainers (at least one container)`);
+export const POD_GATES = new Rule('kubernetes', 'k8s/pod-gates', F,
+  `${SOURCE} validateReadinessGates and validateSchedulingGates (qualified names, scheduling gates unique)`);
+export const POD_OS = new Rule('kubernetes', 'k8s/pod-os', F, `${SOURCE} validateOS (os.name linux or windows)`);
 
 export const POD_SPEC_RULES = [
   PRIORITY_CLASS_NAME, SCHEDULER_NAME, SERVICE_ACCOUNT_NAME, NODE_NAME, RUNTIME_CLASS_NAME, HOSTNAME,
-  RESTART_POLICY, DNS_POLICY, PREEMPTION_POLICY, EPHEMERAL_CONTAINERS, CONTAINERS_REQUIRED,
+  RESTART_POLICY, DNS_POLICY, PREEMPTION_POLICY, EPHEMERAL_CONTAINERS, CONTAINERS_REQUIRED, POD_GATES, POD_OS,
 ];
 
 const RESTART_POLICIES = new Set(['Always', 'OnFailure', 'Never']);
@@ -44,23 +52,31 @@ const PREEMPTION_POLICIES = new Set(['PreemptLowerPriority', 'Never']);
 export function checkPodTemplate(template: unknown, at: string, out: Finding[], addedVolumes: readonly string[] = []): void {
   if (!isObject(template)) return;
   checkTemplateMeta(template.metadata, child(at, 'metadata'), out);
-  checkPodSpec(template.spec, child(at, 'spec'), out, addedVolumes);
+  checkPodSpec(template.spec, child(at, 'spec'), out, addedVolumes, isObject(template.metadata) ? template.metadata.labels : undefined);
 }
 
-/** Checks a pod spec at `at`; `addedVolumes` as for checkPodTemplate. */
-export function checkPodSpec(spec: unknown, at: string, out: Finding[], addedVolumes: readonly string[] = []): void {
+/**
+ * Checks a pod spec at `at`; `addedVolumes` as for checkPodTemplate, `podLabels` the template's
+ * labels when known.
+ */
+export function checkPodSpec(spec: unknown, at: string, out: Finding[], addedVolumes: readonly string[] = [], podLabels?: unknown): void {
   if (!isObject(spec)) return;
   const volumes = checkVolumes(spec.volumes, child(at, 'volumes'), out);
   for (const name of addedVolumes) volumes.add(name);
   const securityContextAt = child(at, 'securityContext');
   checkPodSecurityContext(spec.securityContext, securityContextAt, out);
+  checkPodSecurityFields(spec, at, out);
   const pod: PodContext = {
     volumes,
     securityContext: spec.securityContext,
     securityContextAt,
     hostNetwork: spec.hostNetwork === true,
+    hostUsers: spec.hostUsers !== false,
     containerNames: new Set(),
     hostPorts: new Set(),
+    gracePeriod: typeof spec.terminationGracePeriodSeconds === 'number' ? spec.terminationGracePeriodSeconds : DEFAULT_GRACE_PERIOD,
+    restartPolicy: spec.restartPolicy,
+    resourceClaims: checkPodResourceClaims(spec.resourceClaims, child(at, 'resourceClaims'), out),
   };
   checkContainers(spec.initContainers, child(at, 'initContainers'), true, pod, out);
   if (!Array.isArray(spec.containers) || spec.containers.length === 0) {
@@ -95,9 +111,66 @@ export function checkPodSpec(spec: unknown, at: string, out: Finding[], addedVol
   if (spec.preemptionPolicy !== undefined && !PREEMPTION_POLICIES.has(spec.preemptionPolicy)) {
     PREEMPTION_POLICY.report(out, child(at, 'preemptionPolicy'), spec.preemptionPolicy, 'expected "PreemptLowerPriority" or "Never"');
   }
+  checkPodResources(spec, at, out);
+  checkDnsConfig(spec.dnsConfig, child(at, 'dnsConfig'), out);
+  checkHostAliases(spec.hostAliases, child(at, 'hostAliases'), out);
+  checkTopologySpread(spec.topologySpreadConstraints, child(at, 'topologySpreadConstraints'), podLabels, out);
+  checkGates(spec, at, out);
+  if (isObject(spec.os) && spec.os.name !== 'linux' && spec.os.name !== 'windows') {
+    POD_OS.report(out, child(child(at, 'os'), 'name'), spec.os.name, 'expected "linux" or "windows"');
+  }
+}
+
+function checkGates(spec: Record<string, any>, at: string, out: Finding[]): void {
+  if (Array.isArray(spec.readinessGates)) {
+    spec.readinessGates.forEach((g: unknown, i: number) => {
+      const type = isObject(g) ? g.conditionType : undefined;
+      if (!isQualifiedName(type)) {
+        POD_GATES.report(out, child(indexed(child(at, 'readinessGates'), i), 'conditionType'), type, `expected a pod condition type: ${QUALIFIED_NAME_TEXT}`);
+      }
+    });
+  }
+  if (Array.isArray(spec.schedulingGates)) {
+    const seen = new Set<unknown>();
+    spec.schedulingGates.forEach((g: unknown, i: number) => {
+      const name = isObject(g) ? g.name : undefined;
+      const nameAt = child(indexed(child(at, 'schedulingGates'), i), 'name');
+      if (!isQualifiedName(name)) {
+        POD_GATES.report(out, nameAt, name, `expected a scheduling gate name: ${QUALIFIED_NAME_TEXT}`);
+      } else if (seen.has(name)) {
+        POD_GATES.report(out, nameAt, name, 'expected a scheduling gate not listed twice');
+      }
+      seen.add(name);
+    });
+  }
 }
 
 function subdomain(rule: Rule, value: unknown, at: string, what: string, out: Finding[]): void {
   if (value === undefined || value === '') return;
   if (!isDns1123Subdomain(value)) rule.report(out, at, value, `expected ${what}: ${DNS1123_SUBDOMAIN_TEXT}`);
+}
+
+/**
+ * The parts of a partial pod spec (a Trainer runtime patch) that are whole Kubernetes values: the
+ * service account and scheduling gates, the pod's security context, and each container's env,
+ * mounts and security context. A patch's containers carry no image, so they are not checked as
+ * containers; their mounts may name volumes of the runtime, which the patch does not show.
+ */
+export function checkPodSpecPatch(spec: Record<string, any>, at: string, out: Finding[]): void {
+  subdomain(SERVICE_ACCOUNT_NAME, spec.serviceAccountName, child(at, 'serviceAccountName'), 'a service account name', out);
+  checkGates(spec, at, out);
+  const scAt = child(at, 'securityContext');
+  checkPodSecurityContext(spec.securityContext, scAt, out);
+  checkPodSecurityFields(spec, at, out);
+  for (const list of ['initContainers', 'containers']) {
+    const containers = spec[list];
+    if (!Array.isArray(containers)) continue;
+    containers.forEach((c: unknown, i: number) => {
+      if (!isObject(c)) return;
+      const cAt = named(child(at, list), c, i);
+      checkEnv(c.env, child(cAt, 'env'), out);
+      checkVolumeMounts(c.volumeMounts, child(cAt, 'volumeMounts'), undefined, out, c);
+      checkContainerSecurityContext(c.securityContext, child(cAt, 'securityContext'), spec.securityContext, scAt, out, spec.hostUsers !== false);
+    });
+  }
 }

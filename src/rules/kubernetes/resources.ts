@@ -18,7 +18,10 @@ export const RESOURCE_NOT_OVERCOMMITTED = new Rule('kubernetes', 'k8s/resource-n
   `${SOURCE} ValidateContainerResourceRequirements: extended resources and huge pages need a limit equal to the request (IsOvercommitAllowed)`);
 export const RESOURCE_INTEGER = new Rule('kubernetes', 'k8s/resource-integer', F, `${SOURCE} validateResourceQuantityValue: integer resources (IsIntegerResourceName)`);
 
-export const RESOURCE_RULES = [RESOURCE_NAME, RESOURCE_QUANTITY, RESOURCE_LIMIT, RESOURCE_NOT_OVERCOMMITTED, RESOURCE_INTEGER];
+export const RESOURCE_HUGE_PAGES = new Rule('kubernetes', 'k8s/resource-huge-pages', F,
+  `${SOURCE} validateResourceRequirements (validateResourceQuantityHugePageValue: a whole number of pages; huge pages need cpu or memory)`);
+
+export const RESOURCE_RULES = [RESOURCE_NAME, RESOURCE_QUANTITY, RESOURCE_LIMIT, RESOURCE_NOT_OVERCOMMITTED, RESOURCE_INTEGER, RESOURCE_HUGE_PAGES];
 
 // IsStandardContainerResourceName: the names a container may use without a domain.
 const STANDARD_CONTAINER = new Set(['cpu', 'memory', 'ephemeral-storage']);
@@ -50,11 +53,15 @@ function isNotOvercommittable(name: string): boolean {
   return isExtended(name) || name.startsWith(HUGE_PAGES);
 }
 
-/** Checks `resources` of a container (or a WorkspaceKind pod config) at `at`. */
-export function checkResources(resources: unknown, at: string, out: Finding[]): void {
-  if (!isObject(resources)) return;
-  const limits = parsedList(resources.limits, child(at, 'limits'), out);
-  const requests = parsedList(resources.requests, child(at, 'requests'), out);
+/**
+ * Checks `resources` of a container (or a WorkspaceKind pod config) at `at`; `podLevel` for a pod
+ * spec's own `resources` (validatePodResourceName: cpu, memory and huge pages only). Returns the
+ * parsed requests and limits (the valid ones), for the pod-level sums.
+ */
+export function checkResources(resources: unknown, at: string, out: Finding[], podLevel = false): ParsedResources {
+  if (!isObject(resources)) return { requests: new Map(), limits: new Map() };
+  const limits = parsedList(resources.limits, child(at, 'limits'), podLevel, out);
+  const requests = parsedList(resources.requests, child(at, 'requests'), podLevel, out);
   for (const [name, request] of requests) {
     const field = child(child(at, 'requests'), name);
     const limit = limits.get(name);
@@ -70,6 +77,41 @@ export function checkResources(resources: unknown, at: string, out: Finding[]): 
       }
     }
   }
+  const names = [...limits.keys(), ...requests.keys()];
+  const hugePage = names.find(n => n.startsWith(HUGE_PAGES));
+  if (hugePage !== undefined && !names.some(n => n === 'cpu' || n === 'memory')) {
+    RESOURCE_HUGE_PAGES.report(out, at, hugePage, 'expected a cpu or memory request or limit beside the huge pages (the API server refuses huge pages alone)');
+  }
+  return { requests, limits };
+}
+
+/** The valid quantities of a resources block, by resource name. */
+export interface ParsedResources {
+  readonly requests: Map<string, Quantity>;
+  readonly limits: Map<string, Quantity>;
+}
+
+/**
+ * HugePageSizeFromResourceName and IsHugePageResourceValueDivisible: a page size in the name that
+ * is a whole positive number of bytes, and a value (rounded up to whole bytes, as Quantity.Value
+ * does) that is a whole number of pages.
+ */
+function hugePageProblem(name: string, q: Quantity): string | undefined {
+  const page = parseQuantity(name.slice(HUGE_PAGES.length));
+  if (page === undefined || isNegative(page) || page.digits === BigInt(0) || !isWhole(page)) {
+    return `expected huge pages of a valid page size: the name ${name} holds no page size such as 2Mi or 1Gi`;
+  }
+  const size = bytesRoundedUp(page);
+  if (bytesRoundedUp(q) % size !== BigInt(0)) return `expected a whole number of ${name.slice(HUGE_PAGES.length)} pages`;
+  return undefined;
+}
+
+/** A non-negative quantity in whole units, rounded up. */
+function bytesRoundedUp(q: Quantity): bigint {
+  const TEN = BigInt(10);
+  const numerator = q.digits * BigInt(2) ** BigInt(q.exp2) * TEN ** BigInt(Math.max(q.exp10, 0));
+  const denominator = TEN ** BigInt(Math.max(-q.exp10, 0));
+  return (numerator + denominator - BigInt(1)) / denominator;
 }
 
 function show(v: unknown): string {
@@ -77,12 +119,12 @@ function show(v: unknown): string {
 }
 
 /** Parses one list (limits or requests), reporting bad names and values; returns the good ones. */
-function parsedList(list: unknown, at: string, out: Finding[]): Map<string, Quantity> {
+function parsedList(list: unknown, at: string, podLevel: boolean, out: Finding[]): Map<string, Quantity> {
   const parsed = new Map<string, Quantity>();
   if (!isObject(list)) return parsed;
   for (const name in list) {
     const field = child(at, name);
-    const nameProblem = resourceNameProblem(name);
+    const nameProblem = podLevel ? podResourceNameProblem(name) : resourceNameProblem(name);
     if (nameProblem !== undefined) RESOURCE_NAME.report(out, field, name, nameProblem);
     const value = list[name];
     const q = parseQuantity(value);
@@ -94,7 +136,21 @@ function parsedList(list: unknown, at: string, out: Finding[]): Map<string, Quan
       RESOURCE_INTEGER.report(out, field, value, `expected a whole number (${name} is an extended resource, counted in units)`);
       continue;
     }
+    if (name.startsWith(HUGE_PAGES)) {
+      const problem = hugePageProblem(name, q);
+      if (problem !== undefined) {
+        RESOURCE_HUGE_PAGES.report(out, field, value, problem);
+        continue;
+      }
+    }
     parsed.set(name, q);
   }
   return parsed;
+}
+
+/** validatePodResourceName: what a pod-level limit or request may name. */
+function podResourceNameProblem(name: string): string | undefined {
+  if (!isQualifiedName(name)) return `expected a resource name: ${QUALIFIED_NAME_TEXT}`;
+  if (name === 'cpu' || name === 'memory' || name.startsWith(HUGE_PAGES)) return undefined;
+  return 'expected cpu, memory or hugepages-<size> (the resources a pod-level request or limit takes)';
 }

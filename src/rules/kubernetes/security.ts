@@ -18,17 +18,17 @@ export const PRIVILEGED_ESCALATION = new Rule('kubernetes', 'k8s/privileged-esca
 export const SYS_ADMIN_ESCALATION = new Rule('kubernetes', 'k8s/sys-admin-escalation', F,
   `${SOURCE} ValidateSecurityContext: allowPrivilegeEscalation false with capabilities.add CAP_SYS_ADMIN`);
 export const CAPABILITY_NAME = new Rule('kubernetes', 'k8s/capability-name', F,
-  'container runtime (containerd, CRI-O): an unknown Linux capability fails container creation');
+  'container runtime: containerd and CRI-O upper-case a CRI capability and prefix CAP_; runc capabilities.New ignores an unknown name, CRI-O refuses it');
 export const SECCOMP_PROFILE = new Rule('kubernetes', 'k8s/seccomp-profile', F, `${SOURCE} validateSeccompProfileField`);
 export const APPARMOR_PROFILE = new Rule('kubernetes', 'k8s/apparmor-profile', F, `${SOURCE} ValidateAppArmorProfileField`);
-export const PROC_MOUNT = new Rule('kubernetes', 'k8s/proc-mount', F, `${SOURCE} ValidateSecurityContext (procMount: Default or Unmasked)`);
+export const PROC_MOUNT = new Rule('kubernetes', 'k8s/proc-mount', F, `${SOURCE} ValidateSecurityContext (procMount: Default, or Unmasked when hostUsers is false)`);
 
 export const SECURITY_RULES = [
   RUN_AS_NON_ROOT, PRIVILEGED_ESCALATION, SYS_ADMIN_ESCALATION, CAPABILITY_NAME, SECCOMP_PROFILE, APPARMOR_PROFILE, PROC_MOUNT,
 ];
 
-// Linux capabilities (include/uapi/linux/capability.h), as the runtimes accept them: upper case,
-// with or without the CAP_ prefix, or ALL.
+// Linux capabilities (include/uapi/linux/capability.h), as the CRI names them: without the CAP_
+// prefix, which containerd and CRI-O add after upper-casing the name; "ALL" in any case.
 const CAPABILITIES = new Set([
   'CHOWN', 'DAC_OVERRIDE', 'DAC_READ_SEARCH', 'FOWNER', 'FSETID', 'KILL', 'SETGID', 'SETUID', 'SETPCAP',
   'LINUX_IMMUTABLE', 'NET_BIND_SERVICE', 'NET_BROADCAST', 'NET_ADMIN', 'NET_RAW', 'IPC_LOCK', 'IPC_OWNER',
@@ -38,10 +38,15 @@ const CAPABILITIES = new Set([
   'CHECKPOINT_RESTORE',
 ]);
 
-function isCapability(value: unknown): boolean {
-  if (typeof value !== 'string') return false;
-  if (value === 'ALL') return true;
-  return CAPABILITIES.has(value.startsWith('CAP_') ? value.slice(4) : value);
+/** Why a capability name does not reach the container as written, or undefined when it does. */
+function capabilityProblem(value: unknown): string | undefined {
+  if (typeof value !== 'string') return 'expected a Linux capability name such as NET_ADMIN, or ALL';
+  const upper = value.toUpperCase();
+  if (upper === 'ALL' || CAPABILITIES.has(upper)) return undefined;
+  if (upper.startsWith('CAP_') && CAPABILITIES.has(upper.slice(4))) {
+    return `expected the name without "CAP_", such as ${upper.slice(4)} (the runtime adds the prefix: ${upper} becomes CAP_${upper}, which runc ignores and CRI-O refuses)`;
+  }
+  return 'expected a Linux capability name such as NET_ADMIN or SYS_PTRACE, or ALL (runc ignores an unknown name, CRI-O refuses it)';
 }
 
 /** Checks a pod's security context (profiles; the uid rules are checked per container). */
@@ -50,8 +55,11 @@ export function checkPodSecurityContext(sc: unknown, at: string, out: Finding[])
   checkProfiles(sc, at, out);
 }
 
-/** Checks a container's security context; `pod` is the pod's, for the values it inherits. */
-export function checkContainerSecurityContext(sc: unknown, at: string, pod: unknown, podAt: string, out: Finding[]): void {
+/**
+ * Checks a container's security context; `pod` is the pod's, for the values it inherits, and
+ * `hostUsers` the pod's `hostUsers` (true unless the pod runs in its own user namespace).
+ */
+export function checkContainerSecurityContext(sc: unknown, at: string, pod: unknown, podAt: string, out: Finding[], hostUsers = true): void {
   const own = isObject(sc) ? sc : undefined;
   const inherited = isObject(pod) ? pod : undefined;
   checkRunAsNonRoot(own, at, inherited, podAt, out);
@@ -73,15 +81,15 @@ export function checkContainerSecurityContext(sc: unknown, at: string, pod: unkn
       const names = caps[list];
       if (!Array.isArray(names)) continue;
       for (let i = 0; i < names.length; i++) {
-        if (!isCapability(names[i])) {
-          CAPABILITY_NAME.report(out, indexed(child(child(at, 'capabilities'), list), i), names[i],
-            'expected a Linux capability in upper case, with or without "CAP_" (such as NET_ADMIN or CAP_SYS_PTRACE), or ALL');
-        }
+        const problem = capabilityProblem(names[i]);
+        if (problem !== undefined) CAPABILITY_NAME.report(out, indexed(child(child(at, 'capabilities'), list), i), names[i], problem);
       }
     }
   }
   if (own.procMount !== undefined && own.procMount !== 'Default' && own.procMount !== 'Unmasked') {
     PROC_MOUNT.report(out, child(at, 'procMount'), own.procMount, 'expected "Default" or "Unmasked"');
+  } else if (own.procMount === 'Unmasked' && hostUsers) {
+    PROC_MOUNT.report(out, child(at, 'procMount'), own.procMount, 'expected "Default" or not set, unless the pod sets hostUsers: false ("Unmasked" needs the pod\'s own user namespace)');
   }
   checkProfiles(own, at, out);
 }

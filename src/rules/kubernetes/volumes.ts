@@ -1,15 +1,17 @@
 /** Pod volumes, as `ValidateVolumes` (k8s.io/kubernetes/pkg/apis/core/validation) checks them. */
 import { Finding } from '../finding';
 import { Rule } from '../rule';
+import { checkClaimTemplate } from './claim-spec';
 import { child, named } from './field-path';
 import { DNS1123_LABEL_TEXT, isDns1123Label, isObject } from './names';
+import { checkVolumeFields } from './volume-sources';
 
 const F = 'volumes';
 const SOURCE = 'k8s.io/kubernetes/pkg/apis/core/validation ValidateVolumes';
 
 export const VOLUME_NAME = new Rule('kubernetes', 'k8s/volume-name', F, `${SOURCE} (IsDNS1123Label)`);
 export const VOLUME_NAME_UNIQUE = new Rule('kubernetes', 'k8s/volume-name-unique', F, `${SOURCE} (Duplicate name)`);
-export const VOLUME_SOURCE = new Rule('kubernetes', 'k8s/volume-source', F, `${SOURCE} validateVolumeSource: exactly one volume type`);
+export const VOLUME_SOURCE = new Rule('kubernetes', 'k8s/volume-source', F, `${SOURCE} validateVolumeSource: exactly one volume type; pod/util.go dropImageVolumes (an image volume and its mounts dropped while the ImageVolume gate is off)`);
 
 export const VOLUME_RULES = [VOLUME_NAME, VOLUME_NAME_UNIQUE, VOLUME_SOURCE];
 
@@ -38,10 +40,23 @@ export function checkVolumes(volumes: unknown, at: string, out: Finding[]): Set<
     if (typeof name === 'string') names.add(name);
     const types: string[] = [];
     for (const type of VOLUME_TYPES) if (volume[type] !== undefined && volume[type] !== null) types.push(type);
-    if (types.length !== 1) {
+    if (types.length === 1 && types[0] === 'image') {
+      VOLUME_SOURCE.report(out, path, volume,
+        'expected another volume type: image volumes need the ImageVolume feature gate (beta, off by default in 1.34), without which the API server drops the volume and its mounts');
+    } else if (types.length !== 1) {
       VOLUME_SOURCE.report(out, path, volume, types.length === 0
         ? 'expected exactly one volume type, such as emptyDir, configMap, secret or persistentVolumeClaim'
         : `expected exactly one volume type, not ${types.join(' and ')}`);
+    }
+    checkVolumeFields(volume, path, out);
+    const ephemeral = volume.ephemeral;
+    if (isObject(ephemeral)) {
+      if (isObject(ephemeral.volumeClaimTemplate)) {
+        checkClaimTemplate(ephemeral.volumeClaimTemplate, child(child(path, 'ephemeral'), 'volumeClaimTemplate'), out);
+      } else {
+        VOLUME_SOURCE.report(out, child(child(path, 'ephemeral'), 'volumeClaimTemplate'), ephemeral.volumeClaimTemplate,
+          'expected the claim template of the ephemeral volume (validateEphemeralVolumeSource requires it)');
+      }
     }
   }
   return names;

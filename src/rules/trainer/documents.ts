@@ -9,10 +9,10 @@ import { Finding } from '../finding';
 import { isDomainPrefixedPath } from './domain-prefixed-path';
 import { checkJobSetTemplate } from './jobset-template';
 import { ANCESTOR_LABEL, MAX_REPLICATED_JOB_NAME, STEP_CONTAINERS } from './names';
-import { checkVolumeMounts } from '../kubernetes/containers';
 import { child, indexed } from '../kubernetes/field-path';
 import { checkTemplateMeta } from '../kubernetes/metadata';
-import { isObject } from '../kubernetes/names';
+import { isDns1123Subdomain, isObject } from '../kubernetes/names';
+import { checkPodSpecPatch } from '../kubernetes/pod-spec';
 import { checkAffinity, checkNodeSelector, checkTolerations } from '../kubernetes/scheduling';
 import { checkVolumes } from '../kubernetes/volumes';
 import { KUEUE_QUEUE_LABEL } from '../kueue/labels';
@@ -132,14 +132,11 @@ export function checkTrainJob(doc: any, out: Finding[]): void {
         checkTolerations(spec.tolerations, child(child(podAt, 'spec'), 'tolerations'), out);
         checkAffinity(spec.affinity, child(child(podAt, 'spec'), 'affinity'), out);
         checkVolumes(spec.volumes, child(child(podAt, 'spec'), 'volumes'), out);
+        checkPodSpecPatch(spec, child(podAt, 'spec'), out);
       }
       const containers = job?.template?.spec?.template?.spec?.containers;
       if (!Array.isArray(containers)) return;
       containers.forEach((c: any, k: number) => {
-        // A patched container's mounts join the runtime's; the runtime's volumes are not known
-        // here, so only the paths are judged (relative, or two mounts of the patch at one path).
-        const containerAt = `${indexed(`${patchAt}.trainingRuntimeSpec.template.spec.replicatedJobs`, j)}.template.spec.template.spec.containers[${k}]`;
-        checkVolumeMounts(c?.volumeMounts, `${containerAt}.volumeMounts`, undefined, out);
         if (Array.isArray(c?.env) && c.env.length > 0 && Object.values(STEP_CONTAINERS).includes(c.name)) {
           PATCH_ENV.report(out, `${indexed(`${patchAt}.trainingRuntimeSpec.template.spec.replicatedJobs`, j)}.template.spec.template.spec.containers[${k}].env`,
             c.env.map((e: any) => e?.name), `expected no env on the "${c.name}" container in a patch (set the trainer's in spec.trainer.env, an initializer's in spec.initializer)`);

@@ -1,0 +1,129 @@
+/**
+ * PersistentVolumeClaim specs, as `ValidatePersistentVolumeClaimSpec` (k8s.io/kubernetes/pkg/apis/core/validation)
+ * checks them: on a PersistentVolumeClaim, on the claim template of an ephemeral volume
+ * (`ValidatePersistentVolumeClaimTemplate`, whose metadata may carry labels and annotations only),
+ * and on the templates of a JobSet's volume claim policies, from which the JobSet controller
+ * creates claims that the API server then validates.
+ */
+import { Finding } from '../finding';
+import { Rule } from '../rule';
+import { child, indexed } from './field-path';
+import { checkTemplateMeta } from './metadata';
+import { DNS1123_SUBDOMAIN_TEXT, isDns1123Subdomain, isObject } from './names';
+import { isNegative, parseQuantity } from './quantity';
+import { checkLabelSelector } from './scheduling';
+
+const F = 'claims';
+const SOURCE = 'k8s.io/kubernetes/pkg/apis/core/validation ValidatePersistentVolumeClaimSpec';
+
+export const CLAIM_ACCESS_MODES = new Rule('kubernetes', 'k8s/claim-access-modes', F, `${SOURCE} (at least one supported access mode; ReadWriteOncePod alone)`);
+export const CLAIM_STORAGE = new Rule('kubernetes', 'k8s/claim-storage', F, `${SOURCE} (resources.requests.storage required, ValidatePositiveQuantityValue)`);
+export const CLAIM_VOLUME_MODE = new Rule('kubernetes', 'k8s/claim-volume-mode', F, `${SOURCE} (supportedVolumeModes)`);
+export const CLAIM_CLASS_NAME = new Rule('kubernetes', 'k8s/claim-class-name', F, `${SOURCE} (storageClassName and volumeAttributesClassName: ValidateClassName, NameIsDNSSubdomain)`);
+export const CLAIM_DATA_SOURCE = new Rule('kubernetes', 'k8s/claim-data-source', F, `${SOURCE} validateDataSource and validateDataSourceRef (name and kind required, a core kind is a PersistentVolumeClaim)`);
+export const CLAIM_TEMPLATE_METADATA = new Rule('kubernetes', 'k8s/claim-template-metadata', F,
+  'k8s.io/kubernetes/pkg/apis/core/validation ValidatePersistentVolumeClaimTemplate (ValidateTemplateObjectMeta: labels and annotations only)');
+
+export const CLAIM_SPEC_RULES = [CLAIM_ACCESS_MODES, CLAIM_STORAGE, CLAIM_VOLUME_MODE, CLAIM_CLASS_NAME, CLAIM_DATA_SOURCE, CLAIM_TEMPLATE_METADATA];
+
+const ACCESS_MODES = new Set(['ReadWriteOnce', 'ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOncePod']);
+const ACCESS_MODES_TEXT = '"ReadWriteOnce", "ReadOnlyMany", "ReadWriteMany" or "ReadWriteOncePod"';
+
+/** Checks a claim spec at `at`. */
+export function checkClaimSpec(spec: unknown, at: string, out: Finding[]): void {
+  if (!isObject(spec)) {
+    CLAIM_ACCESS_MODES.report(out, child(at, 'accessModes'), undefined, `expected at least one access mode: ${ACCESS_MODES_TEXT}`);
+    CLAIM_STORAGE.report(out, child(child(child(at, 'resources'), 'requests'), 'storage'), undefined, 'expected the size to request, such as 10Gi');
+    return;
+  }
+  checkAccessModes(spec.accessModes, child(at, 'accessModes'), out);
+  checkStorage(spec.resources?.requests?.storage, child(child(child(at, 'resources'), 'requests'), 'storage'), out);
+  if (spec.selector !== undefined) checkLabelSelector(spec.selector, child(at, 'selector'), out);
+  const mode = spec.volumeMode;
+  if (mode !== undefined && mode !== null && mode !== 'Filesystem' && mode !== 'Block') {
+    CLAIM_VOLUME_MODE.report(out, child(at, 'volumeMode'), mode, 'expected "Filesystem" or "Block"');
+  }
+  for (const key of ['storageClassName', 'volumeAttributesClassName']) {
+    const name = spec[key];
+    if (typeof name === 'string' && name !== '' && !isDns1123Subdomain(name)) {
+      CLAIM_CLASS_NAME.report(out, child(at, key), name, `expected a class name: ${DNS1123_SUBDOMAIN_TEXT}`);
+    }
+  }
+  for (const key of ['dataSource', 'dataSourceRef']) {
+    if (isObject(spec[key])) checkDataSource(spec[key], child(at, key), out);
+  }
+}
+
+function checkAccessModes(modes: unknown, at: string, out: Finding[]): void {
+  if (!Array.isArray(modes) || modes.length === 0) {
+    CLAIM_ACCESS_MODES.report(out, at, modes, `expected at least one access mode: ${ACCESS_MODES_TEXT}`);
+    return;
+  }
+  let oncePod = false;
+  let others = false;
+  modes.forEach((mode, i) => {
+    if (!ACCESS_MODES.has(mode)) {
+      CLAIM_ACCESS_MODES.report(out, indexed(at, i), mode, `expected ${ACCESS_MODES_TEXT}`);
+    } else if (mode === 'ReadWriteOncePod') {
+      oncePod = true;
+    } else {
+      others = true;
+    }
+  });
+  if (oncePod && others) {
+    CLAIM_ACCESS_MODES.report(out, at, modes, 'expected "ReadWriteOncePod" alone (it cannot be combined with other access modes)');
+  }
+}
+
+function checkStorage(storage: unknown, at: string, out: Finding[]): void {
+  if (storage === undefined || storage === null) {
+    CLAIM_STORAGE.report(out, at, storage, 'expected the size to request, such as 10Gi');
+    return;
+  }
+  const q = parseQuantity(storage);
+  if (q === undefined || isNegative(q) || q.digits === BigInt(0)) {
+    CLAIM_STORAGE.report(out, at, storage, 'expected a size greater than zero, such as 10Gi');
+  }
+}
+
+function checkDataSource(source: Record<string, any>, at: string, out: Finding[]): void {
+  for (const key of ['name', 'kind']) {
+    if (typeof source[key] !== 'string' || source[key] === '') {
+      CLAIM_DATA_SOURCE.report(out, child(at, key), source[key], `expected the ${key} of the object to copy from`);
+    }
+  }
+  const group = source.apiGroup ?? '';
+  if (group === '' && typeof source.kind === 'string' && source.kind !== '' && source.kind !== 'PersistentVolumeClaim') {
+    CLAIM_DATA_SOURCE.report(out, child(at, 'kind'), source.kind, 'expected "PersistentVolumeClaim" when apiGroup is empty (the core group), or the apiGroup of the kind, such as snapshot.storage.k8s.io');
+  } else if (group !== '' && !isDns1123Subdomain(group)) {
+    CLAIM_DATA_SOURCE.report(out, child(at, 'apiGroup'), group, `expected an API group: ${DNS1123_SUBDOMAIN_TEXT}`);
+  }
+}
+
+/** Checks an ephemeral volume's claim template (`ephemeral.volumeClaimTemplate`) at `at`. */
+export function checkClaimTemplate(template: Record<string, any>, at: string, out: Finding[]): void {
+  const meta = template.metadata;
+  checkTemplateMeta(meta, child(at, 'metadata'), out);
+  if (isObject(meta)) {
+    for (const key of Object.keys(meta)) {
+      if (key !== 'labels' && key !== 'annotations') {
+        CLAIM_TEMPLATE_METADATA.report(out, child(child(at, 'metadata'), key), meta[key],
+          'expected not set: a claim template\'s metadata takes labels and annotations only (the claim is named <pod>-<volume>)');
+      }
+    }
+  }
+  checkClaimSpec(template.spec, child(at, 'spec'), out);
+}
+
+/** Checks the claim templates of a JobSet's `volumeClaimPolicies` under `at` (the JobSet spec). */
+export function checkVolumeClaimPolicies(jobSetSpec: unknown, at: string, out: Finding[]): void {
+  const policies = isObject(jobSetSpec) ? jobSetSpec.volumeClaimPolicies : undefined;
+  if (!Array.isArray(policies)) return;
+  policies.forEach((policy, i) => {
+    const templates = isObject(policy) ? policy.templates : undefined;
+    if (!Array.isArray(templates)) return;
+    templates.forEach((t, j) => {
+      if (isObject(t)) checkClaimSpec(t.spec, child(indexed(child(indexed(child(at, 'volumeClaimPolicies'), i), 'templates'), j), 'spec'), out);
+    });
+  });
+}

@@ -174,7 +174,7 @@ const PROOFS: Proof[] = [
   }),
   proof('common.mount-path', () => [STATIC_PYTORCH()], ([d]) => {
     PYTORCH_POD(d).volumes = [{ name: 'data', emptyDir: {} }];
-    PYTORCH_POD(d).containers[0].volumeMounts = [{ name: 'data', mountPath: 'data' }];
+    PYTORCH_POD(d).containers[0].volumeMounts = [{ name: 'data', mountPath: '' }];
   }),
   proof('common.amounts', () => [STATIC_PYTORCH()], ([d]) => {
     PYTORCH_POD(d).containers[0].resources = { requests: { cpu: '2' }, limits: { cpu: '1' } };

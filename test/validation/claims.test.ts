@@ -66,7 +66,7 @@ test('the claim templates of a runtime\'s JobSet volume claim policies', () => {
       template: {
         spec: {
           volumeClaimPolicies: [{ templates: [{ metadata: { name: 'cache' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '0Gi' } } } }] }],
-          replicatedJobs: [{ name: 'node', template: { spec: { template: { spec: { containers: [{ name: 'node', image: 'i' }] } } } } }],
+          replicatedJobs: [{ name: 'node', template: { spec: { template: { spec: { containers: [{ name: 'node', image: 'i', volumeMounts: [{ name: 'cache', mountPath: '/cache' }] }] } } } } }],
         },
       },
     },

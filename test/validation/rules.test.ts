@@ -24,9 +24,9 @@ describe('the rule catalogue', () => {
       'numbers': 3,
       'objects': 2,
       'claims': 6,
-      'app': 7,
+      'app': 8,
       'pod-security': 15,
-      'runtimes': 2,
+      'runtimes': 3,
       'runtime-patches': 3,
     });
   });

@@ -11,7 +11,7 @@ import { checkJobSetTemplate } from './jobset-template';
 import { ANCESTOR_LABEL, MAX_REPLICATED_JOB_NAME, STEP_CONTAINERS } from './names';
 import { child, indexed } from '../kubernetes/field-path';
 import { checkTemplateMeta } from '../kubernetes/metadata';
-import { isDns1123Subdomain, isObject } from '../kubernetes/names';
+import { isObject } from '../kubernetes/names';
 import { checkPodSpecPatch } from '../kubernetes/pod-spec';
 import { checkAffinity, checkNodeSelector, checkTolerations } from '../kubernetes/scheduling';
 import { checkVolumes } from '../kubernetes/volumes';

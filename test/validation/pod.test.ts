@@ -9,6 +9,9 @@ const PORT_NAME = 'expected an IANA service name: at most 15 lower-case letters,
 const ENV_NAME = 'expected an environment variable name: one or more printable ASCII characters other than "="';
 const MOUNT_ABSOLUTE = 'expected an absolute path such as /data (the container runtime refuses a relative mount path)';
 const SUB_PATH = 'expected a relative path inside the volume, without ".."';
+const SIDECAR_ONLY = 'expected not set on an init container without restartPolicy "Always" (only sidecar init containers take probes and lifecycle hooks)';
+const REF_NAME = `expected the object's name: a DNS-1123 subdomain: ${SUBDOMAIN}`;
+const REF_KEY = 'expected a key: at most 253 letters, digits, "-", "_" or ".", not "." and not starting with ".."';
 
 describe('containers', () => {
   runCases(pytorchJob, [
@@ -30,6 +33,22 @@ describe('containers', () => {
     ['restartPolicy on a regular container', d => { c(d).restartPolicy = 'Always'; },
       [f(`${CONTAINER}.restartPolicy`, 'Always', 'expected not set on a regular container (only init containers take restartPolicy "Always", as sidecars)', 'k8s/container-restart-policy')]],
     ['a sidecar init container', d => { s(d).initContainers = [{ name: 'proxy', image: 'envoy', restartPolicy: 'Always' }]; }, []],
+    ['empty policies, which Kubernetes defaults as unset ones', d => { c(d).imagePullPolicy = ''; c(d).terminationMessagePolicy = ''; c(d).ports[0].protocol = ''; s(d).dnsPolicy = ''; s(d).restartPolicy = ''; }, []],
+    ['a sidecar init container with probes and a hook', d => {
+      s(d).initContainers = [{ name: 'proxy', image: 'envoy', restartPolicy: 'Always', readinessProbe: { tcpSocket: { port: 15021 } }, lifecycle: { preStop: { sleep: { seconds: 5 } } } }];
+    }, []],
+    ['an init container with a readiness probe and a hook', d => {
+      s(d).initContainers = [{ name: 'prep', image: 'busybox', readinessProbe: { exec: { command: ['true'] } }, lifecycle: { postStart: { exec: { command: ['true'] } } } }];
+    }, [
+      f(`${WORKER}.initContainers[prep].lifecycle`, { postStart: { exec: { command: ['true'] } } }, SIDECAR_ONLY, 'k8s/init-container-probes'),
+      f(`${WORKER}.initContainers[prep].readinessProbe`, { exec: { command: ['true'] } }, SIDECAR_ONLY, 'k8s/init-container-probes'),
+    ]],
+    ['an init container with restartPolicy Never and a liveness probe', d => {
+      s(d).initContainers = [{ name: 'prep', image: 'busybox', restartPolicy: 'Never', livenessProbe: { exec: { command: ['true'] } } }];
+    }, [
+      f(`${WORKER}.initContainers[prep].restartPolicy`, 'Never', 'expected "Always" (a sidecar init container) or not set', 'k8s/container-restart-policy'),
+      f(`${WORKER}.initContainers[prep].livenessProbe`, { exec: { command: ['true'] } }, SIDECAR_ONLY, 'k8s/init-container-probes'),
+    ]],
     ['an init container with restartPolicy Never', d => { s(d).initContainers = [{ name: 'prep', image: 'busybox', restartPolicy: 'Never' }]; },
       [f(`${WORKER}.initContainers[prep].restartPolicy`, 'Never', 'expected "Always" (a sidecar init container) or not set', 'k8s/container-restart-policy')]],
     ['ephemeral containers in a template', d => { s(d).ephemeralContainers = [{ name: 'debug', image: 'busybox' }]; },
@@ -74,6 +93,23 @@ describe('environment', () => {
       [f(`${CONTAINER}.env[0].valueFrom`, {}, 'expected exactly one of fieldRef, resourceFieldRef, configMapKeyRef or secretKeyRef', 'k8s/env-value-from')]],
     ['value and valueFrom', d => { c(d).env = [{ name: 'A', value: 'x', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } }]; },
       [f(`${CONTAINER}.env[0].value`, 'x', 'expected not set (or empty) when valueFrom is set', 'k8s/env-value-from')]],
+    ['valueFrom with only fileKeyRef, which the API server drops', d => { c(d).env = [{ name: 'A', valueFrom: { fileKeyRef: { volumeName: 'env', path: 'a.env', key: 'A' } } }]; },
+      [f(`${CONTAINER}.env[0].valueFrom`, { fileKeyRef: { volumeName: 'env', path: 'a.env', key: 'A' } },
+        'expected exactly one of fieldRef, resourceFieldRef, configMapKeyRef or secretKeyRef (the API server drops fileKeyRef: the EnvFiles feature gate is off by default in Kubernetes 1.34)', 'k8s/env-value-from')]],
+    ['a secret key reference with an empty name and a key with "/"', d => { c(d).env = [{ name: 'A', valueFrom: { secretKeyRef: { name: '', key: 'a/b' } } }]; }, [
+      f(`${CONTAINER}.env[0].valueFrom.secretKeyRef.name`, '', REF_NAME, 'k8s/env-reference-name'),
+      f(`${CONTAINER}.env[0].valueFrom.secretKeyRef.key`, 'a/b', REF_KEY, 'k8s/env-reference-name'),
+    ]],
+    ['a config map key reference with no name and an empty key', d => { c(d).env = [{ name: 'A', valueFrom: { configMapKeyRef: { key: '' } } }]; }, [
+      f(`${CONTAINER}.env[0].valueFrom.configMapKeyRef.name`, '', REF_NAME, 'k8s/env-reference-name'),
+      f(`${CONTAINER}.env[0].valueFrom.configMapKeyRef.key`, '', REF_KEY, 'k8s/env-reference-name'),
+    ]],
+    ['a config map key reference with a name in capitals', d => { c(d).env = [{ name: 'A', valueFrom: { configMapKeyRef: { name: 'Settings', key: 'a.b_c-d' } } }]; },
+      [f(`${CONTAINER}.env[0].valueFrom.configMapKeyRef.name`, 'Settings', REF_NAME, 'k8s/env-reference-name')]],
+    ['envFrom with an empty secret name', d => { c(d).envFrom = [{ secretRef: { name: '' } }]; },
+      [f(`${CONTAINER}.envFrom[0].secretRef.name`, '', REF_NAME, 'k8s/env-reference-name')]],
+    ['envFrom names: a trailing "-" is allowed (a name prefix), "_" is not', d => { c(d).envFrom = [{ configMapRef: { name: 'settings-' } }, { configMapRef: { name: 'my_settings' } }]; },
+      [f(`${CONTAINER}.envFrom[1].configMapRef.name`, 'my_settings', REF_NAME, 'k8s/env-reference-name')]],
     ['envFrom with both sources', d => { c(d).envFrom = [{ configMapRef: { name: 'a' }, secretRef: { name: 'b' } }]; },
       [f(`${CONTAINER}.envFrom[0]`, { configMapRef: { name: 'a' }, secretRef: { name: 'b' } }, 'expected exactly one of configMapRef or secretRef', 'k8s/env-from')]],
     ['an envFrom prefix with "="', d => { c(d).envFrom = [{ prefix: 'A=', configMapRef: { name: 'a' } }]; },

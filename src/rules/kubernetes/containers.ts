@@ -6,7 +6,7 @@
 import { Finding } from '../finding';
 import { Rule } from '../rule';
 import { child, indexed, named } from './field-path';
-import { DNS1123_LABEL_TEXT, isDns1123Label, isEnvVarName, isInt32, isObject, isPortName } from './names';
+import { DNS1123_LABEL_TEXT, DNS1123_SUBDOMAIN_TEXT, isConfigMapKey, isDns1123Label, isDns1123Subdomain, isEnvVarName, isInt32, isObject, isPortName } from './names';
 import { checkResources } from './resources';
 import { checkContainerSecurityContext, isLocalDescendingPath } from './security';
 
@@ -37,17 +37,26 @@ export const MOUNT_PATH_UNIQUE = new Rule('kubernetes', 'k8s/mount-path-unique',
 export const SUB_PATH = new Rule('kubernetes', 'k8s/sub-path', 'volumes', `${SOURCE} ValidateVolumeMounts (validateLocalDescendingPath, subPath and subPathExpr exclusive)`);
 export const PROBE_HANDLER = new Rule('kubernetes', 'k8s/probe-handler', F, `${SOURCE} validateProbe and validateHandler (exactly one handler)`);
 export const PROBE_SUCCESS_THRESHOLD = new Rule('kubernetes', 'k8s/probe-success-threshold', F, `${SOURCE} validateLivenessProbe and validateStartupProbe (successThreshold 1)`);
+export const INIT_CONTAINER_PROBES = new Rule('kubernetes', 'k8s/init-container-probes', F, `${SOURCE} validateInitContainers (probes and lifecycle only on restartPolicy Always)`);
+export const ENV_REFERENCE_NAME = new Rule('kubernetes', 'k8s/env-reference-name', F,
+  `${SOURCE} validateConfigMapKeySelector, validateSecretKeySelector, validateConfigMapEnvSource and validateSecretEnvSource (NameIsDNSSubdomain, IsConfigMapKey)`);
 
 export const CONTAINER_RULES = [
   CONTAINER_NAME, CONTAINER_NAME_UNIQUE, IMAGE, IMAGE_PULL_POLICY, TERMINATION_MESSAGE_POLICY, CONTAINER_RESTART_POLICY,
   WORKING_DIR, PORT_NUMBER, PORT_NAME, PORT_NAME_UNIQUE, PORT_PROTOCOL, HOST_PORT_UNIQUE, HOST_NETWORK_PORT,
   ENV_NAME, ENV_VALUE_FROM, ENV_FROM, ENV_REFERENCE_ORDER, VOLUME_MOUNT_NAME, MOUNT_PATH, MOUNT_PATH_UNIQUE, SUB_PATH,
-  PROBE_HANDLER, PROBE_SUCCESS_THRESHOLD,
+  PROBE_HANDLER, PROBE_SUCCESS_THRESHOLD, INIT_CONTAINER_PROBES, ENV_REFERENCE_NAME,
 ];
 
 const PULL_POLICIES = new Set(['Always', 'IfNotPresent', 'Never']);
 const PROTOCOLS = new Set(['TCP', 'UDP', 'SCTP']);
-const ENV_SOURCES = ['fieldRef', 'resourceFieldRef', 'configMapKeyRef', 'secretKeyRef', 'fileKeyRef'];
+/**
+ * `fileKeyRef` is not among them: the API server drops it while the EnvFiles feature gate is off,
+ * as it is by default in 1.34, and then finds no source.
+ */
+const ENV_SOURCES = ['fieldRef', 'resourceFieldRef', 'configMapKeyRef', 'secretKeyRef'];
+/** What a probe or a hook would need on an init container that is not a sidecar. */
+const SIDECAR_ONLY = ['lifecycle', 'livenessProbe', 'readinessProbe', 'startupProbe'];
 const PROBE_HANDLERS = ['exec', 'httpGet', 'tcpSocket', 'grpc'];
 
 /** What a container check needs from its pod. */
@@ -81,11 +90,12 @@ function checkContainer(c: Record<string, any>, at: string, init: boolean, pod: 
   }
   if (typeof name === 'string') pod.containerNames.add(name);
   checkImage(c.image, child(at, 'image'), out);
-  if (c.imagePullPolicy !== undefined && !PULL_POLICIES.has(c.imagePullPolicy)) {
+  // Kubernetes' v1 defaults (SetDefaults_Container) replace an empty policy as they fill an unset one.
+  if (c.imagePullPolicy !== undefined && c.imagePullPolicy !== '' && !PULL_POLICIES.has(c.imagePullPolicy)) {
     IMAGE_PULL_POLICY.report(out, child(at, 'imagePullPolicy'), c.imagePullPolicy, 'expected "Always", "IfNotPresent" or "Never"');
   }
   const tmp = c.terminationMessagePolicy;
-  if (tmp !== undefined && tmp !== 'File' && tmp !== 'FallbackToLogsOnError') {
+  if (tmp !== undefined && tmp !== '' && tmp !== 'File' && tmp !== 'FallbackToLogsOnError') {
     TERMINATION_MESSAGE_POLICY.report(out, child(at, 'terminationMessagePolicy'), tmp, 'expected "File" or "FallbackToLogsOnError"');
   }
   if (c.restartPolicy !== undefined) {
@@ -93,6 +103,13 @@ function checkContainer(c: Record<string, any>, at: string, init: boolean, pod: 
       CONTAINER_RESTART_POLICY.report(out, child(at, 'restartPolicy'), c.restartPolicy, 'expected not set on a regular container (only init containers take restartPolicy "Always", as sidecars)');
     } else if (c.restartPolicy !== 'Always') {
       CONTAINER_RESTART_POLICY.report(out, child(at, 'restartPolicy'), c.restartPolicy, 'expected "Always" (a sidecar init container) or not set');
+    }
+  }
+  if (init && c.restartPolicy !== 'Always') {
+    for (const field of SIDECAR_ONLY) {
+      if (c[field] !== undefined && c[field] !== null) {
+        INIT_CONTAINER_PROBES.report(out, child(at, field), c[field], 'expected not set on an init container without restartPolicy "Always" (only sidecar init containers take probes and lifecycle hooks)');
+      }
     }
   }
   checkWorkingDir(c.workingDir, child(at, 'workingDir'), out);
@@ -152,14 +169,15 @@ function checkPorts(ports: unknown, at: string, pod: PodContext, out: Finding[])
       names.add(port.name);
     }
     const protocol = port.protocol;
-    if (protocol !== undefined && !PROTOCOLS.has(protocol)) {
+    // An empty protocol is defaulted to TCP (SetDefaults_ContainerPort), as an unset one.
+    if (protocol !== undefined && protocol !== '' && !PROTOCOLS.has(protocol)) {
       PORT_PROTOCOL.report(out, child(path, 'protocol'), protocol, 'expected "TCP", "UDP" or "SCTP"');
     }
     if (isInt32(hostPort) && hostPort > 0) {
       // AccumulateUniqueHostPorts keys on protocol, host IP and port.
-      const key = `${protocol ?? 'TCP'}/${port.hostIP ?? ''}/${hostPort}`;
+      const key = `${protocol || 'TCP'}/${port.hostIP ?? ''}/${hostPort}`;
       if (pod.hostPorts.has(key)) {
-        HOST_PORT_UNIQUE.report(out, child(path, 'hostPort'), hostPort, `expected a host port no other port of the pod binds with the same protocol (${protocol ?? 'TCP'}) and host IP`);
+        HOST_PORT_UNIQUE.report(out, child(path, 'hostPort'), hostPort, `expected a host port no other port of the pod binds with the same protocol (${protocol || 'TCP'}) and host IP`);
       }
       pod.hostPorts.add(key);
     }
@@ -184,13 +202,28 @@ export function checkEnv(env: unknown, at: string, out: Finding[]): void {
     const sources: string[] = [];
     if (isObject(valueFrom)) for (const s of ENV_SOURCES) if (valueFrom[s] !== undefined && valueFrom[s] !== null) sources.push(s);
     if (sources.length !== 1) {
+      const fileOnly = sources.length === 0 && isObject(valueFrom) && valueFrom.fileKeyRef !== undefined && valueFrom.fileKeyRef !== null;
       ENV_VALUE_FROM.report(out, child(path, 'valueFrom'), valueFrom, sources.length === 0
-        ? 'expected exactly one of fieldRef, resourceFieldRef, configMapKeyRef or secretKeyRef'
+        ? `expected exactly one of fieldRef, resourceFieldRef, configMapKeyRef or secretKeyRef${fileOnly ? ' (the API server drops fileKeyRef: the EnvFiles feature gate is off by default in Kubernetes 1.34)' : ''}`
         : `expected exactly one source, not ${sources.join(' and ')}`);
     }
     if (typeof item.value === 'string' && item.value !== '') {
       ENV_VALUE_FROM.report(out, child(path, 'value'), item.value, 'expected not set (or empty) when valueFrom is set');
     }
+    for (const selector of ['configMapKeyRef', 'secretKeyRef']) {
+      if (isObject(valueFrom) && isObject(valueFrom[selector])) checkKeySelector(valueFrom[selector], child(child(path, 'valueFrom'), selector), out);
+    }
+  }
+}
+
+/** A ConfigMap's or Secret's key reference: the object's name and a key such an object can hold. */
+function checkKeySelector(ref: Record<string, any>, at: string, out: Finding[]): void {
+  // An unset name is the empty name (the schema's default), which is no object's name either.
+  if (!isDns1123Subdomain(ref.name ?? '')) {
+    ENV_REFERENCE_NAME.report(out, child(at, 'name'), ref.name ?? '', `expected the object's name: ${DNS1123_SUBDOMAIN_TEXT}`);
+  }
+  if (typeof ref.key !== 'string' || !isConfigMapKey(ref.key)) {
+    ENV_REFERENCE_NAME.report(out, child(at, 'key'), ref.key, 'expected a key: at most 253 letters, digits, "-", "_" or ".", not "." and not starting with ".."');
   }
 }
 
@@ -247,6 +280,15 @@ function checkEnvFrom(envFrom: unknown, at: string, out: Finding[]): void {
     }
     if (item.prefix !== undefined && item.prefix !== '' && !isEnvVarName(item.prefix)) {
       ENV_FROM.report(out, child(path, 'prefix'), item.prefix, 'expected printable ASCII characters other than "="');
+    }
+    for (const source of ['configMapRef', 'secretRef']) {
+      const ref = item[source];
+      if (!isObject(ref)) continue;
+      // Validated as a name prefix: a trailing "-" is allowed (NameIsDNSSubdomain with prefix).
+      const name = typeof ref.name === 'string' ? ref.name.replace(/-$/, 'a') : ref.name;
+      if (!isDns1123Subdomain(name ?? '')) {
+        ENV_REFERENCE_NAME.report(out, child(child(path, source), 'name'), ref.name ?? '', `expected the object's name: ${DNS1123_SUBDOMAIN_TEXT}`);
+      }
     }
   }
 }

@@ -9,6 +9,7 @@ const PORT_NAME = 'expected an IANA service name: at most 15 lower-case letters,
 const ENV_NAME = 'expected an environment variable name: one or more printable ASCII characters other than "="';
 const MOUNT_ABSOLUTE = 'expected an absolute path such as /data (the container runtime refuses a relative mount path)';
 const SUB_PATH = 'expected a relative path inside the volume, without ".."';
+const HANDLER_PORT = 'expected a port number between 1 and 65535 or a port name (at most 15 lower-case letters, digits or "-", with at least one letter)';
 const SIDECAR_ONLY = 'expected not set on an init container without restartPolicy "Always" (only sidecar init containers take probes and lifecycle hooks)';
 const REF_NAME = `expected the object's name: a DNS-1123 subdomain: ${SUBDOMAIN}`;
 const REF_KEY = 'expected a key: at most 253 letters, digits, "-", "_" or ".", not "." and not starting with ".."';
@@ -165,6 +166,25 @@ describe('probes', () => {
       [f(`${CONTAINER}.startupProbe`, { periodSeconds: 5 }, 'expected exactly one of exec, httpGet, tcpSocket or grpc', 'k8s/probe-handler')]],
     ['a liveness probe with successThreshold 2', d => { c(d).livenessProbe = { exec: { command: ['true'] }, successThreshold: 2 }; },
       [f(`${CONTAINER}.livenessProbe.successThreshold`, 2, 'expected 1 (liveness and startup probes succeed once)', 'k8s/probe-success-threshold')]],
+    ['an httpGet probe with a bad port, scheme and header name', d => { c(d).readinessProbe = { httpGet: { port: 'x%', scheme: 'TCP', httpHeaders: [{ name: 'X Token', value: 'a' }] } }; }, [
+      f(`${CONTAINER}.readinessProbe.httpGet.port`, 'x%', HANDLER_PORT, 'k8s/handler-action'),
+      f(`${CONTAINER}.readinessProbe.httpGet.scheme`, 'TCP', 'expected "HTTP" or "HTTPS"', 'k8s/handler-action'),
+      f(`${CONTAINER}.readinessProbe.httpGet.httpHeaders[0].name`, 'X Token', 'expected an HTTP header name: one or more letters, digits or "-"', 'k8s/handler-action'),
+    ]],
+    ['a tcpSocket probe on port 0 and a grpc probe on port 70000', d => { c(d).livenessProbe = { tcpSocket: { port: 0 } }; c(d).startupProbe = { grpc: { port: 70000 } }; }, [
+      f(`${CONTAINER}.livenessProbe.tcpSocket.port`, 0, HANDLER_PORT, 'k8s/handler-action'),
+      f(`${CONTAINER}.startupProbe.grpc.port`, 70000, 'expected a whole number from 1 to 65535', 'k8s/int-range'),
+    ]],
+    ['probes on a named port, an empty scheme and path (defaulted), and a grpc port', d => {
+      c(d).livenessProbe = { httpGet: { port: 'metrics', scheme: '', path: '' } };
+      c(d).startupProbe = { grpc: { port: 9090 } };
+    }, []],
+    ['a lifecycle hook with no handler and one with a numeric port name', d => { c(d).lifecycle = { postStart: {}, preStop: { httpGet: { port: '8080' } } }; }, [
+      f(`${CONTAINER}.lifecycle.postStart`, {}, 'expected exactly one of exec, httpGet, tcpSocket or sleep', 'k8s/lifecycle-handler'),
+      f(`${CONTAINER}.lifecycle.preStop.httpGet.port`, '8080', HANDLER_PORT, 'k8s/handler-action'),
+    ]],
+    ['a lifecycle hook with two handlers', d => { c(d).lifecycle = { preStop: { exec: { command: ['true'] }, sleep: { seconds: 5 } } }; },
+      [f(`${CONTAINER}.lifecycle.preStop`, { exec: { command: ['true'] }, sleep: { seconds: 5 } }, 'expected exactly one handler, not exec and sleep', 'k8s/lifecycle-handler')]],
     ['a readiness probe with successThreshold 2', d => { c(d).readinessProbe = { exec: { command: ['true'] }, successThreshold: 2 }; }, []],
     ['a liveness probe with successThreshold 0 (defaulted to 1)', d => { c(d).livenessProbe = { exec: { command: ['true'] }, successThreshold: 0 }; }, []],
   ]);

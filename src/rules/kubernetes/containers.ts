@@ -6,6 +6,7 @@
 import { Finding } from '../finding';
 import { Rule } from '../rule';
 import { child, indexed, named } from './field-path';
+import { checkHandlerActions, checkLifecycle, HANDLER_RULES } from './handlers';
 import { DNS1123_LABEL_TEXT, DNS1123_SUBDOMAIN_TEXT, isConfigMapKey, isDns1123Label, isDns1123Subdomain, isEnvVarName, isInt32, isObject, isPortName } from './names';
 import { checkResources } from './resources';
 import { checkContainerSecurityContext, isLocalDescendingPath } from './security';
@@ -45,7 +46,7 @@ export const CONTAINER_RULES = [
   CONTAINER_NAME, CONTAINER_NAME_UNIQUE, IMAGE, IMAGE_PULL_POLICY, TERMINATION_MESSAGE_POLICY, CONTAINER_RESTART_POLICY,
   WORKING_DIR, PORT_NUMBER, PORT_NAME, PORT_NAME_UNIQUE, PORT_PROTOCOL, HOST_PORT_UNIQUE, HOST_NETWORK_PORT,
   ENV_NAME, ENV_VALUE_FROM, ENV_FROM, ENV_REFERENCE_ORDER, VOLUME_MOUNT_NAME, MOUNT_PATH, MOUNT_PATH_UNIQUE, SUB_PATH,
-  PROBE_HANDLER, PROBE_SUCCESS_THRESHOLD, INIT_CONTAINER_PROBES, ENV_REFERENCE_NAME,
+  PROBE_HANDLER, PROBE_SUCCESS_THRESHOLD, INIT_CONTAINER_PROBES, ENV_REFERENCE_NAME, ...HANDLER_RULES,
 ];
 
 const PULL_POLICIES = new Set(['Always', 'IfNotPresent', 'Never']);
@@ -123,6 +124,7 @@ function checkContainer(c: Record<string, any>, at: string, init: boolean, pod: 
   for (const probe of ['livenessProbe', 'readinessProbe', 'startupProbe']) {
     if (isObject(c[probe])) checkProbe(c[probe], child(at, probe), probe !== 'readinessProbe', out);
   }
+  checkLifecycle(c.lifecycle, child(at, 'lifecycle'), out);
 }
 
 /** An image: required, and no leading or trailing whitespace (the pod is refused). */
@@ -348,6 +350,7 @@ function checkProbe(probe: Record<string, any>, at: string, mustSucceedOnce: boo
       ? 'expected exactly one of exec, httpGet, tcpSocket or grpc'
       : `expected exactly one handler, not ${handlers.join(' and ')}`);
   }
+  checkHandlerActions(probe, at, out);
   // 0 is defaulted to 1 before validation (SetDefaults_Probe).
   const threshold = probe.successThreshold;
   if (mustSucceedOnce && threshold !== undefined && threshold !== 0 && threshold !== 1) {

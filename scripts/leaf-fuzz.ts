@@ -27,20 +27,14 @@ import * as os from 'os';
 import * as path from 'path';
 import { App, Chart, Yaml } from 'cdk8s';
 import * as yaml from 'js-yaml';
-import { concretePath, FuzzCase, FuzzLeaf, leafPaths, materialize, Mutation, mutationsFor, rotation, setAt } from './fuzz/leaves';
+import { concretePath, FuzzCase, FuzzLeaf, LibraryVerdict, leafPaths, materialize, Mutation, mutationsFor, rotation, setAt } from './fuzz/leaves';
+import { UPSTREAM_EXAMPLES, UPSTREAM_EXAMPLES_V2 } from './upstream/pins';
 import { lint } from '../src/cli/lint';
 import { checkRenderedDocument, collectFindings } from '../src/rules/engine';
-import { kindSchemas } from '../test/harness/schema-validator';
 import { l1KindFor, propsFromJson } from '../test/harness/l1-from-json';
-import { UPSTREAM_EXAMPLES, UPSTREAM_EXAMPLES_V2 } from './upstream/pins';
+import { kindSchemas } from '../test/harness/schema-validator';
 
-/** One library verdict: the rule ids of the findings (sorted, unique), or the error that stopped it. */
-interface Verdict {
-  readonly refused: boolean;
-  readonly rules: string[];
-  readonly messages: string[];
-  readonly error?: string;
-}
+type Verdict = LibraryVerdict;
 
 function yamlFiles(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true })
@@ -145,7 +139,12 @@ function main() {
     }
   }
   const figures = {
-    seed, budget, kinds: seedDocs.size, pathsKnown: leaves.length, pathsFuzzed: fuzzedPaths, documents: cases.length,
+    seed,
+    budget,
+    kinds: seedDocs.size,
+    pathsKnown: leaves.length,
+    pathsFuzzed: fuzzedPaths,
+    documents: cases.length,
     seeds: Object.fromEntries([...seedDocs].map(([k, v]) => [k, v.file])),
   };
   fs.writeFileSync(path.join(out, 'cases.json'), `${JSON.stringify({ figures, cases }, null, 1)}\n`);
@@ -158,8 +157,15 @@ function main() {
 
 function describeCase(name: string, leaf: FuzzLeaf, concrete: string, m: Mutation, doc: any): FuzzCase {
   return {
-    file: `${name}.yaml`, kind: doc.kind, path: leaf.path, concrete, mutation: m.name, value: m.value,
-    mustAccept: m.mustAccept === true, lint: lintVerdict(doc), constructs: constructVerdict(doc),
+    file: `${name}.yaml`,
+    kind: doc.kind,
+    path: leaf.path,
+    concrete,
+    mutation: m.name,
+    value: m.value,
+    mustAccept: m.mustAccept === true,
+    lint: lintVerdict(doc),
+    constructs: constructVerdict(doc),
   };
 }
 

@@ -25,6 +25,14 @@ export interface Mutation {
   readonly mustAccept?: boolean;
 }
 
+/** One library verdict: the rule ids of the findings (sorted, unique), or the error that stopped it. */
+export interface LibraryVerdict {
+  readonly refused: boolean;
+  readonly rules: string[];
+  readonly messages: string[];
+  readonly error?: string;
+}
+
 /** What the generator writes per document. */
 export interface FuzzCase {
   readonly file: string;
@@ -34,8 +42,8 @@ export interface FuzzCase {
   readonly mutation: string;
   readonly value: unknown;
   readonly mustAccept: boolean;
-  readonly lint: unknown;
-  readonly constructs: unknown;
+  readonly lint: LibraryVerdict;
+  readonly constructs: LibraryVerdict;
 }
 
 /** Metadata fields every document has and `lint` reads (the compact schemas leave metadata open). */

@@ -10,6 +10,8 @@ const ENV_NAME = 'expected an environment variable name: one or more printable A
 const MOUNT_ABSOLUTE = 'expected an absolute path such as /data (the container runtime refuses a relative mount path)';
 const SUB_PATH = 'expected a relative path inside the volume, without ".."';
 const HANDLER_PORT = 'expected a port number between 1 and 65535 or a port name (at most 15 lower-case letters, digits or "-", with at least one letter)';
+const FIELD_PATHS = 'expected one of "metadata.name", "metadata.namespace", "metadata.uid", "spec.nodeName", "spec.serviceAccountName", "status.hostIP", "status.hostIPs", "status.podIP", "status.podIPs", or metadata.labels[\'<key>\'] or metadata.annotations[\'<key>\']';
+const RESOURCES = 'expected one of "limits.cpu", "limits.memory", "limits.ephemeral-storage", "requests.cpu", "requests.memory", "requests.ephemeral-storage", or a huge pages request or limit';
 const SIDECAR_ONLY = 'expected not set on an init container without restartPolicy "Always" (only sidecar init containers take probes and lifecycle hooks)';
 const REF_NAME = `expected the object's name: a DNS-1123 subdomain: ${SUBDOMAIN}`;
 const REF_KEY = 'expected a key: at most 253 letters, digits, "-", "_" or ".", not "." and not starting with ".."';
@@ -111,6 +113,26 @@ describe('environment', () => {
       [f(`${CONTAINER}.envFrom[0].secretRef.name`, '', REF_NAME, 'k8s/env-reference-name')]],
     ['envFrom names: a trailing "-" is allowed (a name prefix), "_" is not', d => { c(d).envFrom = [{ configMapRef: { name: 'settings-' } }, { configMapRef: { name: 'my_settings' } }]; },
       [f(`${CONTAINER}.envFrom[1].configMapRef.name`, 'my_settings', REF_NAME, 'k8s/env-reference-name')]],
+    ['downward API references to unknown pod fields, a bad label key and an unknown resource', d => {
+      c(d).env = [
+        { name: 'A', valueFrom: { fieldRef: { fieldPath: 'status.phase' } } },
+        { name: 'B', valueFrom: { fieldRef: { apiVersion: 'v2', fieldPath: "metadata.labels['a b']" } } },
+        { name: 'C', valueFrom: { resourceFieldRef: { resource: 'limits.gpu' } } },
+      ];
+    }, [
+      f(`${CONTAINER}.env[0].valueFrom.fieldRef.fieldPath`, 'status.phase', FIELD_PATHS, 'k8s/env-field-reference'),
+      f(`${CONTAINER}.env[1].valueFrom.fieldRef.apiVersion`, 'v2', 'expected "v1" (the pod\'s API version) or not set', 'k8s/env-field-reference'),
+      f(`${CONTAINER}.env[1].valueFrom.fieldRef.fieldPath`, "metadata.labels['a b']",
+        'expected a label or annotation key: an optional DNS subdomain prefix and "/", then at most 63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit', 'k8s/env-field-reference'),
+      f(`${CONTAINER}.env[2].valueFrom.resourceFieldRef.resource`, 'limits.gpu', RESOURCES, 'k8s/env-field-reference'),
+    ]],
+    ['downward API references Kubernetes accepts', d => {
+      c(d).env = [
+        { name: 'A', valueFrom: { fieldRef: { fieldPath: 'spec.host' } } },
+        { name: 'B', valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: "metadata.annotations['Example.com/Owner']" } } },
+        { name: 'C', valueFrom: { resourceFieldRef: { containerName: 'pytorch', resource: 'requests.hugepages-2Mi' } } },
+      ];
+    }, []],
     ['envFrom with both sources', d => { c(d).envFrom = [{ configMapRef: { name: 'a' }, secretRef: { name: 'b' } }]; },
       [f(`${CONTAINER}.envFrom[0]`, { configMapRef: { name: 'a' }, secretRef: { name: 'b' } }, 'expected exactly one of configMapRef or secretRef', 'k8s/env-from')]],
     ['an envFrom prefix with "="', d => { c(d).envFrom = [{ prefix: 'A=', configMapRef: { name: 'a' } }]; },
@@ -187,6 +209,25 @@ describe('probes', () => {
       [f(`${CONTAINER}.lifecycle.preStop`, { exec: { command: ['true'] }, sleep: { seconds: 5 } }, 'expected exactly one handler, not exec and sleep', 'k8s/lifecycle-handler')]],
     ['a readiness probe with successThreshold 2', d => { c(d).readinessProbe = { exec: { command: ['true'] }, successThreshold: 2 }; }, []],
     ['a liveness probe with successThreshold 0 (defaulted to 1)', d => { c(d).livenessProbe = { exec: { command: ['true'] }, successThreshold: 0 }; }, []],
+  ]);
+});
+
+describe('topology spread', () => {
+  const t = `${WORKER}.topologySpreadConstraints[0]`;
+  const spread = { maxSkew: 1, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'DoNotSchedule', labelSelector: { matchLabels: { app: 'train' } } };
+  runCases(pytorchJob, [
+    ['a constraint Kubernetes accepts', d => { s(d).topologySpreadConstraints = [{ ...spread, minDomains: 2, nodeAffinityPolicy: 'Honor', nodeTaintsPolicy: 'Ignore' }]; }, []],
+    ['no topology key and an unknown action', d => { s(d).topologySpreadConstraints = [{ ...spread, topologyKey: '', whenUnsatisfiable: 'Wait' }]; }, [
+      f(`${t}.topologyKey`, '', 'expected a non-empty node label key such as topology.kubernetes.io/zone', 'k8s/topology-spread'),
+      f(`${t}.whenUnsatisfiable`, 'Wait', 'expected "DoNotSchedule" or "ScheduleAnyway"', 'k8s/topology-spread'),
+    ]],
+    ['minDomains with ScheduleAnyway, an unknown node policy and a bad selector key', d => {
+      s(d).topologySpreadConstraints = [{ ...spread, whenUnsatisfiable: 'ScheduleAnyway', minDomains: 2, nodeTaintsPolicy: 'honor', labelSelector: { matchLabels: { 'a b': 'x' } } }];
+    }, [
+      f(`${t}.minDomains`, 2, 'expected not set unless whenUnsatisfiable is "DoNotSchedule"', 'k8s/topology-spread'),
+      f(`${t}.nodeTaintsPolicy`, 'honor', 'expected "Honor" or "Ignore"', 'k8s/topology-spread'),
+      f(`${t}.labelSelector.matchLabels["a b"]`, 'a b', LABEL_KEY, 'k8s/label-key'),
+    ]],
   ]);
 });
 

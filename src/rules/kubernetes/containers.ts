@@ -7,7 +7,10 @@ import { Finding } from '../finding';
 import { Rule } from '../rule';
 import { child, indexed, named } from './field-path';
 import { checkHandlerActions, checkLifecycle, HANDLER_RULES } from './handlers';
-import { DNS1123_LABEL_TEXT, DNS1123_SUBDOMAIN_TEXT, isConfigMapKey, isDns1123Label, isDns1123Subdomain, isEnvVarName, isInt32, isObject, isPortName } from './names';
+import {
+  DNS1123_LABEL_TEXT, DNS1123_SUBDOMAIN_TEXT, QUALIFIED_NAME_TEXT,
+  isConfigMapKey, isDns1123Label, isDns1123Subdomain, isEnvVarName, isInt32, isObject, isPortName, isQualifiedName,
+} from './names';
 import { checkResources } from './resources';
 import { checkContainerSecurityContext, isLocalDescendingPath } from './security';
 
@@ -39,6 +42,8 @@ export const SUB_PATH = new Rule('kubernetes', 'k8s/sub-path', 'volumes', `${SOU
 export const PROBE_HANDLER = new Rule('kubernetes', 'k8s/probe-handler', F, `${SOURCE} validateProbe and validateHandler (exactly one handler)`);
 export const PROBE_SUCCESS_THRESHOLD = new Rule('kubernetes', 'k8s/probe-success-threshold', F, `${SOURCE} validateLivenessProbe and validateStartupProbe (successThreshold 1)`);
 export const INIT_CONTAINER_PROBES = new Rule('kubernetes', 'k8s/init-container-probes', F, `${SOURCE} validateInitContainers (probes and lifecycle only on restartPolicy Always)`);
+export const ENV_FIELD_REFERENCE = new Rule('kubernetes', 'k8s/env-field-reference', F,
+  `${SOURCE} validateEnvVarValueFrom (validateObjectFieldSelector with the downward API's env fields, validateContainerResourceFieldSelector)`);
 export const ENV_REFERENCE_NAME = new Rule('kubernetes', 'k8s/env-reference-name', F,
   `${SOURCE} validateConfigMapKeySelector, validateSecretKeySelector, validateConfigMapEnvSource and validateSecretEnvSource (NameIsDNSSubdomain, IsConfigMapKey)`);
 
@@ -46,7 +51,7 @@ export const CONTAINER_RULES = [
   CONTAINER_NAME, CONTAINER_NAME_UNIQUE, IMAGE, IMAGE_PULL_POLICY, TERMINATION_MESSAGE_POLICY, CONTAINER_RESTART_POLICY,
   WORKING_DIR, PORT_NUMBER, PORT_NAME, PORT_NAME_UNIQUE, PORT_PROTOCOL, HOST_PORT_UNIQUE, HOST_NETWORK_PORT,
   ENV_NAME, ENV_VALUE_FROM, ENV_FROM, ENV_REFERENCE_ORDER, VOLUME_MOUNT_NAME, MOUNT_PATH, MOUNT_PATH_UNIQUE, SUB_PATH,
-  PROBE_HANDLER, PROBE_SUCCESS_THRESHOLD, INIT_CONTAINER_PROBES, ENV_REFERENCE_NAME, ...HANDLER_RULES,
+  PROBE_HANDLER, PROBE_SUCCESS_THRESHOLD, INIT_CONTAINER_PROBES, ENV_REFERENCE_NAME, ENV_FIELD_REFERENCE, ...HANDLER_RULES,
 ];
 
 const PULL_POLICIES = new Set(['Always', 'IfNotPresent', 'Never']);
@@ -56,6 +61,14 @@ const PROTOCOLS = new Set(['TCP', 'UDP', 'SCTP']);
  * as it is by default in 1.34, and then finds no source.
  */
 const ENV_SOURCES = ['fieldRef', 'resourceFieldRef', 'configMapKeyRef', 'secretKeyRef'];
+/** The pod fields an env variable can read (`spec.host` is the old name of `spec.nodeName`). */
+const ENV_FIELD_PATHS = ['metadata.name', 'metadata.namespace', 'metadata.uid', 'spec.nodeName', 'spec.serviceAccountName',
+  'status.hostIP', 'status.hostIPs', 'status.podIP', 'status.podIPs', 'spec.host'];
+/** `metadata.labels['key']` and `metadata.annotations['key']`: one label or annotation. */
+const SUBSCRIPTED_FIELD = /^metadata\.(labels|annotations)\['(.*)'\]$/;
+const ENV_RESOURCES = ['limits.cpu', 'limits.memory', 'limits.ephemeral-storage', 'requests.cpu', 'requests.memory', 'requests.ephemeral-storage'];
+const FIELD_PATHS_TEXT = `expected one of ${ENV_FIELD_PATHS.slice(0, -1).map(p => `"${p}"`).join(', ')}, or metadata.labels['<key>'] or metadata.annotations['<key>']`;
+
 /** What a probe or a hook would need on an init container that is not a sidecar. */
 const SIDECAR_ONLY = ['lifecycle', 'livenessProbe', 'readinessProbe', 'startupProbe'];
 const PROBE_HANDLERS = ['exec', 'httpGet', 'tcpSocket', 'grpc'];
@@ -214,6 +227,33 @@ export function checkEnv(env: unknown, at: string, out: Finding[]): void {
     }
     for (const selector of ['configMapKeyRef', 'secretKeyRef']) {
       if (isObject(valueFrom) && isObject(valueFrom[selector])) checkKeySelector(valueFrom[selector], child(child(path, 'valueFrom'), selector), out);
+    }
+    if (isObject(valueFrom)) checkFieldReferences(valueFrom, child(path, 'valueFrom'), out);
+  }
+}
+
+/** The pod field or container resource an env variable reads. */
+function checkFieldReferences(valueFrom: Record<string, any>, at: string, out: Finding[]): void {
+  const fieldRef = valueFrom.fieldRef;
+  if (isObject(fieldRef)) {
+    // An empty apiVersion is defaulted to v1 (SetDefaults_ObjectFieldSelector).
+    if (fieldRef.apiVersion !== undefined && fieldRef.apiVersion !== '' && fieldRef.apiVersion !== 'v1') {
+      ENV_FIELD_REFERENCE.report(out, child(child(at, 'fieldRef'), 'apiVersion'), fieldRef.apiVersion, 'expected "v1" (the pod\'s API version) or not set');
+    }
+    const fieldPath = fieldRef.fieldPath;
+    const subscript = typeof fieldPath === 'string' ? SUBSCRIPTED_FIELD.exec(fieldPath) : null;
+    const key = subscript ? (subscript[1] === 'annotations' ? subscript[2].toLowerCase() : subscript[2]) : undefined;
+    if (subscript ? !isQualifiedName(key) : !ENV_FIELD_PATHS.includes(fieldPath)) {
+      ENV_FIELD_REFERENCE.report(out, child(child(at, 'fieldRef'), 'fieldPath'), fieldPath, subscript ? `expected a label or annotation key: ${QUALIFIED_NAME_TEXT}` : FIELD_PATHS_TEXT);
+    }
+  }
+  const resourceRef = valueFrom.resourceFieldRef;
+  if (isObject(resourceRef)) {
+    const resource = resourceRef.resource;
+    const hugePages = typeof resource === 'string' && /^(requests|limits)\.hugepages-/.test(resource);
+    if (!ENV_RESOURCES.includes(resource) && !hugePages) {
+      ENV_FIELD_REFERENCE.report(out, child(child(at, 'resourceFieldRef'), 'resource'), resource,
+        `expected one of ${ENV_RESOURCES.map(r => `"${r}"`).join(', ')}, or a huge pages request or limit`);
     }
   }
 }

@@ -18,6 +18,7 @@ import { RESOURCE_RULES } from './resources';
 import { SCHEDULING_RULES } from './scheduling';
 import { SECURITY_RULES } from './security';
 import { Location, compileLocation, select } from './select';
+import { TOPOLOGY_SPREAD_RULES } from './topology-spread';
 import { VOLUME_RULES } from './volumes';
 import { TRAINER_RULES } from '../trainer/documents';
 
@@ -27,7 +28,7 @@ export type { DocumentKind } from './documents';
 
 /** Every Kubernetes rule of the layer. */
 export const KUBERNETES_RULES: readonly RuleInfo[] = [
-  ...METADATA_RULES, ...POD_SPEC_RULES, ...CONTAINER_RULES, ...VOLUME_RULES, ...SCHEDULING_RULES, ...RESOURCE_RULES,
+  ...METADATA_RULES, ...POD_SPEC_RULES, ...CONTAINER_RULES, ...VOLUME_RULES, ...SCHEDULING_RULES, ...TOPOLOGY_SPREAD_RULES, ...RESOURCE_RULES,
   ...SECURITY_RULES, ...INTEGER_RULES, ...CORE_OBJECT_RULES,
 ].map(r => r.info());
 

@@ -10,6 +10,7 @@ import { checkTemplateMeta } from './metadata';
 import { DNS1123_LABEL_TEXT, DNS1123_SUBDOMAIN_TEXT, isDns1123Label, isDns1123Subdomain, isObject } from './names';
 import { checkAffinity, checkNodeSelector, checkTolerations } from './scheduling';
 import { checkPodSecurityContext } from './security';
+import { checkTopologySpread } from './topology-spread';
 import { checkVolumes } from './volumes';
 
 const F = 'pod';
@@ -74,6 +75,7 @@ export function checkPodSpec(spec: unknown, at: string, out: Finding[], addedVol
   checkTolerations(spec.tolerations, child(at, 'tolerations'), out);
   checkNodeSelector(spec.nodeSelector, child(at, 'nodeSelector'), out);
   checkAffinity(spec.affinity, child(at, 'affinity'), out);
+  checkTopologySpread(spec.topologySpreadConstraints, child(at, 'topologySpreadConstraints'), out);
   subdomain(PRIORITY_CLASS_NAME, spec.priorityClassName, child(at, 'priorityClassName'), 'a priority class name', out);
   subdomain(SCHEDULER_NAME, spec.schedulerName, child(at, 'schedulerName'), 'a scheduler name', out);
   subdomain(SERVICE_ACCOUNT_NAME, spec.serviceAccountName, child(at, 'serviceAccountName'), 'a service account name', out);

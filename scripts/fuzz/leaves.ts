@@ -251,7 +251,8 @@ export function mutationsFor(leaf: FuzzLeaf): Mutation[] {
       if (name === 'image') add({ name: 'wrong-pattern', value: ' image:1 ' });
       if (name === 'mountPath') add({ name: 'wrong-pattern', value: 'relative/path' });
       add({ name: 'wrong-type', value: 12345 });
-      if (!out.some(m => m.mustAccept) && !node.enum && matches(node.pattern, 'fuzz')) add({ name: 'boundary', value: 'fuzz', mustAccept: true });
+      // No bound to test: a plain value the schema allows stands in for the boundary.
+      if (!out.some(m => m.mustAccept) && !node.enum && matches(node.pattern, 'fuzz')) add({ name: 'schema-valid', value: 'fuzz', mustAccept: true });
       return out;
     }
     case 'integer':

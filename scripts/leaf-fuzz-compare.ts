@@ -54,8 +54,15 @@ function readJson<T>(file: string): T {
   return JSON.parse(fs.readFileSync(file, 'utf8')) as T;
 }
 
+/** What a decision is matched against: a document's kind, leaf path and mutation. */
+export interface FuzzedLeaf {
+  readonly kind: string;
+  readonly path: string;
+  readonly mutation: string;
+}
+
 /** The decision covering a disagreement, if any. */
-export function decisionFor(decisions: readonly Decision[], c: { kind: string; path: string; mutation: string }, direction: Direction): Decision | undefined {
+export function decisionFor(decisions: readonly Decision[], c: FuzzedLeaf, direction: Direction): Decision | undefined {
   const whole = (pattern: string, value: string) => new RegExp(`^(?:${pattern})$`).test(value);
   return decisions.find(d => d.direction === direction && whole(d.path, `${c.kind} ${c.path}`) && whole(d.mutation, c.mutation));
 }
@@ -143,4 +150,4 @@ function escape(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-process.exitCode = main();
+if (require.main === module) process.exitCode = main();

@@ -125,7 +125,8 @@ function filled(node: SchemaNode): Record<string, unknown> {
     const sub = node.properties?.[name];
     if (sub) out[name] = KUBERNETES_BASE[name] ?? baseValue(sub);
   }
-  if (node.properties?.image && node.properties?.name && out.image === undefined) out.image = KUBERNETES_BASE.image;
+  // A container (a name and an image string; a volume's image is an object, an image volume source).
+  if (node.properties?.image?.type === 'string' && node.properties?.name && out.image === undefined) out.image = KUBERNETES_BASE.image;
   return out;
 }
 

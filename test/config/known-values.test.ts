@@ -91,6 +91,11 @@ describe('over documents (the rules lint and the engine share)', () => {
     expect(found[0].allowed).toMatch(/^expected .*, the values training-operator v1\.9\.4 knows \(|^expected .*, the values training-operator v1\.9\.4 knows$/);
   });
 
+  test('an empty replica restart policy is the unset one, which the controller defaults', () => {
+    const doc = job('PyTorchJob', { pytorchReplicaSpecs: { Master: { replicas: 1, restartPolicy: '', template: pod('pytorch') } } });
+    expect(kubeflowFindings(doc).filter(f => f.rule === 'kubeflow/replica-restart-policy')).toEqual([]);
+  });
+
   test('lint reports the finding with the rule id and the values known', () => {
     const doc = job('TFJob', { runPolicy: { cleanPodPolicy: 'Always' }, tfReplicaSpecs: { Worker: { replicas: 1, restartPolicy: 'OnFailure', template: pod('tensorflow') } } });
     const result = runCli(['lint', '-'], yaml.dump(doc));

@@ -30,6 +30,7 @@ describe('containers', () => {
       [f(`${CONTAINER}.name`, 'pytorch', 'expected a name no other container or init container of the pod has', 'k8s/container-name-unique')]],
     ['an init container with the name of a container', d => { s(d).initContainers = [{ name: 'pytorch', image: 'busybox' }]; },
       [f(`${CONTAINER}.name`, 'pytorch', 'expected a name no other container or init container of the pod has', 'k8s/container-name-unique')]],
+    ['empty policies, which Kubernetes defaults as unset ones', d => { c(d).imagePullPolicy = ''; c(d).terminationMessagePolicy = ''; c(d).ports = [{ containerPort: 8080, protocol: '' }]; s(d).dnsPolicy = ''; s(d).restartPolicy = ''; }, []],
     ['no containers', d => { s(d).containers = []; }, [f(`${WORKER}.containers`, [], 'expected at least one container', 'k8s/containers-required')]],
     ['an image with a trailing space', d => { c(d).image = 'pytorch/pytorch:2.5.0 '; },
       [f(`${CONTAINER}.image`, 'pytorch/pytorch:2.5.0 ', 'expected an image reference without leading or trailing whitespace', 'k8s/image')]],

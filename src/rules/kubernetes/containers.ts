@@ -99,11 +99,12 @@ function checkContainer(c: Record<string, any>, at: string, init: boolean, pod: 
   }
   if (typeof name === 'string') pod.containerNames.add(name);
   checkImage(c.image, child(at, 'image'), out);
-  if (c.imagePullPolicy !== undefined && !PULL_POLICIES.has(c.imagePullPolicy)) {
+  // Kubernetes' v1 defaults (SetDefaults_Container) fill an empty policy as they fill an unset one.
+  if (c.imagePullPolicy !== undefined && c.imagePullPolicy !== '' && !PULL_POLICIES.has(c.imagePullPolicy)) {
     IMAGE_PULL_POLICY.report(out, child(at, 'imagePullPolicy'), c.imagePullPolicy, 'expected "Always", "IfNotPresent" or "Never"');
   }
   const tmp = c.terminationMessagePolicy;
-  if (tmp !== undefined && tmp !== 'File' && tmp !== 'FallbackToLogsOnError') {
+  if (tmp !== undefined && tmp !== '' && tmp !== 'File' && tmp !== 'FallbackToLogsOnError') {
     TERMINATION_MESSAGE_POLICY.report(out, child(at, 'terminationMessagePolicy'), tmp, 'expected "File" or "FallbackToLogsOnError"');
   }
   if (c.restartPolicy !== undefined) {
@@ -179,14 +180,15 @@ function checkPorts(ports: unknown, at: string, pod: PodContext, hostPorts: Set<
       names.add(port.name);
     }
     const protocol = port.protocol;
-    if (protocol !== undefined && !PROTOCOLS.has(protocol)) {
+    // An empty protocol is defaulted to TCP (SetDefaults_ContainerPort), as an unset one.
+    if (protocol !== undefined && protocol !== '' && !PROTOCOLS.has(protocol)) {
       PORT_PROTOCOL.report(out, child(path, 'protocol'), protocol, 'expected "TCP", "UDP" or "SCTP"');
     }
     if (isInt32(hostPort) && hostPort > 0) {
       // AccumulateUniqueHostPorts keys on protocol, host IP and port.
-      const key = `${protocol ?? 'TCP'}/${port.hostIP ?? ''}/${hostPort}`;
+      const key = `${protocol || 'TCP'}/${port.hostIP ?? ''}/${hostPort}`;
       if (hostPorts.has(key)) {
-        HOST_PORT_UNIQUE.report(out, child(path, 'hostPort'), hostPort, `expected a host port no other port of the pod binds with the same protocol (${protocol ?? 'TCP'}) and host IP`);
+        HOST_PORT_UNIQUE.report(out, child(path, 'hostPort'), hostPort, `expected a host port no other port of the pod binds with the same protocol (${protocol || 'TCP'}) and host IP`);
       }
       hostPorts.add(key);
     }

@@ -99,11 +99,12 @@ export function checkPodSpec(spec: unknown, at: string, out: Finding[], addedVol
     const v = spec[key];
     if (v !== undefined && v !== '' && !isDns1123Label(v)) HOSTNAME.report(out, child(at, key), v, `expected ${DNS1123_LABEL_TEXT}`);
   }
-  if (spec.restartPolicy !== undefined && !RESTART_POLICIES.has(spec.restartPolicy)) {
+  // Kubernetes' v1 defaults (SetDefaults_PodSpec) fill an empty policy as they fill an unset one.
+  if (spec.restartPolicy !== undefined && spec.restartPolicy !== '' && !RESTART_POLICIES.has(spec.restartPolicy)) {
     RESTART_POLICY.report(out, child(at, 'restartPolicy'), spec.restartPolicy, 'expected "Always", "OnFailure" or "Never"');
   }
   const dnsPolicy = spec.dnsPolicy;
-  if (dnsPolicy !== undefined && !DNS_POLICIES.has(dnsPolicy)) {
+  if (dnsPolicy !== undefined && dnsPolicy !== '' && !DNS_POLICIES.has(dnsPolicy)) {
     DNS_POLICY.report(out, child(at, 'dnsPolicy'), dnsPolicy, 'expected "ClusterFirst", "ClusterFirstWithHostNet", "Default" or "None"');
   } else if (dnsPolicy === 'None' && !(isObject(spec.dnsConfig) && Array.isArray(spec.dnsConfig.nameservers) && spec.dnsConfig.nameservers.length > 0)) {
     DNS_POLICY.report(out, child(at, 'dnsConfig'), spec.dnsConfig, 'expected a dnsConfig with at least one nameserver when dnsPolicy is "None"');

@@ -74,7 +74,8 @@ export function checkKnownValues(doc: any, facts: TrainingKindFacts, out: Findin
   // MPIJob's deprecated spec.cleanPodPolicy, which the operator still reads when runPolicy's is unset.
   if (facts.kind === 'MPIJob') check(CLEAN_POD_POLICY_VALUE, out, 'spec.cleanPodPolicy', spec.cleanPodPolicy);
   for (const [type, replica] of replicaSpecs(doc, facts)) {
-    if (typeof replica === 'object' && replica !== null) {
+    // An empty policy is the unset one: the controller applies the kind's default (setDefaultRestartPolicy).
+    if (typeof replica === 'object' && replica !== null && replica.restartPolicy !== '') {
       check(REPLICA_RESTART_POLICY_VALUE, out, child(child(child('spec', facts.replicaKey), type), 'restartPolicy'), replica.restartPolicy);
     }
   }

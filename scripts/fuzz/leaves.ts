@@ -1,0 +1,294 @@
+/**
+ * The leaves of a kind's schema and the values the leaf fuzzer writes into them
+ * (scripts/leaf-fuzz.ts). Pure functions of the schema and the seed document, so that a seed and a
+ * budget always give the same documents.
+ */
+import type { KindSchema, SchemaNode } from '../../src/rules/schema/validator';
+
+/** One step from a node to a child: a property, the first list item, or a map value. */
+type Step = { readonly prop: string } | { readonly item: true } | { readonly value: true };
+
+/** A leaf path of one kind: `spec.x[].y.*` (list items `[]`, map values `*`) and its schema node. */
+export interface FuzzLeaf {
+  readonly kindKey: string;
+  readonly path: string;
+  readonly steps: readonly Step[];
+  /** The schema nodes along the steps, the leaf's last. */
+  readonly nodes: readonly SchemaNode[];
+}
+
+/** A value to write into a leaf and the name of what it tries. */
+export interface Mutation {
+  readonly name: string;
+  readonly value: unknown;
+  /** A boundary value the field's own rules allow (the longest, the largest). */
+  readonly mustAccept?: boolean;
+}
+
+/** One library verdict: the rule ids of the findings (sorted, unique), or the error that stopped it. */
+export interface LibraryVerdict {
+  readonly refused: boolean;
+  readonly rules: string[];
+  readonly messages: string[];
+  readonly error?: string;
+}
+
+/** What the generator writes per document. */
+export interface FuzzCase {
+  readonly file: string;
+  readonly kind: string;
+  readonly path: string;
+  readonly concrete: string;
+  readonly mutation: string;
+  readonly value: unknown;
+  readonly mustAccept: boolean;
+  readonly lint: LibraryVerdict;
+  readonly constructs: LibraryVerdict;
+}
+
+/** Metadata fields every document has and `lint` reads (the compact schemas leave metadata open). */
+const METADATA: Array<[string, SchemaNode]> = [
+  ['name', { type: 'string' }],
+  ['namespace', { type: 'string' }],
+  ['labels', { type: 'object', additionalProperties: { type: 'string' } }],
+  ['annotations', { type: 'object', additionalProperties: { type: 'string' } }],
+];
+
+/**
+ * Every leaf path of a kind: nodes without properties, list items or map values, under `spec` and
+ * the metadata fields above. `apiVersion` and `kind` are the document's identity, not a field.
+ */
+export function leafPaths(schema: KindSchema, seed: any): FuzzLeaf[] {
+  const kindKey = `${schema.group}/${schema.version} ${schema.kind}`;
+  const out: FuzzLeaf[] = [];
+  const metadata: SchemaNode = { type: 'object', properties: Object.fromEntries(METADATA) };
+  walk(metadata, 'metadata', [{ prop: 'metadata' }], [metadata], kindKey, out);
+  const spec = schema.schema.properties?.spec;
+  if (spec) walk(spec, 'spec', [{ prop: 'spec' }], [spec], kindKey, out);
+  void seed;
+  return out;
+}
+
+function walk(node: SchemaNode, at: string, steps: Step[], nodes: SchemaNode[], kindKey: string, out: FuzzLeaf[]): void {
+  const props = node.properties ? Object.entries(node.properties) : [];
+  const values = typeof node.additionalProperties === 'object' ? node.additionalProperties : undefined;
+  if (props.length === 0 && !node.items && !values) {
+    out.push({ kindKey, path: at, steps, nodes });
+    return;
+  }
+  for (const [name, sub] of props) walk(sub, `${at}.${name}`, [...steps, { prop: name }], [...nodes, sub], kindKey, out);
+  if (node.items) walk(node.items, `${at}[]`, [...steps, { item: true }], [...nodes, node.items], kindKey, out);
+  if (values) walk(values, `${at}.*`, [...steps, { value: true }], [...nodes, values], kindKey, out);
+}
+
+/**
+ * The order paths are fuzzed in: a stride through all of them (so that one run's window spans
+ * every kind) from an offset the seed gives. Two runs with one seed fuzz the same paths.
+ */
+export function rotation(n: number, seed: number): number[] {
+  if (n === 0) return [];
+  let stride = 7919; // a prime: coprime with n unless n is a multiple of it
+  while (gcd(stride, n) !== 1) stride += 2;
+  const start = ((seed % n) + n) % n;
+  return Array.from({ length: n }, (_, i) => (start + i * stride) % n);
+}
+
+function gcd(a: number, b: number): number {
+  return b === 0 ? a : gcd(b, a % b);
+}
+
+/** A value each node accepts: its default, its first enum value, else the least its type allows. */
+export function baseValue(node: SchemaNode): unknown {
+  if (node.default !== undefined) return node.default;
+  if (node.enum && node.enum.length > 0) return node.enum[0];
+  if (node['x-kubernetes-int-or-string'] === true) return isQuantity(node) ? '1' : 1;
+  switch (node.type) {
+    case 'integer':
+    case 'number': return Math.max(node.minimum ?? 1, 1);
+    case 'boolean': return false;
+    case 'array': return (node.minItems ?? 0) > 0 && node.items ? [baseValue(node.items)] : [];
+    case 'object': return filled(node);
+    default: return 'fuzz';
+  }
+}
+
+/**
+ * Fields Kubernetes requires beyond the schema, at a value it accepts: a container the fuzzer adds
+ * needs an image, a mount an absolute path.
+ */
+const KUBERNETES_BASE: { [field: string]: unknown } = { image: 'fuzz:1', mountPath: '/fuzz' };
+
+/** An object with each required property at its base value (and an image when it is a container). */
+function filled(node: SchemaNode): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const name of node.required ?? []) {
+    const sub = node.properties?.[name];
+    if (sub) out[name] = KUBERNETES_BASE[name] ?? baseValue(sub);
+  }
+  // A container (a name and an image string; a volume's image is an object, an image volume source).
+  if (node.properties?.image?.type === 'string' && node.properties?.name && out.image === undefined) out.image = KUBERNETES_BASE.image;
+  return out;
+}
+
+/**
+ * A copy of the seed with every container on the leaf's path present (required siblings at their
+ * base value), and the leaf's concrete path (`spec.x[0].y.Worker`).
+ */
+export function materialize(seed: any, leaf: FuzzLeaf): { doc: any; concrete: Array<string | number> } | undefined {
+  const doc = JSON.parse(JSON.stringify(seed));
+  const concrete: Array<string | number> = [];
+  let here: any = doc;
+  for (let i = 0; i < leaf.steps.length; i++) {
+    const step = leaf.steps[i];
+    const node = leaf.nodes[i];
+    const last = i === leaf.steps.length - 1;
+    let key: string | number;
+    if ('prop' in step) {
+      if (typeof here !== 'object' || here === null || Array.isArray(here)) return undefined;
+      key = step.prop;
+    } else if ('item' in step) {
+      if (!Array.isArray(here)) return undefined;
+      key = 0;
+    } else {
+      if (typeof here !== 'object' || here === null || Array.isArray(here)) return undefined;
+      key = Object.keys(here).sort()[0] ?? 'fuzz-key';
+    }
+    concrete.push(key);
+    if (last) break;
+    if (here[key] === undefined || here[key] === null) {
+      here[key] = node.type === 'array' || leaf.steps[i + 1] && 'item' in leaf.steps[i + 1] ? [] : filled(node);
+    }
+    if (Array.isArray(here[key]) && here[key].length === 0) {
+      const items = leaf.nodes[i + 1];
+      here[key].push(items.type === 'object' || items.properties ? filled(items) : baseValue(items));
+    }
+    here = here[key];
+  }
+  return { doc, concrete };
+}
+
+/** A copy of `doc` with `value` at `at`. */
+export function setAt(doc: any, at: ReadonlyArray<string | number>, value: unknown): any {
+  const copy = JSON.parse(JSON.stringify(doc));
+  let here = copy;
+  for (const key of at.slice(0, -1)) here = here[key];
+  here[at[at.length - 1]] = value;
+  return copy;
+}
+
+/** `spec.x[0].y` from the concrete keys. */
+export function concretePath(at: ReadonlyArray<string | number>): string {
+  return at.reduce<string>((p, k) => (typeof k === 'number' ? `${p}[${k}]` : p ? `${p}.${k}` : k), '');
+}
+
+function isQuantity(node: SchemaNode): boolean {
+  return typeof node.pattern === 'string' && node.pattern.includes('[KMGTPE]i');
+}
+
+/** Last property name on the path (`containerPort`), for what Kubernetes checks beyond the schema. */
+function fieldName(leaf: FuzzLeaf): string {
+  const props = leaf.steps.filter((s): s is { prop: string } => 'prop' in s);
+  return props[props.length - 1]?.prop ?? '';
+}
+
+function matches(pattern: string | undefined, value: string): boolean {
+  if (pattern === undefined) return true;
+  try {
+    return new RegExp(pattern, 'u').test(value);
+  } catch {
+    return true;
+  }
+}
+
+/** Kubernetes' port fields: 1-65535. */
+const PORTS = new Set(['containerPort', 'hostPort', 'port']);
+/** Names Kubernetes checks as DNS-1123 labels or subdomains, by field name. */
+const NAME_FIELD = /(^name$|Name$)/;
+
+/**
+ * The values tried on one leaf, by its type and bounds: invalid ones (too long, out of range,
+ * wrong pattern, empty, unknown enum value, wrong type) and one boundary value that fits.
+ */
+export function mutationsFor(leaf: FuzzLeaf): Mutation[] {
+  const node = leaf.nodes[leaf.nodes.length - 1];
+  const name = fieldName(leaf);
+  const out: Mutation[] = [];
+  const add = (m: Mutation) => {
+    if (!out.some(o => o.name === m.name)) out.push(m);
+  };
+  if (node['x-kubernetes-int-or-string'] === true) {
+    if (isQuantity(node)) {
+      add({ name: 'wrong-pattern', value: '1Gx' });
+      add({ name: 'negative', value: '-1' });
+      add({ name: 'boundary', value: '1', mustAccept: true });
+    } else {
+      add({ name: 'wrong-pattern', value: 'x%' });
+      add({ name: 'negative', value: -1 });
+      add({ name: 'boundary', value: 1, mustAccept: true });
+    }
+    add({ name: 'wrong-type', value: true });
+    return out;
+  }
+  switch (node.type) {
+    case 'string': {
+      if (node.enum && node.enum.length > 0) {
+        add({ name: 'unknown-enum', value: 'NotAnEnumValue' });
+        add({ name: 'boundary', value: node.enum[node.enum.length - 1], mustAccept: true });
+      }
+      add({ name: 'empty', value: '' });
+      if (node.maxLength !== undefined) {
+        add({ name: 'too-long', value: 'a'.repeat(node.maxLength + 1) });
+        const longest = 'a'.repeat(node.maxLength);
+        if (matches(node.pattern, longest)) add({ name: 'boundary', value: longest, mustAccept: true });
+      } else if (leaf.path.startsWith('metadata.labels')) {
+        add({ name: 'too-long', value: 'a'.repeat(64) });
+        add({ name: 'boundary', value: 'a'.repeat(63), mustAccept: true });
+      } else if (NAME_FIELD.test(name)) {
+        add({ name: 'too-long', value: 'a'.repeat(254) });
+        add({ name: 'boundary', value: 'a'.repeat(63), mustAccept: true });
+      }
+      if (node.pattern !== undefined && !matches(node.pattern, '-Not Valid-')) add({ name: 'wrong-pattern', value: '-Not Valid-' });
+      else if (NAME_FIELD.test(name) || leaf.path.startsWith('metadata.labels')) add({ name: 'wrong-pattern', value: 'Not_Valid-' });
+      if (name === 'image') add({ name: 'wrong-pattern', value: ' image:1 ' });
+      if (name === 'mountPath') add({ name: 'wrong-pattern', value: 'relative/path' });
+      add({ name: 'wrong-type', value: 12345 });
+      // No bound to test: a plain value the schema allows stands in for the boundary.
+      if (!out.some(m => m.mustAccept) && !node.enum && matches(node.pattern, 'fuzz')) add({ name: 'schema-valid', value: 'fuzz', mustAccept: true });
+      return out;
+    }
+    case 'integer':
+    case 'number': {
+      if (PORTS.has(name)) {
+        add({ name: 'out-of-range', value: 65536 });
+        add({ name: 'zero', value: 0 });
+        add({ name: 'boundary', value: 65535, mustAccept: true });
+      }
+      if (node.minimum !== undefined) add({ name: 'out-of-range', value: node.minimum - 1 });
+      else add({ name: 'negative', value: -1 });
+      if (node.maximum !== undefined) {
+        add({ name: 'too-large', value: node.maximum + 1 });
+        add({ name: 'boundary', value: node.maximum, mustAccept: true });
+      } else if (node.format === 'int32') {
+        add({ name: 'too-large', value: 2147483648 });
+      }
+      if (node.type === 'integer') add({ name: 'fraction', value: 1.5 });
+      add({ name: 'wrong-type', value: 'one' });
+      if (node.minimum !== undefined) add({ name: 'boundary', value: node.minimum, mustAccept: true });
+      else add({ name: 'boundary', value: 1, mustAccept: true });
+      return out;
+    }
+    case 'boolean':
+      add({ name: 'wrong-type', value: 'yes' });
+      add({ name: 'boundary', value: true, mustAccept: true });
+      return out;
+    case 'array':
+      add({ name: 'wrong-type', value: 'x' });
+      add({ name: 'boundary', value: [], mustAccept: true });
+      return out;
+    default:
+      // A free-form object (preserve-unknown-fields): only its type is checked.
+      add({ name: 'wrong-type', value: 'x' });
+      add({ name: 'boundary', value: {}, mustAccept: true });
+      return out;
+  }
+}

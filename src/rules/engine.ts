@@ -1,8 +1,8 @@
-import { ApiObject, App } from 'cdk8s';
+import { ApiObject, App, Chart } from 'cdk8s';
 import { IConstruct } from 'constructs';
 import type { AppDocument } from './across-documents';
 import { allowedFields } from './allowed-fields';
-import { aroundEachSynth } from './cdk8s-adapter';
+import { aroundEachChartRender, aroundEachSynth } from './cdk8s-adapter';
 import { Finding, describe, finding } from './finding';
 import { dropRenderings, hasJsonPatches, keepRenderings, rendersOncePerSynth, keepingRenderings } from './render-hook';
 import { RuleSource } from './rule';
@@ -79,6 +79,7 @@ export function checkRenderedDocument(owner: IConstruct, apiObject: ApiObject, p
   const state = appState(owner.node.root);
   state.registered.push({ owner, apiObject, propOf });
   rendersOncePerSynth(apiObject);
+  keepRenderingsAroundChart(apiObject, state);
   owner.node.addValidation({
     validate: () => {
       const found = [...state.findings.get(apiObject) ?? [], ...ownChecks?.() ?? []];
@@ -121,6 +122,36 @@ function appState(root: IConstruct): AppState {
     }
   }
   return state;
+}
+
+/**
+ * `chart.toJson()` (what `Testing.synth(chart)` calls) validates the whole app and then renders the
+ * chart: the pass renders every object, and without a memo the chart's objects would render again
+ * right after. Nothing can change them between the two (cdk8s-adapter.ts), so within that call the
+ * pass's renderings are the chart's output, as within `app.synth()`. Inside a synth the synth's
+ * memo is already open and is left alone.
+ */
+function keepRenderingsAroundChart(apiObject: ApiObject, state: AppState): void {
+  const root = apiObject.node.root;
+  let chart: Chart;
+  try {
+    chart = Chart.of(apiObject);
+  } catch {
+    return; // not in a chart: nothing renders it through Chart.toJson
+  }
+  let opened = false;
+  aroundEachChartRender(chart, {
+    begin: () => {
+      opened = !keepingRenderings(root);
+      if (opened) keepRenderings(root);
+    },
+    end: () => {
+      if (!opened) return;
+      opened = false;
+      dropRenderings(root);
+      state.current = false;
+    },
+  });
 }
 
 function runPass(root: IConstruct, state: AppState): void {

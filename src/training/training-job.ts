@@ -182,9 +182,10 @@ export abstract class TrainingJob extends KubeflowResource {
     const job: ReplicaOptions = inherit.ownResources
       ? { ...this.jobProps, resources: undefined, sharedMemory: undefined, network: withoutRdma(this.jobProps.network) }
       : this.jobProps;
-    const group = ReplicaGroup._create(this, replicaType, {
-      ...mergeRoleOptions(job, role), framework: { ...container, port }, count, platformRdma: !inherit.ownResources,
-    });
+    // Added to the fresh merge rather than spread into a literal (V8's slow path, see mergeRoleOptions).
+    const group = ReplicaGroup._create(this, replicaType, Object.assign(mergeRoleOptions(job, role), {
+      framework: { ...container, port }, count, platformRdma: !inherit.ownResources,
+    }));
     this.groups.push(group);
     return group;
   }

@@ -166,6 +166,9 @@ function runPass(root: IConstruct, state: AppState): void {
   const findings = new Map<ApiObject, Finding[]>();
   const schemaFindings = new Map<ApiObject, Finding[]>();
   const documents: AppDocument[] = [];
+  // The library's objects by path, for the findings across documents (a path is worked out by
+  // walking up the tree, so once per object).
+  const byPath = new Map<string, ApiObject>();
   for (const apiObject of root.node.findAll().filter((c): c is ApiObject => c instanceof ApiObject)) {
     let doc: any;
     try {
@@ -176,15 +179,16 @@ function runPass(root: IConstruct, state: AppState): void {
       findings.set(apiObject, [finding(apiObject.kind, apiObject.name, `expected an object that renders; rendering failed: ${reason}`)]);
       continue;
     }
-    documents.push({ path: apiObject.node.path, doc });
+    const path = apiObject.node.path;
+    documents.push({ path, doc });
     if (!ours.has(apiObject)) continue;
+    byPath.set(path, apiObject);
     // The schema's findings on a patched document are about what a patch wrote, not a prop.
     const crd = crdSchemaFindings(apiObject, schema.schemaViolations(doc) ?? [], schema.toFinding);
     schemaFindings.set(apiObject, (hasJsonPatches(apiObject) ? crd : withProps(crd, ours.get(apiObject)!.propOf)).filter(on));
     const ruled = [...kubernetesFindings(doc), ...withUnknownValuesAccepted(kubeflowFindings(doc), accepted, isKnownValueRule)];
     findings.set(apiObject, withProps(ruled, ours.get(apiObject)!.propOf).filter(on));
   }
-  const byPath = new Map([...ours.keys()].map(o => [o.node.path, o]));
   for (const f of appFindings(documents)) {
     const apiObject = byPath.get(f.path);
     if (apiObject && on(f.finding)) findings.get(apiObject)?.push(...withProps([f.finding], ours.get(apiObject)!.propOf));

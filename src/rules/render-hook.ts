@@ -60,8 +60,11 @@ function stepsOf(apiObject: L1Object): RenderStep[] {
     const chain: RenderStep[] = [];
     list = chain;
     steps.set(apiObject, chain);
+    // A construct's scope is fixed when it is made, so its root is too: looked up once here
+    // rather than walked up to on every rendering.
+    const root = apiObject.node.root;
     apiObject._setRenderHook(render => {
-      const memo = memos.get(apiObject.node.root);
+      const memo = memos.get(root);
       if (memo?.has(apiObject)) return memo.get(apiObject);
       const json = chain.reduce((doc, s) => s(doc), render());
       memo?.set(apiObject, json);

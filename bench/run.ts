@@ -40,8 +40,15 @@ const LOAD_RUNS = 41;
 const MEMORY_N = 1000;
 
 const TARGETS = {
+  /** The hard line of issue #21. */
   l2OverL1At1000: 1.3,
+  /** The aim of issues #21 and #22: the L2's own cost at most a fifth of the L1's. */
+  l2OverL1Goal: 1.2,
+  /** The hard line of issue #22. */
   trainJobOverL1At1000: 1.3,
+  trainJobOverL1Goal: 1.2,
+  /** Rendering only (construct + `chart.toJson()`), L2 over L1 at N=1000 (issue #25). */
+  renderOverL1: 2.0,
   l2OverKplus: 1.0,
   scaling: 110,
   loadOverKplus: 1.15,
@@ -114,9 +121,19 @@ function synthRows(s: SynthResult): { rows: Row[]; medians: Record<Variant, Reco
       ours: `${fmtMs(median(l2))} ${spread(l2)}`,
       baseline: `${fmtMs(median(l1))} ${spread(l1)}`,
       ratio: bothRatios(s.runs.l2[n], s.runs.l1[n]),
-      target: n === 1000 ? `≤ ${TARGETS.l2OverL1At1000.toFixed(2)}×` : '—',
+      target: n === 1000 ? `≤ ${TARGETS.l2OverL1At1000.toFixed(2)}× (hard line)` : '—',
       verdict: n === 1000 ? verdict(r1, TARGETS.l2OverL1At1000) : '',
     });
+    if (n === 1000) {
+      rows.push({
+        measure: `1. Synthesis, N=${fmtInt(n)} vs L1 by hand: the aim`,
+        ours: fmtMs(median(l2)),
+        baseline: fmtMs(median(l1)),
+        ratio: bothRatios(s.runs.l2[n], s.runs.l1[n]),
+        target: `≤ ${TARGETS.l2OverL1Goal.toFixed(2)}×`,
+        verdict: verdict(r1, TARGETS.l2OverL1Goal),
+      });
+    }
     const r2 = ratio(median(l2), median(kp));
     rows.push({
       measure: `1. Synthesis, N=${fmtInt(n)} (${runs}) vs kplus.Deployment`,
@@ -151,12 +168,13 @@ function synthRows(s: SynthResult): { rows: Row[]; medians: Record<Variant, Reco
   for (const n of RENDER_NS) {
     const [l2, l1, kp] = VARIANTS.map(v => s.render[v][n].map(total));
     rows.push({
-      measure: `1. Rendering only (construct + \`chart.toJson()\`, no YAML/validation), N=${fmtInt(n)} (${l2.length} runs): vs L1 / vs kplus`,
+      // chart.toJson() validates the app (cdk8s does), so the L2's rules and strict schema run here too.
+      measure: `1. Rendering only (construct + \`chart.toJson()\`, no YAML; the L2's checks run, as cdk8s validates in toJson), N=${fmtInt(n)} (${l2.length} runs): vs L1 / vs kplus`,
       ours: `${fmtMs(median(l2))} ${spread(l2)}`,
       baseline: `L1 ${fmtMs(median(l1))} ${spread(l1)}; kplus ${fmtMs(median(kp))} ${spread(kp)}`,
       ratio: `${bothRatios(s.render.l2[n], s.render.l1[n])} / ${bothRatios(s.render.l2[n], s.render.kplus[n])}`,
-      target: '—',
-      verdict: '',
+      target: `≤ ${TARGETS.renderOverL1.toFixed(2)}× vs L1`,
+      verdict: verdict(ratio(median(l2), median(l1)), TARGETS.renderOverL1),
     });
   }
   const scale = (v: Variant) => medians[v][1000] / medians[v][10];
@@ -205,17 +223,27 @@ function measureCliStartHere(): CliStartResult | string {
 }
 
 function trainJobRows(s: SynthResult): Row[] {
-  return TRAIN_JOB_NS.map(n => {
+  return TRAIN_JOB_NS.flatMap(n => {
     const l2 = s.runs.trainJob[n].map(total);
     const l1 = s.runs.trainJobL1[n].map(total);
-    return {
+    const r = ratio(median(l2), median(l1));
+    const row: Row = {
       measure: `6. Trainer v2 synthesis: 1 ClusterTrainingRuntime + N=${fmtInt(n)} TrainJobs (${l2.length} runs) vs trainer L1 by hand`,
       ours: `${fmtMs(median(l2))} ${spread(l2)}`,
       baseline: `${fmtMs(median(l1))} ${spread(l1)}`,
       ratio: bothRatios(s.runs.trainJob[n], s.runs.trainJobL1[n]),
-      target: n === 1000 ? `≤ ${TARGETS.trainJobOverL1At1000.toFixed(2)}×` : '—',
-      verdict: n === 1000 ? verdict(ratio(median(l2), median(l1)), TARGETS.trainJobOverL1At1000) : '',
+      target: n === 1000 ? `≤ ${TARGETS.trainJobOverL1At1000.toFixed(2)}× (hard line)` : '—',
+      verdict: n === 1000 ? verdict(r, TARGETS.trainJobOverL1At1000) : '',
     };
+    if (n !== 1000) return [row];
+    return [row, {
+      measure: `6. Trainer v2 synthesis, N=${fmtInt(n)} TrainJobs vs trainer L1 by hand: the aim`,
+      ours: fmtMs(median(l2)),
+      baseline: fmtMs(median(l1)),
+      ratio: row.ratio,
+      target: `≤ ${TARGETS.trainJobOverL1Goal.toFixed(2)}×`,
+      verdict: verdict(r, TARGETS.trainJobOverL1Goal),
+    }];
   });
 }
 
@@ -424,9 +452,6 @@ function readingNotes(s: SynthResult, size: SizeResult, load: Record<string, Req
     const cpuOver = cpu(s.runs.l1[n]) / cpu(s.runs.kplus[n]);
     const l2 = profiled.l2;
     const yaml = l2?.groups.find(g => g.name === 'yaml');
-    const own = l2?.groups.find(g => g.name === 'cdk8s-kubeflow lib/src');
-    const renderL2 = median(s.render.l2[n].map(total));
-    const renderL1 = median(s.render.l1[n].map(total));
     notes.push(
       `- **L2 vs kplus.Deployment (≤ ${TARGETS.l2OverKplus.toFixed(2)}×).** At N=1,000 the L2 takes ${both('l2', 'kplus')} the Deployments' time. That is two factors. ` +
       `(1) The manifest: the L1 written by hand renders the identical PyTorchJob with no L2 code and takes ${both('l1', 'kplus')}; ` +
@@ -435,11 +460,19 @@ function readingNotes(s: SynthResult, size: SizeResult, load: Record<string, Req
       `(2) The L2's own code: ${both('l2', 'l1')} the L1. ` +
       (cpuOver > 1 ? 'Because the same manifest without any L2 code already costs more CPU than the Deployments, no speed-up of the L2 alone can meet this target per job. ' : '') +
       `Per pod template, against ${fmtInt(2 * n)} Deployments, the L2 takes ${both('l2', 'kplusPerTemplate')} their time.`);
+  }
+  const renderL2 = median(s.render.l2[n].map(total));
+  const renderL1 = median(s.render.l1[n].map(total));
+  const trainJobRatio = med('trainJob', n) / med('trainJobL1', n);
+  if (med('l2', n) > TARGETS.l2OverL1Goal * med('l1', n) || renderL2 > TARGETS.renderOverL1 * renderL1 || trainJobRatio > TARGETS.trainJobOverL1Goal) {
+    const l2 = profiled.l2;
+    const own = l2?.groups.find(g => g.name === 'cdk8s-kubeflow lib/src');
     notes.push(
-      `- **The L2's own cost.** Without YAML and validation (construct + \`toJson()\`) the L2 is ${bothRatios(s.render.l2[n], s.render.l1[n])} the L1: ` +
-      `${fmtMs(renderL2 - renderL1)} more per ${fmtInt(n)} jobs (${(1000 * (renderL2 - renderL1) / n).toFixed(0)} µs per job)` +
-      (own && l2 ? `; the profile puts ${fmtMs(own.selfMs)} of self time per synthesis in lib/src (${l2.ownFunctions.slice(0, 5).map(f => `${f.name.replace(/ \[.*\]$/, '')} ${f.selfMs.toFixed(0)} ms`).join(', ')})` : '') +
-      '. It is spread over many small steps (two cdk8s-plus `Container` objects per job, each with default probe, resources and security objects that are then overridden; option merging; `dropUndefined` copies; `JSON.stringify` in validation and `unique()`), with no single hot spot.');
+      `- **The L2's own cost.** Without YAML (construct + \`chart.toJson()\`) the L2 is ${bothRatios(s.render.l2[n], s.render.l1[n])} the L1: ` +
+      `${fmtMs(renderL2 - renderL1)} more per ${fmtInt(n)} jobs (${(1000 * (renderL2 - renderL1) / n).toFixed(0)} µs per job). ` +
+      'cdk8s validates the whole app in `chart.toJson()`, so that figure holds what the library checks at synth as well as what it builds: the Kubernetes and operator rules and the strict CRD schema over every document, which the L1 written by hand does not run' +
+      (own && l2 ? `; the profile below puts ${fmtMs(own.selfMs)} of self time per synthesis in lib/src (${l2.ownFunctions.slice(0, 5).map(f => `${f.name.replace(/ \[.*\]$/, '')} ${f.selfMs.toFixed(0)} ms`).join(', ')})` : '') +
+      '. The rest is spread over many small steps (two cdk8s-plus `Container` objects per job, more constructs per job for cdk8s to walk, and the garbage all of it makes), with no single hot spot left.');
   }
   if (median(load.ours.requireMs) / median(load.kplus.requireMs) > TARGETS.loadOverKplus) {
     const extra = median(load.ours.requireMs) - median(load.kplus.requireMs);

@@ -9,7 +9,7 @@ import * as path from 'path';
 import { ApiObject, App, Chart, YamlOutputType } from 'cdk8s';
 import { Construct } from 'constructs';
 import { DistributedPyTorch } from '../src';
-import { aroundEachSynth } from '../src/rules/cdk8s-adapter';
+import { aroundEachChartRender, aroundEachSynth } from '../src/rules/cdk8s-adapter';
 import { addRenderStep } from '../src/rules/render-hook';
 
 const IMAGE = 'registry.example.com/train:1.0';
@@ -56,6 +56,24 @@ describe('what the adapter assumes of cdk8s', () => {
     expect(events).toEqual(['validate', 'validate', 'render a', 'validate', 'render b']);
   });
 
+  test('4. Chart.toJson is a plain method of Chart.prototype; it validates the app, then renders the chart\'s objects', () => {
+    const descriptor = Object.getOwnPropertyDescriptor(Chart.prototype, 'toJson');
+    expect(typeof descriptor?.value).toBe('function');
+    const app = tempApp();
+    const events: string[] = [];
+    app.node.addValidation({ validate: () => { events.push('validate'); return []; } });
+    const charts = ['a', 'b'].map(id => {
+      const chart = new Chart(app, id);
+      const object = new ApiObject(chart, 'cm', { apiVersion: 'v1', kind: 'ConfigMap' });
+      const render = object.toJson.bind(object);
+      Object.defineProperty(object, 'toJson', { value: () => { events.push(`render ${id}`); return render(); } });
+      return chart;
+    });
+    expect(Object.prototype.hasOwnProperty.call(charts[0], 'toJson')).toBe(false);
+    charts[1].toJson();
+    expect(events).toEqual(['validate', 'render b']);
+  });
+
   test('2. a validation error stops synth before any file is written', () => {
     const app = tempApp();
     new ApiObject(new Chart(app, 'a'), 'cm', { apiVersion: 'v1', kind: 'ConfigMap' });
@@ -85,6 +103,47 @@ describe('the adapter', () => {
     expect(events).toEqual(['begin', 'validate', 'end']);
     // Other apps are untouched.
     expect(Object.prototype.hasOwnProperty.call(tempApp(), 'synth')).toBe(false);
+  });
+
+  test('brackets each toJson of the one chart, also when it throws, and inside synth', () => {
+    const app = tempApp();
+    const events: string[] = [];
+    const chart = new Chart(app, 'a');
+    aroundEachChartRender(chart, { begin: () => events.push('begin'), end: () => events.push('end') });
+    aroundEachChartRender(chart, { begin: () => events.push('second begin'), end: () => events.push('second end') });
+    app.node.addValidation({ validate: () => { events.push('validate'); return []; } });
+    new ApiObject(chart, 'cm', { apiVersion: 'v1', kind: 'ConfigMap' });
+    expect(chart.toJson().map(o => o.kind)).toEqual(['ConfigMap']);
+    expect(events).toEqual(['begin', 'validate', 'end']);
+    events.length = 0;
+    app.synth();
+    expect(events).toEqual(['validate', 'begin', 'validate', 'end']);
+    events.length = 0;
+    new Construct(app, 'bad').node.addValidation({ validate: () => ['wrong'] });
+    expect(() => chart.toJson()).toThrow('[bad] wrong');
+    expect(events).toEqual(['begin', 'validate', 'end']);
+    // Other charts are untouched.
+    expect(Object.prototype.hasOwnProperty.call(new Chart(app, 'b'), 'toJson')).toBe(false);
+  });
+
+  test('with it, chart.toJson() renders each of the library\'s objects once, and afresh on the next call', () => {
+    const app = tempApp();
+    const renders: string[] = [];
+    const charts = ['a', 'b'].map(id => {
+      const chart = new Chart(app, id);
+      const job = new DistributedPyTorch(chart, 'job', { metadata: { name: `job-${id}` }, image: IMAGE, workers: 1 });
+      addRenderStep(job.apiObject, json => { renders.push(id); return json; });
+      return { chart, job };
+    });
+    const first = charts[0].chart.toJson();
+    // The validation renders every object of the app; the chart returns what it rendered.
+    expect(renders.sort()).toEqual(['a', 'b']);
+    expect(first[0].spec.pytorchReplicaSpecs.Worker.replicas).toBe(1);
+    charts[0].job.replicaGroups.find(g => g.replicaType === 'Worker')!.scale(3);
+    renders.length = 0;
+    const second = charts[0].chart.toJson();
+    expect(renders.sort()).toEqual(['a', 'b']);
+    expect(second[0].spec.pytorchReplicaSpecs.Worker.replicas).toBe(3);
   });
 
   test('with it, the library renders each object once per synth however many charts cdk8s writes', () => {

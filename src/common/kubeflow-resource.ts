@@ -132,8 +132,10 @@ export abstract class KubeflowResource extends Construct {
    * The security preset: the construct's own, else the platform default, else DEFAULT.
    * @internal
    */
-  protected _podSecurity(own: PodSecurity | undefined): PodSecurity {
-    return own ?? this._platformDefaults.security ?? PodSecurity.DEFAULT;
+  protected _podSecurity(own: PodSecurity | undefined, defaults?: PlatformDefaultsProps): PodSecurity {
+    // `defaults`: the platform defaults when the caller has them at hand (looking them up walks
+    // the tree).
+    return own ?? (defaults ?? this._platformDefaults).security ?? PodSecurity.DEFAULT;
   }
 
   /**

@@ -18,8 +18,14 @@
  *    the first object rendered for output, and throws on an error without writing a file;
  * 3. within one call, each object's `toJson()` is called only for output and by validations; no
  *    construct is changed.
+ * 4. `Chart.prototype.toJson` is a plain method too; it validates the whole app and then renders the
+ *    chart's objects, and changes no construct in between (what `Testing.synth(chart)` calls, and
+ *    what `synth()` calls for every chart it writes).
+ *
+ * The same bracket around one chart's `toJson()` lets the objects the validation rendered be the
+ * ones the chart returns, instead of rendering each twice.
  */
-import { App } from 'cdk8s';
+import { App, Chart } from 'cdk8s';
 
 /** What runs around each synthesis of an app. */
 export interface SynthBracket {
@@ -29,7 +35,7 @@ export interface SynthBracket {
   end(): void;
 }
 
-const bracketed = new WeakSet<App>();
+const bracketed = new WeakSet<App | Chart>();
 
 /** Runs `bracket.begin()` and `bracket.end()` around every `app.synth()` and `app.synthYaml()` (installed once per app). */
 export function aroundEachSynth(app: App, bracket: SynthBracket): void {
@@ -50,4 +56,26 @@ export function aroundEachSynth(app: App, bracket: SynthBracket): void {
       },
     });
   }
+}
+
+/**
+ * Runs `bracket.begin()` and `bracket.end()` around every `chart.toJson()` of the chart (installed
+ * once per chart). `synth()` calls it for every chart it writes, inside its own bracket.
+ */
+export function aroundEachChartRender(chart: Chart, bracket: SynthBracket): void {
+  if (bracketed.has(chart)) return;
+  bracketed.add(chart);
+  const original = chart.toJson as () => any[];
+  Object.defineProperty(chart, 'toJson', {
+    configurable: true,
+    writable: true,
+    value: function (this: Chart) {
+      bracket.begin();
+      try {
+        return original.call(this);
+      } finally {
+        bracket.end();
+      }
+    },
+  });
 }

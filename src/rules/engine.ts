@@ -1,8 +1,8 @@
-import { ApiObject, App } from 'cdk8s';
+import { ApiObject, App, Chart } from 'cdk8s';
 import { IConstruct } from 'constructs';
 import type { AppDocument } from './across-documents';
 import { allowedFields } from './allowed-fields';
-import { aroundEachSynth } from './cdk8s-adapter';
+import { aroundEachChartRender, aroundEachSynth } from './cdk8s-adapter';
 import { Finding, describe, finding } from './finding';
 import { dropRenderings, hasJsonPatches, keepRenderings, rendersOncePerSynth, keepingRenderings } from './render-hook';
 import { RuleSource } from './rule';
@@ -79,6 +79,7 @@ export function checkRenderedDocument(owner: IConstruct, apiObject: ApiObject, p
   const state = appState(owner.node.root);
   state.registered.push({ owner, apiObject, propOf });
   rendersOncePerSynth(apiObject);
+  keepRenderingsAroundChart(apiObject, state);
   owner.node.addValidation({
     validate: () => {
       const found = [...state.findings.get(apiObject) ?? [], ...ownChecks?.() ?? []];
@@ -123,6 +124,36 @@ function appState(root: IConstruct): AppState {
   return state;
 }
 
+/**
+ * `chart.toJson()` (what `Testing.synth(chart)` calls) validates the whole app and then renders the
+ * chart: the pass renders every object, and without a memo the chart's objects would render again
+ * right after. Nothing can change them between the two (cdk8s-adapter.ts), so within that call the
+ * pass's renderings are the chart's output, as within `app.synth()`. Inside a synth the synth's
+ * memo is already open and is left alone.
+ */
+function keepRenderingsAroundChart(apiObject: ApiObject, state: AppState): void {
+  const root = apiObject.node.root;
+  let chart: Chart;
+  try {
+    chart = Chart.of(apiObject);
+  } catch {
+    return; // not in a chart: nothing renders it through Chart.toJson
+  }
+  let opened = false;
+  aroundEachChartRender(chart, {
+    begin: () => {
+      opened = !keepingRenderings(root);
+      if (opened) keepRenderings(root);
+    },
+    end: () => {
+      if (!opened) return;
+      opened = false;
+      dropRenderings(root);
+      state.current = false;
+    },
+  });
+}
+
 function runPass(root: IConstruct, state: AppState): void {
   const inSynth = keepingRenderings(root);
   if (inSynth && state.current) return;
@@ -135,6 +166,9 @@ function runPass(root: IConstruct, state: AppState): void {
   const findings = new Map<ApiObject, Finding[]>();
   const schemaFindings = new Map<ApiObject, Finding[]>();
   const documents: AppDocument[] = [];
+  // The library's objects by path, for the findings across documents (a path is worked out by
+  // walking up the tree, so once per object).
+  const byPath = new Map<string, ApiObject>();
   for (const apiObject of root.node.findAll().filter((c): c is ApiObject => c instanceof ApiObject)) {
     let doc: any;
     try {
@@ -145,15 +179,16 @@ function runPass(root: IConstruct, state: AppState): void {
       findings.set(apiObject, [finding(apiObject.kind, apiObject.name, `expected an object that renders; rendering failed: ${reason}`)]);
       continue;
     }
-    documents.push({ path: apiObject.node.path, doc });
+    const path = apiObject.node.path;
+    documents.push({ path, doc });
     if (!ours.has(apiObject)) continue;
+    byPath.set(path, apiObject);
     // The schema's findings on a patched document are about what a patch wrote, not a prop.
     const crd = crdSchemaFindings(apiObject, schema.schemaViolations(doc) ?? [], schema.toFinding);
     schemaFindings.set(apiObject, (hasJsonPatches(apiObject) ? crd : withProps(crd, ours.get(apiObject)!.propOf)).filter(on));
     const ruled = [...kubernetesFindings(doc), ...withUnknownValuesAccepted(kubeflowFindings(doc), accepted, isKnownValueRule)];
     findings.set(apiObject, withProps(ruled, ours.get(apiObject)!.propOf).filter(on));
   }
-  const byPath = new Map([...ours.keys()].map(o => [o.node.path, o]));
   for (const f of appFindings(documents)) {
     const apiObject = byPath.get(f.path);
     if (apiObject && on(f.finding)) findings.get(apiObject)?.push(...withProps([f.finding], ours.get(apiObject)!.propOf));

@@ -60,8 +60,11 @@ function stepsOf(apiObject: L1Object): RenderStep[] {
     const chain: RenderStep[] = [];
     list = chain;
     steps.set(apiObject, chain);
+    // A construct's scope is fixed when it is made, so its root is too: looked up once here
+    // rather than walked up to on every rendering.
+    const root = apiObject.node.root;
     apiObject._setRenderHook(render => {
-      const memo = memos.get(apiObject.node.root);
+      const memo = memos.get(root);
       if (memo?.has(apiObject)) return memo.get(apiObject);
       const json = chain.reduce((doc, s) => s(doc), render());
       memo?.set(apiObject, json);
@@ -106,8 +109,9 @@ export function addLateMetadata(apiObject: ApiObject, produce: () => LateMetadat
     const late = produce();
     if (!late.labels && !late.annotations) return json;
     const metadata = { ...(json.metadata ?? {}) };
-    if (late.labels) metadata.labels = sortedMap({ ...late.labels, ...(metadata.labels ?? {}) });
-    if (late.annotations) metadata.annotations = sortedMap({ ...late.annotations, ...(metadata.annotations ?? {}) });
+    // Object.assign, not a literal with two spreads: V8 runs that on a slow path, once per job.
+    if (late.labels) metadata.labels = sortedMap(Object.assign({}, late.labels, metadata.labels));
+    if (late.annotations) metadata.annotations = sortedMap(Object.assign({}, late.annotations, metadata.annotations));
     return { ...json, metadata };
   });
 }

@@ -182,9 +182,10 @@ export abstract class TrainingJob extends KubeflowResource {
     const job: ReplicaOptions = inherit.ownResources
       ? { ...this.jobProps, resources: undefined, sharedMemory: undefined, network: withoutRdma(this.jobProps.network) }
       : this.jobProps;
-    const group = ReplicaGroup._create(this, replicaType, {
-      ...mergeRoleOptions(job, role), framework: { ...container, port }, count, platformRdma: !inherit.ownResources,
-    });
+    // Added to the fresh merge rather than spread into a literal (V8's slow path, see mergeRoleOptions).
+    const group = ReplicaGroup._create(this, replicaType, Object.assign(mergeRoleOptions(job, role), {
+      framework: { ...container, port }, count, platformRdma: !inherit.ownResources,
+    }));
     this.groups.push(group);
     return group;
   }
@@ -224,16 +225,12 @@ export abstract class TrainingJob extends KubeflowResource {
     return undefined;
   }
 
-  private get security(): PodSecurity {
-    return this._podSecurity(this.jobProps.security);
-  }
-
   private renderSpec(): any {
     const defaults = this._platformDefaults;
     const context: PodRenderContext = {
       defaults,
       podDefaultLabels: this.podDefaultLabels(defaults),
-      security: this.security,
+      security: this._podSecurity(this.jobProps.security, defaults),
       istioSidecar: this.jobProps.istioSidecar ?? false,
       schedulerName: this.jobProps.gangScheduling?.scheduler.schedulerName,
     };
@@ -354,13 +351,16 @@ export abstract class TrainingJob extends KubeflowResource {
 
   private validateJob(): Finding[] {
     const errors: Finding[] = [];
+    // Looked up once: each lookup walks the tree, and nothing changes while the job is validated.
+    const defaults = this._platformDefaults;
+    const security = this._podSecurity(this.jobProps.security, defaults);
     // What the rendered job alone shows is the document rules' (run by the engine on every job
     // and by `lint`): the name's format (k8s/object-name), the pod and service names the operator
     // derives from it (kubeflow/pod-name-length, elastic workers counted to maxReplicas), and the
     // environment the operator injects (kubeflow/injected-env). What stays here needs the props.
     for (const group of this.groups) {
       const type = group.replicaType;
-      for (const f of group._securityFindings(this.security, this._platformDefaults)) errors.push({ ...f, field: `${type}.${f.field}` });
+      for (const f of group._securityFindings(security, defaults)) errors.push({ ...f, field: `${type}.${f.field}` });
     }
     errors.push(...this.gpuScaleFindings());
     const gang = this.jobProps.gangScheduling;
@@ -368,10 +368,10 @@ export abstract class TrainingJob extends KubeflowResource {
     if (gang?.minAvailable !== undefined && gang.minAvailable > total) {
       errors.push(finding('gangScheduling.minAvailable', gang.minAvailable, `expected at most the job's ${total} pods, or the group can never be scheduled`));
     }
-    if (this.kind.notRestrictable && this.security.restricted) {
+    if (this.kind.notRestrictable && security.restricted) {
       errors.push(finding('security', 'PodSecurity.RESTRICTED', this.kind.notRestrictable));
     }
-    const defaultQueue = this._platformDefaults.queue;
+    const defaultQueue = defaults.queue;
     if (this.kind.notQueueable && defaultQueue !== undefined) {
       errors.push(finding('queue (platform default)', defaultQueue, noQueueExpected(this.kind.notQueueable)));
     }

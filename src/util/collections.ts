@@ -46,6 +46,9 @@ export function canonicalJson(value: unknown): string {
 
 /** Keeps the first of equal items (compared by content, whatever order their keys are in). */
 export function uniqueByContent<T>(items: T[]): T[] {
+  // A list of one item has no duplicates: the common case (one accelerator toleration), without
+  // serializing the item to compare it with nothing.
+  if (items.length < 2) return [...items];
   const seen = new Set<string>();
   return items.filter(item => {
     const key = typeof item === 'string' ? `s:${item}` : canonicalJson(item);

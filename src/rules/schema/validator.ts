@@ -89,14 +89,44 @@ export function manifestViolations(doc: { readonly [key: string]: unknown }, kin
   const out: Violation[] = [];
   const { metadata, ...rest } = doc;
   metadataViolations(metadata, out);
-  const properties = { ...kind.schema.properties };
-  delete properties.metadata;
-  const { 'x-kubernetes-validations': rootRules, ...schema } = { ...kind.schema, properties };
-  visit(schema, rest, '', out, (schema.required ?? []).filter(r => r !== 'metadata'));
+  const { schema, required, rootRules } = rootSchema(kind);
+  visit(schema, rest, '', out, required);
   // Rules on the whole object read metadata too (a TrainJob's name), which the walk leaves out.
-  if (rootRules && isObject(metadata)) checkRules({ ...kind.schema, 'x-kubernetes-validations': rootRules }, doc, '', out);
+  if (rootRules && isObject(metadata)) checkRules(rootRules, doc, '', out);
   return out;
 }
+
+interface RootSchema {
+  /** The kind's schema without metadata and without the rules on the whole object. */
+  readonly schema: SchemaNode;
+  readonly required: readonly string[];
+  /** The kind's schema with its rules on the whole object only, or undefined when it has none. */
+  readonly rootRules?: SchemaNode;
+}
+
+/**
+ * The parts of a kind's schema the walk of a manifest starts from, made once per kind: the kind
+ * schemas are constants (the generated modules), and building these for every manifest copied
+ * the root's property table and deleted a key from it, for every document of a synth.
+ */
+const rootSchemas = new WeakMap<KindSchema, RootSchema>();
+
+function rootSchema(kind: KindSchema): RootSchema {
+  let root = rootSchemas.get(kind);
+  if (!root) {
+    const properties = { ...kind.schema.properties };
+    delete properties.metadata;
+    const { 'x-kubernetes-validations': rules, ...schema } = { ...kind.schema, properties };
+    root = {
+      schema,
+      required: (schema.required ?? []).filter(r => r !== 'metadata'),
+      rootRules: rules ? { ...kind.schema, 'x-kubernetes-validations': rules } : undefined,
+    };
+    rootSchemas.set(kind, root);
+  }
+  return root;
+}
+
 
 /** The violations of `value` against one schema node; `at` is the path of `value` ('' for the root). */
 export function violations(schema: SchemaNode, value: unknown, at = ''): Violation[] {

@@ -20,7 +20,7 @@ describe('training-operator pkg/webhooks/pytorch validatePyTorchReplicaSpecs and
     expect(kubeflowFindings(pytorch({ Master: replica(1), Worker: replica(0) }))).toEqual([{
       field: 'spec.pytorchReplicaSpecs.Worker.replicas',
       value: 0,
-      allowed: 'expected at least 1: the operator\'s webhook refuses a PyTorchJob Worker with fewer replicas',
+      allowed: 'expected at least 1; the operator refuses a Worker written with fewer replicas (leave the Worker out instead)',
       rule: 'kubeflow/replica-count',
     }]);
     expect(kubeflowFindings(pytorch({ Master: replica(1), Worker: replica(1) }))).toEqual([]);
@@ -32,7 +32,7 @@ describe('training-operator pkg/webhooks/pytorch validatePyTorchReplicaSpecs and
     expect(kubeflowFindings(pytorch({}, elastic))).toEqual([{
       field: 'spec.pytorchReplicaSpecs.Worker',
       value: undefined,
-      allowed: 'expected a Worker: the operator\'s webhook refuses an elastic PyTorchJob (elasticPolicy) without one',
+      allowed: 'expected at least 1 for an elastic job, which runs workers only',
       rule: 'kubeflow/replica-count',
     }]);
     expect(kubeflowFindings(pytorch({ Worker: replica(2) }, elastic))).toEqual([]);

@@ -67,7 +67,7 @@ function mainPage(files: readonly InventoryFile[]): string {
   const sources = bySource(files);
   for (const s of sources) {
     const c = counts(s.rows);
-    out.push(`| [${TITLES[s.source]}](#${s.source}) | ${cell(s.files.map(f => f.pinned).join('; '))} | ${c.rows} | ${c.covered} | ${c.reasons} |`);
+    out.push(`| [${TITLES[s.source]}](#${s.source}) | ${cell([...new Set(s.files.map(f => f.pinned))].join('; '))} | ${c.rows} | ${c.covered} | ${c.reasons} |`);
   }
   const all = counts(sources.flatMap(s => s.rows));
   out.push(`| all | | ${all.rows} | ${all.covered} | ${all.reasons} |`, '');

@@ -20,7 +20,8 @@ import { constructErrorPaths, keyOf } from './construct-error-paths';
 import { CASES } from './lint-cases';
 import { runCli } from './run-cli';
 import {
-  ActivityProbe, DistributedPaddle, DistributedPyTorch, FilterScope, ParameterServerTF, RestartPolicy, Workspace, WorkspaceKind,
+  ActivityProbe, DistributedPaddle, GangScheduler, DistributedPyTorch, FilterScope, MlPolicy, MpiAllReduce, NprocPerNode, ParameterServerTF, RestartPolicy, TrainJob, TrainingRuntime, TrainingRuntimeRef,
+  Workspace, WorkspaceKind,
 } from '../../src';
 import { LINT_RULES } from '../../src/cli/rules';
 import { DOCUMENT_RULES, ruleSource } from '../../src/rules/catalogue';
@@ -97,8 +98,6 @@ describe('every construct error path is a catalogue rule\'s or has a reason', ()
   test('the checks not yet in lint are these (the list may only shrink, by a rule that takes one over)', () => {
     expect(NOT_YET_IN_LINT.map(r => r.id)).toEqual([
       'common.network-values', 'common.topology-values', 'notebooks.probe-script', 'notebooks.kind-references', 'notebooks.home-mount-path',
-      'training.nproc', 'training.mpi-slots-floor', 'training.elastic-max-restarts', 'training.backoff-limit', 'training.gang-min-available',
-      'trainer.counts', 'trainer.runtime-counts', 'trainer.ml-policy',
     ]);
   });
 
@@ -148,6 +147,12 @@ const TRAIN_JOB = () => ({
   metadata: { name: 'tune', namespace: 'ml' },
   spec: { runtimeRef: { name: 'torch-distributed' } },
 });
+
+/** A TrainingRuntime of the MPI policy, as the construct writes it (numNodes, slots and SSH path set). */
+const MPI_RUNTIME = () => new TrainingRuntime(new Chart(Testing.app(), 'test'), 'rt', {
+  metadata: { name: 'mpi', namespace: 'ml' }, image: IMAGE, numNodes: 2,
+  mlPolicy: MlPolicy.mpi({ slotsPerWorker: 2, sshAuthMountPath: '/home/mpiuser/.ssh' }),
+}).apiObject.toJson();
 
 interface Proof {
   /** The mirrored row proven. */
@@ -207,6 +212,11 @@ const PROOFS: Proof[] = [
     const replicatedJobs = [{ name: 'node', template: { spec: { template: { spec: pod } } } }];
     d.spec.runtimePatches = [{ manager: 'example.com/ml', trainingRuntimeSpec: { template: { spec: { replicatedJobs } } } }];
   }),
+  proof('training.nproc', () => [STATIC_PYTORCH()], ([d]) => { d.spec.nprocPerNode = '0'; }),
+  proof('training.mpi-slots-floor', () => [mpi({}, 2)], ([d]) => { d.spec.slotsPerWorker = 0; }),
+  proof('trainer.counts', () => [TRAIN_JOB()], ([d]) => { d.spec.trainer = { numNodes: 0 }; }),
+  proof('trainer.runtime-counts', () => [MPI_RUNTIME()], ([d]) => { d.spec.mlPolicy.numNodes = 0; }),
+  proof('trainer.ml-policy', () => [MPI_RUNTIME()], ([d]) => { d.spec.mlPolicy.mpi.sshAuthMountPath = '.ssh'; }),
   proof('notebooks.option-lengths', KIND, ([d]) => { IMAGE_OPTION(d).spawner.displayName = 'x'; }),
   proof('notebooks.activity-probe', KIND, ([d]) => { d.spec.podTemplate.activityProbe.minProbeIntervalSeconds = 7200; }),
   proof('notebooks.kind-texts', KIND, ([d]) => { KIND_SPEC(d).spawner.displayName = 'J'; }),
@@ -240,6 +250,7 @@ const MOVED: ReadonlyArray<() => any> = [
     return d;
   },
   () => pytorch({ Master: replica(1), Worker: replica(0) }),
+  () => pytorch({ Master: replica(1), Worker: replica(2) }, { runPolicy: { schedulingPolicy: { minAvailable: 4 } } }),
 ];
 
 // ---- the pod restart policy that moved into kubeflow/pod-restart-policy ------------------------
@@ -354,5 +365,78 @@ describe('the worker counts moved into kubeflow/replica-count: one message for t
     ];
     docs.forEach((d, i) => { d.metadata.name = `train-${i}`; });
     expect(lintFindings(stream(...docs))).toEqual([]);
+  });
+});
+
+// ---- the numbers that moved into rules: one text for the construct and lint --------------------
+
+describe('the counts of NOT_YET_IN_LINT that rules now read: the construct\'s text is the rule\'s', () => {
+  const chart = () => new Chart(Testing.app(), 'test');
+  const wholeFrom1 = 'expected a whole number of 1 or more';
+
+  test('kubeflow/nproc-per-node: a PyTorchJob\'s nprocPerNode of 0', () => {
+    expect(() => new DistributedPyTorch(chart(), 'res', { metadata: { name: 'train' }, image: IMAGE, workers: 1, nprocPerNode: NprocPerNode.of(0) }))
+      .toThrow(`test/res: nprocPerNode is 0; ${wholeFrom1}`);
+    const d = STATIC_PYTORCH();
+    d.spec.nprocPerNode = '0';
+    expect(lintFindings(stream(d))).toEqual([`kubeflow/nproc-per-node spec.nprocPerNode is "0"; ${wholeFrom1}`]);
+    // The words torchrun reads, and whole numbers from 1, are not this rule's.
+    for (const ok of ['auto', 'gpu', 'cpu', '1', '8']) {
+      d.spec.nprocPerNode = ok;
+      expect(lintFindings(stream(d))).toEqual([]);
+    }
+  });
+
+  test('kubeflow/mpi-slots: an MPIJob\'s slotsPerWorker of 0 (and -np is then not judged against no slots)', () => {
+    expect(() => new MpiAllReduce(chart(), 'res', { metadata: { name: 'train' }, image: IMAGE, workers: 2, slotsPerWorker: 0 }))
+      .toThrow(`test/res: slotsPerWorker is 0; ${wholeFrom1}`);
+    const d = mpi({ command: ['mpirun', '-np', '4', 'python', 'train.py'] }, 2, { slotsPerWorker: 2 });
+    expect(lintFindings(stream(d))).toEqual([]);
+    d.spec.slotsPerWorker = 0;
+    expect(lintFindings(stream(d))).toEqual([`kubeflow/mpi-slots spec.slotsPerWorker is 0; ${wholeFrom1}`]);
+  });
+
+  test('trainer/counts: a TrainJob\'s numNodes and numProcPerNode below 1', () => {
+    const runtime = TrainingRuntimeRef.cluster('torch-distributed');
+    expect(() => new TrainJob(chart(), 'res', { metadata: { name: 'tune' }, runtime, numNodes: 0 })).toThrow(`test/res: numNodes is 0; ${wholeFrom1}`);
+    expect(() => new TrainJob(chart(), 'res', { metadata: { name: 'tune' }, runtime, numProcPerNode: -1 })).toThrow(`test/res: numProcPerNode is -1; ${wholeFrom1}`);
+    const d: any = TRAIN_JOB();
+    d.spec.trainer = { numNodes: 0, numProcPerNode: -1 };
+    expect(lintFindings(stream(d))).toEqual([
+      `trainer/counts spec.trainer.numNodes is 0; ${wholeFrom1}`,
+      `trainer/counts spec.trainer.numProcPerNode is -1; ${wholeFrom1}`,
+    ]);
+    d.spec.trainer = { numNodes: 1, numProcPerNode: 1 };
+    expect(lintFindings(stream(d))).toEqual([]);
+  });
+
+  test('trainer/counts and trainer/ssh-auth-mount-path: a runtime\'s numNodes, MPI slots and SSH path', () => {
+    const build = (numNodes: number, slotsPerWorker: number, sshAuthMountPath: string) => () => new TrainingRuntime(chart(), 'rt', {
+      metadata: { name: 'mpi' }, image: IMAGE, numNodes, mlPolicy: MlPolicy.mpi({ slotsPerWorker, sshAuthMountPath }),
+    });
+    expect(build(0, 2, '/home/mpiuser/.ssh')).toThrow(`test/rt: numNodes is 0; ${wholeFrom1}`);
+    expect(build(2, 0, '/home/mpiuser/.ssh')).toThrow(`test/rt: mlPolicy.mpi.slotsPerWorker is 0; ${wholeFrom1}`);
+    expect(build(2, 2, '.ssh')).toThrow('test/rt: mlPolicy.mpi.sshAuthMountPath is ".ssh"; expected an absolute path such as /home/mpiuser/.ssh');
+    const d = MPI_RUNTIME();
+    Object.assign(d.spec.mlPolicy, { numNodes: 0 });
+    Object.assign(d.spec.mlPolicy.mpi, { numProcPerNode: 0, sshAuthMountPath: '.ssh' });
+    expect(lintFindings(stream(d))).toEqual([
+      `trainer/counts spec.mlPolicy.numNodes is 0; ${wholeFrom1}`,
+      `trainer/counts spec.mlPolicy.mpi.numProcPerNode is 0; ${wholeFrom1}`,
+      'trainer/ssh-auth-mount-path spec.mlPolicy.mpi.sshAuthMountPath is ".ssh"; expected an absolute path such as /home/mpiuser/.ssh',
+    ]);
+  });
+
+  test('kubeflow/gang-min-available: a gang larger than the job, one message at synth (naming the prop) and in lint', () => {
+    const allowed = 'expected at most the job\'s 3 pods, or the group can never be scheduled';
+    const build = (c: Chart) => new DistributedPyTorch(c, 'res', { metadata: { name: 'train' }, image: IMAGE, workers: 2, gangScheduling: { scheduler: GangScheduler.VOLCANO, minAvailable: 4 } });
+    expect(synthErrors(build)).toBe(`${REPORT}  [test/res] spec.runPolicy.schedulingPolicy.minAvailable (gangScheduling.minAvailable) is 4; ${allowed}`);
+    const doc = build(chart()).apiObject.toJson();
+    expect(lintFindings(stream(doc))).toEqual([`kubeflow/gang-min-available spec.runPolicy.schedulingPolicy.minAvailable is 4; ${allowed}`]);
+    const d = STATIC_PYTORCH();
+    d.spec.runPolicy = { schedulingPolicy: { minAvailable: 3 } };
+    expect(lintFindings(stream(d))).toEqual([]);
+    d.spec.runPolicy.schedulingPolicy.minAvailable = 4;
+    expect(lintFindings(stream(d))).toEqual([`kubeflow/gang-min-available spec.runPolicy.schedulingPolicy.minAvailable is 4; ${allowed}`]);
   });
 });

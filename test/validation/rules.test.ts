@@ -15,7 +15,7 @@ describe('the rule catalogue', () => {
     const families: Record<string, string[]> = {};
     for (const rule of all) (families[rule.family] ??= []).push(rule.id);
     expect(Object.fromEntries(Object.entries(families).map(([family, ids]) => [family, ids.length]))).toEqual({
-      'metadata': 8, 'pod': 27, 'volumes': 7, 'scheduling': 14, 'resources': 5, 'security': 7, 'numbers': 3, 'objects': 2, 'app': 8, 'pod-security': 13, 'runtimes': 3, 'runtime-patches': 3,
+      'metadata': 8, 'pod': 27, 'volumes': 7, 'scheduling': 14, 'resources': 5, 'security': 7, 'numbers': 4, 'objects': 2, 'app': 8, 'pod-security': 13, 'runtimes': 4, 'runtime-patches': 3,
     });
   });
 
@@ -35,7 +35,7 @@ describe('the rule catalogue', () => {
     // The Kubernetes group: the k8s/ rules and the across-document rules of the API server and kubelet.
     expect(bySource.kubernetes).toEqual([...KUBERNETES_RULES, ...POD_SECURITY_RESTRICTED_RULES].map(r => r.id).concat('app/duplicate-object', 'app/claim-namespace'));
     // Trainer's webhook and plugin rules are not Kubernetes rules, though one walk applies both.
-    expect(bySource.trainer).toEqual(['trainer/runtime-step', 'trainer/replicated-job-name', 'trainer/patch-manager', 'trainer/patch-env', 'trainer/kueue-patch-metadata', 'trainer/runtime-policy', 'app/trainjob-runtime', 'app/trainjob-reach']);
+    expect(bySource.trainer).toEqual(['trainer/runtime-step', 'trainer/replicated-job-name', 'trainer/patch-manager', 'trainer/patch-env', 'trainer/kueue-patch-metadata', 'trainer/runtime-policy', 'trainer/counts', 'trainer/ssh-auth-mount-path', 'app/trainjob-runtime', 'app/trainjob-reach']);
     expect(bySource.kueue).toEqual(['app/multikueue-queue', 'app/kueue-queue-name']);
     expect(bySource.notebooks).toEqual(['kubeflow/option-default', 'kubeflow/option-redirect', 'kubeflow/image-port', 'kubeflow/workspace-option']);
     expect(bySource['training-operator']).toEqual(['app/pod-name-collision', ...KUBEFLOW_RULES.map(r => r.id).filter(id => !bySource.notebooks.includes(id))]);

@@ -4,7 +4,7 @@
  * no webhook checks them; the plugins copy them into the JobSet (a node count becomes the node
  * job's parallelism, processes per node become PET_NPROC_PER_NODE or the hostfile's slots). Below
  * 1 no node, or no process on a node, is started: the job trains nothing. The MPI plugin mounts the
- * SSH keys at sshAuthMountPath in every node container, and a container runtime refuses a mount
+ * SSH keys at sshAuthMountPath in the containers named node, and a container runtime refuses a mount
  * whose path is not absolute. The constructs refuse the same values from their props, with the
  * same texts (the allowed part of report.ts's countFinding).
  */
@@ -14,7 +14,7 @@ import { Rule } from '../rule';
 export const TRAINER_COUNTS = new Rule('trainer', 'trainer/counts', 'numbers',
   'kubeflow/trainer v2.3.0 plugins (torch, mpi, plainml, jax, xgboost) copy numNodes into the node job\'s count and numProcPerNode into PET_NPROC_PER_NODE or the MPI hostfile\'s slots; no webhook checks either');
 export const SSH_AUTH_MOUNT_PATH = new Rule('trainer', 'trainer/ssh-auth-mount-path', 'runtimes',
-  'kubeflow/trainer v2.3.0 plugins/mpi Build (mounts the SSH keys at mlPolicy.mpi.sshAuthMountPath in every node container) and the container runtime\'s absolute mount destinations');
+  'kubeflow/trainer v2.3.0 plugins/mpi Build (mounts the SSH keys at mlPolicy.mpi.sshAuthMountPath in the containers named node) and the container runtime\'s absolute mount destinations');
 
 export const TRAINER_COUNT_RULES = [TRAINER_COUNTS, SSH_AUTH_MOUNT_PATH];
 

@@ -105,6 +105,7 @@ export const MIRRORED_CHECKS: readonly MirroredCheck[] = [
   MIRRORED('trainer.ml-policy', 'trainer/ml-policy.ts',
     ['countFinding `mlPolicy.${this.framework}.${this.framework === \'mpi\' ? \'slotsPerWorker\' : \'numProcPerNode\'}`', 'finding \'mlPolicy.mpi.sshAuthMountPath\''],
     ['trainer/counts', 'trainer/ssh-auth-mount-path', 'crd/schema']),
+  MIRRORED('notebooks.probe-script', 'notebooks/workspace-activity.ts', ['finding \'activityProbe.script\''], ['crd/schema', 'kubeflow/activity-probe']),
   MIRRORED('training.elastic-bound-floors', 'training/internal/elastic-bounds.ts', ['checkCount \'elastic.minWorkers\'', 'checkCount \'elastic.maxWorkers\''], ['kubeflow/elastic-bounds']),
 ];
 
@@ -186,6 +187,8 @@ export const CONSTRUCT_ONLY_CHECKS: readonly ExplainedCheck[] = [
   EXPLAINED('notebooks.kind-accelerators', 'notebooks/workspace-kind.ts', ['fail `${field}.limits.accelerator`'],
     'two Accelerator objects for requests and limits: the construct writes one extended resource, at its request, so the manifest cannot differ (k8s/resource-not-overcommitted judges a written one)'),
   EXPLAINED('notebooks.activity-rules', 'notebooks/workspace-kind.ts', ['fail `${field}.${part}`'], IN_CODE),
+  EXPLAINED('notebooks.env-path-prefix', 'notebooks/workspace-kind.ts', ['finding `env[${variable}]`'],
+    `${NOT_CERTAIN} (the controller renders httpPathPrefix of a port the image does not define as an empty text, and the webhook only parses the template)`),
   EXPLAINED('notebooks.cluster-roles', 'notebooks/workspace-kind.ts', ['fail \'clusterRoles\''],
     'the ClusterRoles a kind needs are written into RBAC objects the construct makes, not into the WorkspaceKind; lint reads no RBAC kinds'),
   EXPLAINED('notebooks.workspace-kind-by-name', 'notebooks/workspace.ts', ['fail \'imageConfig\'', 'fail \'podConfig\''],
@@ -206,11 +209,4 @@ export const NOT_YET_IN_LINT: readonly ExplainedCheck[] = [
     'finding `${field}.level`', 'finding `${field}.slices.level`', 'finding `${field}.slices.size`', 'finding `${field}.podSetGroup`', 'finding `${field}.topologyName`',
     'finding `${field}.requiredLevel`', 'finding `${field}.${key}`',
   ], 'the Kueue podset topology and KAI topology annotations: levels are node label keys and sizes whole numbers; a rule would read the annotations\' values'),
-  EXPLAINED('notebooks.probe-script', 'notebooks/workspace-activity.ts', ['finding \'activityProbe.script\''],
-    'an exec probe script without a shebang line (its length is the CRD schema\'s): a rule would read the probe\'s script'),
-  EXPLAINED('notebooks.kind-references', 'notebooks/workspace-kind.ts',
-    ['finding \'activityProbe.portId\'', 'finding `activityRules[${i}].pauseWorkspace`', 'finding `activityRules[${i}]`', 'finding `env[${variable}]`'],
-    'inside one WorkspaceKind: the probe\'s port and the env httpPathPrefix against the declared ports, pausing rules without a probe, a catch-all rule before others'),
-  EXPLAINED('notebooks.home-mount-path', 'notebooks/workspace-kind.ts', ['finding \'volumeMounts.mountPath\''],
-    'an extra volume mounted at the home path, which the controller mounts itself: a rule would read volumeMounts.home against the extra mounts'),
 ];

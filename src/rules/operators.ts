@@ -7,6 +7,7 @@
  * user's intent). The rules across documents stay with `lint`; see `kubeflowInputFindings`.
  */
 import { Finding } from './finding';
+import { WORKSPACE_KIND_ACTIVITY_RULES, checkWorkspaceKindActivity } from './notebooks/workspace-kind-activity';
 import { WORKSPACE_KIND_RULES, checkWorkspaceKindOptions } from './notebooks/workspace-kind-options';
 import { WORKSPACE_REFERENCE_RULES, workspaceOptionFindings } from './notebooks/workspace-references';
 import { RuleInfo } from './rule';
@@ -31,7 +32,7 @@ export { processCount } from './training-operator/mpi-processes';
 export const KUBEFLOW_DOCUMENT_RULES: readonly RuleInfo[] = [
   ...REPLICA_RULES, ...POD_RESTART_POLICY_RULES, ...CONTAINER_RULES, ...POD_NAME_RULES, ...ENV_RULES, ...MPI_RULES, ...ELASTIC_RULES,
   ...GANG_RULES, ...NPROC_RULES, ...KNOWN_VALUE_RULES,
-  ...WORKSPACE_KIND_RULES,
+  ...WORKSPACE_KIND_RULES, ...WORKSPACE_KIND_ACTIVITY_RULES,
 ].map(r => r.info());
 
 /** Every rule across the documents of one input. */
@@ -58,6 +59,7 @@ export function kubeflowFindings(doc: any): Finding[] {
     checkKnownValues(doc, facts, out);
   } else if (doc.apiVersion === 'kubeflow.org/v1beta1' && doc.kind === 'WorkspaceKind') {
     checkWorkspaceKindOptions(doc, out);
+    checkWorkspaceKindActivity(doc, out);
   }
   return out;
 }

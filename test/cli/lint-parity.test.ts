@@ -20,8 +20,8 @@ import { constructErrorPaths, keyOf } from './construct-error-paths';
 import { CASES } from './lint-cases';
 import { runCli } from './run-cli';
 import {
-  ActivityProbe, DistributedPaddle, GangScheduler, DistributedPyTorch, FilterScope, MlPolicy, MpiAllReduce, NprocPerNode, ParameterServerTF, RestartPolicy, TrainJob, TrainingRuntime, TrainingRuntimeRef,
-  Workspace, WorkspaceKind,
+  ActivityProbe, ActivityRule, DistributedPaddle, GangScheduler, DistributedPyTorch, FilterScope, MlPolicy, MpiAllReduce, NprocPerNode, ParameterServerTF, RestartPolicy, TrainJob, TrainingRuntime, TrainingRuntimeRef,
+  Workspace, WorkspaceKind, WorkspaceKindProps,
 } from '../../src';
 import { LINT_RULES } from '../../src/cli/rules';
 import { DOCUMENT_RULES, ruleSource } from '../../src/rules/catalogue';
@@ -97,7 +97,7 @@ describe('every construct error path is a catalogue rule\'s or has a reason', ()
 
   test('the checks not yet in lint are these (the list may only shrink, by a rule that takes one over)', () => {
     expect(NOT_YET_IN_LINT.map(r => r.id)).toEqual([
-      'common.network-values', 'common.topology-values', 'notebooks.probe-script', 'notebooks.kind-references', 'notebooks.home-mount-path',
+      'common.network-values', 'common.topology-values',
     ]);
   });
 
@@ -217,6 +217,7 @@ const PROOFS: Proof[] = [
   proof('trainer.counts', () => [TRAIN_JOB()], ([d]) => { d.spec.trainer = { numNodes: 0 }; }),
   proof('trainer.runtime-counts', () => [MPI_RUNTIME()], ([d]) => { d.spec.mlPolicy.numNodes = 0; }),
   proof('trainer.ml-policy', () => [MPI_RUNTIME()], ([d]) => { d.spec.mlPolicy.mpi.sshAuthMountPath = '.ssh'; }),
+  proof('notebooks.probe-script', KIND, ([d]) => { d.spec.podTemplate.activityProbe.podExec.script = 'echo \'{"has_activity": true}\'\n'; }),
   proof('notebooks.option-lengths', KIND, ([d]) => { IMAGE_OPTION(d).spawner.displayName = 'x'; }),
   proof('notebooks.activity-probe', KIND, ([d]) => { d.spec.podTemplate.activityProbe.minProbeIntervalSeconds = 7200; }),
   proof('notebooks.kind-texts', KIND, ([d]) => { KIND_SPEC(d).spawner.displayName = 'J'; }),
@@ -251,6 +252,15 @@ const MOVED: ReadonlyArray<() => any> = [
   },
   () => pytorch({ Master: replica(1), Worker: replica(0) }),
   () => pytorch({ Master: replica(1), Worker: replica(2) }, { runPolicy: { schedulingPolicy: { minAvailable: 4 } } }),
+  () => { const d = clone(NOTEBOOKS.kind); d.spec.podTemplate.activityProbe = { jupyter: { lastActivity: true, portId: 'lab' } }; return d; },
+  () => { const d = clone(NOTEBOOKS.kind); delete d.spec.podTemplate.activityProbe; return d; },
+  () => { const d = clone(NOTEBOOKS.kind); d.spec.activityRules.push(clone(d.spec.activityRules[0])); return d; },
+  () => {
+    const d = clone(NOTEBOOKS.kind);
+    d.spec.podTemplate.extraVolumes = [{ name: 'home-cache', emptyDir: {} }];
+    d.spec.podTemplate.extraVolumeMounts = [{ name: 'home-cache', mountPath: '/home/jovyan/' }];
+    return d;
+  },
 ];
 
 // ---- the pod restart policy that moved into kubeflow/pod-restart-policy ------------------------
@@ -438,5 +448,68 @@ describe('the counts of NOT_YET_IN_LINT that rules now read: the construct\'s te
     expect(lintFindings(stream(d))).toEqual([]);
     d.spec.runPolicy.schedulingPolicy.minAvailable = 4;
     expect(lintFindings(stream(d))).toEqual([`kubeflow/gang-min-available spec.runPolicy.schedulingPolicy.minAvailable is 4; ${allowed}`]);
+  });
+});
+
+// ---- the WorkspaceKind checks that moved into the notebooks rules ------------------------------
+
+describe('a WorkspaceKind\'s probe, activity rules and home mount: the construct reports through the rules', () => {
+  const kindWith = (props: Partial<WorkspaceKindProps>, change?: (k: WorkspaceKind) => void) => (c: Chart) => {
+    const k = new WorkspaceKind(c, 'kind', { ...JUPYTERLAB_KIND, ...props });
+    k.addImageConfig('scipy', SCIPY_IMAGE);
+    k.addPodConfig('small', { requests: { cpu: kplus.Cpu.millis(500), memory: Size.gibibytes(1) } });
+    change?.(k);
+    return k;
+  };
+  const lintOf = (build: (c: Chart) => WorkspaceKind) => lintFindings(stream(build(new Chart(Testing.app(), 'test')).apiObject.toJson()));
+  const rules = (...r: ActivityRule[]) => r;
+  const hours = (n: number, extra: Partial<ActivityRule> = {}): ActivityRule => ({ inactiveFor: Duration.hours(n), ...extra });
+
+  test('kubeflow/activity-probe: a Jupyter probe on a port the kind does not declare', () => {
+    const build = kindWith({ activityProbe: ActivityProbe.jupyter('lab') });
+    const allowed = 'expected a port the kind declares: "jupyterlab"';
+    expect(synthErrors(build)).toBe(`${REPORT}  [test/kind] spec.podTemplate.activityProbe.jupyter.portId (activityProbe) is "lab"; ${allowed}`);
+    expect(lintOf(build)).toEqual([`kubeflow/activity-probe spec.podTemplate.activityProbe.jupyter.portId is "lab"; ${allowed}`]);
+    expect(lintOf(kindWith({ activityProbe: ActivityProbe.jupyter('jupyterlab') }))).toEqual([]);
+  });
+
+  test('kubeflow/activity-probe: a script whose first line is no shebang the webhook accepts; the construct stops at once on a missing #!', () => {
+    const allowed = 'expected a script that starts with a shebang such as "#!/usr/bin/env bash"';
+    expect(() => kindWith({ activityProbe: ActivityProbe.script('echo hi\n') })(new Chart(Testing.app(), 'test')))
+      .toThrow(`test/kind: activityProbe.script is "echo hi"; ${allowed}`);
+    // "#!" with no interpreter passes the construct's prefix check; the webhook refuses it, so the rule does, at synth too.
+    const bare = kindWith({ activityProbe: ActivityProbe.script('#!\necho hi\n') });
+    expect(synthErrors(bare)).toBe(`${REPORT}  [test/kind] spec.podTemplate.activityProbe.podExec.script (activityProbe) is "#!"; ${allowed}`);
+    const long = kindWith({ activityProbe: ActivityProbe.script(`#!/bin/${'x'.repeat(260)}\necho hi\n`) });
+    expect(lintOf(long)).toEqual(['kubeflow/activity-probe spec.podTemplate.activityProbe.podExec.script is "267 characters"; '
+      + 'expected a shebang line of at most 255 characters (what the kernel reads)']);
+    expect(lintOf(kindWith({ activityProbe: ActivityProbe.script('#!/usr/bin/env bash -e\r\necho hi\n') }))).toEqual([]);
+  });
+
+  test('kubeflow/activity-rules: a rule that pauses workspaces on a kind without a probe', () => {
+    const build = kindWith({ activityRules: rules(hours(4)) });
+    const allowed = 'expected an activityProbe on the kind; without one the controller cannot tell inactivity and rejects pausing rules';
+    expect(synthErrors(build)).toBe(`${REPORT}  [test/kind] spec.activityRules[0].effect.pauseWorkspace (activityRules) is true; ${allowed}`);
+    expect(lintOf(build)).toEqual([`kubeflow/activity-rules spec.activityRules[0].effect.pauseWorkspace is true; ${allowed}`]);
+    // A rule that does not pause needs no probe.
+    expect(lintOf(kindWith({ activityRules: rules(hours(4, { pauseWorkspace: false })) }))).toEqual([]);
+  });
+
+  test('kubeflow/activity-rules: a catch-all rule before another rule that sets pauseWorkspace', () => {
+    const probe = ActivityProbe.jupyter('jupyterlab');
+    const build = kindWith({ activityProbe: probe, activityRules: rules(hours(4), hours(8, { namespaceSelector: { matchLabels: { team: 'ml' } } })) });
+    const allowed = 'expected it to be the last rule; rules are matched in order and the 1 after it could never apply';
+    expect(synthErrors(build)).toBe(`${REPORT}  [test/kind] spec.activityRules[0].match (activityRules) is "a catch-all rule (no selector)"; ${allowed}`);
+    expect(lintOf(build)).toEqual([`kubeflow/activity-rules spec.activityRules[0].match is "a catch-all rule (no selector)"; ${allowed}`]);
+    expect(lintOf(kindWith({ activityProbe: probe, activityRules: rules(hours(8, { namespaceSelector: { matchLabels: { team: 'ml' } } }), hours(4)) }))).toEqual([]);
+    // The CRD requires pauseWorkspace on every rule (crd/schema), so every rule after a catch-all counts.
+  });
+
+  test('kubeflow/home-mount: an extra volume mounted at the home path, which the controller would skip', () => {
+    const build = kindWith({}, k => k.mount('/home/jovyan', kplus.Volume.fromEmptyDir(k, 'cache', 'cache')));
+    const allowed = 'expected a path no other mount uses; the home volume is mounted there';
+    expect(synthErrors(build)).toBe(`${REPORT}  [test/kind] spec.podTemplate.extraVolumeMounts[0].mountPath is "/home/jovyan"; ${allowed}`);
+    expect(lintOf(build)).toEqual([`kubeflow/home-mount spec.podTemplate.extraVolumeMounts[0].mountPath is "/home/jovyan"; ${allowed}`]);
+    expect(lintOf(kindWith({}, k => k.mount('/home/jovyan/cache', kplus.Volume.fromEmptyDir(k, 'cache', 'cache'))))).toEqual([]);
   });
 });

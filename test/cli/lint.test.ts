@@ -491,9 +491,10 @@ describe('the operator rules', () => {
       expect(rule.upstream).toMatch(/training-operator|kubeflow\/notebooks/);
     }
     expect(ids.sort()).toEqual([
-      'kubeflow/clean-pod-policy', 'kubeflow/elastic-bounds', 'kubeflow/elastic-nproc', 'kubeflow/framework-container', 'kubeflow/image-port',
-      'kubeflow/injected-env', 'kubeflow/managed-by', 'kubeflow/mpi-launcher-gpu-env', 'kubeflow/mpi-main-container', 'kubeflow/mpi-np',
-      'kubeflow/option-default', 'kubeflow/option-redirect', 'kubeflow/pod-name-length', 'kubeflow/pod-restart-policy',
+      'kubeflow/activity-probe', 'kubeflow/activity-rules', 'kubeflow/clean-pod-policy', 'kubeflow/elastic-bounds', 'kubeflow/elastic-nproc',
+      'kubeflow/framework-container', 'kubeflow/gang-min-available', 'kubeflow/home-mount', 'kubeflow/image-port',
+      'kubeflow/injected-env', 'kubeflow/managed-by', 'kubeflow/mpi-launcher-gpu-env', 'kubeflow/mpi-main-container', 'kubeflow/mpi-np', 'kubeflow/mpi-slots',
+      'kubeflow/nproc-per-node', 'kubeflow/option-default', 'kubeflow/option-redirect', 'kubeflow/pod-name-length', 'kubeflow/pod-restart-policy',
       'kubeflow/pytorch-master', 'kubeflow/rdzv-backend', 'kubeflow/replica-count', 'kubeflow/replica-restart-policy', 'kubeflow/replica-type',
       'kubeflow/restricted-operator-init', 'kubeflow/tf-success-policy', 'kubeflow/workspace-option',
     ]);

@@ -37,7 +37,9 @@ describe('the rule catalogue', () => {
     // Trainer's webhook and plugin rules are not Kubernetes rules, though one walk applies both.
     expect(bySource.trainer).toEqual(['trainer/runtime-step', 'trainer/replicated-job-name', 'trainer/patch-manager', 'trainer/patch-env', 'trainer/kueue-patch-metadata', 'trainer/runtime-policy', 'trainer/counts', 'trainer/ssh-auth-mount-path', 'app/trainjob-runtime', 'app/trainjob-reach']);
     expect(bySource.kueue).toEqual(['app/multikueue-queue', 'app/kueue-queue-name']);
-    expect(bySource.notebooks).toEqual(['kubeflow/option-default', 'kubeflow/option-redirect', 'kubeflow/image-port', 'kubeflow/workspace-option']);
+    expect(bySource.notebooks).toEqual([
+      'kubeflow/option-default', 'kubeflow/option-redirect', 'kubeflow/image-port', 'kubeflow/activity-probe', 'kubeflow/activity-rules', 'kubeflow/home-mount', 'kubeflow/workspace-option',
+    ]);
     expect(bySource['training-operator']).toEqual(['app/pod-name-collision', ...KUBEFLOW_RULES.map(r => r.id).filter(id => !bySource.notebooks.includes(id))]);
     expect(bySource.library).toEqual(['crd/schema']);
     expect(bySource.jobset).toEqual([

@@ -106,6 +106,8 @@ export const MIRRORED_CHECKS: readonly MirroredCheck[] = [
     ['countFinding `mlPolicy.${this.framework}.${this.framework === \'mpi\' ? \'slotsPerWorker\' : \'numProcPerNode\'}`', 'finding \'mlPolicy.mpi.sshAuthMountPath\''],
     ['trainer/counts', 'trainer/ssh-auth-mount-path', 'crd/schema']),
   MIRRORED('notebooks.probe-script', 'notebooks/workspace-activity.ts', ['finding \'activityProbe.script\''], ['crd/schema', 'kubeflow/activity-probe']),
+  MIRRORED('common.topology-values', 'common/topology.ts',
+    ['finding `${field}.level`', 'finding `${field}.slices.level`', 'finding `${field}.slices.size`', 'finding `${field}.podSetGroup`'], ['kueue/topology']),
   MIRRORED('training.elastic-bound-floors', 'training/internal/elastic-bounds.ts', ['checkCount \'elastic.minWorkers\'', 'checkCount \'elastic.maxWorkers\''], ['kubeflow/elastic-bounds']),
 ];
 
@@ -134,6 +136,11 @@ export const CONSTRUCT_ONLY_CHECKS: readonly ExplainedCheck[] = [
   EXPLAINED('trainer.volume-names', 'trainer/train-job.ts', ['fail \'volumes\''], ONE_VALUE),
   EXPLAINED('common.rdma-device', 'common/internal/networking.ts', ['finding `${field}.rdmaDevicesPerPod`', 'finding `${field}.rdmaDevice`'],
     'rdmaDevicesPerPod without an rdmaDevice renders nothing, so only the props show it; a malformed device name is also found in the manifest\'s limits, by k8s/resource-name'),
+  EXPLAINED('common.network-values', 'common/internal/networking.ts', [
+    'finding `${field}.networks[${i}]`', 'finding `${field}.nccl.socketInterfaces[${i}]`', 'finding `${field}.nccl.ibHcas[${i}]`', 'finding `${field}.nccl.gidIndex`',
+    'finding `${field}.nccl.netGdrLevel`',
+  ], `${NOT_CERTAIN} (the API server takes any text in the Multus networks annotation and the NCCL_* variables; Multus reads the annotation only where it runs, `
+    + 'and NCCL reads the variables only in a program that uses it, some of them only to narrow its choice of devices)'),
   EXPLAINED('common.rdma-restricted', 'common/replica.ts', ['finding \'network.rdmaDevice\''],
     'PodSecurity.RESTRICTED is the construct\'s preset and writes no label; lint judges Pod Security only for a namespace of the input labelled restricted (k8s/pss-capabilities)'),
   EXPLAINED('training.role-options-without-role', 'training/tensorflow.ts', ['fail \'worker\'', 'fail \'parameterServer\''],
@@ -201,12 +208,7 @@ export const CONSTRUCT_ONLY_CHECKS: readonly ExplainedCheck[] = [
 ];
 
 export const NOT_YET_IN_LINT: readonly ExplainedCheck[] = [
-  EXPLAINED('common.network-values', 'common/internal/networking.ts', [
-    'finding `${field}.networks[${i}]`', 'finding `${field}.nccl.socketInterfaces[${i}]`', 'finding `${field}.nccl.ibHcas[${i}]`', 'finding `${field}.nccl.gidIndex`',
-    'finding `${field}.nccl.netGdrLevel`',
-  ], 'the Multus networks annotation and the NCCL_* variables: the API server takes any string there, and only NCCL fails at run time; a rule would read the annotation and the variables\' values'),
-  EXPLAINED('common.topology-values', 'common/topology.ts', [
-    'finding `${field}.level`', 'finding `${field}.slices.level`', 'finding `${field}.slices.size`', 'finding `${field}.podSetGroup`', 'finding `${field}.topologyName`',
-    'finding `${field}.requiredLevel`', 'finding `${field}.${key}`',
-  ], 'the Kueue podset topology and KAI topology annotations: levels are node label keys and sizes whole numbers; a rule would read the annotations\' values'),
+  EXPLAINED('common.kai-topology-values', 'common/topology.ts', ['finding `${field}.topologyName`', 'finding `${field}.requiredLevel`', 'finding `${field}.${key}`'],
+    'the KAI scheduler\'s topology annotations on the job (the Topology object\'s name and the required or preferred level): KAI is not among the pinned sources, '
+    + 'so a rule could cite no refusal it mirrors; a rule would read the job\'s annotations'),
 ];

@@ -20,8 +20,8 @@ import { constructErrorPaths, keyOf } from './construct-error-paths';
 import { CASES } from './lint-cases';
 import { runCli } from './run-cli';
 import {
-  ActivityProbe, ActivityRule, DistributedPaddle, GangScheduler, DistributedPyTorch, FilterScope, MlPolicy, MpiAllReduce, NprocPerNode, ParameterServerTF, RestartPolicy, TrainJob, TrainingRuntime, TrainingRuntimeRef,
-  Workspace, WorkspaceKind, WorkspaceKindProps,
+  ActivityProbe, ActivityRule, DistributedPaddle, DistributedPyTorch, FilterScope, GangScheduler, MlPolicy, MpiAllReduce, NprocPerNode,
+  ParameterServerTF, RestartPolicy, Topology, TrainJob, TrainingRuntime, TrainingRuntimeRef, Workspace, WorkspaceKind, WorkspaceKindProps,
 } from '../../src';
 import { LINT_RULES } from '../../src/cli/rules';
 import { DOCUMENT_RULES, ruleSource } from '../../src/rules/catalogue';
@@ -97,7 +97,7 @@ describe('every construct error path is a catalogue rule\'s or has a reason', ()
 
   test('the checks not yet in lint are these (the list may only shrink, by a rule that takes one over)', () => {
     expect(NOT_YET_IN_LINT.map(r => r.id)).toEqual([
-      'common.network-values', 'common.topology-values',
+      'common.kai-topology-values',
     ]);
   });
 
@@ -150,7 +150,9 @@ const TRAIN_JOB = () => ({
 
 /** A TrainingRuntime of the MPI policy, as the construct writes it (numNodes, slots and SSH path set). */
 const MPI_RUNTIME = () => new TrainingRuntime(new Chart(Testing.app(), 'test'), 'rt', {
-  metadata: { name: 'mpi', namespace: 'ml' }, image: IMAGE, numNodes: 2,
+  metadata: { name: 'mpi', namespace: 'ml' },
+  image: IMAGE,
+  numNodes: 2,
   mlPolicy: MlPolicy.mpi({ slotsPerWorker: 2, sshAuthMountPath: '/home/mpiuser/.ssh' }),
 }).apiObject.toJson();
 
@@ -211,6 +213,9 @@ const PROOFS: Proof[] = [
     };
     const replicatedJobs = [{ name: 'node', template: { spec: { template: { spec: pod } } } }];
     d.spec.runtimePatches = [{ manager: 'example.com/ml', trainingRuntimeSpec: { template: { spec: { replicatedJobs } } } }];
+  }),
+  proof('common.topology-values', () => [STATIC_PYTORCH()], ([d]) => {
+    d.spec.pytorchReplicaSpecs.Worker.template.metadata = { annotations: { 'kueue.x-k8s.io/podset-required-topology': 'rack block' } };
   }),
   proof('training.nproc', () => [STATIC_PYTORCH()], ([d]) => { d.spec.nprocPerNode = '0'; }),
   proof('training.mpi-slots-floor', () => [mpi({}, 2)], ([d]) => { d.spec.slotsPerWorker = 0; }),
@@ -511,5 +516,47 @@ describe('a WorkspaceKind\'s probe, activity rules and home mount: the construct
     expect(synthErrors(build)).toBe(`${REPORT}  [test/kind] spec.podTemplate.extraVolumeMounts[0].mountPath is "/home/jovyan"; ${allowed}`);
     expect(lintOf(build)).toEqual([`kubeflow/home-mount spec.podTemplate.extraVolumeMounts[0].mountPath is "/home/jovyan"; ${allowed}`]);
     expect(lintOf(kindWith({}, k => k.mount('/home/jovyan/cache', kplus.Volume.fromEmptyDir(k, 'cache', 'cache'))))).toEqual([]);
+  });
+});
+
+// ---- the Kueue topology annotations, now read by kueue/topology -----------------------------------
+
+describe('kueue/topology: the podset topology annotations Kueue\'s webhook judges, with the construct\'s texts', () => {
+  const KEY = 'kueue.x-k8s.io/podset-';
+  const withWorkerAnnotations = (annotations: Record<string, string>) => {
+    const d = STATIC_PYTORCH();
+    d.spec.pytorchReplicaSpecs.Worker.template.metadata = { annotations };
+    return lintFindings(stream(d));
+  };
+  const at = (key: string) => `spec.pytorchReplicaSpecs.Worker.template.metadata.annotations["${KEY}${key}"]`;
+
+  test('the construct refuses a level that is no label key at once; lint finds it in the annotation', () => {
+    expect(() => new DistributedPyTorch(new Chart(Testing.app(), 'test'), 'res', {
+      metadata: { name: 'train' }, image: IMAGE, workers: 2, topology: Topology.required('rack block'),
+    })).toThrow('test/res: topology.level is "rack block"; expected a node label key such as "cloud.provider.com/topology-block": ');
+    const [found] = withWorkerAnnotations({ [`${KEY}required-topology`]: 'rack block' });
+    expect(found).toMatch(new RegExp(`^kueue/topology ${at('required-topology').replace(/[[\].]/g, m => `\\${m}`)} is "rack block"; expected a node label key such as "cloud.provider.com/topology-block": `));
+  });
+
+  test('slices, groups and the one-mode rule, as ValidateTASPodSetRequest has them', () => {
+    const level = 'cloud.provider.com/topology-block';
+    expect(withWorkerAnnotations({ [`${KEY}required-topology`]: level, [`${KEY}slice-required-topology`]: level, [`${KEY}slice-size`]: '4' })).toEqual([]);
+    expect(withWorkerAnnotations({ [`${KEY}slice-required-topology`]: level, [`${KEY}slice-size`]: '0' })).toEqual([
+      `kueue/topology ${at('slice-size')} is "0"; expected a whole number of 1 or more pods per slice`,
+    ]);
+    expect(withWorkerAnnotations({ [`${KEY}slice-size`]: '4' })).toEqual([
+      `kueue/topology ${at('slice-size')} is "4"; expected it together with ${KEY}slice-required-topology`,
+    ]);
+    expect(withWorkerAnnotations({ [`${KEY}unconstrained-topology`]: 'true', [`${KEY}group-name`]: 'g' })).toEqual([
+      `kueue/topology ${at('group-name')} is "g"; expected a non-empty group name with a required or preferred topology (Kueue groups only those)`,
+    ]);
+    expect(withWorkerAnnotations({ [`${KEY}preferred-topology`]: level, [`${KEY}group-name`]: '42' })).toEqual([
+      `kueue/topology ${at('group-name')} is "42"; expected a group name that is not a number`,
+    ]);
+    expect(withWorkerAnnotations({ [`${KEY}required-topology`]: level, [`${KEY}unconstrained-topology`]: 'yes' })).toEqual([
+      `kueue/topology spec.pytorchReplicaSpecs.Worker.template.metadata.annotations is ["${KEY}required-topology", "${KEY}unconstrained-topology"]; `
+      + `expected at most one of ${KEY}required-topology, ${KEY}preferred-topology and ${KEY}unconstrained-topology`,
+      `kueue/topology ${at('unconstrained-topology')} is "yes"; expected "true" or "false"`,
+    ]);
   });
 });

@@ -35,7 +35,9 @@ export const KUEUE_PATCH_METADATA = new Rule('trainer', 'trainer/kueue-patch-met
 export const RUNTIME_POLICY = new Rule('trainer', 'trainer/runtime-policy', 'runtimes',
   'kubeflow/trainer v2.3.0 plugins/torch validateEnvInjectionTargets and plugins/flux Validate (the runtime\'s envInjection targets exist; no init container of its own named flux-installer)');
 
-export const TRAINER_RULES = [RUNTIME_STEP, REPLICATED_JOB_NAME, PATCH_MANAGER, PATCH_ENV, KUEUE_PATCH_METADATA, RUNTIME_POLICY, ...TRAINER_COUNT_RULES];
+export const TRAINER_RULES = [
+  RUNTIME_STEP, REPLICATED_JOB_NAME, PATCH_MANAGER, PATCH_ENV, KUEUE_PATCH_METADATA, RUNTIME_POLICY, ...TRAINER_COUNT_RULES,
+];
 
 /** The checks of a TrainingRuntime or ClusterTrainingRuntime. */
 export function checkTrainingRuntime(doc: any, out: Finding[]): void {

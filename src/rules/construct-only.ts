@@ -7,7 +7,9 @@
  *   only to stop earlier and name the prop it was given.
  * - CONSTRUCT_ONLY_CHECKS: the mistake leaves no trace a rule could read: an intent the props
  *   carry (a value the construct resolves, a key set twice, a preset), a value parsed or typed in
- *   code, or an object the manifest names but does not contain.
+ *   code, or an object the manifest names but does not contain; or a value the manifest shows that
+ *   is not certainly wrong (upstream accepts it and the job may run), which lint, having no
+ *   warnings, must not refuse.
  * - NOT_YET_IN_LINT: the manifest would show the mistake, but no catalogue rule reads it yet. Each
  *   row says what a rule would check; the list only shrinks (test/cli/lint-parity.test.ts pins it).
  *

@@ -550,6 +550,8 @@ describe('kueue/topology: the podset topology annotations Kueue\'s webhook judge
     expect(withWorkerAnnotations({ [`${KEY}unconstrained-topology`]: 'true', [`${KEY}group-name`]: 'g' })).toEqual([
       `kueue/topology ${at('group-name')} is "g"; expected a non-empty group name with a required or preferred topology (Kueue groups only those)`,
     ]);
+    expect(withWorkerAnnotations({ [`${KEY}required-topology`]: level, [`${KEY}slice-required-topology`]: level, [`${KEY}slice-size`]: '2', [`${KEY}group-name`]: 'g' }))
+      .toEqual([`kueue/topology ${at('group-name')} is "g"; expected no podset group together with slices: Kueue refuses the two on one role`]);
     expect(withWorkerAnnotations({ [`${KEY}preferred-topology`]: level, [`${KEY}group-name`]: '42' })).toEqual([
       `kueue/topology ${at('group-name')} is "42"; expected a group name that is not a number`,
     ]);

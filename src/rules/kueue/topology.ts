@@ -60,9 +60,10 @@ export function checkKueueTopology(meta: unknown, at: string, out: Finding[]): v
     const group = annotations[GROUP];
     if (typeof group === 'string' && /^\d+$/.test(group)) {
       KUEUE_TOPOLOGY.report(out, atKey(GROUP), group, 'expected a group name that is not a number');
-    } else if ((!has(REQUIRED) && !has(PREFERRED)) || has(SLICE_REQUIRED) || has(SLICE_SIZE)) {
-      KUEUE_TOPOLOGY.report(out, atKey(GROUP), group, 'expected a non-empty group name with a required or preferred topology (Kueue groups only those)'
-        + (has(SLICE_REQUIRED) || has(SLICE_SIZE) ? ', and no slices' : ''));
+    } else if (!has(REQUIRED) && !has(PREFERRED)) {
+      KUEUE_TOPOLOGY.report(out, atKey(GROUP), group, 'expected a non-empty group name with a required or preferred topology (Kueue groups only those)');
+    } else if (has(SLICE_REQUIRED) || has(SLICE_SIZE)) {
+      KUEUE_TOPOLOGY.report(out, atKey(GROUP), group, 'expected no podset group together with slices: Kueue refuses the two on one role');
     }
   }
 }

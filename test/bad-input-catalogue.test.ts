@@ -181,7 +181,7 @@ const CASES: Case[] = [
     input: 'gang minAvailable above the pods',
     at: 'synth',
     build: tf({ workers: 2, gangScheduling: { scheduler: GangScheduler.VOLCANO, minAvailable: 3 } }),
-    message: `${REPORT}  [test/job] gangScheduling.minAvailable is 3; expected at most the job's 2 pods, or the group can never be scheduled`,
+    message: `${REPORT}  [test/job] spec.runPolicy.schedulingPolicy.minAvailable (gangScheduling.minAvailable) is 3; expected at most the job's 2 pods, or the group can never be scheduled`,
   },
   // ------------------------------------------------------------------ MpiAllReduce
   {
@@ -561,7 +561,7 @@ const CASES: Case[] = [
     input: 'a pausing rule without an activity probe',
     at: 'synth',
     build: kind({ activityRules: [{ inactiveFor: Duration.hours(1) }] }),
-    message: `${REPORT}  [test/kind] activityRules[0].pauseWorkspace is true; expected an activityProbe on the kind; without one the controller cannot tell inactivity and rejects pausing rules`,
+    message: `${REPORT}  [test/kind] spec.activityRules[0].effect.pauseWorkspace (activityRules) is true; expected an activityProbe on the kind; without one the controller cannot tell inactivity and rejects pausing rules`,
   },
   {
     construct: 'WorkspaceKind',

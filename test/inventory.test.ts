@@ -85,7 +85,9 @@ describe('the check finds each kind of bad row', () => {
   test('a rule of a source with a file, cited by no row; a source without a file is not asked for', () => {
     const trainer = LINT_RULES.filter(r => r.source === 'trainer').map(r => `rule ${r.id} (source trainer) is cited by no row of the inventory`);
     expect(of([good], 'trainer')).toEqual(trainer);
-    expect(of([{ ...good, rules: ['app/multikueue-queue'] }], 'kueue')).toEqual(['rule app/kueue-queue-name (source kueue) is cited by no row of the inventory']);
+    expect(of([{ ...good, rules: ['app/multikueue-queue'] }], 'kueue')).toEqual([
+      'rule kueue/topology (source kueue) is cited by no row of the inventory', 'rule app/kueue-queue-name (source kueue) is cited by no row of the inventory',
+    ]);
   });
   test('a file that is not an inventory', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'inventory-'));
@@ -103,9 +105,9 @@ test('the checks not judged yet are named: each is judgeable and lacks a rule, s
   const gaps = files.flatMap(f => f.rows).filter(r => r.reason?.startsWith('not judged yet (a gap)')).map(r => r.id);
   expect(gaps).toEqual([
     'jobset/validateCoordinator/indexes', 'jobset/validateCoordinatorLabelValue/label', 'jobset/validateVolumeClaimPolicies/claim-name-length',
+    'kueue/tas/slice-size-upper-bound',
     'notebooks/workspacekind/extra-env-template', 'notebooks/workspacekind/request-headers-template', 'notebooks/workspacekind/filter-rule-effect',
-    'notebooks/workspacekind/filter-rule-scope', 'notebooks/workspacekind/filter-rule-selectors', 'notebooks/workspacekind/activity-probe-shebang',
-    'notebooks/workspacekind/activity-probe-port', 'notebooks/workspacekind/activity-rule-selectors', 'notebooks/workspacekind/activity-rule-catch-all',
-    'notebooks/workspacekind/activity-probe-required', 'trainer/plugins/volcano/queue',
+    'notebooks/workspacekind/filter-rule-scope', 'notebooks/workspacekind/filter-rule-selectors', 'notebooks/workspacekind/activity-rule-selectors',
+    'trainer/plugins/volcano/queue',
   ]);
 });

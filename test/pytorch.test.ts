@@ -271,7 +271,7 @@ describe('validation', () => {
     expect(synthErrors(chart => new DistributedPyTorch(chart, 'job', {
       metadata: { name: 'train' }, image: IMAGE, workers: 1, gangScheduling: { scheduler: GangScheduler.VOLCANO, minAvailable: 3 },
     }))).toBe('Validation failed with the following errors:\n' +
-      '  [test/job] gangScheduling.minAvailable is 3; expected at most the job\'s 2 pods, or the group can never be scheduled');
+      '  [test/job] spec.runPolicy.schedulingPolicy.minAvailable (gangScheduling.minAvailable) is 3; expected at most the job\'s 2 pods, or the group can never be scheduled');
   });
 
   test('two mounts at one path and two volumes with one name are rejected at once', () => {

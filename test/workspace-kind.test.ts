@@ -458,12 +458,12 @@ describe('cross-field checks at synth time, as the notebooks webhook does them',
     expect(synthErrors(c => minimalKind(c, {
       activityRules: [{ inactiveFor: Duration.hours(1) }, { inactiveFor: Duration.hours(2), namespaceSelector: { matchLabels: { a: 'b' } } }],
     }))).toBe(report(
-      'activityRules[0].pauseWorkspace is true; expected an activityProbe on the kind; without one the controller cannot tell inactivity and rejects pausing rules',
-      'activityRules[0] is "a catch-all rule (no selector)"; expected it to be the last rule; rules are matched in order and the 1 after it could never apply',
-      'activityRules[1].pauseWorkspace is true; expected an activityProbe on the kind; without one the controller cannot tell inactivity and rejects pausing rules',
+      'spec.activityRules[0].effect.pauseWorkspace (activityRules) is true; expected an activityProbe on the kind; without one the controller cannot tell inactivity and rejects pausing rules',
+      'spec.activityRules[0].match (activityRules) is "a catch-all rule (no selector)"; expected it to be the last rule; rules are matched in order and the 1 after it could never apply',
+      'spec.activityRules[1].effect.pauseWorkspace (activityRules) is true; expected an activityProbe on the kind; without one the controller cannot tell inactivity and rejects pausing rules',
     ));
     expect(synthErrors(c => minimalKind(c, { activityProbe: ActivityProbe.jupyter('lab') })))
-      .toBe(report('activityProbe.portId is "lab"; expected a port the kind declares: "jupyterlab"'));
+      .toBe(report('spec.podTemplate.activityProbe.jupyter.portId (activityProbe) is "lab"; expected a port the kind declares: "jupyterlab"'));
   });
 
   test('env templates name declared ports', () => {
@@ -477,9 +477,9 @@ describe('cross-field checks at synth time, as the notebooks webhook does them',
       k.mount('/dev/shm', kplus.Volume.fromEmptyDir(k, 'shm2', 'shm2'));
       k.mount('/cache', kplus.Volume.fromEmptyDir(k, 'dshm', 'dshm'));
     }))).toBe(report(
-      // The rendered document's check (k8s/mount-path-unique) comes first, then the construct's.
+      // Both are the rendered document's: the Kubernetes rule (k8s/mount-path-unique), then the notebooks one (kubeflow/home-mount).
       'spec.podTemplate.extraVolumeMounts[2].mountPath is "/dev/shm"; expected a mount path no other mount of the container uses ("/data", "/data/" and "data" are the same path)',
-      'volumeMounts.mountPath is "/home/jovyan/"; expected a path no other mount uses; the home volume is mounted there',
+      'spec.podTemplate.extraVolumeMounts[1].mountPath is "/home/jovyan/"; expected a path no other mount uses; the home volume is mounted there',
       'volumes is "dshm"; expected each volume name to stand for one volume; two different volumes share it',
     ));
   });

@@ -22,6 +22,8 @@ const KAI_REQUIRED = 'kai.scheduler/topology-required-placement';
 const KAI_PREFERRED = 'kai.scheduler/topology-preferred-placement';
 
 /** Kueue's Topology level `nodeLabel` is a label key (TopologyLevel in topology_types.go). */
+/** A podset group together with slices, which Kueue's webhook refuses (the same text as kueue/topology's). */
+const GROUP_WITH_SLICES = 'expected no podset group together with slices: Kueue refuses the two on one role';
 const LEVEL_TEXT = `expected a node label key such as "cloud.provider.com/topology-block": ${QUALIFIED_NAME_TEXT}`;
 
 /** Slices of a role's pods that Kueue places each within one domain of a lower level. */
@@ -43,6 +45,7 @@ export interface TopologyOptions {
   /**
    * Put this role and one other in the same domain (Kueue's podset group, which takes exactly two
    * roles with the same topology request): a PyTorch Master and its Workers in one block.
+   * Not together with `slices`: Kueue refuses the two on one role.
    * @default - each role is placed on its own
    */
   readonly podSetGroup?: string;
@@ -188,6 +191,9 @@ export class Topology {
     }
     if (this.podSetGroup !== undefined && (this.mode === 'unconstrained' || typeof this.podSetGroup !== 'string' || this.podSetGroup.length === 0)) {
       out.push(finding(`${field}.podSetGroup`, this.podSetGroup, 'expected a non-empty group name with a required or preferred topology (Kueue groups only those)'));
+    } else if (this.podSetGroup !== undefined && this.slices) {
+      // Kueue v0.15.2's webhook refuses the group annotation next to the slice ones (ValidateTASPodSetRequest).
+      out.push(finding(`${field}.podSetGroup`, this.podSetGroup, GROUP_WITH_SLICES));
     }
     const kai = this.kaiOptions;
     if (kai) {

@@ -11,7 +11,7 @@ import * as core from '../../imports/core';
 import * as notebooks from '../../imports/notebooks';
 import { secondsOf, WHOLE_SECONDS } from '../common/internal/durations';
 import { isPortId, PORT_ID_TEXT } from '../common/internal/names';
-import { checkMountPath, normalPath } from '../common/internal/paths';
+import { checkMountPath } from '../common/internal/paths';
 import { amountFindings, limitFindings } from '../common/internal/quantities';
 import { presetSecurity } from '../common/internal/security-contexts';
 import { envToAdd } from '../common/internal/set-once';
@@ -538,19 +538,9 @@ export class WorkspaceKind extends KubeflowResource implements IWorkspaceKind {
     // redirect cycles are the document rules' (kubeflow/image-port, kubeflow/option-default,
     // kubeflow/option-redirect).
 
-    const probe = this.props.activityProbe;
-    if (probe?.portId !== undefined && !portIds.includes(probe.portId)) {
-      errors.push(finding('activityProbe.portId', probe.portId, `expected a port the kind declares: ${listOf(portIds)}`));
-    }
-    this.activityRules.forEach((rule, i) => {
-      const catchAll = !rule.namespaceSelector && !rule.podConfigSelector;
-      if ((rule.pauseWorkspace ?? true) && !probe) {
-        errors.push(finding(`activityRules[${i}].pauseWorkspace`, true, 'expected an activityProbe on the kind; without one the controller cannot tell inactivity and rejects pausing rules'));
-      }
-      if (catchAll && i !== this.activityRules.length - 1) {
-        errors.push(finding(`activityRules[${i}]`, 'a catch-all rule (no selector)', `expected it to be the last rule; rules are matched in order and the ${this.activityRules.length - 1 - i} after it could never apply`));
-      }
-    });
+    // The probe's port, pausing rules without a probe and a catch-all rule before others are the
+    // document rules' (kubeflow/activity-probe, kubeflow/activity-rules), which the engine runs on
+    // the rendered kind at synth: one message for the construct and lint.
 
     for (const [variable, value] of this.env) {
       for (const match of String(value.value ?? '').matchAll(HTTP_PATH_PREFIX)) {
@@ -561,12 +551,8 @@ export class WorkspaceKind extends KubeflowResource implements IWorkspaceKind {
       }
     }
 
-    // The home volume is mounted by the controller, so only this construct sees it collide; two
-    // extra mounts at one path are the rule layer's (k8s/mount-path-unique).
-    const home = normalPath(this.homeMountPath);
-    for (const m of this.mounts.filter(x => normalPath(x.path) === home)) {
-      errors.push(finding('volumeMounts.mountPath', m.path, 'expected a path no other mount uses; the home volume is mounted there'));
-    }
+    // An extra mount at the home path (which the controller skips) is kubeflow/home-mount's; two
+    // extra mounts at one path are k8s/mount-path-unique's.
     errors.push(...volumeNameFindings(this.mounts.map(m => m.volume)));
     // Explicit contexts replace the preset's, so under RESTRICTED they must meet the standard
     // themselves; the workspace container is the one whose context the kind sets.

@@ -7,7 +7,9 @@
  *   only to stop earlier and name the prop it was given.
  * - CONSTRUCT_ONLY_CHECKS: the mistake leaves no trace a rule could read: an intent the props
  *   carry (a value the construct resolves, a key set twice, a preset), a value parsed or typed in
- *   code, or an object the manifest names but does not contain.
+ *   code, or an object the manifest names but does not contain; or a value the manifest shows that
+ *   is not certainly wrong (upstream accepts it and the job may run), which lint, having no
+ *   warnings, must not refuse.
  * - NOT_YET_IN_LINT: the manifest would show the mistake, but no catalogue rule reads it yet. Each
  *   row says what a rule would check; the list only shrinks (test/cli/lint-parity.test.ts pins it).
  *
@@ -46,6 +48,14 @@ const EXPLAINED = (id: string, where: string, calls: readonly string[], why: str
 const ONE_VALUE = 'the manifest holds one value per key (or one volume per name), so a second, different value given in code leaves no trace in it';
 /** Why a value parsed or typed in code cannot be linted. */
 const IN_CODE = 'the value is code\'s input (a configuration text, a cdk8s Duration or Size, a JSON pointer): it is refused before anything is rendered, and the manifest could not hold it';
+/**
+ * Why a value the manifest shows stays the construct's: upstream takes it and the job may run, so
+ * a rule would refuse YAML that works. The constructs refuse it because their props say what was
+ * meant; lint has no warnings to give instead.
+ */
+const NOT_CERTAIN = 'not certainly wrong: upstream accepts it and it may run';
+/** More processes than accelerators per node: a GPU program fails, a CPU one does not. */
+const OVERSUBSCRIBED = `${NOT_CERTAIN} (more processes per node than accelerators put two ranks on one device, which NCCL refuses, while a CPU or Gloo program runs)`;
 
 export const MIRRORED_CHECKS: readonly MirroredCheck[] = [
   MIRRORED('common.node-health', 'common/internal/node-health.ts', ['finding `${at}.labelKey`', 'finding `${at}.values`'], ['k8s/node-selector-requirement']),
@@ -90,6 +100,16 @@ export const MIRRORED_CHECKS: readonly MirroredCheck[] = [
   MIRRORED('training.mpi-workers-floor', 'training/mpi.ts', ['checkCount \'workers\''], ['kubeflow/replica-count']),
   MIRRORED('training.jax-counts', 'training/jax.ts', ['checkCount \'workers\''], ['kubeflow/replica-count']),
   MIRRORED('training.xgboost-counts', 'training/xgboost.ts', ['checkCount \'workers\''], ['kubeflow/replica-count']),
+  MIRRORED('training.nproc', 'training/pytorch.ts', ['checkCount \'nprocPerNode\''], ['kubeflow/nproc-per-node']),
+  MIRRORED('training.mpi-slots-floor', 'training/mpi.ts', ['checkCount \'slotsPerWorker\''], ['kubeflow/mpi-slots']),
+  MIRRORED('trainer.counts', 'trainer/train-job.ts', ['checkCount \'numNodes\'', 'checkCount \'numProcPerNode\''], ['trainer/counts']),
+  MIRRORED('trainer.runtime-counts', 'trainer/training-runtime-base.ts', ['checkCount \'numNodes\''], ['trainer/counts']),
+  MIRRORED('trainer.ml-policy', 'trainer/ml-policy.ts',
+    ['countFinding `mlPolicy.${this.framework}.${this.framework === \'mpi\' ? \'slotsPerWorker\' : \'numProcPerNode\'}`', 'finding \'mlPolicy.mpi.sshAuthMountPath\''],
+    ['trainer/counts', 'trainer/ssh-auth-mount-path', 'crd/schema']),
+  MIRRORED('notebooks.probe-script', 'notebooks/workspace-activity.ts', ['finding \'activityProbe.script\''], ['crd/schema', 'kubeflow/activity-probe']),
+  MIRRORED('common.topology-values', 'common/topology.ts',
+    ['finding `${field}.level`', 'finding `${field}.slices.level`', 'finding `${field}.slices.size`', 'finding `${field}.podSetGroup`'], ['kueue/topology']),
   MIRRORED('training.elastic-bound-floors', 'training/internal/elastic-bounds.ts', ['checkCount \'elastic.minWorkers\'', 'checkCount \'elastic.maxWorkers\''], ['kubeflow/elastic-bounds']),
 ];
 
@@ -118,6 +138,11 @@ export const CONSTRUCT_ONLY_CHECKS: readonly ExplainedCheck[] = [
   EXPLAINED('trainer.volume-names', 'trainer/train-job.ts', ['fail \'volumes\''], ONE_VALUE),
   EXPLAINED('common.rdma-device', 'common/internal/networking.ts', ['finding `${field}.rdmaDevicesPerPod`', 'finding `${field}.rdmaDevice`'],
     'rdmaDevicesPerPod without an rdmaDevice renders nothing, so only the props show it; a malformed device name is also found in the manifest\'s limits, by k8s/resource-name'),
+  EXPLAINED('common.network-values', 'common/internal/networking.ts', [
+    'finding `${field}.networks[${i}]`', 'finding `${field}.nccl.socketInterfaces[${i}]`', 'finding `${field}.nccl.ibHcas[${i}]`', 'finding `${field}.nccl.gidIndex`',
+    'finding `${field}.nccl.netGdrLevel`',
+  ], `${NOT_CERTAIN} (the API server takes any text in the Multus networks annotation and the NCCL_* variables; Multus reads the annotation only where it runs, `
+    + 'and NCCL reads the variables only in a program that uses it, some of them only to narrow its choice of devices)'),
   EXPLAINED('common.rdma-restricted', 'common/replica.ts', ['finding \'network.rdmaDevice\''],
     'PodSecurity.RESTRICTED is the construct\'s preset and writes no label; lint judges Pod Security only for a namespace of the input labelled restricted (k8s/pss-capabilities)'),
   EXPLAINED('training.role-options-without-role', 'training/tensorflow.ts', ['fail \'worker\'', 'fail \'parameterServer\''],
@@ -145,6 +170,15 @@ export const CONSTRUCT_ONLY_CHECKS: readonly ExplainedCheck[] = [
     'PodSecurity.RESTRICTED is the construct\'s preset; a kind whose operator adds containers the standard refuses is judged in lint only for a namespace labelled restricted (kubeflow/restricted-operator-init)'),
   EXPLAINED('training.role-topology', 'training/training-job.ts', ['finding `${type}.topology`', 'finding `${type}.topology.podSetGroup`'],
     'the Topology options of one role against the job\'s queue and the other roles: the construct resolves them into Kueue and KAI annotations, and which role asked for what is not in the manifest'),
+  EXPLAINED('training.nproc-per-accelerator', 'training/pytorch.ts', ['finding \'nprocPerNode\''], OVERSUBSCRIBED),
+  EXPLAINED('trainer.procs-per-accelerator', 'trainer/train-job.ts', ['finding \'numProcPerNode\''], OVERSUBSCRIBED),
+  EXPLAINED('trainer.runtime-slots-per-accelerator', 'trainer/training-runtime-base.ts', ['finding \'mlPolicy.mpi.slotsPerWorker\''], OVERSUBSCRIBED),
+  EXPLAINED('training.elastic-max-restarts', 'training/internal/elastic-bounds.ts', ['checkCount \'elastic.maxRestarts\''],
+    `${NOT_CERTAIN} (a negative elasticPolicy.maxRestarts reaches torchrun as PET_MAX_RESTARTS and restarts no worker group, as 0 does)`),
+  EXPLAINED('training.backoff-limit', 'training/training-job.ts', ['checkCount \'runPolicy.backoffLimit\''],
+    `${NOT_CERTAIN} (a negative runPolicy.backoffLimit fails the job at its first failed pod, as 0 does)`),
+  EXPLAINED('training.gang-min-available-floor', 'training/training-job.ts', ['checkCount \'gangScheduling.minAvailable\''],
+    `${NOT_CERTAIN} (a minAvailable below 1 gives a PodGroup that waits for no pod: no gang, rather than a stuck one; a minAvailable above the job's pods is kubeflow/gang-min-available's)`),
   EXPLAINED('training.operator-config-user', 'training/operator-config.ts', ['checkCount \'user\''],
     'the user is written into a template file inside a ConfigMap\'s data, which lint reads only as text'),
   EXPLAINED('trainer.kueue-pod-metadata', 'trainer/train-job.ts', ['finding prop'],
@@ -162,6 +196,8 @@ export const CONSTRUCT_ONLY_CHECKS: readonly ExplainedCheck[] = [
   EXPLAINED('notebooks.kind-accelerators', 'notebooks/workspace-kind.ts', ['fail `${field}.limits.accelerator`'],
     'two Accelerator objects for requests and limits: the construct writes one extended resource, at its request, so the manifest cannot differ (k8s/resource-not-overcommitted judges a written one)'),
   EXPLAINED('notebooks.activity-rules', 'notebooks/workspace-kind.ts', ['fail `${field}.${part}`'], IN_CODE),
+  EXPLAINED('notebooks.env-path-prefix', 'notebooks/workspace-kind.ts', ['finding `env[${variable}]`'],
+    `${NOT_CERTAIN} (the controller renders httpPathPrefix of a port the image does not define as an empty text, and the webhook only parses the template)`),
   EXPLAINED('notebooks.cluster-roles', 'notebooks/workspace-kind.ts', ['fail \'clusterRoles\''],
     'the ClusterRoles a kind needs are written into RBAC objects the construct makes, not into the WorkspaceKind; lint reads no RBAC kinds'),
   EXPLAINED('notebooks.workspace-kind-by-name', 'notebooks/workspace.ts', ['fail \'imageConfig\'', 'fail \'podConfig\''],
@@ -174,36 +210,7 @@ export const CONSTRUCT_ONLY_CHECKS: readonly ExplainedCheck[] = [
 ];
 
 export const NOT_YET_IN_LINT: readonly ExplainedCheck[] = [
-  EXPLAINED('common.network-values', 'common/internal/networking.ts', [
-    'finding `${field}.networks[${i}]`', 'finding `${field}.nccl.socketInterfaces[${i}]`', 'finding `${field}.nccl.ibHcas[${i}]`', 'finding `${field}.nccl.gidIndex`',
-    'finding `${field}.nccl.netGdrLevel`',
-  ], 'the Multus networks annotation and the NCCL_* variables: the API server takes any string there, and only NCCL fails at run time; a rule would read the annotation and the variables\' values'),
-  EXPLAINED('common.topology-values', 'common/topology.ts', [
-    'finding `${field}.level`', 'finding `${field}.slices.level`', 'finding `${field}.slices.size`', 'finding `${field}.podSetGroup`', 'finding `${field}.topologyName`',
-    'finding `${field}.requiredLevel`', 'finding `${field}.${key}`',
-  ], 'the Kueue podset topology and KAI topology annotations: levels are node label keys and sizes whole numbers; a rule would read the annotations\' values'),
-  EXPLAINED('notebooks.probe-script', 'notebooks/workspace-activity.ts', ['finding \'activityProbe.script\''],
-    'an exec probe script without a shebang line (its length is the CRD schema\'s): a rule would read the probe\'s script'),
-  EXPLAINED('notebooks.kind-references', 'notebooks/workspace-kind.ts',
-    ['finding \'activityProbe.portId\'', 'finding `activityRules[${i}].pauseWorkspace`', 'finding `activityRules[${i}]`', 'finding `env[${variable}]`'],
-    'inside one WorkspaceKind: the probe\'s port and the env httpPathPrefix against the declared ports, pausing rules without a probe, a catch-all rule before others'),
-  EXPLAINED('notebooks.home-mount-path', 'notebooks/workspace-kind.ts', ['finding \'volumeMounts.mountPath\''],
-    'an extra volume mounted at the home path, which the controller mounts itself: a rule would read volumeMounts.home against the extra mounts'),
-  EXPLAINED('training.nproc', 'training/pytorch.ts', ['checkCount \'nprocPerNode\'', 'finding \'nprocPerNode\''],
-    'spec.nprocPerNode below 1, or above the accelerators a pod asks for: a rule would read nprocPerNode (a string torchrun reads) and the pods\' extended-resource limits'),
-  EXPLAINED('training.mpi-slots-floor', 'training/mpi.ts', ['checkCount \'slotsPerWorker\''],
-    'spec.slotsPerWorker below 1: the MPIJob CRD sets no minimum; a rule would read slotsPerWorker'),
-  EXPLAINED('training.elastic-max-restarts', 'training/internal/elastic-bounds.ts', ['checkCount \'elastic.maxRestarts\''],
-    'a negative elasticPolicy.maxRestarts: the CRDs set no minimum; a rule would read maxRestarts'),
-  EXPLAINED('training.backoff-limit', 'training/training-job.ts', ['checkCount \'runPolicy.backoffLimit\''],
-    'a negative runPolicy.backoffLimit: the v1 CRDs set no minimum and the webhook does not check it'),
-  EXPLAINED('training.gang-min-available', 'training/training-job.ts', ['checkCount \'gangScheduling.minAvailable\'', 'finding \'gangScheduling.minAvailable\''],
-    'runPolicy.schedulingPolicy.minAvailable below 1, or above the job\'s pods: a rule would add the replicas up'),
-  EXPLAINED('trainer.counts', 'trainer/train-job.ts', ['checkCount \'numNodes\'', 'checkCount \'numProcPerNode\'', 'finding \'numProcPerNode\''],
-    'a TrainJob\'s numNodes or numProcPerNode below 1 (the CRD sets no minimum), or numProcPerNode above the accelerators per node: a rule would read spec.trainer'),
-  EXPLAINED('trainer.runtime-counts', 'trainer/training-runtime-base.ts', ['checkCount \'numNodes\'', 'finding \'mlPolicy.mpi.slotsPerWorker\''],
-    'a runtime\'s numNodes below 1 (the CRD sets no minimum), or MPI slots above the accelerators of its node pods: a rule would read mlPolicy and the node job\'s limits'),
-  EXPLAINED('trainer.ml-policy', 'trainer/ml-policy.ts',
-    ['countFinding `mlPolicy.${this.framework}.${this.framework === \'mpi\' ? \'slotsPerWorker\' : \'numProcPerNode\'}`', 'finding \'mlPolicy.mpi.sshAuthMountPath\''],
-    'an MPI policy\'s numProcPerNode below 1 or a relative sshAuthMountPath (the torch policy\'s numProcPerNode is the CRD\'s CEL rule, crd/schema): a rule would read mlPolicy.mpi'),
+  EXPLAINED('common.kai-topology-values', 'common/topology.ts', ['finding `${field}.topologyName`', 'finding `${field}.requiredLevel`', 'finding `${field}.${key}`'],
+    'the KAI scheduler\'s topology annotations on the job (the Topology object\'s name and the required or preferred level): KAI is not among the pinned sources, '
+    + 'so a rule could cite no refusal it mirrors; a rule would read the job\'s annotations'),
 ];

@@ -7,14 +7,17 @@
  * user's intent). The rules across documents stay with `lint`; see `kubeflowInputFindings`.
  */
 import { Finding } from './finding';
+import { WORKSPACE_KIND_ACTIVITY_RULES, checkWorkspaceKindActivity } from './notebooks/workspace-kind-activity';
 import { WORKSPACE_KIND_RULES, checkWorkspaceKindOptions } from './notebooks/workspace-kind-options';
 import { WORKSPACE_REFERENCE_RULES, workspaceOptionFindings } from './notebooks/workspace-references';
 import { RuleInfo } from './rule';
 import { CONTAINER_RULES, checkFrameworkContainer } from './training-operator/containers';
 import { ELASTIC_RULES, checkElastic } from './training-operator/elastic';
+import { GANG_RULES, checkGangScheduling } from './training-operator/gang-scheduling';
 import { ENV_RULES, checkInjectedEnv } from './training-operator/injected-env';
 import { KNOWN_VALUE_RULES, checkKnownValues } from './training-operator/known-values';
 import { MPI_RULES, checkMpiProcesses } from './training-operator/mpi-processes';
+import { NPROC_RULES, checkNprocPerNode } from './training-operator/nproc-per-node';
 import { POD_NAME_RULES, checkPodNames } from './training-operator/pod-names';
 import { POD_RESTART_POLICY_RULES, checkPodRestartPolicy } from './training-operator/pod-restart-policy';
 import { REPLICA_RULES, checkReplicas } from './training-operator/replicas';
@@ -28,8 +31,8 @@ export { processCount } from './training-operator/mpi-processes';
 /** Every rule of one document. */
 export const KUBEFLOW_DOCUMENT_RULES: readonly RuleInfo[] = [
   ...REPLICA_RULES, ...POD_RESTART_POLICY_RULES, ...CONTAINER_RULES, ...POD_NAME_RULES, ...ENV_RULES, ...MPI_RULES, ...ELASTIC_RULES,
-  ...KNOWN_VALUE_RULES,
-  ...WORKSPACE_KIND_RULES,
+  ...GANG_RULES, ...NPROC_RULES, ...KNOWN_VALUE_RULES,
+  ...WORKSPACE_KIND_RULES, ...WORKSPACE_KIND_ACTIVITY_RULES,
 ].map(r => r.info());
 
 /** Every rule across the documents of one input. */
@@ -51,9 +54,12 @@ export function kubeflowFindings(doc: any): Finding[] {
     checkInjectedEnv(doc, facts, out);
     checkMpiProcesses(doc, facts, out);
     checkElastic(doc, facts, out);
+    checkGangScheduling(doc, facts, out);
+    checkNprocPerNode(doc, facts, out);
     checkKnownValues(doc, facts, out);
   } else if (doc.apiVersion === 'kubeflow.org/v1beta1' && doc.kind === 'WorkspaceKind') {
     checkWorkspaceKindOptions(doc, out);
+    checkWorkspaceKindActivity(doc, out);
   }
   return out;
 }

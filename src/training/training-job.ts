@@ -363,11 +363,8 @@ export abstract class TrainingJob extends KubeflowResource {
       for (const f of group._securityFindings(security, defaults)) errors.push({ ...f, field: `${type}.${f.field}` });
     }
     errors.push(...this.gpuScaleFindings());
-    const gang = this.jobProps.gangScheduling;
-    const total = this.groups.reduce((n, g) => n + g.replicas, 0);
-    if (gang?.minAvailable !== undefined && gang.minAvailable > total) {
-      errors.push(finding('gangScheduling.minAvailable', gang.minAvailable, `expected at most the job's ${total} pods, or the group can never be scheduled`));
-    }
+    // A gang larger than the job's pods is kubeflow/gang-min-available's, which the engine runs on the
+    // rendered job at synth and names the prop in (one message for the construct and lint).
     if (this.kind.notRestrictable && security.restricted) {
       errors.push(finding('security', 'PodSecurity.RESTRICTED', this.kind.notRestrictable));
     }

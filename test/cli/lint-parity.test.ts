@@ -20,7 +20,8 @@ import { constructErrorPaths, keyOf } from './construct-error-paths';
 import { CASES } from './lint-cases';
 import { runCli } from './run-cli';
 import {
-  ActivityProbe, DistributedPaddle, DistributedPyTorch, FilterScope, ParameterServerTF, RestartPolicy, Workspace, WorkspaceKind,
+  ActivityProbe, ActivityRule, DistributedPaddle, DistributedPyTorch, FilterScope, GangScheduler, MlPolicy, MpiAllReduce, NprocPerNode,
+  ParameterServerTF, RestartPolicy, Topology, TrainJob, TrainingRuntime, TrainingRuntimeRef, Workspace, WorkspaceKind, WorkspaceKindProps,
 } from '../../src';
 import { LINT_RULES } from '../../src/cli/rules';
 import { DOCUMENT_RULES, ruleSource } from '../../src/rules/catalogue';
@@ -96,9 +97,7 @@ describe('every construct error path is a catalogue rule\'s or has a reason', ()
 
   test('the checks not yet in lint are these (the list may only shrink, by a rule that takes one over)', () => {
     expect(NOT_YET_IN_LINT.map(r => r.id)).toEqual([
-      'common.network-values', 'common.topology-values', 'notebooks.probe-script', 'notebooks.kind-references', 'notebooks.home-mount-path',
-      'training.nproc', 'training.mpi-slots-floor', 'training.elastic-max-restarts', 'training.backoff-limit', 'training.gang-min-available',
-      'trainer.counts', 'trainer.runtime-counts', 'trainer.ml-policy',
+      'common.kai-topology-values',
     ]);
   });
 
@@ -148,6 +147,14 @@ const TRAIN_JOB = () => ({
   metadata: { name: 'tune', namespace: 'ml' },
   spec: { runtimeRef: { name: 'torch-distributed' } },
 });
+
+/** A TrainingRuntime of the MPI policy, as the construct writes it (numNodes, slots and SSH path set). */
+const MPI_RUNTIME = () => new TrainingRuntime(new Chart(Testing.app(), 'test'), 'rt', {
+  metadata: { name: 'mpi', namespace: 'ml' },
+  image: IMAGE,
+  numNodes: 2,
+  mlPolicy: MlPolicy.mpi({ slotsPerWorker: 2, sshAuthMountPath: '/home/mpiuser/.ssh' }),
+}).apiObject.toJson();
 
 interface Proof {
   /** The mirrored row proven. */
@@ -207,6 +214,15 @@ const PROOFS: Proof[] = [
     const replicatedJobs = [{ name: 'node', template: { spec: { template: { spec: pod } } } }];
     d.spec.runtimePatches = [{ manager: 'example.com/ml', trainingRuntimeSpec: { template: { spec: { replicatedJobs } } } }];
   }),
+  proof('common.topology-values', () => [STATIC_PYTORCH()], ([d]) => {
+    d.spec.pytorchReplicaSpecs.Worker.template.metadata = { annotations: { 'kueue.x-k8s.io/podset-required-topology': 'rack block' } };
+  }),
+  proof('training.nproc', () => [STATIC_PYTORCH()], ([d]) => { d.spec.nprocPerNode = '0'; }),
+  proof('training.mpi-slots-floor', () => [mpi({}, 2)], ([d]) => { d.spec.slotsPerWorker = 0; }),
+  proof('trainer.counts', () => [TRAIN_JOB()], ([d]) => { d.spec.trainer = { numNodes: 0 }; }),
+  proof('trainer.runtime-counts', () => [MPI_RUNTIME()], ([d]) => { d.spec.mlPolicy.numNodes = 0; }),
+  proof('trainer.ml-policy', () => [MPI_RUNTIME()], ([d]) => { d.spec.mlPolicy.mpi.sshAuthMountPath = '.ssh'; }),
+  proof('notebooks.probe-script', KIND, ([d]) => { d.spec.podTemplate.activityProbe.podExec.script = 'echo \'{"has_activity": true}\'\n'; }),
   proof('notebooks.option-lengths', KIND, ([d]) => { IMAGE_OPTION(d).spawner.displayName = 'x'; }),
   proof('notebooks.activity-probe', KIND, ([d]) => { d.spec.podTemplate.activityProbe.minProbeIntervalSeconds = 7200; }),
   proof('notebooks.kind-texts', KIND, ([d]) => { KIND_SPEC(d).spawner.displayName = 'J'; }),
@@ -240,6 +256,16 @@ const MOVED: ReadonlyArray<() => any> = [
     return d;
   },
   () => pytorch({ Master: replica(1), Worker: replica(0) }),
+  () => pytorch({ Master: replica(1), Worker: replica(2) }, { runPolicy: { schedulingPolicy: { minAvailable: 4 } } }),
+  () => { const d = clone(NOTEBOOKS.kind); d.spec.podTemplate.activityProbe = { jupyter: { lastActivity: true, portId: 'lab' } }; return d; },
+  () => { const d = clone(NOTEBOOKS.kind); delete d.spec.podTemplate.activityProbe; return d; },
+  () => { const d = clone(NOTEBOOKS.kind); d.spec.activityRules.push(clone(d.spec.activityRules[0])); return d; },
+  () => {
+    const d = clone(NOTEBOOKS.kind);
+    d.spec.podTemplate.extraVolumes = [{ name: 'home-cache', emptyDir: {} }];
+    d.spec.podTemplate.extraVolumeMounts = [{ name: 'home-cache', mountPath: '/home/jovyan/' }];
+    return d;
+  },
 ];
 
 // ---- the pod restart policy that moved into kubeflow/pod-restart-policy ------------------------
@@ -354,5 +380,185 @@ describe('the worker counts moved into kubeflow/replica-count: one message for t
     ];
     docs.forEach((d, i) => { d.metadata.name = `train-${i}`; });
     expect(lintFindings(stream(...docs))).toEqual([]);
+  });
+});
+
+// ---- the numbers that moved into rules: one text for the construct and lint --------------------
+
+describe('the counts of NOT_YET_IN_LINT that rules now read: the construct\'s text is the rule\'s', () => {
+  const chart = () => new Chart(Testing.app(), 'test');
+  const wholeFrom1 = 'expected a whole number of 1 or more';
+
+  test('kubeflow/nproc-per-node: a PyTorchJob\'s nprocPerNode of 0', () => {
+    expect(() => new DistributedPyTorch(chart(), 'res', { metadata: { name: 'train' }, image: IMAGE, workers: 1, nprocPerNode: NprocPerNode.of(0) }))
+      .toThrow(`test/res: nprocPerNode is 0; ${wholeFrom1}`);
+    const d = STATIC_PYTORCH();
+    d.spec.nprocPerNode = '0';
+    expect(lintFindings(stream(d))).toEqual([`kubeflow/nproc-per-node spec.nprocPerNode is "0"; ${wholeFrom1}`]);
+    // The words torchrun reads, and whole numbers from 1, are not this rule's.
+    for (const ok of ['auto', 'gpu', 'cpu', '1', '8']) {
+      d.spec.nprocPerNode = ok;
+      expect(lintFindings(stream(d))).toEqual([]);
+    }
+  });
+
+  test('kubeflow/mpi-slots: an MPIJob\'s slotsPerWorker of 0 (and -np is then not judged against no slots)', () => {
+    expect(() => new MpiAllReduce(chart(), 'res', { metadata: { name: 'train' }, image: IMAGE, workers: 2, slotsPerWorker: 0 }))
+      .toThrow(`test/res: slotsPerWorker is 0; ${wholeFrom1}`);
+    const d = mpi({ command: ['mpirun', '-np', '4', 'python', 'train.py'] }, 2, { slotsPerWorker: 2 });
+    expect(lintFindings(stream(d))).toEqual([]);
+    d.spec.slotsPerWorker = 0;
+    expect(lintFindings(stream(d))).toEqual([`kubeflow/mpi-slots spec.slotsPerWorker is 0; ${wholeFrom1}`]);
+  });
+
+  test('trainer/counts: a TrainJob\'s numNodes and numProcPerNode below 1', () => {
+    const runtime = TrainingRuntimeRef.cluster('torch-distributed');
+    expect(() => new TrainJob(chart(), 'res', { metadata: { name: 'tune' }, runtime, numNodes: 0 })).toThrow(`test/res: numNodes is 0; ${wholeFrom1}`);
+    expect(() => new TrainJob(chart(), 'res', { metadata: { name: 'tune' }, runtime, numProcPerNode: -1 })).toThrow(`test/res: numProcPerNode is -1; ${wholeFrom1}`);
+    const d: any = TRAIN_JOB();
+    d.spec.trainer = { numNodes: 0, numProcPerNode: -1 };
+    expect(lintFindings(stream(d))).toEqual([
+      `trainer/counts spec.trainer.numNodes is 0; ${wholeFrom1}`,
+      `trainer/counts spec.trainer.numProcPerNode is -1; ${wholeFrom1}`,
+    ]);
+    d.spec.trainer = { numNodes: 1, numProcPerNode: 1 };
+    expect(lintFindings(stream(d))).toEqual([]);
+  });
+
+  test('trainer/counts and trainer/ssh-auth-mount-path: a runtime\'s numNodes, MPI slots and SSH path', () => {
+    const build = (numNodes: number, slotsPerWorker: number, sshAuthMountPath: string) => () => new TrainingRuntime(chart(), 'rt', {
+      metadata: { name: 'mpi' }, image: IMAGE, numNodes, mlPolicy: MlPolicy.mpi({ slotsPerWorker, sshAuthMountPath }),
+    });
+    expect(build(0, 2, '/home/mpiuser/.ssh')).toThrow(`test/rt: numNodes is 0; ${wholeFrom1}`);
+    expect(build(2, 0, '/home/mpiuser/.ssh')).toThrow(`test/rt: mlPolicy.mpi.slotsPerWorker is 0; ${wholeFrom1}`);
+    expect(build(2, 2, '.ssh')).toThrow('test/rt: mlPolicy.mpi.sshAuthMountPath is ".ssh"; expected an absolute path such as /home/mpiuser/.ssh');
+    const d = MPI_RUNTIME();
+    Object.assign(d.spec.mlPolicy, { numNodes: 0 });
+    Object.assign(d.spec.mlPolicy.mpi, { numProcPerNode: 0, sshAuthMountPath: '.ssh' });
+    expect(lintFindings(stream(d))).toEqual([
+      `trainer/counts spec.mlPolicy.numNodes is 0; ${wholeFrom1}`,
+      `trainer/counts spec.mlPolicy.mpi.numProcPerNode is 0; ${wholeFrom1}`,
+      'trainer/ssh-auth-mount-path spec.mlPolicy.mpi.sshAuthMountPath is ".ssh"; expected an absolute path such as /home/mpiuser/.ssh',
+    ]);
+  });
+
+  test('kubeflow/gang-min-available: a gang larger than the job, one message at synth (naming the prop) and in lint', () => {
+    const allowed = 'expected at most the job\'s 3 pods, or the group can never be scheduled';
+    const build = (c: Chart) => new DistributedPyTorch(c, 'res', { metadata: { name: 'train' }, image: IMAGE, workers: 2, gangScheduling: { scheduler: GangScheduler.VOLCANO, minAvailable: 4 } });
+    expect(synthErrors(build)).toBe(`${REPORT}  [test/res] spec.runPolicy.schedulingPolicy.minAvailable (gangScheduling.minAvailable) is 4; ${allowed}`);
+    const doc = build(chart()).apiObject.toJson();
+    expect(lintFindings(stream(doc))).toEqual([`kubeflow/gang-min-available spec.runPolicy.schedulingPolicy.minAvailable is 4; ${allowed}`]);
+    const d = STATIC_PYTORCH();
+    d.spec.runPolicy = { schedulingPolicy: { minAvailable: 3 } };
+    expect(lintFindings(stream(d))).toEqual([]);
+    d.spec.runPolicy.schedulingPolicy.minAvailable = 4;
+    expect(lintFindings(stream(d))).toEqual([`kubeflow/gang-min-available spec.runPolicy.schedulingPolicy.minAvailable is 4; ${allowed}`]);
+  });
+});
+
+// ---- the WorkspaceKind checks that moved into the notebooks rules ------------------------------
+
+describe('a WorkspaceKind\'s probe, activity rules and home mount: the construct reports through the rules', () => {
+  const kindWith = (props: Partial<WorkspaceKindProps>, change?: (k: WorkspaceKind) => void) => (c: Chart) => {
+    const k = new WorkspaceKind(c, 'kind', { ...JUPYTERLAB_KIND, ...props });
+    k.addImageConfig('scipy', SCIPY_IMAGE);
+    k.addPodConfig('small', { requests: { cpu: kplus.Cpu.millis(500), memory: Size.gibibytes(1) } });
+    change?.(k);
+    return k;
+  };
+  const lintOf = (build: (c: Chart) => WorkspaceKind) => lintFindings(stream(build(new Chart(Testing.app(), 'test')).apiObject.toJson()));
+  const rules = (...r: ActivityRule[]) => r;
+  const hours = (n: number, extra: Partial<ActivityRule> = {}): ActivityRule => ({ inactiveFor: Duration.hours(n), ...extra });
+
+  test('kubeflow/activity-probe: a Jupyter probe on a port the kind does not declare', () => {
+    const build = kindWith({ activityProbe: ActivityProbe.jupyter('lab') });
+    const allowed = 'expected a port the kind declares: "jupyterlab"';
+    expect(synthErrors(build)).toBe(`${REPORT}  [test/kind] spec.podTemplate.activityProbe.jupyter.portId (activityProbe) is "lab"; ${allowed}`);
+    expect(lintOf(build)).toEqual([`kubeflow/activity-probe spec.podTemplate.activityProbe.jupyter.portId is "lab"; ${allowed}`]);
+    expect(lintOf(kindWith({ activityProbe: ActivityProbe.jupyter('jupyterlab') }))).toEqual([]);
+  });
+
+  test('kubeflow/activity-probe: a script whose first line is no shebang the webhook accepts; the construct stops at once on a missing #!', () => {
+    const allowed = 'expected a script that starts with a shebang such as "#!/usr/bin/env bash"';
+    expect(() => kindWith({ activityProbe: ActivityProbe.script('echo hi\n') })(new Chart(Testing.app(), 'test')))
+      .toThrow(`test/kind: activityProbe.script is "echo hi"; ${allowed}`);
+    // "#!" with no interpreter passes the construct's prefix check; the webhook refuses it, so the rule does, at synth too.
+    const bare = kindWith({ activityProbe: ActivityProbe.script('#!\necho hi\n') });
+    expect(synthErrors(bare)).toBe(`${REPORT}  [test/kind] spec.podTemplate.activityProbe.podExec.script (activityProbe) is "#!"; ${allowed}`);
+    const long = kindWith({ activityProbe: ActivityProbe.script(`#!/bin/${'x'.repeat(260)}\necho hi\n`) });
+    expect(lintOf(long)).toEqual(['kubeflow/activity-probe spec.podTemplate.activityProbe.podExec.script is "267 characters"; '
+      + 'expected a shebang line of at most 255 characters (what the kernel reads)']);
+    expect(lintOf(kindWith({ activityProbe: ActivityProbe.script('#!/usr/bin/env bash -e\r\necho hi\n') }))).toEqual([]);
+  });
+
+  test('kubeflow/activity-rules: a rule that pauses workspaces on a kind without a probe', () => {
+    const build = kindWith({ activityRules: rules(hours(4)) });
+    const allowed = 'expected an activityProbe on the kind; without one the controller cannot tell inactivity and rejects pausing rules';
+    expect(synthErrors(build)).toBe(`${REPORT}  [test/kind] spec.activityRules[0].effect.pauseWorkspace (activityRules) is true; ${allowed}`);
+    expect(lintOf(build)).toEqual([`kubeflow/activity-rules spec.activityRules[0].effect.pauseWorkspace is true; ${allowed}`]);
+    // A rule that does not pause needs no probe.
+    expect(lintOf(kindWith({ activityRules: rules(hours(4, { pauseWorkspace: false })) }))).toEqual([]);
+  });
+
+  test('kubeflow/activity-rules: a catch-all rule before another rule that sets pauseWorkspace', () => {
+    const probe = ActivityProbe.jupyter('jupyterlab');
+    const build = kindWith({ activityProbe: probe, activityRules: rules(hours(4), hours(8, { namespaceSelector: { matchLabels: { team: 'ml' } } })) });
+    const allowed = 'expected it to be the last rule; rules are matched in order and the 1 after it could never apply';
+    expect(synthErrors(build)).toBe(`${REPORT}  [test/kind] spec.activityRules[0].match (activityRules) is "a catch-all rule (no selector)"; ${allowed}`);
+    expect(lintOf(build)).toEqual([`kubeflow/activity-rules spec.activityRules[0].match is "a catch-all rule (no selector)"; ${allowed}`]);
+    expect(lintOf(kindWith({ activityProbe: probe, activityRules: rules(hours(8, { namespaceSelector: { matchLabels: { team: 'ml' } } }), hours(4)) }))).toEqual([]);
+    // The CRD requires pauseWorkspace on every rule (crd/schema), so every rule after a catch-all counts.
+  });
+
+  test('kubeflow/home-mount: an extra volume mounted at the home path, which the controller would skip', () => {
+    const build = kindWith({}, k => k.mount('/home/jovyan', kplus.Volume.fromEmptyDir(k, 'cache', 'cache')));
+    const allowed = 'expected a path no other mount uses; the home volume is mounted there';
+    expect(synthErrors(build)).toBe(`${REPORT}  [test/kind] spec.podTemplate.extraVolumeMounts[0].mountPath is "/home/jovyan"; ${allowed}`);
+    expect(lintOf(build)).toEqual([`kubeflow/home-mount spec.podTemplate.extraVolumeMounts[0].mountPath is "/home/jovyan"; ${allowed}`]);
+    expect(lintOf(kindWith({}, k => k.mount('/home/jovyan/cache', kplus.Volume.fromEmptyDir(k, 'cache', 'cache'))))).toEqual([]);
+  });
+});
+
+// ---- the Kueue topology annotations, now read by kueue/topology -----------------------------------
+
+describe('kueue/topology: the podset topology annotations Kueue\'s webhook judges, with the construct\'s texts', () => {
+  const KEY = 'kueue.x-k8s.io/podset-';
+  const withWorkerAnnotations = (annotations: Record<string, string>) => {
+    const d = STATIC_PYTORCH();
+    d.spec.pytorchReplicaSpecs.Worker.template.metadata = { annotations };
+    return lintFindings(stream(d));
+  };
+  const at = (key: string) => `spec.pytorchReplicaSpecs.Worker.template.metadata.annotations["${KEY}${key}"]`;
+
+  test('the construct refuses a level that is no label key at once; lint finds it in the annotation', () => {
+    expect(() => new DistributedPyTorch(new Chart(Testing.app(), 'test'), 'res', {
+      metadata: { name: 'train' }, image: IMAGE, workers: 2, topology: Topology.required('rack block'),
+    })).toThrow('test/res: topology.level is "rack block"; expected a node label key such as "cloud.provider.com/topology-block": ');
+    const [found] = withWorkerAnnotations({ [`${KEY}required-topology`]: 'rack block' });
+    expect(found).toMatch(new RegExp(`^kueue/topology ${at('required-topology').replace(/[[\].]/g, m => `\\${m}`)} is "rack block"; expected a node label key such as "cloud.provider.com/topology-block": `));
+  });
+
+  test('slices, groups and the one-mode rule, as ValidateTASPodSetRequest has them', () => {
+    const level = 'cloud.provider.com/topology-block';
+    expect(withWorkerAnnotations({ [`${KEY}required-topology`]: level, [`${KEY}slice-required-topology`]: level, [`${KEY}slice-size`]: '4' })).toEqual([]);
+    expect(withWorkerAnnotations({ [`${KEY}slice-required-topology`]: level, [`${KEY}slice-size`]: '0' })).toEqual([
+      `kueue/topology ${at('slice-size')} is "0"; expected a whole number of 1 or more pods per slice`,
+    ]);
+    expect(withWorkerAnnotations({ [`${KEY}slice-size`]: '4' })).toEqual([
+      `kueue/topology ${at('slice-size')} is "4"; expected it together with ${KEY}slice-required-topology`,
+    ]);
+    expect(withWorkerAnnotations({ [`${KEY}unconstrained-topology`]: 'true', [`${KEY}group-name`]: 'g' })).toEqual([
+      `kueue/topology ${at('group-name')} is "g"; expected a non-empty group name with a required or preferred topology (Kueue groups only those)`,
+    ]);
+    expect(withWorkerAnnotations({ [`${KEY}required-topology`]: level, [`${KEY}slice-required-topology`]: level, [`${KEY}slice-size`]: '2', [`${KEY}group-name`]: 'g' }))
+      .toEqual([`kueue/topology ${at('group-name')} is "g"; expected no podset group together with slices: Kueue refuses the two on one role`]);
+    expect(withWorkerAnnotations({ [`${KEY}preferred-topology`]: level, [`${KEY}group-name`]: '42' })).toEqual([
+      `kueue/topology ${at('group-name')} is "42"; expected a group name that is not a number`,
+    ]);
+    expect(withWorkerAnnotations({ [`${KEY}required-topology`]: level, [`${KEY}unconstrained-topology`]: 'yes' })).toEqual([
+      `kueue/topology spec.pytorchReplicaSpecs.Worker.template.metadata.annotations is ["${KEY}required-topology", "${KEY}unconstrained-topology"]; `
+      + `expected at most one of ${KEY}required-topology, ${KEY}preferred-topology and ${KEY}unconstrained-topology`,
+      `kueue/topology ${at('unconstrained-topology')} is "yes"; expected "true" or "false"`,
+    ]);
   });
 });

@@ -21,12 +21,12 @@ describe('the rule catalogue', () => {
       'scheduling': 15,
       'resources': 9,
       'security': 10,
-      'numbers': 3,
+      'numbers': 4,
       'objects': 2,
       'claims': 6,
       'app': 8,
       'pod-security': 15,
-      'runtimes': 3,
+      'runtimes': 4,
       'runtime-patches': 3,
     });
   });
@@ -47,9 +47,11 @@ describe('the rule catalogue', () => {
     // The Kubernetes group: the k8s/ rules and the across-document rules of the API server and kubelet.
     expect(bySource.kubernetes).toEqual([...KUBERNETES_RULES, ...POD_SECURITY_RESTRICTED_RULES].map(r => r.id).concat('app/duplicate-object', 'app/claim-namespace'));
     // Trainer's webhook and plugin rules are not Kubernetes rules, though one walk applies both.
-    expect(bySource.trainer).toEqual(['trainer/runtime-step', 'trainer/replicated-job-name', 'trainer/patch-manager', 'trainer/patch-env', 'trainer/kueue-patch-metadata', 'trainer/runtime-policy', 'app/trainjob-runtime', 'app/trainjob-reach']);
-    expect(bySource.kueue).toEqual(['app/multikueue-queue', 'app/kueue-queue-name']);
-    expect(bySource.notebooks).toEqual(['kubeflow/option-default', 'kubeflow/option-redirect', 'kubeflow/image-port', 'kubeflow/workspace-option']);
+    expect(bySource.trainer).toEqual(['trainer/runtime-step', 'trainer/replicated-job-name', 'trainer/patch-manager', 'trainer/patch-env', 'trainer/kueue-patch-metadata', 'trainer/runtime-policy', 'trainer/counts', 'trainer/ssh-auth-mount-path', 'app/trainjob-runtime', 'app/trainjob-reach']);
+    expect(bySource.kueue).toEqual(['kueue/topology', 'app/multikueue-queue', 'app/kueue-queue-name']);
+    expect(bySource.notebooks).toEqual([
+      'kubeflow/option-default', 'kubeflow/option-redirect', 'kubeflow/image-port', 'kubeflow/activity-probe', 'kubeflow/activity-rules', 'kubeflow/home-mount', 'kubeflow/workspace-option',
+    ]);
     expect(bySource['training-operator']).toEqual(['app/pod-name-collision', ...KUBEFLOW_RULES.map(r => r.id).filter(id => !bySource.notebooks.includes(id))]);
     expect(bySource.library).toEqual(['crd/schema']);
     expect(bySource.jobset).toEqual([

@@ -46,21 +46,35 @@ describe('kubeflow/trainer v2.3.0 plugins torch and flux Validate', () => {
     expect(policyFindings(runtime({ torch: {} }, { initContainers: [{ name: 'flux-installer', image: 'img' }] }))).toEqual([]);
   });
 
-  test('app/trainjob-runtime: a TrainJob on a flux runtime asks for at least 1 process per node', () => {
+  test('trainer/counts: a TrainJob on a flux runtime asks for at least 1 process per node, found once, whatever the runtime', () => {
     const job = (numProcPerNode: number) => ({
       apiVersion: 'trainer.kubeflow.org/v1alpha1',
       kind: 'TrainJob',
       metadata: { name: 'j', namespace: 'ml' },
       spec: { runtimeRef: { name: 'rt', kind: 'ClusterTrainingRuntime', apiGroup: 'trainer.kubeflow.org' }, trainer: { numProcPerNode } },
     });
-    const found = (n: number) => appFindings([{ path: 'a', doc: runtime({ flux: {} }) }, { path: 'b', doc: job(n) }])
-      .filter(f => f.finding.rule === 'app/trainjob-runtime').map(f => f.finding);
-    expect(found(0)).toEqual([{
+    const counts = (doc: unknown) => kubernetesFindings(doc).filter(f => f.rule === 'trainer/counts');
+    expect(counts(job(0))).toEqual([{
       field: 'spec.trainer.numProcPerNode',
       value: 0,
-      allowed: 'expected at least 1: the Flux runtime "rt" starts that many processes on each node',
-      rule: 'app/trainjob-runtime',
+      allowed: 'expected a whole number of 1 or more',
+      rule: 'trainer/counts',
     }]);
-    expect(found(1)).toEqual([]);
+    expect(counts(job(1))).toEqual([]);
+    // The flux plugin's own refusal is not reported a second time against the runtime.
+    const againstRuntime = appFindings([{ path: 'a', doc: runtime({ flux: {} }) }, { path: 'b', doc: job(0) }]).filter(f => f.finding.rule === 'app/trainjob-runtime');
+    expect(againstRuntime).toEqual([]);
+  });
+
+  test('trainer/counts and trainer/ssh-auth-mount-path: a runtime\'s node count, MPI slots and SSH key path', () => {
+    const found = (doc: unknown) => kubernetesFindings(doc).filter(f => f.rule === 'trainer/counts' || f.rule === 'trainer/ssh-auth-mount-path');
+    expect(found(runtime({ numNodes: 2, mpi: { numProcPerNode: 4, sshAuthMountPath: '/home/mpiuser/.ssh' } }))).toEqual([]);
+    expect(found(runtime({ numNodes: 0, mpi: { numProcPerNode: -1, sshAuthMountPath: 'home/.ssh' } }))).toEqual([
+      { field: 'spec.mlPolicy.numNodes', value: 0, allowed: 'expected a whole number of 1 or more', rule: 'trainer/counts' },
+      { field: 'spec.mlPolicy.mpi.numProcPerNode', value: -1, allowed: 'expected a whole number of 1 or more', rule: 'trainer/counts' },
+      { field: 'spec.mlPolicy.mpi.sshAuthMountPath', value: 'home/.ssh', allowed: 'expected an absolute path such as /home/mpiuser/.ssh', rule: 'trainer/ssh-auth-mount-path' },
+    ]);
+    // A value that is no whole number is the CRD schema's, not a count finding.
+    expect(found(runtime({ numNodes: '2' }))).toEqual([]);
   });
 });

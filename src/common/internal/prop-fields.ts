@@ -108,6 +108,8 @@ const DOCUMENT_FIELDS: ReadonlyArray<readonly [RegExp, string]> = [
   [/^spec\.podTemplate\.podMetadata\.annotations(\.|\[|$)/, 'podAnnotations'],
   [/^spec\.podTemplate\.extraEnv(\[|$)/, 'env'],
   [/^spec\.podTemplate\.volumeMounts\.home$/, 'homeMountPath'],
+  [/^spec\.podTemplate\.activityProbe(\.|$)/, 'activityProbe'],
+  [/^spec\.activityRules(\[|$)/, 'activityRules'],
   [/^spec\.spawner\.displayName$/, 'displayName'],
   [/^spec\.spawner\.description$/, 'description'],
 ];

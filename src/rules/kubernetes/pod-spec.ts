@@ -3,6 +3,7 @@
  * (k8s.io/kubernetes/pkg/apis/core/validation) check them when the operator creates the pods.
  */
 import { Finding } from '../finding';
+import { checkKueueTopology } from '../kueue/topology';
 import { Rule } from '../rule';
 import { PodContext, checkContainers, checkEnv, checkVolumeMounts } from './containers';
 import { child, indexed, named } from './field-path';
@@ -52,6 +53,8 @@ const PREEMPTION_POLICIES = new Set(['PreemptLowerPriority', 'Never']);
 export function checkPodTemplate(template: unknown, at: string, out: Finding[], addedVolumes: readonly string[] = []): void {
   if (!isObject(template)) return;
   checkTemplateMeta(template.metadata, child(at, 'metadata'), out);
+  // Kueue's topology annotations live on job pod templates; its webhook judges them there.
+  checkKueueTopology(template.metadata, child(at, 'metadata'), out);
   checkPodSpec(template.spec, child(at, 'spec'), out, addedVolumes, isObject(template.metadata) ? template.metadata.labels : undefined);
 }
 

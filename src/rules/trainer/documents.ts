@@ -6,6 +6,7 @@
  * TrainJob names are across documents (validation/app/trainjob-runtime.ts).
  */
 import { Finding } from '../finding';
+import { TRAINER_COUNT_RULES, checkRuntimeCounts, checkTrainJobCounts } from './counts';
 import { isDomainPrefixedPath } from './domain-prefixed-path';
 import { checkJobSetTemplate } from './jobset-template';
 import { ANCESTOR_LABEL, MAX_REPLICATED_JOB_NAME, STEP_CONTAINERS } from './names';
@@ -34,12 +35,15 @@ export const KUEUE_PATCH_METADATA = new Rule('trainer', 'trainer/kueue-patch-met
 export const RUNTIME_POLICY = new Rule('trainer', 'trainer/runtime-policy', 'runtimes',
   'kubeflow/trainer v2.3.0 plugins/torch validateEnvInjectionTargets and plugins/flux Validate (the runtime\'s envInjection targets exist; no init container of its own named flux-installer)');
 
-export const TRAINER_RULES = [RUNTIME_STEP, REPLICATED_JOB_NAME, PATCH_MANAGER, PATCH_ENV, KUEUE_PATCH_METADATA, RUNTIME_POLICY];
+export const TRAINER_RULES = [
+  RUNTIME_STEP, REPLICATED_JOB_NAME, PATCH_MANAGER, PATCH_ENV, KUEUE_PATCH_METADATA, RUNTIME_POLICY, ...TRAINER_COUNT_RULES,
+];
 
 /** The checks of a TrainingRuntime or ClusterTrainingRuntime. */
 export function checkTrainingRuntime(doc: any, out: Finding[]): void {
   checkJobSetTemplate(doc?.spec?.template?.spec, 'spec.template.spec', out);
   checkRuntimePolicy(doc, out);
+  checkRuntimeCounts(doc, out);
   const jobs = doc?.spec?.template?.spec?.replicatedJobs;
   if (!Array.isArray(jobs)) return;
   const at = 'spec.template.spec.replicatedJobs';
@@ -105,6 +109,7 @@ function checkRuntimePolicy(doc: any, out: Finding[]): void {
 
 /** The checks of a TrainJob's runtime patches that need no runtime. */
 export function checkTrainJob(doc: any, out: Finding[]): void {
+  checkTrainJobCounts(doc, out);
   const patches = doc?.spec?.runtimePatches;
   if (!Array.isArray(patches)) return;
   patches.forEach((patch: any, i: number) => {

@@ -129,10 +129,7 @@ function checkAgainst(job: any, runtime: any, origin: string, report: Report, re
   if (policy === 'mpi' && runtime.spec.mlPolicy.mpi.runLauncherAsNode === true && numNodes >= 2 && !(byName.has(LAUNCHER_JOB) && byName.has(NODE_JOB))) {
     report('spec.trainer.numNodes', numNodes, `expected 1: the MPI runtime "${name}"${origin} runs the launcher as a node but lacks a "${LAUNCHER_JOB}" or "${NODE_JOB}" job`);
   }
-  // plugins/flux Validate: the job's processes per node, when given, replace the runtime's and must be at least 1.
-  const procs = job.spec?.trainer?.numProcPerNode;
-  if (policy === 'flux' && typeof procs === 'number' && procs < 1) {
-    report('spec.trainer.numProcPerNode', procs, `expected at least 1: the Flux runtime "${name}"${origin} starts that many processes on each node`);
-  }
+  // plugins/flux Validate refuses a job's numProcPerNode below 1: trainer/counts finds that on every
+  // TrainJob, whatever its runtime, so it is not reported here a second time.
   reachFindings(job, runtime, policy, origin, reach, podNames);
 }

@@ -13,7 +13,12 @@ import { TrainingKindFacts, replicaSpecs, replicasOf } from './training-kinds';
 export const MPI_PROCESSES = new Rule('training-operator', 'kubeflow/mpi-np', 'mpi',
   'training-operator pkg/controller.v1/mpi newConfigMap (hostfile: <job>-worker-<i> slots=<slotsPerWorker>) and Open MPI mpirun -np');
 
-export const MPI_RULES = [MPI_PROCESSES];
+// No webhook or CRD minimum checks slotsPerWorker; the controller writes it into every hostfile
+// line, and a host of 0 slots runs no process, so mpirun has nowhere to start the job.
+export const MPI_SLOTS = new Rule('training-operator', 'kubeflow/mpi-slots', 'mpi',
+  'training-operator pkg/controller.v1/mpi newConfigMap (slots=<slotsPerWorker> on every hostfile line; nothing checks it) and Open MPI mpirun');
+
+export const MPI_RULES = [MPI_PROCESSES, MPI_SLOTS];
 
 const MPI_LAUNCHERS = /^(mpirun|mpiexec|orterun|horovodrun)$/;
 export const NP_FLAGS = ['-np', '--np', '-n', '--n'];
@@ -53,6 +58,12 @@ export function processCount(commandLine: readonly string[]): ProcessCount | und
 /** Checks `-np` of every launcher container against workers × slotsPerWorker. */
 export function checkMpiProcesses(doc: any, facts: TrainingKindFacts, out: Finding[]): void {
   if (facts.kind !== 'MPIJob') return;
+  const slotsGiven = doc.spec?.slotsPerWorker;
+  if (typeof slotsGiven === 'number' && Number.isInteger(slotsGiven) && slotsGiven < 1) {
+    // The same text as the construct's slotsPerWorker prop; -np is not judged against no slots.
+    MPI_SLOTS.report(out, 'spec.slotsPerWorker', slotsGiven, 'expected a whole number of 1 or more');
+    return;
+  }
   const specs = new Map(replicaSpecs(doc, facts));
   const launcher = specs.get('Launcher');
   const containers = launcher?.template?.spec?.containers;

@@ -1,6 +1,7 @@
 // Package trainer runs the admission webhooks of Kubeflow Trainer v2 (github.com/kubeflow/trainer/v2
 // v2.3.0, pkg/webhooks) on the TrainJobs, TrainingRuntimes and ClusterTrainingRuntimes the library
-// emits, after the steps the API server takes on a custom resource (pruning and the CRD defaults).
+// emits, after the steps the API server takes on a custom resource (pruning and the CRD defaults),
+// and those of JobSet (sigs.k8s.io/jobset v0.12.0, pkg/webhooks) on the JobSet a TrainJob builds.
 //
 // It is a module of its own because the trainer is built on k8s.io/* v0.36.2 and controller-runtime
 // v0.24.1, and pulls jobset, scheduler-plugins and volcano's APIs: its build list stays as the
@@ -69,10 +70,11 @@ func NewScheme() *apiruntime.Scheme {
 	return scheme
 }
 
-// webhookManager stands in for the controller manager where pkg/webhooks registers its handlers.
-// The webhook builder of controller-runtime v0.24 asks a manager only for its scheme, its rest
-// config and its webhook server (pkg/builder/webhook.go); any other method is the nil embedded
-// interface and panics, so a webhook that came to need more would fail loudly here.
+// webhookManager stands in for the controller manager where the Trainer's and JobSet's
+// pkg/webhooks register their handlers. The webhook builder of controller-runtime v0.24 asks a
+// manager only for its scheme, its rest config and its webhook server (pkg/builder/webhook.go), and
+// JobSet's setup for its client; any other method is the nil embedded interface and panics, so a
+// webhook that came to need more would fail loudly here.
 type webhookManager struct {
 	manager.Manager
 	scheme *apiruntime.Scheme

@@ -48,7 +48,7 @@ export interface Decision {
 type Verdicts = { [file: string]: { [source: string]: string[] } };
 
 /** Upstream sources in report order. */
-const SOURCES = ['kubernetes', 'crd-schema', 'training-operator', 'trainer'];
+const SOURCES = ['kubernetes', 'crd-schema', 'training-operator', 'trainer', 'jobset'];
 
 function readJson<T>(file: string): T {
   return JSON.parse(fs.readFileSync(file, 'utf8')) as T;

@@ -56,6 +56,16 @@ type Result struct {
 	// BuildError says why it could not.
 	Built      *Built
 	BuildError error
+	// JobSet is the JobSet webhooks' verdict on the built JobSet (nil when nothing was built).
+	JobSet *Verdict
+}
+
+// JobSetProblem says why the JobSet webhooks refused the built JobSet ("" when they did not).
+func (r Result) JobSetProblem() string {
+	if r.JobSet == nil || r.JobSet.Allowed {
+		return ""
+	}
+	return fmt.Sprintf("%s: the built JobSet: admission webhook %q denied the request: %s", r.Document.Label(), r.JobSet.Webhook, r.JobSet.Message)
 }
 
 // Accepted is true when the API server would store the document as written: no webhook denied
@@ -320,6 +330,13 @@ func (c *Checker) Check(ctx context.Context, set []corpus.Document) ([]Result, e
 			result.Note = ambiguous[*ref]
 			if result.Accepted() {
 				result.Built, result.BuildError = cluster.Build(ctx, result.Verdict.Object, a.namespace)
+				if result.BuildError == nil {
+					verdict, err := cluster.CreateJobSet(ctx, result.Built.JobSet)
+					if err != nil {
+						return nil, fmt.Errorf("%s: the built JobSet: %w", d.Label(), err)
+					}
+					result.JobSet = &verdict
+				}
 			}
 		}
 		results = append(results, result)

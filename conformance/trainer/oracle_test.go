@@ -56,7 +56,11 @@ func sourceOf(file string) string {
 }
 
 // oracleFigures counts one source.
-type oracleFigures struct{ pairs, recorded, derived, compared, differences int }
+type oracleFigures struct {
+	pairs, recorded, derived, compared, differences int
+	// jobSets counts the built JobSets the JobSet webhooks judged; jobSetsRefused those they refused.
+	jobSets, jobSetsRefused int
+}
 
 // TestOracle builds, for every TrainJob the webhooks accept (the tests', the examples' and the
 // upstream corpus), the JobSet Trainer v2.3.0's controller would apply, and compares it with what
@@ -98,6 +102,18 @@ func TestOracle(t *testing.T) {
 			if r.BuildError != nil {
 				t.Errorf("%s: accepted, but %v", r.Document.Label(), r.BuildError)
 				continue
+			}
+			// The JobSet controller's webhooks judge what the Trainer applies. Every job here is one the
+			// library wrote (it refuses a job before writing it) or an upstream example the library
+			// accepts, so a refusal is a difference: the TrainJob is stored, and never runs.
+			if r.JobSet == nil {
+				t.Errorf("%s: built, but its JobSet was not sent to the JobSet webhooks", r.Document.Label())
+				continue
+			}
+			fig.jobSets++
+			if p := r.JobSetProblem(); p != "" {
+				fig.jobSetsRefused++
+				t.Errorf("%s (%s): %s", r.Document.Label(), o.source, p)
 			}
 			b := r.Built
 			key := IntentKey(b.TrainJob.Namespace, b.TrainJob.Name)
@@ -145,16 +161,18 @@ func TestOracle(t *testing.T) {
 	total := oracleFigures{}
 	for _, source := range []string{"tests", "examples", "upstream"} {
 		f := figures[source]
-		line := fmt.Sprintf("oracle %s: %d TrainJob/runtime pairs built (%d recorded intents, %d derived from the spec), %d fields compared, %d differences",
-			source, f.pairs, f.recorded, f.derived, f.compared, f.differences)
+		line := fmt.Sprintf("oracle %s: %d TrainJob/runtime pairs built (%d recorded intents, %d derived from the spec), %d fields compared, %d differences; %d JobSets judged by the JobSet webhooks, %d refused",
+			source, f.pairs, f.recorded, f.derived, f.compared, f.differences, f.jobSets, f.jobSetsRefused)
 		t.Log(line)
 		fmt.Println(line)
 		total.pairs += f.pairs
 		total.compared += f.compared
 		total.differences += f.differences
+		total.jobSets += f.jobSets
+		total.jobSetsRefused += f.jobSetsRefused
 	}
-	summary := fmt.Sprintf("oracle: %d pairs built, %d fields compared, %d differences (%d known, listed in %s)",
-		total.pairs, total.compared, total.differences, len(known.Differences), knownDifferencesFile)
+	summary := fmt.Sprintf("oracle: %d pairs built, %d fields compared, %d differences (%d known, listed in %s); %d JobSets judged by the JobSet webhooks, %d refused",
+		total.pairs, total.compared, total.differences, len(known.Differences), knownDifferencesFile, total.jobSets, total.jobSetsRefused)
 	t.Log(summary)
 	fmt.Println(summary)
 	if figures["upstream"].pairs == 0 {

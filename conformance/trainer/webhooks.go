@@ -1,6 +1,7 @@
 // Package trainer runs the admission webhooks of Kubeflow Trainer v2 (github.com/kubeflow/trainer/v2
 // v2.3.0, pkg/webhooks) on the TrainJobs, TrainingRuntimes and ClusterTrainingRuntimes the library
-// emits, after the steps the API server takes on a custom resource (pruning and the CRD defaults).
+// emits, after the steps the API server takes on a custom resource (pruning and the CRD defaults),
+// and those of JobSet (sigs.k8s.io/jobset v0.12.0, pkg/webhooks) on the JobSet a TrainJob builds.
 //
 // It is a module of its own because the trainer is built on k8s.io/* v0.36.2 and controller-runtime
 // v0.24.1, and pulls jobset, scheduler-plugins and volcano's APIs: its build list stays as the
@@ -19,6 +20,7 @@ import (
 	admissionv1 "k8s.io/api/admission/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	apiruntime "k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
@@ -37,6 +39,7 @@ import (
 	jobruntime "github.com/kubeflow/trainer/v2/pkg/runtime"
 	runtimecore "github.com/kubeflow/trainer/v2/pkg/runtime/core"
 	"github.com/kubeflow/trainer/v2/pkg/webhooks"
+	jobsetwebhooks "sigs.k8s.io/jobset/pkg/webhooks"
 )
 
 // Paths the release's webhook configurations call (manifests/base/webhook/manifests.yaml); the
@@ -67,19 +70,25 @@ func NewScheme() *apiruntime.Scheme {
 	return scheme
 }
 
-// webhookManager stands in for the controller manager where pkg/webhooks registers its handlers.
-// The webhook builder of controller-runtime v0.24 asks a manager only for its scheme, its rest
-// config and its webhook server (pkg/builder/webhook.go); any other method is the nil embedded
-// interface and panics, so a webhook that came to need more would fail loudly here.
+// webhookManager stands in for the controller manager where the Trainer's and JobSet's
+// pkg/webhooks register their handlers. The webhook builder of controller-runtime v0.24 asks a
+// manager only for its scheme, its rest config and its webhook server (pkg/builder/webhook.go), and
+// JobSet's setup for its client; any other method is the nil embedded interface and panics, so a
+// webhook that came to need more would fail loudly here.
 type webhookManager struct {
 	manager.Manager
 	scheme *apiruntime.Scheme
 	server webhook.Server
+	client client.Client
 }
 
 func (m *webhookManager) GetScheme() *apiruntime.Scheme    { return m.scheme }
 func (m *webhookManager) GetWebhookServer() webhook.Server { return m.server }
 func (m *webhookManager) GetConfig() *rest.Config          { return &rest.Config{} }
+
+// GetClient serves the JobSet webhooks, which keep the manager's client (for the PVCs its volume
+// claim policies look up); the Trainer's never ask for it.
+func (m *webhookManager) GetClient() client.Client { return m.client }
 
 // discardIndexer takes the field indexes the runtimes register. They serve the controllers' List
 // calls by field; the webhook paths only Get objects, and the fake client would refuse a List on an
@@ -118,8 +127,13 @@ func NewCluster(ctx context.Context, scheme *apiruntime.Scheme, objects []client
 	if err != nil {
 		return nil, fmt.Errorf("initializing the trainer's runtimes: %w", err)
 	}
-	if failed, err := webhooks.Setup(&webhookManager{scheme: scheme, server: server}, runtimes); err != nil {
+	mgr := &webhookManager{scheme: scheme, server: server, client: c}
+	if failed, err := webhooks.Setup(mgr, runtimes); err != nil {
 		return nil, fmt.Errorf("setting up the %s webhook: %w", failed, err)
+	}
+	// The JobSet controller's webhooks, on the same server: their paths are JobSet's own.
+	if err := jobsetwebhooks.Setup(mgr); err != nil {
+		return nil, fmt.Errorf("setting up the JobSet webhooks: %w", err)
 	}
 	return &Cluster{scheme: scheme, mux: server.WebhookMux(), client: c, runtimes: runtimes}, nil
 }
@@ -140,21 +154,25 @@ type Verdict struct {
 }
 
 // step is one webhook a create goes through: its name in the release's webhook configurations,
-// the path it is served at and the resource the request names.
-type step struct{ name, path, resource string }
+// the path it is served at and the resource the request names (in the Trainer's API group unless
+// gv says otherwise).
+type step struct {
+	name, path, resource string
+	gv                   schema.GroupVersion
+}
 
 // createSteps lists, per kind, the webhooks a create calls in order (mutating before validating,
 // as admission orders them).
 var createSteps = map[string][]step{
 	trainer.TrainJobKind: {
-		{"defaulter.trainjob.trainer.kubeflow.org", mutateTrainJobPath, "trainjobs"},
-		{"validator.trainjob.trainer.kubeflow.org", validateTrainJobPath, "trainjobs"},
+		{name: "defaulter.trainjob.trainer.kubeflow.org", path: mutateTrainJobPath, resource: "trainjobs"},
+		{name: "validator.trainjob.trainer.kubeflow.org", path: validateTrainJobPath, resource: "trainjobs"},
 	},
 	trainer.TrainingRuntimeKind: {
-		{"validator.trainingruntime.trainer.kubeflow.org", validateTrainingRuntimePath, "trainingruntimes"},
+		{name: "validator.trainingruntime.trainer.kubeflow.org", path: validateTrainingRuntimePath, resource: "trainingruntimes"},
 	},
 	trainer.ClusterTrainingRuntimeKind: {
-		{"validator.clustertrainingruntime.trainer.kubeflow.org", validateClusterTrainingRuntimePath, "clustertrainingruntimes"},
+		{name: "validator.clustertrainingruntime.trainer.kubeflow.org", path: validateClusterTrainingRuntimePath, resource: "clustertrainingruntimes"},
 	},
 }
 
@@ -165,6 +183,12 @@ func (c *Cluster) Create(ctx context.Context, kind string, object []byte, namesp
 	if !ok {
 		return Verdict{}, fmt.Errorf("no trainer webhook for kind %s", kind)
 	}
+	return c.create(ctx, steps, kind, object, namespace, name)
+}
+
+// create runs a create's webhooks in order: a denial ends it, a mutating webhook's patch is applied
+// before the next one sees the object.
+func (c *Cluster) create(ctx context.Context, steps []step, kind string, object []byte, namespace, name string) (Verdict, error) {
 	verdict := Verdict{Allowed: true}
 	for _, step := range steps {
 		response, err := c.review(ctx, step, kind, object, namespace, name)
@@ -197,8 +221,12 @@ func (c *Cluster) Create(ctx context.Context, kind string, object []byte, namesp
 
 // review posts one AdmissionReview (admission.k8s.io/v1, operation CREATE) to a webhook path.
 func (c *Cluster) review(ctx context.Context, step step, kind string, object []byte, namespace, name string) (*admissionv1.AdmissionResponse, error) {
-	gvk := metav1.GroupVersionKind{Group: trainer.GroupVersion.Group, Version: trainer.GroupVersion.Version, Kind: kind}
-	gvr := metav1.GroupVersionResource{Group: trainer.GroupVersion.Group, Version: trainer.GroupVersion.Version, Resource: step.resource}
+	gv := step.gv
+	if gv.Empty() {
+		gv = trainer.GroupVersion
+	}
+	gvk := metav1.GroupVersionKind{Group: gv.Group, Version: gv.Version, Kind: kind}
+	gvr := metav1.GroupVersionResource{Group: gv.Group, Version: gv.Version, Resource: step.resource}
 	review := admissionv1.AdmissionReview{
 		TypeMeta: metav1.TypeMeta{APIVersion: admissionv1.SchemeGroupVersion.String(), Kind: "AdmissionReview"},
 		Request: &admissionv1.AdmissionRequest{

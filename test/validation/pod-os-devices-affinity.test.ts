@@ -1,0 +1,124 @@
+import { f, runCases } from './cases';
+import { CONTAINER, WORKER, pytorchJob, workerContainer as c, workerSpec as s } from './fixtures';
+
+/**
+ * Pod checks the rules inventory listed as open: affinity terms' label keys, raw block devices,
+ * pod overhead and the fields a pod's os.name rules out. Each case gives the exact finding; the
+ * neighbouring valid variant gives none.
+ */
+
+const LABEL_KEY = 'expected a label key: an optional DNS subdomain prefix and "/", then at most 63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit';
+const AFFINITY = `${WORKER}.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[0]`;
+const antiAffinity = (d: any, term: Record<string, unknown>, labels?: Record<string, string>) => {
+  s(d).affinity = { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: 'kubernetes.io/hostname', ...term }] } };
+  if (labels !== undefined) d.spec.pytorchReplicaSpecs.Worker.template.metadata = { ...d.spec.pytorchReplicaSpecs.Worker.template.metadata, labels };
+};
+
+describe('k8s/affinity-label-keys: matchLabelKeys and mismatchLabelKeys of pod affinity terms', () => {
+  runCases(pytorchJob, [
+    ['keys beside a selector, a key the pod has not in the selector', d => antiAffinity(d,
+      { labelSelector: { matchLabels: { app: 'train' } }, matchLabelKeys: ['run'], mismatchLabelKeys: ['team'] }, { run: 'r1', team: 't' }), []],
+    ['matchLabelKeys without a labelSelector', d => antiAffinity(d, { matchLabelKeys: ['run'] }),
+      [f(`${AFFINITY}.matchLabelKeys`, ['run'], 'expected not set when labelSelector is not set (the keys narrow the selector)', 'k8s/affinity-label-keys')]],
+    ['mismatchLabelKeys without a labelSelector', d => antiAffinity(d, { mismatchLabelKeys: ['team'] }),
+      [f(`${AFFINITY}.mismatchLabelKeys`, ['team'], 'expected not set when labelSelector is not set (the keys narrow the selector)', 'k8s/affinity-label-keys')]],
+    ['a key that is not a label key', d => antiAffinity(d, { labelSelector: { matchLabels: { app: 'train' } }, mismatchLabelKeys: ['-team'] }),
+      [f(`${AFFINITY}.mismatchLabelKeys[0]`, '-team', LABEL_KEY, 'k8s/affinity-label-keys')]],
+    ['a key in both lists', d => antiAffinity(d, { labelSelector: { matchLabels: { app: 'train' } }, matchLabelKeys: ['run'], mismatchLabelKeys: ['run'] }),
+      [f(`${AFFINITY}.matchLabelKeys[0]`, 'run', 'expected a key that mismatchLabelKeys does not list (a key cannot both match and mismatch the pod)', 'k8s/affinity-label-keys')]],
+    ['a matchLabelKey the selector has and the pod carries', d => antiAffinity(d, { labelSelector: { matchLabels: { run: 'r1' } }, matchLabelKeys: ['run'] }, { run: 'r1' }),
+      [f(`${AFFINITY}.matchLabelKeys[0]`, 'run',
+        'expected a key the labelSelector does not have: the API server adds "run In (r1)" from the pod\'s labels when it creates the pod, and refuses the key twice',
+        'k8s/affinity-label-keys')]],
+    ['a matchLabelKey the selector has but the pod does not carry (nothing is merged)', d => antiAffinity(d,
+      { labelSelector: { matchLabels: { run: 'r1' } }, matchLabelKeys: ['run'] }, { app: 'train' }), []],
+    ['preferred terms are checked too', d => {
+      s(d).affinity = { podAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 10, podAffinityTerm: { topologyKey: 'kubernetes.io/hostname', matchLabelKeys: ['run'] } }] } };
+    }, [f(`${WORKER}.affinity.podAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].podAffinityTerm.matchLabelKeys`, ['run'],
+      'expected not set when labelSelector is not set (the keys narrow the selector)', 'k8s/affinity-label-keys')]],
+  ]);
+});
+
+describe('k8s/volume-devices: raw block devices of a container', () => {
+  const DEVICES = `${CONTAINER}.volumeDevices`;
+  const withClaim = (d: any) => { s(d).volumes = [...(s(d).volumes ?? []), { name: 'raw', persistentVolumeClaim: { claimName: 'raw-disk' } }]; };
+  runCases(pytorchJob, [
+    ['a device of a claim volume', d => { withClaim(d); c(d).volumeDevices = [{ name: 'raw', devicePath: '/dev/xvda' }]; }, []],
+    ['a device of an ephemeral volume', d => {
+      s(d).volumes.push({ name: 'scratch', ephemeral: { volumeClaimTemplate: { spec: { accessModes: ['ReadWriteOnce'], volumeMode: 'Block', resources: { requests: { storage: '1Gi' } } } } } });
+      c(d).volumeDevices = [{ name: 'scratch', devicePath: '/dev/xvdb' }];
+    }, []],
+    ['a device of no volume', d => { c(d).volumeDevices = [{ name: 'raw', devicePath: '/dev/xvda' }]; },
+      [f(`${DEVICES}[0].name`, 'raw', 'expected the name of a volume of the pod', 'k8s/volume-devices')]],
+    ['a device of an emptyDir volume', d => { s(d).volumes.push({ name: 'scratch', emptyDir: {} }); c(d).volumeDevices = [{ name: 'scratch', devicePath: '/dev/xvda' }]; },
+      [f(`${DEVICES}[0].name`, 'scratch', 'expected a persistentVolumeClaim or ephemeral volume (only a claim gives a block device)', 'k8s/volume-devices')]],
+    ['two devices of one volume, at one path', d => { withClaim(d); c(d).volumeDevices = [{ name: 'raw', devicePath: '/dev/xvda' }, { name: 'raw', devicePath: '/dev/xvda' }]; }, [
+      f(`${DEVICES}[1].name`, 'raw', 'expected a volume no other device of the container names', 'k8s/volume-devices'),
+      f(`${DEVICES}[1].devicePath`, '/dev/xvda', 'expected a device path no other device of the container uses', 'k8s/volume-devices'),
+    ]],
+    ['a device path with ".." and an empty one', d => {
+      withClaim(d); s(d).volumes.push({ name: 'raw2', persistentVolumeClaim: { claimName: 'raw-two' } });
+      c(d).volumeDevices = [{ name: 'raw', devicePath: '/dev/../xvda' }, { name: 'raw2', devicePath: '' }];
+    }, [
+      f(`${DEVICES}[0].devicePath`, '/dev/../xvda', 'expected a path without ".."', 'k8s/volume-devices'),
+      f(`${DEVICES}[1].devicePath`, '', 'expected the path of the device in the container, such as /dev/xvda', 'k8s/volume-devices'),
+    ]],
+    ['a device the container also mounts, at a mount\'s path', d => {
+      withClaim(d);
+      c(d).volumeMounts = [...(c(d).volumeMounts ?? []), { name: 'raw', mountPath: '/raw' }];
+      c(d).volumeDevices = [{ name: 'raw', devicePath: '/raw' }];
+    }, [
+      f(`${DEVICES}[0].name`, 'raw', 'expected a volume the container does not also mount (volumeMounts names it)', 'k8s/volume-devices'),
+      f(`${DEVICES}[0].devicePath`, '/raw', 'expected a path no volume mount of the container uses', 'k8s/volume-devices'),
+    ]],
+    ['a device in a pod with hostUsers false', d => { withClaim(d); s(d).hostUsers = false; c(d).volumeDevices = [{ name: 'raw', devicePath: '/dev/xvda' }]; },
+      [f(DEVICES, [{ name: 'raw', devicePath: '/dev/xvda' }],
+        'expected no volume devices in a pod with hostUsers false (block devices cannot be mapped into its user namespace)', 'k8s/volume-devices')]],
+  ]);
+});
+
+describe('validateOverhead: pod overhead follows the container limits\' rules (k8s/resource-name, k8s/resource-quantity, k8s/resource-huge-pages)', () => {
+  runCases(pytorchJob, [
+    ['an overhead of cpu and memory', d => { s(d).overhead = { cpu: '250m', memory: '120Mi' }; }, []],
+    ['an unknown resource name', d => { s(d).overhead = { gpu: '1' }; },
+      [f(`${WORKER}.overhead.gpu`, 'gpu', 'expected cpu, memory, ephemeral-storage, hugepages-<size>, or an extended resource with a domain prefix such as nvidia.com/gpu', 'k8s/resource-name')]],
+    ['a negative quantity', d => { s(d).overhead = { cpu: '-1' }; },
+      [f(`${WORKER}.overhead.cpu`, '-1', 'expected a non-negative quantity such as 500m, 2, 1.5Gi or 100M', 'k8s/resource-quantity')]],
+    ['huge pages alone', d => { s(d).overhead = { 'hugepages-2Mi': '2Mi' }; },
+      [f(`${WORKER}.overhead`, 'hugepages-2Mi', 'expected a cpu or memory overhead beside the huge pages (the API server refuses huge pages alone)', 'k8s/resource-huge-pages')]],
+  ]);
+});
+
+describe('k8s/pod-os-fields: the fields a pod\'s os.name rules out', () => {
+  const WINDOWS = { gmsaCredentialSpecName: 'gmsa', runAsUserName: 'ContainerUser' };
+  const linux = '(the pod\'s os.name is "linux")';
+  const windows = 'expected not set: a Linux-only field (the pod\'s os.name is "windows")';
+  runCases(pytorchJob, [
+    ['a Linux pod with Linux fields', d => { s(d).os = { name: 'linux' }; s(d).securityContext = { ...s(d).securityContext, runAsUser: 1000 }; }, []],
+    ['a pod without os.name may carry Windows options (the node decides)', d => { c(d).securityContext = { ...c(d).securityContext, windowsOptions: WINDOWS }; }, []],
+    ['Windows options in a Linux pod, pod and container', d => {
+      s(d).os = { name: 'linux' };
+      s(d).securityContext = { ...s(d).securityContext, windowsOptions: WINDOWS };
+      c(d).securityContext = { ...c(d).securityContext, windowsOptions: WINDOWS };
+    }, [
+      f(`${WORKER}.securityContext.windowsOptions`, WINDOWS, `expected not set: Windows options are for Windows pods ${linux}`, 'k8s/pod-os-fields'),
+      f(`${CONTAINER}.securityContext.windowsOptions`, WINDOWS, `expected not set: Windows options are for Windows pods ${linux}`, 'k8s/pod-os-fields'),
+    ]],
+    ['a Windows pod with Windows options only', d => {
+      s(d).os = { name: 'windows' }; s(d).securityContext = { windowsOptions: WINDOWS }; delete c(d).securityContext;
+    }, []],
+    ['Linux-only fields in a Windows pod', d => {
+      s(d).os = { name: 'windows' };
+      s(d).securityContext = { runAsUser: 1000, sysctls: [{ name: 'kernel.shm_rmid_forced', value: '1' }] };
+      s(d).hostPID = true;
+      s(d).shareProcessNamespace = false;
+      c(d).securityContext = { privileged: false };
+    }, [
+      f(`${WORKER}.securityContext.runAsUser`, 1000, windows, 'k8s/pod-os-fields'),
+      f(`${WORKER}.securityContext.sysctls`, [{ name: 'kernel.shm_rmid_forced', value: '1' }], windows, 'k8s/pod-os-fields'),
+      f(`${WORKER}.shareProcessNamespace`, false, windows, 'k8s/pod-os-fields'),
+      f(`${WORKER}.hostPID`, true, windows, 'k8s/pod-os-fields'),
+      f(`${CONTAINER}.securityContext.privileged`, false, windows, 'k8s/pod-os-fields'),
+    ]],
+  ]);
+});

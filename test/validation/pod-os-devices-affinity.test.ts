@@ -122,3 +122,45 @@ describe('k8s/pod-os-fields: the fields a pod\'s os.name rules out', () => {
     ]],
   ]);
 });
+
+describe('k8s/windows-options: gMSA fields, the user name, HostProcess containers', () => {
+  const POD = `${WORKER}.securityContext.windowsOptions`;
+  const CTR = `${CONTAINER}.securityContext.windowsOptions`;
+  const user = (problem: string) => `expected a Windows user name, [DOMAIN\\]USER: ${problem}`;
+  const podOptions = (d: any, options: Record<string, unknown>) => { s(d).securityContext = { windowsOptions: options }; delete c(d).securityContext; };
+  runCases(pytorchJob, [
+    ['good options', d => podOptions(d, { gmsaCredentialSpecName: 'webapp-gmsa', gmsaCredentialSpec: '{}', runAsUserName: 'NT AUTHORITY\\NETWORK SERVICE' }), []],
+    ['a user in a DNS domain, and a user alone', d => { podOptions(d, { runAsUserName: 'corp.example.com\\trainer' }); c(d).securityContext = { windowsOptions: { runAsUserName: 'ContainerUser' } }; }, []],
+    ['a credential spec name that is no object name', d => podOptions(d, { gmsaCredentialSpecName: 'WebApp' }),
+      [f(`${POD}.gmsaCredentialSpecName`, 'WebApp', 'expected the name of a GMSACredentialSpec object: a DNS-1123 subdomain: at most 253 lower-case letters, digits, "-" or ".", each dot-separated part starting and ending with a letter or digit', 'k8s/windows-options')]],
+    ['an empty credential spec', d => podOptions(d, { gmsaCredentialSpec: '' }),
+      [f(`${POD}.gmsaCredentialSpec`, '', 'expected a credential spec of 1 byte to 64 KiB', 'k8s/windows-options')]],
+    ['a credential spec over 64 KiB', d => podOptions(d, { gmsaCredentialSpec: 'x'.repeat(65537) }),
+      [f(`${POD}.gmsaCredentialSpec`, '65537 bytes', 'expected a credential spec of 1 byte to 64 KiB', 'k8s/windows-options')]],
+    ['a user name with two backslashes', d => podOptions(d, { runAsUserName: 'a\\b\\c' }), [f(`${POD}.runAsUserName`, 'a\\b\\c', user('it holds more than one backslash'), 'k8s/windows-options')]],
+    ['a user name with a control character', d => podOptions(d, { runAsUserName: 'us\ter' }), [f(`${POD}.runAsUserName`, 'us\ter', user('it holds a control character'), 'k8s/windows-options')]],
+    ['a domain that is neither NetBIOS nor DNS', d => podOptions(d, { runAsUserName: 'a.very-long-domain_name.\\u' }),
+      [f(`${POD}.runAsUserName`, 'a.very-long-domain_name.\\u', user('the domain "a.very-long-domain_name." is neither a NetBIOS name nor a DNS name'), 'k8s/windows-options')]],
+    ['an empty user, a user of periods, a user with "@"', d => {
+      podOptions(d, { runAsUserName: 'CORP\\' });
+      c(d).securityContext = { windowsOptions: { runAsUserName: '. .' } };
+      s(d).initContainers = [{ name: 'init', image: 'busybox', securityContext: { windowsOptions: { runAsUserName: 'me@corp' } } }];
+    }, [
+      f(`${POD}.runAsUserName`, 'CORP\\', user('the user is empty'), 'k8s/windows-options'),
+      f(`${WORKER}.initContainers[init].securityContext.windowsOptions.runAsUserName`, 'me@corp', user('the user holds one of "/\\:;|=,+*?<>@[]'), 'k8s/windows-options'),
+      f(`${CTR}.runAsUserName`, '. .', user('the user is only periods and spaces'), 'k8s/windows-options'),
+    ]],
+    ['a user of 105 bytes', d => podOptions(d, { runAsUserName: 'u'.repeat(105) }), [f(`${POD}.runAsUserName`, 'u'.repeat(105), user('the user has more than 104 bytes'), 'k8s/windows-options')]],
+    ['HostProcess on the pod, with hostNetwork', d => { podOptions(d, { hostProcess: true }); s(d).hostNetwork = true; }, []],
+    ['a container\'s hostProcess unlike the pod\'s (the container\'s own value counts, so none is a HostProcess one)', d => {
+      podOptions(d, { hostProcess: true }); s(d).hostNetwork = true; c(d).securityContext = { windowsOptions: { hostProcess: false } };
+    }, [f(`${CTR}.hostProcess`, false, 'expected true, the pod\'s hostProcess, or not set', 'k8s/windows-options')]],
+    ['one HostProcess container of two, without hostNetwork', d => {
+      delete c(d).securityContext;
+      s(d).initContainers = [{ name: 'init', image: 'busybox', securityContext: { windowsOptions: { hostProcess: true } } }];
+    }, [
+      f(WORKER, '1 of 2 containers', 'expected every container to be a HostProcess container when one is (set hostProcess on the pod\'s windowsOptions)', 'k8s/windows-options'),
+      f(`${WORKER}.hostNetwork`, undefined, 'expected true: a pod with HostProcess containers uses the host\'s network', 'k8s/windows-options'),
+    ]],
+  ]);
+});

@@ -19,6 +19,7 @@ import { checkContainerSecurityContext, checkPodSecurityContext } from './securi
 import { checkTopologySpread } from './topology-spread';
 import { claimVolumeNames } from './volume-devices';
 import { checkVolumes } from './volumes';
+import { checkWindowsOptions } from './windows-options';
 
 const F = 'pod';
 const SOURCE = 'k8s.io/kubernetes/pkg/apis/core/validation ValidatePodSpec';
@@ -127,6 +128,7 @@ export function checkPodSpec(spec: unknown, at: string, out: Finding[], addedVol
     POD_OS.report(out, child(child(at, 'os'), 'name'), spec.os.name, 'expected "linux" or "windows"');
   }
   checkPodOsFields(spec, at, out);
+  checkWindowsOptions(spec, at, out);
 }
 
 function checkGates(spec: Record<string, any>, at: string, out: Finding[]): void {

@@ -48,6 +48,14 @@ describe('runtimes', () => {
       'trainer/replicated-job-name spec.template.spec.replicatedJobs[1].name is "twenty-one-characters"; expected at most 20 characters (Trainer v2.4 refuses longer names; the JobSet\'s pod names grow with them)',
     ]);
   });
+
+  test('trainer/replicated-job-name: lower-case letters, digits and "-" (the JobSet names Jobs and pods after it)', () => {
+    const allowed = 'expected only lower-case letters, digits and "-" (the JobSet webhook refuses the Job and pod names made from it otherwise, so no TrainJob of this runtime starts)';
+    expect(rules(runtime('rt', [rjob('Node', undefined, [{ name: 'a', image: 'i' }]), rjob('data_init', undefined, [{ name: 'a', image: 'i' }]), rjob('node-2', undefined, [{ name: 'a', image: 'i' }])]))).toEqual([
+      `trainer/replicated-job-name spec.template.spec.replicatedJobs[0].name is "Node"; ${allowed}`,
+      `trainer/replicated-job-name spec.template.spec.replicatedJobs[1].name is "data_init"; ${allowed}`,
+    ]);
+  });
 });
 
 describe('TrainJob patches', () => {

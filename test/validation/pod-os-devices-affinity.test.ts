@@ -127,7 +127,10 @@ describe('k8s/windows-options: gMSA fields, the user name, HostProcess container
   const POD = `${WORKER}.securityContext.windowsOptions`;
   const CTR = `${CONTAINER}.securityContext.windowsOptions`;
   const user = (problem: string) => `expected a Windows user name, [DOMAIN\\]USER: ${problem}`;
-  const podOptions = (d: any, options: Record<string, unknown>) => { s(d).securityContext = { windowsOptions: options }; delete c(d).securityContext; };
+  const podOptions = (d: any, options: Record<string, unknown>) => {
+    s(d).securityContext = { windowsOptions: options };
+    delete c(d).securityContext;
+  };
   runCases(pytorchJob, [
     ['good options', d => podOptions(d, { gmsaCredentialSpecName: 'webapp-gmsa', gmsaCredentialSpec: '{}', runAsUserName: 'NT AUTHORITY\\NETWORK SERVICE' }), []],
     ['a user in a DNS domain, and a user alone', d => { podOptions(d, { runAsUserName: 'corp.example.com\\trainer' }); c(d).securityContext = { windowsOptions: { runAsUserName: 'ContainerUser' } }; }, []],

@@ -24,7 +24,7 @@ describe('the rule catalogue', () => {
       'numbers': 3,
       'objects': 2,
       'claims': 6,
-      'app': 8,
+      'app': 10,
       'pod-security': 15,
       'runtimes': 3,
       'runtime-patches': 3,
@@ -55,6 +55,7 @@ describe('the rule catalogue', () => {
     expect(bySource.jobset).toEqual([
       'jobset/depends-on', 'jobset/subdomain', 'jobset/group-name', 'jobset/target-replicated-jobs', 'jobset/failure-policy-rule',
       'jobset/coordinator', 'jobset/volume-claim-template', 'jobset/replicas-parallelism', 'jobset/managed-by', 'app/jobset-pod-name',
+      'app/jobset-coordinator', 'app/jobset-claim-name',
     ]);
     expect(ruleSource('trainer/patch-env')).toBe('trainer');
     expect(ruleSource(undefined)).toBeUndefined();

@@ -394,6 +394,72 @@ describe('app/jobset-pod-name: the JobSet webhook refuses pod names over 63 char
   });
 });
 
+describe('app/jobset-coordinator and app/jobset-claim-name: what the JobSet webhook refuses in the JobSet built from a TrainJob and its runtime', () => {
+  const NEVER = 'the JobSet webhook refuses the JobSet, so the TrainJob is admitted and never runs';
+  const node = (mount?: string) => rjob('node', 'trainer', [{ name: 'node', image: 'i', ...(mount ? { volumeMounts: [{ name: mount, mountPath: '/ckpt' }] } : {}) }]);
+  const withSpec = (spec: any, mount?: string) => {
+    const rt = runtime('rt', [rjob('launcher', undefined, [{ name: 'l', image: 'i' }], 2), node(mount)]);
+    Object.assign(rt.spec.template.spec, spec);
+    return rt;
+  };
+  const named = (name: string, spec: any) => ({ ...trainJob(spec), metadata: { name, namespace: 'ml' } });
+
+  test('the coordinator\'s pod index against the nodes the TrainJob asks for', () => {
+    const rt = withSpec({ coordinator: { replicatedJob: 'node', podIndex: 3 } });
+    expect(appRules(rt, trainJob({ trainer: { numNodes: 4 } }))).toEqual([]);
+    expect(appRules(rt, trainJob({ trainer: { numNodes: 3 } }))).toEqual([
+      `chart/1 app/jobset-coordinator spec.trainer.numNodes is 3; expected the coordinator.podIndex (3) of the runtime "rt" to be below the 3 pods per Job that the "node" job gets for this TrainJob (Trainer sets completions to that count); ${NEVER}`,
+    ]);
+    // Without numNodes the runtime's mlPolicy.numNodes (1) counts.
+    expect(appRules(rt, trainJob({}))).toEqual([
+      `chart/1 app/jobset-coordinator spec.runtimeRef.name is "rt"; expected the coordinator.podIndex (3) of the runtime "rt" to be below the 1 pod per Job that the "node" job gets for this TrainJob (Trainer sets completions to that count); ${NEVER}`,
+    ]);
+  });
+
+  test('the coordinator\'s job index against the replicas of its job', () => {
+    const rt = withSpec({ coordinator: { replicatedJob: 'launcher', jobIndex: 2 } });
+    expect(appRules(rt, trainJob({}))).toEqual([
+      `chart/1 app/jobset-coordinator spec.runtimeRef.name is "rt"; expected a runtime whose coordinator.jobIndex (2) is below the 2 Jobs of its "launcher" replicated job in the JobSet built for this TrainJob: the runtime "rt" names a coordinator that does not exist; ${NEVER}`,
+    ]);
+    expect(appRules(withSpec({ coordinator: { replicatedJob: 'launcher', jobIndex: 1 } }), trainJob({}))).toEqual([]);
+    const findings = appFindings([{ path: 'rt', doc: rt }, { path: 'job', doc: trainJob({}) }]);
+    expect(findings.map(f => [f.path, f.finding.rule])).toEqual([['job', 'app/jobset-coordinator']]);
+  });
+
+  test('the coordinator endpoint, a label value of at most 63 characters', () => {
+    const rt = withSpec({ coordinator: { replicatedJob: 'node' } });
+    // "<name>-node-0-0.<name>": 2 x 26 + 10 = 62 fits; 27 gives 64.
+    expect(appRules(rt, named('a'.repeat(26), {}))).toEqual([]);
+    const long = 'a'.repeat(27);
+    expect(appRules(rt, named(long, {}))).toEqual([
+      `chart/1 app/jobset-coordinator metadata.name is "${long}"; expected a name that keeps the coordinator endpoint "<TrainJob name>-<job>-<job index>-<pod index>.<subdomain>" of the runtime "rt" a label value of at most 63 characters: `
+      + `here "${long}-node-0-0.${long}" (64 characters), which the JobSet writes as a label; ${NEVER}; shorten the name (the subdomain is the name too, unless the runtime sets network.subdomain)`,
+    ]);
+    expect(appRules(withSpec({ coordinator: { replicatedJob: 'node' }, network: { subdomain: 'train' } }), named(long, {}))).toEqual([]);
+  });
+
+  test('the claim "<template>-<TrainJob name>" of at most 63 characters', () => {
+    // A long template name, so that the claim outgrows 63 before the pod names do (at 45).
+    const template = 'checkpoint-storage-for-training';
+    const rt = withSpec({ volumeClaimPolicies: [{ templates: [{ metadata: { name: template }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '10Gi' } } } }] }] }, template);
+    expect(rules(rt)).toEqual([]);
+    expect(appRules(rt, named('c'.repeat(31), {}))).toEqual([]);
+    expect(appFindings([{ path: 'rt', doc: rt }, { path: 'job', doc: named('c'.repeat(32), {}) }]).map(f => [f.path, f.finding.rule])).toEqual([['job', 'app/jobset-claim-name']]);
+    const long = 'c'.repeat(32);
+    expect(appRules(rt, named(long, {}))).toEqual([
+      `chart/1 app/jobset-claim-name metadata.name is "${long}"; expected at most 31 characters: JobSet v0.12.0 names the claim of the volume claim template "${template}" of the runtime "rt" "<template>-<TrainJob name>", here "${template}-${long}" (64 characters, over 63); ${NEVER}; shorten the name`,
+    ]);
+  });
+
+  test('jobset/coordinator: the coordinator\'s job in a completion mode other than Indexed, on the runtime alone', () => {
+    const rt = withSpec({ coordinator: { replicatedJob: 'launcher' } });
+    rt.spec.template.spec.replicatedJobs[0].template.spec.completionMode = 'NonIndexed';
+    expect(rules(rt)).toEqual([
+      'jobset/coordinator spec.template.spec.replicatedJobs[0].template.spec.completionMode is "NonIndexed"; expected "Indexed" or not set: the coordinator\'s job names its pods by index; the JobSet webhook refuses it, so every TrainJob of this runtime is admitted and never starts',
+    ]);
+  });
+});
+
 test('each app rule of issue 22 is found by its id', () => {
   const long = { ...trainJob({ runtimeRef: { name: 'jax-distributed' }, trainer: { numProcPerNode: 2 } }), metadata: { name: 'x'.repeat(60), namespace: 'ml' } };
   expect([...new Set(appFindings([{ path: 'p', doc: long }]).map(f => f.finding.rule))]).toEqual(['app/trainjob-reach', 'app/jobset-pod-name']);

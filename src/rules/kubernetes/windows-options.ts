@@ -64,7 +64,8 @@ function userNameProblem(name: string): string | undefined {
 
 /** Checks the Windows options of the pod spec at `at` and of its containers. */
 export function checkWindowsOptions(spec: Record<string, any>, at: string, out: Finding[]): void {
-  const podOptions = isObject(spec.securityContext) && isObject(spec.securityContext.windowsOptions) ? spec.securityContext.windowsOptions : undefined;
+  const sc = spec.securityContext;
+  const podOptions = isObject(sc) && isObject(sc.windowsOptions) ? sc.windowsOptions : undefined;
   if (podOptions !== undefined) checkOptions(podOptions, child(child(at, 'securityContext'), 'windowsOptions'), out);
   const podHostProcess: unknown = podOptions?.hostProcess;
   let containers = 0;

@@ -10,6 +10,7 @@
  */
 import { AppDocument, AppFinding, namespaceOf, showNamespace } from '../app-document';
 import { Rule } from '../rule';
+import { JOBSET_CLAIM_NAME, JOBSET_COORDINATOR, builtJobSetFindings } from './built-jobset';
 import { BUILTIN_RUNTIMES, BUILTIN_RUNTIMES_RELEASE } from './builtin-runtimes.generated';
 import { DATASET_INITIALIZER, INITIALIZER_VOLUME, LAUNCHER_JOB, MODEL_INITIALIZER, NODE_JOB, RESERVED_ENV, RUNTIME_PROVIDED_ANNOTATION } from './names';
 import { CLUSTER_RUNTIME, RuntimeReference, isTrainJob, isTrainerRuntime, runtimeKey, runtimeReferenceOf } from './runtime-lookup';
@@ -31,15 +32,16 @@ export function trainJobRuntimes(docs: readonly AppDocument[], out: AppFinding[]
     const report = reporter(TRAINJOB_RUNTIME.id);
     const reach = reporter(TRAINJOB_REACH.id);
     const podNames = reporter(JOBSET_POD_NAME.id);
+    const built: BuiltReports = { coordinator: reporter(JOBSET_COORDINATOR.id), claims: reporter(JOBSET_CLAIM_NAME.id) };
     const runtime = runtimes.find(r => runtimeKey(r.doc) === ref.key);
     const elsewhere = runtimes.find(r => r.doc.kind === ref.kind && r.doc.metadata?.name === ref.name);
     if (runtime) {
-      checkAgainst(d.doc, runtime.doc, '', report, reach, podNames);
+      checkAgainst(d.doc, runtime.doc, '', report, reach, podNames, built);
     } else if (elsewhere) {
       // Only a namespaced runtime can be elsewhere: the controller looks in the job's namespace.
       report('spec.runtimeRef.name', ref.name, `expected a TrainingRuntime in the job's ${showNamespace(namespaceOf(d.doc))}; the app's "${ref.name}" is in ${showNamespace(namespaceOf(elsewhere.doc))}, where the controller does not look`);
     } else if (ref.kind === CLUSTER_RUNTIME && Object.prototype.hasOwnProperty.call(BUILTIN_RUNTIMES, ref.name)) {
-      checkAgainst(d.doc, BUILTIN_RUNTIMES[ref.name], ` (built into ${BUILTIN_RUNTIMES_RELEASE})`, report, reach, podNames);
+      checkAgainst(d.doc, BUILTIN_RUNTIMES[ref.name], ` (built into ${BUILTIN_RUNTIMES_RELEASE})`, report, reach, podNames, built);
     } else if (runtimes.length > 0 && d.doc.metadata?.annotations?.[RUNTIME_PROVIDED_ANNOTATION] !== 'true') {
       unknownRuntime(d.doc, ref, runtimes, report);
     }
@@ -73,9 +75,10 @@ function unknownRuntime(job: any, ref: RuntimeReference, runtimes: readonly AppD
 }
 
 type Report = (field: string, value: unknown, allowed: string) => void;
+interface BuiltReports { readonly coordinator: Report; readonly claims: Report }
 
 /** `origin` follows the runtime's name in messages: empty for the app's, the release for a built-in. */
-function checkAgainst(job: any, runtime: any, origin: string, report: Report, reach: Report, podNames: Report): void {
+function checkAgainst(job: any, runtime: any, origin: string, report: Report, reach: Report, podNames: Report, built: BuiltReports): void {
   const name = runtime.metadata?.name;
   const jobs: any[] = Array.isArray(runtime.spec?.template?.spec?.replicatedJobs) ? runtime.spec.template.spec.replicatedJobs : [];
   const containersOf = (job0: any): any[] => [
@@ -135,4 +138,5 @@ function checkAgainst(job: any, runtime: any, origin: string, report: Report, re
     report('spec.trainer.numProcPerNode', procs, `expected at least 1: the Flux runtime "${name}"${origin} starts that many processes on each node`);
   }
   reachFindings(job, runtime, policy, origin, reach, podNames);
+  builtJobSetFindings(job, runtime, policy, origin, built.coordinator, built.claims);
 }

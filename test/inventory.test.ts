@@ -105,6 +105,6 @@ test('the checks not judged yet are named: each is judgeable and lacks a rule, s
     'notebooks/workspacekind/extra-env-template', 'notebooks/workspacekind/request-headers-template', 'notebooks/workspacekind/filter-rule-effect',
     'notebooks/workspacekind/filter-rule-scope', 'notebooks/workspacekind/filter-rule-selectors', 'notebooks/workspacekind/activity-probe-shebang',
     'notebooks/workspacekind/activity-probe-port', 'notebooks/workspacekind/activity-rule-selectors', 'notebooks/workspacekind/activity-rule-catch-all',
-    'notebooks/workspacekind/activity-probe-required', 'trainer/plugins/volcano/queue',
+    'notebooks/workspacekind/activity-probe-required',
   ]);
 });

@@ -460,6 +460,35 @@ describe('app/jobset-coordinator and app/jobset-claim-name: what the JobSet webh
   });
 });
 
+describe('app/trainjob-runtime: plugins/volcano Validate, the queue annotation of the runtime and the job\'s patches merged', () => {
+  const KEY = 'scheduling.volcano.sh/queue-name';
+  const volcano = (queue?: string) => {
+    const rt = runtime('rt', [rjob('node', 'trainer', [{ name: 'node', image: 'i' }])], { podGroupPolicy: { volcano: {} } });
+    if (queue !== undefined) rt.spec.template.metadata = { annotations: { [KEY]: queue } };
+    return rt;
+  };
+  const patched = (queue: string) => trainJob({ runtimePatches: [{ manager: 'example.io/team', trainingRuntimeSpec: { template: { metadata: { annotations: { [KEY]: queue } } } } }] });
+
+  test('an empty queue from the runtime, unless a patch names one', () => {
+    expect(appRules(volcano('gpu-queue'), trainJob({}))).toEqual([]);
+    expect(appRules(volcano(), trainJob({}))).toEqual([]);
+    expect(appRules(volcano(''), trainJob({}))).toEqual([
+      `chart/1 app/trainjob-runtime spec.runtimeRef.name is "rt"; expected a runtime whose "${KEY}" annotation is a queue name or absent: the volcano runtime "rt" sets it empty, and the Trainer webhook refuses the job (or patch it with a queue name)`,
+    ]);
+    expect(appRules(volcano(''), patched('gpu-queue'))).toEqual([]);
+    // Without a volcano pod-group policy the plugin does not look.
+    const plain = volcano('');
+    delete plain.spec.podGroupPolicy;
+    expect(appRules(plain, trainJob({}))).toEqual([]);
+  });
+
+  test('an empty queue from a patch, over the runtime\'s', () => {
+    expect(appRules(volcano('gpu-queue'), patched(''))).toEqual([
+      `chart/1 app/trainjob-runtime spec.runtimePatches[0].trainingRuntimeSpec.template.metadata.annotations.${KEY} is ""; expected a queue name, or no "${KEY}" annotation (the queue then is Volcano's default): the volcano runtime "rt" refuses an empty one`,
+    ]);
+  });
+});
+
 test('each app rule of issue 22 is found by its id', () => {
   const long = { ...trainJob({ runtimeRef: { name: 'jax-distributed' }, trainer: { numProcPerNode: 2 } }), metadata: { name: 'x'.repeat(60), namespace: 'ml' } };
   expect([...new Set(appFindings([{ path: 'p', doc: long }]).map(f => f.finding.rule))]).toEqual(['app/trainjob-reach', 'app/jobset-pod-name']);

@@ -19,7 +19,7 @@ import { JOBSET_POD_NAME, TRAINJOB_REACH, reachFindings } from './trainjob-reach
 import { nearest } from '../../util/nearest';
 
 export const TRAINJOB_RUNTIME = new Rule('trainer', 'app/trainjob-runtime', 'app',
-  'kubeflow/trainer v2.3.0 plugins/jobset, torch, mpi, xgboost Validate (a TrainJob against its runtime); the controller finds a TrainingRuntime only in the job\'s namespace');
+  'kubeflow/trainer v2.3.0 plugins/jobset, torch, mpi, xgboost, volcano Validate (a TrainJob against its runtime); the controller finds a TrainingRuntime only in the job\'s namespace');
 
 const POLICIES = ['torch', 'mpi', 'jax', 'xgboost', 'flux'];
 
@@ -75,6 +75,33 @@ function unknownRuntime(job: any, ref: RuntimeReference, runtimes: readonly AppD
 }
 
 type Report = (field: string, value: unknown, allowed: string) => void;
+
+/** The annotation the volcano plugin reads the PodGroup's queue from (volcano.sh QueueNameAnnotationKey). */
+const VOLCANO_QUEUE = 'scheduling.volcano.sh/queue-name';
+
+/**
+ * plugins/volcano Validate: the queue annotation, when set, is not empty. The plugin reads the
+ * runtime template's annotations with each patch's laid over them in order (newRuntimeInfo), so the
+ * last one to set it decides.
+ */
+function volcanoQueue(job: any, runtime: any, origin: string, report: Report): void {
+  if (runtime.spec?.podGroupPolicy?.volcano === undefined) return;
+  let value: unknown = runtime.spec?.template?.metadata?.annotations?.[VOLCANO_QUEUE];
+  let field = 'spec.runtimeRef.name';
+  const patches: any[] = Array.isArray(job.spec?.runtimePatches) ? job.spec.runtimePatches : [];
+  patches.forEach((p, i) => {
+    const annotations = p?.trainingRuntimeSpec?.template?.metadata?.annotations;
+    if (annotations && Object.prototype.hasOwnProperty.call(annotations, VOLCANO_QUEUE)) {
+      value = annotations[VOLCANO_QUEUE];
+      field = `spec.runtimePatches[${i}].trainingRuntimeSpec.template.metadata.annotations.${VOLCANO_QUEUE}`;
+    }
+  });
+  if (value !== '') return;
+  const name = runtime.metadata?.name;
+  report(field, field === 'spec.runtimeRef.name' ? name : value, field === 'spec.runtimeRef.name'
+    ? `expected a runtime whose "${VOLCANO_QUEUE}" annotation is a queue name or absent: the volcano runtime "${name}"${origin} sets it empty, and the Trainer webhook refuses the job (or patch it with a queue name)`
+    : `expected a queue name, or no "${VOLCANO_QUEUE}" annotation (the queue then is Volcano's default): the volcano runtime "${name}"${origin} refuses an empty one`);
+}
 interface BuiltReports { readonly coordinator: Report; readonly claims: Report }
 
 /** `origin` follows the runtime's name in messages: empty for the app's, the release for a built-in. */
@@ -137,6 +164,7 @@ function checkAgainst(job: any, runtime: any, origin: string, report: Report, re
   if (policy === 'flux' && typeof procs === 'number' && procs < 1) {
     report('spec.trainer.numProcPerNode', procs, `expected at least 1: the Flux runtime "${name}"${origin} starts that many processes on each node`);
   }
+  volcanoQueue(job, runtime, origin, report);
   reachFindings(job, runtime, policy, origin, reach, podNames);
   builtJobSetFindings(job, runtime, policy, origin, built.coordinator, built.claims);
 }

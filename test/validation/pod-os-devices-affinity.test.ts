@@ -167,3 +167,27 @@ describe('k8s/windows-options: gMSA fields, the user name, HostProcess container
     ]],
   ]);
 });
+
+describe('volume sources the 1.34 API server or kubelet discards: k8s/volume-items (dropped projections), k8s/volume-plugin (no kubelet plugin)', () => {
+  const VOLUMES = `${WORKER}.volumes`;
+  runCases(pytorchJob, [
+    ['a projected service account token', d => { s(d).volumes.push({ name: 'token', projected: { sources: [{ serviceAccountToken: { path: 'token' } }] } }); }, []],
+    ['a clusterTrustBundle projection', d => { s(d).volumes.push({ name: 'ca', projected: { sources: [{ clusterTrustBundle: { name: 'ca-bundle', path: 'ca.pem' } }] } }); },
+      [f(`${VOLUMES}[ca].projected.sources[0].clusterTrustBundle`, { name: 'ca-bundle', path: 'ca.pem' },
+        'expected another source: clusterTrustBundle needs the ClusterTrustBundleProjection feature gate, off by default in 1.34, without which the API server drops it without a word and the file never appears',
+        'k8s/volume-items')]],
+    ['a podCertificate projection', d => { s(d).volumes.push({ name: 'cert', projected: { sources: [{ podCertificate: { signerName: 'example.com/signer', keyType: 'ED25519', credentialBundlePath: 'creds.pem' } }] } }); },
+      [f(`${VOLUMES}[cert].projected.sources[0].podCertificate`, { signerName: 'example.com/signer', keyType: 'ED25519', credentialBundlePath: 'creds.pem' },
+        'expected another source: podCertificate needs the PodCertificateRequest feature gate, off by default in 1.34, without which the API server drops it without a word and the file never appears',
+        'k8s/volume-items')]],
+    ['a CSI volume', d => { s(d).volumes.push({ name: 'data', csi: { driver: 'rbd.csi.ceph.com' } }); }, []],
+    ['an NFS volume with a relative path (the fields of the types training pods use are k8s/volume-fields\')', d => { s(d).volumes.push({ name: 'data', nfs: { server: 'nfs.local', path: 'exports' } }); },
+      [f(`${VOLUMES}[data].nfs.path`, 'exports', 'expected the absolute path of the export on the server, such as /exports/data', 'k8s/volume-fields')]],
+    ['an rbd volume', d => { s(d).volumes.push({ name: 'data', rbd: { monitors: ['10.0.0.1:6789'], image: 'data' } }); },
+      [f(`${VOLUMES}[data].rbd`, { monitors: ['10.0.0.1:6789'], image: 'data' },
+        'expected another volume type, such as csi or persistentVolumeClaim: the rbd plugin is no longer in the kubelet (1.34), so the volume is never mounted and the pod never starts', 'k8s/volume-plugin')]],
+    ['a glusterfs volume', d => { s(d).volumes.push({ name: 'data', glusterfs: { endpoints: 'gluster', path: 'vol' } }); },
+      [f(`${VOLUMES}[data].glusterfs`, { endpoints: 'gluster', path: 'vol' },
+        'expected another volume type, such as csi or persistentVolumeClaim: the glusterfs plugin is no longer in the kubelet (1.34), so the volume is never mounted and the pod never starts', 'k8s/volume-plugin')]],
+  ]);
+});

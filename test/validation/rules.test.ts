@@ -17,7 +17,7 @@ describe('the rule catalogue', () => {
     expect(Object.fromEntries(Object.entries(families).map(([family, ids]) => [family, ids.length]))).toEqual({
       'metadata': 8,
       'pod': 37,
-      'volumes': 11,
+      'volumes': 12,
       'scheduling': 16,
       'resources': 9,
       'security': 11,

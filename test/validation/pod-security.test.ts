@@ -25,12 +25,15 @@ describe('restrictedFindings', () => {
     const doc = restricted();
     const template = doc.spec.pytorchReplicaSpecs.Worker.template;
     const META = 'spec.pytorchReplicaSpecs.Worker.template.metadata';
-    template.metadata = { ...template.metadata, annotations: {
-      'container.apparmor.security.beta.kubernetes.io/pytorch': 'unconfined',
-      'container.apparmor.security.beta.kubernetes.io/sidecar': 'localhost/k8s-train',
-      'container.apparmor.security.beta.kubernetes.io/init': 'runtime/default',
-      'example.com/note': 'unconfined',
-    } };
+    template.metadata = {
+      ...template.metadata,
+      annotations: {
+        'container.apparmor.security.beta.kubernetes.io/pytorch': 'unconfined',
+        'container.apparmor.security.beta.kubernetes.io/sidecar': 'localhost/k8s-train',
+        'container.apparmor.security.beta.kubernetes.io/init': 'runtime/default',
+        'example.com/note': 'unconfined',
+      },
+    };
     expect(restrictedFindings(s(doc), AT, template.metadata, META)).toEqual([
       f(`${META}.annotations["container.apparmor.security.beta.kubernetes.io/pytorch"]`, 'unconfined', `expected "runtime/default" or "localhost/<profile>" ${R}`, 'k8s/pss-apparmor'),
     ]);

@@ -382,6 +382,17 @@ function cleanAbsolute(path: string): string {
   return `/${parts.join('/')}`;
 }
 
+/**
+ * Checks a `probes` block ({livenessProbe, readinessProbe, startupProbe}) at `at`, such as a
+ * WorkspaceKind's, which the notebooks controller copies onto the container it builds.
+ */
+export function checkProbes(probes: unknown, at: string, out: Finding[]): void {
+  if (!isObject(probes)) return;
+  for (const probe of ['livenessProbe', 'readinessProbe', 'startupProbe']) {
+    if (isObject(probes[probe])) checkProbe(probes[probe], child(at, probe), probe !== 'readinessProbe', out);
+  }
+}
+
 function checkProbe(probe: Record<string, any>, at: string, mustSucceedOnce: boolean, out: Finding[]): void {
   const handlers: string[] = [];
   for (const h of PROBE_HANDLERS) if (probe[h] !== undefined && probe[h] !== null) handlers.push(h);

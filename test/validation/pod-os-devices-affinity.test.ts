@@ -191,3 +191,38 @@ describe('volume sources the 1.34 API server or kubelet discards: k8s/volume-ite
         'expected another volume type, such as csi or persistentVolumeClaim: the glusterfs plugin is no longer in the kubelet (1.34), so the volume is never mounted and the pod never starts', 'k8s/volume-plugin')]],
   ]);
 });
+
+describe('k8s/volume-fields: the in-tree types the 1.34 kubelet still mounts', () => {
+  const V = `${WORKER}.volumes[disk]`;
+  const add = (source: Record<string, unknown>) => (d: any) => { s(d).volumes.push({ name: 'disk', ...source }); };
+  const ISCSI = 'expected an iSCSI name: iqn.<yyyy-mm>.<reversed domain>:<name>, eui.<16 letters or digits> or naa.<32 letters or digits>';
+  runCases(pytorchJob, [
+    ['good in-tree volumes', d => {
+      s(d).volumes.push(
+        { name: 'a', iscsi: { targetPortal: '10.0.0.5:3260', iqn: 'iqn.2001-04.com.example:storage.disk1', lun: 0 } },
+        { name: 'b', fc: { targetWWNs: ['500a0982991b8dc5'], lun: 2 } },
+        { name: 'c', azureDisk: { diskName: 'data', diskURI: 'https://acct.blob.core.windows.net/vhds/data.vhd' } },
+        { name: 'e', azureDisk: { diskName: 'data', diskURI: '/subscriptions/1/resourceGroups/g/providers/Microsoft.Compute/disks/data', kind: 'Managed' } },
+        { name: 'f', awsElasticBlockStore: { volumeID: 'vol-0123' } },
+      );
+    }, []],
+    ['an iSCSI volume with a malformed iqn and CHAP without a Secret', add({ iscsi: { targetPortal: '10.0.0.5:3260', iqn: 'iqn.2001.example', lun: 0, chapAuthSession: true } }), [
+      f(`${V}.iscsi.iqn`, 'iqn.2001.example', ISCSI, 'k8s/volume-fields'),
+      f(`${V}.iscsi.secretRef`, undefined, 'expected the Secret with the CHAP credentials (CHAP authentication is on)', 'k8s/volume-fields'),
+    ]],
+    ['an FC volume with both targetWWNs and wwids', add({ fc: { targetWWNs: ['500a0982991b8dc5'], wwids: ['3600508b400105e210000900000490000'], lun: 1 } }),
+      [f(`${V}.fc.targetWWNs`, ['500a0982991b8dc5'], 'expected either targetWWNs (with lun) or wwids, not both', 'k8s/volume-fields')]],
+    ['an FC volume with targetWWNs and no lun', add({ fc: { targetWWNs: ['500a0982991b8dc5'] } }),
+      [f(`${V}.fc.lun`, undefined, 'expected the LUN of the target (targetWWNs needs it)', 'k8s/volume-fields')]],
+    ['a FlexVolume with a reserved option', add({ flexVolume: { driver: 'example/lvm', options: { 'kubernetes.io/size': '1Gi' } } }),
+      [f(`${V}.flexVolume.options["kubernetes.io/size"]`, 'kubernetes.io/size', 'expected an option outside the kubernetes.io and k8s.io namespaces, which Kubernetes reserves', 'k8s/volume-fields')]],
+    ['an Azure disk of the default kind (Shared) with a managed disk path', add({ azureDisk: { diskName: 'data', diskURI: '/subscriptions/1/disks/data' } }),
+      [f(`${V}.azureDisk.diskURI`, '/subscriptions/1/disks/data', 'expected a blob disk URL: https://<account>.blob.core.windows.net/<container>/<disk>.vhd', 'k8s/volume-fields')]],
+    ['an Azure file share without a Secret, a GCE disk without a name', d => {
+      s(d).volumes.push({ name: 'disk', azureFile: { shareName: 'data' } }, { name: 'pd', gcePersistentDisk: { pdName: '' } });
+    }, [
+      f(`${V}.azureFile.secretName`, undefined, 'expected the name of the Secret with the storage account', 'k8s/volume-fields'),
+      f(`${WORKER}.volumes[pd].gcePersistentDisk.pdName`, '', 'expected the persistent disk name', 'k8s/volume-fields'),
+    ]],
+  ]);
+});

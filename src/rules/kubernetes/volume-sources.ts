@@ -4,12 +4,13 @@
  * files of secret, configMap, downwardAPI and projected volumes go (`validateKeyToPath`,
  * `validateDownwardAPIVolumeFile`, `validateProjectionSources`). Of the in-tree cloud and network
  * types, the ones the 1.34 kubelet cannot mount are refused whole (k8s/volume-plugin); the fields of
- * the others (iSCSI, FC, Cinder, ...) are not covered: the inventory says so.
+ * the others (iSCSI, FC, Cinder, ...) are in-tree-volumes.ts's, reported as k8s/volume-fields.
  */
 import { Finding } from '../finding';
 import { Rule } from '../rule';
 import { checkFieldRef, checkResourceFieldRef } from './env-sources';
 import { child, indexed } from './field-path';
+import { checkInTreeVolume } from './in-tree-volumes';
 import { DNS1123_SUBDOMAIN_TEXT, isDns1123Subdomain, isObject } from './names';
 import { isNegative, parseQuantity } from './quantity';
 
@@ -17,7 +18,7 @@ const F = 'volumes';
 const SOURCE = 'k8s.io/kubernetes/pkg/apis/core/validation';
 
 export const VOLUME_FIELDS = new Rule('kubernetes', 'k8s/volume-fields', F,
-  `${SOURCE} validateVolumeSource: secretName, configMap name, claimName, hostPath (path without "..", type), nfs (server, absolute path), csi driver, emptyDir sizeLimit, gitRepo`);
+  `${SOURCE} validateVolumeSource: secretName, configMap name, claimName, hostPath (path without "..", type), nfs (server, absolute path), csi driver, emptyDir sizeLimit, gitRepo, and the in-tree types the kubelet still mounts`);
 export const VOLUME_ITEMS = new Rule('kubernetes', 'k8s/volume-items', F,
   `${SOURCE} validateKeyToPath, validateDownwardAPIVolumeFile and validateProjectionSources (keys, relative paths without "..", one source each, no path twice); `
   + 'pkg/api/pod/util.go dropDisabledClusterTrustBundleProjection and dropDisabledPodCertificateProjection (sources dropped while their gates are off)');
@@ -91,6 +92,7 @@ export function checkVolumeFields(volume: Record<string, any>, at: string, out: 
       VOLUME_FIELDS.report(out, child(vAt, 'directory'), dir, 'expected a relative directory without ".." (or "." for the volume itself)');
     }
   }
+  checkInTreeVolume(volume, at, (fieldAt, value, allowed) => VOLUME_FIELDS.report(out, fieldAt, value, allowed));
   for (const type of NO_PLUGIN) {
     if (volume[type] === undefined || volume[type] === null) continue;
     VOLUME_PLUGIN.report(out, child(at, type), volume[type],

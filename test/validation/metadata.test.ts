@@ -116,6 +116,10 @@ describe('core objects', () => {
     ['a dockerconfigjson Secret whose content is not JSON', d => {
       d.type = 'kubernetes.io/dockerconfigjson'; d.data = { '.dockerconfigjson': Buffer.from('auths: {}').toString('base64') }; delete d.stringData;
     }, [f('data[".dockerconfigjson"]', '<secret contents redacted>', 'expected a JSON object (a kubernetes.io/dockerconfigjson Secret\'s registry credentials)', 'k8s/secret-type')]],
+    ['data and stringData of 1 MiB together', d => { d.stringData.token = 'x'.repeat(512 * 1024); d.data = { ca: Buffer.alloc(512 * 1024).toString('base64') }; }, []],
+    ['data and stringData over 1 MiB together', d => { d.stringData.token = 'x'.repeat(512 * 1024 + 1); d.data = { ca: Buffer.alloc(512 * 1024).toString('base64') }; },
+      [f('data', '1048577 bytes', 'expected at most 1048576 bytes (1 MiB) of data, stringData included', 'k8s/secret-size')]],
+    ['a stringData key over a data key counts once', d => { d.stringData.token = 'x'.repeat(1024 * 1024); d.data = { token: Buffer.alloc(16).toString('base64') }; }, []],
     ['a service account token Secret without its ServiceAccount', d => { d.type = 'kubernetes.io/service-account-token'; },
       [f('metadata.annotations["kubernetes.io/service-account.name"]', undefined, 'expected the name of the ServiceAccount the token is for (a kubernetes.io/service-account-token Secret needs it)', 'k8s/secret-type')]],
   ]);

@@ -22,7 +22,7 @@ describe('the rule catalogue', () => {
       'resources': 9,
       'security': 11,
       'numbers': 3,
-      'objects': 3,
+      'objects': 4,
       'claims': 6,
       'app': 10,
       'pod-security': 15,

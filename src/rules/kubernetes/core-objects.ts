@@ -14,7 +14,9 @@ export const CONFIG_MAP_SIZE = new Rule('kubernetes', 'k8s/config-map-size', F, 
 export const SECRET_TYPE = new Rule('kubernetes', 'k8s/secret-type', F,
   `${SOURCE} ValidateSecret (the keys and annotation each built-in Secret type needs; dockercfg and dockerconfigjson content a JSON object)`);
 
-export const CORE_OBJECT_RULES = [DATA_KEY, CONFIG_MAP_SIZE, SECRET_TYPE];
+export const SECRET_SIZE = new Rule('kubernetes', 'k8s/secret-size', F, `${SOURCE} ValidateSecret (MaxSecretSize = 1 MiB, stringData merged into data)`);
+
+export const CORE_OBJECT_RULES = [DATA_KEY, CONFIG_MAP_SIZE, SECRET_TYPE, SECRET_SIZE];
 
 /** The keys a built-in Secret type needs: all of them, or (basic-auth) one of them. */
 const SECRET_TYPE_KEYS: Readonly<Record<string, { readonly keys: readonly string[]; readonly any?: boolean; readonly json?: boolean }>> = {
@@ -59,6 +61,18 @@ export function checkSecret(doc: any, out: Finding[]): void {
   checkKeys(doc.data, 'data', new Set(), out);
   checkKeys(doc.stringData, 'stringData', new Set(), out);
   checkSecretType(doc, out);
+  checkSecretSize(doc, out);
+}
+
+/** The data as the API server stores it: stringData's entries over data's (base64), 1 MiB at most. */
+function checkSecretSize(doc: any, out: Finding[]): void {
+  const bytes = new Map<string, number>();
+  if (isObject(doc.data)) for (const k in doc.data) bytes.set(k, typeof doc.data[k] === 'string' ? Buffer.from(doc.data[k], 'base64').length : 0);
+  if (isObject(doc.stringData)) for (const k in doc.stringData) bytes.set(k, typeof doc.stringData[k] === 'string' ? utf8Length(doc.stringData[k]) : 0);
+  const total = [...bytes.values()].reduce((a, b) => a + b, 0);
+  if (total > MAX_SIZE) {
+    SECRET_SIZE.report(out, 'data', `${total} bytes`, `expected at most ${MAX_SIZE} bytes (1 MiB) of data, stringData included`);
+  }
 }
 
 /**

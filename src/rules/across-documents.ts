@@ -9,6 +9,7 @@ import { DUPLICATE_OBJECT, duplicateObjects } from './kubernetes/duplicates';
 import { MULTIKUEUE_QUEUE, multiKueueWithoutQueue } from './kueue/multikueue';
 import { KUEUE_QUEUE_NAME, kueueQueueNames } from './kueue/queue-name';
 import { RuleInfo } from './rule';
+import { JOBSET_CLAIM_NAME, JOBSET_COORDINATOR } from './trainer/built-jobset';
 import { JOBSET_POD_NAME, TRAINJOB_REACH } from './trainer/trainjob-reach';
 import { TRAINJOB_RUNTIME, trainJobRuntimes } from './trainer/trainjob-runtime';
 import { POD_NAME_COLLISION, podNameCollisions } from './training-operator/pod-name-collisions';
@@ -17,6 +18,7 @@ export type { AppDocument, AppFinding } from './app-document';
 
 export const APP_RULES: readonly RuleInfo[] = [
   DUPLICATE_OBJECT, POD_NAME_COLLISION, CLAIM_NAMESPACE, MULTIKUEUE_QUEUE, KUEUE_QUEUE_NAME, TRAINJOB_RUNTIME, TRAINJOB_REACH, JOBSET_POD_NAME,
+  JOBSET_COORDINATOR, JOBSET_CLAIM_NAME,
 ].map(r => r.info());
 
 /** Every finding across the app's documents, in document order per rule. */

@@ -515,7 +515,7 @@ describe('the operator rules', () => {
     const count = (source: string) => LINT_RULES.filter(r => r.source === source).length;
     expect(lines(result.stdout).filter(l => !l.startsWith(' '))).toEqual([
       `Kubernetes (API server, Pod Security admission, kubelet and container runtime) [kubernetes]: ${count('kubernetes')}`,
-      'JobSet (webhook and controller) [jobset]: 10',
+      'JobSet (webhook and controller) [jobset]: 12',
       'Kubeflow Trainer v2 (webhooks and runtime plugins) [trainer]: 10',
       `Kubeflow Training Operator v1 (webhooks and controllers) [training-operator]: ${count('training-operator')}`,
       'Kubeflow Notebooks v2 (webhooks) [notebooks]: 7',

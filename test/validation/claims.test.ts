@@ -37,6 +37,24 @@ describe('PersistentVolumeClaim spec', () => {
     ['a data source without a name', d => { d.spec.dataSourceRef = { apiGroup: 'snapshot.storage.k8s.io', kind: 'VolumeSnapshot' }; },
       [f('spec.dataSourceRef.name', undefined, 'expected the name of the object to copy from', 'k8s/claim-data-source')]],
     ['a snapshot as the data source', d => { d.spec.dataSource = { apiGroup: 'snapshot.storage.k8s.io', kind: 'VolumeSnapshot', name: 'resnet-2024' }; }, []],
+    ['dataSource and dataSourceRef naming one snapshot', d => {
+      d.spec.dataSource = { apiGroup: 'snapshot.storage.k8s.io', kind: 'VolumeSnapshot', name: 'resnet-2024' };
+      d.spec.dataSourceRef = { apiGroup: 'snapshot.storage.k8s.io', kind: 'VolumeSnapshot', name: 'resnet-2024' };
+    }, []],
+    ['dataSource and dataSourceRef naming two snapshots', d => {
+      d.spec.dataSource = { apiGroup: 'snapshot.storage.k8s.io', kind: 'VolumeSnapshot', name: 'resnet-2024' };
+      d.spec.dataSourceRef = { apiGroup: 'snapshot.storage.k8s.io', kind: 'VolumeSnapshot', name: 'resnet-2025' };
+    }, [f('spec.dataSource', { apiGroup: 'snapshot.storage.k8s.io', kind: 'VolumeSnapshot', name: 'resnet-2024' },
+      'expected the same apiGroup, kind and name as dataSourceRef, or only one of the two (the API server copies one into the other)', 'k8s/claim-data-source')]],
+    ['an empty apiGroup beside an absent one (not the same to the API server)', d => {
+      d.spec.dataSource = { apiGroup: '', kind: 'PersistentVolumeClaim', name: 'base' };
+      d.spec.dataSourceRef = { kind: 'PersistentVolumeClaim', name: 'base' };
+    }, [f('spec.dataSource', { apiGroup: '', kind: 'PersistentVolumeClaim', name: 'base' },
+      'expected the same apiGroup, kind and name as dataSourceRef, or only one of the two (the API server copies one into the other)', 'k8s/claim-data-source')]],
+    ['a dataSourceRef in another namespace', d => { d.spec.dataSourceRef = { apiGroup: 'snapshot.storage.k8s.io', kind: 'VolumeSnapshot', name: 'resnet-2024', namespace: 'shared' }; },
+      [f('spec.dataSourceRef.namespace', 'shared',
+        'expected no namespace (the claim\'s own): a source in another namespace needs the CrossNamespaceVolumeDataSource feature gate, off by default in 1.34, without which the API server drops the dataSourceRef and the claim starts empty',
+        'k8s/claim-data-source')]],
   ]);
 });
 

@@ -100,6 +100,28 @@ describe('core objects', () => {
   const secret = () => ({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'token' }, stringData: { token: 'x' } });
   runCases(secret, [
     ['a stringData key with a space', d => { d.stringData['my token'] = 'x'; }, [f('stringData["my token"]', 'my token', KEY, 'k8s/data-key')]],
+    ['a TLS Secret with both keys, one in data and one in stringData', d => {
+      d.type = 'kubernetes.io/tls'; d.data = { 'tls.crt': Buffer.from('cert').toString('base64') }; d.stringData = { 'tls.key': 'key' };
+    }, []],
+    ['a TLS Secret without its key', d => { d.type = 'kubernetes.io/tls'; d.stringData = { 'tls.crt': 'cert' }; },
+      [f('data', ['tls.crt'], 'expected the key "tls.key" in data or stringData (a kubernetes.io/tls Secret needs it)', 'k8s/secret-type')]],
+    ['a basic-auth Secret with a password only', d => { d.type = 'kubernetes.io/basic-auth'; d.stringData = { password: '' }; }, []],
+    ['a basic-auth Secret with neither', d => { d.type = 'kubernetes.io/basic-auth'; },
+      [f('data', ['token'], 'expected the key "username" or "password" in data or stringData (a kubernetes.io/basic-auth Secret needs one of them)', 'k8s/secret-type')]],
+    ['an ssh-auth Secret with an empty key', d => { d.type = 'kubernetes.io/ssh-auth'; d.stringData = { 'ssh-privatekey': '' }; },
+      [f('data', ['ssh-privatekey'], 'expected the key "ssh-privatekey" in data or stringData (a kubernetes.io/ssh-auth Secret needs it)', 'k8s/secret-type')]],
+    ['a dockerconfigjson Secret whose content is a JSON object', d => {
+      d.type = 'kubernetes.io/dockerconfigjson'; d.data = { '.dockerconfigjson': Buffer.from('{"auths":{}}').toString('base64') }; delete d.stringData;
+    }, []],
+    ['a dockerconfigjson Secret whose content is not JSON', d => {
+      d.type = 'kubernetes.io/dockerconfigjson'; d.data = { '.dockerconfigjson': Buffer.from('auths: {}').toString('base64') }; delete d.stringData;
+    }, [f('data[".dockerconfigjson"]', '<secret contents redacted>', 'expected a JSON object (a kubernetes.io/dockerconfigjson Secret\'s registry credentials)', 'k8s/secret-type')]],
+    ['data and stringData of 1 MiB together', d => { d.stringData.token = 'x'.repeat(512 * 1024); d.data = { ca: Buffer.alloc(512 * 1024).toString('base64') }; }, []],
+    ['data and stringData over 1 MiB together', d => { d.stringData.token = 'x'.repeat(512 * 1024 + 1); d.data = { ca: Buffer.alloc(512 * 1024).toString('base64') }; },
+      [f('data', '1048577 bytes', 'expected at most 1048576 bytes (1 MiB) of data, stringData included', 'k8s/secret-size')]],
+    ['a stringData key over a data key counts once', d => { d.stringData.token = 'x'.repeat(1024 * 1024); d.data = { token: Buffer.alloc(16).toString('base64') }; }, []],
+    ['a service account token Secret without its ServiceAccount', d => { d.type = 'kubernetes.io/service-account-token'; },
+      [f('metadata.annotations["kubernetes.io/service-account.name"]', undefined, 'expected the name of the ServiceAccount the token is for (a kubernetes.io/service-account-token Secret needs it)', 'k8s/secret-type')]],
   ]);
   runCases(() => exampleDocument('notebooks-team-vision.k8s.yaml', 'PersistentVolumeClaim', 'alice-home'), [
     ['a claim name with an underscore', d => { d.metadata.name = 'alice_home'; }, [f('metadata.name', 'alice_home', SUBDOMAIN, 'k8s/object-name')]],

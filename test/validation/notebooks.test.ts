@@ -35,6 +35,16 @@ describe('WorkspaceKind pod pieces', () => {
       [f(`${podAt}.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms`, [], 'expected at least one node selector term', 'k8s/node-selector-terms')]],
     ['a pod config request above its limit', d => { cfg(d).resources.requests.cpu = '3'; },
       [f(`${podAt}.resources.requests.cpu`, '3', 'expected at most the limit 2', 'k8s/resource-limit')]],
+    ['probes with one handler each', d => {
+      pod(d).probes = { readinessProbe: { httpGet: { path: '/api', port: 8888 } }, livenessProbe: { tcpSocket: { port: 8888 }, successThreshold: 1 } };
+    }, []],
+    ['a readiness probe with two handlers (a container probe once the controller builds the pod)', d => {
+      pod(d).probes = { readinessProbe: { exec: { command: ['true'] }, tcpSocket: { port: 8888 } } };
+    }, [f(`${T}.probes.readinessProbe`, { exec: { command: ['true'] }, tcpSocket: { port: 8888 } }, 'expected exactly one handler, not exec and tcpSocket', 'k8s/probe-handler')]],
+    ['a liveness probe that must succeed twice, on port 0', d => { pod(d).probes = { livenessProbe: { httpGet: { port: 0 }, successThreshold: 2 } }; }, [
+      f(`${T}.probes.livenessProbe.httpGet.port`, 0, 'expected a port number between 1 and 65535', 'k8s/probe-action'),
+      f(`${T}.probes.livenessProbe.successThreshold`, 2, 'expected 1 (liveness and startup probes succeed once)', 'k8s/probe-success-threshold'),
+    ]],
     ['an image with a leading space', d => { img(d).image = ' jupyter:1'; },
       [f(`${imgAt}.image`, ' jupyter:1', 'expected an image reference without leading or trailing whitespace', 'k8s/image')]],
     ['a misspelt pull policy', d => { img(d).imagePullPolicy = 'Sometimes'; },

@@ -21,6 +21,26 @@ describe('restrictedFindings', () => {
     }
   });
 
+  test('k8s/pss-apparmor: the legacy AppArmor annotations of the pod template (baseline)', () => {
+    const doc = restricted();
+    const template = doc.spec.pytorchReplicaSpecs.Worker.template;
+    const META = 'spec.pytorchReplicaSpecs.Worker.template.metadata';
+    template.metadata = {
+      ...template.metadata,
+      annotations: {
+        'container.apparmor.security.beta.kubernetes.io/pytorch': 'unconfined',
+        'container.apparmor.security.beta.kubernetes.io/sidecar': 'localhost/k8s-train',
+        'container.apparmor.security.beta.kubernetes.io/init': 'runtime/default',
+        'example.com/note': 'unconfined',
+      },
+    };
+    expect(restrictedFindings(s(doc), AT, template.metadata, META)).toEqual([
+      f(`${META}.annotations["container.apparmor.security.beta.kubernetes.io/pytorch"]`, 'unconfined', `expected "runtime/default" or "localhost/<profile>" ${R}`, 'k8s/pss-apparmor'),
+    ]);
+    // Without the metadata the annotations are not seen.
+    expect(restrictedFindings(s(doc), AT)).toEqual([]);
+  });
+
   test('the reference example (DEFAULT) breaks the restricted profile where it should', () => {
     const doc = exampleDocument('pytorch-reference.k8s.yaml', 'PyTorchJob');
     expect(restrictedFindings(s(doc), AT).map(x => `${x.rule} ${x.field}`)).toEqual([

@@ -16,15 +16,15 @@ describe('the rule catalogue', () => {
     for (const rule of all) (families[rule.family] ??= []).push(rule.id);
     expect(Object.fromEntries(Object.entries(families).map(([family, ids]) => [family, ids.length]))).toEqual({
       'metadata': 8,
-      'pod': 36,
-      'volumes': 10,
-      'scheduling': 15,
+      'pod': 37,
+      'volumes': 12,
+      'scheduling': 16,
       'resources': 9,
-      'security': 10,
+      'security': 11,
       'numbers': 4,
-      'objects': 2,
+      'objects': 4,
       'claims': 6,
-      'app': 8,
+      'app': 10,
       'pod-security': 15,
       'runtimes': 4,
       'runtime-patches': 3,
@@ -57,6 +57,7 @@ describe('the rule catalogue', () => {
     expect(bySource.jobset).toEqual([
       'jobset/depends-on', 'jobset/subdomain', 'jobset/group-name', 'jobset/target-replicated-jobs', 'jobset/failure-policy-rule',
       'jobset/coordinator', 'jobset/volume-claim-template', 'jobset/replicas-parallelism', 'jobset/managed-by', 'app/jobset-pod-name',
+      'app/jobset-coordinator', 'app/jobset-claim-name',
     ]);
     expect(ruleSource('trainer/patch-env')).toBe('trainer');
     expect(ruleSource(undefined)).toBeUndefined();

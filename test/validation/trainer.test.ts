@@ -48,6 +48,14 @@ describe('runtimes', () => {
       'trainer/replicated-job-name spec.template.spec.replicatedJobs[1].name is "twenty-one-characters"; expected at most 20 characters (Trainer v2.4 refuses longer names; the JobSet\'s pod names grow with them)',
     ]);
   });
+
+  test('trainer/replicated-job-name: lower-case letters, digits and "-" (the JobSet names Jobs and pods after it)', () => {
+    const allowed = 'expected only lower-case letters, digits and "-" (the JobSet webhook refuses the Job and pod names made from it otherwise, so no TrainJob of this runtime starts)';
+    expect(rules(runtime('rt', [rjob('Node', undefined, [{ name: 'a', image: 'i' }]), rjob('data_init', undefined, [{ name: 'a', image: 'i' }]), rjob('node-2', undefined, [{ name: 'a', image: 'i' }])]))).toEqual([
+      `trainer/replicated-job-name spec.template.spec.replicatedJobs[0].name is "Node"; ${allowed}`,
+      `trainer/replicated-job-name spec.template.spec.replicatedJobs[1].name is "data_init"; ${allowed}`,
+    ]);
+  });
 });
 
 describe('TrainJob patches', () => {
@@ -382,6 +390,101 @@ describe('app/jobset-pod-name: the JobSet webhook refuses pod names over 63 char
     expect(appRules(named('c'.repeat(44), { runtimeRef: { name: 'deepspeed-distributed' }, trainer: { numNodes: 11 } }))).toEqual([]);
     expect(appRules(named('c'.repeat(45), { runtimeRef: { name: 'deepspeed-distributed' }, trainer: { numNodes: 11 } })).map(r => r.split(';')[0])).toEqual([
       `chart/0 app/jobset-pod-name metadata.name is "${'c'.repeat(45)}"`,
+    ]);
+  });
+});
+
+describe('app/jobset-coordinator and app/jobset-claim-name: what the JobSet webhook refuses in the JobSet built from a TrainJob and its runtime', () => {
+  const NEVER = 'the JobSet webhook refuses the JobSet, so the TrainJob is admitted and never runs';
+  const node = (mount?: string) => rjob('node', 'trainer', [{ name: 'node', image: 'i', ...(mount ? { volumeMounts: [{ name: mount, mountPath: '/ckpt' }] } : {}) }]);
+  const withSpec = (spec: any, mount?: string) => {
+    const rt = runtime('rt', [rjob('launcher', undefined, [{ name: 'l', image: 'i' }], 2), node(mount)]);
+    Object.assign(rt.spec.template.spec, spec);
+    return rt;
+  };
+  const named = (name: string, spec: any) => ({ ...trainJob(spec), metadata: { name, namespace: 'ml' } });
+
+  test('the coordinator\'s pod index against the nodes the TrainJob asks for', () => {
+    const rt = withSpec({ coordinator: { replicatedJob: 'node', podIndex: 3 } });
+    expect(appRules(rt, trainJob({ trainer: { numNodes: 4 } }))).toEqual([]);
+    expect(appRules(rt, trainJob({ trainer: { numNodes: 3 } }))).toEqual([
+      `chart/1 app/jobset-coordinator spec.trainer.numNodes is 3; expected the coordinator.podIndex (3) of the runtime "rt" to be below the 3 pods per Job that the "node" job gets for this TrainJob (Trainer sets completions to that count); ${NEVER}`,
+    ]);
+    // Without numNodes the runtime's mlPolicy.numNodes (1) counts.
+    expect(appRules(rt, trainJob({}))).toEqual([
+      `chart/1 app/jobset-coordinator spec.runtimeRef.name is "rt"; expected the coordinator.podIndex (3) of the runtime "rt" to be below the 1 pod per Job that the "node" job gets for this TrainJob (Trainer sets completions to that count); ${NEVER}`,
+    ]);
+  });
+
+  test('the coordinator\'s job index against the replicas of its job', () => {
+    const rt = withSpec({ coordinator: { replicatedJob: 'launcher', jobIndex: 2 } });
+    expect(appRules(rt, trainJob({}))).toEqual([
+      `chart/1 app/jobset-coordinator spec.runtimeRef.name is "rt"; expected a runtime whose coordinator.jobIndex (2) is below the 2 Jobs of its "launcher" replicated job in the JobSet built for this TrainJob: the runtime "rt" names a coordinator that does not exist; ${NEVER}`,
+    ]);
+    expect(appRules(withSpec({ coordinator: { replicatedJob: 'launcher', jobIndex: 1 } }), trainJob({}))).toEqual([]);
+    const findings = appFindings([{ path: 'rt', doc: rt }, { path: 'job', doc: trainJob({}) }]);
+    expect(findings.map(f => [f.path, f.finding.rule])).toEqual([['job', 'app/jobset-coordinator']]);
+  });
+
+  test('the coordinator endpoint, a label value of at most 63 characters', () => {
+    const rt = withSpec({ coordinator: { replicatedJob: 'node' } });
+    // "<name>-node-0-0.<name>": 2 x 26 + 10 = 62 fits; 27 gives 64.
+    expect(appRules(rt, named('a'.repeat(26), {}))).toEqual([]);
+    const long = 'a'.repeat(27);
+    expect(appRules(rt, named(long, {}))).toEqual([
+      `chart/1 app/jobset-coordinator metadata.name is "${long}"; expected a name that keeps the coordinator endpoint "<TrainJob name>-<job>-<job index>-<pod index>.<subdomain>" of the runtime "rt" a label value of at most 63 characters: `
+      + `here "${long}-node-0-0.${long}" (64 characters), which the JobSet writes as a label; ${NEVER}; shorten the name (the subdomain is the name too, unless the runtime sets network.subdomain)`,
+    ]);
+    expect(appRules(withSpec({ coordinator: { replicatedJob: 'node' }, network: { subdomain: 'train' } }), named(long, {}))).toEqual([]);
+  });
+
+  test('the claim "<template>-<TrainJob name>" of at most 63 characters', () => {
+    // A long template name, so that the claim outgrows 63 before the pod names do (at 45).
+    const template = 'checkpoint-storage-for-training';
+    const rt = withSpec({ volumeClaimPolicies: [{ templates: [{ metadata: { name: template }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '10Gi' } } } }] }] }, template);
+    expect(rules(rt)).toEqual([]);
+    expect(appRules(rt, named('c'.repeat(31), {}))).toEqual([]);
+    expect(appFindings([{ path: 'rt', doc: rt }, { path: 'job', doc: named('c'.repeat(32), {}) }]).map(f => [f.path, f.finding.rule])).toEqual([['job', 'app/jobset-claim-name']]);
+    const long = 'c'.repeat(32);
+    expect(appRules(rt, named(long, {}))).toEqual([
+      `chart/1 app/jobset-claim-name metadata.name is "${long}"; expected at most 31 characters: JobSet v0.12.0 names the claim of the volume claim template "${template}" of the runtime "rt" "<template>-<TrainJob name>", here "${template}-${long}" (64 characters, over 63); ${NEVER}; shorten the name`,
+    ]);
+  });
+
+  test('jobset/coordinator: the coordinator\'s job in a completion mode other than Indexed, on the runtime alone', () => {
+    const rt = withSpec({ coordinator: { replicatedJob: 'launcher' } });
+    rt.spec.template.spec.replicatedJobs[0].template.spec.completionMode = 'NonIndexed';
+    expect(rules(rt)).toEqual([
+      'jobset/coordinator spec.template.spec.replicatedJobs[0].template.spec.completionMode is "NonIndexed"; expected "Indexed" or not set: the coordinator\'s job names its pods by index; the JobSet webhook refuses it, so every TrainJob of this runtime is admitted and never starts',
+    ]);
+  });
+});
+
+describe('app/trainjob-runtime: plugins/volcano Validate, the queue annotation of the runtime and the job\'s patches merged', () => {
+  const KEY = 'scheduling.volcano.sh/queue-name';
+  const volcano = (queue?: string) => {
+    const rt = runtime('rt', [rjob('node', 'trainer', [{ name: 'node', image: 'i' }])], { podGroupPolicy: { volcano: {} } });
+    if (queue !== undefined) rt.spec.template.metadata = { annotations: { [KEY]: queue } };
+    return rt;
+  };
+  const patched = (queue: string) => trainJob({ runtimePatches: [{ manager: 'example.io/team', trainingRuntimeSpec: { template: { metadata: { annotations: { [KEY]: queue } } } } }] });
+
+  test('an empty queue from the runtime, unless a patch names one', () => {
+    expect(appRules(volcano('gpu-queue'), trainJob({}))).toEqual([]);
+    expect(appRules(volcano(), trainJob({}))).toEqual([]);
+    expect(appRules(volcano(''), trainJob({}))).toEqual([
+      `chart/1 app/trainjob-runtime spec.runtimeRef.name is "rt"; expected a runtime whose "${KEY}" annotation is a queue name or absent: the volcano runtime "rt" sets it empty, and the Trainer webhook refuses the job (or patch it with a queue name)`,
+    ]);
+    expect(appRules(volcano(''), patched('gpu-queue'))).toEqual([]);
+    // Without a volcano pod-group policy the plugin does not look.
+    const plain = volcano('');
+    delete plain.spec.podGroupPolicy;
+    expect(appRules(plain, trainJob({}))).toEqual([]);
+  });
+
+  test('an empty queue from a patch, over the runtime\'s', () => {
+    expect(appRules(volcano('gpu-queue'), patched(''))).toEqual([
+      `chart/1 app/trainjob-runtime spec.runtimePatches[0].trainingRuntimeSpec.template.metadata.annotations.${KEY} is ""; expected a queue name, or no "${KEY}" annotation (the queue then is Volcano's default): the volcano runtime "rt" refuses an empty one`,
     ]);
   });
 });

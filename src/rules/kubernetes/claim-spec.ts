@@ -20,7 +20,8 @@ export const CLAIM_ACCESS_MODES = new Rule('kubernetes', 'k8s/claim-access-modes
 export const CLAIM_STORAGE = new Rule('kubernetes', 'k8s/claim-storage', F, `${SOURCE} (resources.requests.storage required, ValidatePositiveQuantityValue)`);
 export const CLAIM_VOLUME_MODE = new Rule('kubernetes', 'k8s/claim-volume-mode', F, `${SOURCE} (supportedVolumeModes)`);
 export const CLAIM_CLASS_NAME = new Rule('kubernetes', 'k8s/claim-class-name', F, `${SOURCE} (storageClassName and volumeAttributesClassName: ValidateClassName, NameIsDNSSubdomain)`);
-export const CLAIM_DATA_SOURCE = new Rule('kubernetes', 'k8s/claim-data-source', F, `${SOURCE} validateDataSource and validateDataSourceRef (name and kind required, a core kind is a PersistentVolumeClaim)`);
+export const CLAIM_DATA_SOURCE = new Rule('kubernetes', 'k8s/claim-data-source', F, `${SOURCE} validateDataSource and validateDataSourceRef (name and kind required, a core kind is a PersistentVolumeClaim; the two agree), `
+  + 'pkg/api/persistentvolumeclaim/util.go DropDisabledFields (a cross-namespace dataSourceRef dropped while its gate is off)');
 export const CLAIM_TEMPLATE_METADATA = new Rule('kubernetes', 'k8s/claim-template-metadata', F,
   'k8s.io/kubernetes/pkg/apis/core/validation ValidatePersistentVolumeClaimTemplate (ValidateTemplateObjectMeta: labels and annotations only)');
 
@@ -51,6 +52,29 @@ export function checkClaimSpec(spec: unknown, at: string, out: Finding[]): void 
   }
   for (const key of ['dataSource', 'dataSourceRef']) {
     if (isObject(spec[key])) checkDataSource(spec[key], child(at, key), out);
+  }
+  checkDataSourceAgreement(spec, at, out);
+}
+
+/**
+ * dataSource and dataSourceRef together: the same object (apiGroup, kind and name; an absent
+ * apiGroup is not an empty one). A dataSourceRef with a namespace is dropped while the
+ * CrossNamespaceVolumeDataSource gate is off (alpha, off by default in 1.34), leaving the claim
+ * empty without a word.
+ */
+function checkDataSourceAgreement(spec: Record<string, any>, at: string, out: Finding[]): void {
+  const ref = spec.dataSourceRef;
+  if (!isObject(ref)) return;
+  if (typeof ref.namespace === 'string' && ref.namespace !== '') {
+    CLAIM_DATA_SOURCE.report(out, child(child(at, 'dataSourceRef'), 'namespace'), ref.namespace,
+      'expected no namespace (the claim\'s own): a source in another namespace needs the CrossNamespaceVolumeDataSource feature gate, off by default in 1.34, without which the API server drops the dataSourceRef and the claim starts empty');
+    return;
+  }
+  const source = spec.dataSource;
+  if (!isObject(source)) return;
+  if (source.apiGroup !== ref.apiGroup || source.kind !== ref.kind || source.name !== ref.name) {
+    CLAIM_DATA_SOURCE.report(out, child(at, 'dataSource'), source,
+      'expected the same apiGroup, kind and name as dataSourceRef, or only one of the two (the API server copies one into the other)');
   }
 }
 

@@ -12,6 +12,7 @@ import { DNS1123_LABEL_TEXT, isDns1123Label, isEnvVarName, isInt32, isObject, is
 import { checkContainerClaims, checkResizePolicy } from './pod-resources';
 import { checkResources } from './resources';
 import { checkContainerSecurityContext, isLocalDescendingPath } from './security';
+import { checkVolumeDevices } from './volume-devices';
 
 const F = 'pod';
 const SOURCE = 'k8s.io/kubernetes/pkg/apis/core/validation';
@@ -78,6 +79,8 @@ export interface PodContext {
   readonly restartPolicy: unknown;
   /** The names of the pod's resourceClaims. */
   readonly resourceClaims: Set<string>;
+  /** The names of the pod's volumes a claim backs (the ones a volume device may name). */
+  readonly claimVolumes: ReadonlySet<string>;
 }
 
 /** Checks `containers` or `initContainers` of a pod spec. */
@@ -122,6 +125,7 @@ function checkContainer(c: Record<string, any>, at: string, init: boolean, pod: 
   checkEnvFrom(c.envFrom, child(at, 'envFrom'), out);
   if (!Array.isArray(c.envFrom) || c.envFrom.length === 0) checkEnvReferenceOrder(c.env, child(at, 'env'), out);
   checkVolumeMounts(c.volumeMounts, child(at, 'volumeMounts'), pod.volumes, out, c);
+  checkVolumeDevices(c, child(at, 'volumeDevices'), pod.volumes ?? new Set(), pod.claimVolumes, pod.hostUsers, out);
   checkResources(c.resources, child(at, 'resources'), out);
   if (isObject(c.resources)) checkContainerClaims(c.resources.claims, child(child(at, 'resources'), 'claims'), pod.resourceClaims, out);
   checkResizePolicy(c.resizePolicy, child(at, 'resizePolicy'), pod.restartPolicy, out);
@@ -376,6 +380,17 @@ function cleanAbsolute(path: string): string {
     else parts.push(part);
   }
   return `/${parts.join('/')}`;
+}
+
+/**
+ * Checks a `probes` block ({livenessProbe, readinessProbe, startupProbe}) at `at`, such as a
+ * WorkspaceKind's, which the notebooks controller copies onto the container it builds.
+ */
+export function checkProbes(probes: unknown, at: string, out: Finding[]): void {
+  if (!isObject(probes)) return;
+  for (const probe of ['livenessProbe', 'readinessProbe', 'startupProbe']) {
+    if (isObject(probes[probe])) checkProbe(probes[probe], child(at, probe), probe !== 'readinessProbe', out);
+  }
 }
 
 function checkProbe(probe: Record<string, any>, at: string, mustSucceedOnce: boolean, out: Finding[]): void {

@@ -16,6 +16,7 @@ import { INTEGER_RULES, checkIntegers, compileIntegers } from './integers';
 import { METADATA_RULES, checkObjectMeta } from './metadata';
 import { isObject } from './names';
 import { POD_NETWORK_RULES } from './pod-network';
+import { POD_OS_RULES } from './pod-os';
 import { POD_RESOURCE_RULES } from './pod-resources';
 import { POD_SECURITY_RULES } from './pod-security';
 import { POD_SECURITY_CONTEXT_RULES } from './pod-security-context';
@@ -25,8 +26,10 @@ import { SCHEDULING_RULES } from './scheduling';
 import { SECURITY_RULES } from './security';
 import { Location, compileLocation, select } from './select';
 import { TOPOLOGY_SPREAD_RULES } from './topology-spread';
+import { VOLUME_DEVICE_RULES } from './volume-devices';
 import { VOLUME_SOURCE_RULES } from './volume-sources';
 import { VOLUME_RULES } from './volumes';
+import { WINDOWS_OPTION_RULES } from './windows-options';
 import { TRAINER_RULES } from '../trainer/documents';
 
 export { DOCUMENT_KINDS, TRAINING_JOB_REPLICA_KEYS, documentKind, integerFields } from './documents';
@@ -38,7 +41,7 @@ export const KUBERNETES_RULES: readonly RuleInfo[] = [
   ...METADATA_RULES, ...POD_SPEC_RULES, ...CONTAINER_RULES, ...ENV_SOURCE_RULES, ...HANDLER_RULES,
   ...POD_NETWORK_RULES, ...TOPOLOGY_SPREAD_RULES, ...VOLUME_RULES, ...VOLUME_SOURCE_RULES, ...SCHEDULING_RULES, ...RESOURCE_RULES,
   ...POD_RESOURCE_RULES, ...SECURITY_RULES, ...POD_SECURITY_CONTEXT_RULES, ...INTEGER_RULES, ...CORE_OBJECT_RULES,
-  ...CLAIM_SPEC_RULES,
+  ...CLAIM_SPEC_RULES, ...POD_OS_RULES, ...VOLUME_DEVICE_RULES, ...WINDOWS_OPTION_RULES,
 ].map(r => r.info());
 
 /**

@@ -1,11 +1,11 @@
 /**
  * The pod pieces of Kubeflow Notebooks v2 (kubeflow.org/v1beta1): a WorkspaceKind carries parts of
- * the pod the controller builds (metadata, env, volumes, mounts, security contexts, per-option node
+ * the pod the controller builds (metadata, env, volumes, mounts, security contexts, probes, per-option node
  * selectors, tolerations, affinity, resources, images); a Workspace carries pod metadata. Each piece
  * is checked with the same rule as in a pod spec, at its place in the document.
  */
 import { Finding } from '../finding';
-import { checkEnv, checkImage, checkVolumeMounts, IMAGE_PULL_POLICY } from './containers';
+import { checkEnv, checkImage, checkProbes, checkVolumeMounts, IMAGE_PULL_POLICY } from './containers';
 import { child, indexed } from './field-path';
 import { checkTemplateMeta } from './metadata';
 import { isObject } from './names';
@@ -28,6 +28,7 @@ export function checkWorkspaceKind(doc: any, out: Finding[]): void {
   const podScAt = child(at, 'securityContext');
   checkPodSecurityContext(template.securityContext, podScAt, out);
   checkContainerSecurityContext(template.containerSecurityContext, child(at, 'containerSecurityContext'), template.securityContext, podScAt, out);
+  checkProbes(template.probes, child(at, 'probes'), out);
   const options = template.options;
   if (!isObject(options)) return;
   const podValues = options.podConfig?.values;

@@ -45,8 +45,11 @@ const SAFE_SYSCTLS = new Set(['kernel.shm_rmid_forced', 'net.ipv4.ip_local_port_
   'net.ipv4.tcp_fin_timeout', 'net.ipv4.tcp_keepalive_intvl', 'net.ipv4.tcp_keepalive_probes']);
 const SECCOMP_ALLOWED = 'expected "RuntimeDefault" or "Localhost" on the container or the pod';
 
-/** Every finding of the restricted profile on a pod spec at `at`. */
-export function restrictedFindings(spec: unknown, at: string): Finding[] {
+/**
+ * Every finding of the restricted profile on a pod spec at `at`; `metadata` (at `metadataAt`) is
+ * the pod template's metadata when known, whose legacy AppArmor annotations the baseline reads.
+ */
+export function restrictedFindings(spec: unknown, at: string, metadata?: unknown, metadataAt?: string): Finding[] {
   const out: Finding[] = [];
   if (!isObject(spec)) return out;
   for (const key of ['hostNetwork', 'hostPID', 'hostIPC']) {
@@ -82,6 +85,7 @@ export function restrictedFindings(spec: unknown, at: string): Finding[] {
       if (isObject(c)) checkContainer(c, named(child(at, list), c, i), podSc, out);
     }
   }
+  checkAppArmorAnnotations(metadata, metadataAt, out);
   return out;
 }
 
@@ -106,6 +110,19 @@ function checkCommonContext(sc: Record<string, any>, at: string, out: Finding[])
   }
   if (sc.windowsOptions?.hostProcess === true) {
     PSS_HOST_PROCESS.report(out, child(child(at, 'windowsOptions'), 'hostProcess'), true, `expected false or not set ${WHY}`);
+  }
+}
+
+// corev1.DeprecatedAppArmorBetaContainerAnnotationKeyPrefix and the values the baseline allows.
+const APPARMOR_ANNOTATION_PREFIX = 'container.apparmor.security.beta.kubernetes.io/';
+
+/** The legacy per-container AppArmor annotations: empty, runtime/default or localhost/<profile>. */
+function checkAppArmorAnnotations(metadata: unknown, at: string | undefined, out: Finding[]): void {
+  if (!isObject(metadata) || !isObject(metadata.annotations) || at === undefined) return;
+  for (const [key, value] of Object.entries(metadata.annotations)) {
+    if (!key.startsWith(APPARMOR_ANNOTATION_PREFIX)) continue;
+    if (value === '' || value === 'runtime/default' || (typeof value === 'string' && value.startsWith('localhost/'))) continue;
+    PSS_APPARMOR.report(out, child(child(at, 'annotations'), key), value, `expected "runtime/default" or "localhost/<profile>" ${WHY}`);
   }
 }
 

@@ -11,12 +11,16 @@ import { DEFAULT_GRACE_PERIOD } from './handlers';
 import { checkTemplateMeta } from './metadata';
 import { DNS1123_LABEL_TEXT, DNS1123_SUBDOMAIN_TEXT, QUALIFIED_NAME_TEXT, isDns1123Label, isDns1123Subdomain, isObject, isQualifiedName } from './names';
 import { checkDnsConfig, checkHostAliases } from './pod-network';
+import { checkPodOsFields } from './pod-os';
 import { checkPodResourceClaims, checkPodResources } from './pod-resources';
 import { checkPodSecurityFields } from './pod-security-context';
+import { checkOverhead } from './resources';
 import { checkAffinity, checkNodeSelector, checkTolerations } from './scheduling';
 import { checkContainerSecurityContext, checkPodSecurityContext } from './security';
 import { checkTopologySpread } from './topology-spread';
+import { claimVolumeNames } from './volume-devices';
 import { checkVolumes } from './volumes';
+import { checkWindowsOptions } from './windows-options';
 
 const F = 'pod';
 const SOURCE = 'k8s.io/kubernetes/pkg/apis/core/validation ValidatePodSpec';
@@ -80,6 +84,8 @@ export function checkPodSpec(spec: unknown, at: string, out: Finding[], addedVol
     gracePeriod: typeof spec.terminationGracePeriodSeconds === 'number' ? spec.terminationGracePeriodSeconds : DEFAULT_GRACE_PERIOD,
     restartPolicy: spec.restartPolicy,
     resourceClaims: checkPodResourceClaims(spec.resourceClaims, child(at, 'resourceClaims'), out),
+    // A JobSet's claim policies add claim-backed volumes.
+    claimVolumes: new Set([...claimVolumeNames(spec.volumes), ...addedVolumes]),
   };
   checkContainers(spec.initContainers, child(at, 'initContainers'), true, pod, out);
   if (!Array.isArray(spec.containers) || spec.containers.length === 0) {
@@ -92,7 +98,7 @@ export function checkPodSpec(spec: unknown, at: string, out: Finding[], addedVol
   }
   checkTolerations(spec.tolerations, child(at, 'tolerations'), out);
   checkNodeSelector(spec.nodeSelector, child(at, 'nodeSelector'), out);
-  checkAffinity(spec.affinity, child(at, 'affinity'), out);
+  checkAffinity(spec.affinity, child(at, 'affinity'), out, podLabels);
   subdomain(PRIORITY_CLASS_NAME, spec.priorityClassName, child(at, 'priorityClassName'), 'a priority class name', out);
   subdomain(SCHEDULER_NAME, spec.schedulerName, child(at, 'schedulerName'), 'a scheduler name', out);
   subdomain(SERVICE_ACCOUNT_NAME, spec.serviceAccountName, child(at, 'serviceAccountName'), 'a service account name', out);
@@ -116,6 +122,7 @@ export function checkPodSpec(spec: unknown, at: string, out: Finding[], addedVol
     PREEMPTION_POLICY.report(out, child(at, 'preemptionPolicy'), spec.preemptionPolicy, 'expected "PreemptLowerPriority" or "Never"');
   }
   checkPodResources(spec, at, out);
+  checkOverhead(spec.overhead, child(at, 'overhead'), out);
   checkDnsConfig(spec.dnsConfig, child(at, 'dnsConfig'), out);
   checkHostAliases(spec.hostAliases, child(at, 'hostAliases'), out);
   checkTopologySpread(spec.topologySpreadConstraints, child(at, 'topologySpreadConstraints'), podLabels, out);
@@ -123,6 +130,8 @@ export function checkPodSpec(spec: unknown, at: string, out: Finding[], addedVol
   if (isObject(spec.os) && spec.os.name !== 'linux' && spec.os.name !== 'windows') {
     POD_OS.report(out, child(child(at, 'os'), 'name'), spec.os.name, 'expected "linux" or "windows"');
   }
+  checkPodOsFields(spec, at, out);
+  checkWindowsOptions(spec, at, out);
 }
 
 function checkGates(spec: Record<string, any>, at: string, out: Finding[]): void {

@@ -118,6 +118,22 @@ function show(v: unknown): string {
   return typeof v === 'string' ? v : String(v);
 }
 
+/**
+ * Checks a pod's `overhead` at `at`: validateOverhead reads it as a container's limits, so its
+ * names, quantities and huge pages follow the container rules (the RuntimeClass admission plugin
+ * usually writes it, but a template may carry it).
+ */
+export function checkOverhead(overhead: unknown, at: string, out: Finding[]): void {
+  if (!isObject(overhead)) return;
+  parsedList(overhead, at, false, out);
+  // Upstream counts a name as present whatever its quantity.
+  const names = Object.keys(overhead);
+  const hugePage = names.find(n => n.startsWith(HUGE_PAGES));
+  if (hugePage !== undefined && !names.some(n => n === 'cpu' || n === 'memory')) {
+    RESOURCE_HUGE_PAGES.report(out, at, hugePage, 'expected a cpu or memory overhead beside the huge pages (the API server refuses huge pages alone)');
+  }
+}
+
 /** Parses one list (limits or requests), reporting bad names and values; returns the good ones. */
 function parsedList(list: unknown, at: string, podLevel: boolean, out: Finding[]): Map<string, Quantity> {
   const parsed = new Map<string, Quantity>();

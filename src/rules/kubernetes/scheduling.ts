@@ -29,10 +29,13 @@ export const LABEL_SELECTOR = new Rule('kubernetes', 'k8s/label-selector', F,
   'k8s.io/apimachinery/pkg/apis/meta/v1/validation ValidateLabelSelector and ValidateLabelSelectorRequirement');
 export const TOPOLOGY_KEY = new Rule('kubernetes', 'k8s/topology-key', F, `${SOURCE} validatePodAffinityTerm (topologyKey a non-empty qualified name)`);
 export const AFFINITY_NAMESPACE = new Rule('kubernetes', 'k8s/affinity-namespace', F, `${SOURCE} validatePodAffinityTerm (namespaces are DNS-1123 labels)`);
+export const AFFINITY_LABEL_KEYS = new Rule('kubernetes', 'k8s/affinity-label-keys', F,
+  `${SOURCE} ValidateMatchLabelKeysAndMismatchLabelKeys (label keys, only with a labelSelector, not in both lists, not in the selector once merged)`);
 
 export const SCHEDULING_RULES = [
   TOLERATION_KEY, TOLERATION_OPERATOR, TOLERATION_VALUE, TOLERATION_EFFECT, TOLERATION_SECONDS,
   NODE_SELECTOR_TERMS, NODE_SELECTOR_TERM_EMPTY, NODE_SELECTOR_REQUIREMENT, LABEL_SELECTOR, TOPOLOGY_KEY, AFFINITY_NAMESPACE,
+  AFFINITY_LABEL_KEYS,
 ];
 
 const EFFECTS = new Set(['NoSchedule', 'PreferNoSchedule', 'NoExecute']);
@@ -75,8 +78,11 @@ export function checkNodeSelector(selector: unknown, at: string, out: Finding[])
   checkLabels(selector, at, out);
 }
 
-/** Checks a pod `affinity`. */
-export function checkAffinity(affinity: unknown, at: string, out: Finding[]): void {
+/**
+ * Checks a pod `affinity`; `podLabels` are the pod template's labels when known, which the API
+ * server merges into a pod affinity term's selector by its matchLabelKeys when it creates a pod.
+ */
+export function checkAffinity(affinity: unknown, at: string, out: Finding[], podLabels?: unknown): void {
   if (!isObject(affinity)) return;
   const node = affinity.nodeAffinity;
   if (isObject(node)) {
@@ -106,13 +112,13 @@ export function checkAffinity(affinity: unknown, at: string, out: Finding[]): vo
     const required = pod.requiredDuringSchedulingIgnoredDuringExecution;
     if (Array.isArray(required)) {
       const reqAt = child(podAt, 'requiredDuringSchedulingIgnoredDuringExecution');
-      for (let i = 0; i < required.length; i++) checkPodAffinityTerm(required[i], indexed(reqAt, i), out);
+      for (let i = 0; i < required.length; i++) checkPodAffinityTerm(required[i], indexed(reqAt, i), podLabels, out);
     }
     const preferred = pod.preferredDuringSchedulingIgnoredDuringExecution;
     if (Array.isArray(preferred)) {
       const prefAt = child(podAt, 'preferredDuringSchedulingIgnoredDuringExecution');
       for (let i = 0; i < preferred.length; i++) {
-        if (isObject(preferred[i])) checkPodAffinityTerm(preferred[i].podAffinityTerm, child(indexed(prefAt, i), 'podAffinityTerm'), out);
+        if (isObject(preferred[i])) checkPodAffinityTerm(preferred[i].podAffinityTerm, child(indexed(prefAt, i), 'podAffinityTerm'), podLabels, out);
       }
     }
   }
@@ -178,8 +184,9 @@ function checkNodeSelectorRequirement(r: unknown, at: string, required: boolean,
   }
 }
 
-function checkPodAffinityTerm(term: unknown, at: string, out: Finding[]): void {
+function checkPodAffinityTerm(term: unknown, at: string, podLabels: unknown, out: Finding[]): void {
   if (!isObject(term)) return;
+  checkAffinityLabelKeys(term, at, podLabels, out);
   checkLabelSelector(term.labelSelector, child(at, 'labelSelector'), out);
   checkLabelSelector(term.namespaceSelector, child(at, 'namespaceSelector'), out);
   if (!isQualifiedName(term.topologyKey)) {
@@ -192,6 +199,44 @@ function checkPodAffinityTerm(term: unknown, at: string, out: Finding[]): void {
       }
     }
   }
+}
+
+/**
+ * matchLabelKeys and mismatchLabelKeys of a pod affinity term: label keys, only beside a
+ * labelSelector, no key in both. On creating a pod the API server adds `<key> In (<the pod's
+ * value>)` to the selector for each matchLabelKey the pod's labels have (mutatePodAffinity,
+ * MatchLabelKeysInPodAffinity GA), then refuses a key the selector already had.
+ */
+function checkAffinityLabelKeys(term: Record<string, any>, at: string, podLabels: unknown, out: Finding[]): void {
+  const selector = term.labelSelector;
+  const match: unknown[] = Array.isArray(term.matchLabelKeys) ? term.matchLabelKeys : [];
+  const mismatch: unknown[] = Array.isArray(term.mismatchLabelKeys) ? term.mismatchLabelKeys : [];
+  for (const [list, keys] of [['matchLabelKeys', match], ['mismatchLabelKeys', mismatch]] as const) {
+    if (keys.length === 0) continue;
+    const listAt = child(at, list);
+    if (!isObject(selector)) {
+      AFFINITY_LABEL_KEYS.report(out, listAt, keys, 'expected not set when labelSelector is not set (the keys narrow the selector)');
+      continue;
+    }
+    keys.forEach((key, i) => {
+      if (!isQualifiedName(key)) AFFINITY_LABEL_KEYS.report(out, indexed(listAt, i), key, LABEL_KEY_TEXT);
+    });
+  }
+  const mismatched = new Set(mismatch);
+  match.forEach((key, i) => {
+    if (mismatched.has(key)) {
+      AFFINITY_LABEL_KEYS.report(out, indexed(child(at, 'matchLabelKeys'), i), key, 'expected a key that mismatchLabelKeys does not list (a key cannot both match and mismatch the pod)');
+    }
+  });
+  if (!isObject(selector) || !isObject(podLabels)) return;
+  const selectorKeys = new Set<string>(Object.keys(isObject(selector.matchLabels) ? selector.matchLabels : {}));
+  if (Array.isArray(selector.matchExpressions)) for (const e of selector.matchExpressions) if (isObject(e) && typeof e.key === 'string') selectorKeys.add(e.key);
+  match.forEach((key, i) => {
+    if (typeof key === 'string' && isQualifiedName(key) && selectorKeys.has(key) && typeof podLabels[key] === 'string') {
+      AFFINITY_LABEL_KEYS.report(out, indexed(child(at, 'matchLabelKeys'), i), key,
+        `expected a key the labelSelector does not have: the API server adds "${key} In (${podLabels[key]})" from the pod's labels when it creates the pod, and refuses the key twice`);
+    }
+  });
 }
 
 /** A metav1 LabelSelector: matchLabels are labels; expressions In/NotIn with values, Exists/DoesNotExist without. */

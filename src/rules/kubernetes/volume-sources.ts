@@ -2,13 +2,15 @@
  * The fields of the volume types pods use, as `validateVolumeSource` and the per-type functions
  * (k8s.io/kubernetes/pkg/apis/core/validation) check them: what each type requires, and where the
  * files of secret, configMap, downwardAPI and projected volumes go (`validateKeyToPath`,
- * `validateDownwardAPIVolumeFile`, `validateProjectionSources`). The in-tree cloud and network
- * types (iSCSI, RBD, Cinder, ...) are not covered: the inventory says so.
+ * `validateDownwardAPIVolumeFile`, `validateProjectionSources`). Of the in-tree cloud and network
+ * types, the ones the 1.34 kubelet cannot mount are refused whole (k8s/volume-plugin); the fields of
+ * the others (iSCSI, FC, Cinder, ...) are in-tree-volumes.ts's, reported as k8s/volume-fields.
  */
 import { Finding } from '../finding';
 import { Rule } from '../rule';
 import { checkFieldRef, checkResourceFieldRef } from './env-sources';
 import { child, indexed } from './field-path';
+import { checkInTreeVolume } from './in-tree-volumes';
 import { DNS1123_SUBDOMAIN_TEXT, isDns1123Subdomain, isObject } from './names';
 import { isNegative, parseQuantity } from './quantity';
 
@@ -16,11 +18,19 @@ const F = 'volumes';
 const SOURCE = 'k8s.io/kubernetes/pkg/apis/core/validation';
 
 export const VOLUME_FIELDS = new Rule('kubernetes', 'k8s/volume-fields', F,
-  `${SOURCE} validateVolumeSource: secretName, configMap name, claimName, hostPath (path without "..", type), nfs (server, absolute path), csi driver, emptyDir sizeLimit, gitRepo`);
+  `${SOURCE} validateVolumeSource: secretName, configMap name, claimName, hostPath (path without "..", type), nfs (server, absolute path), csi driver, emptyDir sizeLimit, gitRepo, and the in-tree types the kubelet still mounts`);
 export const VOLUME_ITEMS = new Rule('kubernetes', 'k8s/volume-items', F,
-  `${SOURCE} validateKeyToPath, validateDownwardAPIVolumeFile and validateProjectionSources (keys, relative paths without "..", one source each, no path twice)`);
+  `${SOURCE} validateKeyToPath, validateDownwardAPIVolumeFile and validateProjectionSources (keys, relative paths without "..", one source each, no path twice); `
+  + 'pkg/api/pod/util.go dropDisabledClusterTrustBundleProjection and dropDisabledPodCertificateProjection (sources dropped while their gates are off)');
 
-export const VOLUME_SOURCE_RULES = [VOLUME_FIELDS, VOLUME_ITEMS];
+export const VOLUME_PLUGIN = new Rule('kubernetes', 'k8s/volume-plugin', F,
+  'k8s.io/kubernetes v1.34.4 cmd/kubelet/app/plugins.go ProbeVolumePlugins and k8s.io/csi-translation-lib plugins (volume types the kubelet has no plugin for, in-tree or by CSI migration)');
+
+export const VOLUME_SOURCE_RULES = [VOLUME_FIELDS, VOLUME_ITEMS, VOLUME_PLUGIN];
+
+// In-tree volume types whose kubelet plugin was removed and that CSI migration does not translate:
+// the API server stores the pod, and the kubelet never mounts the volume (the pod stays ContainerCreating).
+const NO_PLUGIN = ['rbd', 'cephfs', 'glusterfs', 'quobyte', 'flocker', 'scaleIO', 'storageos', 'photonPersistentDisk'];
 
 const HOST_PATH_TYPES = new Set(['', 'DirectoryOrCreate', 'Directory', 'FileOrCreate', 'File', 'Socket', 'CharDevice', 'BlockDevice']);
 // validVolumeDownwardAPIFieldPathExpressions: what a downward API file can show.
@@ -28,6 +38,9 @@ const VOLUME_FIELD_PATHS = new Set(['metadata.name', 'metadata.namespace', 'meta
 const VOLUME_FIELD_PATHS_TEXT = 'a pod field a volume file can show: metadata.name, metadata.namespace, metadata.labels, metadata.annotations, metadata.uid, '
   + 'or metadata.labels[\'<key>\'] / metadata.annotations[\'<key>\']';
 const PROJECTED_SOURCES = ['secret', 'configMap', 'downwardAPI', 'serviceAccountToken', 'clusterTrustBundle', 'podCertificate'];
+// pkg/api/pod/util.go dropDisabledClusterTrustBundleProjection and dropDisabledPodCertificateProjection:
+// sources whose gate is off by default in 1.34 (ClusterTrustBundleProjection beta, PodCertificateRequest alpha).
+const DROPPED_PROJECTIONS = [['clusterTrustBundle', 'ClusterTrustBundleProjection'], ['podCertificate', 'PodCertificateRequest']] as const;
 const ITEM_PATH_TEXT = 'expected a relative file path inside the volume, without ".." and not starting with ".."';
 
 /** Checks the fields of one volume (at `at`) of the types it declares. */
@@ -78,6 +91,12 @@ export function checkVolumeFields(volume: Record<string, any>, at: string, out: 
     if (typeof dir === 'string' && !isLocalDescending(dir)) {
       VOLUME_FIELDS.report(out, child(vAt, 'directory'), dir, 'expected a relative directory without ".." (or "." for the volume itself)');
     }
+  }
+  checkInTreeVolume(volume, at, (fieldAt, value, allowed) => VOLUME_FIELDS.report(out, fieldAt, value, allowed));
+  for (const type of NO_PLUGIN) {
+    if (volume[type] === undefined || volume[type] === null) continue;
+    VOLUME_PLUGIN.report(out, child(at, type), volume[type],
+      `expected another volume type, such as csi or persistentVolumeClaim: the ${type} plugin is no longer in the kubelet (1.34), so the volume is never mounted and the pod never starts`);
   }
   if (isObject(volume.downwardAPI)) checkDownwardApiFiles(volume.downwardAPI.items, child(at, 'downwardAPI'), undefined, out);
   if (isObject(volume.projected)) checkProjected(volume.projected, child(at, 'projected'), out);
@@ -170,6 +189,11 @@ function checkProjected(projected: Record<string, any>, at: string, out: Finding
       VOLUME_ITEMS.report(out, sAt, source, kinds.length === 0
         ? 'expected one of secret, configMap, downwardAPI, serviceAccountToken, clusterTrustBundle or podCertificate'
         : `expected one source per entry, not ${kinds.join(' and ')}`);
+    }
+    for (const [key, gate] of DROPPED_PROJECTIONS) {
+      if (source[key] === undefined || source[key] === null) continue;
+      VOLUME_ITEMS.report(out, child(sAt, key), source[key],
+        `expected another source: ${key} needs the ${gate} feature gate, off by default in 1.34, without which the API server drops it without a word and the file never appears`);
     }
     for (const key of ['secret', 'configMap']) {
       const ref = source[key];

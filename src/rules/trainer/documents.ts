@@ -22,7 +22,8 @@ import { Rule } from '../rule';
 export const RUNTIME_STEP = new Rule('trainer', 'trainer/runtime-step', 'runtimes',
   'kubeflow/trainer v2.3.0 pkg/webhooks/trainingruntime_webhook.go validateReplicatedJobs (a step has one replica and its container)');
 export const REPLICATED_JOB_NAME = new Rule('trainer', 'trainer/replicated-job-name', 'runtimes',
-  'kubeflow/trainer v2.4 runtime validation (replicated-job names of at most 20 characters, so JobSet pod and service names fit)');
+  'kubeflow/trainer v2.4 runtime validation (replicated-job names of at most 20 characters, so JobSet pod and service names fit); '
+  + 'sigs.k8s.io/jobset v0.12.0 ValidateCreate (the Job and pod names made from them are DNS-1035 labels)');
 export const PATCH_MANAGER = new Rule('trainer', 'trainer/patch-manager', 'runtime-patches',
   'kubeflow/trainer v2.3.0 plugins/jobset Validate: validation.IsDomainPrefixedPath(runtimePatches[].manager)');
 export const PATCH_ENV = new Rule('trainer', 'trainer/patch-env', 'runtime-patches',
@@ -53,6 +54,12 @@ export function checkTrainingRuntime(doc: any, out: Finding[]): void {
     if (typeof job.name === 'string' && job.name.length > MAX_REPLICATED_JOB_NAME) {
       REPLICATED_JOB_NAME.report(out, child(jobAt, 'name'), job.name,
         `expected at most ${MAX_REPLICATED_JOB_NAME} characters (Trainer v2.4 refuses longer names; the JobSet's pod names grow with them)`);
+    }
+    // Trainer v2.3.0 stores any name; the JobSet webhook then refuses the JobSet of every TrainJob,
+    // since "<TrainJob>-<name>-<index>" and its pod names must be DNS-1035 labels.
+    if (typeof job.name === 'string' && !/^[a-z0-9-]*$/.test(job.name)) {
+      REPLICATED_JOB_NAME.report(out, child(jobAt, 'name'), job.name,
+        'expected only lower-case letters, digits and "-" (the JobSet webhook refuses the Job and pod names made from it otherwise, so no TrainJob of this runtime starts)');
     }
     const step = job.template?.metadata?.labels?.[ANCESTOR_LABEL];
     const container = typeof step === 'string' ? STEP_CONTAINERS[step] : undefined;

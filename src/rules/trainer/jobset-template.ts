@@ -27,7 +27,7 @@ export const TARGET_JOBS = new Rule('jobset', 'jobset/target-replicated-jobs', '
 export const FAILURE_RULE = new Rule('jobset', 'jobset/failure-policy-rule', 'runtimes',
   `${SOURCE} validateFailurePolicy (rule names of 1 to 128 characters matching ruleNameFmt, unique; onJobFailureReasons known)`);
 export const COORDINATOR = new Rule('jobset', 'jobset/coordinator', 'runtimes',
-  `${SOURCE} validateCoordinator (coordinator.replicatedJob is a replicated job of the JobSet)`);
+  `${SOURCE} validateCoordinator (coordinator.replicatedJob is a replicated job of the JobSet, in Indexed completion mode)`);
 export const VOLUME_CLAIM_TEMPLATE = new Rule('jobset', 'jobset/volume-claim-template', 'runtimes',
   `${SOURCE} validateVolumeClaimPolicies and validateReplicatedJobsVolumeClaims (template names unique DNS-1123 subdomains, mounted by a container, not a pod volume's name)`);
 export const MANAGED_BY = new Rule('jobset', 'jobset/managed-by', 'runtimes',
@@ -126,6 +126,14 @@ export function checkJobSetTemplate(spec: any, at: string, out: Finding[]): void
   const coordinator = spec.coordinator?.replicatedJob;
   if (typeof coordinator === 'string' && !names.includes(coordinator)) {
     COORDINATOR.report(out, `${at}.coordinator.replicatedJob`, coordinator, `expected a replicated job of this runtime (${list}); ${REFUSED}`);
+  } else if (typeof coordinator === 'string') {
+    // The JobSet defaults an unset completionMode to Indexed; only an explicit other mode is refused.
+    const k = jobs.findIndex(j => j?.name === coordinator);
+    const mode = jobs[k]?.template?.spec?.completionMode;
+    if (mode !== undefined && mode !== 'Indexed') {
+      COORDINATOR.report(out, `${indexed(`${at}.replicatedJobs`, k)}.template.spec.completionMode`, mode,
+        `expected "Indexed" or not set: the coordinator's job names its pods by index; ${REFUSED}`);
+    }
   }
 
   checkVolumeClaimPolicies(spec, at, jobs, out);

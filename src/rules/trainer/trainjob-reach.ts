@@ -231,24 +231,32 @@ function ancestorIs(job: any, step: string): boolean {
  * nodes, then the job's (every plugin but MPI's); the MPI "node" job's are the job's nodes, less
  * the launcher when it runs as a node; any other job's are its parallelism.
  */
+/**
+ * How many Jobs (replicas) and pods per Job (parallelism, and completions: SyncParallelCount sets
+ * both) the JobSet that Trainer v2.3.0 builds from `job` and `runtime` gives the replicated job `j`.
+ */
+export function jobSetShape(job: any, j: any, runtime: any, policy: string | undefined): { readonly replicas: number; readonly pods: number } {
+  const trainer = job.spec?.trainer ?? {};
+  const ancestor = j?.template?.metadata?.labels?.[ANCESTOR_LABEL];
+  const replicas = ancestor !== undefined ? 1 : Number(j?.replicas ?? 1);
+  let pods = Number(j?.template?.spec?.parallelism ?? 1);
+  if (ancestor === 'trainer') {
+    pods = runtime.spec?.mlPolicy?.numNodes ?? 1;
+    // Every plugin but MPI's sets the trainer step's pods to the job's nodes (plainml covers xgboost, flux and none).
+    if (trainer.numNodes !== undefined && policy !== 'mpi') pods = trainer.numNodes;
+  }
+  const launcherAsNode = runtime.spec?.mlPolicy?.mpi?.runLauncherAsNode === true;
+  if (policy === 'mpi' && j?.name === NODE_JOB && trainer.numNodes !== undefined) pods = launcherAsNode ? Math.max(trainer.numNodes - 1, 1) : trainer.numNodes;
+  return { replicas, pods };
+}
+
 function podNameLength(job: any, jobs: any[], runtime: any, policy: string | undefined, report: Report): void {
   const name = job.metadata?.name;
   if (typeof name !== 'string' || name === '') return;
-  const trainer = job.spec?.trainer ?? {};
-  const policyNodes = runtime.spec?.mlPolicy?.numNodes ?? 1;
-  const launcherAsNode = runtime.spec?.mlPolicy?.mpi?.runLauncherAsNode === true;
   let worst: { pod: string; job: string; pods: number } | undefined;
   for (const j of jobs) {
     if (typeof j?.name !== 'string') continue;
-    const ancestor = j?.template?.metadata?.labels?.[ANCESTOR_LABEL];
-    const replicas = ancestor !== undefined ? 1 : Number(j.replicas ?? 1);
-    let pods = Number(j.template?.spec?.parallelism ?? 1);
-    if (ancestor === 'trainer') {
-      pods = policyNodes;
-      // Every plugin but MPI's sets the trainer step's pods to the job's nodes (plainml covers xgboost, flux and none).
-      if (trainer.numNodes !== undefined && policy !== 'mpi') pods = trainer.numNodes;
-    }
-    if (policy === 'mpi' && j.name === NODE_JOB && trainer.numNodes !== undefined) pods = launcherAsNode ? Math.max(trainer.numNodes - 1, 1) : trainer.numNodes;
+    const { replicas, pods } = jobSetShape(job, j, runtime, policy);
     const pod = `${name}-${j.name}-${Math.max(replicas - 1, 0)}-${Math.max(pods - 1, 0)}${POD_SUFFIX}`;
     if (pod.length > MAX_POD_NAME && (!worst || pod.length > worst.pod.length)) worst = { pod, job: j.name, pods };
   }

@@ -10,6 +10,7 @@
  */
 import { AppDocument, AppFinding, namespaceOf, showNamespace } from '../app-document';
 import { Rule } from '../rule';
+import { JOBSET_CLAIM_NAME, JOBSET_COORDINATOR, builtJobSetFindings } from './built-jobset';
 import { BUILTIN_RUNTIMES, BUILTIN_RUNTIMES_RELEASE } from './builtin-runtimes.generated';
 import { DATASET_INITIALIZER, INITIALIZER_VOLUME, LAUNCHER_JOB, MODEL_INITIALIZER, NODE_JOB, RESERVED_ENV, RUNTIME_PROVIDED_ANNOTATION } from './names';
 import { CLUSTER_RUNTIME, RuntimeReference, isTrainJob, isTrainerRuntime, runtimeKey, runtimeReferenceOf } from './runtime-lookup';
@@ -18,7 +19,7 @@ import { JOBSET_POD_NAME, TRAINJOB_REACH, reachFindings } from './trainjob-reach
 import { nearest } from '../../util/nearest';
 
 export const TRAINJOB_RUNTIME = new Rule('trainer', 'app/trainjob-runtime', 'app',
-  'kubeflow/trainer v2.3.0 plugins/jobset, torch, mpi, xgboost Validate (a TrainJob against its runtime); the controller finds a TrainingRuntime only in the job\'s namespace');
+  'kubeflow/trainer v2.3.0 plugins/jobset, torch, mpi, xgboost, volcano Validate (a TrainJob against its runtime); the controller finds a TrainingRuntime only in the job\'s namespace');
 
 const POLICIES = ['torch', 'mpi', 'jax', 'xgboost', 'flux'];
 
@@ -31,15 +32,16 @@ export function trainJobRuntimes(docs: readonly AppDocument[], out: AppFinding[]
     const report = reporter(TRAINJOB_RUNTIME.id);
     const reach = reporter(TRAINJOB_REACH.id);
     const podNames = reporter(JOBSET_POD_NAME.id);
+    const built: BuiltReports = { coordinator: reporter(JOBSET_COORDINATOR.id), claims: reporter(JOBSET_CLAIM_NAME.id) };
     const runtime = runtimes.find(r => runtimeKey(r.doc) === ref.key);
     const elsewhere = runtimes.find(r => r.doc.kind === ref.kind && r.doc.metadata?.name === ref.name);
     if (runtime) {
-      checkAgainst(d.doc, runtime.doc, '', report, reach, podNames);
+      checkAgainst(d.doc, runtime.doc, '', report, reach, podNames, built);
     } else if (elsewhere) {
       // Only a namespaced runtime can be elsewhere: the controller looks in the job's namespace.
       report('spec.runtimeRef.name', ref.name, `expected a TrainingRuntime in the job's ${showNamespace(namespaceOf(d.doc))}; the app's "${ref.name}" is in ${showNamespace(namespaceOf(elsewhere.doc))}, where the controller does not look`);
     } else if (ref.kind === CLUSTER_RUNTIME && Object.prototype.hasOwnProperty.call(BUILTIN_RUNTIMES, ref.name)) {
-      checkAgainst(d.doc, BUILTIN_RUNTIMES[ref.name], ` (built into ${BUILTIN_RUNTIMES_RELEASE})`, report, reach, podNames);
+      checkAgainst(d.doc, BUILTIN_RUNTIMES[ref.name], ` (built into ${BUILTIN_RUNTIMES_RELEASE})`, report, reach, podNames, built);
     } else if (runtimes.length > 0 && d.doc.metadata?.annotations?.[RUNTIME_PROVIDED_ANNOTATION] !== 'true') {
       unknownRuntime(d.doc, ref, runtimes, report);
     }
@@ -74,8 +76,36 @@ function unknownRuntime(job: any, ref: RuntimeReference, runtimes: readonly AppD
 
 type Report = (field: string, value: unknown, allowed: string) => void;
 
+/** The annotation the volcano plugin reads the PodGroup's queue from (volcano.sh QueueNameAnnotationKey). */
+const VOLCANO_QUEUE = 'scheduling.volcano.sh/queue-name';
+
+/**
+ * plugins/volcano Validate: the queue annotation, when set, is not empty. The plugin reads the
+ * runtime template's annotations with each patch's laid over them in order (newRuntimeInfo), so the
+ * last one to set it decides.
+ */
+function volcanoQueue(job: any, runtime: any, origin: string, report: Report): void {
+  if (runtime.spec?.podGroupPolicy?.volcano === undefined) return;
+  let value: unknown = runtime.spec?.template?.metadata?.annotations?.[VOLCANO_QUEUE];
+  let field = 'spec.runtimeRef.name';
+  const patches: any[] = Array.isArray(job.spec?.runtimePatches) ? job.spec.runtimePatches : [];
+  patches.forEach((p, i) => {
+    const annotations = p?.trainingRuntimeSpec?.template?.metadata?.annotations;
+    if (annotations && Object.prototype.hasOwnProperty.call(annotations, VOLCANO_QUEUE)) {
+      value = annotations[VOLCANO_QUEUE];
+      field = `spec.runtimePatches[${i}].trainingRuntimeSpec.template.metadata.annotations.${VOLCANO_QUEUE}`;
+    }
+  });
+  if (value !== '') return;
+  const name = runtime.metadata?.name;
+  report(field, field === 'spec.runtimeRef.name' ? name : value, field === 'spec.runtimeRef.name'
+    ? `expected a runtime whose "${VOLCANO_QUEUE}" annotation is a queue name or absent: the volcano runtime "${name}"${origin} sets it empty, and the Trainer webhook refuses the job (or patch it with a queue name)`
+    : `expected a queue name, or no "${VOLCANO_QUEUE}" annotation (the queue then is Volcano's default): the volcano runtime "${name}"${origin} refuses an empty one`);
+}
+interface BuiltReports { readonly coordinator: Report; readonly claims: Report }
+
 /** `origin` follows the runtime's name in messages: empty for the app's, the release for a built-in. */
-function checkAgainst(job: any, runtime: any, origin: string, report: Report, reach: Report, podNames: Report): void {
+function checkAgainst(job: any, runtime: any, origin: string, report: Report, reach: Report, podNames: Report, built: BuiltReports): void {
   const name = runtime.metadata?.name;
   const jobs: any[] = Array.isArray(runtime.spec?.template?.spec?.replicatedJobs) ? runtime.spec.template.spec.replicatedJobs : [];
   const containersOf = (job0: any): any[] => [
@@ -131,5 +161,7 @@ function checkAgainst(job: any, runtime: any, origin: string, report: Report, re
   }
   // plugins/flux Validate refuses a job's numProcPerNode below 1: trainer/counts finds that on every
   // TrainJob, whatever its runtime, so it is not reported here a second time.
+  volcanoQueue(job, runtime, origin, report);
   reachFindings(job, runtime, policy, origin, reach, podNames);
+  builtJobSetFindings(job, runtime, policy, origin, built.coordinator, built.claims);
 }

@@ -50,7 +50,8 @@ export function restrictedNamespaceFindings(docs: readonly any[], out: DocumentF
     const specs = replicaSpecs(doc, facts);
     const at = child('spec', facts.replicaKey);
     for (const [type, spec] of specs) {
-      for (const finding of restrictedFindings(spec.template?.spec, child(child(child(at, type), 'template'), 'spec'))) {
+      const templateAt = child(child(at, type), 'template');
+      for (const finding of restrictedFindings(spec.template?.spec, child(templateAt, 'spec'), spec.template?.metadata, child(templateAt, 'metadata'))) {
         out.push({ index, finding });
       }
     }

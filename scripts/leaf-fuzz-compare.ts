@@ -14,25 +14,9 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
+import type { FuzzCase, LibraryVerdict } from './fuzz/leaves';
 
 type Direction = 'library-stricter' | 'library-lenient';
-
-interface LibraryVerdict {
-  readonly refused: boolean;
-  readonly rules: string[];
-  readonly messages: string[];
-}
-
-interface Case {
-  readonly file: string;
-  readonly kind: string;
-  readonly path: string;
-  readonly concrete: string;
-  readonly mutation: string;
-  readonly value: unknown;
-  readonly lint: LibraryVerdict;
-  readonly constructs: LibraryVerdict;
-}
 
 /** A family of disagreements the project has decided: why it stands, and its inventory row. */
 export interface Decision {
@@ -70,7 +54,7 @@ export function decisionFor(decisions: readonly Decision[], c: FuzzedLeaf, direc
 function main(): number {
   const dir = process.env.FUZZ_DIR ?? path.join('test-reports', 'fuzz');
   const decidedFile = process.env.FUZZ_DECIDED ?? path.join('conformance', 'testdata', 'fuzz-decided.json');
-  const { figures, cases } = readJson<{ figures: any; cases: Case[] }>(path.join(dir, 'cases.json'));
+  const { figures, cases } = readJson<{ figures: any; cases: FuzzCase[] }>(path.join(dir, 'cases.json'));
   const verdicts: Verdicts = {};
   for (const module of ['kube', 'kubeflow', 'trainer']) {
     const file = path.join(dir, `verdicts-${module}.json`);

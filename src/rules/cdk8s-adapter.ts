@@ -41,21 +41,8 @@ const bracketed = new WeakSet<App | Chart>();
 export function aroundEachSynth(app: App, bracket: SynthBracket): void {
   if (bracketed.has(app)) return;
   bracketed.add(app);
-  for (const method of ['synth', 'synthYaml'] as const) {
-    const original = app[method] as () => unknown;
-    Object.defineProperty(app, method, {
-      configurable: true,
-      writable: true,
-      value: function (this: App) {
-        bracket.begin();
-        try {
-          return original.call(this);
-        } finally {
-          bracket.end();
-        }
-      },
-    });
-  }
+  bracketMethod(app, 'synth', bracket);
+  bracketMethod(app, 'synthYaml', bracket);
 }
 
 /**
@@ -65,11 +52,16 @@ export function aroundEachSynth(app: App, bracket: SynthBracket): void {
 export function aroundEachChartRender(chart: Chart, bracket: SynthBracket): void {
   if (bracketed.has(chart)) return;
   bracketed.add(chart);
-  const original = chart.toJson as () => any[];
-  Object.defineProperty(chart, 'toJson', {
+  bracketMethod(chart, 'toJson', bracket);
+}
+
+/** Replaces `target[method]` by an own property that calls the original inside the bracket. */
+function bracketMethod<T extends object>(target: T, method: keyof T & string, bracket: SynthBracket): void {
+  const original = target[method] as unknown as (this: T) => unknown;
+  Object.defineProperty(target, method, {
     configurable: true,
     writable: true,
-    value: function (this: Chart) {
+    value: function (this: T) {
       bracket.begin();
       try {
         return original.call(this);

@@ -105,7 +105,8 @@ function main(): number {
     undecided.set(key, seen ? { ...seen, n: seen.n + 1 } : { example, n: 1, direction, kind: c.kind, path: c.path, mutation: c.mutation });
   }
 
-  console.log(`leaf-fuzz: seed ${figures.seed}: ${figures.pathsKnown} leaf paths known, ${figures.pathsFuzzed} fuzzed, ${figures.documents} documents`);
+  console.log(`leaf-fuzz: seed ${figures.seed} (from ${figures.seedFrom}): ${figures.pathsKnown} leaf paths known, ${figures.pathsFuzzed} fuzzed, ${figures.documents} documents`);
+  console.log(`leaf-fuzz: replay this run with: ${figures.replay}`);
   console.log('leaf-fuzz: source: both refuse / both accept / only the library refuses / only the source refuses');
   for (const source of [...SOURCES, 'any upstream source']) {
     const row = table.get(source);

@@ -8,8 +8,10 @@
  *    the generated L1 props render 1:1), descending into the embedded pod templates; list items at
  *    index 0, map values under an existing key (else `fuzz-key`); plus the metadata fields `lint`
  *    reads (name, namespace, a label, an annotation).
- * 3. Paths, in a fixed order, are taken from an offset derived from FUZZ_SEED, wrapping around, until
- *    FUZZ_BUDGET documents are written: a run covers a window, runs with other seeds other windows.
+ * 3. Paths, in a fixed stride, are taken from the seed's window, wrapping around, until FUZZ_BUDGET
+ *    documents are written. The seed is LEAF_FUZZ_SEED, else in CI the UTC date (YYYYMMDD), else
+ *    20261202; successive dates take successive windows (fuzz/leaves.ts `rotation`), so CI walks
+ *    every path over the days. The seed and the command that replays it are printed.
  * 4. Per leaf, values that fit its type and bounds (mutations.ts): too long, out of range, wrong
  *    pattern, empty, an unknown enum value, a wrong type, and a boundary value that must be accepted.
  * 5. Each document is judged by `lint` (the CLI's engine, in-process) and by the constructs: the
@@ -27,7 +29,10 @@ import * as os from 'os';
 import * as path from 'path';
 import { App, Chart, Yaml } from 'cdk8s';
 import * as yaml from 'js-yaml';
-import { concretePath, FuzzCase, FuzzLeaf, LibraryVerdict, leafPaths, materialize, Mutation, mutationsFor, rotation, setAt } from './fuzz/leaves';
+import {
+  concretePath, DEFAULT_FUZZ_BUDGET, FuzzCase, FuzzLeaf, fuzzSeed, LibraryVerdict, leafPaths, materialize, Mutation, mutationsFor,
+  replayCommand, rotation, setAt,
+} from './fuzz/leaves';
 import { UPSTREAM_EXAMPLES, UPSTREAM_EXAMPLES_V2 } from './upstream/pins';
 import { lint } from '../src/cli/lint';
 import { checkRenderedDocument, collectFindings } from '../src/rules/engine';
@@ -108,8 +113,9 @@ function seeds(): Map<string, { file: string; doc: any }> {
 
 function main() {
   const out = process.env.FUZZ_DIR ?? path.join('test-reports', 'fuzz');
-  const seed = Number(process.env.FUZZ_SEED ?? 20261202);
-  const budget = Number(process.env.FUZZ_BUDGET ?? 3000);
+  const { seed, from } = fuzzSeed(process.env, new Date());
+  const budget = Number(process.env.FUZZ_BUDGET ?? DEFAULT_FUZZ_BUDGET);
+  if (!Number.isInteger(budget) || budget < 1) throw new Error(`leaf-fuzz: FUZZ_BUDGET is "${process.env.FUZZ_BUDGET}"; expected a whole number of documents, 1 or more`);
   fs.rmSync(out, { recursive: true, force: true });
   fs.mkdirSync(path.join(out, 'docs'), { recursive: true });
 
@@ -120,7 +126,10 @@ function main() {
   for (const [key, { doc }] of [...seedDocs].sort(([a], [b]) => (a < b ? -1 : 1))) {
     leaves.push(...leafPaths(kindSchemas().get(key)!, doc));
   }
-  const order = rotation(leaves.length, seed);
+  // A window is as many paths as the budget covers at the mean number of values tried per path.
+  const meanMutations = leaves.reduce((n, leaf) => n + mutationsFor(leaf).length, 0) / Math.max(1, leaves.length);
+  const width = Math.ceil(budget / meanMutations);
+  const order = rotation(leaves.length, seed, width);
   const cases: FuzzCase[] = [];
   let fuzzedPaths = 0;
   for (const i of order) {
@@ -140,7 +149,10 @@ function main() {
   }
   const figures = {
     seed,
+    seedFrom: from,
+    replay: replayCommand(seed, budget),
     budget,
+    window: width,
     kinds: seedDocs.size,
     pathsKnown: leaves.length,
     pathsFuzzed: fuzzedPaths,
@@ -149,7 +161,8 @@ function main() {
   };
   fs.writeFileSync(path.join(out, 'cases.json'), `${JSON.stringify({ figures, cases }, null, 1)}\n`);
   const parity = cases.filter(c => c.lint.refused !== c.constructs.refused).length;
-  console.log(`leaf-fuzz: seed ${seed}, budget ${budget}: ${leaves.length} leaf paths known over ${seedDocs.size} kinds, ` +
+  console.log(`leaf-fuzz: seed ${seed} (from ${from}); replay with: ${figures.replay}`);
+  console.log(`leaf-fuzz: seed ${seed}, budget ${budget}: ${leaves.length} leaf paths known over ${seedDocs.size} kinds, window of ${width}, ` +
     `${fuzzedPaths} fuzzed this run, ${cases.length} documents -> ${out}`);
   console.log(`leaf-fuzz: library refuses ${cases.filter(c => c.lint.refused).length} (lint), ` +
     `${cases.filter(c => c.constructs.refused).length} (constructs); lint and constructs differ on ${parity}`);

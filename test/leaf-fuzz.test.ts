@@ -7,7 +7,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as yaml from 'js-yaml';
 import { kindSchemas } from './harness';
-import { concretePath, FuzzLeaf, leafPaths, materialize, mutationsFor, rotation, setAt } from '../scripts/fuzz/leaves';
+import { concretePath, fuzzSeed, FuzzLeaf, leafPaths, materialize, mutationsFor, replayCommand, rotation, seedSlot, setAt } from '../scripts/fuzz/leaves';
 import { Decision, decisionFor } from '../scripts/leaf-fuzz-compare';
 import { lint } from '../src/cli/lint';
 
@@ -107,11 +107,41 @@ describe('rotation', () => {
     const a = rotation(1000, 20261202);
     expect([...a].sort((x, y) => x - y)).toEqual(Array.from({ length: 1000 }, (_, i) => i));
     expect(rotation(1000, 20261202)).toEqual(a);
-    expect(a[0]).toBe(20261202 % 1000);
-    expect(rotation(1000, 7)[0]).toBe(7);
+    // A date seed is its day since 1970 (2026-12-02 is day 20789); the window is one path wide here.
+    expect(seedSlot(20261202)).toBe(20789);
+    expect(a[0]).toBe((20789 * 7919) % 1000);
+    expect(rotation(1000, 7)[0]).toBe((7 * 7919) % 1000);
     // A stride, not a walk: the paths of one window are spread over the list (one run spans every kind).
     expect(a.slice(0, 10).filter((p, i) => i > 0 && p === a[i - 1] + 1)).toEqual([]);
     expect(Math.max(...a.slice(0, 10)) - Math.min(...a.slice(0, 10))).toBeGreaterThan(500);
+  });
+});
+
+describe('the seed of a run and its window', () => {
+  test('successive dates take successive windows, which tile every path before one repeats', () => {
+    const width = 50;
+    const windows = Array.from({ length: 20 }, (_, d) => {
+      const day = new Date(Date.UTC(2026, 11, 2 + d)).toISOString().slice(0, 10).replace(/-/g, '');
+      return rotation(1000, Number(day), width).slice(0, width);
+    });
+    const covered = windows.flat();
+    expect(new Set(covered).size).toBe(1000);
+    // The twenty-first day starts over where the first began.
+    expect(rotation(1000, 20261222, width).slice(0, width)).toEqual(windows[0]);
+    // Not a calendar date: the number itself is the slot.
+    expect(seedSlot(20261340)).toBe(20261340);
+    expect(seedSlot(7)).toBe(7);
+  });
+
+  test('LEAF_FUZZ_SEED, else the UTC date in CI, else the default; with the one command that replays it', () => {
+    const now = new Date(Date.UTC(2026, 11, 3, 23, 59));
+    expect(fuzzSeed({ LEAF_FUZZ_SEED: '7', CI: 'true' }, now)).toEqual({ seed: 7, from: 'LEAF_FUZZ_SEED' });
+    expect(fuzzSeed({ CI: 'true' }, now)).toEqual({ seed: 20261203, from: 'the UTC date (CI)' });
+    expect(fuzzSeed({ CI: 'false' }, now)).toEqual({ seed: 20261202, from: 'the default' });
+    expect(fuzzSeed({}, now)).toEqual({ seed: 20261202, from: 'the default' });
+    expect(() => fuzzSeed({ LEAF_FUZZ_SEED: 'today' }, now)).toThrow('leaf-fuzz: LEAF_FUZZ_SEED is "today"; expected a whole number such as 20261202');
+    expect(replayCommand(20261203, 3000)).toBe('LEAF_FUZZ_SEED=20261203 npx projen test:conformance');
+    expect(replayCommand(7, 500)).toBe('LEAF_FUZZ_SEED=7 FUZZ_BUDGET=500 npx projen test:conformance');
   });
 });
 

@@ -83,14 +83,62 @@ function walk(node: SchemaNode, at: string, steps: Step[], nodes: SchemaNode[], 
 
 /**
  * The order paths are fuzzed in: a stride through all of them (so that one run's window spans
- * every kind) from an offset the seed gives. Two runs with one seed fuzz the same paths.
+ * every kind), entered at the seed's window. The seed names a slot (a YYYYMMDD date is its day
+ * since 1970-01-01, any other integer itself), and slot k starts `width` paths after slot k - 1 in
+ * the stride, so successive days (or seeds) fuzz successive windows and the windows tile every
+ * path before any repeats. Two runs with one seed fuzz the same paths.
+ *
+ * @param n how many paths there are
+ * @param seed the run's seed
+ * @param width the paths one run fuzzes (about its budget over the mutations per path)
  */
-export function rotation(n: number, seed: number): number[] {
+export function rotation(n: number, seed: number, width = 1): number[] {
   if (n === 0) return [];
   let stride = 7919; // a prime: coprime with n unless n is a multiple of it
   while (gcd(stride, n) !== 1) stride += 2;
-  const start = ((seed % n) + n) % n;
-  return Array.from({ length: n }, (_, i) => (start + i * stride) % n);
+  const start = mod(mod(seedSlot(seed), n) * mod(width, n), n);
+  return Array.from({ length: n }, (_, i) => (((start + i) % n) * stride) % n);
+}
+
+/** The window a seed names: a YYYYMMDD date's day number since 1970-01-01, else the seed itself. */
+export function seedSlot(seed: number): number {
+  const text = String(seed);
+  if (/^\d{8}$/.test(text)) {
+    const [y, m, d] = [Number(text.slice(0, 4)), Number(text.slice(4, 6)), Number(text.slice(6, 8))];
+    const day = Date.UTC(y, m - 1, d);
+    // Only a real calendar date counts as one (Date.UTC rolls 20261340 over into 2027).
+    if (new Date(day).getUTCMonth() === m - 1 && new Date(day).getUTCDate() === d) return day / 86_400_000;
+  }
+  return seed;
+}
+
+/** The seed given by `LEAF_FUZZ_SEED`, else in CI (`CI` set) the UTC date as YYYYMMDD, else the fixed default. */
+export function fuzzSeed(env: NodeJS.ProcessEnv, now: Date): { seed: number; from: string } {
+  const given = env.LEAF_FUZZ_SEED;
+  if (given !== undefined && given !== '') {
+    if (!/^\d{1,15}$/.test(given.trim())) throw new Error(`leaf-fuzz: LEAF_FUZZ_SEED is "${given}"; expected a whole number such as 20261202`);
+    return { seed: Number(given.trim()), from: 'LEAF_FUZZ_SEED' };
+  }
+  if (env.CI !== undefined && env.CI !== '' && env.CI !== 'false') {
+    const date = now.toISOString().slice(0, 10).replace(/-/g, '');
+    return { seed: Number(date), from: 'the UTC date (CI)' };
+  }
+  return { seed: DEFAULT_FUZZ_SEED, from: 'the default' };
+}
+
+/** The seed of a run outside CI with no LEAF_FUZZ_SEED: the same window every time. */
+export const DEFAULT_FUZZ_SEED = 20261202;
+
+/** The one command that runs a seed's window again. */
+export function replayCommand(seed: number, budget: number): string {
+  return `LEAF_FUZZ_SEED=${seed}${budget === DEFAULT_FUZZ_BUDGET ? '' : ` FUZZ_BUDGET=${budget}`} npx projen test:conformance`;
+}
+
+/** Documents one run writes unless FUZZ_BUDGET says otherwise. */
+export const DEFAULT_FUZZ_BUDGET = 3000;
+
+function mod(a: number, n: number): number {
+  return ((a % n) + n) % n;
 }
 
 function gcd(a: number, b: number): number {

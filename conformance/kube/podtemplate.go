@@ -57,7 +57,8 @@ func ValidatePodTemplate(template map[string]any, at *field.Path) field.ErrorLis
 // validates a Pod on create (pkg/registry/core/pod/strategy.go: defaults, conversion,
 // DropDisabledPodFields, ValidatePodCreate with ResourceIsPod). Some rules apply to pods only,
 // not to templates: an image with leading or trailing whitespace passes ValidatePodTemplateSpec
-// but every pod made from it is refused (validateContainerOnlyForPod). The pod gets the template's
+// but every pod made from it is refused (validateContainerOnlyForPod). The default mutating
+// admission that decides a validation runs first (the service account's name). The pod gets the template's
 // metadata with the name and namespace given. Errors are returned with Kubernetes' pod paths
 // (`metadata...`, `spec...`).
 func ValidatePod(template map[string]any, name, namespace string) field.ErrorList {
@@ -73,6 +74,13 @@ func ValidatePod(template map[string]any, name, namespace string) field.ErrorLis
 	versioned := &corev1.Pod{ObjectMeta: spec.ObjectMeta, Spec: spec.Spec}
 	versioned.Name, versioned.Namespace = name, namespace
 	legacyscheme.Scheme.Default(versioned)
+	// The ServiceAccount admission plugin (on by default) names the "default" service account on a
+	// pod that names none before validation runs (plugin/pkg/admission/serviceaccount admission.go
+	// Admit): ValidatePodCreate's "serviceAccountToken must not be specified when
+	// serviceAccountName is not set" never meets a pod on a cluster that has the plugin.
+	if versioned.Spec.ServiceAccountName == "" {
+		versioned.Spec.ServiceAccountName = "default"
+	}
 	internal := &core.Pod{}
 	if err := legacyscheme.Scheme.Convert(versioned, internal, nil); err != nil {
 		return field.ErrorList{field.Invalid(at, "(pod)", fmt.Sprintf("does not convert to the internal Pod: %v", err))}

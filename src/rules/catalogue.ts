@@ -6,6 +6,7 @@
 import { APP_RULES } from './across-documents';
 import { KUBERNETES_RULES, POD_SECURITY_RESTRICTED_RULES, TRAINER_DOCUMENT_RULES } from './kubernetes';
 import { KUEUE_TOPOLOGY_RULES } from './kueue/topology';
+import { KUEUE_SLICE_RULES } from './kueue/topology-slices';
 import { KUBEFLOW_RULES } from './operators';
 import { RuleInfo, RuleSource } from './rule';
 import { SCHEMA_RULE } from './schema/validator';
@@ -22,8 +23,8 @@ export const SCHEMA_RULE_INFO: RuleInfo = {
 /** The JobSet webhook's rules over a runtime's JobSet template (applied in the same walk as the Trainer's). */
 export const JOBSET_DOCUMENT_RULES: readonly RuleInfo[] = JOBSET_TEMPLATE_RULES.map(r => r.info());
 
-/** Kueue's rules over one pod template (applied in the Kubernetes walk over pod templates). */
-export const KUEUE_DOCUMENT_RULES: readonly RuleInfo[] = KUEUE_TOPOLOGY_RULES.map(r => r.info());
+/** Kueue's rules over one pod template (applied in the Kubernetes walk over pod templates), and over a job's slices against its pods. */
+export const KUEUE_DOCUMENT_RULES: readonly RuleInfo[] = [...KUEUE_TOPOLOGY_RULES, ...KUEUE_SLICE_RULES].map(r => r.info());
 
 /** Every rule over documents: schema, Kubernetes, Pod Security "restricted", Trainer, JobSet, Kueue, across documents, operators. */
 export const DOCUMENT_RULES: readonly RuleInfo[] = [

@@ -110,6 +110,7 @@ export const MIRRORED_CHECKS: readonly MirroredCheck[] = [
   MIRRORED('notebooks.probe-script', 'notebooks/workspace-activity.ts', ['finding \'activityProbe.script\''], ['crd/schema', 'kubeflow/activity-probe']),
   MIRRORED('common.topology-values', 'common/topology.ts',
     ['finding `${field}.level`', 'finding `${field}.slices.level`', 'finding `${field}.slices.size`', 'finding `${field}.podSetGroup`'], ['kueue/topology']),
+  MIRRORED('common.kai-topology-values', 'common/topology.ts', ['finding `${field}.topologyName`', 'finding `${field}.${key}`'], ['kai/topology']),
   MIRRORED('training.elastic-bound-floors', 'training/internal/elastic-bounds.ts', ['checkCount \'elastic.minWorkers\'', 'checkCount \'elastic.maxWorkers\''], ['kubeflow/elastic-bounds']),
 ];
 
@@ -207,10 +208,8 @@ export const CONSTRUCT_ONLY_CHECKS: readonly ExplainedCheck[] = [
     'the size and access modes come from the claim object passed in code, and a Secret\'s mode from its option; the Workspace manifest names the claim or Secret only'),
   EXPLAINED('notebooks.workspace-references', 'notebooks/workspace.ts', ['finding field'],
     'the kind object passed in code: its option ids and its mount paths; in a manifest the options are kubeflow/workspace-option\'s against a kind of the input, and the kind\'s mounts are not in the Workspace'),
+  EXPLAINED('common.kai-topology-level', 'common/topology.ts', ['finding `${field}.requiredLevel`'],
+    `${NOT_CERTAIN} (a KAI topology with neither a required nor a preferred level is legal: the KAI scheduler then places the pods without regard to topology, which the Topology prop was given to avoid)`),
 ];
 
-export const NOT_YET_IN_LINT: readonly ExplainedCheck[] = [
-  EXPLAINED('common.kai-topology-values', 'common/topology.ts', ['finding `${field}.topologyName`', 'finding `${field}.requiredLevel`', 'finding `${field}.${key}`'],
-    'the KAI scheduler\'s topology annotations on the job (the Topology object\'s name and the required or preferred level): KAI is not among the pinned sources, '
-    + 'so a rule could cite no refusal it mirrors; a rule would read the job\'s annotations'),
-];
+export const NOT_YET_IN_LINT: readonly ExplainedCheck[] = [];

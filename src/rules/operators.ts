@@ -7,8 +7,12 @@
  * user's intent). The rules across documents stay with `lint`; see `kubeflowInputFindings`.
  */
 import { Finding } from './finding';
+import { KAI_TOPOLOGY_RULES, checkKaiTopology } from './kai-topology';
+import { checkReplicaSlices } from './kueue/topology-slices';
 import { WORKSPACE_KIND_ACTIVITY_RULES, checkWorkspaceKindActivity } from './notebooks/workspace-kind-activity';
 import { WORKSPACE_KIND_RULES, checkWorkspaceKindOptions } from './notebooks/workspace-kind-options';
+import { WORKSPACE_KIND_SELECTOR_RULES, checkWorkspaceKindSelectors } from './notebooks/workspace-kind-selectors';
+import { WORKSPACE_KIND_TEMPLATE_RULES, checkWorkspaceKindTemplates } from './notebooks/workspace-kind-templates';
 import { WORKSPACE_REFERENCE_RULES, workspaceOptionFindings } from './notebooks/workspace-references';
 import { RuleInfo } from './rule';
 import { CONTAINER_RULES, checkFrameworkContainer } from './training-operator/containers';
@@ -32,7 +36,8 @@ export { processCount } from './training-operator/mpi-processes';
 export const KUBEFLOW_DOCUMENT_RULES: readonly RuleInfo[] = [
   ...REPLICA_RULES, ...POD_RESTART_POLICY_RULES, ...CONTAINER_RULES, ...POD_NAME_RULES, ...ENV_RULES, ...MPI_RULES, ...ELASTIC_RULES,
   ...GANG_RULES, ...NPROC_RULES, ...KNOWN_VALUE_RULES,
-  ...WORKSPACE_KIND_RULES, ...WORKSPACE_KIND_ACTIVITY_RULES,
+  ...WORKSPACE_KIND_RULES, ...WORKSPACE_KIND_ACTIVITY_RULES, ...WORKSPACE_KIND_SELECTOR_RULES, ...WORKSPACE_KIND_TEMPLATE_RULES,
+  ...KAI_TOPOLOGY_RULES,
 ].map(r => r.info());
 
 /** Every rule across the documents of one input. */
@@ -45,6 +50,7 @@ export const KUBEFLOW_RULES: RuleInfo[] = [...KUBEFLOW_DOCUMENT_RULES, ...KUBEFL
 export function kubeflowFindings(doc: any): Finding[] {
   const out: Finding[] = [];
   if (typeof doc !== 'object' || doc === null) return out;
+  checkKaiTopology(doc, out);
   const facts = trainingKindOf(doc);
   if (facts !== undefined) {
     checkReplicas(doc, facts, out);
@@ -57,9 +63,12 @@ export function kubeflowFindings(doc: any): Finding[] {
     checkGangScheduling(doc, facts, out);
     checkNprocPerNode(doc, facts, out);
     checkKnownValues(doc, facts, out);
+    checkReplicaSlices(facts.kind, doc.spec?.[facts.replicaKey], `spec.${facts.replicaKey}`, out);
   } else if (doc.apiVersion === 'kubeflow.org/v1beta1' && doc.kind === 'WorkspaceKind') {
     checkWorkspaceKindOptions(doc, out);
     checkWorkspaceKindActivity(doc, out);
+    checkWorkspaceKindSelectors(doc, out);
+    checkWorkspaceKindTemplates(doc, out);
   }
   return out;
 }

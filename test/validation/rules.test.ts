@@ -48,12 +48,13 @@ describe('the rule catalogue', () => {
     expect(bySource.kubernetes).toEqual([...KUBERNETES_RULES, ...POD_SECURITY_RESTRICTED_RULES].map(r => r.id).concat('app/duplicate-object', 'app/claim-namespace'));
     // Trainer's webhook and plugin rules are not Kubernetes rules, though one walk applies both.
     expect(bySource.trainer).toEqual(['trainer/runtime-step', 'trainer/replicated-job-name', 'trainer/patch-manager', 'trainer/patch-env', 'trainer/kueue-patch-metadata', 'trainer/runtime-policy', 'trainer/counts', 'trainer/ssh-auth-mount-path', 'app/trainjob-runtime', 'app/trainjob-reach']);
-    expect(bySource.kueue).toEqual(['kueue/topology', 'app/multikueue-queue', 'app/kueue-queue-name']);
+    expect(bySource.kueue).toEqual(['kueue/topology', 'kueue/slice-size', 'app/multikueue-queue', 'app/kueue-queue-name']);
     expect(bySource.notebooks).toEqual([
-      'kubeflow/option-default', 'kubeflow/option-redirect', 'kubeflow/image-port', 'kubeflow/activity-probe', 'kubeflow/activity-rules', 'kubeflow/home-mount', 'kubeflow/workspace-option',
+      'kubeflow/option-default', 'kubeflow/option-redirect', 'kubeflow/image-port', 'kubeflow/activity-probe', 'kubeflow/activity-rules', 'kubeflow/home-mount',
+      'kubeflow/filter-rules', 'kubeflow/workspace-kind-template', 'kubeflow/workspace-option',
     ]);
-    expect(bySource['training-operator']).toEqual(['app/pod-name-collision', ...KUBEFLOW_RULES.map(r => r.id).filter(id => !bySource.notebooks.includes(id))]);
-    expect(bySource.library).toEqual(['crd/schema']);
+    expect(bySource['training-operator']).toEqual(['app/pod-name-collision', ...KUBEFLOW_RULES.map(r => r.id).filter(id => !bySource.notebooks.includes(id) && id !== 'kai/topology')]);
+    expect(bySource.library).toEqual(['crd/schema', 'kai/topology']);
     expect(bySource.jobset).toEqual([
       'jobset/depends-on', 'jobset/subdomain', 'jobset/group-name', 'jobset/target-replicated-jobs', 'jobset/failure-policy-rule',
       'jobset/coordinator', 'jobset/volume-claim-template', 'jobset/replicas-parallelism', 'jobset/managed-by', 'app/jobset-pod-name',

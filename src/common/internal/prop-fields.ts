@@ -110,6 +110,8 @@ const DOCUMENT_FIELDS: ReadonlyArray<readonly [RegExp, string]> = [
   [/^spec\.podTemplate\.volumeMounts\.home$/, 'homeMountPath'],
   [/^spec\.podTemplate\.activityProbe(\.|$)/, 'activityProbe'],
   [/^spec\.activityRules(\[|$)/, 'activityRules'],
+  [/^spec\.filterRules(\[|$)/, 'filterRules'],
+  [/^spec\.podTemplate\.ports(\[|$)/, 'ports'],
   [/^spec\.spawner\.displayName$/, 'displayName'],
   [/^spec\.spawner\.description$/, 'description'],
 ];

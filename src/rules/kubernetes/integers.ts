@@ -68,7 +68,7 @@ export const CONTAINER_INTEGERS: readonly IntegerField[] = [
 // validateVolumeSource: file modes within 0777, LUNs and partitions within 0..255, token
 // lifetimes at least ten minutes.
 export const VOLUME_INTEGERS: readonly IntegerField[] = [
-  i32('awsElasticBlockStore.partition'), i32('gcePersistentDisk.partition', 0, 255), i32('fc.lun', 0, 255), i32('iscsi.lun', 0, 255),
+  i32('awsElasticBlockStore.partition', 0, 255), i32('gcePersistentDisk.partition', 0, 255), i32('fc.lun', 0, 255), i32('iscsi.lun', 0, 255),
   i32('configMap.defaultMode', 0, MODE), i32('configMap.items[].mode', 0, MODE),
   i32('secret.defaultMode', 0, MODE), i32('secret.items[].mode', 0, MODE),
   i32('downwardAPI.defaultMode', 0, MODE), i32('downwardAPI.items[].mode', 0, MODE),

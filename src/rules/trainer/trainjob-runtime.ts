@@ -9,13 +9,14 @@
  * an annotation); when the app defines none, there is nothing to compare against and it is not checked.
  */
 import { AppDocument, AppFinding, namespaceOf, showNamespace } from '../app-document';
+import { KUEUE_SLICE_SIZE, sliceSizeOf, trainJobSliceProblem } from '../kueue/topology-slices';
 import { Rule } from '../rule';
 import { JOBSET_CLAIM_NAME, JOBSET_COORDINATOR, builtJobSetFindings } from './built-jobset';
 import { BUILTIN_RUNTIMES, BUILTIN_RUNTIMES_RELEASE } from './builtin-runtimes.generated';
 import { DATASET_INITIALIZER, INITIALIZER_VOLUME, LAUNCHER_JOB, MODEL_INITIALIZER, NODE_JOB, RESERVED_ENV, RUNTIME_PROVIDED_ANNOTATION } from './names';
 import { CLUSTER_RUNTIME, RuntimeReference, isTrainJob, isTrainerRuntime, runtimeKey, runtimeReferenceOf } from './runtime-lookup';
 import { torchtuneFindings } from './torchtune';
-import { JOBSET_POD_NAME, TRAINJOB_REACH, reachFindings } from './trainjob-reach';
+import { JOBSET_POD_NAME, TRAINJOB_REACH, jobSetShape, reachFindings } from './trainjob-reach';
 import { nearest } from '../../util/nearest';
 
 export const TRAINJOB_RUNTIME = new Rule('trainer', 'app/trainjob-runtime', 'app',
@@ -32,7 +33,9 @@ export function trainJobRuntimes(docs: readonly AppDocument[], out: AppFinding[]
     const report = reporter(TRAINJOB_RUNTIME.id);
     const reach = reporter(TRAINJOB_REACH.id);
     const podNames = reporter(JOBSET_POD_NAME.id);
-    const built: BuiltReports = { coordinator: reporter(JOBSET_COORDINATOR.id), claims: reporter(JOBSET_CLAIM_NAME.id) };
+    const built: BuiltReports = {
+      coordinator: reporter(JOBSET_COORDINATOR.id), claims: reporter(JOBSET_CLAIM_NAME.id), slices: reporter(KUEUE_SLICE_SIZE.id),
+    };
     const runtime = runtimes.find(r => runtimeKey(r.doc) === ref.key);
     const elsewhere = runtimes.find(r => r.doc.kind === ref.kind && r.doc.metadata?.name === ref.name);
     if (runtime) {
@@ -102,7 +105,7 @@ function volcanoQueue(job: any, runtime: any, origin: string, report: Report): v
     ? `expected a runtime whose "${VOLCANO_QUEUE}" annotation is a queue name or absent: the volcano runtime "${name}"${origin} sets it empty, and the Trainer webhook refuses the job (or patch it with a queue name)`
     : `expected a queue name, or no "${VOLCANO_QUEUE}" annotation (the queue then is Volcano's default): the volcano runtime "${name}"${origin} refuses an empty one`);
 }
-interface BuiltReports { readonly coordinator: Report; readonly claims: Report }
+interface BuiltReports { readonly coordinator: Report; readonly claims: Report; readonly slices: Report }
 
 /** `origin` follows the runtime's name in messages: empty for the app's, the release for a built-in. */
 function checkAgainst(job: any, runtime: any, origin: string, report: Report, reach: Report, podNames: Report, built: BuiltReports): void {
@@ -164,4 +167,28 @@ function checkAgainst(job: any, runtime: any, origin: string, report: Report, re
   volcanoQueue(job, runtime, origin, report);
   reachFindings(job, runtime, policy, origin, reach, podNames);
   builtJobSetFindings(job, runtime, policy, origin, built.coordinator, built.claims);
+  sliceSizes(job, jobs, patches, runtime, policy, origin, built.slices);
+}
+
+/** Kueue's podsets of the JobSet built for `job`: each replicated job's slice size, a runtime patch's over the runtime's, against its pods. */
+function sliceSizes(job: any, jobs: any[], patches: any[], runtime: any, policy: string | undefined, origin: string, report: Report): void {
+  for (const j of jobs) {
+    if (typeof j?.name !== 'string') continue;
+    let sliceSize = sliceSizeOf(j.template?.spec?.template?.metadata?.annotations);
+    let patchedAt: string | undefined;
+    patches.forEach((patch, i) => {
+      const patched: any[] = patch?.trainingRuntimeSpec?.template?.spec?.replicatedJobs ?? [];
+      patched.forEach((p, k) => {
+        const annotations = p?.name === j.name ? p?.template?.spec?.template?.metadata?.annotations : undefined;
+        const size = sliceSizeOf(annotations);
+        if (size === undefined) return;
+        sliceSize = size;
+        patchedAt = `spec.runtimePatches[${i}].trainingRuntimeSpec.template.spec.replicatedJobs[${k}].template.spec.template.metadata.annotations["kueue.x-k8s.io/podset-slice-size"]`;
+      });
+    });
+    if (sliceSize === undefined) continue;
+    const { replicas, pods } = jobSetShape(job, j, runtime, policy);
+    const problem = trainJobSliceProblem({ job: j.name, pods: replicas * pods, sliceSize, patchedAt }, `"${runtime.metadata?.name}"${origin}`);
+    if (problem) report(...problem);
+  }
 }

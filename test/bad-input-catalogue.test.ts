@@ -454,7 +454,7 @@ const CASES: Case[] = [
     input: 'a relative data mount path',
     at: 'construction',
     build: workspace({ data: [{ mountPath: 'data', claim: WorkspaceClaim.fromClaimName('datasets') }] }),
-    message: 'test/ws: data[0].mountPath is "data"; expected an absolute path such as "/data" (2 to 4096 characters, without ":")',
+    message: 'test/ws: data[0].mountPath is "data"; expected an absolute path such as "/data" (2 to 4096 characters, without ":"), as the Notebooks CRD requires',
   },
   {
     construct: 'Workspace',
@@ -504,7 +504,7 @@ const CASES: Case[] = [
     input: 'a relative home mount path',
     at: 'construction',
     build: kind({ homeMountPath: 'home/jovyan' }),
-    message: 'test/kind: homeMountPath is "home/jovyan"; expected an absolute path such as "/data" (2 to 4096 characters, without ":")',
+    message: 'test/kind: homeMountPath is "home/jovyan"; expected an absolute path such as "/data" (2 to 4096 characters, without ":"), as the Notebooks CRD requires',
   },
   {
     construct: 'WorkspaceKind',
@@ -636,7 +636,7 @@ const CASES: Case[] = [
   { construct: 'ClusterTrainingRuntime', input: 'more MPI slots than GPUs per node', at: 'synth', build: ctr({ mlPolicy: MlPolicy.mpi({ slotsPerWorker: 8 }), resources: { accelerator: Accelerator.nvidia(4) } }), message: `${REPORT}  [test/rt] mlPolicy.mpi.slotsPerWorker is 8; expected at most the 4 accelerators per node (one process per device)` },
   { construct: 'ClusterTrainingRuntime', input: 'a coscheduling timeout of a fraction of a second', at: 'construction', build: ctr({ podGroupPolicy: PodGroupPolicy.coscheduling({ scheduleTimeout: Duration.millis(1500) }) }), message: 'test/rt: podGroupPolicy.coscheduling.scheduleTimeout is "1.5s"; expected a whole number of seconds, which the manifest counts in' },
   { construct: 'ClusterTrainingRuntime', input: 'no image', at: 'construction', build: ctr({ image: undefined }), message: 'test/rt/node: image is not set; expected a container image for the main container' },
-  { construct: 'TrainingRuntime', input: 'a relative SSH key path', at: 'construction', build: tr({ mlPolicy: MlPolicy.mpi({ sshAuthMountPath: '.ssh' }) }), message: 'test/rt: mlPolicy.mpi.sshAuthMountPath is ".ssh"; expected an absolute path such as /home/mpiuser/.ssh' },
+  { construct: 'TrainingRuntime', input: 'an empty SSH key path', at: 'construction', build: tr({ mlPolicy: MlPolicy.mpi({ sshAuthMountPath: '' }) }), message: 'test/rt: mlPolicy.mpi.sshAuthMountPath is ""; expected a directory for the SSH keys such as /home/mpiuser/.ssh (the Trainer mounts them there, and Kubernetes refuses an empty mount path)' },
   { construct: 'TrainingRuntime', input: 'no nodes', at: 'construction', build: tr({ numNodes: -1 }), message: 'test/rt: numNodes is -1; expected a whole number of 1 or more' },
   { construct: 'TrainingRuntime', input: 'hostNetwork under RESTRICTED', at: 'synth', build: tr({ hostNetwork: true, security: PodSecurity.RESTRICTED }), message: `${REPORT}  [test/rt] node.hostNetwork is true; expected false or not set under PodSecurity.RESTRICTED (the "restricted" Pod Security Standard)` },
   {

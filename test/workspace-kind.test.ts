@@ -353,7 +353,7 @@ describe('impossible values fail at once', () => {
       'test/kind: logo.configMap.namespace is "kube.flow"; expected a DNS-1123 label: at most 63 lower-case letters, digits or "-", starting and ending with a letter or digit');
     expect(make({ icon: SpawnerImage.fromConfigMap('logos', 'logos/icon.svg', 'kubeflow') })).toThrow(
       'test/kind: icon.configMap.key is "logos/icon.svg"; expected a ConfigMap key: letters, digits, "-", "_" and ".", at most 253 characters');
-    expect(make({ homeMountPath: 'home/jovyan' })).toThrow('test/kind: homeMountPath is "home/jovyan"; expected an absolute path such as "/data" (2 to 4096 characters, without ":")');
+    expect(make({ homeMountPath: 'home/jovyan' })).toThrow('test/kind: homeMountPath is "home/jovyan"; expected an absolute path such as "/data" (2 to 4096 characters, without ":"), as the Notebooks CRD requires');
   });
 
   test('ports', () => {
@@ -410,8 +410,12 @@ describe('impossible values fail at once', () => {
     expect(make({ env: { A: kplus.EnvValue.fromValue('1') } }) && withKind(k => { k.addEnv('A', kplus.EnvValue.fromValue('1')); k.addEnv('A', kplus.EnvValue.fromValue('2')); }))
       .toThrow('test/kind: env[A] is "2"; expected one value per variable; it is already "1"');
     expect(withKind(k => { k.addEnv('A', kplus.EnvValue.fromValue('1')); k.addEnv('A', kplus.EnvValue.fromValue('1')); })).not.toThrow();
-    expect(withKind((k, c) => k.mount('data', kplus.Volume.fromEmptyDir(c, 'v', 'v')))).toThrow(
-      'test/kind: volumeMounts.mountPath is "data"; expected an absolute path such as "/data" (2 to 4096 characters, without ":")');
+    // An extra mount is a plain container mount: the kubelet mounts "data" at "/data", so it is kept as given.
+    expect(withKind((k, c) => k.mount('data', kplus.Volume.fromEmptyDir(c, 'v', 'v')))).not.toThrow();
+    expect(withKind((k, c) => k.mount('', kplus.Volume.fromEmptyDir(c, 'v', 'v')))).toThrow(
+      'test/kind: volumeMounts.mountPath is ""; expected a mount path such as "/data" (Kubernetes requires one)');
+    expect(withKind((k, c) => k.mount('./', kplus.Volume.fromEmptyDir(c, 'v', 'v')))).toThrow(
+      'test/kind: volumeMounts.mountPath is "./"; expected a path below "/": a volume mounted at the root would hide the container\'s own files');
     expect(withKind(k => k.addClusterRole('roles/view'))).toThrow('test/kind: clusterRoles is "roles/view"; expected a ClusterRole name: 1 to 253 characters without "/" or "%"');
   });
 });

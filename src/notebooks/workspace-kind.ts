@@ -11,7 +11,7 @@ import * as core from '../../imports/core';
 import * as notebooks from '../../imports/notebooks';
 import { secondsOf, WHOLE_SECONDS } from '../common/internal/durations';
 import { isPortId, PORT_ID_TEXT } from '../common/internal/names';
-import { checkMountPath } from '../common/internal/paths';
+import { checkContainerMountPath, checkMountPath } from '../common/internal/paths';
 import { amountFindings, limitFindings } from '../common/internal/quantities';
 import { presetSecurity } from '../common/internal/security-contexts';
 import { envToAdd } from '../common/internal/set-once';
@@ -234,6 +234,7 @@ export class WorkspaceKind extends KubeflowResource implements IWorkspaceKind {
       fail(this, 'deprecated', false, 'expected true (or not set) with a deprecationMessage');
     }
     raiseFirst(this, [props.icon?._finding('icon'), props.logo?._finding('logo'), props.activityProbe?._finding()]);
+    // The CRD's pattern (^/[^/].*$) refuses a relative home path: the API server would, so refuse it now.
     checkMountPath(this, 'homeMountPath', this.homeMountPath);
 
     for (const port of props.ports ?? []) this.addPort(port);
@@ -415,7 +416,8 @@ export class WorkspaceKind extends KubeflowResource implements IWorkspaceKind {
    * @param options read-only, sub-path and propagation
    */
   public mount(path: string, storage: kplus.IStorage, options: kplus.MountOptions = {}): void {
-    checkMountPath(this, 'volumeMounts.mountPath', path);
+    // An extra mount is a plain container volumeMount (no pattern): a relative path runs under "/".
+    checkContainerMountPath(this, 'volumeMounts.mountPath', path);
     this.mounts.push({ path, volume: storage.asVolume(), options });
   }
 

@@ -309,6 +309,7 @@ export class Workspace extends KubeflowResource {
    */
   public addDataVolume(mountPath: string, claim: WorkspaceClaim, options: DataVolumeOptions = {}): void {
     const index = this.data.length;
+    // The Workspace CRD's pattern (^/[^/].*$) refuses a relative data path, as the API server would.
     checkMountPath(this, `data[${index}].mountPath`, mountPath);
     const storage = claim._finding(`data[${index}]`);
     if (storage) raise(this, storage);

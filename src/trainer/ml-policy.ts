@@ -1,5 +1,6 @@
 import { Finding, finding } from '../rules/finding';
 import { countFinding } from '../rules/report';
+import { SSH_PATH_TEXT } from '../rules/trainer/counts';
 
 /** Options of the MPI policy (OpenMPI, the only implementation Trainer v2.3 supports). */
 export interface MpiPolicyOptions {
@@ -102,9 +103,8 @@ export class MlPolicy {
     const f = countFinding(`mlPolicy.${this.framework}.${this.framework === 'mpi' ? 'slotsPerWorker' : 'numProcPerNode'}`, this.procs, 1);
     const path = this.settings.sshAuthMountPath;
     const out = f ? [f] : [];
-    if (typeof path === 'string' && !path.startsWith('/')) {
-      out.push(finding('mlPolicy.mpi.sshAuthMountPath', path, 'expected an absolute path such as /home/mpiuser/.ssh'));
-    }
+    // Only an empty path never mounts; the kubelet mounts a relative one under "/" (trainer/ssh-auth-mount-path).
+    if (path === '') out.push(finding('mlPolicy.mpi.sshAuthMountPath', path, SSH_PATH_TEXT));
     return out;
   }
 }

@@ -222,7 +222,7 @@ const PROOFS: Proof[] = [
   proof('training.mpi-slots-floor', () => [mpi({}, 2)], ([d]) => { d.spec.slotsPerWorker = 0; }),
   proof('trainer.counts', () => [TRAIN_JOB()], ([d]) => { d.spec.trainer = { numNodes: 0 }; }),
   proof('trainer.runtime-counts', () => [MPI_RUNTIME()], ([d]) => { d.spec.mlPolicy.numNodes = 0; }),
-  proof('trainer.ml-policy', () => [MPI_RUNTIME()], ([d]) => { d.spec.mlPolicy.mpi.sshAuthMountPath = '.ssh'; }),
+  proof('trainer.ml-policy', () => [MPI_RUNTIME()], ([d]) => { d.spec.mlPolicy.mpi.sshAuthMountPath = ''; }),
   proof('notebooks.probe-script', KIND, ([d]) => { d.spec.podTemplate.activityProbe.podExec.script = 'echo \'{"has_activity": true}\'\n'; }),
   proof('notebooks.option-lengths', KIND, ([d]) => { IMAGE_OPTION(d).spawner.displayName = 'x'; }),
   proof('notebooks.activity-probe', KIND, ([d]) => { d.spec.podTemplate.activityProbe.minProbeIntervalSeconds = 7200; }),
@@ -432,15 +432,20 @@ describe('the counts of NOT_YET_IN_LINT that rules now read: the construct\'s te
     });
     expect(build(0, 2, '/home/mpiuser/.ssh')).toThrow(`test/rt: numNodes is 0; ${wholeFrom1}`);
     expect(build(2, 0, '/home/mpiuser/.ssh')).toThrow(`test/rt: mlPolicy.mpi.slotsPerWorker is 0; ${wholeFrom1}`);
-    expect(build(2, 2, '.ssh')).toThrow('test/rt: mlPolicy.mpi.sshAuthMountPath is ".ssh"; expected an absolute path such as /home/mpiuser/.ssh');
+    const sshText = 'expected a directory for the SSH keys such as /home/mpiuser/.ssh (the Trainer mounts them there, and Kubernetes refuses an empty mount path)';
+    expect(build(2, 2, '')).toThrow(`test/rt: mlPolicy.mpi.sshAuthMountPath is ""; ${sshText}`);
+    // A relative path is mounted under "/" by the kubelet, which may be the image user's home: kept as given.
+    expect(build(2, 2, '.ssh')).not.toThrow();
     const d = MPI_RUNTIME();
     Object.assign(d.spec.mlPolicy, { numNodes: 0 });
-    Object.assign(d.spec.mlPolicy.mpi, { numProcPerNode: 0, sshAuthMountPath: '.ssh' });
+    Object.assign(d.spec.mlPolicy.mpi, { numProcPerNode: 0, sshAuthMountPath: '' });
     expect(lintFindings(stream(d))).toEqual([
       `trainer/counts spec.mlPolicy.numNodes is 0; ${wholeFrom1}`,
       `trainer/counts spec.mlPolicy.mpi.numProcPerNode is 0; ${wholeFrom1}`,
-      'trainer/ssh-auth-mount-path spec.mlPolicy.mpi.sshAuthMountPath is ".ssh"; expected an absolute path such as /home/mpiuser/.ssh',
+      `trainer/ssh-auth-mount-path spec.mlPolicy.mpi.sshAuthMountPath is ""; ${sshText}`,
     ]);
+    d.spec.mlPolicy.mpi.sshAuthMountPath = '.ssh';
+    expect(lintFindings(stream(d)).filter(f => f.startsWith('trainer/ssh'))).toEqual([]);
   });
 
   test('kubeflow/gang-min-available: a gang larger than the job, one message at synth (naming the prop) and in lint', () => {

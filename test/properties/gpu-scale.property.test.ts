@@ -31,9 +31,10 @@ const topology = fc.oneof(
 );
 type TopologyData = typeof topology extends fc.Arbitrary<infer T> ? T : never;
 
-function topologyOf(t: TopologyData): Topology {
+/** The topology; a slice holds at most `maxSlice` pods, the fewest pods of a role it applies to (Kueue refuses a larger one). */
+function topologyOf(t: TopologyData, maxSlice: number): Topology {
   if (t.scheduler === 'kai') return Topology.kai({ topologyName: t.name, requiredLevel: t.required, preferredLevel: t.preferred });
-  const slices = t.slice ? { level: t.slice[0], size: t.slice[1] } : undefined;
+  const slices = t.slice ? { level: t.slice[0], size: Math.min(t.slice[1], maxSlice) } : undefined;
   if (t.mode === 'unconstrained') return Topology.unconstrained();
   return t.mode === 'required' ? Topology.required(t.level, { slices }) : Topology.preferred(t.level, { slices });
 }
@@ -85,11 +86,12 @@ function build(chart: Chart, c: Config, extra: Extra = {}): void {
     image: IMAGE,
     queue: c.queueOnPlatform ? undefined : 'gpu',
     resources: { accelerator: Accelerator.nvidia(c.gpus) },
-    topology: c.topology ? topologyOf(c.topology) : undefined,
+    // The job's topology reaches the single-pod roles (a Master, a parameter server) too.
+    topology: c.topology ? topologyOf(c.topology, 1) : undefined,
     network: c.jobNetwork,
     nodeHealth: c.jobHealth,
     affinity: c.affinity,
-    worker: { topology: c.roleTopology ? topologyOf(c.roleTopology) : undefined },
+    worker: { topology: c.roleTopology ? topologyOf(c.roleTopology, 2) : undefined },
     ...extra,
   };
   if (c.kind === 'pytorch') new DistributedPyTorch(chart, 'job', { ...props, workers: 3 });
@@ -117,7 +119,7 @@ test(`${RUNS} random valid large-GPU configurations are schema-valid and keep th
       const annotations = template.metadata?.annotations ?? {};
       // (1) Kueue annotations on every role: the role's own topology, else the job's.
       const t = type === 'Worker' && c.roleTopology ? c.roleTopology : c.topology;
-      const expected = t && t.scheduler === 'kueue' ? topologyOf(t)._podAnnotations() : {};
+      const expected = t && t.scheduler === 'kueue' ? topologyOf(t, type === 'Worker' && c.roleTopology ? 2 : 1)._podAnnotations() : {};
       for (const [key, value] of Object.entries(expected)) expect(annotations[key]).toBe(value);
       if (!t || t.scheduler === 'kai') expect(Object.keys(annotations).filter(k => k.startsWith('kueue.x-k8s.io/'))).toEqual([]);
       expect(annotations['k8s.v1.cni.cncf.io/networks']).toBe(network.networks?.join(','));

@@ -117,7 +117,8 @@ const filterData = fc.record({
 }, { requiredKeys: ['scope'] });
 
 const envValueData = fc.oneof(
-  fc.record({ from: fc.constant('value' as const), value: fc.string({ maxLength: 20 }) }),
+  // Literal text: no "{{", which the controller would read as a Go template action.
+  fc.record({ from: fc.constant('value' as const), value: fc.string({ maxLength: 20 }).map(s => s.replace(/\{/g, '(')) }),
   fc.record({ from: fc.constant('prefix' as const), port: fc.nat() }),
   fc.record({ from: fc.constant('secret' as const), name: dnsLabel, key: dnsLabel }),
   fc.record({ from: fc.constant('field' as const), path: fc.constantFrom(kplus.EnvFieldPaths.POD_NAME, kplus.EnvFieldPaths.POD_NAMESPACE) }),
@@ -239,12 +240,21 @@ export function kindProps(chart: Chart, ids: Ids, d: KindData): WorkspaceKindPro
       namespaceSelector: i < lastRule && !r.namespaceSelector && !r.podConfigSelector ? { matchLabels: { team: 'a' } } : r.namespaceSelector,
       podConfigSelector: r.podConfigSelector,
     })),
-    filterRules: d.filters.map(f => ({
-      ...f,
-      namespaceSelector: f.namespaceSelector ?? (!f.imageConfigSelector && !f.podConfigSelector ? { matchLabels: { team: 'a' } } : undefined),
-      hideInUi: f.hideInUi ?? (f.hideInApi === undefined && f.deny === undefined ? true : undefined),
-      deny: f.denyMessage !== undefined ? true : f.deny,
-    })),
+    filterRules: d.filters.map(f => {
+      // The webhook takes option selectors only on option scopes, and a rule with at least one effect set to true.
+      const options = f.scope !== FilterScope.WORKSPACE_KIND;
+      const imageConfigSelector = options ? f.imageConfigSelector : undefined;
+      const podConfigSelector = options ? f.podConfigSelector : undefined;
+      const deny = f.denyMessage !== undefined ? true : f.deny;
+      return {
+        ...f,
+        imageConfigSelector,
+        podConfigSelector,
+        namespaceSelector: f.namespaceSelector ?? (!imageConfigSelector && !podConfigSelector ? { matchLabels: { team: 'a' } } : undefined),
+        hideInUi: f.hideInUi === true || f.hideInApi === true || deny === true ? f.hideInUi : true,
+        deny,
+      };
+    }),
     env: Object.fromEntries(Object.entries(d.env).map(([name, v]) => [name,
       v.from === 'value' ? kplus.EnvValue.fromValue(v.value)
         : v.from === 'prefix' ? kplus.EnvValue.fromValue(WorkspaceKind.httpPathPrefix(portIds[v.port % portIds.length]))

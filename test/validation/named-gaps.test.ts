@@ -269,3 +269,37 @@ describe('kai/topology: the KAI scheduler\'s annotations on the job, now read by
     valid(c => new DistributedPyTorch(c, 'res', { metadata: { name: 'train' }, image: IMAGE, workers: 2, topology: Topology.kai({ topologyName: 'rack-topology', requiredLevel: 'rack' }) }));
   });
 });
+
+describe('relative mount paths through props: refused only where the CRD refuses them (#21, k8s/mount-path no longer refuses them)', () => {
+  test('a WorkspaceKind\'s extra mount keeps a relative path, which the kubelet mounts under "/"', () => {
+    const build = kindWith({}, k => k.mount('cache', kplus.Volume.fromEmptyDir(k, 'cache', 'cache')));
+    const kind = build(new Chart(Testing.app(), 'test')).apiObject.toJson();
+    expect(kind.spec.podTemplate.extraVolumeMounts).toEqual([{ name: 'cache', mountPath: 'cache' }]);
+    valid(build);
+    expect(lintOf(build)).toEqual([]);
+    // "home/jovyan" lands on the home path as the kubelet mounts it: the controller's home mount wins.
+    const onHome = kindWith({}, k => k.mount('home/jovyan', kplus.Volume.fromEmptyDir(k, 'cache', 'cache')));
+    expect(lintOf(onHome)).toEqual(['kubeflow/home-mount spec.podTemplate.extraVolumeMounts[0].mountPath is "home/jovyan"; expected a path no other mount uses; the home volume is mounted there']);
+  });
+
+  test('trainer/ssh-auth-mount-path: an MPI runtime\'s SSH key path may be relative (mounted under "/"), not empty', () => {
+    const runtime = (sshAuthMountPath: string) => ({
+      apiVersion: 'trainer.kubeflow.org/v1alpha1',
+      kind: 'ClusterTrainingRuntime',
+      metadata: { name: 'mpi' },
+      spec: { mlPolicy: { numNodes: 2, mpi: { sshAuthMountPath } }, template: { spec: { replicatedJobs: [] } } },
+    });
+    const ssh = (path: string) => kubernetesFindings(runtime(path)).filter(f => f.rule === 'trainer/ssh-auth-mount-path').map(describeFinding);
+    expect(ssh('.ssh')).toEqual([]);
+    expect(ssh('')).toEqual(['spec.mlPolicy.mpi.sshAuthMountPath is ""; expected a directory for the SSH keys such as /home/mpiuser/.ssh (the Trainer mounts them there, and Kubernetes refuses an empty mount path)']);
+  });
+
+  test('a home path the WorkspaceKind CRD\'s pattern refuses is refused at once, as the API server would', () => {
+    expect(() => kindWith({ homeMountPath: 'home/jovyan' })(new Chart(Testing.app(), 'test')))
+      .toThrow('test/kind: homeMountPath is "home/jovyan"; expected an absolute path such as "/data" (2 to 4096 characters, without ":"), as the Notebooks CRD requires');
+    // The same path written into the YAML is what crd/schema refuses.
+    const doc = kindWith({})(new Chart(Testing.app(), 'test')).apiObject.toJson();
+    doc.spec.podTemplate.volumeMounts.home = 'home/jovyan';
+    expect(lintFindings(stream(doc))).toEqual([expect.stringMatching(/^crd\/schema spec\.podTemplate\.volumeMounts\.home is "home\/jovyan"; /)]);
+  });
+});

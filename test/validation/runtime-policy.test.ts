@@ -69,10 +69,11 @@ describe('kubeflow/trainer v2.3.0 plugins torch and flux Validate', () => {
   test('trainer/counts and trainer/ssh-auth-mount-path: a runtime\'s node count, MPI slots and SSH key path', () => {
     const found = (doc: unknown) => kubernetesFindings(doc).filter(f => f.rule === 'trainer/counts' || f.rule === 'trainer/ssh-auth-mount-path');
     expect(found(runtime({ numNodes: 2, mpi: { numProcPerNode: 4, sshAuthMountPath: '/home/mpiuser/.ssh' } }))).toEqual([]);
-    expect(found(runtime({ numNodes: 0, mpi: { numProcPerNode: -1, sshAuthMountPath: 'home/.ssh' } }))).toEqual([
+    expect(found(runtime({ numNodes: 2, mpi: { numProcPerNode: 4, sshAuthMountPath: 'root/.ssh' } }))).toEqual([]);
+    expect(found(runtime({ numNodes: 0, mpi: { numProcPerNode: -1, sshAuthMountPath: '' } }))).toEqual([
       { field: 'spec.mlPolicy.numNodes', value: 0, allowed: 'expected a whole number of 1 or more', rule: 'trainer/counts' },
       { field: 'spec.mlPolicy.mpi.numProcPerNode', value: -1, allowed: 'expected a whole number of 1 or more', rule: 'trainer/counts' },
-      { field: 'spec.mlPolicy.mpi.sshAuthMountPath', value: 'home/.ssh', allowed: 'expected an absolute path such as /home/mpiuser/.ssh', rule: 'trainer/ssh-auth-mount-path' },
+      { field: 'spec.mlPolicy.mpi.sshAuthMountPath', value: '', allowed: 'expected a directory for the SSH keys such as /home/mpiuser/.ssh (the Trainer mounts them there, and Kubernetes refuses an empty mount path)', rule: 'trainer/ssh-auth-mount-path' },
     ]);
     // A value that is no whole number is the CRD schema's, not a count finding.
     expect(found(runtime({ numNodes: '2' }))).toEqual([]);

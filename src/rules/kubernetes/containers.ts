@@ -311,7 +311,7 @@ export function checkVolumeMounts(
       MOUNT_PATH.report(out, child(path, 'mountPath'), mountPath, 'expected a path in the container such as /data');
     } else {
       // The API server compares the strings; the kubelet mounts "data", "/data" and "/data/" on one place.
-      const normalized = normalizePath(mountPath);
+      const normalized = mountPointOf(mountPath);
       if (paths.has(normalized)) {
         MOUNT_PATH_UNIQUE.report(out, child(path, 'mountPath'), mountPath,
           'expected a mount path no other mount of the container uses ("/data", "/data/" and "data" are the same path)');
@@ -365,7 +365,7 @@ function checkMountOptions(mount: Record<string, any>, at: string, container: Re
  * and passes an absolute one through, which the runtime mounts with repeated and trailing slashes
  * ignored, so "data", "/data" and "/data//" are one mount point.
  */
-function normalizePath(path: string): string {
+export function mountPointOf(path: string): string {
   if (!path.startsWith('/')) return cleanAbsolute(`/${path}`);
   const collapsed = path.replace(/\/+/g, '/');
   return collapsed.length > 1 && collapsed.endsWith('/') ? collapsed.slice(0, -1) : collapsed;

@@ -10,6 +10,7 @@
  * The WorkspaceKind construct reports these through the rules, with the texts it used before.
  */
 import { Finding } from '../finding';
+import { mountPointOf } from '../kubernetes/containers';
 import { Rule } from '../rule';
 
 const F = 'workspace-kind';
@@ -32,7 +33,8 @@ const MAX_SHEBANG = 255;
 const isObject = (v: unknown): v is Record<string, any> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const declaredIds = (template: any): string[] => (Array.isArray(template?.ports) ? template.ports : []).map((p: any) => p?.id).filter((id: unknown) => typeof id === 'string');
 const listOf = (ids: readonly string[]) => (ids.length ? ids.map(id => JSON.stringify(id)).join(', ') : 'none is defined');
-const normalPath = (path: string) => (path.length > 1 ? path.replace(/\/+$/, '') : path);
+// The kubelet's mount point: a relative extra mount ("home/jovyan") lands on the home path too.
+const normalPath = mountPointOf;
 
 /** Checks the probe, the rules and the home mount of one WorkspaceKind. */
 export function checkWorkspaceKindActivity(doc: any, out: Finding[]): void {

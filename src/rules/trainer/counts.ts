@@ -4,9 +4,10 @@
  * no webhook checks them; the plugins copy them into the JobSet (a node count becomes the node
  * job's parallelism, processes per node become PET_NPROC_PER_NODE or the hostfile's slots). Below
  * 1 no node, or no process on a node, is started: the job trains nothing. The MPI plugin mounts the
- * SSH keys at sshAuthMountPath in the containers named node, and a container runtime refuses a mount
- * whose path is not absolute. The constructs refuse the same values from their props, with the
- * same texts (the allowed part of report.ts's countFinding).
+ * SSH keys at sshAuthMountPath in the containers named node: an empty path is a mount Kubernetes
+ * refuses, so no pod starts; a relative one is mounted under "/" by the kubelet (makeMounts), which
+ * may be where the image's user looks, so it is not refused. The constructs refuse the same values
+ * from their props, with the same texts (the allowed part of report.ts's countFinding).
  */
 import { Finding } from '../finding';
 import { Rule } from '../rule';
@@ -14,9 +15,12 @@ import { Rule } from '../rule';
 export const TRAINER_COUNTS = new Rule('trainer', 'trainer/counts', 'numbers',
   'kubeflow/trainer v2.3.0 plugins (torch, mpi, plainml, jax, xgboost) copy numNodes into the node job\'s count and numProcPerNode into PET_NPROC_PER_NODE or the MPI hostfile\'s slots; no webhook checks either');
 export const SSH_AUTH_MOUNT_PATH = new Rule('trainer', 'trainer/ssh-auth-mount-path', 'runtimes',
-  'kubeflow/trainer v2.3.0 plugins/mpi Build (mounts the SSH keys at mlPolicy.mpi.sshAuthMountPath in the containers named node) and the container runtime\'s absolute mount destinations');
+  'kubeflow/trainer v2.3.0 plugins/mpi Build (mounts the SSH keys at mlPolicy.mpi.sshAuthMountPath in the containers named node) and k8s.io/kubernetes ValidateVolumeMounts (a mount path is required)');
 
 export const TRAINER_COUNT_RULES = [TRAINER_COUNTS, SSH_AUTH_MOUNT_PATH];
+
+/** What an SSH key path must be: a mount path at all (a relative one runs under "/"). */
+export const SSH_PATH_TEXT = 'expected a directory for the SSH keys such as /home/mpiuser/.ssh (the Trainer mounts them there, and Kubernetes refuses an empty mount path)';
 
 /** A count below `min`, as the constructs word it. */
 function checkCount(value: unknown, field: string, min: number, out: Finding[]): void {
@@ -44,7 +48,5 @@ export function checkRuntimeCounts(doc: any, out: Finding[]): void {
   if (typeof mpi !== 'object' || mpi === null) return;
   checkCount(mpi.numProcPerNode, 'spec.mlPolicy.mpi.numProcPerNode', 1, out);
   const path = mpi.sshAuthMountPath;
-  if (typeof path === 'string' && !path.startsWith('/')) {
-    SSH_AUTH_MOUNT_PATH.report(out, 'spec.mlPolicy.mpi.sshAuthMountPath', path, 'expected an absolute path such as /home/mpiuser/.ssh');
-  }
+  if (path === '') SSH_AUTH_MOUNT_PATH.report(out, 'spec.mlPolicy.mpi.sshAuthMountPath', path, SSH_PATH_TEXT);
 }

@@ -38,8 +38,8 @@ export function resolveKueueReferences<P extends KueueReferenceProps>(job: ICons
     // Kueue finds a job's LocalQueue in the job's namespace only. A side without a namespace is
     // applied to whatever namespace the apply names, which may well be the other's.
     if (jobNamespace !== undefined && queueNamespace !== undefined && jobNamespace !== queueNamespace) {
-      fail(job, 'localQueue', `${localQueue.node.path} (namespace "${queueNamespace}")`,
-        `expected a LocalQueue in the job's namespace "${jobNamespace}": Kueue looks the queue up in the job's namespace only`);
+      fail(job, 'localQueue.namespace', queueNamespace,
+        `expected the job's namespace "${jobNamespace}": Kueue looks a job's LocalQueue (${localQueue.node.path}) up in the job's namespace only`);
     }
   }
   return {

@@ -1,14 +1,15 @@
 /**
  * The operators' rules over documents: what the Kubeflow training operator (kubeflow.org/v1 jobs,
- * MXJob included), the Notebooks v2 webhooks and Kueue's webhooks (ClusterQueue, ResourceFlavor)
- * require that a document alone, or the documents of one input together, can show. Pure functions of parsed documents: `cdk8s-kubeflow lint` applies
+ * MXJob included), the Notebooks v2 webhooks and Kueue's webhooks (ClusterQueue, ResourceFlavor;
+ * their rules are listed with Kueue's in the catalogue) require that a document alone, or the
+ * documents of one input together, can show. Pure functions of parsed documents: `cdk8s-kubeflow lint` applies
  * them to hand-written YAML, and the validation engine applies the rules of one document to every
  * document the constructs render (one rule set: the constructs keep only the checks that need the
  * user's intent). The rules across documents stay with `lint`; see `kubeflowInputFindings`.
  */
 import { Finding } from './finding';
-import { CLUSTER_QUEUE_RULES, checkClusterQueue } from './kueue/cluster-queue';
-import { RESOURCE_FLAVOR_RULES, checkResourceFlavor } from './kueue/resource-flavor';
+import { checkClusterQueue } from './kueue/cluster-queue';
+import { checkResourceFlavor } from './kueue/resource-flavor';
 import { WORKSPACE_KIND_ACTIVITY_RULES, checkWorkspaceKindActivity } from './notebooks/workspace-kind-activity';
 import { WORKSPACE_KIND_RULES, checkWorkspaceKindOptions } from './notebooks/workspace-kind-options';
 import { WORKSPACE_REFERENCE_RULES, workspaceOptionFindings } from './notebooks/workspace-references';
@@ -35,7 +36,6 @@ export const KUBEFLOW_DOCUMENT_RULES: readonly RuleInfo[] = [
   ...REPLICA_RULES, ...POD_RESTART_POLICY_RULES, ...CONTAINER_RULES, ...POD_NAME_RULES, ...ENV_RULES, ...MPI_RULES, ...ELASTIC_RULES,
   ...GANG_RULES, ...NPROC_RULES, ...KNOWN_VALUE_RULES,
   ...WORKSPACE_KIND_RULES, ...WORKSPACE_KIND_ACTIVITY_RULES,
-  ...CLUSTER_QUEUE_RULES, ...RESOURCE_FLAVOR_RULES,
 ].map(r => r.info());
 
 /** Every rule across the documents of one input. */

@@ -12,7 +12,7 @@ import { compareQuantities, isNegative, parseQuantity } from '../kubernetes/quan
 import { checkLabelSelector } from '../kubernetes/scheduling';
 import { Rule } from '../rule';
 
-const F = 'kueue';
+const F = 'queues';
 const SOURCE = 'kueue v0.15.2 pkg/webhooks/clusterqueue_webhook.go';
 
 export const CLUSTER_QUEUE_RESOURCES = new Rule('kueue', 'kueue/cluster-queue-resources', F,

@@ -12,7 +12,7 @@ import { isLabelValue, isObject, isQualifiedName, LABEL_VALUE_TEXT, QUALIFIED_NA
 import { checkTolerations } from '../kubernetes/scheduling';
 import { Rule } from '../rule';
 
-export const RESOURCE_FLAVOR_TAINTS = new Rule('kueue', 'kueue/resource-flavor-taints', 'kueue',
+export const RESOURCE_FLAVOR_TAINTS = new Rule('kueue', 'kueue/resource-flavor-taints', 'queues',
   'kueue v0.15.2 pkg/webhooks/resourceflavor_webhook.go validateNodeTaints (key a label key, value a label value, unique by key and effect)');
 
 export const RESOURCE_FLAVOR_RULES = [RESOURCE_FLAVOR_TAINTS];

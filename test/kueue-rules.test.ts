@@ -1,7 +1,7 @@
+import { runCli } from './cli/run-cli';
+import { Finding } from '../src/rules/finding';
 import { checkClusterQueue } from '../src/rules/kueue/cluster-queue';
 import { checkResourceFlavor } from '../src/rules/kueue/resource-flavor';
-import { Finding } from '../src/rules/finding';
-import { runCli } from './cli/run-cli';
 
 /**
  * Kueue v0.15.2's ClusterQueue and ResourceFlavor webhook checks on documents (what `lint` reads):
@@ -52,10 +52,13 @@ describe('ClusterQueue', () => {
   });
 
   test('a negative quota, and a covered resource that is not a resource name', () => {
-    expect(lint(clusterQueue({ cohort: 'gpus', resourceGroups: [{
-      coveredResources: ['cpu', 'bad name'],
-      flavors: [{ name: 'a100', resources: [{ name: 'cpu', nominalQuota: '-1', borrowingLimit: '-2' }, { name: 'bad name', nominalQuota: 1 }] }],
-    }] }))).toEqual([
+    expect(lint(clusterQueue({
+      cohort: 'gpus',
+      resourceGroups: [{
+        coveredResources: ['cpu', 'bad name'],
+        flavors: [{ name: 'a100', resources: [{ name: 'cpu', nominalQuota: '-1', borrowingLimit: '-2' }, { name: 'bad name', nominalQuota: 1 }] }],
+      }],
+    }))).toEqual([
       'ClusterQueue vision: spec.resourceGroups[0].coveredResources[1] is "bad name"; expected a resource name: an optional DNS subdomain prefix and "/", then at most 63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit [kueue/cluster-queue-resources]',
       'ClusterQueue vision: spec.resourceGroups[0].flavors[0].resources[0].nominalQuota is "-1"; expected a quantity of 0 or more [kueue/cluster-queue-quotas]',
       'ClusterQueue vision: spec.resourceGroups[0].flavors[0].resources[0].borrowingLimit is "-2"; expected a quantity of 0 or more [kueue/cluster-queue-quotas]',
@@ -69,10 +72,15 @@ describe('ClusterQueue', () => {
   });
 
   test('a valid queue has no findings', () => {
-    expect(findings(checkClusterQueue, clusterQueue({ cohort: 'gpus', fairSharing: { weight: 0 }, namespaceSelector: {}, resourceGroups: [{
-      coveredResources: ['cpu', 'nvidia.com/gpu'],
-      flavors: [{ name: 'a100', resources: [{ name: 'cpu', nominalQuota: '64' }, { name: 'nvidia.com/gpu', nominalQuota: 8, borrowingLimit: 0, lendingLimit: 8 }] }],
-    }] }))).toEqual([]);
+    expect(findings(checkClusterQueue, clusterQueue({
+      cohort: 'gpus',
+      fairSharing: { weight: 0 },
+      namespaceSelector: {},
+      resourceGroups: [{
+        coveredResources: ['cpu', 'nvidia.com/gpu'],
+        flavors: [{ name: 'a100', resources: [{ name: 'cpu', nominalQuota: '64' }, { name: 'nvidia.com/gpu', nominalQuota: 8, borrowingLimit: 0, lendingLimit: 8 }] }],
+      }],
+    }))).toEqual([]);
   });
 });
 
@@ -82,6 +90,24 @@ describe('ResourceFlavor', () => {
       'ResourceFlavor a100: spec.tolerations is [{"key":"example.com/gpu","operator":"Exists","value":"a100"}]; expected a value the CRD\'s validation rule accepts: a value must be empty when \'operator\' is \'Exists\' (x-kubernetes-validations: self.all(x, has(x.operator) && x.operator == \'Exists\' ? !has(x.value) : true)) [crd/schema]',
       'ResourceFlavor a100: spec.nodeLabels["example.com/gpu"] is "a 100"; expected a label value: empty, or at most 63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit [k8s/label-value]',
       'ResourceFlavor a100: spec.tolerations[0].value is "a100"; expected no value when operator is "Exists" (it matches any value) [k8s/toleration-value]',
+    ]);
+  });
+
+  test('every toleration mistake and a node label key, as Kubernetes judges them (k8s/label-key, k8s/toleration-*)', () => {
+    expect(findings(checkResourceFlavor, flavor({
+      nodeLabels: { 'bad key': 'a100' },
+      tolerations: [
+        { key: 'bad key', operator: 'Equal', value: 'x' },
+        { key: 'gpu', operator: 'Matches' },
+        { key: 'gpu', operator: 'Exists', effect: 'Sometimes' },
+        { key: 'gpu', operator: 'Exists', effect: 'NoSchedule', tolerationSeconds: 60 },
+      ],
+    }))).toEqual([
+      'spec.nodeLabels["bad key"] is "bad key"; expected a label key: an optional DNS subdomain prefix and "/", then at most 63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit [k8s/label-key]',
+      'spec.tolerations[0].key is "bad key"; expected a taint key: an optional DNS subdomain prefix and "/", then at most 63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit [k8s/toleration-key]',
+      'spec.tolerations[1].operator is "Matches"; expected "Equal" or "Exists" [k8s/toleration-operator]',
+      'spec.tolerations[2].effect is "Sometimes"; expected "NoSchedule", "PreferNoSchedule", "NoExecute", or empty for all effects [k8s/toleration-effect]',
+      'spec.tolerations[3].tolerationSeconds is 60; expected not set unless effect is "NoExecute" [k8s/toleration-seconds]',
     ]);
   });
 

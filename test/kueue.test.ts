@@ -1,10 +1,11 @@
 import { Chart, Size, Testing } from 'cdk8s';
-import * as yaml from 'js-yaml';
 import * as kplus from 'cdk8s-plus-28';
-import { REPORT, expectValidManifests, synthKind } from './harness';
+import * as yaml from 'js-yaml';
 import { runCli } from './cli/run-cli';
+import { REPORT, expectValidManifests, synthKind } from './harness';
 import {
-  Accelerator, ClusterQueue, DistributedPyTorch, KueueTopology, LocalQueue, MpiAllReduce, PreemptionPolicy, QueueingStrategy, ResourceFlavor, ResourceQuota,
+  Accelerator, ClusterQueue, DistributedPyTorch, KueueTopology, LocalQueue, MpiAllReduce, PreemptionPolicy, QueueingStrategy, ResourceFlavor,
+  ResourceQuota,
   TrainJob, TrainingRuntimeRef, WorkloadPriorityClass,
 } from '../src';
 
@@ -46,11 +47,23 @@ function platform(c: Chart) {
     metadata: { name: 'vision' },
     cohort: 'gpus',
     queueingStrategy: QueueingStrategy.STRICT_FIFO,
-    preemption: { reclaimWithinCohort: PreemptionPolicy.ANY, withinClusterQueue: PreemptionPolicy.LOWER_PRIORITY, borrowWithinCohort: PreemptionPolicy.LOWER_PRIORITY, borrowWithinCohortMaxPriorityThreshold: 100 },
+    preemption: {
+      reclaimWithinCohort: PreemptionPolicy.ANY,
+      withinClusterQueue: PreemptionPolicy.LOWER_PRIORITY,
+      borrowWithinCohort: PreemptionPolicy.LOWER_PRIORITY,
+      borrowWithinCohortMaxPriorityThreshold: 100,
+    },
     namespaceSelector: { matchLabels: { team: 'vision' } },
     fairSharingWeight: '2',
     resourceGroups: [{
-      flavors: [{ flavor: a100, quotas: [ResourceQuota.cpu(kplus.Cpu.units(96)), ResourceQuota.memory(Size.gibibytes(1024)), ResourceQuota.accelerator(Accelerator.nvidia(8), 8, 4)] }],
+      flavors: [{
+        flavor: a100,
+        quotas: [
+          ResourceQuota.cpu(kplus.Cpu.units(96)),
+          ResourceQuota.memory(Size.gibibytes(1024)),
+          ResourceQuota.accelerator(Accelerator.nvidia(8), 8, 4),
+        ],
+      }],
     }],
   });
   const localQueue = new LocalQueue(c, 'Queue', { metadata: { name: 'vision', namespace: 'team-a' }, clusterQueue });
@@ -65,16 +78,27 @@ describe('the five kinds', () => {
     const docs = app.charts[0].toJson();
     expectValidManifests(docs);
     expect(docs).toEqual([
-      { apiVersion: 'kueue.x-k8s.io/v1beta1', kind: 'Topology', metadata: { name: 'dc' },
-        spec: { levels: [{ nodeLabel: 'example.com/block' }, { nodeLabel: 'example.com/rack' }, { nodeLabel: 'kubernetes.io/hostname' }] } },
-      { apiVersion: 'kueue.x-k8s.io/v1beta1', kind: 'ResourceFlavor', metadata: { name: 'a100' },
+      {
+        apiVersion: 'kueue.x-k8s.io/v1beta1',
+        kind: 'Topology',
+        metadata: { name: 'dc' },
+        spec: { levels: [{ nodeLabel: 'example.com/block' }, { nodeLabel: 'example.com/rack' }, { nodeLabel: 'kubernetes.io/hostname' }] },
+      },
+      {
+        apiVersion: 'kueue.x-k8s.io/v1beta1',
+        kind: 'ResourceFlavor',
+        metadata: { name: 'a100' },
         spec: {
           nodeLabels: { 'example.com/gpu': 'a100' },
           nodeTaints: [{ key: 'example.com/gpu', value: 'a100', effect: 'NoSchedule' }],
           tolerations: [{ effect: 'NoSchedule', key: 'example.com/gpu', operator: 'Equal', value: 'a100' }],
           topologyName: 'dc',
-        } },
-      { apiVersion: 'kueue.x-k8s.io/v1beta1', kind: 'ClusterQueue', metadata: { name: 'vision' },
+        },
+      },
+      {
+        apiVersion: 'kueue.x-k8s.io/v1beta1',
+        kind: 'ClusterQueue',
+        metadata: { name: 'vision' },
         spec: {
           cohort: 'gpus',
           fairSharing: { weight: '2' },
@@ -83,13 +107,17 @@ describe('the five kinds', () => {
           queueingStrategy: 'StrictFIFO',
           resourceGroups: [{
             coveredResources: ['cpu', 'memory', 'nvidia.com/gpu'],
-            flavors: [{ name: 'a100', resources: [
-              { name: 'cpu', nominalQuota: '96' },
-              { name: 'memory', nominalQuota: '1024Gi' },
-              { borrowingLimit: 8, lendingLimit: 4, name: 'nvidia.com/gpu', nominalQuota: 8 },
-            ] }],
+            flavors: [{
+              name: 'a100',
+              resources: [
+                { name: 'cpu', nominalQuota: '96' },
+                { name: 'memory', nominalQuota: '1024Gi' },
+                { borrowingLimit: 8, lendingLimit: 4, name: 'nvidia.com/gpu', nominalQuota: 8 },
+              ],
+            }],
           }],
-        } },
+        },
+      },
       { apiVersion: 'kueue.x-k8s.io/v1beta1', kind: 'LocalQueue', metadata: { name: 'vision', namespace: 'team-a' }, spec: { clusterQueue: 'vision' } },
       { apiVersion: 'kueue.x-k8s.io/v1beta1', kind: 'WorkloadPriorityClass', metadata: { name: 'production' }, description: 'training runs that ship', value: 1000 },
     ]);
@@ -198,26 +226,34 @@ describe('Kueue\'s webhook checks: the same message at synth and in lint', () =>
   });
 
   test('kueue/cluster-queue-resources: a flavor\'s resources in another order than the group\'s', () => {
-    expect(synthErrors(c => new ClusterQueue(c, 'Q', { resourceGroups: [{ flavors: [
-      { flavor: flavor(c, 'a100'), quotas: [ResourceQuota.cpu(kplus.Cpu.units(8)), gpus(8)] },
-      { flavor: flavor(c, 'h100'), quotas: [gpus(8), ResourceQuota.cpu(kplus.Cpu.units(8))] },
-    ] }] }))).toBe(report(
+    expect(synthErrors(c => new ClusterQueue(c, 'Q', {
+      resourceGroups: [{
+        flavors: [
+          { flavor: flavor(c, 'a100'), quotas: [ResourceQuota.cpu(kplus.Cpu.units(8)), gpus(8)] },
+          { flavor: flavor(c, 'h100'), quotas: [gpus(8), ResourceQuota.cpu(kplus.Cpu.units(8))] },
+        ],
+      }],
+    }))).toBe(report(
       '[test/Q] spec.resourceGroups[0].flavors[1].resources[0].name (resourceGroups) is "nvidia.com/gpu"; expected "cpu": a flavor lists its resources in the order of the group\'s coveredResources',
       '[test/Q] spec.resourceGroups[0].flavors[1].resources[1].name (resourceGroups) is "cpu"; expected "nvidia.com/gpu": a flavor lists its resources in the order of the group\'s coveredResources',
     ));
-    expect(lint(clusterQueue({ resourceGroups: [
-      { coveredResources: ['cpu'], flavors: [{ name: 'a100', resources: [{ name: 'cpu', nominalQuota: 8 }] }] },
-      { coveredResources: ['cpu'], flavors: [{ name: 'h100', resources: [{ name: 'cpu', nominalQuota: 8 }] }] },
-    ] }))).toEqual(['ClusterQueue vision: spec.resourceGroups[1].coveredResources[0] is "cpu"; expected each resource covered by one resource group only; an earlier entry covers it already [kueue/cluster-queue-resources]']);
+    expect(lint(clusterQueue({
+      resourceGroups: [
+        { coveredResources: ['cpu'], flavors: [{ name: 'a100', resources: [{ name: 'cpu', nominalQuota: 8 }] }] },
+        { coveredResources: ['cpu'], flavors: [{ name: 'h100', resources: [{ name: 'cpu', nominalQuota: 8 }] }] },
+      ],
+    }))).toEqual(['ClusterQueue vision: spec.resourceGroups[1].coveredResources[0] is "cpu"; expected each resource covered by one resource group only; an earlier entry covers it already [kueue/cluster-queue-resources]']);
   });
 
   test('kueue/cluster-queue-flavors: a flavor in two resource groups', () => {
     expect(synthErrors(c => {
       const a100 = flavor(c, 'a100');
-      new ClusterQueue(c, 'Q', { resourceGroups: [
-        { flavors: [{ flavor: a100, quotas: [ResourceQuota.cpu(kplus.Cpu.units(8))] }] },
-        { flavors: [{ flavor: a100, quotas: [gpus(8)] }] },
-      ] });
+      new ClusterQueue(c, 'Q', {
+        resourceGroups: [
+          { flavors: [{ flavor: a100, quotas: [ResourceQuota.cpu(kplus.Cpu.units(8))] }] },
+          { flavors: [{ flavor: a100, quotas: [gpus(8)] }] },
+        ],
+      });
     })).toBe(report('[test/Q] spec.resourceGroups[1].flavors[0].name (resourceGroups) is "a100"; expected each flavor in one resource group, once; it is listed earlier already'));
   });
 

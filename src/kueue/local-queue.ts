@@ -4,8 +4,8 @@ import { ClusterQueue } from './cluster-queue';
 import { refusePodMetadata } from './internal/no-pods';
 import * as kueue from '../../imports/kueue';
 import { checkConstructor } from '../boundary/constructor-checks';
-import { ILocalQueue } from '../common/kueue-references';
 import { KubeflowResource, PodMetadataField } from '../common/kubeflow-resource';
+import { ILocalQueue } from '../common/kueue-references';
 
 /** A LocalQueue's settings. */
 export interface LocalQueueProps {

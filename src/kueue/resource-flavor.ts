@@ -1,8 +1,8 @@
 import { ApiObjectMetadata } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { KueueTopology } from './kueue-topology';
 import { refusePodMetadata } from './internal/no-pods';
+import { KueueTopology } from './kueue-topology';
 import * as kueue from '../../imports/kueue';
 import { checkConstructor } from '../boundary/constructor-checks';
 import { KubeflowResource, PodMetadataField } from '../common/kubeflow-resource';
@@ -60,7 +60,9 @@ export class ResourceFlavor extends KubeflowResource {
       metadata: props.metadata,
       spec: dropUndefined({
         nodeLabels: props.nodeLabels,
-        nodeTaints: props.nodeTaints?.map(t => dropUndefined({ key: t.key, value: t.value, effect: t.effect, timeAdded: t.timeAdded?.toISOString() })),
+        nodeTaints: props.nodeTaints?.map(t => dropUndefined({
+          key: t.key, value: t.value, effect: t.effect, timeAdded: t.timeAdded?.toISOString(),
+        })),
         tolerations: props.tolerations,
         topologyName: props.topology?.name,
       }) as kueue.ResourceFlavorSpec,

@@ -3,8 +3,8 @@ import { Construct } from 'constructs';
 import { refusePodMetadata } from './internal/no-pods';
 import * as kueue from '../../imports/kueue';
 import { checkConstructor } from '../boundary/constructor-checks';
-import { IWorkloadPriorityClass } from '../common/kueue-references';
 import { KubeflowResource, PodMetadataField } from '../common/kubeflow-resource';
+import { IWorkloadPriorityClass } from '../common/kueue-references';
 
 /** A WorkloadPriorityClass's settings. */
 export interface WorkloadPriorityClassProps {

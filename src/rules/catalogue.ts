@@ -29,7 +29,9 @@ export const JOBSET_DOCUMENT_RULES: readonly RuleInfo[] = JOBSET_TEMPLATE_RULES.
  * Kubernetes walk over pod templates), a ClusterQueue's and a ResourceFlavor's webhook checks
  * (applied with the operators' rules of one document, operators.ts).
  */
-export const KUEUE_DOCUMENT_RULES: readonly RuleInfo[] = [...KUEUE_TOPOLOGY_RULES, ...CLUSTER_QUEUE_RULES, ...RESOURCE_FLAVOR_RULES].map(r => r.info());
+export const KUEUE_DOCUMENT_RULES: readonly RuleInfo[] = [
+  ...KUEUE_TOPOLOGY_RULES, ...CLUSTER_QUEUE_RULES, ...RESOURCE_FLAVOR_RULES,
+].map(r => r.info());
 
 /** Every rule over documents: schema, Kubernetes, Pod Security "restricted", Trainer, JobSet, Kueue, across documents, operators. */
 export const DOCUMENT_RULES: readonly RuleInfo[] = [

@@ -14,8 +14,8 @@ import { orderAfterKueueObjects, resolveKueueReferences } from '../common/intern
 import { normalPath } from '../common/internal/paths';
 import { amountFindings, limitFindings, resourceQuantities } from '../common/internal/quantities';
 import { sameVolume } from '../common/internal/volumes';
-import { ILocalQueue, IWorkloadPriorityClass } from '../common/kueue-references';
 import { KubeflowResource } from '../common/kubeflow-resource';
+import { ILocalQueue, IWorkloadPriorityClass } from '../common/kueue-references';
 import { Resources } from '../common/resources';
 import { Finding, finding } from '../rules/finding';
 import { kueueJobLabels } from '../rules/kueue/labels';

@@ -6,8 +6,8 @@
  * the taints are Kueue's own copy of the Kubernetes node check.
  */
 import { Finding } from '../finding';
-import { checkLabels } from '../kubernetes/metadata';
 import { child, indexed } from '../kubernetes/field-path';
+import { checkLabels } from '../kubernetes/metadata';
 import { isLabelValue, isObject, isQualifiedName, LABEL_VALUE_TEXT, QUALIFIED_NAME_TEXT } from '../kubernetes/names';
 import { checkTolerations } from '../kubernetes/scheduling';
 import { Rule } from '../rule';

@@ -1,6 +1,6 @@
 import { App, Chart, Duration, Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
-import { Accelerator, MlPolicy, Topology, TrainingRuntime, TrainingRuntimeRef, TrainJob } from '../src';
+import { Accelerator, MlPolicy, Topology, TrainingRuntime, TrainingRuntimeRef, TrainJob, WorkloadPriorityClass } from '../src';
 
 /**
  * TrainJobs queued by Kueue: one admitted by the team's LocalQueue with a priority and a topology
@@ -8,9 +8,19 @@ import { Accelerator, MlPolicy, Topology, TrainingRuntime, TrainingRuntimeRef, T
  * Kueue suspends a queued job itself and lifts the suspension on admission. The topology request
  * is a pod annotation, so it is on the team's runtime: Trainer v2.3.0 cannot resume a queued job
  * whose runtime patch carries pod labels or annotations.
+ *
+ * The priority class is defined here and named by construct: Kueue makes no Workload for a job
+ * whose WorkloadPriorityClass does not exist (the job would stay suspended, the error only in
+ * Kueue's log), and the job is written after the class. The `production` class is cluster-wide;
+ * pytorch-production names it too.
  */
 export default function (app: App): void {
   const chart = new Chart(app, 'trainer-kueue', { namespace: 'team-vision' });
+  const production = new WorkloadPriorityClass(chart, 'production', {
+    metadata: { name: 'production' },
+    value: 1000,
+    description: 'Runs whose results ship: admitted before research, which they may preempt.',
+  });
   const rackLocal = new TrainingRuntime(chart, 'torch-rack', {
     metadata: { name: 'torch-rack-local' },
     mlPolicy: MlPolicy.torch(),
@@ -26,7 +36,7 @@ export default function (app: App): void {
     numNodes: 2,
     numProcPerNode: 4,
     queue: 'team-vision',
-    workloadPriorityClass: 'production',
+    workloadPriority: production,
     activeDeadline: Duration.hours(24),
   });
   new TrainJob(chart, 'vit-remote', {

@@ -11,9 +11,10 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { App, YamlOutputType } from 'cdk8s';
+import { YamlOutputType } from 'cdk8s';
 import * as yaml from 'js-yaml';
 import { buildExamples } from '../examples/main';
+import { StableFileNamesApp } from '../src';
 import { TRAINING_JOB_REPLICA_KEYS } from '../src/rules/kubernetes/replica-keys';
 
 export const IMAGE_DIR = path.join('docs', 'images');
@@ -330,7 +331,7 @@ export function svgOf(title: string, picture: Picture): string {
 export function generate(): Map<string, string> {
   const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'diagrams-'));
   try {
-    buildExamples(new App({ outdir, yamlOutputType: YamlOutputType.FILE_PER_CHART })).synth();
+    buildExamples(new StableFileNamesApp({ outdir, yamlOutputType: YamlOutputType.FILE_PER_CHART })).synth();
     const files = new Map<string, string>();
     for (const file of fs.readdirSync(outdir).filter(f => f.endsWith('.k8s.yaml')).sort()) {
       const chart = file.replace(/\.k8s\.yaml$/, '');

@@ -55,6 +55,15 @@ export const GROUPS: ReadonlyArray<{ readonly title: string; readonly intro: str
     ],
   },
   {
+    title: 'Kueue',
+    intro: 'The Kueue objects a platform queues jobs through: flavors of nodes, ClusterQueues with their quotas, the LocalQueues and priority classes jobs name, and topologies (docs/kueue.md).',
+    types: [
+      'ResourceFlavor', 'ResourceFlavorProps', 'ClusterQueue', 'ClusterQueueProps', 'ResourceGroup', 'FlavorQuotas', 'ResourceQuota',
+      'ClusterQueuePreemption', 'PreemptionPolicy', 'QueueingStrategy', 'LocalQueue', 'LocalQueueProps', 'ILocalQueue',
+      'WorkloadPriorityClass', 'WorkloadPriorityClassProps', 'IWorkloadPriorityClass', 'KueueTopology', 'KueueTopologyProps',
+    ],
+  },
+  {
     title: 'Shared pieces',
     intro: 'What every training construct is built from and takes: the base of the top-level constructs, replica groups, resources, run policy, scheduling, security and platform defaults; '
       + 'and the app that keeps file names when charts depend on each other.',

@@ -6,6 +6,7 @@ export * from './training/elastic';
 export * from './common/escape-hatch';
 export * from './training/jax';
 export * from './common/kubeflow-resource';
+export * from './common/kueue-references';
 export * from './training/mpi';
 export * from './training/operator-config';
 export * from './common/networking';
@@ -39,6 +40,16 @@ export * from './trainer/training-runtime';
 export * from './trainer/training-runtime-base';
 export * from './trainer/training-runtime-ref';
 
+// Kueue: the flavors, queues, priority classes and topologies the jobs are admitted through.
+export * from './kueue/cluster-queue';
+export * from './kueue/kueue-topology';
+export * from './kueue/local-queue';
+export * from './kueue/preemption-policy';
+export * from './kueue/queueing-strategy';
+export * from './kueue/resource-flavor';
+export * from './kueue/resource-quota';
+export * from './kueue/workload-priority-class';
+
 // Runtime type checks at the jsii boundary, installed on the classes exported above (see the
 // module): the package's own exports are the list of classes to guard.
 import { guardExports } from './boundary/install';
@@ -48,4 +59,5 @@ guardExports(exports);
 export * as kubeflow from '../imports/kubeflow';
 export * as notebooks from '../imports/notebooks';
 export * as trainer from '../imports/trainer';
+export * as kueue from '../imports/kueue';
 export * as core from '../imports/core';

@@ -19,10 +19,11 @@ const LAYERS: ReadonlyArray<{ readonly layer: string; readonly folders: readonly
   { layer: 'training', folders: ['training'], uses: ['util', 'rules', 'boundary', 'common'] },
   { layer: 'trainer', folders: ['trainer'], uses: ['util', 'rules', 'boundary', 'common'] },
   { layer: 'notebooks', folders: ['notebooks'], uses: ['util', 'rules', 'boundary', 'common'] },
+  { layer: 'kueue', folders: ['kueue'], uses: ['util', 'rules', 'boundary', 'common'] },
   { layer: 'cli', folders: ['cli'], uses: ['util', 'rules'] },
-  { layer: 'entry', folders: ['index.ts'], uses: ['util', 'rules', 'boundary', 'common', 'training', 'trainer', 'notebooks'] },
+  { layer: 'entry', folders: ['index.ts'], uses: ['util', 'rules', 'boundary', 'common', 'training', 'trainer', 'notebooks', 'kueue'] },
 ];
-const PUBLIC_FAMILIES = ['common', 'training', 'trainer', 'notebooks'];
+const PUBLIC_FAMILIES = ['common', 'training', 'trainer', 'notebooks', 'kueue'];
 
 interface Module { readonly file: string; readonly imports: ReadonlyArray<{ readonly target: string; readonly typeOnly: boolean }> }
 

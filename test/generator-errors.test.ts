@@ -176,7 +176,7 @@ describe('generate() refuses to change the public API silently', () => {
 describe('SharedTypeNamer takes public names from its table only', () => {
   test('the table names every shared type of the pinned CRDs (the generator checks that each is used)', () => {
     expect(Object.values(SHARED_TYPE_NAMES).sort()).toEqual(
-      ['ContainerPatch', 'IconOrLogo', 'InitializerSpec', 'JobSetTemplate', 'Match', 'MlPolicy', 'PatchMetadata', 'PodGroupPolicy',
+      ['ContainerPatch', 'FairSharing', 'IconOrLogo', 'InitializerSpec', 'JobSetTemplate', 'Match', 'MlPolicy', 'PatchMetadata', 'PodGroupPolicy',
         'PodMetadata', 'Redirect', 'ReplicaSpec', 'RunPolicy', 'Spawner', 'ValueSpawner']);
   });
 

@@ -36,6 +36,25 @@ const BREAKS_RULE: Record<string, unknown> = {
   "self.metadata.name.matches('^[a-z]([-a-z0-9]*[a-z0-9])?$')": { metadata: { name: 'Not_A_Label' } },
   'self.templates.all(t, !has(t.metadata.namespace) || size(t.metadata.namespace) == 0)': { templates: [{ metadata: { namespace: 'other' } }] },
   'size(self.metadata.name) <= 63': { metadata: { name: 'a'.repeat(64) } },
+  // Kueue v0.15.2: ClusterQueue, ResourceFlavor, Topology.
+  '!has(self.cohort) && has(self.resourceGroups) ? self.resourceGroups.all(rg, rg.flavors.all(f, f.resources.all(r, !has(r.borrowingLimit)))) : true':
+    { resourceGroups: [{ coveredResources: ['cpu'], flavors: [{ name: 'f', resources: [{ name: 'cpu', nominalQuota: 1, borrowingLimit: 1 }] }] }] },
+  "!has(self.preference) || (self.whenCanBorrow == 'TryNextFlavor' && self.whenCanPreempt == 'TryNextFlavor')":
+    { preference: 'BorrowingOverPreemption', whenCanBorrow: 'MayStopSearch', whenCanPreempt: 'TryNextFlavor' },
+  "!(self.reclaimWithinCohort == 'Never' && has(self.borrowWithinCohort) &&  self.borrowWithinCohort.policy != 'Never')":
+    { reclaimWithinCohort: 'Never', withinClusterQueue: 'Never', borrowWithinCohort: { policy: 'LowerPriority' } },
+  'self.flavors.all(x, size(x.resources) == size(self.coveredResources))':
+    { coveredResources: ['cpu', 'memory'], flavors: [{ name: 'f', resources: [{ name: 'cpu', nominalQuota: 1 }] }] },
+  '!has(self.topologyName) || self.nodeLabels.size() >= 1': { topologyName: 't', nodeLabels: {} },
+  "self.all(x, x.effect in ['NoSchedule', 'PreferNoSchedule', 'NoExecute'])": [{ key: 'k', effect: 'Sometimes' }],
+  "self.all(x, !has(x.key) ? x.operator == 'Exists' : true)": [{ operator: 'Equal' }],
+  "self.all(x, has(x.tolerationSeconds) ? x.effect == 'NoExecute' : true)": [{ key: 'k', operator: 'Exists', effect: 'NoSchedule', tolerationSeconds: 5 }],
+  "self.all(x, !has(x.operator) || x.operator in ['Equal', 'Exists'])": [{ key: 'k', operator: 'Matches' }],
+  "self.all(x, has(x.operator) && x.operator == 'Exists' ? !has(x.value) : true)": [{ key: 'k', operator: 'Exists', value: 'v' }],
+  "self.all(x, !has(x.effect) || x.effect in ['NoSchedule', 'PreferNoSchedule', 'NoExecute'])": [{ key: 'k', operator: 'Exists', effect: 'Sometimes' }],
+  'size(self.filter(i, size(self.filter(j, j == i)) > 1)) == 0': [{ nodeLabel: 'rack' }, { nodeLabel: 'rack' }],
+  "size(self.filter(i, i.nodeLabel == 'kubernetes.io/hostname')) == 0 || self[size(self) - 1].nodeLabel == 'kubernetes.io/hostname'":
+    [{ nodeLabel: 'kubernetes.io/hostname' }, { nodeLabel: 'rack' }],
 };
 
 /** The compact schema node at a schema path (`a.b`, `a[]`, `a.*`), and the concrete path of a value there. */
@@ -118,28 +137,29 @@ test('the committed inventory/crd-schema.generated.yaml is what scripts/inventor
   expect(fs.readFileSync(path.join(root, 'inventory', CRD_SCHEMA_FILE), 'utf8')).toBe(crdSchemaInventoryText(root));
 });
 
-test('the rows: every bound and CEL rule of the 12 pinned kinds, ids unique', () => {
+test('the rows: every bound and CEL rule of the 17 pinned kinds, ids unique', () => {
   const kinds = [...new Set(bounds.map(b => b.kind))];
-  expect(kinds.sort()).toEqual(['ClusterTrainingRuntime', 'JAXJob', 'MPIJob', 'MXJob', 'PaddleJob', 'PyTorchJob', 'TFJob',
-    'TrainJob', 'TrainingRuntime', 'Workspace', 'WorkspaceKind', 'XGBoostJob']);
+  expect(kinds.sort()).toEqual(['ClusterQueue', 'ClusterTrainingRuntime', 'JAXJob', 'LocalQueue', 'MPIJob', 'MXJob', 'PaddleJob', 'PyTorchJob',
+    'ResourceFlavor', 'TFJob', 'Topology', 'TrainJob', 'TrainingRuntime', 'WorkloadPriorityClass', 'Workspace', 'WorkspaceKind', 'XGBoostJob']);
   expect(new Set(bounds.map(b => b.row.id)).size).toBe(bounds.length);
   const byKeyword: Record<string, number> = {};
   for (const b of bounds) byKeyword[b.keyword] = (byKeyword[b.keyword] ?? 0) + 1;
   expect(byKeyword).toEqual({
-    'enum': 28,
-    'format': 1272,
-    'list-map-keys': 249,
-    'list-set': 28,
-    'maxItems': 32,
-    'maxLength': 77,
+    'enum': 39,
+    'format': 1292,
+    'list-map-keys': 262,
+    'list-set': 29,
+    'maxItems': 51,
+    'maxLength': 97,
+    'maxProperties': 2,
     'maximum': 5,
-    'minItems': 7,
-    'minLength': 63,
+    'minItems': 12,
+    'minLength': 66,
     'minProperties': 5,
-    'minimum': 19,
-    'pattern': 225,
-    'required': 2761,
-    'x-kubernetes-validations': 59,
+    'minimum': 21,
+    'pattern': 254,
+    'required': 2812,
+    'x-kubernetes-validations': 75,
   });
 });
 

@@ -87,6 +87,11 @@ describe('the check finds each kind of bad row', () => {
     expect(of([good], 'trainer')).toEqual(trainer);
     expect(of([{ ...good, rules: ['app/multikueue-queue'] }], 'kueue')).toEqual([
       'rule kueue/topology (source kueue) is cited by no row of the inventory', 'rule kueue/slice-size (source kueue) is cited by no row of the inventory',
+      'rule kueue/cluster-queue-resources (source kueue) is cited by no row of the inventory',
+      'rule kueue/cluster-queue-flavors (source kueue) is cited by no row of the inventory',
+      'rule kueue/cluster-queue-quotas (source kueue) is cited by no row of the inventory',
+      'rule kueue/fair-sharing-weight (source kueue) is cited by no row of the inventory',
+      'rule kueue/resource-flavor-taints (source kueue) is cited by no row of the inventory',
       'rule app/kueue-queue-name (source kueue) is cited by no row of the inventory',
     ]);
   });

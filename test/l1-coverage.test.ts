@@ -62,6 +62,16 @@ class TypeWalker {
     this.checker = prog.getTypeChecker();
   }
 
+  /** The type of `<Class>Props` in imports/<module>.ts (for a kind whose fields are at the top). */
+  public propsType(module: string, className: string): ts.Type {
+    const source = this.prog.getSourceFile(path.join(ROOT, 'imports', `${module}.ts`));
+    if (!source) throw new Error(`imports/${module}.ts is not part of the program`);
+    const moduleSymbol = this.checker.getSymbolAtLocation(source)!;
+    const props = this.checker.getExportsOfModule(moduleSymbol).find(s => s.name === `${className}Props`);
+    if (!props) throw new Error(`imports/${module}.ts exports no ${className}Props`);
+    return this.checker.getDeclaredTypeOfSymbol(props);
+  }
+
   /** The `spec` property type of `<Class>Props` in imports/<module>.ts. */
   public specType(module: string, className: string): ts.Type {
     const source = this.prog.getSourceFile(path.join(ROOT, 'imports', `${module}.ts`));
@@ -141,19 +151,28 @@ describe('typed L1 props reach every leaf field path of every spec', () => {
   test.each(schemas.map(s => [s.kind, s] as const))('%s', (_kind, schema: KindSchema) => {
     const l1 = l1KindFor(`${schema.group}/${schema.version}`, schema.kind);
     expect(l1).toBeDefined();
-    const spec = schema.schema.properties!.spec;
     const gaps: Gap[] = [];
-    walker.walk(spec, walker.specType(l1!.module, l1!.className), 'spec', gaps);
-    const count = leaves(spec, 'spec').length;
+    let count: number;
+    if (schema.schema.properties!.spec) {
+      const spec = schema.schema.properties!.spec;
+      walker.walk(spec, walker.specType(l1!.module, l1!.className), 'spec', gaps);
+      count = leaves(spec, 'spec').length;
+    } else {
+      // A kind without a spec (WorkloadPriorityClass): its own top-level fields, on the props.
+      const own = Object.fromEntries(Object.entries(schema.schema.properties!).filter(([name]) => !['apiVersion', 'kind', 'metadata'].includes(name)));
+      const node: SchemaNode = { type: 'object', properties: own };
+      walker.walk(node, walker.propsType(l1!.module, l1!.className), schema.kind, gaps);
+      count = leaves(node, schema.kind).length;
+    }
     total += count;
     totals.push(`${schema.kind} ${count}`);
     expect(gaps.map(g => `${g.path}: ${g.problem}`)).toEqual([]);
   });
 
-  test('every pinned kind is walked, the Trainer v2 kinds among them', () => {
+  test('every pinned kind is walked, the Trainer v2 and Kueue kinds among them', () => {
     expect(schemas.map(s => s.kind).sort()).toEqual([
-      'ClusterTrainingRuntime', 'JAXJob', 'MPIJob', 'MXJob', 'PaddleJob', 'PyTorchJob', 'TFJob', 'TrainJob', 'TrainingRuntime',
-      'Workspace', 'WorkspaceKind', 'XGBoostJob',
+      'ClusterQueue', 'ClusterTrainingRuntime', 'JAXJob', 'LocalQueue', 'MPIJob', 'MXJob', 'PaddleJob', 'PyTorchJob', 'ResourceFlavor', 'TFJob',
+      'Topology', 'TrainJob', 'TrainingRuntime', 'WorkloadPriorityClass', 'Workspace', 'WorkspaceKind', 'XGBoostJob',
     ]);
   });
 
@@ -208,8 +227,11 @@ describe('the compact schemas keep every leaf of the pinned CRDs', () => {
     const kind: string = crd.spec.names.kind;
     const compact = [...kindSchemas().values()].find(s => s.kind === kind && s.version === version.name);
     expect(compact).toBeDefined();
-    const wanted = leaves(version.schema.openAPIV3Schema.properties.spec, 'spec').map(l => l.path);
-    const have = new Set(leaves(compact!.schema.properties!.spec, 'spec').map(l => l.path));
+    // The whole object but status (which no one writes): the spec, or a spec-less kind's own fields.
+    const { status: _status, ...written } = version.schema.openAPIV3Schema.properties;
+    const wanted = leaves({ type: 'object', properties: written }, '').map(l => l.path)
+      .filter(p => !['.apiVersion', '.kind', '.metadata'].includes(p));
+    const have = new Set(leaves(compact!.schema, '').map(l => l.path));
     expect(wanted.filter(p => !have.has(p))).toEqual([]);
   });
 
@@ -221,7 +243,7 @@ describe('the compact schemas keep every leaf of the pinned CRDs', () => {
       if (node.items) visit(node.items, `${at}[]`);
       if (typeof node.additionalProperties === 'object') visit(node.additionalProperties, `${at}.*`);
     };
-    for (const s of kindSchemas().values()) visit(s.schema.properties!.spec, `${s.kind}.spec`);
+    for (const s of kindSchemas().values()) visit(s.schema, s.kind);
     expect(undeclared).toEqual([]);
   });
 });

@@ -68,9 +68,27 @@ describe('generated files match the generator (run `npx projen import` to refres
 
   test('every kind\'s schema, loaded with its shared subtrees, is the full compact schema of its CRD', () => {
     const kinds = MODULES.flatMap(m => m.files.map(f => readCrd(CRD_ROOT, f)));
-    expect(kinds.length).toBe(12);
+    expect(kinds.length).toBe(17);
     for (const kind of kinds) {
       expect(kindSchema(`${kind.group}/${kind.version}`, kind.kind)).toEqual(compactSchema(kind));
     }
+  });
+});
+
+describe('a kind without a spec (Kueue\'s WorkloadPriorityClass)', () => {
+  const kind = readCrd(CRD_ROOT, 'kueue/kueue.x-k8s.io_workloadpriorityclasses.yaml');
+
+  test('its compact schema holds its top-level fields, strictly, and no spec', () => {
+    const schema = compactSchema(kind).schema;
+    expect(Object.keys(schema.properties).sort()).toEqual(['apiVersion', 'description', 'kind', 'metadata', 'value']);
+    expect(schema.required).toEqual(['apiVersion', 'kind', 'metadata', 'value']);
+    expect(schema.properties.value).toEqual({ format: 'int32', type: 'integer' });
+  });
+
+  test('its L1 writes the fields at the top of the manifest', () => {
+    const module = generate(CRD_ROOT).imports.get('kueue.ts')!;
+    expect(module).toContain('export interface WorkloadPriorityClassProps {');
+    expect(module).not.toContain('WorkloadPriorityClassSpec');
+    expect(module).toContain("    'value': obj.value,");
   });
 });

@@ -1,5 +1,5 @@
 /**
- * The public names of the generated L1 submodules (`kubeflow`, `notebooks`, `trainer`, `core`), read from the
+ * The public names of the generated L1 submodules (`kubeflow`, `notebooks`, `trainer`, `kueue`, `core`), read from the
  * generated sources, against the committed list in test/l1-public-names.txt. Every name is a
  * promise in four languages, so a CRD update or a generator change that adds, renames or removes
  * one must show up as an edit of that list in review, never as a side effect.
@@ -10,7 +10,7 @@ import * as ts from 'typescript';
 
 const ROOT = path.join(__dirname, '..');
 const LIST = path.join(__dirname, 'l1-public-names.txt');
-const SUBMODULES = ['kubeflow', 'notebooks', 'trainer', 'core'];
+const SUBMODULES = ['kubeflow', 'notebooks', 'trainer', 'kueue', 'core'];
 
 /** `<submodule>.<Name> (<kind>)` for every exported declaration of one generated file, sorted. */
 function exportedNames(submodule: string, source: string): string[] {

@@ -67,7 +67,9 @@ export function crdBounds(root: string): CrdBound[] {
     if (crd.spec.versions.some((v: any) => v.schema.openAPIV3Schema.properties?.status && v.subresources?.status === undefined)) {
       throw new Error(`${file}: a status without the status subresource; the status rows' reason would not hold`);
     }
-    for (const version of crd.spec.versions) {
+    // The version the library writes: the storage one (Kueue's CRDs also serve v1beta2, converted
+    // by Kueue's webhook; the library never writes it, and its rows would repeat the ids).
+    for (const version of crd.spec.versions.filter((v: any) => v.storage)) {
       const apiVersion = `${crd.spec.group}/${version.name}`;
       const where = `upstream/crds/${dir}/${file}`;
       walk(version.schema.openAPIV3Schema, '', (node, at) => out.push(...nodeBounds(node, at, { apiVersion, kind, where })));

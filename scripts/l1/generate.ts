@@ -37,6 +37,16 @@ export const MODULES: ReadonlyArray<{ readonly name: string; readonly files: rea
       'trainer-v2/trainer.kubeflow.org_clustertrainingruntimes.yaml',
     ],
   },
+  {
+    name: 'kueue',
+    files: [
+      'kueue/kueue.x-k8s.io_resourceflavors.yaml',
+      'kueue/kueue.x-k8s.io_clusterqueues.yaml',
+      'kueue/kueue.x-k8s.io_localqueues.yaml',
+      'kueue/kueue.x-k8s.io_workloadpriorityclasses.yaml',
+      'kueue/kueue.x-k8s.io_topologies.yaml',
+    ],
+  },
 ];
 
 /** What the generator writes: file name (relative to its folder) to content. */

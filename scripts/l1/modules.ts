@@ -15,8 +15,24 @@ export function specOf(kind: CrdKind): JsonSchema {
   return withoutDescriptions(spec);
 }
 
+/** Fields every object has, which the L1 writes itself (apiVersion, kind, metadata) or never writes (status). */
+const OBJECT_FIELDS = new Set(['apiVersion', 'kind', 'metadata', 'status']);
+
+/**
+ * The fields of a kind that has no spec (Kueue's WorkloadPriorityClass keeps `value` and
+ * `description` at the top, like a Kubernetes PriorityClass), without upstream descriptions;
+ * undefined for a kind with a spec.
+ */
+export function topLevelFieldsOf(kind: CrdKind): JsonSchema | undefined {
+  if (kind.schema.properties?.spec) return undefined;
+  const fields = Object.entries(kind.schema.properties ?? {}).filter(([name]) => !OBJECT_FIELDS.has(name));
+  if (fields.length === 0) throw new Error(`${kind.file}: the ${kind.kind} schema has neither a spec nor fields of its own`);
+  return withoutDescriptions({ type: 'object', properties: Object.fromEntries(fields) });
+}
+
 /** Walks a spec and records every embedded Kubernetes core type with the core registry. */
 export function collectEmbedded(kind: CrdKind, core: CoreTypes): void {
+  if (topLevelFieldsOf(kind)) return;
   walk(specOf(kind), 'spec', (schema, path) => {
     const type = embeddedTypeAt(path);
     if (type && schema.properties) {
@@ -33,7 +49,8 @@ export function collectEmbedded(kind: CrdKind, core: CoreTypes): void {
  * kind.
  */
 export function renderKindModule(kinds: CrdKind[], core: CoreTypes, header: string, names: SharedTypeNamer): string {
-  const specs = new Map(kinds.map(k => [k.kind, typeEmbedded(specOf(k), 'spec', core)]));
+  const withSpec = kinds.filter(k => !topLevelFieldsOf(k));
+  const specs = new Map(withSpec.map(k => [k.kind, typeEmbedded(specOf(k), 'spec', core)]));
   const shared = shareCommonSubtrees(specs, names);
 
   const gen = new TypeGenerator({ renderTypeName: def => def });
@@ -42,6 +59,23 @@ export function renderKindModule(kinds: CrdKind[], core: CoreTypes, header: stri
 
   for (const kind of kinds) {
     const name = TypeGenerator.normalizeTypeName(kind.kind);
+    const topLevel = topLevelFieldsOf(kind);
+    if (topLevel) {
+      // No spec: the props are the metadata and the kind's own top-level fields.
+      const fields = describe(topLevel, kind.kind).properties!;
+      const required = (kind.schema.required ?? []).filter(r => !OBJECT_FIELDS.has(r));
+      gen.emitCustomType(name, code => emitClass(code, name, kind, required.length > 0));
+      gen.emitType(`${name}Props`, {
+        type: 'object',
+        description: `Props of a ${kind.kind} (${kind.group}/${kind.version}).`,
+        properties: {
+          metadata: { ...externalRef(API_OBJECT_METADATA[0]), description: 'Kubernetes object metadata.' },
+          ...fields,
+        },
+        ...(required.length > 0 ? { required } : {}),
+      } as Parameters<TypeGenerator['emitType']>[1], `${name}Props`);
+      continue;
+    }
     const spec = specs.get(kind.kind)!;
     const specRequired = (kind.schema.required ?? []).includes('spec');
     gen.addDefinition(`${name}Spec`, forJson2jsii(describe(spec, 'spec')));

@@ -1,7 +1,7 @@
 import { createHash } from 'crypto';
 import { compileCelRules } from './cel-rules';
 import { CrdKind } from './crd-source';
-import { specOf } from './modules';
+import { specOf, topLevelFieldsOf } from './modules';
 import { canonical } from './schema';
 import { schemaChildren } from '../../src/rules/schema/shared-subtrees';
 
@@ -50,7 +50,8 @@ export function compactSchema(kind: CrdKind): { group: string; version: string; 
       apiVersion: { type: 'string', enum: [`${kind.group}/${kind.version}`] },
       kind: { type: 'string', enum: [kind.kind] },
       metadata: { type: 'object' },
-      spec: specOf(kind),
+      // A kind without a spec (WorkloadPriorityClass) has its fields at the top.
+      ...(topLevelFieldsOf(kind)?.properties ?? { spec: specOf(kind) }),
     },
     // The rules on the whole object (a TrainJob's name), which read metadata as the API server has it.
     ...(kind.schema['x-kubernetes-validations'] ? { 'x-kubernetes-validations': kind.schema['x-kubernetes-validations'] } : {}),

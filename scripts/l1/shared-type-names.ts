@@ -25,6 +25,8 @@ export const SHARED_TYPE_NAMES: { readonly [path: string]: string } = {
   // Trainer v2 TrainJob: the metadata a runtime patch may set on the JobSet, a job or a pod.
   'spec[]|runtimePatches|spec[]|replicatedJobs|template[]|spec|trainingRuntimeSpec.template.metadata': 'PatchMetadata',
   'spec.runtimePatches[].trainingRuntimeSpec.template.spec.replicatedJobs[].template.spec.template.spec.*ontainers[]': 'ContainerPatch',
+  // Kueue: ClusterQueue and LocalQueue take the same fair-sharing weight.
+  'spec.fairSharing': 'FairSharing',
   'spec[]|activityRules[]|match[]|match.matchImageConfig|matchNamespace|matchPodConfig': 'Match',
 };
 

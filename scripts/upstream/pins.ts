@@ -10,7 +10,7 @@ import * as path from 'path';
 /** The folder with the upstream files, pins.json and their READMEs. */
 export const UPSTREAM_DIR = path.join(__dirname, '..', '..', 'upstream');
 
-/** The pinned CRDs, one folder per upstream project (training-operator, notebooks-v2, trainer-v2). */
+/** The pinned CRDs, one folder per upstream project (training-operator, notebooks-v2, trainer-v2, kueue). */
 export const UPSTREAM_CRDS = path.join(UPSTREAM_DIR, 'crds');
 
 /** The training-operator v1.9.4 examples and the Notebooks v2 samples. */

@@ -4,7 +4,7 @@
  * 1. Offline: every pinned file is present with its pinned size and git blob SHA-1, and nothing
  *    else but the READMEs and pins.json is in the folder.
  * 2. Unless `--offline` is given: each pinned release that the Go module proxy serves
- *    (training-operator v1.9.4 and v1.8.1, Trainer v2.3.0) is downloaded with `go mod download`
+ *    (training-operator v1.9.4 and v1.8.1, Trainer v2.3.0, Kueue v0.15.2) is downloaded with `go mod download`
  *    (into the default module cache, or GOMODCACHE if set), and every file pinned to it must be at
  *    its recorded upstream path there with the same blob. Files of a repository that is not a Go
  *    module of the proxy (Kubeflow Notebooks v2) are checked by the offline step only, and the

@@ -5,6 +5,8 @@
  */
 import { APP_RULES } from './across-documents';
 import { KUBERNETES_RULES, POD_SECURITY_RESTRICTED_RULES, TRAINER_DOCUMENT_RULES } from './kubernetes';
+import { CLUSTER_QUEUE_RULES } from './kueue/cluster-queue';
+import { RESOURCE_FLAVOR_RULES } from './kueue/resource-flavor';
 import { KUEUE_TOPOLOGY_RULES } from './kueue/topology';
 import { KUEUE_SLICE_RULES } from './kueue/topology-slices';
 import { KUBEFLOW_RULES } from './operators';
@@ -23,8 +25,14 @@ export const SCHEMA_RULE_INFO: RuleInfo = {
 /** The JobSet webhook's rules over a runtime's JobSet template (applied in the same walk as the Trainer's). */
 export const JOBSET_DOCUMENT_RULES: readonly RuleInfo[] = JOBSET_TEMPLATE_RULES.map(r => r.info());
 
-/** Kueue's rules over one pod template (applied in the Kubernetes walk over pod templates), and over a job's slices against its pods. */
-export const KUEUE_DOCUMENT_RULES: readonly RuleInfo[] = [...KUEUE_TOPOLOGY_RULES, ...KUEUE_SLICE_RULES].map(r => r.info());
+/**
+ * Kueue's rules over one document: a pod template's topology annotations (applied in the
+ * Kubernetes walk over pod templates), a job's slices against its pods, a ClusterQueue's and a
+ * ResourceFlavor's webhook checks (applied with the operators' rules of one document, operators.ts).
+ */
+export const KUEUE_DOCUMENT_RULES: readonly RuleInfo[] = [
+  ...KUEUE_TOPOLOGY_RULES, ...KUEUE_SLICE_RULES, ...CLUSTER_QUEUE_RULES, ...RESOURCE_FLAVOR_RULES,
+].map(r => r.info());
 
 /** Every rule over documents: schema, Kubernetes, Pod Security "restricted", Trainer, JobSet, Kueue, across documents, operators. */
 export const DOCUMENT_RULES: readonly RuleInfo[] = [

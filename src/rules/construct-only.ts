@@ -165,7 +165,7 @@ export const CONSTRUCT_ONLY_CHECKS: readonly ExplainedCheck[] = [
   EXPLAINED('training.port', 'training/training-job.ts', ['fail \'port\''],
     'port is the construct\'s option for the framework container\'s port; a manifest port is judged by k8s/port-number, and a kind without a wired port has no field to write it to'),
   EXPLAINED('training.not-queueable', 'training/training-job.ts',
-    ['fail \'queue\'', 'fail \'workloadPriorityClass\'', 'finding \'queue (platform default)\''],
+    ['fail \'queue\'', 'fail \'workloadPriorityClass\'', 'finding \'queue (platform default)\'', 'fail \'localQueue\'', 'fail \'workloadPriority\''],
     'the queue and priority props of a kind Kueue cannot queue (MXJob): Kueue ignores the labels they would write, and the platform default is the construct\'s resolution'),
   EXPLAINED('training.restricted-kind', 'training/training-job.ts', ['finding \'security\''],
     'PodSecurity.RESTRICTED is the construct\'s preset; a kind whose operator adds containers the standard refuses is judged in lint only for a namespace labelled restricted (kubeflow/restricted-operator-init)'),
@@ -210,6 +210,11 @@ export const CONSTRUCT_ONLY_CHECKS: readonly ExplainedCheck[] = [
     'the kind object passed in code: its option ids and its mount paths; in a manifest the options are kubeflow/workspace-option\'s against a kind of the input, and the kind\'s mounts are not in the Workspace'),
   EXPLAINED('common.kai-topology-level', 'common/topology.ts', ['finding `${field}.requiredLevel`'],
     `${NOT_CERTAIN} (a KAI topology with neither a required nor a preferred level is legal: the KAI scheduler then places the pods without regard to topology, which the Topology prop was given to avoid)`),
+  EXPLAINED('common.kueue-references', 'common/internal/kueue-references.ts',
+    ['fail \'localQueue\'', 'fail \'workloadPriority\'', 'fail \'localQueue.namespace\''],
+    'a LocalQueue or WorkloadPriorityClass passed in code beside a name for the same label (the manifest holds one label), and the namespace of the LocalQueue object passed: the job\'s manifest names the queue only'),
+  EXPLAINED('kueue.no-pods', 'kueue/internal/no-pods.ts', ['fail field'],
+    'addPodLabel or addPodAnnotation called on a Kueue object: a method call the construct refuses, which writes nothing'),
 ];
 
 export const NOT_YET_IN_LINT: readonly ExplainedCheck[] = [];

@@ -1,7 +1,8 @@
 /**
  * The operators' rules over documents: what the Kubeflow training operator (kubeflow.org/v1 jobs,
- * MXJob included) and the Notebooks v2 webhooks require that a document alone, or the documents of
- * one input together, can show. Pure functions of parsed documents: `cdk8s-kubeflow lint` applies
+ * MXJob included), the Notebooks v2 webhooks and Kueue's webhooks (ClusterQueue, ResourceFlavor;
+ * their rules are listed with Kueue's in the catalogue) require that a document alone, or the
+ * documents of one input together, can show. Pure functions of parsed documents: `cdk8s-kubeflow lint` applies
  * them to hand-written YAML, and the validation engine applies the rules of one document to every
  * document the constructs render (one rule set: the constructs keep only the checks that need the
  * user's intent). The rules across documents stay with `lint`; see `kubeflowInputFindings`.
@@ -9,6 +10,8 @@
 import { Finding } from './finding';
 import { KAI_TOPOLOGY_RULES, checkKaiTopology } from './kai-topology';
 import { checkReplicaSlices } from './kueue/topology-slices';
+import { checkClusterQueue } from './kueue/cluster-queue';
+import { checkResourceFlavor } from './kueue/resource-flavor';
 import { WORKSPACE_KIND_ACTIVITY_RULES, checkWorkspaceKindActivity } from './notebooks/workspace-kind-activity';
 import { WORKSPACE_KIND_RULES, checkWorkspaceKindOptions } from './notebooks/workspace-kind-options';
 import { WORKSPACE_KIND_SELECTOR_RULES, checkWorkspaceKindSelectors } from './notebooks/workspace-kind-selectors';
@@ -69,6 +72,10 @@ export function kubeflowFindings(doc: any): Finding[] {
     checkWorkspaceKindActivity(doc, out);
     checkWorkspaceKindSelectors(doc, out);
     checkWorkspaceKindTemplates(doc, out);
+  } else if (doc.apiVersion === 'kueue.x-k8s.io/v1beta1' && doc.kind === 'ClusterQueue') {
+    checkClusterQueue(doc, out);
+  } else if (doc.apiVersion === 'kueue.x-k8s.io/v1beta1' && doc.kind === 'ResourceFlavor') {
+    checkResourceFlavor(doc, out);
   }
   return out;
 }

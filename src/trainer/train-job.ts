@@ -10,10 +10,12 @@ import * as trainer from '../../imports/trainer';
 import { checkConstructor } from '../boundary/constructor-checks';
 import { Accelerator } from '../common/accelerator';
 import { deadlineFinding } from '../common/internal/durations';
+import { orderAfterKueueObjects, resolveKueueReferences } from '../common/internal/kueue-references';
 import { normalPath } from '../common/internal/paths';
 import { amountFindings, limitFindings, resourceQuantities } from '../common/internal/quantities';
 import { sameVolume } from '../common/internal/volumes';
 import { KubeflowResource } from '../common/kubeflow-resource';
+import { ILocalQueue, IWorkloadPriorityClass } from '../common/kueue-references';
 import { Resources } from '../common/resources';
 import { Finding, finding } from '../rules/finding';
 import { kueueJobLabels } from '../rules/kueue/labels';
@@ -144,10 +146,24 @@ export interface TrainJobProps {
    */
   readonly queue?: string;
   /**
+   * A Kueue LocalQueue of this app that admits the job, in the job's namespace: its name is
+   * written as the `kueue.x-k8s.io/queue-name` label, and the job is written after it. Give this
+   * or `queue`, not both.
+   * @default - the `queue` prop
+   */
+  readonly localQueue?: ILocalQueue;
+  /**
    * Kueue WorkloadPriorityClass (the `kueue.x-k8s.io/priority-class` label).
    * @default - none
    */
   readonly workloadPriorityClass?: string;
+  /**
+   * A Kueue WorkloadPriorityClass of this app: its name is written as the
+   * `kueue.x-k8s.io/priority-class` label, and the job is written after it. Give this or
+   * `workloadPriorityClass`, not both.
+   * @default - the `workloadPriorityClass` prop
+   */
+  readonly workloadPriority?: IWorkloadPriorityClass;
   /**
    * Hand the job to MultiKueue (`managedBy: kueue.x-k8s.io/multikueue`); the runtime must exist on
    * every worker cluster.
@@ -189,6 +205,7 @@ export class TrainJob extends KubeflowResource {
   public constructor(scope: Construct, id: string, props: TrainJobProps) {
     super(scope, id);
     checkConstructor(this, new.target, [scope, id, props]);
+    props = resolveKueueReferences(this, props);
     this.props = props;
     this.runtime = props.runtime;
     checkCount(this, 'numNodes', props.numNodes, 1);
@@ -238,6 +255,7 @@ export class TrainJob extends KubeflowResource {
       apiObject.node.addDependency(this.runtimeDependency);
     }
     if (props.runtime.provided) apiObject.metadata.addAnnotation(RUNTIME_PROVIDED_ANNOTATION, 'true');
+    orderAfterKueueObjects(apiObject, props);
   }
 
   /**

@@ -6,12 +6,14 @@ import { checkConstructor } from '../boundary/constructor-checks';
 import { PlatformDefaultsProps } from '../common/defaults';
 import { TrainingKind, noQueueExpected, noTopologyExpected } from './internal/training-kind';
 import { deadlineFinding, wholeSecondsFinding } from '../common/internal/durations';
+import { orderAfterKueueObjects, resolveKueueReferences } from '../common/internal/kueue-references';
 import { networkingFindings, withoutRdma } from '../common/internal/networking';
 import { nodeHealthFindings } from '../common/internal/node-health';
 import { FrameworkContainer, PodRenderContext, ReplicaCountRule, ReplicaGroupSettings } from '../common/internal/pod-render';
 import { amountFindings } from '../common/internal/quantities';
 import { mergeRoleOptions } from '../common/internal/role-options';
 import { KubeflowResource, PodMetadataField } from '../common/kubeflow-resource';
+import { ILocalQueue, IWorkloadPriorityClass } from '../common/kueue-references';
 import { ReplicaGroup, ReplicaOptions, RoleOptions } from '../common/replica';
 import { RunPolicy } from '../common/run-policy';
 import { GangScheduling } from '../common/scheduling';
@@ -40,10 +42,24 @@ export interface TrainingJobProps extends RoleOptions {
    */
   readonly queue?: string;
   /**
+   * A Kueue LocalQueue of this app that admits the job, in the job's namespace: its name is
+   * written as the `kueue.x-k8s.io/queue-name` label, and the job is written after it. Give this
+   * or `queue`, not both.
+   * @default - the `queue` prop
+   */
+  readonly localQueue?: ILocalQueue;
+  /**
    * Kueue WorkloadPriorityClass (the `kueue.x-k8s.io/priority-class` label).
    * @default - none
    */
   readonly workloadPriorityClass?: string;
+  /**
+   * A Kueue WorkloadPriorityClass of this app: its name is written as the
+   * `kueue.x-k8s.io/priority-class` label, and the job is written after it. Give this or
+   * `workloadPriorityClass`, not both.
+   * @default - the `workloadPriorityClass` prop
+   */
+  readonly workloadPriority?: IWorkloadPriorityClass;
   /**
    * All-or-nothing scheduling through Volcano or scheduler-plugins.
    * @default - pods are scheduled one by one
@@ -86,9 +102,15 @@ export abstract class TrainingJob extends KubeflowResource {
   protected constructor(scope: Construct, id: string, props: TrainingJobProps) {
     super(scope, id);
     checkConstructor(this, new.target, [scope, id, props]);
-    this.jobProps = props;
     const kind = this._kind();
     this.kind = kind;
+    // A kind Kueue cannot queue refuses the constructs as it refuses the names, under their own prop.
+    if (kind.notQueueable && props.localQueue !== undefined) fail(this, 'localQueue', props.localQueue.apiObject.name, noQueueExpected(kind.notQueueable));
+    if (kind.notQueueable && props.workloadPriority !== undefined) {
+      fail(this, 'workloadPriority', props.workloadPriority.apiObject.name, noQueueExpected(kind.notQueueable));
+    }
+    props = resolveKueueReferences(this, props);
+    this.jobProps = props;
     if (props.port !== undefined && kind.framework.port === undefined) {
       fail(this, 'port', props.port, `expected none: the ${kind.kindName} containers have no port the operator wires up`);
     }
@@ -110,7 +132,7 @@ export abstract class TrainingJob extends KubeflowResource {
     }
     // The KAI scheduler reads its topology annotations from the job object, not the pod templates.
     const kaiAnnotations = props.topology?._jobAnnotations() ?? {};
-    this._adopt(kind.createResource(this, 'Resource', props.metadata, Lazy.any({ produce: () => this.renderSpec() })), {
+    const apiObject = this._adopt(kind.createResource(this, 'Resource', props.metadata, Lazy.any({ produce: () => this.renderSpec() })), {
       lateMetadata: () => ({
         labels: this.jobLabels(),
         annotations: Object.keys(kaiAnnotations).length ? kaiAnnotations : undefined,
@@ -118,6 +140,7 @@ export abstract class TrainingJob extends KubeflowResource {
       propOf: field => this._propOf(field),
       validate: () => this.validateJob(),
     });
+    orderAfterKueueObjects(apiObject, props);
   }
 
   /** The framework's container port, if the kind has one. */

@@ -46,6 +46,11 @@ const VALID: { [construct: string]: (chart: Chart) => [string, object] } = {
   ClusterTrainingRuntime: () => ['job', { mlPolicy: lib.MlPolicy.torch(), image: IMAGE }],
   TrainingRuntime: () => ['job', { mlPolicy: lib.MlPolicy.torch(), image: IMAGE }],
   TrainJob: () => ['job', { runtime: lib.TrainingRuntimeRef.cluster('torch-distributed') }],
+  ResourceFlavor: () => ['job', {}],
+  KueueTopology: () => ['job', { levels: ['kubernetes.io/hostname'] }],
+  ClusterQueue: chart => ['job', { resourceGroups: [{ flavors: [{ flavor: new lib.ResourceFlavor(chart, 'flavor'), quotas: [lib.ResourceQuota.pods(1)] }] }] }],
+  LocalQueue: chart => ['job', { clusterQueue: new lib.ClusterQueue(chart, 'cq', { resourceGroups: [] }) }],
+  WorkloadPriorityClass: () => ['job', { value: 1 }],
 };
 
 test('every construct checks its props in its constructor', () => {

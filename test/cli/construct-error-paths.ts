@@ -1,6 +1,6 @@
 /**
  * The error paths of the constructs, read from their sources: every call of a helper that makes a
- * finding or throws one, in the L2 folders (common, training, trainer, notebooks), keyed by the
+ * finding or throws one, in the L2 folders (common, training, trainer, notebooks, kueue), keyed by the
  * file and the source text of the field it names. The lint-parity test maps each key to a
  * catalogue rule or to the construct-only table, so a new check without either fails it.
  */
@@ -9,7 +9,7 @@ import * as path from 'path';
 import * as ts from 'typescript';
 
 const SRC = path.join(__dirname, '..', '..', 'src');
-const L2_FOLDERS = ['common', 'training', 'trainer', 'notebooks'];
+const L2_FOLDERS = ['common', 'training', 'trainer', 'notebooks', 'kueue'];
 
 /** The helpers that make a finding, and which argument holds the field (or, for `refuseValue`, the method). */
 const FIELD_ARGUMENT: { [helper: string]: number } = {

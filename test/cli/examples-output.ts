@@ -2,13 +2,14 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { App, YamlOutputType } from 'cdk8s';
+import { YamlOutputType } from 'cdk8s';
 import { buildExamples } from '../../examples/main';
+import { StableFileNamesApp } from '../../src';
 
 /** Synthesizes the examples into a new temporary folder and returns it. */
 export function synthesizeExamples(): string {
   const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'cli-examples-'));
-  buildExamples(new App({ outdir, yamlOutputType: YamlOutputType.FILE_PER_CHART })).synth();
+  buildExamples(new StableFileNamesApp({ outdir, yamlOutputType: YamlOutputType.FILE_PER_CHART })).synth();
   return outdir;
 }
 

@@ -162,7 +162,7 @@ describe('lint on the project examples', () => {
 
   test('every manifest passes', () => {
     const result = runCli(['lint', outdir]);
-    expect(result.stdout).toBe('26 documents checked, 5 skipped (kinds not known: ConfigMap, PersistentVolumeClaim); no findings\n');
+    expect(result.stdout).toBe('38 documents checked, 5 skipped (kinds not known: ConfigMap, PersistentVolumeClaim); no findings\n');
     expect(result.status).toBe(0);
   });
 
@@ -519,7 +519,7 @@ describe('the operator rules', () => {
       'Kubeflow Trainer v2 (webhooks and runtime plugins) [trainer]: 10',
       `Kubeflow Training Operator v1 (webhooks and controllers) [training-operator]: ${count('training-operator')}`,
       'Kubeflow Notebooks v2 (webhooks) [notebooks]: 7',
-      'Kueue [kueue]: 3',
+      'Kueue [kueue]: 8',
       'cdk8s-kubeflow\'s own (the YAML reader; the CRD schema, strictly) [library]: 2',
       `${LINT_RULES.length} rules`,
     ]);

@@ -12,15 +12,17 @@ import { formatBytes, formatCpu, podAmounts } from '../../src/cli/amounts';
  * per namespace.
  */
 const EXAMPLES_PLAN = `
-## Training jobs: 19
+## Training jobs: 21
 
 | Job | Kind | Queue | Pods | Accelerators | CPU | Memory |
 |---|---|---|---|---|---|---|
 | llm-training/llama-70b-pretrain | PyTorchJob | gpu-h100 | Master 1, Worker 15 | 128 nvidia.com/gpu | 1536 | 16Ti |
 | research/bert-pretrain | PyTorchJob | (none) | Master 1, Worker 7 | 64 nvidia.com/gpu | 720 | 8000Gi |
 | team-hpc/bert-deepspeed | TrainJob | (none) | node 1, launcher 1 | 4 nvidia.com/gpu | 32 | 128Gi |
+| team-llm/llama-pretrain | TrainJob | team-llm | node 4 | 32 nvidia.com/gpu | 384 | 4Ti |
 | team-nlp/alpaca-llama | TrainJob | (none) | node 1 | 2 nvidia.com/gpu | 0 | 0 |
 | team-nlp/llama-sft | TrainJob | (none) | node 4 | 32 nvidia.com/gpu | 256 | 2Ti |
+| team-speech/whisper-finetune | PyTorchJob | team-speech | Master 1, Worker 1 | 16 nvidia.com/gpu | 192 | 2Ti |
 | team-vision/resnet | PyTorchJob | team-vision | Master 1, Worker 3 | 16 nvidia.com/gpu | 64 | 256Gi |
 | team-vision/resnet | TrainJob | team-vision | node 4 | 16 nvidia.com/gpu | 64 | 256Gi |
 | team-vision/resnet-prod | PyTorchJob | team-vision | Master 1, Worker 3 | 16 nvidia.com/gpu | 64 | 256Gi |
@@ -52,6 +54,8 @@ const EXAMPLES_PLAN = `
 |---|---|---|---|---|---|---|
 | (none) | 12 | 2 | 46 | 151 nvidia.com/gpu | 1258 | 11590Gi |
 | gpu-h100 | 1 | 0 | 16 | 128 nvidia.com/gpu | 1536 | 16Ti |
+| team-llm | 1 | 0 | 4 | 32 nvidia.com/gpu | 384 | 4Ti |
+| team-speech | 1 | 0 | 2 | 16 nvidia.com/gpu | 192 | 2Ti |
 | team-vision | 6 | 0 | 20 | 64 nvidia.com/gpu | 320 | 1536Gi |
 
 ### Per namespace
@@ -61,7 +65,9 @@ const EXAMPLES_PLAN = `
 | llm-training | 1 | 0 | 16 | 128 nvidia.com/gpu | 1536 | 16Ti |
 | research | 1 | 0 | 8 | 64 nvidia.com/gpu | 720 | 8000Gi |
 | team-hpc | 1 | 0 | 2 | 4 nvidia.com/gpu | 32 | 128Gi |
+| team-llm | 1 | 0 | 4 | 32 nvidia.com/gpu | 384 | 4Ti |
 | team-nlp | 2 | 0 | 5 | 34 nvidia.com/gpu | 256 | 2Ti |
+| team-speech | 1 | 0 | 2 | 16 nvidia.com/gpu | 192 | 2Ti |
 | team-vision | 6 | 2 | 22 | 65 nvidia.com/gpu | 325 | 1572Gi |
 | training | 8 | 0 | 29 | 48 nvidia.com/gpu | 245 | 1378Gi |
 `;

@@ -7,12 +7,13 @@ import camelcase from 'camelcase';
 import { k8s } from 'cdk8s-plus-28';
 import { join, KindSchema, SchemaNode } from './schema-validator';
 import * as kubeflow from '../../imports/kubeflow';
+import * as kueue from '../../imports/kueue';
 import * as notebooks from '../../imports/notebooks';
 import * as trainer from '../../imports/trainer';
 
 /** A generated L1 class and where it lives. */
 export interface L1Kind {
-  readonly module: 'kubeflow' | 'notebooks' | 'trainer';
+  readonly module: 'kubeflow' | 'notebooks' | 'trainer' | 'kueue';
   readonly className: string;
   readonly apiVersion: string;
   readonly kind: string;
@@ -25,7 +26,7 @@ let kinds: L1Kind[] | undefined;
 export function l1Kinds(): readonly L1Kind[] {
   if (!kinds) {
     kinds = [];
-    for (const [module, exports] of [['kubeflow', kubeflow], ['notebooks', notebooks], ['trainer', trainer]] as const) {
+    for (const [module, exports] of [['kubeflow', kubeflow], ['notebooks', notebooks], ['trainer', trainer], ['kueue', kueue]] as const) {
       for (const [className, value] of Object.entries(exports)) {
         const gvk = (value as any)?.GVK;
         if (typeof value === 'function' && gvk?.apiVersion && gvk?.kind) {
@@ -64,7 +65,10 @@ export interface PropsFromJson {
   readonly unknownFields: string[];
 }
 
-/** Converts a whole manifest: metadata as is (cdk8s uses the JSON names), spec typed. */
+/**
+ * Converts a whole manifest: metadata as is (cdk8s uses the JSON names), spec typed (or, for a kind
+ * without a spec such as Kueue's WorkloadPriorityClass, its top-level fields).
+ */
 export function propsFromJson(doc: any, schema: KindSchema): PropsFromJson {
   const unknownFields: string[] = [];
   const props: any = {};
@@ -72,8 +76,8 @@ export function propsFromJson(doc: any, schema: KindSchema): PropsFromJson {
     if (value === null || value === undefined || key === 'apiVersion' || key === 'kind') continue;
     if (key === 'metadata') {
       props.metadata = value;
-    } else if (key === 'spec') {
-      props.spec = typed(schema.schema.properties!.spec, value, 'spec', unknownFields);
+    } else if (schema.schema.properties?.[key]) {
+      props[propertyName(key)] = typed(schema.schema.properties[key], value, key, unknownFields);
     } else {
       unknownFields.push(key);
       props[key] = value;

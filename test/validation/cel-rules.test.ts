@@ -39,11 +39,11 @@ function allRules(): RuleAt[] {
 const rules = allRules();
 const distinct = (list: RuleAt[]) => [...new Set(list.map(r => r.rule.rule))];
 
-test('the pinned CRDs hold 17 distinct rules a create is judged by, and transition rules the library skips', () => {
+test('the pinned CRDs hold 29 distinct rules a create is judged by, and transition rules the library skips', () => {
   const onCreate = rules.filter(r => r.rule.expr !== undefined);
   const transition = rules.filter(r => r.rule.transition);
   expect(onCreate.length + transition.length).toBe(rules.length);
-  expect(distinct(transition)).toEqual(['self == oldSelf']);
+  expect(distinct(transition).sort()).toEqual(['!has(oldSelf.topologyName) || self == oldSelf', 'self == oldSelf']);
   expect(distinct(onCreate).sort()).toEqual([
     '!(has(self.podExec) && has(self.jupyter)) && (has(self.podExec) || has(self.jupyter))',
     "!(has(self.startupPolicy) && self.startupPolicy.startupPolicyOrder == 'InOrder' && self.replicatedJobs.exists(x, has(x.dependsOn)))",
@@ -62,6 +62,20 @@ test('the pinned CRDs hold 17 distinct rules a create is judged by, and transiti
     "self.metadata.name.matches('^[a-z]([-a-z0-9]*[a-z0-9])?$')",
     'self.templates.all(t, !has(t.metadata.namespace) || size(t.metadata.namespace) == 0)',
     'size(self.metadata.name) <= 63',
+    // Kueue v0.15.2: ClusterQueue, ResourceFlavor, Topology.
+    '!has(self.cohort) && has(self.resourceGroups) ? self.resourceGroups.all(rg, rg.flavors.all(f, f.resources.all(r, !has(r.borrowingLimit)))) : true',
+    "!has(self.preference) || (self.whenCanBorrow == 'TryNextFlavor' && self.whenCanPreempt == 'TryNextFlavor')",
+    "!(self.reclaimWithinCohort == 'Never' && has(self.borrowWithinCohort) &&  self.borrowWithinCohort.policy != 'Never')",
+    'self.flavors.all(x, size(x.resources) == size(self.coveredResources))',
+    '!has(self.topologyName) || self.nodeLabels.size() >= 1',
+    "self.all(x, x.effect in ['NoSchedule', 'PreferNoSchedule', 'NoExecute'])",
+    "self.all(x, !has(x.key) ? x.operator == 'Exists' : true)",
+    "self.all(x, has(x.tolerationSeconds) ? x.effect == 'NoExecute' : true)",
+    "self.all(x, !has(x.operator) || x.operator in ['Equal', 'Exists'])",
+    "self.all(x, has(x.operator) && x.operator == 'Exists' ? !has(x.value) : true)",
+    "self.all(x, !has(x.effect) || x.effect in ['NoSchedule', 'PreferNoSchedule', 'NoExecute'])",
+    'size(self.filter(i, size(self.filter(j, j == i)) > 1)) == 0',
+    "size(self.filter(i, i.nodeLabel == 'kubernetes.io/hostname')) == 0 || self[size(self) - 1].nodeLabel == 'kubernetes.io/hostname'",
   ].sort());
 });
 
@@ -70,12 +84,15 @@ test('the pinned CRDs hold 17 distinct rules a create is judged by, and transiti
  * scalars from pools that sit on each rule's edges (empty, `node`, URIs with and without a scheme,
  * names of 63 and 64 characters, 0 and 1), and lists of them.
  */
-function valueOf(node: SchemaNode, depth = 0): fc.Arbitrary<unknown> {
+function valueOf(node: SchemaNode, depth = 0, name = ''): fc.Arbitrary<unknown> {
   const strings = fc.constantFrom('', 'node', 'x', 'InOrder', 'AnyOrder', 'hf://tatsu-lab/alpaca', 'hf//x', 's3://b/p', '1abc://x',
-    'trainer.kubeflow.org/trainjob-controller', 'kueue.x-k8s.io/multikueue', 'Job_1', 'a'.repeat(63), 'a'.repeat(64), 'job-1');
+    'trainer.kubeflow.org/trainjob-controller', 'kueue.x-k8s.io/multikueue', 'Job_1', 'a'.repeat(63), 'a'.repeat(64), 'job-1',
+    // Kueue's rules: toleration operators and effects, preemption and fungibility policies, the hostname level.
+    'Exists', 'Equal', 'NoExecute', 'NoSchedule', 'Never', 'TryNextFlavor', 'kubernetes.io/hostname');
   if (depth > 4) return fc.constant(undefined);
   switch (node.type) {
-    case 'string': return strings;
+    // A toleration's operator decides most of Kueue's toleration rules: drawn from its own values more often.
+    case 'string': return name === 'operator' ? fc.oneof(fc.constantFrom('Exists', 'Equal'), strings) : strings;
     case 'integer': return fc.integer({ min: -2, max: 3 });
     case 'boolean': return fc.boolean();
     case 'array': return fc.array(node.items ? valueOf(node.items, depth + 1) : strings, { maxLength: 3 });
@@ -83,7 +100,7 @@ function valueOf(node: SchemaNode, depth = 0): fc.Arbitrary<unknown> {
       const props = Object.entries(node.properties ?? {}).slice(0, 12);
       if (props.length === 0) return fc.oneof(fc.constant({}), fc.dictionary(fc.constantFrom('a', 'b'), strings, { maxKeys: 2 }));
       // A few of the properties at a time, so that rules about "at most one" or "exactly one" see both sides.
-      const record = (chosen: typeof props) => fc.record(Object.fromEntries(chosen.map(([name, child]) => [name, valueOf(child, depth + 1)])));
+      const record = (chosen: typeof props) => fc.record(Object.fromEntries(chosen.map(([key, child]) => [key, valueOf(child, depth + 1, key)])));
       return fc.subarray(props, { maxLength: Math.min(3, props.length) }).chain(record);
     }
   }

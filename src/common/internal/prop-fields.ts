@@ -55,6 +55,18 @@ const DOCUMENT_FIELDS: ReadonlyArray<readonly [RegExp, string]> = [
   [/^metadata\.namespace$/, 'metadata.namespace'],
   [/^metadata\.labels(\.|\[|$)/, 'metadata.labels'],
   [/^metadata\.annotations(\.|\[|$)/, 'metadata.annotations'],
+  // Kueue's objects (their spec fields are named like no job's)
+  [/^spec\.resourceGroups(\.|\[|$)/, 'resourceGroups'],
+  [/^spec\.namespaceSelector(\.|\[|$)/, 'namespaceSelector'],
+  [/^spec\.fairSharing\.weight$/, 'fairSharingWeight'],
+  [/^spec\.queueingStrategy$/, 'queueingStrategy'],
+  [/^spec\.preemption(\.|$)/, 'preemption'],
+  [/^spec\.nodeLabels(\.|\[|$)/, 'nodeLabels'],
+  [/^spec\.nodeTaints(\.|\[|$)/, 'nodeTaints'],
+  [/^spec\.tolerations(\.|\[|$)/, 'tolerations'],
+  [/^spec\.levels(\.|\[|$)/, 'levels'],
+  [/^value$/, 'value'],
+  [/^description$/, 'description'],
   // v1 jobs
   [/^spec\.runPolicy\.ttlSecondsAfterFinished$/, 'runPolicy.ttlAfterFinished'],
   [/^spec\.runPolicy\.activeDeadlineSeconds$/, 'runPolicy.activeDeadline'],

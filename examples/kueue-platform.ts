@@ -1,0 +1,104 @@
+import { App, Chart, Duration, Size } from 'cdk8s';
+import * as kplus from 'cdk8s-plus-28';
+import {
+  Accelerator, ClusterQueue, ClusterTrainingRuntime, DistributedPyTorch, KueueTopology, LocalQueue, MlPolicy, PreemptionPolicy, QueueingStrategy,
+  ResourceFlavor, ResourceQuota, Topology, TrainJob, WorkloadPriorityClass,
+} from '../src';
+
+/**
+ * A platform repository for a shared GPU cluster behind Kueue: the platform chart holds what is
+ * cluster-wide (a topology of the data center, an A100 and an H100 flavor, one ClusterQueue per
+ * team in the cohort `gpus`, a priority class and a runtime), and each team's chart its LocalQueue
+ * and its jobs. Everything is named by construct, so each object is written after what it names
+ * (flavors after the topology, queues after the flavors, jobs after their queue and priority
+ * class), and a GitOps tool that applies the files in order never meets a name that is not there.
+ *
+ * The teams lend each other idle GPUs: each queue may borrow up to 16 GPUs of the other's, and
+ * reclaims its own by preempting the borrower.
+ */
+export default function (app: App): void {
+  const platform = new Chart(app, 'kueue-platform');
+  const datacenter = new KueueTopology(platform, 'datacenter', {
+    metadata: { name: 'datacenter' },
+    levels: ['cloud.provider.com/topology-block', 'cloud.provider.com/topology-rack', 'kubernetes.io/hostname'],
+  });
+  // The GPU nodes are tainted so that only jobs Kueue admits on them land there.
+  const gpuPool = (id: string, model: string) => new ResourceFlavor(platform, id, {
+    metadata: { name: id },
+    nodeLabels: { 'cloud.provider.com/gpu': model },
+    nodeTaints: [{ key: 'nvidia.com/gpu', value: model, effect: 'NoSchedule' }],
+    tolerations: [{ key: 'nvidia.com/gpu', operator: 'Equal', value: model, effect: 'NoSchedule' }],
+    topology: datacenter,
+  });
+  const a100 = gpuPool('a100', 'a100');
+  const h100 = gpuPool('h100', 'h100');
+
+  // Per team: H100s first, A100s when the H100s are taken; CPU and memory go with the GPUs of a node.
+  const teamQueue = (team: string, h100s: number, a100s: number) => new ClusterQueue(platform, team, {
+    metadata: { name: team },
+    cohort: 'gpus',
+    namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': team } },
+    queueingStrategy: QueueingStrategy.BEST_EFFORT_FIFO,
+    preemption: { reclaimWithinCohort: PreemptionPolicy.ANY, withinClusterQueue: PreemptionPolicy.LOWER_PRIORITY },
+    resourceGroups: [{
+      flavors: [
+        { flavor: h100, quotas: nodeQuotas(h100s, 16) },
+        { flavor: a100, quotas: nodeQuotas(a100s, 16) },
+      ],
+    }],
+  });
+  const llmQueue = teamQueue('team-llm', 32, 16);
+  const speechQueue = teamQueue('team-speech', 8, 16);
+
+  const research = new WorkloadPriorityClass(platform, 'research', {
+    metadata: { name: 'research' },
+    value: 100,
+    description: 'Experiments: admitted after production runs, preempted first.',
+  });
+  const runtime = new ClusterTrainingRuntime(platform, 'torch-gpu', {
+    metadata: { name: 'torch-gpu' },
+    mlPolicy: MlPolicy.torch(),
+    image: 'pytorch/pytorch:2.13.0-cuda13.0-cudnn9-runtime',
+    resources: { accelerator: Accelerator.nvidia(8), cpu: kplus.Cpu.units(96), memory: Size.gibibytes(1024) },
+    sharedMemory: Size.gibibytes(32),
+  });
+
+  // Team LLM: a Trainer v2 job on the platform's runtime.
+  const llm = new Chart(app, 'kueue-team-llm', { namespace: 'team-llm' });
+  new TrainJob(llm, 'llama-pretrain', {
+    metadata: { name: 'llama-pretrain' },
+    runtime: runtime.ref,
+    command: ['torchrun', '/workspace/pretrain.py'],
+    numNodes: 4,
+    numProcPerNode: 8,
+    localQueue: new LocalQueue(llm, 'queue', { metadata: { name: 'team-llm' }, clusterQueue: llmQueue }),
+    workloadPriority: research,
+    activeDeadline: Duration.hours(72),
+  });
+
+  // Team Speech: a Training Operator v1 job, packed into one rack.
+  const speech = new Chart(app, 'kueue-team-speech', { namespace: 'team-speech' });
+  new DistributedPyTorch(speech, 'whisper-finetune', {
+    metadata: { name: 'whisper-finetune' },
+    image: 'pytorch/pytorch:2.13.0-cuda13.0-cudnn9-runtime',
+    command: ['torchrun', '/workspace/finetune.py'],
+    workers: 1,
+    resources: { accelerator: Accelerator.nvidia(8), cpu: kplus.Cpu.units(96), memory: Size.gibibytes(1024) },
+    sharedMemory: Size.gibibytes(32),
+    localQueue: new LocalQueue(speech, 'queue', { metadata: { name: 'team-speech' }, clusterQueue: speechQueue }),
+    workloadPriority: research,
+    topology: Topology.required('cloud.provider.com/topology-rack'),
+  });
+}
+
+/**
+ * The quotas of `gpus` GPUs and the CPU and memory of their nodes (12 cores and 128 GiB a GPU),
+ * of which a team may borrow up to `borrowGpus` more GPUs' worth from the cohort.
+ */
+function nodeQuotas(gpus: number, borrowGpus: number): ResourceQuota[] {
+  return [
+    ResourceQuota.cpu(kplus.Cpu.units(gpus * 12), kplus.Cpu.units(borrowGpus * 12)),
+    ResourceQuota.memory(Size.gibibytes(gpus * 128), Size.gibibytes(borrowGpus * 128)),
+    ResourceQuota.accelerator(Accelerator.nvidia(gpus), borrowGpus),
+  ];
+}

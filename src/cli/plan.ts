@@ -6,6 +6,7 @@
  */
 import { Amounts, NO_AMOUNTS, add, podAmounts, times } from './amounts';
 import { InputDocument } from './input';
+import { QueueChange, QueuePlan, kueueObjects, queueChanges, queuePlan } from './plan-queues';
 import { RuntimeIndex, runtimeIndex, trainJobDemand } from './train-job-plan';
 import { WorkspaceKindIndex, isWorkspace, workspaceDemand, workspaceKindIndex } from './workspace-plan';
 import { KUEUE_QUEUE_LABEL } from '../rules/kueue/labels';
@@ -51,6 +52,8 @@ export interface Plan {
   readonly workspaces: readonly JobPlan[];
   readonly byQueue: readonly Total[];
   readonly byNamespace: readonly Total[];
+  /** Per ClusterQueue and flavor, when the input or the queue documents hold ClusterQueues. */
+  readonly queues?: QueuePlan;
 }
 
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -128,9 +131,13 @@ function identity(kind: string, doc: any): Pick<JobPlan, 'kind' | 'namespace' | 
 
 const text = (v: unknown) => (typeof v === 'string' ? v : '');
 
-/** The plan of the documents of one input. */
-export function plan(inputs: readonly InputDocument[]): Plan {
+/**
+ * The plan of the documents of one input; the Kueue objects of `queueInputs` (`--queues`) join
+ * those of the input for the quota view.
+ */
+export function plan(inputs: readonly InputDocument[], queueInputs: readonly InputDocument[] = []): Plan {
   const docs = inputs.map(i => i.doc).filter(d => d !== undefined);
+  const queues = queuePlan(docs, kueueObjects([...docs, ...queueInputs.map(i => i.doc).filter(d => d !== undefined)]));
   const runtimes = runtimeIndex(docs);
   const kinds = workspaceKindIndex(docs);
   const all = docs.map(d => jobPlan(d, runtimes, kinds)).filter((j): j is JobPlan => j !== undefined);
@@ -140,6 +147,7 @@ export function plan(inputs: readonly InputDocument[]): Plan {
     workspaces: all.filter(j => j.workspace !== undefined),
     byQueue: totals(all, j => j.queue),
     byNamespace: totals(all, j => j.namespace),
+    ...(queues === undefined ? {} : { queues }),
   };
 }
 
@@ -171,6 +179,8 @@ export interface PlanChange {
   readonly changed: ReadonlyArray<{ readonly before: JobPlan; readonly after: JobPlan }>;
   /** Per queue of either plan whose totals changed: after − before, sorted by queue. */
   readonly byQueue: ReadonlyArray<{ readonly key: string; readonly pods: number; readonly before: Amounts; readonly after: Amounts }>;
+  /** Per ClusterQueue, flavor and resource whose demand moved (when either plan has ClusterQueues). */
+  readonly byClusterQueue: readonly QueueChange[];
 }
 
 /** The difference from `before` to `after`. */
@@ -191,7 +201,7 @@ export function planChange(before: Plan, after: Plan): PlanChange {
       return { key, pods: (a?.pods ?? 0) - (b?.pods ?? 0), before: b?.amounts ?? NO_AMOUNTS, after: a?.amounts ?? NO_AMOUNTS };
     })
     .filter(q => q.pods !== 0 || fingerprintAmounts(q.before) !== fingerprintAmounts(q.after));
-  return { added, removed, changed, byQueue };
+  return { added, removed, changed, byQueue, byClusterQueue: queueChanges(before.queues, after.queues) };
 }
 
 /** The job's document and what it asks for: a TrainJob changes when its runtime does. */

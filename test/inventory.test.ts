@@ -87,6 +87,7 @@ describe('the check finds each kind of bad row', () => {
     expect(of([good], 'trainer')).toEqual(trainer);
     expect(of([{ ...good, rules: ['app/multikueue-queue'] }], 'kueue')).toEqual([
       'rule kueue/topology (source kueue) is cited by no row of the inventory', 'rule app/kueue-queue-name (source kueue) is cited by no row of the inventory',
+      'rule app/kueue-reference (source kueue) is cited by no row of the inventory', 'rule app/kueue-never-admitted (source kueue) is cited by no row of the inventory',
     ]);
   });
   test('a file that is not an inventory', () => {
@@ -105,7 +106,7 @@ test('the checks not judged yet are named: each is judgeable and lacks a rule, s
   const gaps = files.flatMap(f => f.rows).filter(r => r.reason?.startsWith('not judged yet (a gap)')).map(r => r.id);
   expect(gaps).toEqual([
     'kubernetes/validateVolumeSources/token-projection-and-partition',
-    'kueue/tas/slice-size-upper-bound',
+    'kueue/tas/slice-size-upper-bound', 'kueue/capacity/flavor-selection',
     'notebooks/workspacekind/extra-env-template', 'notebooks/workspacekind/request-headers-template', 'notebooks/workspacekind/filter-rule-effect',
     'notebooks/workspacekind/filter-rule-scope', 'notebooks/workspacekind/filter-rule-selectors', 'notebooks/workspacekind/activity-rule-selectors',
   ]);

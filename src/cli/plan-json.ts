@@ -15,7 +15,7 @@
  * With ClusterQueues in the input (or `--queues`), also clusterQueues: [{ clusterQueue, cohort,
  * cohortNote?, jobs: ['Kind namespace/name'], flavors: [{ flavor, resource, requested,
  * nominalQuota, borrowingLimit, atMost, state }] }], neverAdmitted: [{ kind, namespace, name,
- * queue, reason }] and queueNotes: [{ kind, namespace, name, queue, note }] (jobs the quota view
+ * queue, clusterQueue, reason }] and queueNotes: [{ kind, namespace, name, queue, note }] (jobs the quota view
  * does not count); amounts there are strings written as in the tables, borrowingLimit and atMost
  * null when there is none; and under change, clusterQueues: [{ clusterQueue, flavor, resource,
  * before, after, difference, atMost }].
@@ -45,7 +45,7 @@ function queueObject(q: QueuePlan): object {
         state: rowState(r),
       })),
     })),
-    neverAdmitted: q.notes.filter(n => n.neverAdmitted).map(n => ({ ...job(n), reason: n.note.replace(/^never admitted: /, '') })),
+    neverAdmitted: q.notes.filter(n => n.neverAdmitted).map(n => ({ ...job(n), clusterQueue: n.clusterQueue, reason: n.note.replace(/^never admitted: /, '') })),
     queueNotes: q.notes.filter(n => !n.neverAdmitted).map(n => ({ ...job(n), note: n.note })),
   };
 }

@@ -41,6 +41,8 @@ export interface QueueNote {
   readonly namespace: string;
   readonly name: string;
   readonly queue: string;
+  /** The ClusterQueue the job's LocalQueue leads to, `''` when the input does not say. */
+  readonly clusterQueue: string;
   readonly neverAdmitted: boolean;
   readonly note: string;
 }
@@ -79,7 +81,7 @@ export function queuePlan(docs: readonly any[], queues: readonly any[]): QueuePl
     const queue = text(doc?.metadata?.labels?.[KUEUE_QUEUE_LABEL]);
     if (queue === '' || isKueueObject(doc)) continue;
     const identity = { kind: text(doc.kind), namespace: text(doc.metadata?.namespace), name: text(doc.metadata?.name), queue };
-    const note = (what: string, neverAdmitted = false) => notes.push({ ...identity, neverAdmitted, note: what });
+    const note = (what: string, neverAdmitted = false, clusterQueue = '') => notes.push({ ...identity, clusterQueue, neverAdmitted, note: what });
     const podSets = kueuePodSets(doc, runtimes);
     if (podSets === undefined) {
       if (trainingJobPodSets(doc).length > 0) note(`Kueue does not queue a ${doc.apiVersion} ${doc.kind}: not counted against a ClusterQueue`);
@@ -92,12 +94,12 @@ export function queuePlan(docs: readonly any[], queues: readonly any[]): QueuePl
     }
     const never = neverAdmittedReason(index, capacities, identity.namespace, queue, podSets.podSets);
     if (never !== undefined) {
-      note(`never admitted: ${never}`, true);
+      note(`never admitted: ${never}`, true, clusterQueue);
       continue;
     }
     const placement = placeWorkload(podSets.podSets, capacity(clusterQueue)!);
     if (placement.failure !== undefined) {
-      note(`on an idle ClusterQueue "${clusterQueue}", Kueue's first choice of flavors leaves no room for podset "${placement.failure.podSet}"; it may still be admitted in other flavors: not counted`);
+      note(`on an idle ClusterQueue "${clusterQueue}", Kueue's first choice of flavors leaves no room for podset "${placement.failure.podSet}"; it may still be admitted in other flavors: not counted`, false, clusterQueue);
       continue;
     }
     const sums = usage.get(clusterQueue) ?? new Map<string, bigint>();

@@ -308,8 +308,8 @@ describe('docs/cli.md, the manual page', () => {
     const options = doc.slice(doc.indexOf('## OPTIONS'), doc.indexOf('## EXIT STATUS'));
     const documented = [...options.matchAll(/^\| `(--?[a-z-]+)/gm)].map(m => m[1]);
     const inHelp = [...new Set(Object.values(COMMAND_USAGE).join('\n').match(/^ {2}(--?[a-z-]+)/gm)!.map(o => o.trim()))];
-    expect(inHelp.sort()).toEqual(['--against', '--format', '--rules-off', '-h']);
+    expect(inHelp.sort()).toEqual(['--against', '--format', '--queues', '--rules-off', '-h']);
     expect(inHelp.filter(o => !documented.includes(o))).toEqual([]);
-    expect(documented).toEqual(['--format', '--format', '--rules-off', '--against', '-h', '--version']);
+    expect(documented).toEqual(['--format', '--format', '--rules-off', '--against', '--queues', '-h', '--version']);
   });
 });

@@ -4,8 +4,8 @@
  * pod asks for the sum of its containers or the largest init container, whichever is larger, per
  * resource (the scheduler's computePodResourceRequest); requests default to limits.
  */
-import { formatBytes, formatCpu, scaledUp } from '../rules/kueue/capacity-amounts';
 import { parseQuantity } from '../rules/kubernetes/quantity';
+import { formatBytes, formatCpu, scaledUp } from '../rules/kueue/capacity-amounts';
 
 // The exact arithmetic and the cores and bytes texts are Kueue's too (the capacity rule uses them).
 export { formatBytes, formatCpu, scaledUp };

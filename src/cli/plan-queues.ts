@@ -10,10 +10,10 @@
  * Notebook workspaces are left out (Kueue queues a Workspace's pod through its StatefulSet
  * integration, which the plan does not model), and so are jobs of kinds Kueue does not queue.
  */
+import { neverAdmittedReason } from '../rules/kueue/capacity';
 import { formatResource } from '../rules/kueue/capacity-amounts';
 import { kueuePodSets, runtimeIndex, trainingJobPodSets } from '../rules/kueue/capacity-podsets';
 import { ClusterQueueCapacity, clusterQueueCapacity, clusterQueueOf, isKueueObject, placeWorkload, queueIndex } from '../rules/kueue/capacity-queues';
-import { neverAdmittedReason } from '../rules/kueue/capacity';
 import { KUEUE_QUEUE_LABEL } from '../rules/kueue/labels';
 
 /** One resource of one flavor of a ClusterQueue, with what the jobs on it request there. */
@@ -59,7 +59,8 @@ const jobKey = (j: { kind: string; namespace: string; name: string }) => `${j.ki
 const text = (v: unknown) => (typeof v === 'string' ? v : '');
 
 /** Whether an input holds a ClusterQueue. */
-export const hasClusterQueue = (inputs: ReadonlyArray<{ readonly doc?: any }>) => queueIndex(kueueObjects(inputs.map(i => i.doc))).clusterQueues.size > 0;
+export const hasClusterQueue = (inputs: ReadonlyArray<{ readonly doc?: any }>) =>
+  queueIndex(kueueObjects(inputs.map(i => i.doc))).clusterQueues.size > 0;
 
 /** The Kueue objects among documents. */
 export const kueueObjects = (docs: readonly any[]) => docs.filter(isKueueObject);
@@ -118,7 +119,8 @@ export function queuePlan(docs: readonly any[], queues: readonly any[]): QueuePl
       ...(q.borrowingLimit === undefined ? {} : { borrowingLimit: q.borrowingLimit }),
       ...(q.limit === undefined ? {} : { limit: q.limit }),
     }))));
-    return { name, cohort: cq.cohort, ...(cq.cohortNote === undefined ? {} : { cohortNote: cq.cohortNote }), jobs: (jobs.get(name) ?? []).sort(compare), rows };
+    const cohortNote = cq.cohortNote === undefined ? {} : { cohortNote: cq.cohortNote };
+    return { name, cohort: cq.cohort, ...cohortNote, jobs: (jobs.get(name) ?? []).sort(compare), rows };
   });
   const key = (n: QueueNote) => jobKey(n);
   notes.sort((a, b) => Number(b.neverAdmitted) - Number(a.neverAdmitted) || compare(key(a), key(b)));
@@ -150,10 +152,15 @@ export function queueChanges(before: QueuePlan | undefined, after: QueuePlan | u
   const now = rowsOf(after);
   const seen = new Set(now.map(r => `${r.clusterQueue} ${r.flavor} ${r.resource}`));
   const changes: QueueChange[] = now.map(r => ({
-    clusterQueue: r.clusterQueue, flavor: r.flavor, resource: r.resource,
-    before: old.get(`${r.clusterQueue} ${r.flavor} ${r.resource}`)?.requested ?? BigInt(0), after: r.requested,
+    clusterQueue: r.clusterQueue,
+    flavor: r.flavor,
+    resource: r.resource,
+    before: old.get(`${r.clusterQueue} ${r.flavor} ${r.resource}`)?.requested ?? BigInt(0),
+    after: r.requested,
     ...(r.limit === undefined ? {} : { limit: r.limit }),
   }));
-  for (const [k, r] of old) if (!seen.has(k)) changes.push({ clusterQueue: r.clusterQueue, flavor: r.flavor, resource: r.resource, before: r.requested, after: BigInt(0) });
+  for (const [k, r] of old) {
+    if (!seen.has(k)) changes.push({ clusterQueue: r.clusterQueue, flavor: r.flavor, resource: r.resource, before: r.requested, after: BigInt(0) });
+  }
   return changes.filter(c => c.before !== c.after);
 }

@@ -94,7 +94,8 @@ Never admitted: 1
 - PyTorchJob team-a/llama-pretrain: ${LLAMA}
 `;
 
-const row = (flavor: string, resource: string, requested: string, nominalQuota: string, borrowingLimit: string | null, atMost: string, state: string) =>
+const row = (flavor: string, resource: string, requested: string, nominalQuota: string, borrowingLimit: string | null, atMost: string,
+  state: string) =>
   ({ flavor, resource, requested, nominalQuota, borrowingLimit, atMost, state });
 
 describe('plan with the queues in the input', () => {
@@ -115,7 +116,10 @@ describe('plan with the queues in the input', () => {
     const json = JSON.parse(stdout);
     expect(json.clusterQueues).toEqual([
       {
-        clusterQueue: 'team-a', cohort: 'research', cohortNote: COHORT, jobs: ['PyTorchJob team-a/resnet', 'PyTorchJob team-a/vit'],
+        clusterQueue: 'team-a',
+        cohort: 'research',
+        cohortNote: COHORT,
+        jobs: ['PyTorchJob team-a/resnet', 'PyTorchJob team-a/vit'],
         flavors: [
           row('a100', 'cpu', '80', '128', null, '192', 'within nominal quota'),
           row('a100', 'memory', '320Gi', '1Ti', null, '1536Gi', 'within nominal quota'),
@@ -123,7 +127,10 @@ describe('plan with the queues in the input', () => {
         ],
       },
       {
-        clusterQueue: 'team-b', cohort: 'research', cohortNote: COHORT, jobs: ['TrainJob team-b/bert', 'XGBoostJob team-b/churn'],
+        clusterQueue: 'team-b',
+        cohort: 'research',
+        cohortNote: COHORT,
+        jobs: ['TrainJob team-b/bert', 'XGBoostJob team-b/churn'],
         flavors: [
           row('a100', 'cpu', '22', '64', null, '192', 'within nominal quota'),
           row('a100', 'memory', '76Gi', '512Gi', null, '1536Gi', 'within nominal quota'),
@@ -149,8 +156,12 @@ describe('plan with the queues in the input', () => {
 
   test('jobs the quota view does not count say why', () => {
     const queues = [resourceFlavor('a100'), clusterQueue('team-cq', { a100: [{ name: GPU, nominalQuota: 8 }] }), localQueue('ml', 'team', 'team-cq')];
-    const mpi = { apiVersion: 'kubeflow.org/v1', kind: 'MPIJob', metadata: { name: 'mpi', namespace: 'ml', labels: { 'kueue.x-k8s.io/queue-name': 'team' } },
-      spec: { mpiReplicaSpecs: { Worker: { replicas: 1, template: { spec: { containers: [{ name: 'w', image: 'x', resources: { limits: { [GPU]: 1 } } }] } } } } } };
+    const mpi = {
+      apiVersion: 'kubeflow.org/v1',
+      kind: 'MPIJob',
+      metadata: { name: 'mpi', namespace: 'ml', labels: { 'kueue.x-k8s.io/queue-name': 'team' } },
+      spec: { mpiReplicaSpecs: { Worker: { replicas: 1, template: { spec: { containers: [{ name: 'w', image: 'x', resources: { limits: { [GPU]: 1 } } }] } } } } },
+    };
     const docs = [...queues, queuedJob('ml', 'fits', 'team', { Worker: { replicas: 2, limits: { [GPU]: 4 } } }), queuedJob('ml', 'lost', 'teem', { Worker: { replicas: 1, limits: { [GPU]: 1 } } }), mpi];
     const { stdout } = runCli(['plan', '-'], docs.map(d => yaml.dump(d)).join('---\n'));
     expect(stdout.slice(stdout.indexOf('### Per ClusterQueue'))).toBe(`### Per ClusterQueue and flavor

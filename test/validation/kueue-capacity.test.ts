@@ -144,8 +144,12 @@ describe('app/kueue-never-admitted', () => {
     const docs = platform(clusterQueue('team-cq', { a100: quotas(16) }));
     const fits = queuedJob('ml', 'fits', 'team', { Master: gpuPods(1, 8), Worker: gpuPods(1, 8) });
     const elsewhere = queuedJob('other', 'elsewhere', 'team', { Worker: gpuPods(4, 8) });
-    const mpi = { apiVersion: 'kubeflow.org/v1', kind: 'MPIJob', metadata: { name: 'mpi', namespace: 'ml', labels: { 'kueue.x-k8s.io/queue-name': 'team' } },
-      spec: { mpiReplicaSpecs: { Worker: { replicas: 8, template: { spec: { containers: [{ name: 'w', image: 'x', resources: { limits: { [GPU]: 8 } } }] } } } } } };
+    const mpi = {
+      apiVersion: 'kubeflow.org/v1',
+      kind: 'MPIJob',
+      metadata: { name: 'mpi', namespace: 'ml', labels: { 'kueue.x-k8s.io/queue-name': 'team' } },
+      spec: { mpiReplicaSpecs: { Worker: { replicas: 8, template: { spec: { containers: [{ name: 'w', image: 'x', resources: { limits: { [GPU]: 8 } } }] } } } } },
+    };
     expect(findings([...docs, fits, elsewhere, mpi], NEVER)).toEqual([]);
     expect(findings([fits, queuedJob('ml', 'big', 'team', { Worker: gpuPods(8, 8) })], NEVER)).toEqual([]);
   });
@@ -159,7 +163,8 @@ describe('app/kueue-reference', () => {
   const job = (queue: string, labels: Record<string, string> = {}) => queuedJob('ml', 'train', queue, { Worker: gpuPods(1, 1) }, labels);
 
   test('a job\'s LocalQueue: a near name, one in another namespace, or none near', () => {
-    const messages = (queue: string) => findings([...platform(), job(queue)], REFERENCE).map(f => [f.path, f.finding.field, f.finding.value, f.finding.allowed]);
+    const messages = (queue: string) => findings([...platform(), job(queue)], REFERENCE)
+      .map(f => [f.path, f.finding.field, f.finding.value, f.finding.allowed]);
     expect(messages('team-aa')).toEqual([['d5', QUEUE_FIELD, 'team-aa',
       'expected a LocalQueue the input defines in the job\'s namespace "ml"; did you mean "team-a"? Without it Kueue admits nothing for the job and it stays suspended']]);
     expect(messages('team-b')).toEqual([['d5', QUEUE_FIELD, 'team-b',
@@ -216,7 +221,11 @@ describe('at synth, over the app\'s documents', () => {
       kueue(chart, 'lq', localQueue('ml', 'team', 'team-cq'));
       kueue(chart, 'high', priorityClass('high'));
       new DistributedPyTorch(chart, 'job', {
-        metadata: { name: 'big', namespace: 'ml' }, image: 'registry.example.com/train:1.0', workers: 3, queue: 'team', workloadPriorityClass: 'hihg',
+        metadata: { name: 'big', namespace: 'ml' },
+        image: 'registry.example.com/train:1.0',
+        workers: 3,
+        queue: 'team',
+        workloadPriorityClass: 'hihg',
         resources: { accelerator: Accelerator.nvidia(8) },
       });
     });

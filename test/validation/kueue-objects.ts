@@ -42,7 +42,8 @@ export function priorityClass(name: string, value = 1000): any {
 }
 
 /** A PyTorchJob in `namespace` on `queue`, its roles' replicas and per-pod limits given. */
-export function queuedJob(namespace: string, name: string, queue: string, roles: Record<string, { replicas: number; limits: Record<string, string | number> }>,
+export function queuedJob(namespace: string, name: string, queue: string,
+  roles: Record<string, { replicas: number; limits: Record<string, string | number> }>,
   labels: Record<string, string> = {}): any {
   const specs: Record<string, unknown> = {};
   for (const [role, { replicas, limits }] of Object.entries(roles)) {

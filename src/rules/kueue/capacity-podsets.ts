@@ -18,9 +18,9 @@
  * Kinds Kueue does not integrate (the v1 MPIJob and MXJob) make no Workload and have no podsets.
  */
 import { resourceValue } from './capacity-amounts';
-import { replicaSpecs, replicasOf, trainingKindOf } from '../training-operator/training-kinds';
 import { ANCESTOR_LABEL, NODE_JOB } from '../trainer/names';
 import { isTrainJob, isTrainerRuntime, runtimeKey, runtimeReferenceOf } from '../trainer/runtime-lookup';
+import { replicaSpecs, replicasOf, trainingKindOf } from '../training-operator/training-kinds';
 
 /** What Kueue requests per pod, by resource name (CPU in millicores). */
 export type Requests = ReadonlyMap<string, bigint>;

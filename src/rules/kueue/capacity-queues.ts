@@ -234,10 +234,8 @@ export function placeWorkload(podSets: readonly PodSet[], cq: ClusterQueueCapaci
       if (chosen === undefined) {
         // The first flavor's failing resource names the failure; every flavor's own is listed.
         const first = misses[0];
-        return {
-          placed, usage,
-          failure: { podSet: podSet.name, count: podSet.count, resource: first?.resource ?? resource, requested: first?.requested ?? requested, flavors: misses },
-        };
+        const failure = { podSet: podSet.name, count: podSet.count, resource: first?.resource ?? resource, flavors: misses };
+        return { placed, usage, failure: { ...failure, requested: first?.requested ?? requested } };
       }
       for (const [r, v] of wanted) {
         flavors.set(r, chosen.flavor);

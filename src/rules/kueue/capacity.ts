@@ -24,8 +24,13 @@ export const KUEUE_NEVER_ADMITTED = new Rule('kueue', 'app/kueue-never-admitted'
 /** Why a workload can never be admitted. */
 export type NeverAdmitted =
   | { readonly why: 'uncovered'; readonly podSet: string; readonly resource: string; readonly requested: bigint }
-  | { readonly why: 'podset'; readonly podSet: string; readonly count: number; readonly requested: ReadonlyMap<string, bigint>;
-    readonly flavors: ReadonlyArray<{ readonly flavor: string; readonly resource: string; readonly quota: FlavorQuota }> }
+  | {
+    readonly why: 'podset';
+    readonly podSet: string;
+    readonly count: number;
+    readonly requested: ReadonlyMap<string, bigint>;
+    readonly flavors: ReadonlyArray<{ readonly flavor: string; readonly resource: string; readonly quota: FlavorQuota }>;
+  }
   | { readonly why: 'total'; readonly resource: string; readonly requested: bigint; readonly flavors: readonly string[]; readonly limit: bigint };
 
 /** Why the podsets can never be admitted to the ClusterQueue; undefined when they might be. */

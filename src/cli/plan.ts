@@ -9,8 +9,9 @@ import { InputDocument } from './input';
 import { QueueChange, QueuePlan, kueueObjects, queueChanges, queuePlan } from './plan-queues';
 import { RuntimeIndex, runtimeIndex, trainJobDemand } from './train-job-plan';
 import { WorkspaceKindIndex, isWorkspace, workspaceDemand, workspaceKindIndex } from './workspace-plan';
+import { trainingJobPodSets } from '../rules/kueue/capacity-podsets';
 import { KUEUE_QUEUE_LABEL } from '../rules/kueue/labels';
-import { replicaSpecs, replicasOf, trainingKindOf } from '../rules/operators';
+import { trainingKindOf } from '../rules/operators';
 import { isTrainJob } from '../rules/trainer/runtime-lookup';
 import { canonicalJson } from '../util/collections';
 
@@ -72,15 +73,11 @@ export function jobPlan(doc: any, runtimes: RuntimeIndex = new Map(), kinds: Wor
   if (isWorkspace(doc)) return workspacePlan(doc, kinds);
   const facts = trainingKindOf(doc);
   if (facts === undefined) return undefined;
-  const roles: Array<[string, number]> = [];
-  let amounts = NO_AMOUNTS;
-  let pods = 0;
-  for (const [type, spec] of replicaSpecs(doc, facts)) {
-    const n = Math.max(0, replicasOf(spec));
-    roles.push([type, n]);
-    pods += n;
-    amounts = add(amounts, times(podAmounts(spec.template?.spec), n));
-  }
+  // The replica types as Kueue's podsets (rules/kueue/capacity-podsets.ts), so both count alike.
+  const podSets = trainingJobPodSets(doc);
+  const roles: Array<[string, number]> = podSets.map(p => [p.name, p.count]);
+  const pods = podSets.reduce((n, p) => n + p.count, 0);
+  const amounts = podSets.reduce((a, p) => add(a, times(podAmounts(p.podSpec), p.count)), NO_AMOUNTS);
   const max = doc.spec?.elasticPolicy?.maxReplicas;
   const workers = roles.find(([t]) => t === 'Worker')?.[1];
   const elasticMaxWorkers = typeof max === 'number' && workers !== undefined && max > workers ? max : undefined;

@@ -4,7 +4,11 @@
  * pod asks for the sum of its containers or the largest init container, whichever is larger, per
  * resource (the scheduler's computePodResourceRequest); requests default to limits.
  */
-import { parseQuantity, Quantity } from '../rules/kubernetes/quantity';
+import { parseQuantity } from '../rules/kubernetes/quantity';
+import { formatBytes, formatCpu, scaledUp } from '../rules/kueue/capacity-amounts';
+
+// The exact arithmetic and the cores and bytes texts are Kueue's too (the capacity rule uses them).
+export { formatBytes, formatCpu, scaledUp };
 
 export interface Amounts {
   readonly milliCpu: bigint;
@@ -14,21 +18,8 @@ export interface Amounts {
 }
 
 const ZERO = BigInt(0);
-const TEN = BigInt(10);
-const TWO = BigInt(2);
 
 export const NO_AMOUNTS: Amounts = { milliCpu: ZERO, memoryBytes: ZERO, accelerators: new Map() };
-
-/** ceil(q × 10^shift), exactly; 0 for a negative amount, which the API server refuses anyway. */
-export function scaledUp(q: Quantity, shift: number): bigint {
-  if (q.negative) return ZERO;
-  const e10 = q.exp10 + shift;
-  let numerator = q.digits * TWO ** BigInt(q.exp2);
-  let denominator = BigInt(1);
-  if (e10 >= 0) numerator *= TEN ** BigInt(e10);
-  else denominator = TEN ** BigInt(-e10);
-  return (numerator + denominator - BigInt(1)) / denominator;
-}
 
 /** Whether a resource name is an accelerator-like extended resource of a vendor (`<domain>/<name>`). */
 export function isVendorResource(name: string): boolean {
@@ -104,31 +95,6 @@ function combine(a: Amounts, b: Amounts, op: (x: bigint, y: bigint) => bigint): 
 /** Whether every amount is zero. */
 export function isZero(a: Amounts): boolean {
   return a.milliCpu === ZERO && a.memoryBytes === ZERO && [...a.accelerators.values()].every(v => v === ZERO);
-}
-
-/** CPU as cores: `4`, `2.5`, `0.25`. */
-export function formatCpu(milli: bigint): string {
-  const sign = milli < ZERO ? '-' : '';
-  const m = milli < ZERO ? -milli : milli;
-  const whole = m / BigInt(1000);
-  const fraction = (m % BigInt(1000)).toString().padStart(3, '0').replace(/0+$/, '');
-  return `${sign}${whole}${fraction === '' ? '' : `.${fraction}`}`;
-}
-
-// Binary units first (how manifests write memory), then decimal ones, the small ones last.
-const UNITS: Array<[string, bigint]> = [
-  ['Ti', TWO ** BigInt(40)], ['Gi', TWO ** BigInt(30)], ['Mi', TWO ** BigInt(20)],
-  ['T', TEN ** BigInt(12)], ['G', TEN ** BigInt(9)], ['M', TEN ** BigInt(6)],
-  ['Ki', TWO ** BigInt(10)], ['k', TEN ** BigInt(3)],
-];
-
-/** Memory in the first unit that writes it exactly: `64Gi`, `1536Mi`, `2G`, `1001`. */
-export function formatBytes(bytes: bigint): string {
-  if (bytes === ZERO) return '0';
-  const sign = bytes < ZERO ? '-' : '';
-  const b = bytes < ZERO ? -bytes : bytes;
-  for (const [unit, size] of UNITS) if (b % size === ZERO) return `${sign}${b / size}${unit}`;
-  return `${sign}${b}`;
 }
 
 /** Accelerators as `8 nvidia.com/gpu, 2 amd.com/gpu`, or `-` for none. */

@@ -2,7 +2,7 @@
  * The `cdk8s-kubeflow` command (bin/cdk8s-kubeflow):
  *
  *   cdk8s-kubeflow lint [--format text|json|github] [--rules-off SOURCE]... PATH...
- *   cdk8s-kubeflow plan [--format markdown|text|json] PATH... [--against PATH]...
+ *   cdk8s-kubeflow plan [--format markdown|text|json] PATH... [--against PATH]... [--queues PATH]...
  *   cdk8s-kubeflow rules
  *   cdk8s-kubeflow --help | --version;  cdk8s-kubeflow COMMAND --help
  *
@@ -40,16 +40,20 @@ Options:
 ${PATHS}
 Exit status: 0 no findings, 1 findings, 2 usage error, 3 internal error.
 `,
-  plan: `Usage: cdk8s-kubeflow plan [--format markdown|text|json] PATH... [--against PATH]...
+  plan: `Usage: cdk8s-kubeflow plan [--format markdown|text|json] PATH... [--against PATH]... [--queues PATH]...
 
 Pods, accelerators, CPU and memory per training job (a TrainJob through its runtime in the same
 input) and per notebook workspace (its WorkspaceKind's pod config in the same input), per Kueue
-queue and per namespace; with --against, what changed from those manifests.
+queue and per namespace; with Kueue ClusterQueues in the input or --queues, the jobs' demand per
+ClusterQueue and flavor against quota and the jobs Kueue never admits; with --against, what
+changed from those manifests.
 
 Options:
   --format markdown|text|json  markdown (the default): tables for a pull-request comment; text:
                                the same tables aligned for a terminal; json: one object
   --against PATH               the manifests to compare with (repeat it for more paths)
+  --queues PATH                Kueue objects (ClusterQueue, LocalQueue, ResourceFlavor, Cohort)
+                               kept apart from the jobs (repeat it for more paths)
   -h, --help                   print this help
 
 ${PATHS}
@@ -74,11 +78,12 @@ export const USAGE = `Usage:
       the operators' rules. --rules-off leaves out one group of rules (repeat it for more):
       kubernetes, jobset, trainer, training-operator, notebooks, kueue or library.
       Exit status 1 when anything is found.
-  cdk8s-kubeflow plan [--format markdown|text|json] PATH... [--against PATH]...
+  cdk8s-kubeflow plan [--format markdown|text|json] PATH... [--against PATH]... [--queues PATH]...
       Pods, accelerators, CPU and memory per training job (a TrainJob through its runtime in the
       same input) and per notebook workspace, per Kueue queue and per namespace, as Markdown (the
-      default), aligned text or JSON; with --against (repeat it for more paths), what changed
-      from those manifests.
+      default), aligned text or JSON; with ClusterQueues in the input or --queues, the demand per
+      ClusterQueue and flavor against quota and the jobs never admitted; with --against (repeat
+      it for more paths), what changed from those manifests.
   cdk8s-kubeflow rules
       Every rule lint applies, by source (the group --rules-off names) and family, with the
       upstream code or behaviour it mirrors.
@@ -225,6 +230,7 @@ function planModules() {
     ...require('./plan') as typeof import('./plan'),
     ...require('./plan-json') as typeof import('./plan-json'),
     ...require('./plan-markdown') as typeof import('./plan-markdown'),
+    ...require('./plan-queues') as typeof import('./plan-queues'),
   };
   /* eslint-enable @typescript-eslint/no-require-imports */
 }
@@ -232,7 +238,7 @@ function planModules() {
 const PLAN_FORMATS = ['markdown', 'text', 'json'] as const;
 
 function runPlan(args: readonly string[], io: Io): number {
-  const { paths, values } = parseArgs(args, ['against', 'format']);
+  const { paths, values } = parseArgs(args, ['against', 'format', 'queues']);
   const formats = values.get('format') ?? ['markdown'];
   const format = formats[formats.length - 1];
   if (!(PLAN_FORMATS as readonly string[]).includes(format)) throw new UsageError(`--format is "${format}"; expected markdown, text or json`);
@@ -240,14 +246,16 @@ function runPlan(args: readonly string[], io: Io): number {
   const against = values.get('against');
   const now = readDocuments(paths, io.stdin);
   const before = against === undefined ? [] : readDocuments(against, io.stdin);
-  const { plan, planChange, changeJson, planJson, changeMarkdown, changeText, planMarkdown, planText } = planModules();
-  const broken = [...before, ...now].filter(d => d.error !== undefined);
+  const queues = readDocuments(values.get('queues') ?? [], io.stdin);
+  const { plan, planChange, changeJson, planJson, changeMarkdown, changeText, planMarkdown, planText, hasClusterQueue } = planModules();
+  const broken = [...before, ...now, ...queues].filter(d => d.error !== undefined);
   for (const d of broken) io.err(`${d.file}:${d.line}: not YAML: ${d.error}\n`);
-  const after = plan(now);
+  const after = plan(now, queues);
   if (against === undefined) {
     io.out(format === 'json' ? planJson(after) : format === 'text' ? planText(after) : planMarkdown(after));
   } else {
-    const change = planChange(plan(before), after);
+    // Manifests from before the change without ClusterQueues are measured against today's queues.
+    const change = planChange(plan(before, hasClusterQueue(before) ? queues : [...queues, ...now]), after);
     io.out(format === 'json' ? changeJson(change, after) : format === 'text' ? changeText(change, after) : changeMarkdown(change, after));
   }
   return broken.length > 0 ? EXIT.FINDINGS : EXIT.OK;

@@ -11,9 +11,44 @@
  * demand }; Note: { kind, namespace, name, note }; demand and difference: { accelerators: { name:
  * count }, cpu, milliCpu, memory, memoryBytes }, with cpu and memory written as in the tables.
  * `''` is no queue or no namespace.
+ *
+ * With ClusterQueues in the input (or `--queues`), also clusterQueues: [{ clusterQueue, cohort,
+ * cohortNote?, jobs: ['Kind namespace/name'], flavors: [{ flavor, resource, requested,
+ * nominalQuota, borrowingLimit, atMost, state }] }], neverAdmitted: [{ kind, namespace, name,
+ * queue, clusterQueue, reason }] and queueNotes: [{ kind, namespace, name, queue, note }] (jobs the quota view
+ * does not count); amounts there are strings written as in the tables, borrowingLimit and atMost
+ * null when there is none; and under change, clusterQueues: [{ clusterQueue, flavor, resource,
+ * before, after, difference, atMost }].
  */
 import { Amounts, formatBytes, formatCpu, subtract } from './amounts';
 import { JobPlan, Plan, PlanChange, Total, workloads } from './plan';
+import { QueuePlan, rowState } from './plan-queues';
+import { formatResource } from '../rules/kueue/capacity-amounts';
+
+const quantity = (resource: string, v: bigint | undefined) => (v === undefined ? null : formatResource(resource, v));
+
+function queueObject(q: QueuePlan): object {
+  const job = (n: QueuePlan['notes'][number]) => ({ kind: n.kind, namespace: n.namespace, name: n.name, queue: n.queue });
+  return {
+    clusterQueues: q.clusterQueues.map(cq => ({
+      clusterQueue: cq.name,
+      cohort: cq.cohort,
+      ...(cq.cohortNote === undefined ? {} : { cohortNote: cq.cohortNote }),
+      jobs: cq.jobs,
+      flavors: cq.rows.map(r => ({
+        flavor: r.flavor,
+        resource: r.resource,
+        requested: quantity(r.resource, r.requested),
+        nominalQuota: quantity(r.resource, r.nominal),
+        borrowingLimit: quantity(r.resource, r.borrowingLimit),
+        atMost: quantity(r.resource, r.limit),
+        state: rowState(r),
+      })),
+    })),
+    neverAdmitted: q.notes.filter(n => n.neverAdmitted).map(n => ({ ...job(n), clusterQueue: n.clusterQueue, reason: n.note.replace(/^never admitted: /, '') })),
+    queueNotes: q.notes.filter(n => !n.neverAdmitted).map(n => ({ ...job(n), note: n.note })),
+  };
+}
 
 function demand(a: Amounts): object {
   const accelerators: { [name: string]: number } = {};
@@ -51,6 +86,7 @@ function planObject(plan: Plan): object {
     queues: plan.byQueue.map(total('queue')),
     namespaces: plan.byNamespace.map(total('namespace')),
     notes: workloads(plan).filter(j => j.note !== undefined).map(j => ({ kind: j.kind, namespace: j.namespace, name: j.name, note: j.note })),
+    ...(plan.queues === undefined ? {} : queueObject(plan.queues)),
   };
 }
 
@@ -71,6 +107,17 @@ export function changeJson(change: PlanChange, after: Plan): string {
         difference: demand(subtract(c.after.amounts, c.before.amounts)),
       })),
       queues: change.byQueue.map(q => ({ queue: q.key, pods: q.pods, difference: demand(subtract(q.after, q.before)) })),
+      ...(after.queues === undefined && change.byClusterQueue.length === 0 ? {} : {
+        clusterQueues: change.byClusterQueue.map(c => ({
+          clusterQueue: c.clusterQueue,
+          flavor: c.flavor,
+          resource: c.resource,
+          before: quantity(c.resource, c.before),
+          after: quantity(c.resource, c.after),
+          difference: quantity(c.resource, c.after - c.before),
+          atMost: quantity(c.resource, c.limit),
+        })),
+      }),
     },
     ...planObject(after),
   };

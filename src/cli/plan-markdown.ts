@@ -1,11 +1,15 @@
 /**
  * The plan as Markdown for a pull-request comment (`--format markdown`, the default) or as plain
  * text for a terminal (`--format text`, the same content with aligned columns): one row per job and
- * per workspace, totals per Kueue queue and per namespace, and with `--against`, the jobs and
- * workspaces added, removed and changed and the change per queue.
+ * per workspace, totals per Kueue queue and per namespace, with ClusterQueues in the input the
+ * demand per ClusterQueue and flavor against quota and the jobs never admitted, and with
+ * `--against`, the jobs and workspaces added, removed and changed and the change per queue (and per
+ * ClusterQueue and flavor).
  */
 import { Amounts, formatAccelerators, formatBytes, formatCpu, subtract } from './amounts';
-import { JobPlan, Plan, PlanChange, Total } from './plan';
+import { JobPlan, Plan, PlanChange, Total, jobKey } from './plan';
+import { QueuePlan, rowState } from './plan-queues';
+import { formatResource } from '../rules/kueue/capacity-amounts';
 
 const NONE = '(none)';
 
@@ -43,8 +47,34 @@ const roles = (j: JobPlan) => j.roles
   .join(', ') || '-';
 const amountCells = (a: Amounts) => [formatAccelerators(a.accelerators), formatCpu(a.milliCpu), formatBytes(a.memoryBytes)];
 
-function jobRows(jobs: readonly JobPlan[]): string[][] {
-  return jobs.map(j => [name(j), j.kind, queue(j.queue), roles(j), ...amountCells(j.amounts)]);
+/** The jobs' rows; a job Kueue never admits says so next to its queue. */
+function jobRows(jobs: readonly JobPlan[], never: ReadonlySet<string> = new Set()): string[][] {
+  return jobs.map(j => [name(j), j.kind, `${queue(j.queue)}${never.has(jobKey(j)) ? ' (never admitted)' : ''}`, roles(j), ...amountCells(j.amounts)]);
+}
+
+const neverAdmitted = (q: QueuePlan | undefined) => new Set((q?.notes ?? []).filter(n => n.neverAdmitted).map(jobKey));
+const quantity = (resource: string, v: bigint | undefined) => (v === undefined ? '-' : formatResource(resource, v));
+
+/** Demand per ClusterQueue and flavor against quota, the cohorts, and the jobs it leaves out. */
+function queueSection(style: Style, q: QueuePlan): string[] {
+  const rows = q.clusterQueues.flatMap(cq => cq.rows.map(r => [
+    `${cq.name} (${cq.jobs.length} job${cq.jobs.length === 1 ? '' : 's'})`, r.flavor, r.resource, quantity(r.resource, r.requested),
+    quantity(r.resource, r.nominal), quantity(r.resource, r.borrowingLimit), r.limit === undefined ? 'not bounded by the input' : quantity(r.resource, r.limit), rowState(r),
+  ]));
+  const lines = [
+    ...style.heading(3, 'Per ClusterQueue and flavor'), '',
+    ...style.table(['ClusterQueue', 'Flavor', 'Resource', 'Requested', 'Nominal quota', 'Borrowing limit', 'At most', 'State'], rows), '',
+    'Each job is placed as Kueue places it on an idle queue (its first flavor with room); "At most" is nominal quota plus what the queue may borrow.', '',
+  ];
+  const cohorts = q.clusterQueues.filter(cq => cq.cohortNote !== undefined).map(cq => `- ClusterQueue ${cq.name}: ${cq.cohortNote}`);
+  if (cohorts.length > 0) lines.push(...cohorts, '');
+  const never = q.notes.filter(n => n.neverAdmitted);
+  if (never.length > 0) {
+    lines.push(...style.heading(3, `Never admitted: ${never.length}`), '', ...never.map(n => `- ${jobKey(n)}: ${n.note.replace(/^never admitted: /, '')}`), '');
+  }
+  const others = q.notes.filter(n => !n.neverAdmitted).map(n => `- ${jobKey(n)}: ${n.note}`);
+  if (others.length > 0) lines.push(...others, '');
+  return lines;
 }
 
 const JOB_HEADER = ['Job', 'Kind', 'Queue', 'Pods', 'Accelerators', 'CPU', 'Memory'];
@@ -70,7 +100,7 @@ const noteLines = (rows: readonly JobPlan[]) => rows.filter(j => j.note !== unde
 export function planMarkdown(plan: Plan, style: Style = MARKDOWN): string {
   const lines = [...style.heading(2, `Training jobs: ${plan.jobs.length}`), ''];
   if (plan.jobs.length === 0) lines.push('No training jobs.', '');
-  else lines.push(...style.table(JOB_HEADER, jobRows(plan.jobs)), '');
+  else lines.push(...style.table(JOB_HEADER, jobRows(plan.jobs, neverAdmitted(plan.queues))), '');
   const jobNotes = noteLines(plan.jobs);
   if (jobNotes.length > 0) lines.push(...jobNotes, '');
   const withWorkspaces = plan.workspaces.length > 0;
@@ -82,6 +112,7 @@ export function planMarkdown(plan: Plan, style: Style = MARKDOWN): string {
   if (plan.jobs.length === 0 && !withWorkspaces) return lines.join('\n');
   lines.push(...style.heading(3, 'Per queue'), '', ...totalTable(style, 'Queue', plan.byQueue, queue, withWorkspaces), '');
   lines.push(...style.heading(3, 'Per namespace'), '', ...totalTable(style, 'Namespace', plan.byNamespace, n => (n === '' ? '(not set)' : n), withWorkspaces), '');
+  if (plan.queues !== undefined) lines.push(...queueSection(style, plan.queues));
   return lines.join('\n');
 }
 
@@ -120,6 +151,14 @@ export function changeMarkdown(change: PlanChange, after: Plan, style: Style = M
       const d = subtract(q.after, q.before);
       return [queue(q.key), signedInt(q.pods), formatAccelerators(d.accelerators, true), signedCpu(d.milliCpu), signedBytes(d.memoryBytes)];
     })), '');
+  }
+  if (change.byClusterQueue.length > 0) {
+    const signed = (resource: string, v: bigint) => (v > BigInt(0) ? `+${formatResource(resource, v)}` : formatResource(resource, v));
+    lines.push(...style.heading(3, 'Change per ClusterQueue and flavor'), '', ...style.table(
+      ['ClusterQueue', 'Flavor', 'Resource', 'Before', 'After', 'Change', 'At most'],
+      change.byClusterQueue.map(c => [c.clusterQueue, c.flavor, c.resource, quantity(c.resource, c.before), quantity(c.resource, c.after),
+        signed(c.resource, c.after - c.before), c.limit === undefined ? 'not bounded by the input' : quantity(c.resource, c.limit)]),
+    ), '');
   }
   const title = `Training jobs: ${after.jobs.length}`;
   const afterTitle = `Training jobs after the change: ${after.jobs.length}`;

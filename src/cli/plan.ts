@@ -6,10 +6,12 @@
  */
 import { Amounts, NO_AMOUNTS, add, podAmounts, times } from './amounts';
 import { InputDocument } from './input';
+import { QueueChange, QueuePlan, kueueObjects, queueChanges, queuePlan } from './plan-queues';
 import { RuntimeIndex, runtimeIndex, trainJobDemand } from './train-job-plan';
 import { WorkspaceKindIndex, isWorkspace, workspaceDemand, workspaceKindIndex } from './workspace-plan';
+import { trainingJobPodSets } from '../rules/kueue/capacity-podsets';
 import { KUEUE_QUEUE_LABEL } from '../rules/kueue/labels';
-import { replicaSpecs, replicasOf, trainingKindOf } from '../rules/operators';
+import { trainingKindOf } from '../rules/operators';
 import { isTrainJob } from '../rules/trainer/runtime-lookup';
 import { canonicalJson } from '../util/collections';
 
@@ -51,6 +53,8 @@ export interface Plan {
   readonly workspaces: readonly JobPlan[];
   readonly byQueue: readonly Total[];
   readonly byNamespace: readonly Total[];
+  /** Per ClusterQueue and flavor, when the input or the queue documents hold ClusterQueues. */
+  readonly queues?: QueuePlan;
 }
 
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -69,15 +73,11 @@ export function jobPlan(doc: any, runtimes: RuntimeIndex = new Map(), kinds: Wor
   if (isWorkspace(doc)) return workspacePlan(doc, kinds);
   const facts = trainingKindOf(doc);
   if (facts === undefined) return undefined;
-  const roles: Array<[string, number]> = [];
-  let amounts = NO_AMOUNTS;
-  let pods = 0;
-  for (const [type, spec] of replicaSpecs(doc, facts)) {
-    const n = Math.max(0, replicasOf(spec));
-    roles.push([type, n]);
-    pods += n;
-    amounts = add(amounts, times(podAmounts(spec.template?.spec), n));
-  }
+  // The replica types as Kueue's podsets (rules/kueue/capacity-podsets.ts), so both count alike.
+  const podSets = trainingJobPodSets(doc);
+  const roles: Array<[string, number]> = podSets.map(p => [p.name, p.count]);
+  const pods = podSets.reduce((n, p) => n + p.count, 0);
+  const amounts = podSets.reduce((a, p) => add(a, times(podAmounts(p.podSpec), p.count)), NO_AMOUNTS);
   const max = doc.spec?.elasticPolicy?.maxReplicas;
   const workers = roles.find(([t]) => t === 'Worker')?.[1];
   const elasticMaxWorkers = typeof max === 'number' && workers !== undefined && max > workers ? max : undefined;
@@ -128,9 +128,13 @@ function identity(kind: string, doc: any): Pick<JobPlan, 'kind' | 'namespace' | 
 
 const text = (v: unknown) => (typeof v === 'string' ? v : '');
 
-/** The plan of the documents of one input. */
-export function plan(inputs: readonly InputDocument[]): Plan {
+/**
+ * The plan of the documents of one input; the Kueue objects of `queueInputs` (`--queues`) join
+ * those of the input for the quota view.
+ */
+export function plan(inputs: readonly InputDocument[], queueInputs: readonly InputDocument[] = []): Plan {
   const docs = inputs.map(i => i.doc).filter(d => d !== undefined);
+  const queues = queuePlan(docs, kueueObjects([...docs, ...queueInputs.map(i => i.doc).filter(d => d !== undefined)]));
   const runtimes = runtimeIndex(docs);
   const kinds = workspaceKindIndex(docs);
   const all = docs.map(d => jobPlan(d, runtimes, kinds)).filter((j): j is JobPlan => j !== undefined);
@@ -140,6 +144,7 @@ export function plan(inputs: readonly InputDocument[]): Plan {
     workspaces: all.filter(j => j.workspace !== undefined),
     byQueue: totals(all, j => j.queue),
     byNamespace: totals(all, j => j.namespace),
+    ...(queues === undefined ? {} : { queues }),
   };
 }
 
@@ -171,6 +176,8 @@ export interface PlanChange {
   readonly changed: ReadonlyArray<{ readonly before: JobPlan; readonly after: JobPlan }>;
   /** Per queue of either plan whose totals changed: after − before, sorted by queue. */
   readonly byQueue: ReadonlyArray<{ readonly key: string; readonly pods: number; readonly before: Amounts; readonly after: Amounts }>;
+  /** Per ClusterQueue, flavor and resource whose demand moved (when either plan has ClusterQueues). */
+  readonly byClusterQueue: readonly QueueChange[];
 }
 
 /** The difference from `before` to `after`. */
@@ -191,7 +198,7 @@ export function planChange(before: Plan, after: Plan): PlanChange {
       return { key, pods: (a?.pods ?? 0) - (b?.pods ?? 0), before: b?.amounts ?? NO_AMOUNTS, after: a?.amounts ?? NO_AMOUNTS };
     })
     .filter(q => q.pods !== 0 || fingerprintAmounts(q.before) !== fingerprintAmounts(q.after));
-  return { added, removed, changed, byQueue };
+  return { added, removed, changed, byQueue, byClusterQueue: queueChanges(before.queues, after.queues) };
 }
 
 /** The job's document and what it asks for: a TrainJob changes when its runtime does. */

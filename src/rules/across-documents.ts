@@ -1,13 +1,16 @@
 /**
  * Rules across the objects of one app, run once at synth over every rendered document: duplicate
  * objects, pod and service name collisions between training jobs, claims from other namespaces,
- * MultiKueue without a queue, queue names Kueue refuses, TrainJobs against their runtimes. Pure functions of the documents and their construct paths.
+ * MultiKueue without a queue, queue names Kueue refuses, names of Kueue objects the input does not
+ * define, jobs their ClusterQueue can never admit, TrainJobs against their runtimes. Pure functions of the documents and their construct paths.
  */
 import { AppDocument, AppFinding } from './app-document';
 import { CLAIM_NAMESPACE, claimsFromOtherNamespaces } from './kubernetes/claims';
 import { DUPLICATE_OBJECT, duplicateObjects } from './kubernetes/duplicates';
+import { KUEUE_NEVER_ADMITTED, kueueNeverAdmitted } from './kueue/capacity';
 import { MULTIKUEUE_QUEUE, multiKueueWithoutQueue } from './kueue/multikueue';
 import { KUEUE_QUEUE_NAME, kueueQueueNames } from './kueue/queue-name';
+import { KUEUE_REFERENCE, kueueReferences } from './kueue/references';
 import { RuleInfo } from './rule';
 import { JOBSET_CLAIM_NAME, JOBSET_COORDINATOR } from './trainer/built-jobset';
 import { JOBSET_POD_NAME, TRAINJOB_REACH } from './trainer/trainjob-reach';
@@ -17,7 +20,8 @@ import { POD_NAME_COLLISION, podNameCollisions } from './training-operator/pod-n
 export type { AppDocument, AppFinding } from './app-document';
 
 export const APP_RULES: readonly RuleInfo[] = [
-  DUPLICATE_OBJECT, POD_NAME_COLLISION, CLAIM_NAMESPACE, MULTIKUEUE_QUEUE, KUEUE_QUEUE_NAME, TRAINJOB_RUNTIME, TRAINJOB_REACH, JOBSET_POD_NAME,
+  DUPLICATE_OBJECT, POD_NAME_COLLISION, CLAIM_NAMESPACE, MULTIKUEUE_QUEUE, KUEUE_QUEUE_NAME, KUEUE_REFERENCE, KUEUE_NEVER_ADMITTED, TRAINJOB_RUNTIME,
+  TRAINJOB_REACH, JOBSET_POD_NAME,
   JOBSET_COORDINATOR, JOBSET_CLAIM_NAME,
 ].map(r => r.info());
 
@@ -29,6 +33,8 @@ export function appFindings(docs: readonly AppDocument[]): AppFinding[] {
   claimsFromOtherNamespaces(docs, out);
   multiKueueWithoutQueue(docs, out);
   kueueQueueNames(docs, out);
+  kueueReferences(docs, out);
+  kueueNeverAdmitted(docs, out);
   trainJobRuntimes(docs, out);
   return out;
 }

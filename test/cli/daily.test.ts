@@ -36,7 +36,7 @@ describe('--version and --help', () => {
     expect(command([flag])).toEqual(ok(USAGE));
     expect(USAGE.split('\n').filter(l => l.startsWith('  cdk8s-kubeflow '))).toEqual([
       '  cdk8s-kubeflow lint [--format text|json|github] [--rules-off SOURCE]... PATH...',
-      '  cdk8s-kubeflow plan [--format markdown|text|json] PATH... [--against PATH]...',
+      '  cdk8s-kubeflow plan [--format markdown|text|json] PATH... [--against PATH]... [--queues PATH]...',
       '  cdk8s-kubeflow rules',
       '  cdk8s-kubeflow COMMAND --help',
       '  cdk8s-kubeflow --version',
@@ -53,16 +53,20 @@ describe('--version and --help', () => {
   });
 
   test('the usage of plan, exactly', () => {
-    expect(command(['plan', '--help']).stdout).toBe(`Usage: cdk8s-kubeflow plan [--format markdown|text|json] PATH... [--against PATH]...
+    expect(command(['plan', '--help']).stdout).toBe(`Usage: cdk8s-kubeflow plan [--format markdown|text|json] PATH... [--against PATH]... [--queues PATH]...
 
 Pods, accelerators, CPU and memory per training job (a TrainJob through its runtime in the same
 input) and per notebook workspace (its WorkspaceKind's pod config in the same input), per Kueue
-queue and per namespace; with --against, what changed from those manifests.
+queue and per namespace; with Kueue ClusterQueues in the input or --queues, the jobs' demand per
+ClusterQueue and flavor against quota and the jobs Kueue never admits; with --against, what
+changed from those manifests.
 
 Options:
   --format markdown|text|json  markdown (the default): tables for a pull-request comment; text:
                                the same tables aligned for a terminal; json: one object
   --against PATH               the manifests to compare with (repeat it for more paths)
+  --queues PATH                Kueue objects (ClusterQueue, LocalQueue, ResourceFlavor, Cohort)
+                               kept apart from the jobs (repeat it for more paths)
   -h, --help                   print this help
 
 PATH is a YAML file, a folder (searched recursively for *.yaml and *.yml) or - for standard input.
@@ -73,7 +77,7 @@ Exit status: 0 planned, 1 an input document is not YAML, 2 usage error, 3 intern
   test('each command\'s usage starts with its synopsis and lists -h, --help', () => {
     expect(Object.entries(COMMAND_USAGE).map(([name, text]) => [name, text.split('\n')[0], text.includes('  -h, --help ')])).toEqual([
       ['lint', 'Usage: cdk8s-kubeflow lint [--format text|json|github] [--rules-off SOURCE]... PATH...', true],
-      ['plan', 'Usage: cdk8s-kubeflow plan [--format markdown|text|json] PATH... [--against PATH]...', true],
+      ['plan', 'Usage: cdk8s-kubeflow plan [--format markdown|text|json] PATH... [--against PATH]... [--queues PATH]...', true],
       ['rules', 'Usage: cdk8s-kubeflow rules', true],
     ]);
   });
@@ -304,8 +308,8 @@ describe('docs/cli.md, the manual page', () => {
     const options = doc.slice(doc.indexOf('## OPTIONS'), doc.indexOf('## EXIT STATUS'));
     const documented = [...options.matchAll(/^\| `(--?[a-z-]+)/gm)].map(m => m[1]);
     const inHelp = [...new Set(Object.values(COMMAND_USAGE).join('\n').match(/^ {2}(--?[a-z-]+)/gm)!.map(o => o.trim()))];
-    expect(inHelp.sort()).toEqual(['--against', '--format', '--rules-off', '-h']);
+    expect(inHelp.sort()).toEqual(['--against', '--format', '--queues', '--rules-off', '-h']);
     expect(inHelp.filter(o => !documented.includes(o))).toEqual([]);
-    expect(documented).toEqual(['--format', '--format', '--rules-off', '--against', '-h', '--version']);
+    expect(documented).toEqual(['--format', '--format', '--rules-off', '--against', '--queues', '-h', '--version']);
   });
 });

@@ -1,0 +1,166 @@
+/**
+ * The quota side of `plan`: when the input (or `--queues DIR`) holds Kueue's ClusterQueues, what
+ * the jobs on each ClusterQueue request per flavor and resource against its nominal quota,
+ * borrowing limit and the most it can get (rules/kueue/capacity-queues.ts), and the jobs it can
+ * never admit (the rule app/kueue-never-admitted, same reasons and words).
+ *
+ * A job's requests go where Kueue's flavor assigner puts them on an idle queue: each job is placed
+ * on its own, and the jobs' placements are summed per flavor. The sum is the demand a queue has to
+ * serve, not an admission order: what is above nominal quota is borrowed from the cohort or waits.
+ * Notebook workspaces are left out (Kueue queues a Workspace's pod through its StatefulSet
+ * integration, which the plan does not model), and so are jobs of kinds Kueue does not queue.
+ */
+import { neverAdmittedReason } from '../rules/kueue/capacity';
+import { formatResource } from '../rules/kueue/capacity-amounts';
+import { kueuePodSets, runtimeIndex, trainingJobPodSets } from '../rules/kueue/capacity-podsets';
+import { ClusterQueueCapacity, clusterQueueCapacity, clusterQueueOf, isKueueObject, placeWorkload, queueIndex } from '../rules/kueue/capacity-queues';
+import { KUEUE_QUEUE_LABEL } from '../rules/kueue/labels';
+
+/** One resource of one flavor of a ClusterQueue, with what the jobs on it request there. */
+export interface FlavorRow {
+  readonly flavor: string;
+  readonly resource: string;
+  readonly requested: bigint;
+  readonly nominal: bigint;
+  readonly borrowingLimit?: bigint;
+  readonly limit?: bigint;
+}
+
+export interface ClusterQueuePlan {
+  readonly name: string;
+  readonly cohort: string;
+  readonly cohortNote?: string;
+  /** The jobs placed on it (`Kind namespace/name`), sorted. */
+  readonly jobs: readonly string[];
+  readonly rows: readonly FlavorRow[];
+}
+
+/** A job the quota view could not count, and why (never admitted, or outside the queues). */
+export interface QueueNote {
+  readonly kind: string;
+  readonly namespace: string;
+  readonly name: string;
+  readonly queue: string;
+  /** The ClusterQueue the job's LocalQueue leads to, `''` when the input does not say. */
+  readonly clusterQueue: string;
+  readonly neverAdmitted: boolean;
+  readonly note: string;
+}
+
+export interface QueuePlan {
+  readonly clusterQueues: readonly ClusterQueuePlan[];
+  /** Never-admitted jobs first, then the others, each sorted by job. */
+  readonly notes: readonly QueueNote[];
+}
+
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+/** A job's identity as plan.ts writes it: `Kind namespace/name`. */
+const jobKey = (j: { kind: string; namespace: string; name: string }) => `${j.kind} ${j.namespace === '' ? '' : `${j.namespace}/`}${j.name}`;
+const text = (v: unknown) => (typeof v === 'string' ? v : '');
+
+/** Whether an input holds a ClusterQueue. */
+export const hasClusterQueue = (inputs: ReadonlyArray<{ readonly doc?: any }>) =>
+  queueIndex(kueueObjects(inputs.map(i => i.doc))).clusterQueues.size > 0;
+
+/** The Kueue objects among documents. */
+export const kueueObjects = (docs: readonly any[]) => docs.filter(isKueueObject);
+
+/** The quota view of the jobs among `docs` against the Kueue objects among `queues`; undefined without ClusterQueues. */
+export function queuePlan(docs: readonly any[], queues: readonly any[]): QueuePlan | undefined {
+  const index = queueIndex(queues);
+  if (index.clusterQueues.size === 0) return undefined;
+  const runtimes = runtimeIndex(docs);
+  const capacities = new Map<string, ClusterQueueCapacity | undefined>();
+  const capacity = (name: string) => {
+    if (!capacities.has(name)) capacities.set(name, clusterQueueCapacity(index, name));
+    return capacities.get(name)!;
+  };
+  const usage = new Map<string, Map<string, bigint>>();
+  const jobs = new Map<string, string[]>();
+  const notes: QueueNote[] = [];
+  for (const doc of docs) {
+    const queue = text(doc?.metadata?.labels?.[KUEUE_QUEUE_LABEL]);
+    if (queue === '' || isKueueObject(doc)) continue;
+    const identity = { kind: text(doc.kind), namespace: text(doc.metadata?.namespace), name: text(doc.metadata?.name), queue };
+    const note = (what: string, neverAdmitted = false, clusterQueue = '') => notes.push({ ...identity, clusterQueue, neverAdmitted, note: what });
+    const podSets = kueuePodSets(doc, runtimes);
+    if (podSets === undefined) {
+      if (trainingJobPodSets(doc).length > 0) note(`Kueue does not queue a ${doc.apiVersion} ${doc.kind}: not counted against a ClusterQueue`);
+      continue;
+    }
+    const { clusterQueue, missing } = clusterQueueOf(index, identity.namespace, queue);
+    if (clusterQueue === undefined) {
+      note(`${missing}: not counted against a ClusterQueue`);
+      continue;
+    }
+    const never = neverAdmittedReason(index, capacities, identity.namespace, queue, podSets.podSets);
+    if (never !== undefined) {
+      note(`never admitted: ${never}`, true, clusterQueue);
+      continue;
+    }
+    const placement = placeWorkload(podSets.podSets, capacity(clusterQueue)!);
+    if (placement.failure !== undefined) {
+      note(`on an idle ClusterQueue "${clusterQueue}", Kueue's first choice of flavors leaves no room for podset "${placement.failure.podSet}"; it may still be admitted in other flavors: not counted`, false, clusterQueue);
+      continue;
+    }
+    const sums = usage.get(clusterQueue) ?? new Map<string, bigint>();
+    for (const [key, v] of placement.usage) sums.set(key, (sums.get(key) ?? BigInt(0)) + v);
+    usage.set(clusterQueue, sums);
+    jobs.set(clusterQueue, [...jobs.get(clusterQueue) ?? [], jobKey(identity)]);
+  }
+  const clusterQueues = [...index.clusterQueues.keys()].sort(compare).map(name => {
+    const cq = capacity(name)!;
+    const sums = usage.get(name) ?? new Map<string, bigint>();
+    const rows: FlavorRow[] = cq.groups.flatMap(g => g.flavors.flatMap(f => [...f.quotas].map(([resource, q]) => ({
+      flavor: f.flavor,
+      resource,
+      requested: sums.get(`${f.flavor} ${resource}`) ?? BigInt(0),
+      nominal: q.nominal,
+      ...(q.borrowingLimit === undefined ? {} : { borrowingLimit: q.borrowingLimit }),
+      ...(q.limit === undefined ? {} : { limit: q.limit }),
+    }))));
+    const cohortNote = cq.cohortNote === undefined ? {} : { cohortNote: cq.cohortNote };
+    return { name, cohort: cq.cohort, ...cohortNote, jobs: (jobs.get(name) ?? []).sort(compare), rows };
+  });
+  const key = (n: QueueNote) => jobKey(n);
+  notes.sort((a, b) => Number(b.neverAdmitted) - Number(a.neverAdmitted) || compare(key(a), key(b)));
+  return { clusterQueues, notes };
+}
+
+/** What a row's demand means against the quota: within nominal, borrowed, or more than the queue can get at once. */
+export function rowState(row: FlavorRow): string {
+  const show = (v: bigint) => formatResource(row.resource, v);
+  if (row.requested <= row.nominal) return 'within nominal quota';
+  if (row.limit === undefined || row.requested <= row.limit) return `borrows ${show(row.requested - row.nominal)}`;
+  return `${show(row.requested - row.limit)} above what it can get: jobs wait`;
+}
+
+/** The change of one ClusterQueue's demand in one flavor and resource. */
+export interface QueueChange {
+  readonly clusterQueue: string;
+  readonly flavor: string;
+  readonly resource: string;
+  readonly before: bigint;
+  readonly after: bigint;
+  readonly limit?: bigint;
+}
+
+/** The (ClusterQueue, flavor, resource) whose demand moved from `before` to `after`, in the after plan's order. */
+export function queueChanges(before: QueuePlan | undefined, after: QueuePlan | undefined): QueueChange[] {
+  const rowsOf = (p: QueuePlan | undefined) => (p?.clusterQueues ?? []).flatMap(cq => cq.rows.map(r => ({ clusterQueue: cq.name, ...r })));
+  const old = new Map(rowsOf(before).map(r => [`${r.clusterQueue} ${r.flavor} ${r.resource}`, r]));
+  const now = rowsOf(after);
+  const seen = new Set(now.map(r => `${r.clusterQueue} ${r.flavor} ${r.resource}`));
+  const changes: QueueChange[] = now.map(r => ({
+    clusterQueue: r.clusterQueue,
+    flavor: r.flavor,
+    resource: r.resource,
+    before: old.get(`${r.clusterQueue} ${r.flavor} ${r.resource}`)?.requested ?? BigInt(0),
+    after: r.requested,
+    ...(r.limit === undefined ? {} : { limit: r.limit }),
+  }));
+  for (const [k, r] of old) {
+    if (!seen.has(k)) changes.push({ clusterQueue: r.clusterQueue, flavor: r.flavor, resource: r.resource, before: r.requested, after: BigInt(0) });
+  }
+  return changes.filter(c => c.before !== c.after);
+}

@@ -1,0 +1,203 @@
+/**
+ * The podsets of the Workload Kueue makes for a job, and what each pod of a podset requests, as
+ * Kueue v0.15.2 counts them:
+ *
+ * - a Training Operator v1 job (PyTorchJob, TFJob, XGBoostJob, PaddleJob, JAXJob) has one podset per
+ *   replica type with `replicas` pods, 1 when unset (pkg/controller/jobs/kubeflow/kubeflowjob
+ *   PodSets, podsCount);
+ * - a Trainer v2 TrainJob has one podset per replicated job of the JobSet the Trainer makes from
+ *   its runtime (pkg/controller/jobs/trainjob podSets): the runtime is resolved as the Trainer
+ *   v2.3.0 resolves it (see trainJobPodSets);
+ * - a pod requests what Kubernetes' PodRequests says (k8s.io/component-helpers resource
+ *   PodRequests, which pkg/workload totalRequestsFromPodSets calls): the containers' sum plus the
+ *   sidecars (init containers with `restartPolicy: Always`), or the largest init container with
+ *   the sidecars started before it, whichever is larger, per resource, plus the pod's overhead. A
+ *   container's missing request is its limit (pkg/workload AdjustResources,
+ *   UseLimitsAsMissingRequestsInPod).
+ *
+ * Kinds Kueue does not integrate (the v1 MPIJob and MXJob) make no Workload and have no podsets.
+ */
+import { resourceValue } from './capacity-amounts';
+import { ANCESTOR_LABEL, NODE_JOB } from '../trainer/names';
+import { isTrainJob, isTrainerRuntime, runtimeKey, runtimeReferenceOf } from '../trainer/runtime-lookup';
+import { replicaSpecs, replicasOf, trainingKindOf } from '../training-operator/training-kinds';
+
+/** What Kueue requests per pod, by resource name (CPU in millicores). */
+export type Requests = ReadonlyMap<string, bigint>;
+
+/** One podset: its name, its pod count and the pod spec its pods run. */
+export interface PodSet {
+  readonly name: string;
+  readonly count: number;
+  readonly podSpec: any;
+}
+
+/** The podsets of one job, and what could not be resolved (a TrainJob's runtime outside the input). */
+export interface JobPodSets {
+  readonly podSets: readonly PodSet[];
+  readonly note?: string;
+}
+
+/** The v1 kinds Kueue's kubeflow integration manages (pkg/controller/jobs/kubeflow/jobs). */
+const KUEUE_V1_KINDS = new Set(['PyTorchJob', 'TFJob', 'XGBoostJob', 'PaddleJob', 'JAXJob']);
+
+/** The runtimes of an input, by their identity (`runtimeKey`). */
+export type RuntimeIndex = ReadonlyMap<string, any>;
+
+/** Every TrainingRuntime and ClusterTrainingRuntime among the documents. */
+export function runtimeIndex(docs: readonly any[]): RuntimeIndex {
+  return new Map(docs.filter(isTrainerRuntime).map(doc => [runtimeKey(doc), doc]));
+}
+
+/** Whether Kueue makes a Workload for the document's kind. */
+export function isKueueJob(doc: any): boolean {
+  return isTrainJob(doc) || (trainingKindOf(doc) !== undefined && KUEUE_V1_KINDS.has(doc.kind));
+}
+
+/** The podsets of a v1 training job (of any kind the operator runs), in document order. */
+export function trainingJobPodSets(doc: any): PodSet[] {
+  const facts = trainingKindOf(doc);
+  if (facts === undefined) return [];
+  return replicaSpecs(doc, facts).map(([name, spec]) => ({ name, count: Math.max(0, replicasOf(spec)), podSpec: spec.template?.spec }));
+}
+
+/** The podsets of a job Kueue makes a Workload for; undefined for any other document. */
+export function kueuePodSets(doc: any, runtimes: RuntimeIndex): JobPodSets | undefined {
+  if (!isKueueJob(doc)) return undefined;
+  return isTrainJob(doc) ? trainJobPodSets(doc, runtimes) : { podSets: trainingJobPodSets(doc) };
+}
+
+const TRAINER_STEP = 'trainer';
+
+/**
+ * The podsets of a TrainJob, through its runtime as the v2.3 Trainer resolves it:
+ *
+ * - each replicated job of the runtime runs `parallelism` pods (default 1) per replica; the one
+ *   labelled as the trainer step runs the ML policy's `numNodes` instead
+ *   (pkg/runtime/core/trainingruntime.go, newRuntimeInfo);
+ * - the job's `trainer.numNodes` replaces that count; for MPI it sets the `node` job, one less when
+ *   the launcher runs as a node (the EnforceMLPolicy of the torch, jax, plainml and mpi plugins);
+ * - the job's `trainer.resourcesPerNode` is merged key by key into the `node` container of the
+ *   trainer step (MergeResourceRequirements, a strategic merge of limits and requests).
+ *
+ * Initializers are podsets too: Kueue admits the JobSet with the quota of all its replicated jobs.
+ * A runtime that is not in the input leaves only the job's own fields to count, with a note.
+ */
+export function trainJobPodSets(job: any, runtimes: RuntimeIndex): JobPodSets {
+  const key = runtimeReferenceOf(job)?.key ?? 'ClusterTrainingRuntime (no name)';
+  const runtime = runtimes.get(key);
+  const trainer = job.spec?.trainer ?? {};
+  const numNodes = positive(trainer.numNodes);
+  if (runtime === undefined) {
+    const nodes = numNodes ?? 1;
+    return {
+      podSets: [{ name: NODE_JOB, count: nodes, podSpec: { containers: [{ resources: trainer.resourcesPerNode }] } }],
+      note: `runtime ${key} is not in the input: counted ${nodes} ${NODE_JOB} pod${nodes === 1 ? '' : 's'} with the job's trainer.resourcesPerNode only`,
+    };
+  }
+  const mlPolicy = runtime.spec?.mlPolicy;
+  const mpi = mlPolicy?.mpi;
+  const jobs: any[] = Array.isArray(runtime.spec?.template?.spec?.replicatedJobs) ? runtime.spec.template.spec.replicatedJobs : [];
+  const isTrainerStep = (rJob: any) => rJob?.template?.metadata?.labels?.[ANCESTOR_LABEL] === TRAINER_STEP;
+  const firstTrainerStep = jobs.find(isTrainerStep);
+  return {
+    podSets: jobs.map(rJob => {
+      let count = positive(rJob?.template?.spec?.parallelism) ?? 1;
+      if (isTrainerStep(rJob) && mlPolicy !== undefined) count = positive(mlPolicy.numNodes) ?? 1;
+      if (numNodes !== undefined) {
+        if (mpi !== undefined && rJob?.name === NODE_JOB) count = mpi.runLauncherAsNode === true ? Math.max(numNodes - 1, 1) : numNodes;
+        else if (mpi === undefined && rJob === firstTrainerStep) count = numNodes;
+      }
+      const takesResources = mlPolicy !== undefined && (isTrainerStep(rJob) || (mpi?.runLauncherAsNode === true && rJob?.name === NODE_JOB));
+      const podSpec = rJob?.template?.spec?.template?.spec;
+      return {
+        name: text(rJob?.name),
+        count: (positive(rJob?.replicas) ?? 1) * count,
+        podSpec: takesResources && trainer.resourcesPerNode !== undefined ? withNodeResources(podSpec, trainer.resourcesPerNode) : podSpec,
+      };
+    }),
+  };
+}
+
+/** The pod spec with the job's resources merged into its `node` container. */
+function withNodeResources(podSpec: any, override: any): any {
+  const containers: any[] = Array.isArray(podSpec?.containers) ? podSpec.containers : [];
+  return {
+    ...podSpec,
+    containers: containers.map(c => (c?.name !== NODE_JOB ? c : {
+      ...c,
+      resources: {
+        limits: mergeMaps(c.resources?.limits, override?.limits),
+        requests: mergeMaps(c.resources?.requests, override?.requests),
+      },
+    })),
+  };
+}
+
+function mergeMaps(base: unknown, over: unknown): Record<string, unknown> | undefined {
+  if (base === undefined && over === undefined) return undefined;
+  return { ...(isObject(base) ? base : {}), ...(isObject(over) ? over : {}) };
+}
+
+/** What one container requests, a limit standing in for a missing request. */
+function containerRequests(container: any): Map<string, bigint> {
+  const requests = isObject(container?.resources?.requests) ? container.resources.requests : {};
+  const limits = isObject(container?.resources?.limits) ? container.resources.limits : {};
+  const out = new Map<string, bigint>();
+  for (const name of new Set([...Object.keys(limits), ...Object.keys(requests)])) {
+    const value = resourceValue(name, requests[name] ?? limits[name]);
+    if (value !== undefined) out.set(name, value);
+  }
+  return out;
+}
+
+/** What one pod of the spec requests (PodRequests: containers, sidecars, init containers, overhead). */
+export function podRequests(spec: any): Map<string, bigint> {
+  const list = (v: unknown): any[] => (Array.isArray(v) ? v : []);
+  let requests = new Map<string, bigint>();
+  for (const c of list(spec?.containers)) requests = sum(requests, containerRequests(c));
+  let sidecars = new Map<string, bigint>();
+  let inits = new Map<string, bigint>();
+  for (const c of list(spec?.initContainers)) {
+    const own = containerRequests(c);
+    let during: Map<string, bigint>;
+    if (c?.restartPolicy === 'Always') {
+      sidecars = sum(sidecars, own);
+      during = sidecars;
+    } else {
+      during = sum(own, sidecars);
+    }
+    inits = largest(inits, during);
+  }
+  requests = largest(sum(requests, sidecars), inits);
+  const overhead = new Map<string, bigint>();
+  if (isObject(spec?.overhead)) {
+    for (const [name, q] of Object.entries(spec.overhead)) {
+      const value = resourceValue(name, q);
+      if (value !== undefined) overhead.set(name, value);
+    }
+  }
+  return sum(requests, overhead);
+}
+
+/** What all the pods of a podset request. */
+export function podSetRequests(podSet: PodSet): Map<string, bigint> {
+  const n = BigInt(podSet.count);
+  return new Map([...podRequests(podSet.podSpec)].map(([name, v]) => [name, v * n]));
+}
+
+export function sum(a: Requests, b: Requests): Map<string, bigint> {
+  const out = new Map(a);
+  for (const [name, v] of b) out.set(name, (out.get(name) ?? BigInt(0)) + v);
+  return out;
+}
+
+function largest(a: Requests, b: Requests): Map<string, bigint> {
+  const out = new Map(a);
+  for (const [name, v] of b) if (!out.has(name) || out.get(name)! < v) out.set(name, v);
+  return out;
+}
+
+const isObject = (v: unknown): v is Record<string, any> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const text = (v: unknown) => (typeof v === 'string' ? v : '');
+const positive = (v: unknown) => (typeof v === 'number' && Number.isInteger(v) && v > 0 ? v : undefined);

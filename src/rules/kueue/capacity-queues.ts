@@ -1,0 +1,248 @@
+/**
+ * The Kueue objects of an input (kueue.x-k8s.io/v1beta1 as Kueue v0.15.2 serves it), what each
+ * ClusterQueue can give per flavor and resource, and where Kueue's flavor assigner puts a
+ * workload on an idle queue.
+ *
+ * What a ClusterQueue can give is Kueue's PotentialAvailable (pkg/cache/scheduler/resource_node.go
+ * potentialAvailable): with no cohort, its nominal quota; in a cohort, the part of its quota it
+ * does not lend (nominal quota minus lending limit) plus everything the cohort holds (what each of
+ * its ClusterQueues lends: its lending limit, else its nominal quota; and a Cohort object's own
+ * quota), capped at nominal quota plus borrowing limit. The cohort is made of the ClusterQueues of
+ * the input; a Cohort with a parent cohort is not followed, and then only a borrowing limit bounds
+ * the queue.
+ *
+ * Flavor assignment mirrors pkg/scheduler/flavorassigner assignFlavors on an idle cluster: podset
+ * by podset, each resource group's flavors in order, the first flavor where every resource the
+ * podset requests of that group fits what the queue can give, minus what earlier podsets of the
+ * workload took there. The flavors' node labels and taints against the pods' selectors and
+ * tolerations, and topology-aware placement, are not judged (a flavor a pod could not use still
+ * counts as one it could).
+ */
+import { formatResource, resourceValue } from './capacity-amounts';
+import { PodSet, Requests, podSetRequests } from './capacity-podsets';
+
+export const KUEUE_API_VERSION = 'kueue.x-k8s.io/v1beta1';
+const KUEUE_GROUP = 'kueue.x-k8s.io';
+
+/** Whether a document is one of Kueue's objects (any kind of its API group). */
+export function isKueueObject(doc: any): boolean {
+  return typeof doc?.apiVersion === 'string' && doc.apiVersion.split('/')[0] === KUEUE_GROUP && typeof doc.kind === 'string';
+}
+
+const isKind = (doc: any, kind: string) => doc?.apiVersion === KUEUE_API_VERSION && doc?.kind === kind;
+const nameOf = (doc: any) => (typeof doc?.metadata?.name === 'string' ? doc.metadata.name : '');
+const text = (v: unknown) => (typeof v === 'string' ? v : '');
+const list = (v: unknown): any[] => (Array.isArray(v) ? v : []);
+
+/** The Kueue objects of an input, by name (LocalQueues by `namespace/name`). */
+export interface QueueIndex {
+  /** Whether the input holds any Kueue object. */
+  readonly defined: boolean;
+  readonly clusterQueues: ReadonlyMap<string, any>;
+  readonly localQueues: ReadonlyMap<string, any>;
+  readonly flavors: ReadonlyMap<string, any>;
+  readonly cohorts: ReadonlyMap<string, any>;
+  readonly priorityClasses: ReadonlyMap<string, any>;
+  readonly topologies: ReadonlyMap<string, any>;
+}
+
+const byName = (docs: readonly any[], kind: string) => new Map(docs.filter(d => isKind(d, kind)).map(d => [nameOf(d), d]));
+
+export function queueIndex(docs: readonly any[]): QueueIndex {
+  return {
+    defined: docs.some(isKueueObject),
+    clusterQueues: byName(docs, 'ClusterQueue'),
+    localQueues: new Map(docs.filter(d => isKind(d, 'LocalQueue')).map(d => [localQueueKey(text(d.metadata?.namespace), nameOf(d)), d])),
+    flavors: byName(docs, 'ResourceFlavor'),
+    cohorts: byName(docs, 'Cohort'),
+    priorityClasses: byName(docs, 'WorkloadPriorityClass'),
+    topologies: byName(docs, 'Topology'),
+  };
+}
+
+export const localQueueKey = (namespace: string, name: string) => `${namespace}/${name}`;
+
+/** The ClusterQueue a job's LocalQueue points to, or why there is none. */
+export function clusterQueueOf(index: QueueIndex, namespace: string, queue: string): { readonly clusterQueue?: string; readonly missing?: string } {
+  const local = index.localQueues.get(localQueueKey(namespace, queue));
+  if (local === undefined) return { missing: `LocalQueue ${namespace === '' ? '' : `${namespace}/`}${queue} is not in the input` };
+  const cq = text(local.spec?.clusterQueue);
+  if (!index.clusterQueues.has(cq)) return { missing: `ClusterQueue "${cq}" of LocalQueue ${namespace === '' ? '' : `${namespace}/`}${queue} is not in the input` };
+  return { clusterQueue: cq };
+}
+
+/** One resource of one flavor of a ClusterQueue. */
+export interface FlavorQuota {
+  readonly nominal: bigint;
+  readonly borrowingLimit?: bigint;
+  readonly lendingLimit?: bigint;
+  /** The most the ClusterQueue can use (PotentialAvailable); undefined when the input cannot bound it. */
+  readonly limit?: bigint;
+  /** How `limit` comes about, for messages. */
+  readonly why: string;
+}
+
+export interface FlavorCapacity {
+  readonly flavor: string;
+  /** By resource, in the order the ClusterQueue lists them. */
+  readonly quotas: ReadonlyMap<string, FlavorQuota>;
+}
+
+export interface ResourceGroupCapacity {
+  readonly covered: readonly string[];
+  readonly flavors: readonly FlavorCapacity[];
+}
+
+export interface ClusterQueueCapacity {
+  readonly name: string;
+  readonly cohort: string;
+  readonly groups: readonly ResourceGroupCapacity[];
+  /** What the cohort's capacity was made of, or why it was not computed. */
+  readonly cohortNote?: string;
+}
+
+/** A quantity of a ClusterQueue's quota, counted as Kueue counts a request; undefined when absent or not a quantity. */
+const quotaValue = (resource: string, v: unknown): bigint | undefined => (v === undefined ? undefined : resourceValue(resource, v));
+
+/** Nominal quota and limits of every (flavor, resource) a ClusterQueue lists. */
+function ownQuotas(cq: any): Map<string, { nominal: bigint; borrowingLimit?: bigint; lendingLimit?: bigint }> {
+  const out = new Map<string, { nominal: bigint; borrowingLimit?: bigint; lendingLimit?: bigint }>();
+  for (const group of list(cq?.spec?.resourceGroups)) {
+    for (const flavor of list(group?.flavors)) {
+      for (const r of list(flavor?.resources)) {
+        const resource = text(r?.name);
+        const borrowingLimit = quotaValue(resource, r?.borrowingLimit);
+        const lendingLimit = quotaValue(resource, r?.lendingLimit);
+        out.set(`${text(flavor?.name)} ${resource}`, {
+          nominal: quotaValue(resource, r?.nominalQuota) ?? BigInt(0),
+          ...(borrowingLimit === undefined ? {} : { borrowingLimit }),
+          ...(lendingLimit === undefined ? {} : { lendingLimit }),
+        });
+      }
+    }
+  }
+  return out;
+}
+
+/** What a ClusterQueue keeps to itself of a quota: nominal minus lending limit (localQuota). */
+const kept = (q: { nominal: bigint; lendingLimit?: bigint }) => (q.lendingLimit === undefined ? BigInt(0) : max0(q.nominal - q.lendingLimit));
+const max0 = (v: bigint) => (v < BigInt(0) ? BigInt(0) : v);
+
+/** The capacity of a ClusterQueue of the index. */
+export function clusterQueueCapacity(index: QueueIndex, name: string): ClusterQueueCapacity | undefined {
+  const cq = index.clusterQueues.get(name);
+  if (cq === undefined) return undefined;
+  const cohort = text(cq.spec?.cohort);
+  const members = cohort === '' ? [] : [...index.clusterQueues.values()].filter(c => text(c.spec?.cohort) === cohort);
+  const cohortObject = cohort === '' ? undefined : index.cohorts.get(cohort);
+  const followed = cohortObject === undefined || text(cohortObject.spec?.parentName) === '';
+  // What the cohort holds per `flavor resource`: what its members lend, and its own quota.
+  const pool = new Map<string, bigint>();
+  const addToPool = (key: string, v: bigint) => pool.set(key, (pool.get(key) ?? BigInt(0)) + v);
+  for (const member of members) for (const [key, q] of ownQuotas(member)) addToPool(key, q.nominal - kept(q));
+  if (cohortObject !== undefined && followed) for (const [key, q] of ownQuotas(cohortObject)) addToPool(key, q.nominal);
+  const own = ownQuotas(cq);
+  const groups = list(cq.spec?.resourceGroups).map(group => ({
+    covered: list(group?.coveredResources).map(text),
+    flavors: list(group?.flavors).map(flavor => {
+      const quotas = new Map<string, FlavorQuota>();
+      for (const r of list(flavor?.resources)) {
+        const resource = text(r?.name);
+        const key = `${text(flavor?.name)} ${resource}`;
+        const q = own.get(key)!;
+        quotas.set(resource, { ...q, ...limitOf(q, resource, cohort, followed, pool.get(key) ?? BigInt(0)) });
+      }
+      return { flavor: text(flavor?.name), quotas };
+    }),
+  }));
+  const names = members.map(nameOf).sort();
+  const cohortNote = cohort === '' ? undefined : followed
+    ? `cohort "${cohort}" holds what its ClusterQueues in the input lend (${names.map(n => `"${n}"`).join(', ')})${cohortObject === undefined ? '' : ' and its own quota'}`
+    : `cohort "${cohort}" has a parent cohort, which is not followed: only borrowing limits bound what "${name}" can borrow`;
+  return { name, cohort, groups, ...(cohortNote === undefined ? {} : { cohortNote }) };
+}
+
+function limitOf(q: { nominal: bigint; borrowingLimit?: bigint; lendingLimit?: bigint }, resource: string, cohort: string,
+  followed: boolean, pooled: bigint): { limit?: bigint; why: string } {
+  const show = (v: bigint) => formatResource(resource, v);
+  if (cohort === '') return { limit: q.nominal, why: `nominal quota ${show(q.nominal)}, no cohort` };
+  const capped = q.borrowingLimit === undefined ? undefined : q.nominal + q.borrowingLimit;
+  const cappedWhy = `nominal quota ${show(q.nominal)} + borrowing limit ${show(q.borrowingLimit ?? BigInt(0))}`;
+  if (!followed) return capped === undefined ? { why: `cohort "${cohort}" not followed, no borrowing limit` } : { limit: capped, why: cappedWhy };
+  const reachable = kept(q) + pooled;
+  if (capped !== undefined && capped <= reachable) return { limit: capped, why: cappedWhy };
+  return { limit: reachable, why: `nominal quota ${show(q.nominal)} + ${show(reachable - q.nominal)} from cohort "${cohort}"` };
+}
+
+/** Where one podset went, or why it could not go anywhere. */
+export interface PodSetPlacement {
+  readonly podSet: string;
+  readonly count: number;
+  readonly requests: Requests;
+  /** The flavor of each resource requested. */
+  readonly flavors: ReadonlyMap<string, string>;
+}
+
+/** Why a podset fits no flavor: a resource nothing covers, or each flavor too small for it. */
+export interface PlacementFailure {
+  readonly podSet: string;
+  readonly count: number;
+  readonly resource: string;
+  /** Empty when no resource group covers the resource. */
+  readonly flavors: ReadonlyArray<{ readonly flavor: string; readonly requested: bigint; readonly quota: FlavorQuota }>;
+  readonly requested: bigint;
+}
+
+export interface WorkloadPlacement {
+  readonly placed: readonly PodSetPlacement[];
+  readonly failure?: PlacementFailure;
+  /** Per `flavor resource`, what the workload takes. */
+  readonly usage: ReadonlyMap<string, bigint>;
+}
+
+/** A podset's requests as Kueue counts them in a ClusterQueue: `pods` too when a group covers it. */
+export function queueRequests(podSet: PodSet, cq: ClusterQueueCapacity): Map<string, bigint> {
+  const requests = podSetRequests(podSet);
+  if (cq.groups.some(g => g.covered.includes('pods'))) requests.set('pods', BigInt(podSet.count));
+  return requests;
+}
+
+/** Where Kueue's flavor assigner puts the workload's podsets on an idle ClusterQueue. */
+export function placeWorkload(podSets: readonly PodSet[], cq: ClusterQueueCapacity): WorkloadPlacement {
+  const usage = new Map<string, bigint>();
+  const placed: PodSetPlacement[] = [];
+  for (const podSet of podSets) {
+    const requests = queueRequests(podSet, cq);
+    const flavors = new Map<string, string>();
+    for (const [resource, requested] of requests) {
+      if (flavors.has(resource)) continue;
+      const group = cq.groups.find(g => g.covered.includes(resource));
+      if (group === undefined) return { placed, usage, failure: { podSet: podSet.name, count: podSet.count, resource, requested, flavors: [] } };
+      const wanted = [...requests].filter(([r]) => group.covered.includes(r));
+      const misses: Array<{ flavor: string; resource: string; requested: bigint; quota: FlavorQuota }> = [];
+      const chosen = group.flavors.find(f => {
+        for (const [r, v] of wanted) {
+          const quota = f.quotas.get(r) ?? { nominal: BigInt(0), limit: BigInt(0), why: 'not listed for this flavor' };
+          const total = (usage.get(`${f.flavor} ${r}`) ?? BigInt(0)) + v;
+          if (quota.limit !== undefined && total > quota.limit) {
+            misses.push({ flavor: f.flavor, resource: r, requested: total, quota });
+            return false;
+          }
+        }
+        return true;
+      });
+      if (chosen === undefined) {
+        // The first flavor's failing resource names the failure; every flavor's own is listed.
+        const first = misses[0];
+        const failure = { podSet: podSet.name, count: podSet.count, resource: first?.resource ?? resource, flavors: misses };
+        return { placed, usage, failure: { ...failure, requested: first?.requested ?? requested } };
+      }
+      for (const [r, v] of wanted) {
+        flavors.set(r, chosen.flavor);
+        usage.set(`${chosen.flavor} ${r}`, (usage.get(`${chosen.flavor} ${r}`) ?? BigInt(0)) + v);
+      }
+    }
+    placed.push({ podSet: podSet.name, count: podSet.count, requests, flavors });
+  }
+  return { placed, usage };
+}

@@ -89,16 +89,35 @@ export default function (app: App): void {
     workloadPriority: research,
     topology: Topology.required('cloud.provider.com/topology-rack'),
   });
+
+  // The queues the other examples' jobs name by string (one repository, one platform): the vision
+  // team's, and the LLM team's H100 queue, sized for its 16-node job (8 GPUs, 96 cores, 1 TiB and
+  // one RDMA device a node), whose podset group must land in one block.
+  const visionQueue = teamQueue('team-vision', 16, 16);
+  new LocalQueue(new Chart(app, 'kueue-team-vision', { namespace: 'team-vision' }), 'queue', {
+    metadata: { name: 'team-vision' }, clusterQueue: visionQueue,
+  });
+  const llmTrainingQueue = new ClusterQueue(platform, 'llm-training', {
+    metadata: { name: 'llm-training' },
+    namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'llm-training' } },
+    resourceGroups: [{
+      flavors: [{ flavor: h100, quotas: [...nodeQuotas(128), ResourceQuota.custom('rdma/rdma_shared_device_a', '16')] }],
+    }],
+  });
+  new LocalQueue(new Chart(app, 'kueue-llm-training', { namespace: 'llm-training' }), 'queue', {
+    metadata: { name: 'gpu-h100' }, clusterQueue: llmTrainingQueue,
+  });
 }
 
 /**
  * The quotas of `gpus` GPUs and the CPU and memory of their nodes (12 cores and 128 GiB a GPU),
- * of which a team may borrow up to `borrowGpus` more GPUs' worth from the cohort.
+ * of which a team in a cohort may borrow up to `borrowGpus` more GPUs' worth (none out of a cohort).
  */
-function nodeQuotas(gpus: number, borrowGpus: number): ResourceQuota[] {
+function nodeQuotas(gpus: number, borrowGpus?: number): ResourceQuota[] {
+  const borrow = <T>(f: (n: number) => T): T | undefined => (borrowGpus === undefined ? undefined : f(borrowGpus));
   return [
-    ResourceQuota.cpu(kplus.Cpu.units(gpus * 12), kplus.Cpu.units(borrowGpus * 12)),
-    ResourceQuota.memory(Size.gibibytes(gpus * 128), Size.gibibytes(borrowGpus * 128)),
+    ResourceQuota.cpu(kplus.Cpu.units(gpus * 12), borrow(n => kplus.Cpu.units(n * 12))),
+    ResourceQuota.memory(Size.gibibytes(gpus * 128), borrow(n => Size.gibibytes(n * 128))),
     ResourceQuota.accelerator(Accelerator.nvidia(gpus), borrowGpus),
   ];
 }

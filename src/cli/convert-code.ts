@@ -10,11 +10,14 @@ export type Expr =
   | { readonly type: 'json'; readonly value: unknown }
   | { readonly type: 'object'; readonly entries: ReadonlyArray<readonly [key: string, value: Expr]> }
   | { readonly type: 'array'; readonly items: readonly Expr[] }
-  | { readonly type: 'call'; readonly callee: string; readonly args: readonly Expr[]; readonly evaluate: (...args: any[]) => unknown };
+  | { readonly type: 'call'; readonly callee: string; readonly args: readonly Expr[]; readonly evaluate: (...args: any[]) => unknown }
+  /** A name that holds a value, such as an enum member. */
+  | { readonly type: 'ref'; readonly code: string; readonly value: unknown };
 
 export const json = (value: unknown): Expr => ({ type: 'json', value });
 export const object = (entries: ReadonlyArray<readonly [string, Expr]>): Expr => ({ type: 'object', entries });
 export const array = (items: readonly Expr[]): Expr => ({ type: 'array', items });
+export const ref = (code: string, value: unknown): Expr => ({ type: 'ref', code, value });
 export const call = (callee: string, args: readonly Expr[], evaluate: (...args: any[]) => unknown): Expr => ({ type: 'call', callee, args, evaluate });
 
 /** The value the expression evaluates to. */
@@ -24,6 +27,7 @@ export function evaluate(e: Expr): unknown {
     case 'object': return Object.fromEntries(e.entries.map(([k, v]) => [k, evaluate(v)]));
     case 'array': return e.items.map(evaluate);
     case 'call': return e.evaluate(...e.args.map(evaluate));
+    case 'ref': return e.value;
   }
 }
 
@@ -46,6 +50,7 @@ export function print(e: Expr, indent = ''): string {
     case 'array':
       if (e.items.length === 0) return '[]';
       return `[\n${e.items.map(v => `${inner}${print(v, inner)},\n`).join('')}${indent}]`;
+    case 'ref': return e.code;
     case 'call':
       return `${e.callee}(\n${e.args.map(v => `${inner}${print(v, inner)},\n`).join('')}${indent})`;
   }
@@ -64,6 +69,7 @@ function printFlat(e: Expr): string | undefined {
       const args = e.args.map(printFlat);
       return args.every(a => a !== undefined) ? `${e.callee}(${args.join(', ')})` : undefined;
     }
+    case 'ref': return e.code;
   }
 }
 

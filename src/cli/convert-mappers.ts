@@ -26,10 +26,10 @@ export interface Statement {
 export type Mapper = (doc: any, chart: string, id: string) => Statement;
 
 /* eslint-disable @typescript-eslint/no-require-imports */
-const typed = (namespace: string, className: string, load: () => any): TypedClass => ({ namespace, className, load });
-const kubeflowL1 = (name: string) => typed('kubeflow', name, () => require('../../imports/kubeflow')[name]);
-const trainerL1 = (name: string) => typed('trainer', name, () => require('../../imports/trainer')[name]);
-const notebooksL1 = (name: string) => typed('notebooks', name, () => require('../../imports/notebooks')[name]);
+const typed = (namespace: string, className: string, module: () => any): TypedClass => ({ namespace, className, module, load: () => module()[className] });
+const kubeflowL1 = (name: string) => typed('kubeflow', name, () => require('../../imports/kubeflow'));
+const trainerL1 = (name: string) => typed('trainer', name, () => require('../../imports/trainer'));
+const notebooksL1 = (name: string) => typed('notebooks', name, () => require('../../imports/notebooks'));
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 /** The kinds with a typed class in the package, by `apiVersion kind`. */

@@ -6,7 +6,7 @@
  * otherwise) is taken out of the props and set with a JSON patch on the raw manifest instead, so
  * the mapping is exact whatever the input holds.
  */
-import { Expr, array, call, evaluate, json, object } from './convert-code';
+import { Expr, array, call, evaluate, json, object, ref } from './convert-code';
 import { kindSchema } from '../rules/schema';
 import type { SchemaNode } from '../rules/schema/validator';
 
@@ -26,6 +26,8 @@ export interface TypedClass {
   readonly className: string;
   /** The class, for its `manifest(props)`. */
   readonly load: () => { manifest(props: unknown): any };
+  /** The module that exports the class, and the enums its props use. */
+  readonly module: () => { readonly [name: string]: unknown };
 }
 
 /** The typed props of a manifest, with the patches for what they cannot say. */
@@ -94,24 +96,53 @@ const isQuantity = (s: SchemaNode) => isIntOrString(s) && typeof s.pattern === '
  * The props expression of a value at a place of the schema. `raw` lists the JSON paths (joined
  * with `/`) whose int-or-string is typed as a plain value by the class rather than as a `k8s` type.
  */
-function propsOf(value: unknown, schema: SchemaNode | undefined, at: string, raw: ReadonlySet<string>, dropped: ReadonlySet<string>): Expr {
+function propsOf(value: unknown, schema: SchemaNode | undefined, at: string, raw: ReadonlySet<string>, dropped: ReadonlySet<string>, enums: Enums): Expr {
+  const recurse = (v: unknown, s: SchemaNode | undefined, where: string) => propsOf(v, s, where, raw, dropped, enums);
   if (schema !== undefined && isIntOrString(schema) && !raw.has(at) && (typeof value === 'string' || typeof value === 'number')) {
     const type = isQuantity(schema) ? 'Quantity' : 'IntOrString';
     const factory = typeof value === 'number' ? 'fromNumber' : 'fromString';
     return call(`k8s.${type}.${factory}`, [json(value)], v => lazyK8s()[type][factory](v));
   }
-  if (Array.isArray(value)) return array(value.map((v, i) => propsOf(v, schema?.items, `${at}/${i}`, raw, dropped)));
+  if (schema?.enum !== undefined && typeof value === 'string' && !raw.has(at)) {
+    const member = enums.member(schema.enum, value);
+    if (member !== undefined) return ref(member, value);
+  }
+  if (Array.isArray(value)) return array(value.map((v, i) => recurse(v, schema?.items, `${at}/${i}`)));
   if (typeof value !== 'object' || value === null || schema === undefined) return json(value);
   const entries = Object.entries(value).filter(([k]) => !dropped.has(`${at}/${escape(k)}`));
   if (schema.properties !== undefined) {
-    return object(entries.map(([k, v]) => [propertyName(k), propsOf(v, schema.properties![k], `${at}/${escape(k)}`, raw, dropped)]));
+    return object(entries.map(([k, v]) => [propertyName(k), recurse(v, schema.properties![k], `${at}/${escape(k)}`)]));
   }
   if (typeof schema.additionalProperties === 'object') {
     const items = schema.additionalProperties;
-    return object(entries.map(([k, v]) => [k, propsOf(v, items, `${at}/${escape(k)}`, raw, dropped)]));
+    return object(entries.map(([k, v]) => [k, recurse(v, items, `${at}/${escape(k)}`)]));
   }
   // An object the schema leaves open (a pod template's metadata): the value as written.
   return json(Object.fromEntries(entries));
+}
+
+/**
+ * The enums of a typed class's module: the class types a field with a closed set of values as a
+ * TypeScript enum, named after the field's place; the one enum with exactly the schema's values
+ * (but the empty string) is that field's (none of the pinned kinds has two enums with the same values for one field).
+ */
+class Enums {
+  private readonly all: ReadonlyArray<{ readonly name: string; readonly members: ReadonlyMap<string, string> }>;
+
+  public constructor(private readonly namespace: string, module: { readonly [name: string]: unknown }) {
+    this.all = Object.entries(module)
+      .filter(([, v]) => typeof v === 'object' && v !== null && Object.values(v).length > 0 && Object.values(v).every(x => typeof x === 'string'))
+      .map(([name, v]) => ({ name, members: new Map(Object.entries(v as object).map(([m, x]) => [x as string, m])) }));
+  }
+
+  /** `namespace.Enum.MEMBER` for a value of a field whose schema lists `values`; undefined when no single enum fits. */
+  public member(values: readonly unknown[], value: string): string | undefined {
+    // An empty string among the values has no member (json2jsii leaves it out).
+    const wanted = [...new Set(values.map(String))].filter(v => v !== '').sort().join('\n');
+    const fits = this.all.filter(e => [...e.members.keys()].sort().join('\n') === wanted);
+    const member = fits.length === 1 ? fits[0].members.get(value) : undefined;
+    return member === undefined ? undefined : `${this.namespace}.${fits[0].name}.${member}`;
+  }
 }
 
 /** A JSON Pointer segment. */
@@ -177,11 +208,12 @@ export function mapTyped(doc: any, typed: TypedClass): TypedMapping {
   const raw = new Set<string>();
   const dropped = new Set<string>();
   const patches: PatchedField[] = [];
+  const enums = new Enums(typed.namespace, typed.module());
   // Each round fixes at least one difference (a path is made raw once, dropped once), so this ends.
   for (let round = 0; ; round++) {
     const props = object(Object.entries(body)
       .filter(([k]) => !dropped.has(`/${escape(k)}`))
-      .map(([k, v]) => [k, k === 'metadata' ? json(v) : propsOf(v, schema.properties?.[k], `/${escape(k)}`, raw, dropped)]));
+      .map(([k, v]) => [k, k === 'metadata' ? json(v) : propsOf(v, schema.properties?.[k], `/${escape(k)}`, raw, dropped, enums)]));
     const rendered = normalised(jsonPatchApply(typed.load().manifest(evaluate(props)), patchOps(patches)));
     const diffs = differences(expected, rendered);
     if (diffs.length === 0) return { props, patches };
@@ -190,11 +222,11 @@ export function mapTyped(doc: any, typed: TypedClass): TypedMapping {
   }
 
   function fix(diff: string[]): void {
-    // An int-or-string the class types as a plain value: try the value as written first.
+    // An int-or-string or enum the class types as a plain value: try the value as written first.
     for (let n = diff.length; n > 0; n--) {
       const at = `/${diff.slice(0, n).map(escape).join('/')}`;
       const s = schemaAt(schema!, diff.slice(0, n));
-      if (s !== undefined && isIntOrString(s) && !raw.has(at)) {
+      if (s !== undefined && (isIntOrString(s) || s.enum !== undefined) && !raw.has(at)) {
         raw.add(at);
         return;
       }

@@ -6,7 +6,8 @@
  * fields as written. A new kind is a row of MAPPERS.
  */
 import { Expr, json, object, print, quoteString } from './convert-code';
-import { PatchedField, TypedClass, mapTyped } from './convert-typed';
+import { trainJobL2 } from './convert-train-job';
+import { PatchedField, TypedClass, mapTyped, normalised } from './convert-typed';
 
 /** How an object is said: by its L2 construct, its typed L1 class, or a plain ApiObject. */
 export type Tier = 'l2' | 'l1' | 'l1+patch' | 'api-object';
@@ -22,8 +23,11 @@ export interface Statement {
   readonly imports: readonly string[];
 }
 
-/** Adds one object to the chart held in `chart` under the construct id `id`. */
-export type Mapper = (doc: any, chart: string, id: string) => Statement;
+/**
+ * Adds one object to the chart held in `chart` under the construct id `id`; `findings` are what
+ * `lint` finds in the object (an L2 construct would refuse it at synth).
+ */
+export type Mapper = (doc: any, chart: string, id: string, findings: readonly string[]) => Statement;
 
 /* eslint-disable @typescript-eslint/no-require-imports */
 const typed = (namespace: string, className: string, module: () => any): TypedClass => ({ namespace, className, module, load: () => module()[className] });
@@ -32,21 +36,31 @@ const trainerL1 = (name: string) => typed('trainer', name, () => require('../../
 const notebooksL1 = (name: string) => typed('notebooks', name, () => require('../../imports/notebooks'));
 /* eslint-enable @typescript-eslint/no-require-imports */
 
-/** The kinds with a typed class in the package, by `apiVersion kind`. */
-const TYPED: { readonly [apiVersionKind: string]: TypedClass } = {
-  'kubeflow.org/v1 PyTorchJob': kubeflowL1('PyTorchJob'),
-  'kubeflow.org/v1 TFJob': kubeflowL1('TfJob'),
-  'kubeflow.org/v1 MPIJob': kubeflowL1('MpiJob'),
-  'kubeflow.org/v1 XGBoostJob': kubeflowL1('XgBoostJob'),
-  'kubeflow.org/v1 PaddleJob': kubeflowL1('PaddleJob'),
-  'kubeflow.org/v1 JAXJob': kubeflowL1('JaxJob'),
-  'kubeflow.org/v1 MXJob': kubeflowL1('MxJob'),
-  'trainer.kubeflow.org/v1alpha1 TrainJob': trainerL1('TrainJob'),
-  'trainer.kubeflow.org/v1alpha1 TrainingRuntime': trainerL1('TrainingRuntime'),
-  'trainer.kubeflow.org/v1alpha1 ClusterTrainingRuntime': trainerL1('ClusterTrainingRuntime'),
-  'kubeflow.org/v1beta1 Workspace': notebooksL1('Workspace'),
-  'kubeflow.org/v1beta1 WorkspaceKind': notebooksL1('WorkspaceKind'),
+const V1_JOB = 'its construct renders settings of its own (ports, restart policies, labels, defaults), which convert does not map back to props yet';
+const RUNTIME = 'its construct builds the JobSet template from props, and convert does not map a template back to props yet';
+const NOTEBOOKS = 'its construct builds the pod template from props and options, and convert does not map one back to props yet';
+
+/**
+ * The kinds with a typed class in the package, by `apiVersion kind`: the class, and the L2 mapper
+ * or why there is none (the comment on each object said by its L1).
+ */
+const TYPED: { readonly [apiVersionKind: string]: { readonly l1: TypedClass; readonly l2: L2Mapper | string } } = {
+  'kubeflow.org/v1 PyTorchJob': { l1: kubeflowL1('PyTorchJob'), l2: V1_JOB },
+  'kubeflow.org/v1 TFJob': { l1: kubeflowL1('TfJob'), l2: V1_JOB },
+  'kubeflow.org/v1 MPIJob': { l1: kubeflowL1('MpiJob'), l2: V1_JOB },
+  'kubeflow.org/v1 XGBoostJob': { l1: kubeflowL1('XgBoostJob'), l2: V1_JOB },
+  'kubeflow.org/v1 PaddleJob': { l1: kubeflowL1('PaddleJob'), l2: V1_JOB },
+  'kubeflow.org/v1 JAXJob': { l1: kubeflowL1('JaxJob'), l2: V1_JOB },
+  'kubeflow.org/v1 MXJob': { l1: kubeflowL1('MxJob'), l2: 'the package has no MXJob construct (the legacy kind has an L1 only)' },
+  'trainer.kubeflow.org/v1alpha1 TrainJob': { l1: trainerL1('TrainJob'), l2: trainJobL2 },
+  'trainer.kubeflow.org/v1alpha1 TrainingRuntime': { l1: trainerL1('TrainingRuntime'), l2: RUNTIME },
+  'trainer.kubeflow.org/v1alpha1 ClusterTrainingRuntime': { l1: trainerL1('ClusterTrainingRuntime'), l2: RUNTIME },
+  'kubeflow.org/v1beta1 Workspace': { l1: notebooksL1('Workspace'), l2: NOTEBOOKS },
+  'kubeflow.org/v1beta1 WorkspaceKind': { l1: notebooksL1('WorkspaceKind'), l2: NOTEBOOKS },
 };
+
+/** An L2 mapper: the construct's code, or why the construct cannot say the object. */
+type L2Mapper = (doc: any, chart: string, id: string, findings: readonly string[]) => { readonly code: string; readonly imports: readonly string[] } | { readonly cannot: string };
 
 /**
  * Why an object without a mapper of its own is an ApiObject, by API group. Kueue's kinds get typed
@@ -64,7 +78,13 @@ const group = (apiVersion: string) => (apiVersion.includes('/') ? apiVersion.spl
 /** The mapper of an object. */
 export function mapperFor(doc: any): Mapper {
   const t = TYPED[key(doc)];
-  return t === undefined ? apiObject : (d, chart, id) => typedStatement(d, chart, id, t);
+  if (t === undefined) return apiObject;
+  return (d, chart, id, findings) => {
+    const l2 = typeof t.l2 === 'string' ? { cannot: `${d.kind}: ${t.l2}` } : t.l2(normalised(d), chart, id, findings);
+    if ('code' in l2) return { tier: 'l2', kind: key(d), lines: [l2.code], imports: l2.imports };
+    const why = l2.cannot.charAt(0).toUpperCase() + l2.cannot.slice(1);
+    return typedStatement(d, chart, id, t.l1, `${why}; its typed L1 class says it.`);
+  };
 }
 
 /** `// text` lines, wrapped before 120 columns. */
@@ -81,15 +101,16 @@ function comment(text: string): string[] {
   return [...lines, line];
 }
 
-function typedStatement(doc: any, chart: string, id: string, t: TypedClass): Statement {
+function typedStatement(doc: any, chart: string, id: string, t: TypedClass, why: string): Statement {
   const { props, patches } = mapTyped(doc, t);
   const construct = `new ${t.namespace}.${t.className}(${chart}, ${quoteString(id)}, ${print(props)})`;
   const imports = [`cdk8s-kubeflow ${t.namespace}`];
   if (usesK8s(props)) imports.push('cdk8s-plus-28 k8s');
-  if (patches.length === 0) return { tier: 'l1', kind: key(doc), lines: [`${construct};`], imports };
+  if (patches.length === 0) return { tier: 'l1', kind: key(doc), lines: [...comment(why), `${construct};`], imports };
   imports.push('cdk8s JsonPatch');
   const lines = [
-    ...patches.flatMap(p => comment(`${p.reason}: set with a JSON patch.`)),
+    ...comment(why),
+    ...patches.flatMap(p => comment(`${p.reason}: a JSON patch sets it.`)),
     `${construct}.addJsonPatch(`,
     ...patches.map(p => `  ${patchCode(p, '  ')},`),
     ');',

@@ -11,7 +11,10 @@ import { InputDocument, STDIN } from './input';
 export interface ChartInput {
   /** The file as the user named it. */
   readonly file: string;
-  /** The chart's construct id: the file's name without its extension, made unique. */
+  /**
+   * The chart's construct id: the file's name without `.yaml` (and without `.k8s`, so that the
+   * synthesized chart is written to a file of the input's name), made unique.
+   */
   readonly id: string;
   /** The variable that holds the chart in the generated code. */
   readonly variable: string;
@@ -53,7 +56,7 @@ function unique(base: string, taken: Set<string>, separator: string): string {
 
 function chartId(file: string): string {
   if (file === STDIN) return 'stdin';
-  const base = path.basename(file).replace(/\.ya?ml$/i, '').toLowerCase().replace(/[^a-z0-9.-]+/g, '-').replace(/^-+|-+$/g, '');
+  const base = path.basename(file).replace(/(\.k8s)?\.ya?ml$/i, '').toLowerCase().replace(/[^a-z0-9.-]+/g, '-').replace(/^-+|-+$/g, '');
   return base === '' ? 'chart' : base;
 }
 

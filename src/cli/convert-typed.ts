@@ -242,7 +242,7 @@ export function mapTyped(doc: any, typed: TypedClass): TypedMapping {
     }
     const want = valueAt(expected, path);
     const known = schemaAt(schema!, path) !== undefined;
-    const reason = known ? `the typed class renders ${path.join('.')} otherwise` : `${path.join('.')} is not in the pinned CRD`;
+    const reason = known ? `The typed class renders ${path.join('.')} otherwise` : `The pinned CRD has no ${path.join('.')}`;
     if (want === undefined) {
       patches.push({ op: 'remove', path, reason });
     } else {

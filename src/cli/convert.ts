@@ -7,6 +7,7 @@ import { InputDocument } from './input';
 import { chartInputs } from './convert-reader';
 import { Statement, Tier, mapperFor } from './convert-mappers';
 import { quoteString } from './convert-code';
+import { lint } from './lint';
 
 /** The generated module and what it holds. */
 export interface Conversion {
@@ -22,6 +23,14 @@ const INDENT = '  ';
 /** The module for the documents (which must all be objects: chartInputs throws otherwise). */
 export function convert(docs: readonly InputDocument[]): Conversion {
   const charts = chartInputs(docs);
+  // What lint finds in each object: an L2 construct would refuse an object with findings at synth.
+  const findings = new Map<any, string[]>();
+  for (const f of lint(docs).findings) {
+    for (const d of docs.filter(x => x.file === f.file && x.doc?.kind === f.kind && (x.doc?.metadata?.name ?? '') === f.name
+      && (x.doc?.metadata?.namespace ?? '') === f.namespace)) {
+      findings.set(d.doc, [...findings.get(d.doc) ?? [], f.message]);
+    }
+  }
   const imports = new Map<string, Set<string>>([['cdk8s', new Set(['App', 'Chart'])]]);
   const counts = new Map<string, number>();
   const body: string[] = [];
@@ -30,7 +39,7 @@ export function convert(docs: readonly InputDocument[]): Conversion {
     body.push(`// ${chart.file}`);
     body.push(`const ${chart.variable} = new Chart(app, ${quoteString(chart.id)});`);
     for (const o of chart.objects) {
-      const statement: Statement = mapperFor(o.doc)(o.doc, chart.variable, o.id);
+      const statement: Statement = mapperFor(o.doc)(o.doc, chart.variable, o.id, findings.get(o.doc) ?? []);
       for (const i of statement.imports) {
         const [module, name] = i.split(' ');
         imports.set(module, (imports.get(module) ?? new Set()).add(name));

@@ -56,22 +56,6 @@ Options:
 ${PATHS}
 Exit status: 0 planned, 1 an input document is not YAML, 2 usage error, 3 internal error.
 `,
-  convert: `Usage: cdk8s-kubeflow convert [--out FILE] PATH...
-
-Writes a TypeScript cdk8s module (export default function (app: App): void) that synthesizes the
-objects of the YAML: one Chart per input file, each object by the typed class of its kind
-(kubeflow, trainer and notebooks, with a JSON patch and a comment for a field the class cannot
-say) or, for any other kind (Kueue objects, ConfigMaps), by an ApiObject that holds it as written.
-The objects each kind was said by are counted on standard error.
-
-Options:
-  --out FILE  write the module to FILE instead of standard output
-  -h, --help  print this help
-
-${PATHS}
-Exit status: 0 converted, 1 an input document is not YAML or not a Kubernetes object, 2 usage
-error, 3 internal error.
-`,
   rules: `Usage: cdk8s-kubeflow rules
 
 Every rule lint applies, by source (the group --rules-off names) and family, with the upstream
@@ -81,6 +65,23 @@ Options:
   -h, --help  print this help
 
 Exit status: 0 listed, 2 usage error, 3 internal error.
+`,
+  convert: `Usage: cdk8s-kubeflow convert [--out FILE] PATH...
+
+Writes a TypeScript cdk8s module (export default function (app: App): void) that synthesizes the
+objects of the YAML: one Chart per input file; each object by its L2 construct where that says it
+exactly (TrainJob), else by the typed L1 class of its kind (kubeflow, trainer, notebooks; a JSON
+patch for a field the class cannot say), else (Kueue objects, ConfigMaps) by an ApiObject that
+holds it as written, with a comment on each fallback. Standard error counts the objects per kind
+and by what said them.
+
+Options:
+  --out FILE  write the module to FILE instead of standard output
+  -h, --help  print this help
+
+${PATHS}
+Exit status: 0 converted, 1 an input document is not YAML or not a Kubernetes object, 2 usage
+error, 3 internal error.
 `,
 } as const;
 
@@ -101,8 +102,9 @@ export const USAGE = `Usage:
       upstream code or behaviour it mirrors.
   cdk8s-kubeflow convert [--out FILE] PATH...
       A TypeScript cdk8s module that synthesizes the objects of the YAML, one Chart per file:
-      each object by its typed class (JSON patches for what the class cannot say) or an
-      ApiObject; to FILE with --out, else on standard output.
+      each object by its L2 construct where that says it exactly, else by its typed L1 class
+      (JSON patches for what the class cannot say) or an ApiObject; to FILE with --out, else on
+      standard output.
   cdk8s-kubeflow COMMAND --help
       That command's usage and options.
   cdk8s-kubeflow --version

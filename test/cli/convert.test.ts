@@ -113,6 +113,21 @@ describe('several files', () => {
   });
 });
 
+test('docs/cli.md\'s example is what the command prints for its YAML', () => {
+  const doc = fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'cli.md'), 'utf8');
+  const section = doc.slice(doc.indexOf('For example, `training.yaml`'));
+  const block = (lang: string) => new RegExp(`^\`\`\`${lang}\n([\\s\\S]*?)^\`\`\`$`, 'm').exec(section)![1];
+  const dir = tempFolder({ 'training.yaml': block('yaml') });
+  const cwd = process.cwd();
+  process.chdir(dir);
+  try {
+    expect(runCli(['convert', 'training.yaml'])).toEqual({ status: EXIT.OK, stdout: block('ts'), stderr: block('text') });
+  } finally {
+    process.chdir(cwd);
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 describe('errors and usage', () => {
   test('a document that is not YAML: status 1, the file and line, no module', () => {
     const result = runCli(['convert', '-'], 'apiVersion: v1\nkind: ConfigMap\n---\nkey: [unclosed\n');

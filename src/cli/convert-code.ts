@@ -18,7 +18,7 @@ export const json = (value: unknown): Expr => ({ type: 'json', value });
 export const object = (entries: ReadonlyArray<readonly [string, Expr]>): Expr => ({ type: 'object', entries });
 export const array = (items: readonly Expr[]): Expr => ({ type: 'array', items });
 export const ref = (code: string, value: unknown): Expr => ({ type: 'ref', code, value });
-export const call = (callee: string, args: readonly Expr[], evaluate: (...args: any[]) => unknown): Expr => ({ type: 'call', callee, args, evaluate });
+export const call = (callee: string, args: readonly Expr[], run: (...args: any[]) => unknown): Expr => ({ type: 'call', callee, args, evaluate: run });
 
 /** The value the expression evaluates to. */
 export function evaluate(e: Expr): unknown {

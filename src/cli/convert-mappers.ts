@@ -30,7 +30,8 @@ export interface Statement {
 export type Mapper = (doc: any, chart: string, id: string, findings: readonly string[]) => Statement;
 
 /* eslint-disable @typescript-eslint/no-require-imports */
-const typed = (namespace: string, className: string, module: () => any): TypedClass => ({ namespace, className, module, load: () => module()[className] });
+const typed = (namespace: string, className: string, module: () => any): TypedClass =>
+  ({ namespace, className, module, load: () => module()[className] });
 const kubeflowL1 = (name: string) => typed('kubeflow', name, () => require('../../imports/kubeflow'));
 const trainerL1 = (name: string) => typed('trainer', name, () => require('../../imports/trainer'));
 const notebooksL1 = (name: string) => typed('notebooks', name, () => require('../../imports/notebooks'));
@@ -60,7 +61,8 @@ const TYPED: { readonly [apiVersionKind: string]: { readonly l1: TypedClass; rea
 };
 
 /** An L2 mapper: the construct's code, or why the construct cannot say the object. */
-type L2Mapper = (doc: any, chart: string, id: string, findings: readonly string[]) => { readonly code: string; readonly imports: readonly string[] } | { readonly cannot: string };
+type L2Mapper = (doc: any, chart: string, id: string, findings: readonly string[]) => L2Code | { readonly cannot: string };
+interface L2Code { readonly code: string; readonly imports: readonly string[] }
 
 /**
  * Why an object without a mapper of its own is an ApiObject, by API group. Kueue's kinds get typed
@@ -102,7 +104,9 @@ function comment(text: string): string[] {
 }
 
 function typedStatement(doc: any, chart: string, id: string, t: TypedClass, why: string): Statement {
-  const { props, patches } = mapTyped(doc, t);
+  const mapped = mapTyped(doc, t);
+  const patches = [...mapped.patches, ...unnamed(doc)];
+  const props = mapped.props;
   const construct = `new ${t.namespace}.${t.className}(${chart}, ${quoteString(id)}, ${print(props)})`;
   const imports = [`cdk8s-kubeflow ${t.namespace}`];
   if (usesK8s(props)) imports.push('cdk8s-plus-28 k8s');
@@ -110,7 +114,7 @@ function typedStatement(doc: any, chart: string, id: string, t: TypedClass, why:
   imports.push('cdk8s JsonPatch');
   const lines = [
     ...comment(why),
-    ...patches.flatMap(p => comment(`${p.reason}: a JSON patch sets it.`)),
+    ...patches.flatMap(p => comment(`${p.reason}: a JSON patch ${p.op === 'add' ? 'sets' : 'removes'} it.`)),
     `${construct}.addJsonPatch(`,
     ...patches.map(p => `  ${patchCode(p, '  ')},`),
     ');',
@@ -132,14 +136,32 @@ function usesK8s(e: Expr): boolean {
   }
 }
 
+/**
+ * cdk8s names an object that has no `metadata.name` (one made with `generateName`, for
+ * `kubectl create`); a patch takes that name out again.
+ */
+function unnamed(doc: any): PatchedField[] {
+  return doc.metadata?.name === undefined || doc.metadata?.name === null
+    ? [{ op: 'remove', path: ['metadata', 'name'], reason: 'The input has no metadata.name, and cdk8s would generate one' }]
+    : [];
+}
+
 /** An ApiObject that holds the object's fields as written (cdk8s writes them through). */
-const apiObject: Mapper = (doc, chart, id) => {
+function apiObject(doc: any, chart: string, id: string): Statement {
   const why = UNTYPED_GROUPS[group(String(doc.apiVersion))] ?? 'this package has no typed class for this kind';
   const props = object(Object.entries(doc).filter(([, v]) => v !== null).map(([k, v]) => [k, json(v)]));
+  const construct = `new ApiObject(${chart}, ${quoteString(id)}, ${print(props)})`;
+  const patches = unnamed(doc);
+  const lines = patches.length === 0 ? [`${construct};`] : [
+    ...patches.flatMap(p => comment(`${p.reason}: a JSON patch removes it.`)),
+    `${construct}.addJsonPatch(`,
+    ...patches.map(p => `  ${patchCode(p, '  ')},`),
+    ');',
+  ];
   return {
     tier: 'api-object',
     kind: key(doc),
-    lines: [...comment(`${doc.kind} (${doc.apiVersion}): ${why}; an ApiObject writes its fields as given.`), `new ApiObject(${chart}, ${quoteString(id)}, ${print(props)});`],
-    imports: ['cdk8s ApiObject'],
+    lines: [...comment(`${doc.kind} (${doc.apiVersion}): ${why}; an ApiObject writes its fields as given.`), ...lines],
+    imports: patches.length === 0 ? ['cdk8s ApiObject'] : ['cdk8s ApiObject', 'cdk8s JsonPatch'],
   };
-};
+}

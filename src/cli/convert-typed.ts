@@ -96,7 +96,8 @@ const isQuantity = (s: SchemaNode) => isIntOrString(s) && typeof s.pattern === '
  * The props expression of a value at a place of the schema. `raw` lists the JSON paths (joined
  * with `/`) whose int-or-string is typed as a plain value by the class rather than as a `k8s` type.
  */
-function propsOf(value: unknown, schema: SchemaNode | undefined, at: string, raw: ReadonlySet<string>, dropped: ReadonlySet<string>, enums: Enums): Expr {
+function propsOf(value: unknown, schema: SchemaNode | undefined, at: string,
+  raw: ReadonlySet<string>, dropped: ReadonlySet<string>, enums: Enums): Expr {
   const recurse = (v: unknown, s: SchemaNode | undefined, where: string) => propsOf(v, s, where, raw, dropped, enums);
   if (schema !== undefined && isIntOrString(schema) && !raw.has(at) && (typeof value === 'string' || typeof value === 'number')) {
     const type = isQuantity(schema) ? 'Quantity' : 'IntOrString';
@@ -210,25 +211,28 @@ export function mapTyped(doc: any, typed: TypedClass): TypedMapping {
   const patches: PatchedField[] = [];
   const enums = new Enums(typed.namespace, typed.module());
   // Each round fixes at least one difference (a path is made raw once, dropped once), so this ends.
-  for (let round = 0; ; round++) {
+  // Any difference can be fixed (a patch sets the value as written), so a round that fixes none is
+  // a fault of this mapper, reported as such rather than printed as code that would not round-trip.
+  for (;;) {
     const props = object(Object.entries(body)
       .filter(([k]) => !dropped.has(`/${escape(k)}`))
       .map(([k, v]) => [k, k === 'metadata' ? json(v) : propsOf(v, schema.properties?.[k], `/${escape(k)}`, raw, dropped, enums)]));
     const rendered = normalised(jsonPatchApply(typed.load().manifest(evaluate(props)), patchOps(patches)));
     const diffs = differences(expected, rendered);
     if (diffs.length === 0) return { props, patches };
-    if (round > 1000) throw new Error(`the typed props of ${doc.kind} do not converge at /${diffs[0].join('/')}`);
-    for (const d of diffs) fix(d);
+    const fixed = diffs.map(fix);
+    if (!fixed.includes(true)) throw new Error(`convert: the typed props of ${doc.kind} ${doc.metadata?.name} cannot say /${diffs[0].join('/')}`);
   }
 
-  function fix(diff: string[]): void {
+  /** Makes the props say one difference; false when it cannot. */
+  function fix(diff: string[]): boolean {
     // An int-or-string or enum the class types as a plain value: try the value as written first.
     for (let n = diff.length; n > 0; n--) {
       const at = `/${diff.slice(0, n).map(escape).join('/')}`;
       const s = schemaAt(schema!, diff.slice(0, n));
       if (s !== undefined && (isIntOrString(s) || s.enum !== undefined) && !raw.has(at)) {
         raw.add(at);
-        return;
+        return true;
       }
     }
     // Patch the field; an array item is patched with its whole list (taking one item out of the props would shift the others).
@@ -238,7 +242,7 @@ export function mapTyped(doc: any, typed: TypedClass): TypedMapping {
     const at = `/${path.map(escape).join('/')}`;
     if (dropped.has(at) || patches.some(p => `/${p.path.map(escape).join('/')}` === at)) {
       // Already patched: the difference is below a patched field, which the patch sets whole.
-      return;
+      return false;
     }
     const want = valueAt(expected, path);
     const known = schemaAt(schema!, path) !== undefined;
@@ -249,5 +253,6 @@ export function mapTyped(doc: any, typed: TypedClass): TypedMapping {
       dropped.add(at);
       patches.push({ op: 'add', path, value: want, reason });
     }
+    return true;
   }
 }

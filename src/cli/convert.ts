@@ -3,10 +3,10 @@
  * YAML. One chart per input file (convert-reader.ts says why), one statement per object from the
  * mapper of its kind (convert-mappers.ts), and the figures of how each object was said.
  */
-import { InputDocument } from './input';
-import { chartInputs } from './convert-reader';
-import { Statement, Tier, mapperFor } from './convert-mappers';
 import { quoteString } from './convert-code';
+import { Statement, Tier, mapperFor } from './convert-mappers';
+import { chartInputs } from './convert-reader';
+import { InputDocument } from './input';
 import { lint } from './lint';
 
 /** The generated module and what it holds. */

@@ -29,7 +29,8 @@ export function synthesizeModule(code: string): any[] {
     return m();
   };
   new Function('require', 'module', 'exports', js)(load, module, module.exports);
-  const app = new App({ outdir: fs.mkdtempSync(path.join(require('os').tmpdir(), 'convert-synth-')) });
+  // The charts are rendered with toJson(): nothing is written, so the app needs no output folder.
+  const app = new App();
   module.exports.default(app);
   return app.charts.flatMap(c => c.toJson());
 }

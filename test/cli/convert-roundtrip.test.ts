@@ -10,12 +10,12 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
+import { lintMessages, scratchFolder, synthesizeModule, typeErrors } from './convert-harness';
+import { synthesizeExamples } from './examples-output';
 import { convert } from '../../src/cli/convert';
 import { Tier } from '../../src/cli/convert-mappers';
 import { normalised } from '../../src/cli/convert-typed';
 import { readDocuments } from '../../src/cli/input';
-import { lintMessages, scratchFolder, synthesizeModule, typeErrors } from './convert-harness';
-import { synthesizeExamples } from './examples-output';
 
 const ROOT = path.join(__dirname, '..', '..');
 const UPSTREAM = path.join(ROOT, 'upstream', 'examples');
@@ -44,6 +44,7 @@ const converted = inputs.map(({ name, file }) => {
   const docs = readDocuments([file]).filter(d => d.doc !== null && d.doc !== undefined);
   return { name, expected: docs.map(d => normalised(d.doc)), conversion: convert(docs) };
 });
+const TIERS: readonly Tier[] = ['l2', 'l1', 'l1+patch', 'api-object'];
 const moduleName = (name: string) => `${name.replace(/[^A-Za-z0-9]+/g, '_')}.ts`;
 
 describe('every file of the corpora and of the examples\' output converts', () => {
@@ -79,14 +80,15 @@ describe('every file of the corpora and of the examples\' output converts', () =
       }
     }
     const table = [...byKind].sort(([a], [b]) => a.localeCompare(b))
-      .map(([kind, tiers]) => `${kind}: ${[...tiers].sort().map(([t, n]) => `${t} ${n}`).join(', ')}`);
+      .map(([kind, tiers]) => `${kind}: ${TIERS.filter(t => tiers.has(t)).map(t => `${t} ${tiers.get(t)}`).join(', ')}`);
     const upstream = converted.filter(c => c.name.startsWith('upstream'));
     const dist = converted.filter(c => c.name.startsWith('dist/'));
     const count = (cs: typeof converted) => `${cs.length} files, ${cs.reduce((n, c) => n + c.conversion.objects, 0)} objects`;
     expect({ upstream: count(upstream), dist: count(dist), kinds: table }).toMatchSnapshot();
 
     // docs/cli.md quotes these figures.
-    const objects = (tier: Tier) => converted.reduce((n, c) => n + c.conversion.tiers.filter(t => t.tier === tier).reduce((m, t) => m + t.objects, 0), 0);
+    const objects = (tier: Tier) => converted.reduce((n, c) => n + c.conversion.tiers.filter(t => t.tier === tier)
+      .reduce((m, t) => m + t.objects, 0), 0);
     const total = converted.reduce((n, c) => n + c.conversion.objects, 0);
     const sentence = `${count(upstream).replace(/ files, (\d+) objects/, ' upstream files ($1 objects)')} and ${count(dist).replace(/ files, (\d+) objects/, ' example files ($1 objects)')}, all identical. `
       + `Of the ${total} objects, ${objects('l2')} are said by an L2 construct (TrainJobs), ${objects('l1') + objects('l1+patch')} by their typed L1 class `

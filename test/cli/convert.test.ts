@@ -8,13 +8,13 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { lintMessages, scratchFolder, synthesizeModule, typeErrors } from './convert-harness';
+import { tempFolder } from './examples-output';
+import { runCli } from './run-cli';
 import { normalised, propertyName } from '../../src/cli/convert-typed';
 import { readDocuments } from '../../src/cli/input';
 import { COMMAND_USAGE, EXIT } from '../../src/cli/main';
 import { kindSchema, pinnedKinds } from '../../src/rules/schema';
-import { lintMessages, scratchFolder, synthesizeModule, typeErrors } from './convert-harness';
-import { runCli } from './run-cli';
-import { tempFolder } from './examples-output';
 
 // The fixtures are named relative to the repository, as a user names files in theirs.
 const FIXTURES = path.relative(process.cwd(), path.join(__dirname, 'fixtures', 'convert'));
@@ -65,7 +65,7 @@ describe('several files', () => {
   test('one chart per file, named after it; a second file of the same name gets a numbered chart', () => {
     expect(all.status).toBe(EXIT.OK);
     expect([...all.stdout.matchAll(/new Chart\(app, '([^']+)'\)/g)].map(m => m[1])).toEqual(['pytorch', 'pytorch-2', 'queues', 'trainer', 'workspace']);
-    expect(all.stdout).toContain(`/** The objects of 5 files, converted by cdk8s-kubeflow convert. */`);
+    expect(all.stdout).toContain('/** The objects of 5 files, converted by cdk8s-kubeflow convert. */');
     expect(all.stdout).toContain(`  // ${fixture('team-b/pytorch.yaml')}\n  const pytorch2Chart = new Chart(app, 'pytorch-2');`);
   });
 
@@ -126,6 +126,33 @@ test('docs/cli.md\'s example is what the command prints for its YAML', () => {
     process.chdir(cwd);
     fs.rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('an object without metadata.name (generateName) keeps none: a JSON patch removes the name cdk8s would generate', () => {
+  const yaml = [
+    'apiVersion: v1',
+    'kind: ConfigMap',
+    'metadata: {generateName: settings-}',
+    '---',
+    'apiVersion: kubeflow.org/v1',
+    'kind: TFJob',
+    'metadata: {generateName: mnist-, namespace: ml}',
+    'spec:',
+    '  tfReplicaSpecs:',
+    '    Worker:',
+    '      template: {spec: {containers: [{name: tensorflow, image: tensorflow/tensorflow:2.16.1}]}}',
+  ].join('\n');
+  const result = runCli(['convert', '-'], yaml);
+  expect(result.status).toBe(EXIT.OK);
+  expect(synthesizeModule(result.stdout)).toStrictEqual(readDocuments(['-'], () => yaml).map(d => d.doc));
+  expect(result.stdout.match(/^ *\/\/ The input has no metadata.name.*$|^ *JsonPatch\..*$|^ *new \w.*$/gm)).toEqual([
+    '  // The input has no metadata.name, and cdk8s would generate one: a JSON patch removes it.',
+    '  new ApiObject(stdinChart, \'configmap-settings\', {',
+    '    JsonPatch.remove(\'/metadata/name\'),',
+    '  // The input has no metadata.name, and cdk8s would generate one: a JSON patch removes it.',
+    '  new kubeflow.TfJob(stdinChart, \'tfjob-mnist\', {',
+    '    JsonPatch.remove(\'/metadata/name\'),',
+  ]);
 });
 
 describe('errors and usage', () => {

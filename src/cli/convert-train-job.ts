@@ -2,7 +2,9 @@
  * The L2 mapper of TrainJobs: the `TrainJob` construct renders a job that names its runtime and sets
  * the trainer's image, command, arguments, node count and processes per node exactly as given
  * (apiGroup and kind of the runtime reference always written, metadata as given, and the
- * `runtime-provided` annotation from `TrainingRuntimeRef.providedByCluster`/`providedInNamespace`).
+ * `runtime-provided` annotation from `TrainingRuntimeRef.providedByCluster`/`providedInNamespace`),
+ * and literal environment variables in the order given (the `env` prop is a map, which keeps the
+ * order of names that are not array indices).
  * A job with anything else, with a runtime reference that leaves apiGroup or kind to the defaults,
  * or with findings the construct would refuse at synth, is left to the typed L1 class, and the
  * comment says which.
@@ -24,6 +26,9 @@ const TRAINER: { readonly [field: string]: (v: unknown) => boolean } = {
   numNodes: v => Number.isInteger(v),
   // The construct's prop is a number; "auto" and other strings are the L1's.
   numProcPerNode: v => Number.isInteger(v),
+  env: v => Array.isArray(v) && v.length > 0 && v.every(e => isMap(e) && Object.keys(e).sort().join() === 'name,value'
+    && typeof e.name === 'string' && typeof e.value === 'string' && !/^(0|[1-9]\d*)$/.test(e.name))
+    && new Set(v.map(e => e.name)).size === v.length,
 };
 const REFERENCES: { readonly [kind: string]: readonly [provided: string, named: string] } = {
   ClusterTrainingRuntime: ['providedByCluster', 'cluster'],
@@ -64,10 +69,17 @@ export function trainJobL2(doc: any, chart: string, id: string, findings: readon
   const props: Array<[string, Expr]> = [
     ['metadata', object(metadata)],
     ['runtime', { type: 'ref', code: `TrainingRuntimeRef.${provided ? providedFactory : namedFactory}(${quoteString(ref.name)})`, value: undefined }],
-    ...Object.entries(trainer ?? {}).map(([k, v]): [string, Expr] => [k, json(v)]),
+    ...Object.entries(trainer ?? {}).map(([k, v]): [string, Expr] => [k, k === 'env' ? envProp(v as EnvVar[]) : json(v)]),
   ];
   return {
     code: `new TrainJob(${chart}, ${quoteString(id)}, ${print(object(props))});`,
-    imports: ['cdk8s-kubeflow TrainJob', 'cdk8s-kubeflow TrainingRuntimeRef'],
+    imports: ['cdk8s-kubeflow TrainJob', 'cdk8s-kubeflow TrainingRuntimeRef', ...trainer?.env === undefined ? [] : ['cdk8s-plus-28 EnvValue']],
   };
+}
+
+interface EnvVar { readonly name: string; readonly value: string }
+
+/** `{ NAME: EnvValue.fromValue('value') }`, which the construct renders back as the list. */
+function envProp(env: readonly EnvVar[]): Expr {
+  return object(env.map(e => [e.name, { type: 'ref', code: `EnvValue.fromValue(${quoteString(e.value)})`, value: undefined }]));
 }

@@ -56,11 +56,11 @@ function unique(base: string, taken: Set<string>, separator: string): string {
 
 function chartId(file: string): string {
   if (file === STDIN) return 'stdin';
-  const base = path.basename(file).replace(/(\.k8s)?\.ya?ml$/i, '').toLowerCase().replace(/[^a-z0-9.-]+/g, '-').replace(/^-+|-+$/g, '');
+  const base = path.basename(file).replace(/(\.k8s)?\.ya?ml$/i, '').replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '');
   return base === '' ? 'chart' : base;
 }
 
-/** `<kind>-<name>` in lower case: unique within a file unless the file repeats an object. */
+/** `<kind in lower case>-<name>`: unique within a file unless the file repeats an object. */
 function objectId(doc: any): string {
   const name = typeof doc.metadata?.name === 'string' ? doc.metadata.name : typeof doc.metadata?.generateName === 'string' ? doc.metadata.generateName.replace(/-$/, '') : 'unnamed';
   return `${String(doc.kind).toLowerCase()}-${name}`.replace(/\//g, '-');

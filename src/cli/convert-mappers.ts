@@ -7,6 +7,7 @@
  */
 import { Expr, json, object, print, quoteString } from './convert-code';
 import { trainJobL2 } from './convert-train-job';
+import { workspaceL2 } from './convert-workspace';
 import { PatchedField, TypedClass, mapTyped, normalised } from './convert-typed';
 
 /** How an object is said: by its L2 construct, its typed L1 class, or a plain ApiObject. */
@@ -39,7 +40,7 @@ const notebooksL1 = (name: string) => typed('notebooks', name, () => require('..
 
 const V1_JOB = 'its construct renders settings of its own (ports, restart policies, labels, defaults), which convert does not map back to props yet';
 const RUNTIME = 'its construct builds the JobSet template from props, and convert does not map a template back to props yet';
-const NOTEBOOKS = 'its construct builds the pod template from props and options, and convert does not map one back to props yet';
+const NOTEBOOKS = 'its construct builds the pod template from props and options, and convert does not map a template back to props yet';
 
 /**
  * The kinds with a typed class in the package, by `apiVersion kind`: the class, and the L2 mapper
@@ -56,13 +57,17 @@ const TYPED: { readonly [apiVersionKind: string]: { readonly l1: TypedClass; rea
   'trainer.kubeflow.org/v1alpha1 TrainJob': { l1: trainerL1('TrainJob'), l2: trainJobL2 },
   'trainer.kubeflow.org/v1alpha1 TrainingRuntime': { l1: trainerL1('TrainingRuntime'), l2: RUNTIME },
   'trainer.kubeflow.org/v1alpha1 ClusterTrainingRuntime': { l1: trainerL1('ClusterTrainingRuntime'), l2: RUNTIME },
-  'kubeflow.org/v1beta1 Workspace': { l1: notebooksL1('Workspace'), l2: NOTEBOOKS },
+  'kubeflow.org/v1beta1 Workspace': { l1: notebooksL1('Workspace'), l2: workspaceL2 },
   'kubeflow.org/v1beta1 WorkspaceKind': { l1: notebooksL1('WorkspaceKind'), l2: NOTEBOOKS },
 };
 
 /** An L2 mapper: the construct's code, or why the construct cannot say the object. */
-type L2Mapper = (doc: any, chart: string, id: string, findings: readonly string[]) => L2Code | { readonly cannot: string };
-interface L2Code { readonly code: string; readonly imports: readonly string[] }
+type L2Mapper = (doc: any, chart: string, id: string, findings: readonly string[]) => L2Mapping;
+
+/** The L2 code of an object (the construct and what the module imports for it), or why the construct cannot say it. */
+export type L2Mapping =
+  | { readonly code: string; readonly imports: readonly string[] }
+  | { readonly cannot: string };
 
 /**
  * Why an object without a mapper of its own is an ApiObject, by API group. Kueue's kinds get typed

@@ -10,12 +10,9 @@
  * comment says which.
  */
 import { Expr, json, object, print, quoteString } from './convert-code';
+import type { L2Mapping } from './convert-mappers';
 import { RUNTIME_PROVIDED_ANNOTATION, TRAINER_GROUP } from '../rules/trainer/names';
 
-/** The L2 code of a TrainJob, or why the construct cannot say it. */
-export type TrainJobMapping =
-  | { readonly code: string; readonly imports: readonly string[] }
-  | { readonly cannot: string };
 
 const METADATA = ['name', 'namespace', 'labels', 'annotations'];
 const SPEC = ['runtimeRef', 'trainer'];
@@ -40,7 +37,7 @@ const outside = (value: unknown, allowed: readonly string[], at: string) =>
   (isMap(value) ? Object.keys(value).filter(k => !allowed.includes(k)).map(k => `${at}.${k}`) : [at]);
 
 /** The `TrainJob` construct for `doc` (a TrainJob manifest, nulls dropped), or what it cannot say. */
-export function trainJobL2(doc: any, chart: string, id: string, findings: readonly string[]): TrainJobMapping {
+export function trainJobL2(doc: any, chart: string, id: string, findings: readonly string[]): L2Mapping {
   if (findings.length > 0) return { cannot: `the TrainJob construct would refuse it at synth (${findings[0]})` };
   const spec = doc.spec;
   const ref = spec?.runtimeRef;

@@ -70,10 +70,10 @@ Exit status: 0 listed, 2 usage error, 3 internal error.
 
 Writes a TypeScript cdk8s module (export default function (app: App): void) that synthesizes the
 objects of the YAML: one Chart per input file; each object by its L2 construct where that says it
-exactly (TrainJob), else by the typed L1 class of its kind (kubeflow, trainer, notebooks; a JSON
-patch for a field the class cannot say), else (Kueue objects, ConfigMaps) by an ApiObject that
-holds it as written, with a comment on each fallback. Standard error counts the objects per kind
-and by what said them.
+exactly (TrainJob, Workspace), else by the typed L1 class of its kind (kubeflow, trainer,
+notebooks; a JSON patch for a field the class cannot say), else (Kueue objects, ConfigMaps) by an
+ApiObject that holds it as written, with a comment on each fallback. Standard error counts the
+objects per kind and by what said them.
 
 Options:
   --out FILE  write the module to FILE instead of standard output

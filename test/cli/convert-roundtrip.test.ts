@@ -91,7 +91,7 @@ describe('every file of the corpora and of the examples\' output converts', () =
       .reduce((m, t) => m + t.objects, 0), 0);
     const total = converted.reduce((n, c) => n + c.conversion.objects, 0);
     const sentence = `${count(upstream).replace(/ files, (\d+) objects/, ' upstream files ($1 objects)')} and ${count(dist).replace(/ files, (\d+) objects/, ' example files ($1 objects)')}, all identical. `
-      + `Of the ${total} objects, ${objects('l2')} are said by an L2 construct (TrainJobs), ${objects('l1') + objects('l1+patch')} by their typed L1 class `
+      + `Of the ${total} objects, ${objects('l2')} are said by an L2 construct, ${objects('l1') + objects('l1+patch')} by their typed L1 class `
       + `(${objects('l1+patch')} of them with JSON patches: an XGBoostJob whose pod templates carry an \`apiVersion\` and a \`kind\`) and ${objects('api-object')} by an ApiObject`;
     const flat = (s: string) => s.replace(/\s+/g, ' ');
     expect(flat(fs.readFileSync(path.join(ROOT, 'docs', 'cli.md'), 'utf8'))).toContain(sentence);

@@ -7,8 +7,8 @@
  */
 import { Expr, json, object, print, quoteString } from './convert-code';
 import { trainJobL2 } from './convert-train-job';
-import { workspaceL2 } from './convert-workspace';
 import { PatchedField, TypedClass, mapTyped, normalised } from './convert-typed';
+import { workspaceL2 } from './convert-workspace';
 
 /** How an object is said: by its L2 construct, its typed L1 class, or a plain ApiObject. */
 export type Tier = 'l2' | 'l1' | 'l1+patch' | 'api-object';

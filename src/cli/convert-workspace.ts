@@ -6,7 +6,7 @@
  * constructs; an empty label map; a field the construct writes that the input leaves to the
  * default), or with findings the construct would refuse at synth, is left to the typed L1 class.
  */
-import { Expr, json, object, print, quoteString } from './convert-code';
+import { Expr, array, json, object, print, quoteString } from './convert-code';
 import type { L2Mapping } from './convert-mappers';
 
 const isMap = (v: unknown): v is { [key: string]: unknown } => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -51,11 +51,11 @@ export function workspaceL2(doc: any, chart: string, id: string, findings: reado
   ];
   if (volumes.home !== undefined) props.push(['home', ref(`WorkspaceClaim.fromClaimName(${quoteString(volumes.home)})`)]);
   if (volumes.data !== undefined) {
-    props.push(['data', { type: 'array', items: volumes.data.map((d: any) => object([
+    props.push(['data', array(volumes.data.map((d: any) => object([
       ['mountPath', json(d.mountPath)],
       ['claim', ref(`WorkspaceClaim.fromClaimName(${quoteString(d.pvcName)})`)],
       ['readOnly', json(d.readOnly)],
-    ])) }]);
+    ])))]);
   }
   props.push(['paused', json(spec.paused)]);
   if (spec.displayName !== undefined) props.push(['displayName', json(spec.displayName)]);

@@ -21,9 +21,11 @@ const FIXTURES = path.relative(process.cwd(), path.join(__dirname, 'fixtures', '
 const fixture = (name: string) => path.join(FIXTURES, name);
 const CASES = ['pytorch.yaml', 'trainer.yaml', 'workspace.yaml', 'team-b/queues.yaml'];
 
+// At the file's level, so that it is removed when a filtered run (-t) skips the describe below.
+const scratch = scratchFolder('converted-cases');
+afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
+
 describe('the module for one file of each kind', () => {
-  const scratch = scratchFolder('converted-cases');
-  afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
   const outputs = new Map(CASES.map(c => [c, runCli(['convert', fixture(c)])]));
 
   test.each(CASES)('%s: the exact module', c => {

@@ -4,6 +4,7 @@
  *   cdk8s-kubeflow lint [--format text|json|github] [--rules-off SOURCE]... PATH...
  *   cdk8s-kubeflow plan [--format markdown|text|json] PATH... [--against PATH]... [--queues PATH]...
  *   cdk8s-kubeflow rules
+ *   cdk8s-kubeflow convert [--out FILE] PATH...
  *   cdk8s-kubeflow --help | --version;  cdk8s-kubeflow COMMAND --help
  *
  * PATH is a YAML file, a folder (searched recursively for *.yaml and *.yml) or `-` for standard
@@ -69,6 +70,23 @@ Options:
 
 Exit status: 0 listed, 2 usage error, 3 internal error.
 `,
+  convert: `Usage: cdk8s-kubeflow convert [--out FILE] PATH...
+
+Writes a TypeScript cdk8s module (export default function (app: App): void) that synthesizes the
+objects of the YAML: one Chart per input file; each object by its L2 construct where that says it
+exactly (TrainJob, Workspace), else by the typed L1 class of its kind (kubeflow, trainer,
+notebooks; a JSON patch for a field the class cannot say), else (Kueue objects, ConfigMaps) by an
+ApiObject that holds it as written, with a comment on each fallback. Standard error counts the
+objects per kind and by what said them.
+
+Options:
+  --out FILE  write the module to FILE instead of standard output
+  -h, --help  print this help
+
+${PATHS}
+Exit status: 0 converted, 1 an input document is not YAML or not a Kubernetes object, 2 usage
+error, 3 internal error.
+`,
 } as const;
 
 export const USAGE = `Usage:
@@ -87,6 +105,11 @@ export const USAGE = `Usage:
   cdk8s-kubeflow rules
       Every rule lint applies, by source (the group --rules-off names) and family, with the
       upstream code or behaviour it mirrors.
+  cdk8s-kubeflow convert [--out FILE] PATH...
+      A TypeScript cdk8s module that synthesizes the objects of the YAML, one Chart per file:
+      each object by its L2 construct where that says it exactly, else by its typed L1 class
+      (JSON patches for what the class cannot say) or an ApiObject; to FILE with --out, else on
+      standard output.
   cdk8s-kubeflow COMMAND --help
       That command's usage and options.
   cdk8s-kubeflow --version
@@ -115,7 +138,7 @@ class UsageError extends Error {}
 export const EXIT = {
   /** Nothing found. */
   OK: 0,
-  /** Findings (lint), or a document that is not YAML (plan). */
+  /** Findings (lint), or a document that is not YAML (plan), or not a Kubernetes object (convert). */
   FINDINGS: 1,
   /** The command line or a path it names is wrong. */
   USAGE: 2,
@@ -134,6 +157,7 @@ export function main(argv: readonly string[], io: Io = PROCESS_IO): number {
     switch (command) {
       case 'lint': return runLint(rest, io);
       case 'plan': return runPlan(rest, io);
+      case 'convert': return runConvert(rest, io);
       case 'rules':
         if (rest.length > 0) throw new UsageError('rules takes no arguments');
         // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -259,4 +283,35 @@ function runPlan(args: readonly string[], io: Io): number {
     io.out(format === 'json' ? changeJson(change, after) : format === 'text' ? changeText(change, after) : changeMarkdown(change, after));
   }
   return broken.length > 0 ? EXIT.FINDINGS : EXIT.OK;
+}
+
+/** `convert`: the module on standard output (or --out), the figures on standard error. */
+function runConvert(args: readonly string[], io: Io): number {
+  const { paths, values } = parseArgs(args, ['out']);
+  const outs = values.get('out') ?? [];
+  if (outs.length > 1) throw new UsageError('--out takes one FILE');
+  if (paths.length === 0) throw new UsageError('convert needs at least one PATH');
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  const { convert, conversionSummary } = require('./convert') as typeof import('./convert');
+  const { ConvertInputError } = require('./convert-reader') as typeof import('./convert-reader');
+  /* eslint-enable @typescript-eslint/no-require-imports */
+  let conversion;
+  try {
+    conversion = convert(readDocuments(paths, io.stdin));
+  } catch (e) {
+    if (!(e instanceof ConvertInputError)) throw e;
+    io.err(`cdk8s-kubeflow: ${e.message}\n`);
+    return EXIT.FINDINGS;
+  }
+  if (outs.length === 1) {
+    try {
+      fs.writeFileSync(outs[0], conversion.code);
+    } catch (e) {
+      throw new UsageError(`--out ${outs[0]}: ${(e as Error).message}`);
+    }
+  } else {
+    io.out(conversion.code);
+  }
+  io.err(conversionSummary(conversion));
+  return EXIT.OK;
 }

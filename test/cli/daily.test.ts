@@ -38,6 +38,7 @@ describe('--version and --help', () => {
       '  cdk8s-kubeflow lint [--format text|json|github] [--rules-off SOURCE]... PATH...',
       '  cdk8s-kubeflow plan [--format markdown|text|json] PATH... [--against PATH]... [--queues PATH]...',
       '  cdk8s-kubeflow rules',
+      '  cdk8s-kubeflow convert [--out FILE] PATH...',
       '  cdk8s-kubeflow COMMAND --help',
       '  cdk8s-kubeflow --version',
     ]);
@@ -47,6 +48,7 @@ describe('--version and --help', () => {
     ['lint', '--help'], ['lint', '-h'], ['lint', '--format', 'json', '--help', 'dist/'], ['help', 'lint'],
     ['plan', '--help'], ['plan', '-h'], ['help', 'plan'],
     ['rules', '--help'], ['rules', '-h'], ['help', 'rules'],
+    ['convert', '--help'], ['convert', '--out', 'app.ts', '-h', 'dist/'], ['help', 'convert'],
   ].map(args => [args]))('%j prints that command\'s usage, status 0', args => {
     const name = args[0] === 'help' ? args[1] : args[0];
     expect(command(args)).toEqual(ok(COMMAND_USAGE[name as keyof typeof COMMAND_USAGE]));
@@ -79,12 +81,13 @@ Exit status: 0 planned, 1 an input document is not YAML, 2 usage error, 3 intern
       ['lint', 'Usage: cdk8s-kubeflow lint [--format text|json|github] [--rules-off SOURCE]... PATH...', true],
       ['plan', 'Usage: cdk8s-kubeflow plan [--format markdown|text|json] PATH... [--against PATH]... [--queues PATH]...', true],
       ['rules', 'Usage: cdk8s-kubeflow rules', true],
+      ['convert', 'Usage: cdk8s-kubeflow convert [--out FILE] PATH...', true],
     ]);
   });
 
   test.each([
     [['--version', 'lint'], 'cdk8s-kubeflow: --version takes no arguments'],
-    [['help', 'deploy'], 'cdk8s-kubeflow: help takes one command: lint, plan, rules'],
+    [['help', 'deploy'], 'cdk8s-kubeflow: help takes one command: lint, plan, rules, convert'],
     [['plan', '--format', 'yaml', INPUT], 'cdk8s-kubeflow: --format is "yaml"; expected markdown, text or json'],
     [['lint', '--version', INPUT], 'cdk8s-kubeflow: unknown option "--version"'],
   ])('%j is a usage error: status 2, the usage on standard error', (args, message) => {
@@ -308,8 +311,8 @@ describe('docs/cli.md, the manual page', () => {
     const options = doc.slice(doc.indexOf('## OPTIONS'), doc.indexOf('## EXIT STATUS'));
     const documented = [...options.matchAll(/^\| `(--?[a-z-]+)/gm)].map(m => m[1]);
     const inHelp = [...new Set(Object.values(COMMAND_USAGE).join('\n').match(/^ {2}(--?[a-z-]+)/gm)!.map(o => o.trim()))];
-    expect(inHelp.sort()).toEqual(['--against', '--format', '--queues', '--rules-off', '-h']);
+    expect(inHelp.sort()).toEqual(['--against', '--format', '--out', '--queues', '--rules-off', '-h']);
     expect(inHelp.filter(o => !documented.includes(o))).toEqual([]);
-    expect(documented).toEqual(['--format', '--format', '--rules-off', '--against', '--queues', '-h', '--version']);
+    expect(documented).toEqual(['--format', '--format', '--rules-off', '--against', '--queues', '--out', '-h', '--version']);
   });
 });

@@ -1,0 +1,172 @@
+/**
+ * The per-kind mappers of `convert`: for each object, the statement that adds it to its chart, and
+ * how it says it (the tier `convert` counts). A kind with a typed class in the package (the pinned
+ * CRDs' L1 in imports/) gets its class, with JSON patches for what the class cannot say; any other
+ * object (Kueue's, a ConfigMap, a newer apiVersion) becomes a cdk8s `ApiObject` that holds its
+ * fields as written. A new kind is a row of MAPPERS.
+ */
+import { Expr, json, object, print, quoteString } from './convert-code';
+import { trainJobL2 } from './convert-train-job';
+import { PatchedField, TypedClass, mapTyped, normalised } from './convert-typed';
+import { workspaceL2 } from './convert-workspace';
+
+/** How an object is said: by its L2 construct, its typed L1 class, or a plain ApiObject. */
+export type Tier = 'l2' | 'l1' | 'l1+patch' | 'api-object';
+
+/** The code that adds one object to a chart. */
+export interface Statement {
+  readonly tier: Tier;
+  /** `apiVersion kind` of the object. */
+  readonly kind: string;
+  /** The lines (without the function body's indentation) of the statement and its comments. */
+  readonly lines: readonly string[];
+  /** What the module must import, as `module name` pairs (`cdk8s ApiObject`). */
+  readonly imports: readonly string[];
+}
+
+/**
+ * Adds one object to the chart held in `chart` under the construct id `id`; `findings` are what
+ * `lint` finds in the object (an L2 construct would refuse it at synth).
+ */
+export type Mapper = (doc: any, chart: string, id: string, findings: readonly string[]) => Statement;
+
+/* eslint-disable @typescript-eslint/no-require-imports */
+const typed = (namespace: string, className: string, module: () => any): TypedClass =>
+  ({ namespace, className, module, load: () => module()[className] });
+const kubeflowL1 = (name: string) => typed('kubeflow', name, () => require('../../imports/kubeflow'));
+const trainerL1 = (name: string) => typed('trainer', name, () => require('../../imports/trainer'));
+const notebooksL1 = (name: string) => typed('notebooks', name, () => require('../../imports/notebooks'));
+/* eslint-enable @typescript-eslint/no-require-imports */
+
+const V1_JOB = 'its construct renders settings of its own (ports, restart policies, labels, defaults), which convert does not map back to props yet';
+const RUNTIME = 'its construct builds the JobSet template from props, and convert does not map a template back to props yet';
+const NOTEBOOKS = 'its construct builds the pod template from props and options, and convert does not map a template back to props yet';
+
+/**
+ * The kinds with a typed class in the package, by `apiVersion kind`: the class, and the L2 mapper
+ * or why there is none (the comment on each object said by its L1).
+ */
+const TYPED: { readonly [apiVersionKind: string]: { readonly l1: TypedClass; readonly l2: L2Mapper | string } } = {
+  'kubeflow.org/v1 PyTorchJob': { l1: kubeflowL1('PyTorchJob'), l2: V1_JOB },
+  'kubeflow.org/v1 TFJob': { l1: kubeflowL1('TfJob'), l2: V1_JOB },
+  'kubeflow.org/v1 MPIJob': { l1: kubeflowL1('MpiJob'), l2: V1_JOB },
+  'kubeflow.org/v1 XGBoostJob': { l1: kubeflowL1('XgBoostJob'), l2: V1_JOB },
+  'kubeflow.org/v1 PaddleJob': { l1: kubeflowL1('PaddleJob'), l2: V1_JOB },
+  'kubeflow.org/v1 JAXJob': { l1: kubeflowL1('JaxJob'), l2: V1_JOB },
+  'kubeflow.org/v1 MXJob': { l1: kubeflowL1('MxJob'), l2: 'the package has no MXJob construct (the legacy kind has an L1 only)' },
+  'trainer.kubeflow.org/v1alpha1 TrainJob': { l1: trainerL1('TrainJob'), l2: trainJobL2 },
+  'trainer.kubeflow.org/v1alpha1 TrainingRuntime': { l1: trainerL1('TrainingRuntime'), l2: RUNTIME },
+  'trainer.kubeflow.org/v1alpha1 ClusterTrainingRuntime': { l1: trainerL1('ClusterTrainingRuntime'), l2: RUNTIME },
+  'kubeflow.org/v1beta1 Workspace': { l1: notebooksL1('Workspace'), l2: workspaceL2 },
+  'kubeflow.org/v1beta1 WorkspaceKind': { l1: notebooksL1('WorkspaceKind'), l2: NOTEBOOKS },
+};
+
+/** An L2 mapper: the construct's code, or why the construct cannot say the object. */
+type L2Mapper = (doc: any, chart: string, id: string, findings: readonly string[]) => L2Mapping;
+
+/** The L2 code of an object (the construct and what the module imports for it), or why the construct cannot say it. */
+export type L2Mapping =
+  | { readonly code: string; readonly imports: readonly string[] }
+  | { readonly cannot: string };
+
+/**
+ * Why an object without a mapper of its own is an ApiObject, by API group. Kueue's kinds get typed
+ * constructs of their own (issue #26 item 1); their row here then becomes a mapper.
+ */
+const UNTYPED_GROUPS: { readonly [group: string]: string } = {
+  'kueue.x-k8s.io': 'Kueue objects have no typed class in this package yet',
+  'kubeflow.org': 'this apiVersion of a Kubeflow kind has no pinned CRD, so no typed class',
+  'trainer.kubeflow.org': 'this apiVersion of a Trainer kind has no pinned CRD, so no typed class',
+};
+
+const key = (doc: any) => `${doc.apiVersion} ${doc.kind}`;
+const group = (apiVersion: string) => (apiVersion.includes('/') ? apiVersion.split('/')[0] : '');
+
+/** The mapper of an object. */
+export function mapperFor(doc: any): Mapper {
+  const t = TYPED[key(doc)];
+  if (t === undefined) return apiObject;
+  return (d, chart, id, findings) => {
+    const l2 = typeof t.l2 === 'string' ? { cannot: `${d.kind}: ${t.l2}` } : t.l2(normalised(d), chart, id, findings);
+    if ('code' in l2) return { tier: 'l2', kind: key(d), lines: [l2.code], imports: l2.imports };
+    const why = l2.cannot.charAt(0).toUpperCase() + l2.cannot.slice(1);
+    return typedStatement(d, chart, id, t.l1, `${why}; its typed L1 class says it.`);
+  };
+}
+
+/** `// text` lines, wrapped before 120 columns. */
+function comment(text: string): string[] {
+  const lines: string[] = [];
+  let line = '//';
+  for (const word of text.split(' ')) {
+    if (line.length + 1 + word.length > 118 && line !== '//') {
+      lines.push(line);
+      line = '//';
+    }
+    line += ` ${word}`;
+  }
+  return [...lines, line];
+}
+
+function typedStatement(doc: any, chart: string, id: string, t: TypedClass, why: string): Statement {
+  const mapped = mapTyped(doc, t);
+  const patches = [...mapped.patches, ...unnamed(doc)];
+  const props = mapped.props;
+  const construct = `new ${t.namespace}.${t.className}(${chart}, ${quoteString(id)}, ${print(props)})`;
+  const imports = [`cdk8s-kubeflow ${t.namespace}`];
+  if (usesK8s(props)) imports.push('cdk8s-plus-28 k8s');
+  if (patches.length === 0) return { tier: 'l1', kind: key(doc), lines: [...comment(why), `${construct};`], imports };
+  imports.push('cdk8s JsonPatch');
+  const lines = [
+    ...comment(why),
+    ...patches.flatMap(p => comment(`${p.reason}: a JSON patch ${p.op === 'add' ? 'sets' : 'removes'} it.`)),
+    `${construct}.addJsonPatch(`,
+    ...patches.map(p => `  ${patchCode(p, '  ')},`),
+    ');',
+  ];
+  return { tier: 'l1+patch', kind: key(doc), lines, imports };
+}
+
+function patchCode(p: PatchedField, indent: string): string {
+  const pointer = quoteString(`/${p.path.map(s => s.replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`);
+  return p.op === 'remove' ? `JsonPatch.remove(${pointer})` : `JsonPatch.add(${pointer}, ${print(json(p.value), indent)})`;
+}
+
+function usesK8s(e: Expr): boolean {
+  switch (e.type) {
+    case 'call': return e.callee.startsWith('k8s.') || e.args.some(usesK8s);
+    case 'object': return e.entries.some(([, v]) => usesK8s(v));
+    case 'array': return e.items.some(usesK8s);
+    default: return false;
+  }
+}
+
+/**
+ * cdk8s names an object that has no `metadata.name` (one made with `generateName`, for
+ * `kubectl create`); a patch takes that name out again.
+ */
+function unnamed(doc: any): PatchedField[] {
+  return doc.metadata?.name === undefined || doc.metadata?.name === null
+    ? [{ op: 'remove', path: ['metadata', 'name'], reason: 'The input has no metadata.name, and cdk8s would generate one' }]
+    : [];
+}
+
+/** An ApiObject that holds the object's fields as written (cdk8s writes them through). */
+function apiObject(doc: any, chart: string, id: string): Statement {
+  const why = UNTYPED_GROUPS[group(String(doc.apiVersion))] ?? 'this package has no typed class for this kind';
+  const props = object(Object.entries(doc).filter(([, v]) => v !== null).map(([k, v]) => [k, json(v)]));
+  const construct = `new ApiObject(${chart}, ${quoteString(id)}, ${print(props)})`;
+  const patches = unnamed(doc);
+  const lines = patches.length === 0 ? [`${construct};`] : [
+    ...patches.flatMap(p => comment(`${p.reason}: a JSON patch removes it.`)),
+    `${construct}.addJsonPatch(`,
+    ...patches.map(p => `  ${patchCode(p, '  ')},`),
+    ');',
+  ];
+  return {
+    tier: 'api-object',
+    kind: key(doc),
+    lines: [...comment(`${doc.kind} (${doc.apiVersion}): ${why}; an ApiObject writes its fields as given.`), ...lines],
+    imports: patches.length === 0 ? ['cdk8s ApiObject'] : ['cdk8s ApiObject', 'cdk8s JsonPatch'],
+  };
+}

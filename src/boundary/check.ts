@@ -274,16 +274,37 @@ function checkMap(where: Where, element: Type, value: unknown, field: string): v
 
 const OPEN = new Set(OPEN_STRUCTS);
 
-const fieldCache = new Map<string, Array<{ key: string; type: Type; optional: boolean }>>();
+interface Field { readonly key: string; readonly type: Type; readonly optional: boolean }
 
-/** A struct's fields with their parsed types, worked out once per struct. */
-function fieldsOf(fqn: string): Array<{ key: string; type: Type; optional: boolean }> {
-  let fields = fieldCache.get(fqn);
-  if (!fields) {
-    fields = Object.entries(STRUCTS[fqn]).map(([key, spec]) => ({ key, ...parse(spec) }));
-    fieldCache.set(fqn, fields);
+/**
+ * A struct's fields with their parsed types, their positions by name and the positions of the
+ * required ones, worked out once per struct. Props name a few of a struct's many fields, so a check
+ * visits the fields given and the required ones rather than every field declared.
+ */
+interface StructFields {
+  readonly fields: readonly Field[];
+  readonly position: ReadonlyMap<string, number>;
+  readonly required: readonly number[];
+}
+
+const fieldCache = new Map<string, StructFields>();
+
+function structFields(fqn: string): StructFields {
+  let info = fieldCache.get(fqn);
+  if (!info) {
+    const fields = Object.entries(STRUCTS[fqn]).map(([key, spec]) => ({ key, ...parse(spec) }));
+    info = {
+      fields,
+      position: new Map(fields.map((f, i) => [f.key, i])),
+      required: fields.flatMap((f, i) => (f.optional ? [] : [i])),
+    };
+    fieldCache.set(fqn, info);
   }
-  return fields;
+  return info;
+}
+
+function fieldsOf(fqn: string): readonly Field[] {
+  return structFields(fqn).fields;
 }
 
 /**
@@ -319,14 +340,16 @@ function checkStruct(where: Where, fqn: string, value: unknown, field: string): 
   // A struct of cdk8s or cdk8s-plus goes to cdk8s's serializer, which needs a prototype.
   if (fqn.includes('.') && Object.getPrototypeOf(value) === null) raise(where, field || 'props', show(value), NULL_PROTOTYPE);
   const record = value as { [key: string]: unknown };
+  const { fields: declared, position, required } = structFields(fqn);
+  const keys = Object.keys(record);
   if (OPEN.has(fqn)) {
     // Fields the struct does not name are written as they are, so they must be JSON data.
-    for (const key of Object.keys(record)) {
-      if (!(key in fields) && record[key] !== undefined) checkJson(where, record[key], join(field, key));
+    for (const key of keys) {
+      if (!position.has(key) && record[key] !== undefined) checkJson(where, record[key], join(field, key));
     }
   } else {
-    for (const key of Object.keys(record)) {
-      if (!(key in fields) && record[key] !== undefined) {
+    for (const key of keys) {
+      if (!position.has(key) && record[key] !== undefined) {
         const known = Object.keys(fields);
         const guess = ALIASES[key.toLowerCase()] in fields ? ALIASES[key.toLowerCase()] : nearest(key, known);
         raise(where, join(field, key), show(record[key]), guess
@@ -335,7 +358,16 @@ function checkStruct(where: Where, fqn: string, value: unknown, field: string): 
       }
     }
   }
-  for (const { key, type, optional } of fieldsOf(fqn)) {
+  // The fields given and the required ones, in the order the struct declares them (the first
+  // refusal is the one reported).
+  const given: number[] = required.slice();
+  for (const key of keys) {
+    const i = position.get(key);
+    if (i !== undefined && declared[i].optional) given.push(i);
+  }
+  if (given.length > 1) given.sort((a, b) => a - b);
+  for (const i of given) {
+    const { key, type, optional } = declared[i];
     const item = record[key];
     if (item === undefined) {
       if (!optional) raise(where, join(field, key), show(item), `expected ${describeType(type)}`);

@@ -36,11 +36,13 @@ const typed = (namespace: string, className: string, module: () => any): TypedCl
 const kubeflowL1 = (name: string) => typed('kubeflow', name, () => require('../../imports/kubeflow'));
 const trainerL1 = (name: string) => typed('trainer', name, () => require('../../imports/trainer'));
 const notebooksL1 = (name: string) => typed('notebooks', name, () => require('../../imports/notebooks'));
+const kueueL1 = (name: string) => typed('kueue', name, () => require('../../imports/kueue'));
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 const V1_JOB = 'its construct renders settings of its own (ports, restart policies, labels, defaults), which convert does not map back to props yet';
 const RUNTIME = 'its construct builds the JobSet template from props, and convert does not map a template back to props yet';
 const NOTEBOOKS = 'its construct builds the pod template from props and options, and convert does not map a template back to props yet';
+const KUEUE = 'its construct takes the Kueue objects it names as constructs (flavors, queues, topologies), which convert does not link up yet';
 
 /**
  * The kinds with a typed class in the package, by `apiVersion kind`: the class, and the L2 mapper
@@ -59,6 +61,11 @@ const TYPED: { readonly [apiVersionKind: string]: { readonly l1: TypedClass; rea
   'trainer.kubeflow.org/v1alpha1 ClusterTrainingRuntime': { l1: trainerL1('ClusterTrainingRuntime'), l2: RUNTIME },
   'kubeflow.org/v1beta1 Workspace': { l1: notebooksL1('Workspace'), l2: workspaceL2 },
   'kubeflow.org/v1beta1 WorkspaceKind': { l1: notebooksL1('WorkspaceKind'), l2: NOTEBOOKS },
+  'kueue.x-k8s.io/v1beta1 ResourceFlavor': { l1: kueueL1('ResourceFlavor'), l2: KUEUE },
+  'kueue.x-k8s.io/v1beta1 ClusterQueue': { l1: kueueL1('ClusterQueue'), l2: KUEUE },
+  'kueue.x-k8s.io/v1beta1 LocalQueue': { l1: kueueL1('LocalQueue'), l2: KUEUE },
+  'kueue.x-k8s.io/v1beta1 WorkloadPriorityClass': { l1: kueueL1('WorkloadPriorityClass'), l2: KUEUE },
+  'kueue.x-k8s.io/v1beta1 Topology': { l1: kueueL1('Topology'), l2: KUEUE },
 };
 
 /** An L2 mapper: the construct's code, or why the construct cannot say the object. */
@@ -69,12 +76,9 @@ export type L2Mapping =
   | { readonly code: string; readonly imports: readonly string[] }
   | { readonly cannot: string };
 
-/**
- * Why an object without a mapper of its own is an ApiObject, by API group. Kueue's kinds get typed
- * constructs of their own (issue #26 item 1); their row here then becomes a mapper.
- */
+/** Why an object without a mapper of its own is an ApiObject, by API group. */
 const UNTYPED_GROUPS: { readonly [group: string]: string } = {
-  'kueue.x-k8s.io': 'Kueue objects have no typed class in this package yet',
+  'kueue.x-k8s.io': 'this Kueue kind or apiVersion has no typed class in this package (it types v1beta1 ResourceFlavor, ClusterQueue, LocalQueue, WorkloadPriorityClass and Topology)',
   'kubeflow.org': 'this apiVersion of a Kubeflow kind has no pinned CRD, so no typed class',
   'trainer.kubeflow.org': 'this apiVersion of a Trainer kind has no pinned CRD, so no typed class',
 };

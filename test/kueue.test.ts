@@ -139,6 +139,13 @@ describe('the five kinds', () => {
     expect(thrown(() => queue.addPodLabel('team', 'a'))).toBe('test/P: podLabels is "team"; expected none: a WorkloadPriorityClass describes no pods; add pod labels to the jobs it admits');
   });
 
+  test('the policies and strategies parse from configuration, refusing an unknown name', () => {
+    expect(PreemptionPolicy.parse('LowerOrNewerEqualPriority')).toBe(PreemptionPolicy.LOWER_OR_NEWER_EQUAL_PRIORITY);
+    expect(QueueingStrategy.parse('StrictFIFO')).toBe(QueueingStrategy.STRICT_FIFO);
+    expect(thrown(() => PreemptionPolicy.parse('lowerPriority', 'preemption.withinClusterQueue'))).toBe('PreemptionPolicy.parse: preemption.withinClusterQueue is "lowerPriority"; '
+      + 'expected "Never", "LowerPriority", "LowerOrNewerEqualPriority" or "Any", the preemption policies Kueue v0.15.2 knows: did you mean "LowerPriority"?');
+  });
+
   test('an unknown policy for a field is the schema\'s finding, named by the prop', () => {
     expect(synthErrors(c => new ClusterQueue(c, 'Q', {
       preemption: { withinClusterQueue: PreemptionPolicy.ANY },

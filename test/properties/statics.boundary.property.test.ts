@@ -105,11 +105,13 @@ const CASES: StaticCase[] = [
   { cls: 'ResourceQuota', method: 'accelerator', args: () => [Accelerator.nvidia(8), 4, 2], use: quota },
   { cls: 'ResourceQuota', method: 'pods', args: () => [10, 5, 2], use: quota },
   { cls: 'ResourceQuota', method: 'custom', args: () => ['example.com/license', '3', '1', '1'], use: quota },
+  { cls: 'PreemptionPolicy', method: 'parse', args: () => ['LowerPriority'], use: (c, p) => new ClusterQueue(c, 'job', { preemption: { withinClusterQueue: p as any }, resourceGroups: [] }) },
+  { cls: 'QueueingStrategy', method: 'parse', args: () => ['StrictFIFO'], use: (c, s) => new ClusterQueue(c, 'job', { queueingStrategy: s as any, resourceGroups: [] }) },
   { cls: 'Parse', method: 'duration', args: () => ['1d'], use: (c, ttlAfterFinished) => job(c, { runPolicy: { ttlAfterFinished } }) },
 ];
 
 test(`static factories: ${PROPERTY_RUNS} arbitrary arguments end in the library's error or a manifest that keeps them`, () => {
   const all = Object.entries(CLASSES).flatMap(([cls, entry]) => Object.keys(entry.statics ?? {}).map(m => `${cls}.${m}`)).sort();
   expect(CASES.map(c => `${c.cls}.${c.method}`).sort()).toEqual(all);
-  expect(staticsProperty(CASES, ['test', 'test/job', 'test/kind', 'test/ws', 'test/tj', 'test/claim'])).toBe(29 + 11 + 6 + 35 + 19); // 35: the arguments of the parse functions; 19: of ResourceQuota's factories
+  expect(staticsProperty(CASES, ['test', 'test/job', 'test/kind', 'test/ws', 'test/tj', 'test/claim'])).toBe(29 + 11 + 6 + 39 + 19); // 39: the arguments of the parse functions; 19: of ResourceQuota's factories
 });

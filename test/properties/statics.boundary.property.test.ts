@@ -7,8 +7,8 @@ import { Chart, Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { PROPERTY_RUNS, StaticCase, staticsProperty } from './boundary-arbitraries';
 import {
-  Accelerator, ClusterQueue, ClusterTrainingRuntime, DistributedPaddle, DistributedPyTorch, MlPolicy, Nccl, ParameterServerTF, ResourceFlavor, TrainJob, Workspace,
-  WorkspaceKind,
+  Accelerator, ClusterQueue, ClusterTrainingRuntime, DistributedPaddle, DistributedPyTorch, MlPolicy, Nccl, ParameterServerTF, ResourceFlavor,
+  TrainJob, Workspace, WorkspaceKind,
 } from '../../src';
 import { CLASSES } from '../../src/boundary/schema.generated';
 import { JUPYTERLAB_KIND as KIND_PROPS } from '../harness/notebook-fixtures';

@@ -289,6 +289,11 @@ describe('Kueue\'s webhook checks: the same message at synth and in lint', () =>
     ));
   });
 
+  test('k8s/int32: a priority value beyond 32 bits (the CRD\'s format, which the API server leaves to the decoder)', () => {
+    expect(synthErrors(c => new WorkloadPriorityClass(c, 'P', { value: 2 ** 31 })))
+      .toBe(report('[test/P] value is 2147483648; expected a whole number from -2147483648 to 2147483647 (int32)'));
+  });
+
   test('a valid platform has no findings in lint', () => {
     const app = Testing.app();
     const chart = new Chart(app, 'test', { namespace: 'team-a' });

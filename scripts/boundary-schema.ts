@@ -1,7 +1,7 @@
 /**
  * Writes src/boundary/schema.generated.ts: what every public entry point of the library's
- * own API (not the generated L1s in the kubeflow, notebooks, trainer and core submodules) accepts, read from
- * the jsii assembly. The runtime checks at the jsii boundary (src/boundary/check.ts) use it,
+ * own API (not the generated L1s in the kubeflow, notebooks, trainer, kueue and core
+ * submodules) accepts, read from the jsii assembly. The runtime checks at the jsii boundary (src/boundary/check.ts) use it,
  * so JavaScript callers and template libraries that build props from configuration get the
  * library's own message instead of a TypeError or a silently dropped value.
  *
@@ -21,7 +21,7 @@ import * as ts from 'typescript';
 
 const OWN = 'cdk8s-kubeflow';
 /** Submodules of generated L1 classes; their props are checked by their own typed serializers. */
-const SKIPPED_SUBMODULES = ['kubeflow', 'notebooks', 'trainer', 'core'];
+const SKIPPED_SUBMODULES = ['kubeflow', 'notebooks', 'trainer', 'kueue', 'core'];
 /** Dependencies whose assemblies describe the external types our API names. */
 const DEPENDENCIES = ['cdk8s', 'cdk8s-plus-28', 'constructs'];
 /**

@@ -139,6 +139,13 @@ describe('the five kinds', () => {
     expect(thrown(() => queue.addPodLabel('team', 'a'))).toBe('test/P: podLabels is "team"; expected none: a WorkloadPriorityClass describes no pods; add pod labels to the jobs it admits');
   });
 
+  test('the policies and strategies parse from configuration, refusing an unknown name', () => {
+    expect(PreemptionPolicy.parse('LowerOrNewerEqualPriority')).toBe(PreemptionPolicy.LOWER_OR_NEWER_EQUAL_PRIORITY);
+    expect(QueueingStrategy.parse('StrictFIFO')).toBe(QueueingStrategy.STRICT_FIFO);
+    expect(thrown(() => PreemptionPolicy.parse('lowerPriority', 'preemption.withinClusterQueue'))).toBe('PreemptionPolicy.parse: preemption.withinClusterQueue is "lowerPriority"; '
+      + 'expected "Never", "LowerPriority", "LowerOrNewerEqualPriority" or "Any", the preemption policies Kueue v0.15.2 knows: did you mean "LowerPriority"?');
+  });
+
   test('an unknown policy for a field is the schema\'s finding, named by the prop', () => {
     expect(synthErrors(c => new ClusterQueue(c, 'Q', {
       preemption: { withinClusterQueue: PreemptionPolicy.ANY },
@@ -280,6 +287,11 @@ describe('Kueue\'s webhook checks: the same message at synth and in lint', () =>
       '[test/F] spec is {"topologyName":"dc"}; expected a value the CRD\'s validation rule accepts: at least one nodeLabel is required when topology is set '
         + '(x-kubernetes-validations: !has(self.topologyName) || self.nodeLabels.size() >= 1); the rule could not be evaluated (no such key: nodeLabels), which the API server refuses too',
     ));
+  });
+
+  test('k8s/int32: a priority value beyond 32 bits (the CRD\'s format, which the API server leaves to the decoder)', () => {
+    expect(synthErrors(c => new WorkloadPriorityClass(c, 'P', { value: 2 ** 31 })))
+      .toBe(report('[test/P] value is 2147483648; expected a whole number from -2147483648 to 2147483647 (int32)'));
   });
 
   test('a valid platform has no findings in lint', () => {

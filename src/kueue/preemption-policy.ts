@@ -1,3 +1,5 @@
+import { parseKnown } from '../common/internal/parse-value';
+
 /**
  * Which workloads an admitted job may preempt to get its quota back or to fit (a ClusterQueue's
  * `preemption` fields). Each field takes a subset: `reclaimWithinCohort` NEVER, LOWER_PRIORITY or
@@ -13,6 +15,20 @@ export class PreemptionPolicy {
   public static readonly LOWER_OR_NEWER_EQUAL_PRIORITY = new PreemptionPolicy('LowerOrNewerEqualPriority');
   /** Preempt any workload of the cohort that uses borrowed quota (reclaim within a cohort). */
   public static readonly ANY = new PreemptionPolicy('Any');
+
+  /**
+   * The PreemptionPolicy a configuration file names, as Kueue writes it (`Never`, `LowerPriority`,
+   * `LowerOrNewerEqualPriority`, `Any`), refused at once otherwise.
+   *
+   * @param value the policy's name
+   * @param key the configuration key the value came from, named in the error (such as `preemption.withinClusterQueue`)
+   */
+  public static parse(value: string, key?: string): PreemptionPolicy {
+    return parseKnown('PreemptionPolicy.parse', value, key, [
+      ['Never', PreemptionPolicy.NEVER], ['LowerPriority', PreemptionPolicy.LOWER_PRIORITY],
+      ['LowerOrNewerEqualPriority', PreemptionPolicy.LOWER_OR_NEWER_EQUAL_PRIORITY], ['Any', PreemptionPolicy.ANY],
+    ], 'the preemption policies Kueue v0.15.2 knows');
+  }
 
   private constructor(
     /** The value Kueue reads. */

@@ -6,7 +6,10 @@
 import { Chart, Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { PROPERTY_RUNS, StaticCase, staticsProperty } from './boundary-arbitraries';
-import { ClusterTrainingRuntime, DistributedPaddle, DistributedPyTorch, MlPolicy, Nccl, ParameterServerTF, TrainJob, Workspace, WorkspaceKind } from '../../src';
+import {
+  Accelerator, ClusterQueue, ClusterTrainingRuntime, DistributedPaddle, DistributedPyTorch, MlPolicy, Nccl, ParameterServerTF, ResourceFlavor,
+  TrainJob, Workspace, WorkspaceKind,
+} from '../../src';
 import { CLASSES } from '../../src/boundary/schema.generated';
 import { JUPYTERLAB_KIND as KIND_PROPS } from '../harness/notebook-fixtures';
 
@@ -23,6 +26,10 @@ const workspace = (chart: Chart, props: object) => new Workspace(chart, 'ws', {
 });
 const runtime = (chart: Chart, props: object) => new ClusterTrainingRuntime(chart, 'rt', { mlPolicy: MlPolicy.torch(), image: IMAGE, ...props } as any);
 const accelerator = (chart: Chart, a: unknown) => job(chart, { resources: { accelerator: a } });
+// A quota in a ClusterQueue of a cohort (so that its borrowing and lending limits may be set).
+const quota = (chart: Chart, q: unknown) => new ClusterQueue(chart, 'job', {
+  cohort: 'gpus', resourceGroups: [{ flavors: [{ flavor: new ResourceFlavor(chart, 'flavor'), quotas: [q as any] }] }],
+});
 
 const CASES: StaticCase[] = [
   { cls: 'Accelerator', method: 'nvidia', args: () => [1], use: accelerator },
@@ -92,11 +99,19 @@ const CASES: StaticCase[] = [
   { cls: 'SuccessPolicy', method: 'parse', args: () => ['AllWorkers'], use: (c, successPolicy) => new ParameterServerTF(c, 'job', { image: IMAGE, successPolicy }) },
   { cls: 'Accelerator', method: 'parse', args: () => ['nvidia', 1], use: accelerator },
   { cls: 'Parse', method: 'size', args: () => ['16Gi'], use: (c, sharedMemory) => job(c, { sharedMemory }) },
+  { cls: 'ResourceQuota', method: 'cpu', args: () => [kplus.Cpu.units(8), kplus.Cpu.units(4), kplus.Cpu.units(2)], use: quota },
+  { cls: 'ResourceQuota', method: 'memory', args: () => [Size.gibibytes(64), Size.gibibytes(32), Size.gibibytes(16)], use: quota },
+  { cls: 'ResourceQuota', method: 'ephemeralStorage', args: () => [Size.gibibytes(64), Size.gibibytes(32), Size.gibibytes(16)], use: quota },
+  { cls: 'ResourceQuota', method: 'accelerator', args: () => [Accelerator.nvidia(8), 4, 2], use: quota },
+  { cls: 'ResourceQuota', method: 'pods', args: () => [10, 5, 2], use: quota },
+  { cls: 'ResourceQuota', method: 'custom', args: () => ['example.com/license', '3', '1', '1'], use: quota },
+  { cls: 'PreemptionPolicy', method: 'parse', args: () => ['LowerPriority'], use: (c, p) => new ClusterQueue(c, 'job', { preemption: { withinClusterQueue: p as any }, resourceGroups: [] }) },
+  { cls: 'QueueingStrategy', method: 'parse', args: () => ['StrictFIFO'], use: (c, s) => new ClusterQueue(c, 'job', { queueingStrategy: s as any, resourceGroups: [] }) },
   { cls: 'Parse', method: 'duration', args: () => ['1d'], use: (c, ttlAfterFinished) => job(c, { runPolicy: { ttlAfterFinished } }) },
 ];
 
 test(`static factories: ${PROPERTY_RUNS} arbitrary arguments end in the library's error or a manifest that keeps them`, () => {
   const all = Object.entries(CLASSES).flatMap(([cls, entry]) => Object.keys(entry.statics ?? {}).map(m => `${cls}.${m}`)).sort();
   expect(CASES.map(c => `${c.cls}.${c.method}`).sort()).toEqual(all);
-  expect(staticsProperty(CASES, ['test', 'test/job', 'test/kind', 'test/ws', 'test/tj', 'test/claim'])).toBe(29 + 11 + 6 + 35); // 35: the arguments of the parse functions
+  expect(staticsProperty(CASES, ['test', 'test/job', 'test/kind', 'test/ws', 'test/tj', 'test/claim'])).toBe(29 + 11 + 6 + 39 + 19); // 39: the arguments of the parse functions; 19: of ResourceQuota's factories
 });

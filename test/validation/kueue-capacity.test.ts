@@ -118,6 +118,22 @@ describe('app/kueue-never-admitted', () => {
     ]);
   });
 
+  test('a Cohort object without a parent adds its own quota to what the cohort holds', () => {
+    const cohort = {
+      apiVersion: 'kueue.x-k8s.io/v1beta1',
+      kind: 'Cohort',
+      metadata: { name: 'research' },
+      spec: { resourceGroups: [{ coveredResources: [GPU], flavors: [{ name: 'a100', resources: [{ name: GPU, nominalQuota: 8 }] }] }] },
+    };
+    const a = clusterQueue('team-a', { a100: quotas(16) }, { cohort: 'research' });
+    const docs = [resourceFlavor('a100'), cohort, a, localQueue('ml', 'a', 'team-a')];
+    const onA = (gpus: number) => queuedJob('ml', `a-${gpus}`, 'a', { Worker: gpuPods(1, gpus) });
+    expect(findings([...docs, onA(24), onA(25)], NEVER).map(f => `${f.path}: ${f.finding.allowed}`)).toEqual([
+      'd5: expected a LocalQueue whose ClusterQueue can admit the job: LocalQueue "a" leads to ClusterQueue "team-a", where podset "Worker" (1 pod) '
+        + `requests 25 nvidia.com/gpu, 8 cpu, 32Gi memory, and flavor "a100" gives at most 24 nvidia.com/gpu (nominal quota 16 + 8 from cohort "research")${TAIL}`,
+    ]);
+  });
+
   test('a TrainJob counts the podsets of its runtime, with its own node count and resources', () => {
     const runtime = {
       apiVersion: 'trainer.kubeflow.org/v1alpha1',
@@ -193,6 +209,19 @@ describe('app/kueue-reference', () => {
       ['d1', 'spec.resourceGroups[0].flavors[1].name', 'a10', 'expected a ResourceFlavor the input defines; did you mean "a100"? Without it the ClusterQueue admits nothing'],
       ['d2', 'spec.clusterQueue', 'team-qc', 'expected a ClusterQueue the input defines; did you mean "team-cq"? Without it the LocalQueue admits nothing'],
     ]);
+  });
+
+  test('a Cohort\'s flavors', () => {
+    const cohort = {
+      apiVersion: 'kueue.x-k8s.io/v1beta1',
+      kind: 'Cohort',
+      metadata: { name: 'research' },
+      spec: { resourceGroups: [{ coveredResources: [GPU], flavors: [{ name: 'h100', resources: [{ name: GPU, nominalQuota: 8 }] }] }] },
+    };
+    expect(findings([resourceFlavor('a100'), cohort], REFERENCE).map(f => [f.finding.field, f.finding.allowed])).toEqual([[
+      'spec.resourceGroups[0].flavors[0].name',
+      'expected a ResourceFlavor the input defines; did you mean "a100"? Without it the Cohort\'s quota of that flavor serves no ClusterQueue: one that names the flavor is inactive',
+    ]]);
   });
 
   test('an input without Kueue objects is not checked: they are kept elsewhere', () => {

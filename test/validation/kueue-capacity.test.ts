@@ -8,7 +8,7 @@ import { GPU, clusterQueue, localQueue, priorityClass, queuedJob, resourceFlavor
 import { DistributedPyTorch, Accelerator } from '../../src';
 import { AppDocument, appFindings } from '../../src/rules/across-documents';
 import { podRequests } from '../../src/rules/kueue/capacity-podsets';
-import { REPORT } from '../harness';
+import { REPORT, expectValidManifests } from '../harness';
 
 const at = (docs: any[]): AppDocument[] => docs.map((doc, i) => ({ path: `d${i}`, doc }));
 const findings = (docs: any[], rule: string) => appFindings(at(docs)).filter(f => f.finding.rule === rule);
@@ -171,6 +171,12 @@ describe('app/kueue-never-admitted', () => {
   });
 });
 
+test('the jobs these tests build are valid against their pinned CRDs', () => {
+  const gpu = { replicas: 2, limits: { [GPU]: 8, cpu: 8, memory: '32Gi' } };
+  const jobs = [queuedJob('ml', 'a', 'team', { Master: gpu, Worker: gpu }, { 'kueue.x-k8s.io/priority-class': 'high' })];
+  expect(expectValidManifests(jobs)).toBe(1);
+});
+
 describe('app/kueue-reference', () => {
   const platform = () => [
     resourceFlavor('a100'), clusterQueue('team-cq', { a100: quotas(16) }), localQueue('ml', 'team-a', 'team-cq'), localQueue('research', 'team-b', 'team-cq'),
@@ -277,12 +283,18 @@ describe('at synth, over the app\'s documents', () => {
       + 'did you mean "team"? Without it Kueue admits nothing for the job and it stays suspended');
   });
 
-  test('a job that fits synthesizes', () => {
-    expect(synth(chart => {
-      kueue(chart, 'a100', resourceFlavor('a100'));
-      kueue(chart, 'cq', clusterQueue('team-cq', { a100: quotas(16) }));
-      kueue(chart, 'lq', localQueue('ml', 'team', 'team-cq'));
-      new DistributedPyTorch(chart, 'job', { metadata: { name: 'small', namespace: 'ml' }, image: 'registry.example.com/train:1.0', workers: 1, queue: 'team', resources: { accelerator: Accelerator.nvidia(8) } });
+  test('a job that fits synthesizes, its manifest valid', () => {
+    let chart: Chart | undefined;
+    expect(synth(c => {
+      chart = c;
+      kueue(c, 'a100', resourceFlavor('a100'));
+      kueue(c, 'cq', clusterQueue('team-cq', { a100: quotas(16) }));
+      kueue(c, 'lq', localQueue('ml', 'team', 'team-cq'));
+      new DistributedPyTorch(c, 'job', {
+        metadata: { name: 'small', namespace: 'ml' }, image: 'registry.example.com/train:1.0', workers: 1, queue: 'team', resources: { accelerator: Accelerator.nvidia(8) },
+      });
     })).toBeUndefined();
+    // The PyTorchJob against its pinned CRD; Kueue's objects once their CRDs are pinned.
+    expect(expectValidManifests(chart!.toJson())).toBeGreaterThanOrEqual(1);
   });
 });

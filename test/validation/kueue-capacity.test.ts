@@ -177,6 +177,27 @@ test('the jobs these tests build are valid against their pinned CRDs', () => {
   expect(expectValidManifests(jobs)).toBe(1);
 });
 
+test('malformed Kueue objects are judged by the schema, not thrown on by these rules', () => {
+  const api = 'kueue.x-k8s.io/v1beta1';
+  const odd = [
+    { apiVersion: api, kind: 'ClusterQueue', metadata: { name: 'a' }, spec: { cohort: 5, resourceGroups: 'x' } },
+    { apiVersion: api, kind: 'ClusterQueue', metadata: { name: 'b' }, spec: { resourceGroups: [null, { coveredResources: [7], flavors: [null, { name: 'f', resources: [{ name: 'cpu', nominalQuota: 'lots' }, null] }] }] } },
+    { apiVersion: api, kind: 'LocalQueue', metadata: { name: 'q', namespace: 'ml' }, spec: { clusterQueue: 'b' } },
+    { apiVersion: api, kind: 'LocalQueue', metadata: null, spec: null },
+    { apiVersion: api, kind: 'ResourceFlavor', metadata: { name: 'f' }, spec: { topologyName: ['t'] } },
+    { apiVersion: api, kind: 'Cohort', metadata: { name: 'c' }, spec: { parentName: {} } },
+  ];
+  const job = queuedJob('ml', 'j', 'q', { Worker: { replicas: 2, limits: { cpu: '2' } } });
+  job.spec.pytorchReplicaSpecs.Master = { replicas: 'one', template: { spec: { containers: 'none', initContainers: [null], overhead: { cpu: [] } } } };
+  // The cpu quota that is not a quantity bounds nothing: no finding of the rules here.
+  expect(appFindings(at([...odd, job])).filter(f => f.finding.rule?.startsWith('app/kueue'))).toEqual([]);
+  // A quota that is a quantity still does.
+  odd[1] = clusterQueue('b', { f: [{ name: 'cpu', nominalQuota: '3' }, { name: 'memory', nominalQuota: 'lots' }] });
+  expect(appFindings(at([...odd, job])).map(f => `${f.path} ${f.finding.rule} ${f.finding.field}`)).toEqual([
+    'd6 app/kueue-never-admitted metadata.labels["kueue.x-k8s.io/queue-name"]',
+  ]);
+});
+
 describe('app/kueue-reference', () => {
   const platform = () => [
     resourceFlavor('a100'), clusterQueue('team-cq', { a100: quotas(16) }), localQueue('ml', 'team-a', 'team-cq'), localQueue('research', 'team-b', 'team-cq'),

@@ -4,9 +4,11 @@
  * demand per ClusterQueue and flavor against quota, `--queues`, `--against`, and `lint`'s findings
  * about the same queues.
  */
+import * as fs from 'fs';
 import * as path from 'path';
 import * as yaml from 'js-yaml';
 import { runCli } from './run-cli';
+import { expectValidManifests } from '../harness';
 import { GPU, clusterQueue, localQueue, priorityClass, queuedJob, resourceFlavor } from '../validation/kueue-objects';
 
 const PLATFORM = path.join(__dirname, 'fixtures', 'kueue-platform');
@@ -97,6 +99,11 @@ Never admitted: 1
 const row = (flavor: string, resource: string, requested: string, nominalQuota: string, borrowingLimit: string | null, atMost: string,
   state: string) =>
   ({ flavor, resource, requested, nominalQuota, borrowingLimit, atMost, state });
+
+test('the platform\'s jobs are valid against their pinned CRDs (Kueue\'s objects too, once their CRDs are pinned)', () => {
+  const docs = [JOBS, BEFORE, ...fs.readdirSync(QUEUES).map(f => path.join(QUEUES, f))].flatMap(f => yaml.loadAll(fs.readFileSync(f, 'utf8')));
+  expect(expectValidManifests(docs)).toBe(6);
+});
 
 describe('plan with the queues in the input', () => {
   test('Markdown: the demand per ClusterQueue and flavor, the cohort, and the job never admitted', () => {

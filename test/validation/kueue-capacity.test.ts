@@ -8,7 +8,7 @@ import { GPU, clusterQueue, localQueue, priorityClass, queuedJob, resourceFlavor
 import { DistributedPyTorch, Accelerator } from '../../src';
 import { AppDocument, appFindings } from '../../src/rules/across-documents';
 import { podRequests } from '../../src/rules/kueue/capacity-podsets';
-import { REPORT } from '../harness';
+import { REPORT, expectValidManifests } from '../harness';
 
 const at = (docs: any[]): AppDocument[] => docs.map((doc, i) => ({ path: `d${i}`, doc }));
 const findings = (docs: any[], rule: string) => appFindings(at(docs)).filter(f => f.finding.rule === rule);
@@ -118,6 +118,22 @@ describe('app/kueue-never-admitted', () => {
     ]);
   });
 
+  test('a Cohort object without a parent adds its own quota to what the cohort holds', () => {
+    const cohort = {
+      apiVersion: 'kueue.x-k8s.io/v1beta1',
+      kind: 'Cohort',
+      metadata: { name: 'research' },
+      spec: { resourceGroups: [{ coveredResources: [GPU], flavors: [{ name: 'a100', resources: [{ name: GPU, nominalQuota: 8 }] }] }] },
+    };
+    const a = clusterQueue('team-a', { a100: quotas(16) }, { cohort: 'research' });
+    const docs = [resourceFlavor('a100'), cohort, a, localQueue('ml', 'a', 'team-a')];
+    const onA = (gpus: number) => queuedJob('ml', `a-${gpus}`, 'a', { Worker: gpuPods(1, gpus) });
+    expect(findings([...docs, onA(24), onA(25)], NEVER).map(f => `${f.path}: ${f.finding.allowed}`)).toEqual([
+      'd5: expected a LocalQueue whose ClusterQueue can admit the job: LocalQueue "a" leads to ClusterQueue "team-a", where podset "Worker" (1 pod) '
+        + `requests 25 nvidia.com/gpu, 8 cpu, 32Gi memory, and flavor "a100" gives at most 24 nvidia.com/gpu (nominal quota 16 + 8 from cohort "research")${TAIL}`,
+    ]);
+  });
+
   test('a TrainJob counts the podsets of its runtime, with its own node count and resources', () => {
     const runtime = {
       apiVersion: 'trainer.kubeflow.org/v1alpha1',
@@ -153,6 +169,33 @@ describe('app/kueue-never-admitted', () => {
     expect(findings([...docs, fits, elsewhere, mpi], NEVER)).toEqual([]);
     expect(findings([fits, queuedJob('ml', 'big', 'team', { Worker: gpuPods(8, 8) })], NEVER)).toEqual([]);
   });
+});
+
+test('the jobs these tests build are valid against their pinned CRDs', () => {
+  const gpu = { replicas: 2, limits: { [GPU]: 8, cpu: 8, memory: '32Gi' } };
+  const jobs = [queuedJob('ml', 'a', 'team', { Master: gpu, Worker: gpu }, { 'kueue.x-k8s.io/priority-class': 'high' })];
+  expect(expectValidManifests(jobs)).toBe(1);
+});
+
+test('malformed Kueue objects are judged by the schema, not thrown on by these rules', () => {
+  const api = 'kueue.x-k8s.io/v1beta1';
+  const odd = [
+    { apiVersion: api, kind: 'ClusterQueue', metadata: { name: 'a' }, spec: { cohort: 5, resourceGroups: 'x' } },
+    { apiVersion: api, kind: 'ClusterQueue', metadata: { name: 'b' }, spec: { resourceGroups: [null, { coveredResources: [7], flavors: [null, { name: 'f', resources: [{ name: 'cpu', nominalQuota: 'lots' }, null] }] }] } },
+    { apiVersion: api, kind: 'LocalQueue', metadata: { name: 'q', namespace: 'ml' }, spec: { clusterQueue: 'b' } },
+    { apiVersion: api, kind: 'LocalQueue', metadata: null, spec: null },
+    { apiVersion: api, kind: 'ResourceFlavor', metadata: { name: 'f' }, spec: { topologyName: ['t'] } },
+    { apiVersion: api, kind: 'Cohort', metadata: { name: 'c' }, spec: { parentName: {} } },
+  ];
+  const job = queuedJob('ml', 'j', 'q', { Worker: { replicas: 2, limits: { cpu: '2' } } });
+  job.spec.pytorchReplicaSpecs.Master = { replicas: 'one', template: { spec: { containers: 'none', initContainers: [null], overhead: { cpu: [] } } } };
+  // The cpu quota that is not a quantity bounds nothing: no finding of the rules here.
+  expect(appFindings(at([...odd, job])).filter(f => f.finding.rule?.startsWith('app/kueue'))).toEqual([]);
+  // A quota that is a quantity still does.
+  odd[1] = clusterQueue('b', { f: [{ name: 'cpu', nominalQuota: '3' }, { name: 'memory', nominalQuota: 'lots' }] });
+  expect(appFindings(at([...odd, job])).map(f => `${f.path} ${f.finding.rule} ${f.finding.field}`)).toEqual([
+    'd6 app/kueue-never-admitted metadata.labels["kueue.x-k8s.io/queue-name"]',
+  ]);
 });
 
 describe('app/kueue-reference', () => {
@@ -193,6 +236,19 @@ describe('app/kueue-reference', () => {
       ['d1', 'spec.resourceGroups[0].flavors[1].name', 'a10', 'expected a ResourceFlavor the input defines; did you mean "a100"? Without it the ClusterQueue admits nothing'],
       ['d2', 'spec.clusterQueue', 'team-qc', 'expected a ClusterQueue the input defines; did you mean "team-cq"? Without it the LocalQueue admits nothing'],
     ]);
+  });
+
+  test('a Cohort\'s flavors', () => {
+    const cohort = {
+      apiVersion: 'kueue.x-k8s.io/v1beta1',
+      kind: 'Cohort',
+      metadata: { name: 'research' },
+      spec: { resourceGroups: [{ coveredResources: [GPU], flavors: [{ name: 'h100', resources: [{ name: GPU, nominalQuota: 8 }] }] }] },
+    };
+    expect(findings([resourceFlavor('a100'), cohort], REFERENCE).map(f => [f.finding.field, f.finding.allowed])).toEqual([[
+      'spec.resourceGroups[0].flavors[0].name',
+      'expected a ResourceFlavor the input defines; did you mean "a100"? Without it the Cohort\'s quota of that flavor serves no ClusterQueue: one that names the flavor is inactive',
+    ]]);
   });
 
   test('an input without Kueue objects is not checked: they are kept elsewhere', () => {
@@ -248,12 +304,18 @@ describe('at synth, over the app\'s documents', () => {
       + 'did you mean "team"? Without it Kueue admits nothing for the job and it stays suspended');
   });
 
-  test('a job that fits synthesizes', () => {
-    expect(synth(chart => {
-      kueue(chart, 'a100', resourceFlavor('a100'));
-      kueue(chart, 'cq', clusterQueue('team-cq', { a100: quotas(16) }));
-      kueue(chart, 'lq', localQueue('ml', 'team', 'team-cq'));
-      new DistributedPyTorch(chart, 'job', { metadata: { name: 'small', namespace: 'ml' }, image: 'registry.example.com/train:1.0', workers: 1, queue: 'team', resources: { accelerator: Accelerator.nvidia(8) } });
+  test('a job that fits synthesizes, its manifest valid', () => {
+    let chart: Chart | undefined;
+    expect(synth(c => {
+      chart = c;
+      kueue(c, 'a100', resourceFlavor('a100'));
+      kueue(c, 'cq', clusterQueue('team-cq', { a100: quotas(16) }));
+      kueue(c, 'lq', localQueue('ml', 'team', 'team-cq'));
+      new DistributedPyTorch(c, 'job', {
+        metadata: { name: 'small', namespace: 'ml' }, image: 'registry.example.com/train:1.0', workers: 1, queue: 'team', resources: { accelerator: Accelerator.nvidia(8) },
+      });
     })).toBeUndefined();
+    // The PyTorchJob against its pinned CRD; Kueue's objects once their CRDs are pinned.
+    expect(expectValidManifests(chart!.toJson())).toBeGreaterThanOrEqual(1);
   });
 });

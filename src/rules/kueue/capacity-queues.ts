@@ -97,6 +97,8 @@ export interface ClusterQueueCapacity {
   readonly name: string;
   readonly cohort: string;
   readonly groups: readonly ResourceGroupCapacity[];
+  /** Whether its resource groups are lists of named resources and flavors (else the schema says what is wrong, and nothing is judged). */
+  readonly wellFormed: boolean;
   /** What the cohort's capacity was made of, or why it was not computed. */
   readonly cohortNote?: string;
 }
@@ -104,7 +106,10 @@ export interface ClusterQueueCapacity {
 /** A quantity of a ClusterQueue's quota, counted as Kueue counts a request; undefined when absent or not a quantity. */
 const quotaValue = (resource: string, v: unknown): bigint | undefined => (v === undefined ? undefined : resourceValue(resource, v));
 
-/** Nominal quota and limits of every (flavor, resource) a ClusterQueue lists. */
+/**
+ * Nominal quota and limits of every (flavor, resource) a ClusterQueue lists; one whose nominal
+ * quota is not a quantity (the CRD schema's finding) is left out, so nothing is bounded by it.
+ */
 function ownQuotas(cq: any): Map<string, { nominal: bigint; borrowingLimit?: bigint; lendingLimit?: bigint }> {
   const out = new Map<string, { nominal: bigint; borrowingLimit?: bigint; lendingLimit?: bigint }>();
   for (const group of list(cq?.spec?.resourceGroups)) {
@@ -113,8 +118,10 @@ function ownQuotas(cq: any): Map<string, { nominal: bigint; borrowingLimit?: big
         const resource = text(r?.name);
         const borrowingLimit = quotaValue(resource, r?.borrowingLimit);
         const lendingLimit = quotaValue(resource, r?.lendingLimit);
+        const nominal = quotaValue(resource, r?.nominalQuota);
+        if (nominal === undefined) continue;
         out.set(`${text(flavor?.name)} ${resource}`, {
-          nominal: quotaValue(resource, r?.nominalQuota) ?? BigInt(0),
+          nominal,
           ...(borrowingLimit === undefined ? {} : { borrowingLimit }),
           ...(lendingLimit === undefined ? {} : { lendingLimit }),
         });
@@ -139,8 +146,18 @@ export function clusterQueueCapacity(index: QueueIndex, name: string): ClusterQu
   // What the cohort holds per `flavor resource`: what its members lend, and its own quota.
   const pool = new Map<string, bigint>();
   const addToPool = (key: string, v: bigint) => pool.set(key, (pool.get(key) ?? BigInt(0)) + v);
-  for (const member of members) for (const [key, q] of ownQuotas(member)) addToPool(key, q.nominal - kept(q));
-  if (cohortObject !== undefined && followed) for (const [key, q] of ownQuotas(cohortObject)) addToPool(key, q.nominal);
+  // A member's quota that is not a quantity leaves the cohort's capacity of that resource unknown.
+  const unknown = new Set<string>();
+  for (const member of members) {
+    const quotas = ownQuotas(member);
+    for (const key of listedKeys(member)) if (!quotas.has(key)) unknown.add(key);
+    for (const [key, q] of quotas) addToPool(key, q.nominal - kept(q));
+  }
+  if (cohortObject !== undefined && followed) {
+    const quotas = ownQuotas(cohortObject);
+    for (const key of listedKeys(cohortObject)) if (!quotas.has(key)) unknown.add(key);
+    for (const [key, q] of quotas) addToPool(key, q.nominal);
+  }
   const own = ownQuotas(cq);
   const groups = list(cq.spec?.resourceGroups).map(group => ({
     covered: list(group?.coveredResources).map(text),
@@ -149,8 +166,13 @@ export function clusterQueueCapacity(index: QueueIndex, name: string): ClusterQu
       for (const r of list(flavor?.resources)) {
         const resource = text(r?.name);
         const key = `${text(flavor?.name)} ${resource}`;
-        const q = own.get(key)!;
-        quotas.set(resource, { ...q, ...limitOf(q, resource, cohort, followed, pool.get(key) ?? BigInt(0)) });
+        const q = own.get(key);
+        if (q === undefined) {
+          quotas.set(resource, { nominal: BigInt(0), why: 'its nominal quota is not a quantity' });
+          continue;
+        }
+        const pooled = unknown.has(key) ? undefined : pool.get(key) ?? BigInt(0);
+        quotas.set(resource, { ...q, ...limitOf(q, resource, cohort, followed && pooled !== undefined, pooled ?? BigInt(0)) });
       }
       return { flavor: text(flavor?.name), quotas };
     }),
@@ -159,7 +181,20 @@ export function clusterQueueCapacity(index: QueueIndex, name: string): ClusterQu
   const cohortNote = cohort === '' ? undefined : followed
     ? `cohort "${cohort}" holds what its ClusterQueues in the input lend (${names.map(n => `"${n}"`).join(', ')})${cohortObject === undefined ? '' : ' and its own quota'}`
     : `cohort "${cohort}" has a parent cohort, which is not followed: only borrowing limits bound what "${name}" can borrow`;
-  return { name, cohort, groups, ...(cohortNote === undefined ? {} : { cohortNote }) };
+  return { name, cohort, groups, wellFormed: wellFormed(cq), ...(cohortNote === undefined ? {} : { cohortNote }) };
+}
+
+const named = (v: unknown) => typeof v === 'string' && v !== '';
+const allOf = (v: unknown, ok: (x: any) => boolean) => Array.isArray(v) && v.every(ok);
+
+function wellFormed(cq: any): boolean {
+  return allOf(cq?.spec?.resourceGroups ?? [], g => allOf(g?.coveredResources, named)
+    && allOf(g?.flavors, f => named(f?.name) && allOf(f?.resources, r => named(r?.name))));
+}
+
+/** Every `flavor resource` a ClusterQueue lists, whatever its quota. */
+function listedKeys(cq: any): string[] {
+  return list(cq?.spec?.resourceGroups).flatMap(g => list(g?.flavors).flatMap(f => list(f?.resources).map(r => `${text(f?.name)} ${text(r?.name)}`)));
 }
 
 function limitOf(q: { nominal: bigint; borrowingLimit?: bigint; lendingLimit?: bigint }, resource: string, cohort: string,
@@ -168,7 +203,7 @@ function limitOf(q: { nominal: bigint; borrowingLimit?: bigint; lendingLimit?: b
   if (cohort === '') return { limit: q.nominal, why: `nominal quota ${show(q.nominal)}, no cohort` };
   const capped = q.borrowingLimit === undefined ? undefined : q.nominal + q.borrowingLimit;
   const cappedWhy = `nominal quota ${show(q.nominal)} + borrowing limit ${show(q.borrowingLimit ?? BigInt(0))}`;
-  if (!followed) return capped === undefined ? { why: `cohort "${cohort}" not followed, no borrowing limit` } : { limit: capped, why: cappedWhy };
+  if (!followed) return capped === undefined ? { why: `what cohort "${cohort}" holds is not known from the input, and no borrowing limit` } : { limit: capped, why: cappedWhy };
   const reachable = kept(q) + pooled;
   if (capped !== undefined && capped <= reachable) return { limit: capped, why: cappedWhy };
   return { limit: reachable, why: `nominal quota ${show(q.nominal)} + ${show(reachable - q.nominal)} from cohort "${cohort}"` };

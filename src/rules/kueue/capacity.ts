@@ -35,6 +35,7 @@ export type NeverAdmitted =
 
 /** Why the podsets can never be admitted to the ClusterQueue; undefined when they might be. */
 export function neverAdmitted(podSets: readonly PodSet[], cq: ClusterQueueCapacity): NeverAdmitted | undefined {
+  if (!cq.wellFormed) return undefined;
   const totals = new Map<string, bigint>();
   for (const podSet of podSets) {
     const requests = queueRequests(podSet, cq);

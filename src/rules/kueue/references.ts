@@ -74,7 +74,9 @@ function objectReferences(d: AppDocument, index: QueueIndex, report: Report): vo
       const name = text(flavor?.name);
       if (name === '' || index.flavors.has(name)) return;
       report(d, `spec.resourceGroups[${i}].flavors[${j}].name`, name,
-        `expected a ResourceFlavor the input defines; ${guess(name, [...index.flavors.keys()], 'ResourceFlavor')} Without it the ${doc.kind} admits nothing`);
+        `expected a ResourceFlavor the input defines; ${guess(name, [...index.flavors.keys()], 'ResourceFlavor')} ${doc.kind === 'Cohort'
+          ? 'Without it the Cohort\'s quota of that flavor serves no ClusterQueue: one that names the flavor is inactive'
+          : 'Without it the ClusterQueue admits nothing'}`);
     }));
   } else if (isKind(doc, 'ResourceFlavor')) {
     const topology = text(doc.spec?.topologyName);

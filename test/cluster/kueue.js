@@ -20,6 +20,8 @@ const JOB_WAIT_SECONDS = Number(process.env.CLUSTER_JOB_WAIT_SECONDS || 60);
 const KUEUE_GROUP = 'kueue.x-k8s.io';
 const QUEUE_LABEL = 'kueue.x-k8s.io/queue-name';
 const PRIORITY_LABEL = 'kueue.x-k8s.io/priority-class';
+// The scheduling gate of topology-aware scheduling, lifted by Kueue's ungater once it has placed the pod.
+const TOPOLOGY_GATE = 'kueue.x-k8s.io/topology';
 // The namespace Kueue runs in (its Configuration's namespace; MultiKueue keeps its Secrets there).
 const KUEUE_NAMESPACE = 'kueue-system';
 // The namespaces of the tier's probes (kueue-fixtures.yaml names their LocalQueues).
@@ -363,12 +365,57 @@ async function checkAdmitted(doc, wantPods) {
     const events = (await list(`/api/v1/namespaces/${ns}/events`)).filter((e) => e.type === 'Warning' && e.involvedObject.name.startsWith(name));
     problems.push(...[...new Set(events.map((e) => `event: ${e.involvedObject.kind} ${e.involvedObject.name}: ${e.message}`))].slice(0, 3));
   }
+  const placement = pods.length >= wantPods ? await checkPlacement(workload, ns, kind.podLabel, name) : [];
+  let limitation = '';
+  if (doc.kind === 'TrainJob') {
+    // Known limitation of Kueue v0.15.2 with Trainer v2.3.0: Kueue writes the flavor's node
+    // labels, tolerations and the topology gate into the TrainJob's spec.podTemplateOverrides
+    // (pkg/controller/jobs/trainjob RunWithPodSetsInfo, built against Trainer v2.1), a field
+    // v2.3.0's CRD no longer has: the API server prunes it, so the pods carry none of them and
+    // run wherever the scheduler puts them. Checked as such; fails once a version pair lifts it.
+    if (placement.length && placement.every((p) => / has no nodeSelector | was not placed on a Node /.test(p))) {
+      limitation = '; known limitation: the flavor\'s nodeSelector and the topology placement do not reach the pods (Kueue v0.15.2 writes spec.podTemplateOverrides, which Trainer v2.3.0 does not have)';
+    } else if (!placement.length && pods.length >= wantPods) {
+      problems.push('the pods carry the flavor\'s nodeSelector and placement: the known limitation is lifted; update kueue.js and docs/control-plane.md');
+    } else {
+      problems.push(...placement);
+    }
+  } else {
+    problems.push(...placement);
+  }
   const priority = workload.spec.priorityClassRef ? `, priority ${workload.spec.priorityClassRef.name} (${workload.spec.priority})` : '';
   return {
     summary: `Workload ${workload.metadata.name} admitted to ClusterQueue ${admission.clusterQueue} (flavor ${flavors}${topology}${priority}) in ${admittedIn} s, `
-      + `${resumed ? 'resumed' : 'not resumed'}, pods ${pods.length}/${wantPods}`,
+      + `${resumed ? 'resumed' : 'not resumed'}, pods ${pods.length}/${wantPods}${limitation}`,
     problems,
   };
+}
+
+// What Kueue's admission puts into the pods: the node labels of the flavors it assigned (as a
+// nodeSelector), and for a topology-aware assignment, once its ungater has placed each pod, no
+// topology scheduling gate and a nodeSelector on the assigned domain's lowest level (a Node).
+async function checkPlacement(workload, ns, label, name) {
+  const problems = [];
+  const assignments = workload.status.admission.podSetAssignments;
+  const want = {};
+  for (const flavor of new Set(assignments.flatMap((a) => Object.values(a.flavors || {})))) {
+    const rf = await get(`/apis/${KUEUE_GROUP}/v1beta2/resourceflavors/${flavor}`);
+    Object.assign(want, (rf && rf.spec.nodeLabels) || {});
+  }
+  const tas = assignments.some((a) => a.topologyAssignment);
+  let pods = [];
+  await waitUntil(async () => {
+    pods = await podsOf(ns, label, name);
+    return pods.every((p) => !(p.spec.schedulingGates || []).some((g) => g.name === TOPOLOGY_GATE));
+  }, tas ? 20 : 0);
+  for (const pod of pods) {
+    const selector = pod.spec.nodeSelector || {};
+    const missing = Object.entries(want).filter(([k, v]) => selector[k] !== v).map(([k, v]) => `${k}=${v}`);
+    if (missing.length) problems.push(`pod ${pod.metadata.name} has no nodeSelector ${missing.join(', ')} of its flavor`);
+    if ((pod.spec.schedulingGates || []).some((g) => g.name === TOPOLOGY_GATE)) problems.push(`pod ${pod.metadata.name} keeps the scheduling gate ${TOPOLOGY_GATE}`);
+    else if (tas && !selector['kubernetes.io/hostname']) problems.push(`pod ${pod.metadata.name} was not placed on a Node of its topology assignment (no kubernetes.io/hostname nodeSelector)`);
+  }
+  return problems;
 }
 
 // The job above quota: its Workload exists, has no quota reserved (reason Pending, a message

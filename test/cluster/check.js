@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // Talks to the API server that control-plane.sh started (no kubectl needed).
 //   check.js setup  CRDs, namespaces with their Pod Security level, RBAC, the webhook
-//                   registrations of the training operator, JobSet and the Trainer, the
-//                   operator's cert Secret, and test/cluster/prerequisites.yaml
-//   check.js check  applies, with strict field validation, the Trainer's built-in runtimes of
-//                   the upstream corpus, every document of dist/, then the corpus's jobs; waits
+//                   registrations of the training operator, JobSet, the Trainer and Kueue (with its
+//                   CRDs, kueue.js), the operator's cert Secret, and test/cluster/prerequisites.yaml
+//   check.js check  applies, with strict field validation, the Kueue objects (kueue.js), the
+//                   Trainer's built-in runtimes of the upstream corpus, every document of dist/,
+//                   then the corpus's jobs; checks Kueue's admission of every queued job; waits
 //                   for the controllers and checks pods, services and injected env per replica
 //                   (training operator) or per replicated job (Trainer v2, in trainer.js)
 // Prints one line per file and a final `cluster: N passed, M failed` (one check per training

@@ -447,6 +447,27 @@ async function checkOverQuota(doc) {
   return { summary: `Workload ${workload.metadata.name} not admitted: QuotaReserved ${q.status} ${q.reason}: ${q.message}; job suspended, no pods`, problems };
 }
 
+// A job managed by MultiKueue: the state of its Workload as Kueue leaves it, and no pods.
+async function checkNotRunLocally(doc) {
+  const ns = doc.metadata.namespace;
+  const name = doc.metadata.name;
+  const kind = KINDS[doc.kind];
+  const job = await get(kind.api(ns, name));
+  if (!job) return { summary: 'not created', problems: [`${doc.kind} ${name} does not exist`] };
+  await sleep(3000);
+  const w = await workloadOf(ns, job.metadata.uid);
+  const state = !w ? 'no Workload' : ['QuotaReserved', 'Admitted'].map((t) => {
+    const c = conditionOf(w, t);
+    return `${t} ${c ? `${c.status}${c.reason ? ` ${c.reason}` : ''}` : 'unset'}`;
+  }).join(', ');
+  const now = await get(kind.api(ns, name));
+  const pods = await podsOf(ns, kind.podLabel, name);
+  return {
+    summary: `${w ? `Workload ${w.metadata.name}: ` : ''}${state}; job ${kind.suspended(now) ? 'suspended' : 'not suspended'}; no pods run here`,
+    problems: pods.length ? [`${pods.length} pods exist; expected none, the job is MultiKueue's`] : [],
+  };
+}
+
 // A v1 MPIJob with a queue-name label: Kueue does not integrate it, so no Workload is made, the
 // operator runs it at once, and the label has no effect.
 async function checkNotIntegrated(doc, wantPods) {
@@ -472,6 +493,12 @@ async function check(distDocs, probes, runtimes, report) {
     const { summary, problems } = await checkAdmitted(doc, wantPods);
     const priority = labelsOf(doc)[PRIORITY_LABEL] ? `, priority class ${labelsOf(doc)[PRIORITY_LABEL]}` : '';
     report(!problems.length, `kueue: ${doc.kind} ${doc.metadata.namespace}/${doc.metadata.name} (queue ${labelsOf(doc)[QUEUE_LABEL]}${priority}): ${summary}`, problems);
+  }
+  // A job handed to MultiKueue: this tier has no MultiKueue admission check or worker cluster,
+  // so whatever Kueue does with its Workload, nothing may run here.
+  for (const doc of distDocs.filter((d) => KINDS[d.kind] && labelsOf(d)[QUEUE_LABEL] && d.kind === 'TrainJob' && d.spec.managedBy)) {
+    const { summary, problems } = await checkNotRunLocally(doc);
+    report(!problems.length, `kueue: ${doc.kind} ${doc.metadata.namespace}/${doc.metadata.name} (queue ${labelsOf(doc)[QUEUE_LABEL]}, managedBy ${doc.spec.managedBy}): ${summary}`, problems);
   }
   for (const { doc, role } of probes) {
     const wantPods = KINDS[doc.kind].templates(doc).length;

@@ -4,8 +4,8 @@
 # the Kubeflow Trainer controller and Kueue), or reuses them from a cache folder outside the
 # repository keyed by a hash of the module files and the Go version. Next to the binaries it keeps
 # the CRDs the Trainer needs from the same pinned modules (crds/): JobSet's and the coscheduling
-# PodGroup; and Kueue's CRDs and webhook configurations (kueue-manifests/), which the tier applies once it
-# has pointed them at the Kueue it starts.
+# PodGroup; and Kueue's CRDs and webhook configurations (kueue-manifests/), which the tier
+# applies once it has pointed them at the Kueue it starts.
 # Prints the folder that holds them on its last line.
 set -euo pipefail
 

@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // Talks to the API server that control-plane.sh started (no kubectl needed).
 //   check.js setup  CRDs, namespaces with their Pod Security level, RBAC, the webhook
-//                   registrations of the training operator, JobSet and the Trainer, the
-//                   operator's cert Secret, and test/cluster/prerequisites.yaml
-//   check.js check  applies, with strict field validation, the Trainer's built-in runtimes of
-//                   the upstream corpus, every document of dist/, then the corpus's jobs; waits
+//                   registrations of the training operator, JobSet, the Trainer and Kueue (with its
+//                   CRDs, kueue.js), the operator's cert Secret, and test/cluster/prerequisites.yaml
+//   check.js check  applies, with strict field validation, the Kueue objects (kueue.js), the
+//                   Trainer's built-in runtimes of the upstream corpus, every document of dist/,
+//                   then the corpus's jobs; checks Kueue's admission of every queued job; waits
 //                   for the controllers and checks pods, services and injected env per replica
 //                   (training operator) or per replicated job (Trainer v2, in trainer.js)
 // Prints one line per file and a final `cluster: N passed, M failed` (one check per training
@@ -15,6 +16,7 @@ const fs = require('fs');
 const path = require('path');
 const { request, sleep, createOrFail, createDryRun, list, readDocs } = require('./api');
 const trainer = require('./trainer');
+const kueue = require('./kueue');
 
 const root = process.env.CLUSTER_ROOT;
 const pinnedCrds = path.join(root, 'upstream', 'crds');
@@ -172,6 +174,8 @@ async function setup() {
 
   // JobSet and the Trainer: their users, webhooks, and the ServiceAccounts the TrainJobs name.
   await trainer.setup(allDocs(), b64);
+  // Kueue: its CRDs, user, namespaces of its probes and webhooks (kueue.js).
+  await kueue.setup(b64, waitEstablished);
 
   for (const doc of readDocs(path.join(root, 'test', 'cluster', 'prerequisites.yaml'))) {
     await createOrFail(doc);
@@ -442,11 +446,17 @@ async function check() {
     for (const d of details.slice(0, 8)) console.log(`  ${d}`);
     if (details.length > 8) console.log(`  ... and ${details.length - 8} more`);
   };
+  // Kueue's objects come first (a job whose LocalQueue is missing is never admitted), then the
+  // files; the Kueue objects of dist/ are counted in their files as applied here.
+  const runtimes = trainer.runtimeIndex(allDocs());
+  const queues = await kueue.apply(distFiles().flatMap(readDocs), runtimes);
+  report(!queues.problems.length, queues.line, queues.problems);
   for (const file of appliedFiles()) {
     const docs = docsOf(file);
     const errors = [];
     const refusedAsExpected = [];
     for (const doc of docs) {
+      if (kueue.isKueue(doc)) continue;
       const { err, retried } = await trainer.createRetryingRuntimeLookup(doc);
       if (retried) console.log(`  ${doc.kind} ${doc.metadata.name}: ${retried}`);
       const refusal = trainer.expectedRefusal(file, doc);
@@ -474,12 +484,12 @@ async function check() {
       console.log(`ok   ${line}`);
     }
   }
+  await kueue.check(distFiles().flatMap(readDocs), queues.probes, runtimes, report);
   for (const { file, doc } of jobs) {
     const level = levels.get(doc.metadata.namespace);
     const { counts, problems, envKeys } = await checkJob(doc, level);
     report(!problems.length, `${path.basename(file)}: ${doc.kind} ${doc.metadata.namespace}/${doc.metadata.name} in "${level}": pods ${counts}; env ${envKeys.join(' ') || '(none expected)'}`, problems);
   }
-  const runtimes = trainer.runtimeIndex(allDocs());
   for (const { file, doc } of trainJobs) {
     const level = levels.get(doc.metadata.namespace);
     const { summary, problems } = await trainer.checkTrainJob(doc, runtimes);

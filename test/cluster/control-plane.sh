@@ -4,8 +4,8 @@
 # operator's webhook server binds all interfaces and has no flag to change that.
 #
 # Starts etcd, kube-apiserver, kube-controller-manager (its Job controller only), the training
-# operator, the JobSet controller and the Kubeflow Trainer controller, lets check.js set up and
-# check the cluster, and stops exactly the processes it started, also on failure.
+# operator, the JobSet controller, the Kubeflow Trainer controller and Kueue, lets check.js set up
+# and check the cluster, and stops exactly the processes it started, also on failure.
 #
 # usage: control-plane.sh <folder with the binaries> <work folder> <repository root>
 set -euo pipefail
@@ -24,6 +24,8 @@ jobset_webhook_port=9444
 jobset_probe_port=8082
 trainer_webhook_port=9445
 trainer_probe_port=8083
+kueue_webhook_port=9446
+kueue_probe_port=8084
 kcm_port=10257
 
 pids=()
@@ -95,7 +97,7 @@ mkdir -p "$pki"
 # One token per component, each its own user (check.js binds them to cluster-admin).
 admin_token="$(openssl rand -hex 24)"
 printf '%s,admin,admin,system:masters\n' "$admin_token" > "$pki/tokens.csv"
-for user in training-operator jobset trainer kube-controller-manager; do
+for user in training-operator jobset trainer kueue kube-controller-manager; do
   user_token="$(openssl rand -hex 24)"
   printf '%s,%s,%s,\n' "$user_token" "$user" "$user" >> "$pki/tokens.csv"
   cat > "$work/$user.kubeconfig" <<EOF
@@ -137,6 +139,7 @@ echo "cluster: etcd and kube-apiserver ready in $((SECONDS - started)) s" >&2
 export CLUSTER_SERVER="https://127.0.0.1:$api_port" CLUSTER_TOKEN="$admin_token" CLUSTER_CA="$pki/ca.crt"
 export CLUSTER_WEBHOOK_PORT="$webhook_port" CLUSTER_JOBSET_WEBHOOK_PORT="$jobset_webhook_port"
 export CLUSTER_TRAINER_WEBHOOK_PORT="$trainer_webhook_port" CLUSTER_PKI="$pki" CLUSTER_ROOT="$root" CLUSTER_CRDS="$bin/crds"
+export CLUSTER_KUEUE_WEBHOOK_PORT="$kueue_webhook_port" CLUSTER_KUEUE="$bin/kueue-manifests"
 node "$here/check.js" setup
 
 # What the kubelet would do in a cluster: the operator's cert rotator waits for the Secret's
@@ -226,5 +229,52 @@ wait_for "curl -sf http://127.0.0.1:$trainer_probe_port/readyz" 60 "${pids[-1]}"
 wait_webhooks "$trainer_webhook_port" "${pids[-1]}" \
   /mutate-trainer-kubeflow-org-v1alpha1-trainjob /validate-trainer-kubeflow-org-v1alpha1-{trainjob,trainingruntime,clustertrainingruntime}
 echo "cluster: Trainer controller and its webhooks ready in $((SECONDS - started)) s" >&2
+
+# Kueue v0.15.2 with the integrations of the job kinds this tier runs (the names of its
+# pkg/controller/jobs/*: FrameworkName). kubeflow.org/mpijob is left out: it is the MPI
+# operator's v2beta1 MPIJob, not the training operator's v1 one. Without its internal cert
+# management Kueue serves the tier's webhook cert (its webhooks, the CRD conversion at /convert)
+# and still reads a metrics cert from the fixed /etc/kueue/metrics/certs even with metrics off:
+# an overlay on /etc, private to this mount namespace, holds it. The visibility API server is off
+# (it needs internal cert management).
+etc_overlay="$work/etc-overlay"
+mkdir -p "$etc_overlay"
+mount -t tmpfs -o size=1m tmpfs "$etc_overlay"
+mkdir -p "$etc_overlay/upper" "$etc_overlay/work"
+mount -t overlay overlay -o "lowerdir=/etc,upperdir=$etc_overlay/upper,workdir=$etc_overlay/work" /etc
+mkdir -p /etc/kueue/metrics/certs
+cp "$pki/webhook.crt" /etc/kueue/metrics/certs/tls.crt
+cp "$pki/webhook.key" /etc/kueue/metrics/certs/tls.key
+cat > "$work/kueue-config.yaml" <<EOF
+apiVersion: config.kueue.x-k8s.io/v1beta2
+kind: Configuration
+namespace: kueue-system
+webhook: {port: $kueue_webhook_port, host: 127.0.0.1, certDir: $certs}
+health: {healthProbeBindAddress: "127.0.0.1:$kueue_probe_port"}
+metrics: {bindAddress: "0"}
+leaderElection: {leaderElect: false}
+internalCertManagement: {enable: false}
+manageJobsWithoutQueueName: false
+featureGates: {VisibilityOnDemand: false}
+integrations:
+  frameworks:
+    - batch/job
+    - kubeflow.org/pytorchjob
+    - kubeflow.org/tfjob
+    - kubeflow.org/xgboostjob
+    - kubeflow.org/paddlejob
+    - kubeflow.org/jaxjob
+    - jobset.x-k8s.io/jobset
+    - trainer.kubeflow.org/trainjob
+EOF
+started=$SECONDS
+KUBECONFIG="$work/kueue.kubeconfig" "$bin/kueue" --config "$work/kueue-config.yaml" \
+  --zap-log-level info > "$work/kueue.log" 2>&1 &
+pids+=($!)
+wait_for "curl -sf http://127.0.0.1:$kueue_probe_port/readyz" 90 "${pids[-1]}"
+wait_webhooks "$kueue_webhook_port" "${pids[-1]}" \
+  /mutate-kubeflow-org-v1-{pytorchjob,tfjob,xgboostjob,paddlejob,jaxjob} /mutate-trainer-kubeflow-org-v1alpha1-trainjob \
+  /mutate-jobset-x-k8s-io-v1alpha2-jobset /mutate-batch-v1-job /validate-kueue-x-k8s-io-v1beta2-clusterqueue
+echo "cluster: Kueue and its webhooks ready in $((SECONDS - started)) s" >&2
 
 node "$here/check.js" check

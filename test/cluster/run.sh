@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The control-plane tier (npm run test:cluster): builds or reuses etcd, kube-apiserver,
-# kube-controller-manager, the Kubeflow training operator, JobSet and the Kubeflow Trainer from
-# pinned Go modules, starts them in a private network namespace, applies every document of dist/
-# (and the upstream Trainer v2 corpus) and checks what the controllers create.
+# kube-controller-manager, the Kubeflow training operator, JobSet, the Kubeflow Trainer and Kueue
+# from pinned Go modules, starts them in a private network namespace, applies the Kueue queues the
+# examples name and every document of dist/ (and the upstream Trainer v2 corpus), and checks what
+# the controllers create and that Kueue admits every queued job.
 # Exits non-zero on any failure; the last line is `cluster: N passed, M failed`.
 set -euo pipefail
 

@@ -24,6 +24,7 @@ const COMPLETION_INDEX_FIELD = `metadata.annotations['${COMPLETION_INDEX}']`;
 // JobSet's labels on its Jobs and pods (sigs.k8s.io/jobset api/jobset/v1alpha2: JobSetNameKey, ReplicatedJobNameKey).
 const JOBSET_NAME_LABEL = 'jobset.sigs.k8s.io/jobset-name';
 const RJOB_NAME_LABEL = 'jobset.sigs.k8s.io/replicatedjob-name';
+const QUEUE_LABEL = 'kueue.x-k8s.io/queue-name';
 
 // ---------------------------------------------------------------- the upstream corpus
 
@@ -445,9 +446,21 @@ async function checkTrainJob(job, runtimes) {
     return { summary: 'no JobSet', problems: [`JobSet ${name} was not created`, ...events.slice(0, 2).map((e) => `event: ${e.message}`)] };
   }
 
-  // A suspended TrainJob (Kueue's admission gate) makes a suspended JobSet and no pods; admit
-  // it as Kueue would, by setting suspend to false.
-  if (job.spec.suspend) {
+  // A TrainJob with a queue-name label is Kueue's: its webhook suspended it, and it lifts the
+  // suspension on admission (kueue.js checks the Workload); the Trainer must then resume the JobSet.
+  if ((job.metadata.labels || {})[QUEUE_LABEL]) {
+    jobSet = await waitUntil(async () => {
+      const js = await get(`${JOBSET_API}/namespaces/${ns}/jobsets/${name}`);
+      return js && !js.spec.suspend ? js : undefined;
+    });
+    if (!jobSet) {
+      const events = (await list(`/api/v1/namespaces/${ns}/events`)).filter((e) => e.type === 'Warning' && e.involvedObject.name === name);
+      return { summary: 'JobSet not resumed', problems: ['the JobSet stayed suspended: Kueue did not admit the TrainJob, or the Trainer did not resume its JobSet', ...[...new Set(events.map((e) => `event: ${e.message}`))].slice(0, 2)] };
+    }
+    notes.push('suspended by Kueue, admitted and resumed');
+  } else if (job.spec.suspend) {
+    // A suspended TrainJob that names no queue makes a suspended JobSet and no pods; resume it as
+    // an admission controller would, by setting suspend to false.
     if (jobSet.spec.suspend !== true) problems.push(`JobSet suspend is ${jobSet.spec.suspend}; expected true while the TrainJob is suspended`);
     await sleep(2000);
     const early = await podsOf(ns, name);

@@ -303,3 +303,59 @@ describe('relative mount paths through props: refused only where the CRD refuses
     expect(lintFindings(stream(doc))).toEqual([expect.stringMatching(/^crd\/schema spec\.podTemplate\.volumeMounts\.home is "home\/jovyan"; /)]);
   });
 });
+
+describe('families the rotated leaf fuzz found (seeds 20261202 to 20261205 and 7): rules where upstream refuses, none where it accepts', () => {
+  const worker = (d: any) => d.spec.pytorchReplicaSpecs.Worker.template;
+  const k8s = (d: any) => kubernetesFindings(d).map(f => `${f.rule} ${describeFinding(f)}`);
+  const W = 'spec.pytorchReplicaSpecs.Worker.template';
+
+  test('k8s/runtime-class-name: an empty runtimeClassName is a set one, which names no RuntimeClass', () => {
+    const d = STATIC_PYTORCH();
+    worker(d).spec.runtimeClassName = '';
+    expect(k8s(d)).toEqual([`k8s/runtime-class-name ${W}.spec.runtimeClassName is ""; expected a runtime class name (or none): a DNS-1123 subdomain: at most 253 lower-case letters, digits, "-" or ".", each dot-separated part starting and ending with a letter or digit`]);
+  });
+
+  test('k8s/finalizer: a pod template\'s finalizers, which every pod copies (ValidatePodCreate)', () => {
+    const d = STATIC_PYTORCH();
+    worker(d).metadata = { finalizers: ['', 'cleanup', 'example.com/cleanup', 'foregroundDeletion'] };
+    expect(k8s(d)).toEqual([
+      `k8s/finalizer ${W}.metadata.finalizers[0] is ""; expected a finalizer name: an optional DNS subdomain prefix and "/", then at most 63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit`,
+      `k8s/finalizer ${W}.metadata.finalizers[1] is "cleanup"; expected a finalizer with a domain prefix such as "example.com/cleanup" (only "kubernetes", "orphan" and "foregroundDeletion" go without one): the pods copy it, and Kubernetes refuses them`,
+    ]);
+  });
+
+  test('k8s/volume-fields: a CSI volume\'s node publish Secret; k8s/volume-source: a volume without a type is an emptyDir', () => {
+    const d = STATIC_PYTORCH();
+    worker(d).spec.volumes = [{ name: 'creds', csi: { driver: 'secrets-store.csi.k8s.io', nodePublishSecretRef: { name: '' } } }, { name: 'scratch' }];
+    expect(k8s(d)).toEqual([`k8s/volume-fields ${W}.spec.volumes[creds].csi.nodePublishSecretRef.name is ""; expected the name of the Secret the CSI driver is given: a DNS-1123 subdomain: at most 253 lower-case letters, digits, "-" or ".", each dot-separated part starting and ending with a letter or digit`]);
+  });
+
+  test('kubeflow/pod-restart-policy: an empty pod policy is an unset one, which the operator fills', () => {
+    const d = STATIC_PYTORCH();
+    worker(d).spec.restartPolicy = '';
+    expect(lintFindings(stream(d))).toEqual([]);
+  });
+
+  test('trainer/runtime-ref-kind: a runtime kind or group the Trainer webhook does not know', () => {
+    const job = { apiVersion: 'trainer.kubeflow.org/v1alpha1', kind: 'TrainJob', metadata: { name: 'job', namespace: 'ml' }, spec: { runtimeRef: { name: 'torch-distributed', kind: '', apiGroup: 'kubeflow.org' } } };
+    expect(lintFindings(stream(job)).filter(f => f.startsWith('trainer/runtime-ref-kind'))).toEqual([
+      'trainer/runtime-ref-kind spec.runtimeRef.kind is ""; expected "ClusterTrainingRuntime" or "TrainingRuntime" (or none, for a ClusterTrainingRuntime): the Trainer webhook refuses any other kind as an unsupported runtime',
+      'trainer/runtime-ref-kind spec.runtimeRef.apiGroup is "kubeflow.org"; expected "trainer.kubeflow.org" (or none): the Trainer webhook refuses a runtime of another group as unsupported',
+    ]);
+  });
+
+  test('a WorkspaceKind\'s pod security fields and pod-config claims, judged as the pod the controller builds', () => {
+    const doc = kindWith({})(new Chart(Testing.app(), 'test')).apiObject.toJson();
+    const t = doc.spec.podTemplate;
+    t.securityContext = { ...t.securityContext, fsGroupChangePolicy: '', sysctls: [{ name: '', value: '1' }], windowsOptions: { gmsaCredentialSpec: '' } };
+    t.containerSecurityContext = { ...t.containerSecurityContext, windowsOptions: { hostProcess: true } };
+    t.options.podConfig.values[0].spec.resources = { claims: [{ name: 'gpu' }] };
+    expect(k8s(doc)).toEqual([
+      'k8s/sysctl spec.podTemplate.securityContext.sysctls[0].name is ""; expected a sysctl name such as net.core.somaxconn: at most 253 lower-case letters, digits, "-" or "_", in parts joined by "." or "/"',
+      'k8s/security-policy spec.podTemplate.securityContext.fsGroupChangePolicy is ""; expected "OnRootMismatch" or "Always"',
+      'k8s/windows-options spec.podTemplate.securityContext.windowsOptions.gmsaCredentialSpec is ""; expected a credential spec of 1 byte to 64 KiB',
+      'k8s/windows-options spec.podTemplate.containerSecurityContext.windowsOptions.hostProcess is true; expected false or none: a host process container needs hostNetwork, which the pods of a WorkspaceKind do not have',
+      'k8s/resource-claims spec.podTemplate.options.podConfig.values[0].spec.resources.claims[0].name is "gpu"; expected the name of a claim in the pod\'s resourceClaims (the pod has none)',
+    ]);
+  });
+});

@@ -18,7 +18,7 @@ describe('the rule catalogue', () => {
       'metadata': 8,
       'pod': 37,
       'volumes': 12,
-      'scheduling': 16,
+      'scheduling': 15,
       'resources': 9,
       'security': 11,
       'numbers': 4,
@@ -26,7 +26,7 @@ describe('the rule catalogue', () => {
       'claims': 6,
       'app': 10,
       'pod-security': 15,
-      'runtimes': 4,
+      'runtimes': 5,
       'runtime-patches': 3,
     });
   });
@@ -47,7 +47,7 @@ describe('the rule catalogue', () => {
     // The Kubernetes group: the k8s/ rules and the across-document rules of the API server and kubelet.
     expect(bySource.kubernetes).toEqual([...KUBERNETES_RULES, ...POD_SECURITY_RESTRICTED_RULES].map(r => r.id).concat('app/duplicate-object', 'app/claim-namespace'));
     // Trainer's webhook and plugin rules are not Kubernetes rules, though one walk applies both.
-    expect(bySource.trainer).toEqual(['trainer/runtime-step', 'trainer/replicated-job-name', 'trainer/patch-manager', 'trainer/patch-env', 'trainer/kueue-patch-metadata', 'trainer/runtime-policy', 'trainer/counts', 'trainer/ssh-auth-mount-path', 'app/trainjob-runtime', 'app/trainjob-reach']);
+    expect(bySource.trainer).toEqual(['trainer/runtime-ref-kind', 'trainer/runtime-step', 'trainer/replicated-job-name', 'trainer/patch-manager', 'trainer/patch-env', 'trainer/kueue-patch-metadata', 'trainer/runtime-policy', 'trainer/counts', 'trainer/ssh-auth-mount-path', 'app/trainjob-runtime', 'app/trainjob-reach']);
     expect(bySource.kueue).toEqual(['kueue/topology', 'kueue/slice-size', 'app/multikueue-queue', 'app/kueue-queue-name']);
     expect(bySource.notebooks).toEqual([
       'kubeflow/option-default', 'kubeflow/option-redirect', 'kubeflow/image-port', 'kubeflow/activity-probe', 'kubeflow/activity-rules', 'kubeflow/home-mount',

@@ -6,6 +6,8 @@
  * and the KAI topology annotations lint now reads. Each is shown with one message through the
  * constructs (at synth, naming the prop) and through `lint`.
  */
+import * as fs from 'fs';
+import * as path from 'path';
 import { Chart, Duration, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import {
@@ -110,64 +112,22 @@ describe('kubeflow/workspace-kind-template: extraEnv values and request headers 
       + `${PREFIX}httpPathPrefix takes a port id written as a quoted string, given a piped value`]);
   });
 
-  // Each template with what Go's text/template (go1.26) says when it parses and runs it as the
-  // controller does (template.New("value"), Funcs{"httpPathPrefix": func(PortId) string}, Execute
-  // with nil data): undefined when it renders. The rule agrees on all of them but the last group,
-  // which only running Go would tell; those pass here and are the inventory row's stated remainder.
-  const GO_VERDICTS: ReadonlyArray<readonly [string, string | undefined]> = [
-    ['plain text, no action', undefined],
-    ['/notebook/{{ httpPathPrefix "jupyterlab" }}/lab', undefined],
-    ['{{httpPathPrefix `lab`}}', undefined],
-    ['{{- httpPathPrefix "lab" -}}', undefined],
-    ['{{ .Missing }} {{ . }} {{ $.X.Y }}', undefined],
-    ['{{/* a comment */}}{{- /* trimmed */ -}}', undefined],
-    ['{{ if .X }}a{{ else if .Y }}b{{ else }}c{{ end }}', undefined],
-    ['{{ range $i, $e := . }}{{ $i }}{{ break }}{{ end }}', undefined],
-    ['{{ $p := httpPathPrefix "x" }}{{ $p }}{{ printf "%s/" $p }}', undefined],
-    ['{{ define "a" }}x{{ end }}{{ template "a" }}', undefined],
-    ['{{ "a" | }}', undefined],
-    ['{{ if true }}{{ else }}{{ end }}{{ -3 }}{{ .5 }}{{ \'a\' }}', undefined],
-    ['{{ .Größe }}', undefined],
-    ['{{', 'unclosed action'],
-    ['{{ httpPathPrefix "x"', 'unclosed action'],
-    ['{{}}', 'missing value for command'],
-    ['{{ /* a */ }}', 'unrecognized character in action: "/"'],
-    ['{{/* c */ }}', 'comment ends before closing delimiter'],
-    ['{{/* c', 'unclosed comment'],
-    ['{{ "abc }}', 'unterminated quoted string'],
-    ['{{ `abc }}', 'unterminated raw quoted string'],
-    ['{{ httpPathPrefix jupyterlab }}', 'function "jupyterlab" not defined'],
-    ['{{ if true }}x', 'unexpected EOF: {{if}} is never closed by {{end}}'],
-    ['{{ end }}', 'unexpected {{end}}'],
-    ['{{ else }}', 'unexpected {{else}}'],
-    ['{{ break }}', '{{break}} outside {{range}}'],
-    ['{{ range . }}{{ else }}{{ break }}{{ end }}', '{{break}} outside {{range}}'],
-    ['{{ httpPathPrefix $x }}', 'undefined variable "$x"'],
-    ['{{ with $x := "a" }}{{ end }}{{ $x }}', 'undefined variable "$x"'],
-    ['{{ ( "a" }}', 'unclosed left paren'],
-    ['{{ "a" ) }}', 'unexpected right paren'],
-    ['{{ | "a" }}', 'unexpected "|" in command'],
-    ['{{ 1 | 2 }}', 'non executable command in pipeline stage 2'],
-    ['{{ nil }}', 'nil is not a command'],
-    ['{{ "a" "b" }}', 'can\'t give argument to non-function'],
-    ['{{ httpPathPrefix }}', 'wrong number of args for httpPathPrefix: want 1 (a port id) got 0'],
-    ['{{ httpPathPrefix "a" "b" }}', 'wrong number of args for httpPathPrefix: want 1 (a port id) got 2'],
-    ['{{ printf }}', 'wrong number of args for printf: want at least 1 got 0'],
-    ['{{ eq 1 }}', 'wrong number of args for eq: want at least 2 got 1'],
-    ['{{ httpPathPrefix 3 }}', 'httpPathPrefix takes a port id written as a quoted string, given a number'],
-    ['{{ httpPathPrefix . }}', 'httpPathPrefix takes a port id written as a quoted string, given no value (the template has no data)'],
-    ['{{ $x := "lab" }}{{ httpPathPrefix $x }}', 'httpPathPrefix takes a port id written as a quoted string, given a variable'],
-    ['{{ httpPathPrefix (print "lab") }}', 'httpPathPrefix takes a port id written as a quoted string, given a computed value'],
-  ];
-  /** What Go refuses only when it runs a branch or a value: left to the webhook. */
-  const LEFT_TO_GO = ['{{ if true }}{{ httpPathPrefix }}{{ end }}', '{{ len 3 }}', '{{ index . 0 }}', '{{ template "nope" }}', '{{ 3x }}'];
+  // The templates and what the rule says of each, shared with conformance/corpus TestGoTemplates,
+  // which renders each with Go's text/template as the controller does (the controller's function,
+  // no data) and fails when Go refuses one the rule passes, or the reverse; the rows marked
+  // leftToGo are what only running Go refuses (a branch, a built-in on a value), passed here and
+  // named in the inventory row notebooks/workspacekind/template-execution-on-branches.
+  const CASES: ReadonlyArray<{ template: string; problem: string | null; leftToGo?: boolean }> =
+    JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'conformance', 'testdata', 'go-templates.json'), 'utf8')).cases;
 
-  test.each(GO_VERDICTS.map(([t, p]) => [t, p] as const))('%j: %s', (template, problem) => {
-    expect(goTemplateProblem(template)).toBe(problem);
+  test('the shared table holds accepted, refused and left-to-Go templates', () => {
+    expect(CASES.filter(c => c.problem === null && !c.leftToGo).length).toBeGreaterThan(10);
+    expect(CASES.filter(c => c.problem !== null).length).toBeGreaterThan(25);
+    expect(CASES.filter(c => c.leftToGo).length).toBeGreaterThan(3);
   });
 
-  test('what only running Go would refuse passes here (the inventory row says so)', () => {
-    expect(LEFT_TO_GO.map(goTemplateProblem)).toEqual(LEFT_TO_GO.map(() => undefined));
+  test.each(CASES.map(c => [c.template, c.problem] as const))('%j: %s', (template, problem) => {
+    expect(goTemplateProblem(template) ?? null).toBe(problem);
   });
 });
 
@@ -289,7 +249,7 @@ describe('relative mount paths through props: refused only where the CRD refuses
       metadata: { name: 'mpi' },
       spec: { mlPolicy: { numNodes: 2, mpi: { sshAuthMountPath } }, template: { spec: { replicatedJobs: [] } } },
     });
-    const ssh = (path: string) => kubernetesFindings(runtime(path)).filter(f => f.rule === 'trainer/ssh-auth-mount-path').map(describeFinding);
+    const ssh = (sshPath: string) => kubernetesFindings(runtime(sshPath)).filter(f => f.rule === 'trainer/ssh-auth-mount-path').map(describeFinding);
     expect(ssh('.ssh')).toEqual([]);
     expect(ssh('')).toEqual(['spec.mlPolicy.mpi.sshAuthMountPath is ""; expected a directory for the SSH keys such as /home/mpiuser/.ssh (the Trainer mounts them there, and Kubernetes refuses an empty mount path)']);
   });

@@ -224,7 +224,7 @@ project.addTask('test:conformance', {
     // What each example TrainJob asked for, beside dist/, for the Trainer oracle (conformance/trainer).
     { exec: 'ts-node --transpile-only --project tsconfig.dev.json scripts/example-intents.ts' },
     { exec: 'ts-node --transpile-only --project tsconfig.dev.json scripts/differential.ts' },
-    // Invalid and boundary values on the schemas' leaf paths (FUZZ_SEED, FUZZ_BUDGET), judged by
+    // Invalid and boundary values on the schemas' leaf paths (LEAF_FUZZ_SEED, else the UTC date in CI; FUZZ_BUDGET), judged by
     // lint and the constructs; each module below writes its verdicts beside them (TestLeafFuzz).
     { exec: 'ts-node --transpile-only --project tsconfig.dev.json scripts/leaf-fuzz.ts' },
     { exec: 'go test -count=1 ./...', cwd: 'conformance/corpus' },

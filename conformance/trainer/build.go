@@ -8,6 +8,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	apiruntime "k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	jobsetv1alpha2 "sigs.k8s.io/jobset/api/jobset/v1alpha2"
@@ -77,7 +78,7 @@ func (c *Cluster) Build(ctx context.Context, object []byte, namespace string) (*
 	}
 	// NewObjects may change the job it is given (the torchtune command); the controller's copy
 	// is its own too.
-	objects, err := rt.NewObjects(ctx, job.DeepCopy())
+	objects, err := newObjects(ctx, rt, job.DeepCopy())
 	snapshot := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: job.Name + runtimeSnapshotSuffix}}
 	if err := client.IgnoreNotFound(c.client.Delete(ctx, snapshot)); err != nil {
 		return nil, err
@@ -128,4 +129,16 @@ func ptrString(s *string) string {
 		return ""
 	}
 	return *s
+}
+
+// newObjects is the runtime's NewObjects with a panic turned into an error, as controller-runtime
+// recovers a reconciler's panic (RecoverPanic, on by default): the TrainJob stays unbuilt and never
+// runs. Trainer v2.3.0's flux plugin, for one, reads spec.trainer.env of a job that has no trainer.
+func newObjects(ctx context.Context, rt jobruntime.Runtime, job *trainer.TrainJob) (objects []apiruntime.ApplyConfiguration, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			objects, err = nil, fmt.Errorf("the TrainJob controller panics building it (controller-runtime recovers, the job is never built): %v", r)
+		}
+	}()
+	return rt.NewObjects(ctx, job)
 }

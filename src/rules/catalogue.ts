@@ -4,6 +4,7 @@
  * differential run) looks the source up here rather than reading the id's prefix or a message.
  */
 import { APP_RULES } from './across-documents';
+import { KAI_TOPOLOGY_RULES } from './kai-topology';
 import { KUBERNETES_RULES, POD_SECURITY_RESTRICTED_RULES, TRAINER_DOCUMENT_RULES } from './kubernetes';
 import { CLUSTER_QUEUE_RULES } from './kueue/cluster-queue';
 import { RESOURCE_FLAVOR_RULES } from './kueue/resource-flavor';
@@ -37,7 +38,7 @@ export const KUEUE_DOCUMENT_RULES: readonly RuleInfo[] = [
 /** Every rule over documents: schema, Kubernetes, Pod Security "restricted", Trainer, JobSet, Kueue, across documents, operators. */
 export const DOCUMENT_RULES: readonly RuleInfo[] = [
   SCHEMA_RULE_INFO, ...KUBERNETES_RULES, ...POD_SECURITY_RESTRICTED_RULES, ...TRAINER_DOCUMENT_RULES, ...JOBSET_DOCUMENT_RULES,
-  ...KUEUE_DOCUMENT_RULES, ...APP_RULES, ...KUBEFLOW_RULES,
+  ...KUEUE_DOCUMENT_RULES, ...APP_RULES, ...KUBEFLOW_RULES, ...KAI_TOPOLOGY_RULES.map(r => r.info()),
 ];
 
 const sources = new Map<string, RuleSource>(DOCUMENT_RULES.map(r => [r.id, r.source]));

@@ -8,7 +8,7 @@
  * user's intent). The rules across documents stay with `lint`; see `kubeflowInputFindings`.
  */
 import { Finding } from './finding';
-import { KAI_TOPOLOGY_RULES, checkKaiTopology } from './kai-topology';
+import { checkKaiTopology } from './kai-topology';
 import { checkReplicaSlices } from './kueue/topology-slices';
 import { checkClusterQueue } from './kueue/cluster-queue';
 import { checkResourceFlavor } from './kueue/resource-flavor';
@@ -40,7 +40,6 @@ export const KUBEFLOW_DOCUMENT_RULES: readonly RuleInfo[] = [
   ...REPLICA_RULES, ...POD_RESTART_POLICY_RULES, ...CONTAINER_RULES, ...POD_NAME_RULES, ...ENV_RULES, ...MPI_RULES, ...ELASTIC_RULES,
   ...GANG_RULES, ...NPROC_RULES, ...KNOWN_VALUE_RULES,
   ...WORKSPACE_KIND_RULES, ...WORKSPACE_KIND_ACTIVITY_RULES, ...WORKSPACE_KIND_SELECTOR_RULES, ...WORKSPACE_KIND_TEMPLATE_RULES,
-  ...KAI_TOPOLOGY_RULES,
 ].map(r => r.info());
 
 /** Every rule across the documents of one input. */
@@ -53,6 +52,7 @@ export const KUBEFLOW_RULES: RuleInfo[] = [...KUBEFLOW_DOCUMENT_RULES, ...KUBEFL
 export function kubeflowFindings(doc: any): Finding[] {
   const out: Finding[] = [];
   if (typeof doc !== 'object' || doc === null) return out;
+  // The KAI annotations are the library's own rule (catalogue.ts lists it), read on the same walk.
   checkKaiTopology(doc, out);
   const facts = trainingKindOf(doc);
   if (facts !== undefined) {

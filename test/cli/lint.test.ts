@@ -491,12 +491,12 @@ describe('the operator rules', () => {
       expect(rule.upstream).toMatch(/training-operator|kubeflow\/notebooks/);
     }
     expect(ids.sort()).toEqual([
-      'kubeflow/activity-probe', 'kubeflow/activity-rules', 'kubeflow/clean-pod-policy', 'kubeflow/elastic-bounds', 'kubeflow/elastic-nproc',
+      'kubeflow/activity-probe', 'kubeflow/activity-rules', 'kubeflow/clean-pod-policy', 'kubeflow/elastic-bounds', 'kubeflow/elastic-nproc', 'kubeflow/filter-rules',
       'kubeflow/framework-container', 'kubeflow/gang-min-available', 'kubeflow/home-mount', 'kubeflow/image-port',
       'kubeflow/injected-env', 'kubeflow/managed-by', 'kubeflow/mpi-launcher-gpu-env', 'kubeflow/mpi-main-container', 'kubeflow/mpi-np', 'kubeflow/mpi-slots',
       'kubeflow/nproc-per-node', 'kubeflow/option-default', 'kubeflow/option-redirect', 'kubeflow/pod-name-length', 'kubeflow/pod-restart-policy',
       'kubeflow/pytorch-master', 'kubeflow/rdzv-backend', 'kubeflow/replica-count', 'kubeflow/replica-restart-policy', 'kubeflow/replica-type',
-      'kubeflow/restricted-operator-init', 'kubeflow/tf-success-policy', 'kubeflow/workspace-option',
+      'kubeflow/restricted-operator-init', 'kubeflow/tf-success-policy', 'kubeflow/workspace-kind-template', 'kubeflow/workspace-option',
     ]);
   });
 
@@ -516,11 +516,11 @@ describe('the operator rules', () => {
     expect(lines(result.stdout).filter(l => !l.startsWith(' '))).toEqual([
       `Kubernetes (API server, Pod Security admission, kubelet and container runtime) [kubernetes]: ${count('kubernetes')}`,
       'JobSet (webhook and controller) [jobset]: 12',
-      'Kubeflow Trainer v2 (webhooks and runtime plugins) [trainer]: 10',
+      'Kubeflow Trainer v2 (webhooks and runtime plugins) [trainer]: 11',
       `Kubeflow Training Operator v1 (webhooks and controllers) [training-operator]: ${count('training-operator')}`,
-      'Kubeflow Notebooks v2 (webhooks) [notebooks]: 7',
-      'Kueue [kueue]: 8',
-      'cdk8s-kubeflow\'s own (the YAML reader; the CRD schema, strictly) [library]: 2',
+      'Kubeflow Notebooks v2 (webhooks) [notebooks]: 9',
+      'Kueue [kueue]: 11',
+      'cdk8s-kubeflow\'s own (the YAML reader; the CRD schema, strictly) [library]: 3',
       `${LINT_RULES.length} rules`,
     ]);
     expect(count('kubernetes')).toBe(KUBERNETES_RULES.length + POD_SECURITY_RESTRICTED_RULES.length + 2);
@@ -529,7 +529,7 @@ describe('the operator rules', () => {
     expect([...listed].sort()).toEqual(LINT_RULES.map(r => r.id).sort());
     const trainer = result.stdout.slice(result.stdout.indexOf('Kubeflow Trainer v2'), result.stdout.indexOf('Kubeflow Training Operator'));
     expect(lines(trainer).filter(l => l.startsWith('    ')).map(l => l.trim().split(' ')[0]))
-      .toEqual(['trainer/runtime-step', 'trainer/replicated-job-name', 'trainer/runtime-policy', 'trainer/ssh-auth-mount-path', 'trainer/patch-manager', 'trainer/patch-env',
+      .toEqual(['trainer/runtime-ref-kind', 'trainer/runtime-step', 'trainer/replicated-job-name', 'trainer/runtime-policy', 'trainer/ssh-auth-mount-path', 'trainer/patch-manager', 'trainer/patch-env',
         'trainer/kueue-patch-metadata', 'trainer/counts', 'app/trainjob-runtime', 'app/trainjob-reach']);
     const named = EXPECTED.flatMap(([, found]) => found.map(f => /\[([^\]]+)\]$/.exec(f)?.[1]).filter((id): id is string => id !== undefined));
     expect(named.filter(id => !listed.includes(id))).toEqual([]);

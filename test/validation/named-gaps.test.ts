@@ -6,6 +6,8 @@
  * and the KAI topology annotations lint now reads. Each is shown with one message through the
  * constructs (at synth, naming the prop) and through `lint`.
  */
+import * as fs from 'fs';
+import * as path from 'path';
 import { Chart, Duration, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import {
@@ -110,64 +112,22 @@ describe('kubeflow/workspace-kind-template: extraEnv values and request headers 
       + `${PREFIX}httpPathPrefix takes a port id written as a quoted string, given a piped value`]);
   });
 
-  // Each template with what Go's text/template (go1.26) says when it parses and runs it as the
-  // controller does (template.New("value"), Funcs{"httpPathPrefix": func(PortId) string}, Execute
-  // with nil data): undefined when it renders. The rule agrees on all of them but the last group,
-  // which only running Go would tell; those pass here and are the inventory row's stated remainder.
-  const GO_VERDICTS: ReadonlyArray<readonly [string, string | undefined]> = [
-    ['plain text, no action', undefined],
-    ['/notebook/{{ httpPathPrefix "jupyterlab" }}/lab', undefined],
-    ['{{httpPathPrefix `lab`}}', undefined],
-    ['{{- httpPathPrefix "lab" -}}', undefined],
-    ['{{ .Missing }} {{ . }} {{ $.X.Y }}', undefined],
-    ['{{/* a comment */}}{{- /* trimmed */ -}}', undefined],
-    ['{{ if .X }}a{{ else if .Y }}b{{ else }}c{{ end }}', undefined],
-    ['{{ range $i, $e := . }}{{ $i }}{{ break }}{{ end }}', undefined],
-    ['{{ $p := httpPathPrefix "x" }}{{ $p }}{{ printf "%s/" $p }}', undefined],
-    ['{{ define "a" }}x{{ end }}{{ template "a" }}', undefined],
-    ['{{ "a" | }}', undefined],
-    ['{{ if true }}{{ else }}{{ end }}{{ -3 }}{{ .5 }}{{ \'a\' }}', undefined],
-    ['{{ .Größe }}', undefined],
-    ['{{', 'unclosed action'],
-    ['{{ httpPathPrefix "x"', 'unclosed action'],
-    ['{{}}', 'missing value for command'],
-    ['{{ /* a */ }}', 'unrecognized character in action: "/"'],
-    ['{{/* c */ }}', 'comment ends before closing delimiter'],
-    ['{{/* c', 'unclosed comment'],
-    ['{{ "abc }}', 'unterminated quoted string'],
-    ['{{ `abc }}', 'unterminated raw quoted string'],
-    ['{{ httpPathPrefix jupyterlab }}', 'function "jupyterlab" not defined'],
-    ['{{ if true }}x', 'unexpected EOF: {{if}} is never closed by {{end}}'],
-    ['{{ end }}', 'unexpected {{end}}'],
-    ['{{ else }}', 'unexpected {{else}}'],
-    ['{{ break }}', '{{break}} outside {{range}}'],
-    ['{{ range . }}{{ else }}{{ break }}{{ end }}', '{{break}} outside {{range}}'],
-    ['{{ httpPathPrefix $x }}', 'undefined variable "$x"'],
-    ['{{ with $x := "a" }}{{ end }}{{ $x }}', 'undefined variable "$x"'],
-    ['{{ ( "a" }}', 'unclosed left paren'],
-    ['{{ "a" ) }}', 'unexpected right paren'],
-    ['{{ | "a" }}', 'unexpected "|" in command'],
-    ['{{ 1 | 2 }}', 'non executable command in pipeline stage 2'],
-    ['{{ nil }}', 'nil is not a command'],
-    ['{{ "a" "b" }}', 'can\'t give argument to non-function'],
-    ['{{ httpPathPrefix }}', 'wrong number of args for httpPathPrefix: want 1 (a port id) got 0'],
-    ['{{ httpPathPrefix "a" "b" }}', 'wrong number of args for httpPathPrefix: want 1 (a port id) got 2'],
-    ['{{ printf }}', 'wrong number of args for printf: want at least 1 got 0'],
-    ['{{ eq 1 }}', 'wrong number of args for eq: want at least 2 got 1'],
-    ['{{ httpPathPrefix 3 }}', 'httpPathPrefix takes a port id written as a quoted string, given a number'],
-    ['{{ httpPathPrefix . }}', 'httpPathPrefix takes a port id written as a quoted string, given no value (the template has no data)'],
-    ['{{ $x := "lab" }}{{ httpPathPrefix $x }}', 'httpPathPrefix takes a port id written as a quoted string, given a variable'],
-    ['{{ httpPathPrefix (print "lab") }}', 'httpPathPrefix takes a port id written as a quoted string, given a computed value'],
-  ];
-  /** What Go refuses only when it runs a branch or a value: left to the webhook. */
-  const LEFT_TO_GO = ['{{ if true }}{{ httpPathPrefix }}{{ end }}', '{{ len 3 }}', '{{ index . 0 }}', '{{ template "nope" }}', '{{ 3x }}'];
+  // The templates and what the rule says of each, shared with conformance/corpus TestGoTemplates,
+  // which renders each with Go's text/template as the controller does (the controller's function,
+  // no data) and fails when Go refuses one the rule passes, or the reverse; the rows marked
+  // leftToGo are what only running Go refuses (a branch, a built-in on a value), passed here and
+  // named in the inventory row notebooks/workspacekind/template-execution-on-branches.
+  const CASES: ReadonlyArray<{ template: string; problem: string | null; leftToGo?: boolean }> =
+    JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'conformance', 'testdata', 'go-templates.json'), 'utf8')).cases;
 
-  test.each(GO_VERDICTS.map(([t, p]) => [t, p] as const))('%j: %s', (template, problem) => {
-    expect(goTemplateProblem(template)).toBe(problem);
+  test('the shared table holds accepted, refused and left-to-Go templates', () => {
+    expect(CASES.filter(c => c.problem === null && !c.leftToGo).length).toBeGreaterThan(10);
+    expect(CASES.filter(c => c.problem !== null).length).toBeGreaterThan(25);
+    expect(CASES.filter(c => c.leftToGo).length).toBeGreaterThan(3);
   });
 
-  test('what only running Go would refuse passes here (the inventory row says so)', () => {
-    expect(LEFT_TO_GO.map(goTemplateProblem)).toEqual(LEFT_TO_GO.map(() => undefined));
+  test.each(CASES.map(c => [c.template, c.problem] as const))('%j: %s', (template, problem) => {
+    expect(goTemplateProblem(template) ?? null).toBe(problem);
   });
 });
 
@@ -289,7 +249,7 @@ describe('relative mount paths through props: refused only where the CRD refuses
       metadata: { name: 'mpi' },
       spec: { mlPolicy: { numNodes: 2, mpi: { sshAuthMountPath } }, template: { spec: { replicatedJobs: [] } } },
     });
-    const ssh = (path: string) => kubernetesFindings(runtime(path)).filter(f => f.rule === 'trainer/ssh-auth-mount-path').map(describeFinding);
+    const ssh = (sshPath: string) => kubernetesFindings(runtime(sshPath)).filter(f => f.rule === 'trainer/ssh-auth-mount-path').map(describeFinding);
     expect(ssh('.ssh')).toEqual([]);
     expect(ssh('')).toEqual(['spec.mlPolicy.mpi.sshAuthMountPath is ""; expected a directory for the SSH keys such as /home/mpiuser/.ssh (the Trainer mounts them there, and Kubernetes refuses an empty mount path)']);
   });
@@ -301,5 +261,61 @@ describe('relative mount paths through props: refused only where the CRD refuses
     const doc = kindWith({})(new Chart(Testing.app(), 'test')).apiObject.toJson();
     doc.spec.podTemplate.volumeMounts.home = 'home/jovyan';
     expect(lintFindings(stream(doc))).toEqual([expect.stringMatching(/^crd\/schema spec\.podTemplate\.volumeMounts\.home is "home\/jovyan"; /)]);
+  });
+});
+
+describe('families the rotated leaf fuzz found (seeds 20261202 to 20261205 and 7): rules where upstream refuses, none where it accepts', () => {
+  const worker = (d: any) => d.spec.pytorchReplicaSpecs.Worker.template;
+  const k8s = (d: any) => kubernetesFindings(d).map(f => `${f.rule} ${describeFinding(f)}`);
+  const W = 'spec.pytorchReplicaSpecs.Worker.template';
+
+  test('k8s/runtime-class-name: an empty runtimeClassName is a set one, which names no RuntimeClass', () => {
+    const d = STATIC_PYTORCH();
+    worker(d).spec.runtimeClassName = '';
+    expect(k8s(d)).toEqual([`k8s/runtime-class-name ${W}.spec.runtimeClassName is ""; expected a runtime class name (or none): a DNS-1123 subdomain: at most 253 lower-case letters, digits, "-" or ".", each dot-separated part starting and ending with a letter or digit`]);
+  });
+
+  test('k8s/finalizer: a pod template\'s finalizers, which every pod copies (ValidatePodCreate)', () => {
+    const d = STATIC_PYTORCH();
+    worker(d).metadata = { finalizers: ['', 'cleanup', 'example.com/cleanup', 'foregroundDeletion'] };
+    expect(k8s(d)).toEqual([
+      `k8s/finalizer ${W}.metadata.finalizers[0] is ""; expected a finalizer name: an optional DNS subdomain prefix and "/", then at most 63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit`,
+      `k8s/finalizer ${W}.metadata.finalizers[1] is "cleanup"; expected a finalizer with a domain prefix such as "example.com/cleanup" (only "kubernetes", "orphan" and "foregroundDeletion" go without one): the pods copy it, and Kubernetes refuses them`,
+    ]);
+  });
+
+  test('k8s/volume-fields: a CSI volume\'s node publish Secret; k8s/volume-source: a volume without a type is an emptyDir', () => {
+    const d = STATIC_PYTORCH();
+    worker(d).spec.volumes = [{ name: 'creds', csi: { driver: 'secrets-store.csi.k8s.io', nodePublishSecretRef: { name: '' } } }, { name: 'scratch' }];
+    expect(k8s(d)).toEqual([`k8s/volume-fields ${W}.spec.volumes[creds].csi.nodePublishSecretRef.name is ""; expected the name of the Secret the CSI driver is given: a DNS-1123 subdomain: at most 253 lower-case letters, digits, "-" or ".", each dot-separated part starting and ending with a letter or digit`]);
+  });
+
+  test('kubeflow/pod-restart-policy: an empty pod policy is an unset one, which the operator fills', () => {
+    const d = STATIC_PYTORCH();
+    worker(d).spec.restartPolicy = '';
+    expect(lintFindings(stream(d))).toEqual([]);
+  });
+
+  test('trainer/runtime-ref-kind: a runtime kind or group the Trainer webhook does not know', () => {
+    const job = { apiVersion: 'trainer.kubeflow.org/v1alpha1', kind: 'TrainJob', metadata: { name: 'job', namespace: 'ml' }, spec: { runtimeRef: { name: 'torch-distributed', kind: '', apiGroup: 'kubeflow.org' } } };
+    expect(lintFindings(stream(job)).filter(f => f.startsWith('trainer/runtime-ref-kind'))).toEqual([
+      'trainer/runtime-ref-kind spec.runtimeRef.kind is ""; expected "ClusterTrainingRuntime" or "TrainingRuntime" (or none, for a ClusterTrainingRuntime): the Trainer webhook refuses any other kind as an unsupported runtime',
+      'trainer/runtime-ref-kind spec.runtimeRef.apiGroup is "kubeflow.org"; expected "trainer.kubeflow.org" (or none): the Trainer webhook refuses a runtime of another group as unsupported',
+    ]);
+  });
+
+  test('a WorkspaceKind\'s pod security fields and pod-config claims, judged as the pod the controller builds', () => {
+    const doc = kindWith({})(new Chart(Testing.app(), 'test')).apiObject.toJson();
+    const t = doc.spec.podTemplate;
+    t.securityContext = { ...t.securityContext, fsGroupChangePolicy: '', sysctls: [{ name: '', value: '1' }], windowsOptions: { gmsaCredentialSpec: '' } };
+    t.containerSecurityContext = { ...t.containerSecurityContext, windowsOptions: { hostProcess: true } };
+    t.options.podConfig.values[0].spec.resources = { claims: [{ name: 'gpu' }] };
+    expect(k8s(doc)).toEqual([
+      'k8s/sysctl spec.podTemplate.securityContext.sysctls[0].name is ""; expected a sysctl name such as net.core.somaxconn: at most 253 lower-case letters, digits, "-" or "_", in parts joined by "." or "/"',
+      'k8s/security-policy spec.podTemplate.securityContext.fsGroupChangePolicy is ""; expected "OnRootMismatch" or "Always"',
+      'k8s/windows-options spec.podTemplate.securityContext.windowsOptions.gmsaCredentialSpec is ""; expected a credential spec of 1 byte to 64 KiB',
+      'k8s/windows-options spec.podTemplate.containerSecurityContext.windowsOptions.hostProcess is true; expected false or none: a host process container needs hostNetwork, which the pods of a WorkspaceKind do not have',
+      'k8s/resource-claims spec.podTemplate.options.podConfig.values[0].spec.resources.claims[0].name is "gpu"; expected the name of a claim in the pod\'s resourceClaims (the pod has none)',
+    ]);
   });
 });

@@ -18,7 +18,7 @@ describe('the rule catalogue', () => {
       'metadata': 8,
       'pod': 37,
       'volumes': 12,
-      'scheduling': 16,
+      'scheduling': 15,
       'resources': 9,
       'security': 11,
       'numbers': 4,
@@ -26,7 +26,7 @@ describe('the rule catalogue', () => {
       'claims': 6,
       'app': 12,
       'pod-security': 15,
-      'runtimes': 4,
+      'runtimes': 5,
       'runtime-patches': 3,
     });
   });
@@ -47,7 +47,7 @@ describe('the rule catalogue', () => {
     // The Kubernetes group: the k8s/ rules and the across-document rules of the API server and kubelet.
     expect(bySource.kubernetes).toEqual([...KUBERNETES_RULES, ...POD_SECURITY_RESTRICTED_RULES].map(r => r.id).concat('app/duplicate-object', 'app/claim-namespace'));
     // Trainer's webhook and plugin rules are not Kubernetes rules, though one walk applies both.
-    expect(bySource.trainer).toEqual(['trainer/runtime-step', 'trainer/replicated-job-name', 'trainer/patch-manager', 'trainer/patch-env', 'trainer/kueue-patch-metadata', 'trainer/runtime-policy', 'trainer/counts', 'trainer/ssh-auth-mount-path', 'app/trainjob-runtime', 'app/trainjob-reach']);
+    expect(bySource.trainer).toEqual(['trainer/runtime-ref-kind', 'trainer/runtime-step', 'trainer/replicated-job-name', 'trainer/patch-manager', 'trainer/patch-env', 'trainer/kueue-patch-metadata', 'trainer/runtime-policy', 'trainer/counts', 'trainer/ssh-auth-mount-path', 'app/trainjob-runtime', 'app/trainjob-reach']);
     expect(bySource.kueue).toEqual([
       'kueue/topology', 'kueue/slice-size', 'kueue/cluster-queue-resources', 'kueue/cluster-queue-flavors', 'kueue/cluster-queue-quotas', 'kueue/fair-sharing-weight',
       'kueue/resource-flavor-taints', 'app/multikueue-queue', 'app/kueue-queue-name', 'app/kueue-reference', 'app/kueue-never-admitted',
@@ -56,7 +56,7 @@ describe('the rule catalogue', () => {
       'kubeflow/option-default', 'kubeflow/option-redirect', 'kubeflow/image-port', 'kubeflow/activity-probe', 'kubeflow/activity-rules', 'kubeflow/home-mount',
       'kubeflow/filter-rules', 'kubeflow/workspace-kind-template', 'kubeflow/workspace-option',
     ]);
-    expect(bySource['training-operator']).toEqual(['app/pod-name-collision', ...KUBEFLOW_RULES.map(r => r.id).filter(id => !bySource.notebooks.includes(id) && id !== 'kai/topology')]);
+    expect(bySource['training-operator']).toEqual(['app/pod-name-collision', ...KUBEFLOW_RULES.map(r => r.id).filter(id => !bySource.notebooks.includes(id))]);
     expect(bySource.library).toEqual(['crd/schema', 'kai/topology']);
     expect(bySource.jobset).toEqual([
       'jobset/depends-on', 'jobset/subdomain', 'jobset/group-name', 'jobset/target-replicated-jobs', 'jobset/failure-policy-rule',

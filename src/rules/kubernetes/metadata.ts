@@ -91,6 +91,26 @@ export function checkTemplateMeta(meta: unknown, at: string, out: Finding[]): vo
   if (!isObject(meta)) return;
   checkLabels(meta.labels, child(at, 'labels'), out);
   checkAnnotations(meta.annotations, child(at, 'annotations'), out);
+  checkPodFinalizers(meta.finalizers, child(at, 'finalizers'), out);
+}
+
+/** The finalizers Kubernetes itself defines (helper.IsStandardFinalizerName). */
+const STANDARD_FINALIZERS = ['kubernetes', 'orphan', 'foregroundDeletion'];
+
+/**
+ * A pod template's finalizers, which the controllers copy onto every pod: ValidatePodCreate checks
+ * them as the pod's (validateFinalizerName: a qualified name, and one of Kubernetes' own or with a
+ * "/" prefix), so a pod with another is refused and the job's pods are never created.
+ */
+function checkPodFinalizers(finalizers: unknown, at: string, out: Finding[]): void {
+  if (!Array.isArray(finalizers)) return;
+  finalizers.forEach((f, i) => {
+    if (!isQualifiedName(f)) {
+      FINALIZER.report(out, `${at}[${i}]`, f, `expected a finalizer name: ${QUALIFIED_NAME_TEXT}`);
+    } else if (!f.includes('/') && !STANDARD_FINALIZERS.includes(f)) {
+      FINALIZER.report(out, `${at}[${i}]`, f, 'expected a finalizer with a domain prefix such as "example.com/cleanup" (only "kubernetes", "orphan" and "foregroundDeletion" go without one): the pods copy it, and Kubernetes refuses them');
+    }
+  });
 }
 
 /** ValidateLabels: every key a qualified name, every value a label value. Also node selectors. */

@@ -9,10 +9,14 @@ import { checkEnv, checkImage, checkProbes, checkVolumeMounts, IMAGE_PULL_POLICY
 import { child, indexed } from './field-path';
 import { checkTemplateMeta } from './metadata';
 import { isObject } from './names';
+import { checkContainerClaims } from './pod-resources';
+import { checkPodSecurityFields } from './pod-security-context';
 import { checkResources } from './resources';
 import { checkAffinity, checkNodeSelector, checkTolerations } from './scheduling';
 import { checkContainerSecurityContext, checkPodSecurityContext } from './security';
 import { checkVolumes } from './volumes';
+import { WINDOWS_OPTIONS, checkOptions, checkWindowsOptions } from './windows-options';
+
 
 const PULL_POLICIES = new Set(['Always', 'IfNotPresent', 'Never']);
 
@@ -28,6 +32,18 @@ export function checkWorkspaceKind(doc: any, out: Finding[]): void {
   const podScAt = child(at, 'securityContext');
   checkPodSecurityContext(template.securityContext, podScAt, out);
   checkContainerSecurityContext(template.containerSecurityContext, child(at, 'containerSecurityContext'), template.securityContext, podScAt, out);
+  // The pod-wide fields the controller copies into the pod it builds (sysctls, the fsGroup and
+  // supplemental groups policies, Windows options), judged as a pod spec's; that pod has no host network.
+  checkPodSecurityFields({ securityContext: template.securityContext }, at, out);
+  checkWindowsOptions({ securityContext: template.securityContext }, at, out);
+  const containerWindows = template.containerSecurityContext?.windowsOptions;
+  if (isObject(containerWindows)) {
+    const wAt = child(child(at, 'containerSecurityContext'), 'windowsOptions');
+    checkOptions(containerWindows, wAt, out);
+    if (containerWindows.hostProcess === true) {
+      WINDOWS_OPTIONS.report(out, child(wAt, 'hostProcess'), true, 'expected false or none: a host process container needs hostNetwork, which the pods of a WorkspaceKind do not have');
+    }
+  }
   checkProbes(template.probes, child(at, 'probes'), out);
   const options = template.options;
   if (!isObject(options)) return;
@@ -42,6 +58,8 @@ export function checkWorkspaceKind(doc: any, out: Finding[]): void {
       checkTolerations(spec.tolerations, child(specAt, 'tolerations'), out);
       checkAffinity(spec.affinity, child(specAt, 'affinity'), out);
       checkResources(spec.resources, child(specAt, 'resources'), out);
+      // The controller's pods have no resourceClaims for a container's claim to name.
+      if (isObject(spec.resources)) checkContainerClaims(spec.resources.claims, child(child(specAt, 'resources'), 'claims'), new Set(), out);
     }
   }
   const imageValues = options.imageConfig?.values;

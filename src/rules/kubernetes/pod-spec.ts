@@ -26,7 +26,6 @@ const F = 'pod';
 const SOURCE = 'k8s.io/kubernetes/pkg/apis/core/validation ValidatePodSpec';
 
 export const PRIORITY_CLASS_NAME = new Rule('kubernetes', 'k8s/priority-class-name', 'scheduling', `${SOURCE} (ValidatePriorityClassName: NameIsDNSSubdomain)`);
-export const SCHEDULER_NAME = new Rule('kubernetes', 'k8s/scheduler-name', 'scheduling', `${SOURCE} (ValidateDNS1123Subdomain)`);
 export const SERVICE_ACCOUNT_NAME = new Rule('kubernetes', 'k8s/service-account-name', F, `${SOURCE} (ValidateServiceAccountName: NameIsDNSSubdomain)`);
 export const NODE_NAME = new Rule('kubernetes', 'k8s/node-name', 'scheduling', `${SOURCE} (ValidateNodeName: NameIsDNSSubdomain)`);
 export const RUNTIME_CLASS_NAME = new Rule('kubernetes', 'k8s/runtime-class-name', F, `${SOURCE} (ValidateRuntimeClassName: NameIsDNSSubdomain)`);
@@ -42,7 +41,7 @@ export const POD_GATES = new Rule('kubernetes', 'k8s/pod-gates', F,
 export const POD_OS = new Rule('kubernetes', 'k8s/pod-os', F, `${SOURCE} validateOS (os.name linux or windows)`);
 
 export const POD_SPEC_RULES = [
-  PRIORITY_CLASS_NAME, SCHEDULER_NAME, SERVICE_ACCOUNT_NAME, NODE_NAME, RUNTIME_CLASS_NAME, HOSTNAME,
+  PRIORITY_CLASS_NAME, SERVICE_ACCOUNT_NAME, NODE_NAME, RUNTIME_CLASS_NAME, HOSTNAME,
   RESTART_POLICY, DNS_POLICY, PREEMPTION_POLICY, EPHEMERAL_CONTAINERS, CONTAINERS_REQUIRED, POD_GATES, POD_OS,
 ];
 
@@ -100,9 +99,10 @@ export function checkPodSpec(spec: unknown, at: string, out: Finding[], addedVol
   checkNodeSelector(spec.nodeSelector, child(at, 'nodeSelector'), out);
   checkAffinity(spec.affinity, child(at, 'affinity'), out, podLabels);
   subdomain(PRIORITY_CLASS_NAME, spec.priorityClassName, child(at, 'priorityClassName'), 'a priority class name', out);
-  subdomain(SCHEDULER_NAME, spec.schedulerName, child(at, 'schedulerName'), 'a scheduler name', out);
   subdomain(SERVICE_ACCOUNT_NAME, spec.serviceAccountName, child(at, 'serviceAccountName'), 'a service account name', out);
   subdomain(NODE_NAME, spec.nodeName, child(at, 'nodeName'), 'a node name', out);
+  // runtimeClassName is a pointer: an empty string is set, and no RuntimeClass is named "".
+  if (spec.runtimeClassName === '') RUNTIME_CLASS_NAME.report(out, child(at, 'runtimeClassName'), '', `expected a runtime class name (or none): ${DNS1123_SUBDOMAIN_TEXT}`);
   subdomain(RUNTIME_CLASS_NAME, spec.runtimeClassName, child(at, 'runtimeClassName'), 'a runtime class name', out);
   for (const key of ['hostname', 'subdomain']) {
     const v = spec[key];

@@ -83,6 +83,11 @@ export function checkVolumeFields(volume: Record<string, any>, at: string, out: 
     if (typeof driver !== 'string' || driver.length > 63 || !isDns1123Subdomain(driver.toLowerCase())) {
       VOLUME_FIELDS.report(out, child(child(at, 'csi'), 'driver'), driver, `expected a CSI driver name of at most 63 characters: ${DNS1123_SUBDOMAIN_TEXT} (upper case allowed)`);
     }
+    // validateCSIVolumeSource: a node publish Secret reference names a Secret.
+    const ref = volume.csi.nodePublishSecretRef;
+    if (isObject(ref) && (typeof ref.name !== 'string' || !isDns1123Subdomain(ref.name))) {
+      VOLUME_FIELDS.report(out, child(child(child(at, 'csi'), 'nodePublishSecretRef'), 'name'), ref.name, `expected the name of the Secret the CSI driver is given: ${DNS1123_SUBDOMAIN_TEXT}`);
+    }
   }
   if (isObject(volume.gitRepo)) {
     const vAt = child(at, 'gitRepo');

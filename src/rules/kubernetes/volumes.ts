@@ -43,10 +43,9 @@ export function checkVolumes(volumes: unknown, at: string, out: Finding[]): Set<
     if (types.length === 1 && types[0] === 'image') {
       VOLUME_SOURCE.report(out, path, volume,
         'expected another volume type: image volumes need the ImageVolume feature gate (beta, off by default in 1.34), without which the API server drops the volume and its mounts');
-    } else if (types.length !== 1) {
-      VOLUME_SOURCE.report(out, path, volume, types.length === 0
-        ? 'expected exactly one volume type, such as emptyDir, configMap, secret or persistentVolumeClaim'
-        : `expected exactly one volume type, not ${types.join(' and ')}`);
+    } else if (types.length > 1) {
+      // None at all is no mistake: SetDefaults_Volume makes a volume without a type an emptyDir.
+      VOLUME_SOURCE.report(out, path, volume, `expected exactly one volume type, not ${types.join(' and ')}`);
     }
     checkVolumeFields(volume, path, out);
     const ephemeral = volume.ephemeral;

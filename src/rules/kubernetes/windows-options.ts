@@ -29,7 +29,7 @@ const CONTAINER_LISTS = ['initContainers', 'containers', 'ephemeralContainers'];
 const bytes = (s: string) => Buffer.byteLength(s, 'utf8');
 
 /** Checks one `windowsOptions` at `at` (of the pod's or a container's security context). */
-function checkOptions(options: Record<string, any>, at: string, out: Finding[]): void {
+export function checkOptions(options: Record<string, any>, at: string, out: Finding[]): void {
   const specName = options.gmsaCredentialSpecName;
   if (typeof specName === 'string' && !isDns1123Subdomain(specName)) {
     WINDOWS_OPTIONS.report(out, child(at, 'gmsaCredentialSpecName'), specName, `expected the name of a GMSACredentialSpec object: ${DNS1123_SUBDOMAIN_TEXT}`);

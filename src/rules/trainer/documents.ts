@@ -36,8 +36,10 @@ export const KUEUE_PATCH_METADATA = new Rule('trainer', 'trainer/kueue-patch-met
 export const RUNTIME_POLICY = new Rule('trainer', 'trainer/runtime-policy', 'runtimes',
   'kubeflow/trainer v2.3.0 plugins/torch validateEnvInjectionTargets and plugins/flux Validate (the runtime\'s envInjection targets exist; no init container of its own named flux-installer)');
 
+export const RUNTIME_REF_KIND = new Rule('trainer', 'trainer/runtime-ref-kind', 'runtimes',
+  'kubeflow/trainer v2.3.0 pkg/webhooks/trainjob_webhook.go ValidateCreate (the runtime registry knows TrainingRuntime and ClusterTrainingRuntime of trainer.kubeflow.org: "unsupported runtime" otherwise)');
 export const TRAINER_RULES = [
-  RUNTIME_STEP, REPLICATED_JOB_NAME, PATCH_MANAGER, PATCH_ENV, KUEUE_PATCH_METADATA, RUNTIME_POLICY, ...TRAINER_COUNT_RULES,
+  RUNTIME_REF_KIND, RUNTIME_STEP, REPLICATED_JOB_NAME, PATCH_MANAGER, PATCH_ENV, KUEUE_PATCH_METADATA, RUNTIME_POLICY, ...TRAINER_COUNT_RULES,
 ];
 
 /** The checks of a TrainingRuntime or ClusterTrainingRuntime. */
@@ -117,6 +119,16 @@ function checkRuntimePolicy(doc: any, out: Finding[]): void {
 /** The checks of a TrainJob's runtime patches that need no runtime. */
 export function checkTrainJob(doc: any, out: Finding[]): void {
   checkTrainJobCounts(doc, out);
+  // The CRD defaults kind and apiGroup only when they are absent: a written "" stays and names no runtime kind.
+  const ref = doc?.spec?.runtimeRef;
+  if (isObject(ref)) {
+    if (ref.kind !== undefined && ref.kind !== 'ClusterTrainingRuntime' && ref.kind !== 'TrainingRuntime') {
+      RUNTIME_REF_KIND.report(out, 'spec.runtimeRef.kind', ref.kind, 'expected "ClusterTrainingRuntime" or "TrainingRuntime" (or none, for a ClusterTrainingRuntime): the Trainer webhook refuses any other kind as an unsupported runtime');
+    }
+    if (ref.apiGroup !== undefined && ref.apiGroup !== 'trainer.kubeflow.org') {
+      RUNTIME_REF_KIND.report(out, 'spec.runtimeRef.apiGroup', ref.apiGroup, 'expected "trainer.kubeflow.org" (or none): the Trainer webhook refuses a runtime of another group as unsupported');
+    }
+  }
   const patches = doc?.spec?.runtimePatches;
   if (!Array.isArray(patches)) return;
   patches.forEach((patch: any, i: number) => {

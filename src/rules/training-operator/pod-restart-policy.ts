@@ -30,7 +30,8 @@ export function checkPodRestartPolicy(doc: any, facts: TrainingKindFacts, out: F
     const policy = replica.restartPolicy;
     const pod = replica.template?.spec?.restartPolicy;
     // An unwritten replica policy is the kind's default; an unknown one is kubeflow/replica-restart-policy's.
-    if (typeof policy !== 'string' || !(policy in WRITTEN) || pod === undefined || pod === null || pod === WRITTEN[policy]) continue;
+    // An empty pod policy is Go's unset one: the operator writes its own over it, as over none.
+    if (typeof policy !== 'string' || !(policy in WRITTEN) || pod === undefined || pod === null || pod === '' || pod === WRITTEN[policy]) continue;
     const at = child(child(child(child(child('spec', facts.replicaKey), type), 'template'), 'spec'), 'restartPolicy');
     POD_RESTART_POLICY.report(out, at, pod, `expected ${podRestartPolicyExpected(policy)}`);
   }

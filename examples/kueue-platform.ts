@@ -94,9 +94,18 @@ export default function (app: App): void {
   // team's, and the LLM team's H100 queue, sized for its 16-node job (8 GPUs, 96 cores, 1 TiB and
   // one RDMA device a node), whose podset group must land in one block.
   const visionQueue = teamQueue('team-vision', 16, 16);
-  new LocalQueue(new Chart(app, 'kueue-team-vision', { namespace: 'team-vision' }), 'queue', {
-    metadata: { name: 'team-vision' }, clusterQueue: visionQueue,
+  const vision = new Chart(app, 'kueue-team-vision', { namespace: 'team-vision' });
+  new LocalQueue(vision, 'queue', { metadata: { name: 'team-vision' }, clusterQueue: visionQueue });
+  // The vision team's jobs for worker clusters: Kueue hands them on only through the MultiKueue
+  // AdmissionCheck of their ClusterQueue ("multikueue", set up with its worker clusters' kubeconfigs
+  // outside this repository); a queue without it would admit them here, where nothing runs them.
+  const remoteQueue = new ClusterQueue(platform, 'team-vision-remote', {
+    metadata: { name: 'team-vision-remote' },
+    namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'team-vision' } },
+    admissionChecks: ['multikueue'],
+    resourceGroups: [{ flavors: [{ flavor: h100, quotas: nodeQuotas(16) }] }],
   });
+  new LocalQueue(vision, 'remote-queue', { metadata: { name: 'team-vision-remote' }, clusterQueue: remoteQueue });
   const llmTrainingQueue = new ClusterQueue(platform, 'llm-training', {
     metadata: { name: 'llm-training' },
     namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'llm-training' } },

@@ -4,7 +4,8 @@ import { Accelerator, MlPolicy, Topology, TrainingRuntime, TrainingRuntimeRef, T
 
 /**
  * TrainJobs queued by Kueue: one admitted by the team's LocalQueue with a priority and a topology
- * request, one handed to MultiKueue to run on a worker cluster (where the runtime must exist too).
+ * request, one handed to MultiKueue through the team's remote queue, whose ClusterQueue has the
+ * MultiKueue admission check, to run on a worker cluster (where the runtime must exist too).
  * Kueue suspends a queued job itself and lifts the suspension on admission. The topology request
  * is a pod annotation, so it is on the team's runtime: Trainer v2.3.0 cannot resume a queued job
  * whose runtime patch carries pod labels or annotations.
@@ -45,7 +46,7 @@ export default function (app: App): void {
     image: 'pytorch/pytorch:2.13.0-cuda13.0-cudnn9-runtime',
     command: ['torchrun', '/workspace/pretrain.py'],
     numNodes: 2,
-    queue: 'team-vision',
+    queue: 'team-vision-remote',
     multiKueue: true,
   });
 }

@@ -171,6 +171,30 @@ describe('jobs name a LocalQueue and a WorkloadPriorityClass by construct', () =
     }
   });
 
+  test('a job for MultiKueue needs a queue whose ClusterQueue has the MultiKueue admission check (admissionChecks)', () => {
+    const build = (checks: string[] | undefined) => (c: Chart) => {
+      const a100 = new ResourceFlavor(c, 'A100', { metadata: { name: 'a100' } });
+      const cq = new ClusterQueue(c, 'Remote', {
+        metadata: { name: 'remote' }, admissionChecks: checks,
+        resourceGroups: [{ flavors: [{ flavor: a100, quotas: [ResourceQuota.cpu(kplus.Cpu.units(64)), ResourceQuota.memory(Size.gibibytes(512))] }] }],
+      });
+      new TrainJob(c, 'Job', {
+        metadata: { name: 'vit' }, runtime: TrainingRuntimeRef.cluster('torch-distributed'), image: 'registry.example/vit:1', numNodes: 2,
+        localQueue: new LocalQueue(c, 'Queue', { metadata: { name: 'remote' }, clusterQueue: cq }), multiKueue: true,
+      });
+    };
+    expect(synthErrors(build(undefined), 'team-a')).toBe(report(
+      '[test/Job] metadata.labels["kueue.x-k8s.io/queue-name"] (localQueue) is "remote"; expected a LocalQueue whose ClusterQueue has MultiKueue\'s AdmissionCheck (controllerName "kueue.x-k8s.io/multikueue"): '
+      + 'ClusterQueue "remote" has no admission check, so Kueue admits the job in this cluster, reserves its quota and lifts its suspension, and nothing runs it (its own controller leaves a job managed by MultiKueue alone)',
+    ));
+    const app = Testing.app();
+    const chart = new Chart(app, 'test', { namespace: 'team-a' });
+    build(['multikueue'])(chart);
+    const docs = chart.toJson();
+    expectValidManifests(docs);
+    expect(docs.find((d: any) => d.kind === 'ClusterQueue').spec.admissionChecks).toEqual(['multikueue']);
+  });
+
   test('a job in a chart made before the platform\'s is still written after the Kueue objects it names', () => {
     const app = Testing.app();
     const jobs = new Chart(app, 'jobs', { namespace: 'team-a' });
@@ -214,8 +238,11 @@ describe('Kueue\'s webhook checks: the same message at synth and in lint', () =>
   const gpus = (count: number, borrow?: number, lend?: number) => ResourceQuota.accelerator(Accelerator.nvidia(count), borrow, lend);
 
   /** The findings `lint` prints for documents, without the position prefix and the summary. */
+  /** Lints the documents, with the ResourceFlavors their ClusterQueues name after them (the input then defines what it names). */
   function lint(...docs: object[]): string[] {
-    const result = runCli(['lint', '-'], docs.map(d => JSON.stringify(d)).join('\n---\n'));
+    const named = docs.flatMap((d: any) => (d.kind === 'ClusterQueue' ? (d.spec?.resourceGroups ?? []).flatMap((g: any) => (g.flavors ?? []).map((f: any) => f.name)) : []));
+    const flavors = [...new Set(named)].map(name => ({ apiVersion: 'kueue.x-k8s.io/v1beta1', kind: 'ResourceFlavor', metadata: { name } }));
+    const result = runCli(['lint', '-'], [...docs, ...flavors].map(d => JSON.stringify(d)).join('\n---\n'));
     return result.stdout.trim().split('\n').slice(0, -1).map(l => l.replace(/^<stdin>:\d+:\d+: /, ''));
   }
   const clusterQueue = (spec: object) => ({ apiVersion: 'kueue.x-k8s.io/v1beta1', kind: 'ClusterQueue', metadata: { name: 'vision' }, spec });

@@ -24,7 +24,7 @@ function loadedAfter(code: string): string[] {
 
 /** Modules that only a synth, a first construct or the CLI needs. */
 const DEFERRED = [
-  /^src\/rules\/kubernetes\/(?!names$|replica-keys$)/,
+  /^src\/rules\/kubernetes\/(?!names$|replica-keys$|mount-point$)/,
   /^src\/rules\/(across-documents|app-document|operators)$/,
   /^src\/rules\/trainer\/(?!names$|runtime-lookup$)/,
   /^src\/rules\/training-operator\/(?!training-kinds$|replica-count-texts$)/,

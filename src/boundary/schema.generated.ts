@@ -7,7 +7,7 @@ export const STRUCTS: { readonly [fqn: string]: { readonly [prop: string]: strin
   "ActivityProbeOptions": {"interval": "?cdk8s.Duration", "minInterval": "?cdk8s.Duration"},
   "ActivityRule": {"inactiveFor": "cdk8s.Duration", "minRunning": "?cdk8s.Duration", "namespaceSelector": "?cdk8s-plus-28.k8s.LabelSelector", "pauseWorkspace": "?boolean", "podConfigSelector": "?cdk8s-plus-28.k8s.LabelSelector"},
   "ClusterQueuePreemption": {"borrowWithinCohort": "?PreemptionPolicy", "borrowWithinCohortMaxPriorityThreshold": "?number", "reclaimWithinCohort": "?PreemptionPolicy", "withinClusterQueue": "?PreemptionPolicy"},
-  "ClusterQueueProps": {"cohort": "?string", "fairSharingWeight": "?string", "metadata": "?cdk8s.ApiObjectMetadata", "namespaceSelector": "?cdk8s-plus-28.k8s.LabelSelector", "preemption": "?ClusterQueuePreemption", "queueingStrategy": "?QueueingStrategy", "resourceGroups": "ResourceGroup[]"},
+  "ClusterQueueProps": {"admissionChecks": "?string[]", "cohort": "?string", "fairSharingWeight": "?string", "metadata": "?cdk8s.ApiObjectMetadata", "namespaceSelector": "?cdk8s-plus-28.k8s.LabelSelector", "preemption": "?ClusterQueuePreemption", "queueingStrategy": "?QueueingStrategy", "resourceGroups": "ResourceGroup[]"},
   "CoschedulingOptions": {"scheduleTimeout": "?cdk8s.Duration"},
   "DataVolume": {"claim": "WorkspaceClaim", "mountPath": "string", "readOnly": "?boolean"},
   "DataVolumeOptions": {"readOnly": "?boolean"},

@@ -71,6 +71,13 @@ export interface ClusterQueueProps {
    * @default - Kueue's default weight, 1
    */
   readonly fairSharingWeight?: string;
+  /**
+   * The AdmissionChecks (by name) a job of this queue must pass before it runs, beyond quota: the
+   * MultiKueue check for a queue whose jobs run on worker clusters (`managedBy:
+   * kueue.x-k8s.io/multikueue`), which Kueue otherwise admits here, where nothing runs them.
+   * @default - none: quota alone admits a job
+   */
+  readonly admissionChecks?: string[];
 }
 
 /**
@@ -106,6 +113,7 @@ export class ClusterQueue extends KubeflowResource {
           }),
         }),
         fairSharing: props.fairSharingWeight === undefined ? undefined : { weight: k8s.Quantity.fromString(props.fairSharingWeight) },
+        admissionChecks: props.admissionChecks,
         resourceGroups: props.resourceGroups.map(group => ({
           // Kueue reads a group's resources from this list and each flavor's quotas by position.
           coveredResources: (group.flavors[0]?.quotas ?? []).map(q => q.resourceName),

@@ -462,9 +462,16 @@ async function checkNotRunLocally(doc) {
   }).join(', ');
   const now = await get(kind.api(ns, name));
   const pods = await podsOf(ns, kind.podLabel, name);
+  const problems = pods.length ? [`${pods.length} pods exist; expected none, the job is MultiKueue's`] : [];
+  // Its ClusterQueue names MultiKueue's AdmissionCheck, which this tier does not run: Kueue must
+  // hold the Workload there rather than admit it and lift the suspension (what it does on a
+  // ClusterQueue without the check, which the library refuses as app/multikueue-queue).
+  if (!kind.suspended(now)) problems.push(`${doc.kind} ${name} is not suspended; expected Kueue to hold it for the MultiKueue admission check`);
+  const admitted = w && conditionOf(w, 'Admitted');
+  if (admitted && admitted.status === 'True') problems.push(`Workload ${w.metadata.name} is admitted in this cluster`);
   return {
     summary: `${w ? `Workload ${w.metadata.name}: ` : ''}${state}; job ${kind.suspended(now) ? 'suspended' : 'not suspended'}; no pods run here`,
-    problems: pods.length ? [`${pods.length} pods exist; expected none, the job is MultiKueue's`] : [],
+    problems,
   };
 }
 
@@ -494,8 +501,8 @@ async function check(distDocs, probes, runtimes, report) {
     const priority = labelsOf(doc)[PRIORITY_LABEL] ? `, priority class ${labelsOf(doc)[PRIORITY_LABEL]}` : '';
     report(!problems.length, `kueue: ${doc.kind} ${doc.metadata.namespace}/${doc.metadata.name} (queue ${labelsOf(doc)[QUEUE_LABEL]}${priority}): ${summary}`, problems);
   }
-  // A job handed to MultiKueue: this tier has no MultiKueue admission check or worker cluster,
-  // so whatever Kueue does with its Workload, nothing may run here.
+  // A job handed to MultiKueue: this tier runs no MultiKueue admission check or worker cluster,
+  // so Kueue holds its Workload at the check of its ClusterQueue and nothing runs here.
   for (const doc of distDocs.filter((d) => KINDS[d.kind] && labelsOf(d)[QUEUE_LABEL] && d.kind === 'TrainJob' && d.spec.managedBy)) {
     const { summary, problems } = await checkNotRunLocally(doc);
     report(!problems.length, `kueue: ${doc.kind} ${doc.metadata.namespace}/${doc.metadata.name} (queue ${labelsOf(doc)[QUEUE_LABEL]}, managedBy ${doc.spec.managedBy}): ${summary}`, problems);

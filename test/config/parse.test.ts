@@ -23,6 +23,8 @@ const RAW_VALUES: { [cls: string]: { [member: string]: string } } = {
   NprocPerNode: { AUTO: 'auto', CPU: 'cpu', GPU: 'gpu' },
   RendezvousBackend: { C10D: 'c10d', ETCD: 'etcd', ETCD_V2: 'etcd-v2' },
   SuccessPolicy: { DEFAULT: '', ALL_WORKERS: 'AllWorkers' },
+  PreemptionPolicy: { NEVER: 'Never', LOWER_PRIORITY: 'LowerPriority', LOWER_OR_NEWER_EQUAL_PRIORITY: 'LowerOrNewerEqualPriority', ANY: 'Any' },
+  QueueingStrategy: { BEST_EFFORT_FIFO: 'BestEffortFIFO', STRICT_FIFO: 'StrictFIFO' },
 };
 
 /** The library's enum-like classes, from the assembly: classes with constant instances (`NONE`, not `of(value)`). */
@@ -33,7 +35,7 @@ const enumLike = Object.entries(CLASSES)
 
 test('the table above covers every enum-like class of the assembly, each with a parse(value, key) static', () => {
   expect(enumLike).toEqual(Object.keys(RAW_VALUES).sort());
-  expect(enumLike).toHaveLength(14);
+  expect(enumLike).toHaveLength(16);
   for (const cls of enumLike) expect(CLASSES[cls].statics?.parse).toEqual(['value:string', 'key:?string']);
 });
 

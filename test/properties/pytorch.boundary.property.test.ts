@@ -5,5 +5,5 @@ const BASE = { metadata: { name: 'train' }, image: 'registry.example.com/train:1
 
 test(`DistributedPyTorch: ${PROPERTY_RUNS} arbitrary values for its props end in the library's error or a manifest that keeps them`, () => {
   const fields = propsProperty('DistributedPyTorch', 'DistributedPyTorchProps', BASE, (chart, props) => new DistributedPyTorch(chart, 'job', props));
-  expect(fields).toBe(133);
+  expect(fields).toBe(135);
 });

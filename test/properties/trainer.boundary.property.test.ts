@@ -26,7 +26,7 @@ test(`TrainingRuntime: ${PROPERTY_RUNS} arbitrary values for its props end in th
 
 test(`TrainJob: ${PROPERTY_RUNS} arbitrary values for its props end in the library's error or a manifest that keeps them`, () => {
   const fields = propsProperty('TrainJob', 'TrainJobProps', JOB, (chart, props) => new TrainJob(chart, 'job', props));
-  expect(fields).toBe(41);
+  expect(fields).toBe(43);
 });
 
 const volume = (chart: Chart, name: string) => kplus.Volume.fromEmptyDir(chart, `volume-${name}`, name);

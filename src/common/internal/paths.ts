@@ -1,6 +1,6 @@
 import { IConstruct } from 'constructs';
 import { Finding, finding } from '../../rules/finding';
-import { mountPointOf } from '../../rules/kubernetes/containers';
+import { mountPointOf } from '../../rules/kubernetes/mount-point';
 import { raise } from '../../rules/report';
 
 /*

@@ -46,6 +46,12 @@ export function roleProp(field: string, props: object | undefined, kind: string 
   return head !== undefined && valueAt(props, `${role}.${head}`) !== undefined ? `${role}.${field}` : undefined;
 }
 
+/** The props that name a Kueue object by construct, for the label a name prop sets otherwise. */
+const KUEUE_OBJECT_PROPS: { readonly [nameProp: string]: readonly string[] } = {
+  queue: ['localQueue'],
+  workloadPriorityClass: ['workloadPriority'],
+};
+
 /** Fields of the document outside any pod, and the prop that sets each. */
 const DOCUMENT_FIELDS: ReadonlyArray<readonly [RegExp, string]> = [
   [/^metadata\.labels\["kueue\.x-k8s\.io\/queue-name"\]$/, 'queue'],
@@ -175,7 +181,7 @@ export function propForField(field: string, props: object | undefined, kind?: st
   };
   for (const [pattern, prop] of DOCUMENT_FIELDS) {
     const match = pattern.exec(field);
-    if (match) return setAt(prop, field.slice(match[0].replace(/[.[]$/, '').length));
+    if (match) return setAt(prop, field.slice(match[0].replace(/[.[]$/, '').length)) ?? KUEUE_OBJECT_PROPS[prop]?.find(p => valueAt(props, p) !== undefined);
   }
 
   // A v1 replica: its own fields, then its pod's.

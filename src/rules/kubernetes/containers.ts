@@ -8,6 +8,7 @@ import { Rule } from '../rule';
 import { checkEnvFromSource, checkEnvVarSource } from './env-sources';
 import { child, indexed, named } from './field-path';
 import { checkHandlerActions, checkInitContainerHooks, checkLifecycle } from './handlers';
+import { mountPointOf } from './mount-point';
 import { DNS1123_LABEL_TEXT, isDns1123Label, isEnvVarName, isInt32, isObject, isPortName } from './names';
 import { checkContainerClaims, checkResizePolicy } from './pod-resources';
 import { checkResources } from './resources';
@@ -358,28 +359,6 @@ function checkMountOptions(mount: Record<string, any>, at: string, container: Re
   } else if (propagation !== undefined && propagation !== null && propagation !== 'None') {
     MOUNT_OPTIONS.report(out, child(at, 'recursiveReadOnly'), rro, 'expected "Disabled" or not set unless mountPropagation is "None" or not set');
   }
-}
-
-/**
- * Where a mount ends up: the kubelet (makeMounts) turns a relative path into `filepath.Clean("/" + path)`
- * and passes an absolute one through, which the runtime mounts with repeated and trailing slashes
- * ignored, so "data", "/data" and "/data//" are one mount point.
- */
-export function mountPointOf(path: string): string {
-  if (!path.startsWith('/')) return cleanAbsolute(`/${path}`);
-  const collapsed = path.replace(/\/+/g, '/');
-  return collapsed.length > 1 && collapsed.endsWith('/') ? collapsed.slice(0, -1) : collapsed;
-}
-
-/** Go's `filepath.Clean` of a path that starts with "/": no empty, "." or ".." elements left. */
-function cleanAbsolute(path: string): string {
-  const parts: string[] = [];
-  for (const part of path.split('/')) {
-    if (part === '' || part === '.') continue;
-    if (part === '..') parts.pop();
-    else parts.push(part);
-  }
-  return `/${parts.join('/')}`;
 }
 
 /**

@@ -10,7 +10,7 @@
  * The WorkspaceKind construct reports these through the rules, with the texts it used before.
  */
 import { Finding } from '../finding';
-import { mountPointOf } from '../kubernetes/containers';
+import { mountPointOf } from '../kubernetes/mount-point';
 import { Rule } from '../rule';
 
 const F = 'workspace-kind';

@@ -11,6 +11,7 @@
  */
 import { Finding } from '../finding';
 import { Rule } from '../rule';
+import { SSH_PATH_TEXT } from './names';
 
 export const TRAINER_COUNTS = new Rule('trainer', 'trainer/counts', 'numbers',
   'kubeflow/trainer v2.3.0 plugins (torch, mpi, plainml, jax, xgboost) copy numNodes into the node job\'s count and numProcPerNode into PET_NPROC_PER_NODE or the MPI hostfile\'s slots; no webhook checks either');
@@ -18,9 +19,6 @@ export const SSH_AUTH_MOUNT_PATH = new Rule('trainer', 'trainer/ssh-auth-mount-p
   'kubeflow/trainer v2.3.0 plugins/mpi Build (mounts the SSH keys at mlPolicy.mpi.sshAuthMountPath in the containers named node) and k8s.io/kubernetes ValidateVolumeMounts (a mount path is required)');
 
 export const TRAINER_COUNT_RULES = [TRAINER_COUNTS, SSH_AUTH_MOUNT_PATH];
-
-/** What an SSH key path must be: a mount path at all (a relative one runs under "/"). */
-export const SSH_PATH_TEXT = 'expected a directory for the SSH keys such as /home/mpiuser/.ssh (the Trainer mounts them there, and Kubernetes refuses an empty mount path)';
 
 /** A count below `min`, as the constructs word it. */
 function checkCount(value: unknown, field: string, min: number, out: Finding[]): void {

@@ -47,3 +47,6 @@ export const LIBRARY_PATCH_MANAGER = 'cdk8s-kubeflow/train-job';
  * (`TrainingRuntimeRef.providedByCluster`): the runtime is then not looked for among the app's.
  */
 export const RUNTIME_PROVIDED_ANNOTATION = 'cdk8s-kubeflow/runtime-provided';
+
+/** What an SSH key path must be: a mount path at all (a relative one runs under "/"). */
+export const SSH_PATH_TEXT = 'expected a directory for the SSH keys such as /home/mpiuser/.ssh (the Trainer mounts them there, and Kubernetes refuses an empty mount path)';

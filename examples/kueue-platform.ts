@@ -93,7 +93,7 @@ export default function (app: App): void {
   // The queues the other examples' jobs name by string (one repository, one platform): the vision
   // team's, and the LLM team's H100 queue, sized for its 16-node job (8 GPUs, 96 cores, 1 TiB and
   // one RDMA device a node), whose podset group must land in one block.
-  const visionQueue = teamQueue('team-vision', 16, 16);
+  const visionQueue = teamQueue('team-vision', 64, 16);
   const vision = new Chart(app, 'kueue-team-vision', { namespace: 'team-vision' });
   new LocalQueue(vision, 'queue', { metadata: { name: 'team-vision' }, clusterQueue: visionQueue });
   // The vision team's jobs for worker clusters: Kueue hands them on only through the MultiKueue

@@ -18,8 +18,12 @@ function findings(check: (doc: any, out: Finding[]) => void, doc: object): strin
 }
 
 /** `lint`'s findings for one document, without positions and the summary line. */
+/** Lints the document, with the ResourceFlavors a ClusterQueue names after it (the input then defines what it names). */
 function lint(doc: object): string[] {
-  const result = runCli(['lint', '-'], JSON.stringify(doc));
+  const d = doc as any;
+  const named: string[] = d.kind === 'ClusterQueue' ? (d.spec?.resourceGroups ?? []).flatMap((g: any) => (g.flavors ?? []).map((f: any) => f.name)) : [];
+  const flavors = [...new Set(named)].map(name => ({ apiVersion: 'kueue.x-k8s.io/v1beta1', kind: 'ResourceFlavor', metadata: { name } }));
+  const result = runCli(['lint', '-'], [doc, ...flavors].map(x => JSON.stringify(x)).join('\n---\n'));
   return result.stdout.trim().split('\n').slice(0, -1).map(l => l.replace(/^<stdin>:\d+:\d+: /, ''));
 }
 

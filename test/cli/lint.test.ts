@@ -162,7 +162,7 @@ describe('lint on the project examples', () => {
 
   test('every manifest passes', () => {
     const result = runCli(['lint', outdir]);
-    expect(result.stdout).toBe('42 documents checked, 5 skipped (kinds not known: ConfigMap, PersistentVolumeClaim); no findings\n');
+    expect(result.stdout).toBe('44 documents checked, 5 skipped (kinds not known: ConfigMap, PersistentVolumeClaim); no findings\n');
     expect(result.status).toBe(0);
   });
 

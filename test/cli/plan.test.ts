@@ -28,7 +28,7 @@ const EXAMPLES_PLAN = `
 | team-vision/resnet-prod | PyTorchJob | team-vision | Master 1, Worker 3 | 16 nvidia.com/gpu | 64 | 256Gi |
 | team-vision/resnet50 | PyTorchJob | team-vision | Master 1, Worker 3 | 8 nvidia.com/gpu | 64 | 256Gi |
 | team-vision/vit-pretrain | TrainJob | team-vision | node 2 | 8 nvidia.com/gpu | 64 | 512Gi |
-| team-vision/vit-remote | TrainJob | team-vision | node 2 | - | 0 | 0 |
+| team-vision/vit-remote | TrainJob | team-vision-remote | node 2 | - | 0 | 0 |
 | training/horovod-benchmark | MPIJob | (none) | Launcher 1, Worker 2 | 4 nvidia.com/gpu | 17 | 66Gi |
 | training/jax-mnist | JAXJob | (none) | Worker 2 | 2 nvidia.com/gpu | 8 | 32Gi |
 | training/llm-finetune | PyTorchJob | (none) | Worker 4 (elastic, up to 8) | 32 nvidia.com/gpu | 128 | 1Ti |
@@ -56,7 +56,8 @@ const EXAMPLES_PLAN = `
 | gpu-h100 | 1 | 0 | 16 | 128 nvidia.com/gpu | 1536 | 16Ti |
 | team-llm | 1 | 0 | 4 | 32 nvidia.com/gpu | 384 | 4Ti |
 | team-speech | 1 | 0 | 2 | 16 nvidia.com/gpu | 192 | 2Ti |
-| team-vision | 6 | 0 | 20 | 64 nvidia.com/gpu | 320 | 1536Gi |
+| team-vision | 5 | 0 | 18 | 64 nvidia.com/gpu | 320 | 1536Gi |
+| team-vision-remote | 1 | 0 | 2 | - | 0 | 0 |
 
 ### Per namespace
 
@@ -70,6 +71,42 @@ const EXAMPLES_PLAN = `
 | team-speech | 1 | 0 | 2 | 16 nvidia.com/gpu | 192 | 2Ti |
 | team-vision | 6 | 2 | 22 | 65 nvidia.com/gpu | 325 | 1572Gi |
 | training | 8 | 0 | 29 | 48 nvidia.com/gpu | 245 | 1378Gi |
+
+### Per ClusterQueue and flavor
+
+| ClusterQueue | Flavor | Resource | Requested | Nominal quota | Borrowing limit | At most | State |
+|---|---|---|---|---|---|---|---|
+| llm-training (1 job) | h100 | cpu | 1536 | 1536 | - | 1536 | within nominal quota |
+| llm-training (1 job) | h100 | memory | 16Ti | 16Ti | - | 16Ti | within nominal quota |
+| llm-training (1 job) | h100 | nvidia.com/gpu | 128 | 128 | - | 128 | within nominal quota |
+| llm-training (1 job) | h100 | rdma/rdma_shared_device_a | 16 | 16 | - | 16 | within nominal quota |
+| team-llm (1 job) | h100 | cpu | 384 | 384 | 192 | 576 | within nominal quota |
+| team-llm (1 job) | h100 | memory | 4Ti | 4Ti | 2Ti | 6Ti | within nominal quota |
+| team-llm (1 job) | h100 | nvidia.com/gpu | 32 | 32 | 16 | 48 | within nominal quota |
+| team-llm (1 job) | a100 | cpu | 0 | 192 | 192 | 384 | within nominal quota |
+| team-llm (1 job) | a100 | memory | 0 | 2Ti | 2Ti | 4Ti | within nominal quota |
+| team-llm (1 job) | a100 | nvidia.com/gpu | 0 | 16 | 16 | 32 | within nominal quota |
+| team-speech (1 job) | h100 | cpu | 192 | 96 | 192 | 288 | borrows 96 |
+| team-speech (1 job) | h100 | memory | 2Ti | 1Ti | 2Ti | 3Ti | borrows 1Ti |
+| team-speech (1 job) | h100 | nvidia.com/gpu | 16 | 8 | 16 | 24 | borrows 8 |
+| team-speech (1 job) | a100 | cpu | 0 | 192 | 192 | 384 | within nominal quota |
+| team-speech (1 job) | a100 | memory | 0 | 2Ti | 2Ti | 4Ti | within nominal quota |
+| team-speech (1 job) | a100 | nvidia.com/gpu | 0 | 16 | 16 | 32 | within nominal quota |
+| team-vision (5 jobs) | h100 | cpu | 320 | 768 | 192 | 960 | within nominal quota |
+| team-vision (5 jobs) | h100 | memory | 1536Gi | 8Ti | 2Ti | 10Ti | within nominal quota |
+| team-vision (5 jobs) | h100 | nvidia.com/gpu | 64 | 64 | 16 | 80 | within nominal quota |
+| team-vision (5 jobs) | a100 | cpu | 0 | 192 | 192 | 384 | within nominal quota |
+| team-vision (5 jobs) | a100 | memory | 0 | 2Ti | 2Ti | 4Ti | within nominal quota |
+| team-vision (5 jobs) | a100 | nvidia.com/gpu | 0 | 16 | 16 | 32 | within nominal quota |
+| team-vision-remote (1 job) | h100 | cpu | 0 | 192 | - | 192 | within nominal quota |
+| team-vision-remote (1 job) | h100 | memory | 0 | 2Ti | - | 2Ti | within nominal quota |
+| team-vision-remote (1 job) | h100 | nvidia.com/gpu | 0 | 16 | - | 16 | within nominal quota |
+
+Each job is placed as Kueue places it on an idle queue (its first flavor with room); "At most" is nominal quota plus what the queue may borrow.
+
+- ClusterQueue team-llm: cohort "gpus" holds what its ClusterQueues in the input lend ("team-llm", "team-speech", "team-vision")
+- ClusterQueue team-speech: cohort "gpus" holds what its ClusterQueues in the input lend ("team-llm", "team-speech", "team-vision")
+- ClusterQueue team-vision: cohort "gpus" holds what its ClusterQueues in the input lend ("team-llm", "team-speech", "team-vision")
 `;
 
 /** `plan --against` from version 1 of app-versions.ts to version 2. */

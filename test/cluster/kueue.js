@@ -251,7 +251,10 @@ function probeJobs(distDocs) {
     },
   });
   const gpus = (doc) => KINDS.PyTorchJob.templates(doc).reduce((n, t) => n + (podRequests(t)['nvidia.com/gpu'] || 0), 0);
-  const big = distDocs.find((d) => d.kind === 'PyTorchJob' && labelsOf(d)[QUEUE_LABEL] && gpus(d) > 4 && gpus(d) <= 16);
+  // Without a topology request: the probe's flavor has no topology, and Kueue would refuse the
+  // flavor for that before it looked at quota.
+  const placed = (doc) => KINDS.PyTorchJob.templates(doc).some((t) => Object.keys((t.metadata && t.metadata.annotations) || {}).some((k) => k.startsWith('kueue.x-k8s.io/podset-')));
+  const big = distDocs.find((d) => d.kind === 'PyTorchJob' && labelsOf(d)[QUEUE_LABEL] && gpus(d) > 4 && gpus(d) <= 16 && !placed(d));
   if (big) probes.push({ doc: { ...copy(big, OVER_QUOTA_NAMESPACE, 'small'), metadata: { name: 'over-quota', namespace: OVER_QUOTA_NAMESPACE, labels: { [QUEUE_LABEL]: 'small' } } }, role: 'over-quota' });
   return probes;
 }
@@ -288,8 +291,10 @@ async function apply(distDocs, runtimes) {
       nodes++;
     }
   }
-  // The ClusterQueues must be active (their flavors exist) before a job is queued to them.
-  for (const cq of docs.filter((d) => d.kind === 'ClusterQueue')) {
+  // The ClusterQueues must be active (their flavors exist) before a job is queued to them; a queue
+  // that names admission checks this tier does not run (MultiKueue's: no worker clusters here) stays
+  // inactive, and holds its jobs, which checkNotRunLocally proves.
+  for (const cq of docs.filter((d) => d.kind === 'ClusterQueue' && !(d.spec && d.spec.admissionChecks && d.spec.admissionChecks.length))) {
     const active = await waitUntil(async () => {
       const o = await get(`/apis/${KUEUE_GROUP}/v1beta2/clusterqueues/${cq.metadata.name}`);
       return o && conditionOf(o, 'Active') && conditionOf(o, 'Active').status === 'True';

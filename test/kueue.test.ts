@@ -175,12 +175,17 @@ describe('jobs name a LocalQueue and a WorkloadPriorityClass by construct', () =
     const build = (checks: string[] | undefined) => (c: Chart) => {
       const a100 = new ResourceFlavor(c, 'A100', { metadata: { name: 'a100' } });
       const cq = new ClusterQueue(c, 'Remote', {
-        metadata: { name: 'remote' }, admissionChecks: checks,
+        metadata: { name: 'remote' },
+        admissionChecks: checks,
         resourceGroups: [{ flavors: [{ flavor: a100, quotas: [ResourceQuota.cpu(kplus.Cpu.units(64)), ResourceQuota.memory(Size.gibibytes(512))] }] }],
       });
       new TrainJob(c, 'Job', {
-        metadata: { name: 'vit' }, runtime: TrainingRuntimeRef.cluster('torch-distributed'), image: 'registry.example/vit:1', numNodes: 2,
-        localQueue: new LocalQueue(c, 'Queue', { metadata: { name: 'remote' }, clusterQueue: cq }), multiKueue: true,
+        metadata: { name: 'vit' },
+        runtime: TrainingRuntimeRef.cluster('torch-distributed'),
+        image: 'registry.example/vit:1',
+        numNodes: 2,
+        localQueue: new LocalQueue(c, 'Queue', { metadata: { name: 'remote' }, clusterQueue: cq }),
+        multiKueue: true,
       });
     };
     expect(synthErrors(build(undefined), 'team-a')).toBe(report(

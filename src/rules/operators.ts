@@ -9,9 +9,9 @@
  */
 import { Finding } from './finding';
 import { checkKaiTopology } from './kai-topology';
-import { checkReplicaSlices } from './kueue/topology-slices';
 import { checkClusterQueue } from './kueue/cluster-queue';
 import { checkResourceFlavor } from './kueue/resource-flavor';
+import { checkReplicaSlices } from './kueue/topology-slices';
 import { WORKSPACE_KIND_ACTIVITY_RULES, checkWorkspaceKindActivity } from './notebooks/workspace-kind-activity';
 import { WORKSPACE_KIND_RULES, checkWorkspaceKindOptions } from './notebooks/workspace-kind-options';
 import { WORKSPACE_KIND_SELECTOR_RULES, checkWorkspaceKindSelectors } from './notebooks/workspace-kind-selectors';

@@ -163,8 +163,8 @@ describe('app/multikueue-queue: the queue\'s ClusterQueue and MultiKueue\'s admi
   const findings = (...docs: any[]) => appFindings(docs.map((d, i) => at(`c/${i}`, d))).filter(f => f.finding.rule === 'app/multikueue-queue');
 
   test('a ClusterQueue of the input without an admission check: Kueue admits the job here, where nothing runs it', () => {
-    const job = remoteJob();
-    expect(findings(job, localQueue(job.metadata.namespace ?? 'default'), clusterQueue())).toEqual([{
+    const remote = remoteJob();
+    expect(findings(remote, localQueue(remote.metadata.namespace ?? 'default'), clusterQueue())).toEqual([{
       path: 'c/0',
       finding: {
         field: 'metadata.labels["kueue.x-k8s.io/queue-name"]',
@@ -176,22 +176,26 @@ describe('app/multikueue-queue: the queue\'s ClusterQueue and MultiKueue\'s admi
     }]);
   });
   test('only admission checks of other controllers, as the input defines them; a TrainJob says managedBy in its spec', () => {
-    const job = { apiVersion: 'trainer.kubeflow.org/v1alpha1', kind: 'TrainJob', metadata: { name: 'vit', namespace: 'team-a', labels: { 'kueue.x-k8s.io/queue-name': 'remote' } },
-      spec: { runtimeRef: { name: 'torch-distributed' }, managedBy: 'kueue.x-k8s.io/multikueue' } };
-    expect(findings(job, localQueue('team-a'), clusterQueue({ admissionChecks: ['capacity'] }), check('capacity', 'kueue.x-k8s.io/provisioning-request'))
+    const trainJob = {
+      apiVersion: 'trainer.kubeflow.org/v1alpha1',
+      kind: 'TrainJob',
+      metadata: { name: 'vit', namespace: 'team-a', labels: { 'kueue.x-k8s.io/queue-name': 'remote' } },
+      spec: { runtimeRef: { name: 'torch-distributed' }, managedBy: 'kueue.x-k8s.io/multikueue' },
+    };
+    expect(findings(trainJob, localQueue('team-a'), clusterQueue({ admissionChecks: ['capacity'] }), check('capacity', 'kueue.x-k8s.io/provisioning-request'))
       .map(f => f.finding.allowed)).toEqual([
       'expected a LocalQueue whose ClusterQueue has MultiKueue\'s AdmissionCheck (controllerName "kueue.x-k8s.io/multikueue"): ClusterQueue "remote-cq" has only admission checks of other controllers ("capacity"), '
         + 'so Kueue admits the job in this cluster, reserves its quota and lifts its suspension, and nothing runs it (its own controller leaves a job managed by MultiKueue alone)',
     ]);
   });
   test('a MultiKueue check, a check the input does not define (it may be MultiKueue\'s), or a queue the input does not define: no finding', () => {
-    const job = remoteJob();
-    const ns = job.metadata.namespace ?? 'default';
-    expect(findings(job, localQueue(ns), clusterQueue({ admissionChecks: ['multikueue'] }), check('multikueue', 'kueue.x-k8s.io/multikueue'))).toEqual([]);
-    expect(findings(job, localQueue(ns), clusterQueue({ admissionChecksStrategy: { admissionChecks: [{ name: 'multikueue' }] } }))).toEqual([]);
-    expect(findings(job, localQueue(ns), clusterQueue({ admissionChecks: ['elsewhere'] }))).toEqual([]);
-    expect(findings(job, clusterQueue())).toEqual([]);
-    expect(findings(job, localQueue('another-namespace'), clusterQueue())).toEqual([]);
+    const remote = remoteJob();
+    const ns = remote.metadata.namespace ?? 'default';
+    expect(findings(remote, localQueue(ns), clusterQueue({ admissionChecks: ['multikueue'] }), check('multikueue', 'kueue.x-k8s.io/multikueue'))).toEqual([]);
+    expect(findings(remote, localQueue(ns), clusterQueue({ admissionChecksStrategy: { admissionChecks: [{ name: 'multikueue' }] } }))).toEqual([]);
+    expect(findings(remote, localQueue(ns), clusterQueue({ admissionChecks: ['elsewhere'] }))).toEqual([]);
+    expect(findings(remote, clusterQueue())).toEqual([]);
+    expect(findings(remote, localQueue('another-namespace'), clusterQueue())).toEqual([]);
   });
 });
 

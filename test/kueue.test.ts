@@ -177,7 +177,9 @@ describe('jobs name a LocalQueue and a WorkloadPriorityClass by construct', () =
       const cq = new ClusterQueue(c, 'Remote', {
         metadata: { name: 'remote' },
         admissionChecks: checks,
-        resourceGroups: [{ flavors: [{ flavor: a100, quotas: [ResourceQuota.cpu(kplus.Cpu.units(64)), ResourceQuota.memory(Size.gibibytes(512))] }] }],
+        resourceGroups: [{
+          flavors: [{ flavor: a100, quotas: [ResourceQuota.cpu(kplus.Cpu.units(64)), ResourceQuota.memory(Size.gibibytes(512))] }],
+        }],
       });
       new TrainJob(c, 'Job', {
         metadata: { name: 'vit' },

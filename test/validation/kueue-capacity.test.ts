@@ -172,8 +172,8 @@ describe('app/kueue-never-admitted', () => {
 });
 
 test('the jobs these tests build are valid against their pinned CRDs', () => {
-  const gpu = { replicas: 2, limits: { [GPU]: 8, cpu: 8, memory: '32Gi' } };
-  const jobs = [queuedJob('ml', 'a', 'team', { Master: gpu, Worker: gpu }, { 'kueue.x-k8s.io/priority-class': 'high' })];
+  const gpu = (replicas: number) => ({ replicas, limits: { [GPU]: 8, cpu: 8, memory: '32Gi' } });
+  const jobs = [queuedJob('ml', 'a', 'team', { Master: gpu(1), Worker: gpu(2) }, { 'kueue.x-k8s.io/priority-class': 'high' })];
   expect(expectValidManifests(jobs)).toBe(1);
 });
 

@@ -55,8 +55,8 @@ export default function (app: App): void {
     value: 100,
     description: 'Experiments: admitted after production runs, preempted first.',
   });
-  const runtime = new ClusterTrainingRuntime(platform, 'torch-gpu', {
-    metadata: { name: 'torch-gpu' },
+  const runtime = new ClusterTrainingRuntime(platform, 'platform-torch-h100', {
+    metadata: { name: 'platform-torch-h100' },
     mlPolicy: MlPolicy.torch(),
     image: 'pytorch/pytorch:2.13.0-cuda13.0-cudnn9-runtime',
     resources: { accelerator: Accelerator.nvidia(8), cpu: kplus.Cpu.units(96), memory: Size.gibibytes(1024) },

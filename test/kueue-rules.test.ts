@@ -1,4 +1,5 @@
 import { runCli } from './cli/run-cli';
+import { withNamedFlavors } from './validation/kueue-objects';
 import { Finding } from '../src/rules/finding';
 import { checkClusterQueue } from '../src/rules/kueue/cluster-queue';
 import { checkResourceFlavor } from '../src/rules/kueue/resource-flavor';
@@ -17,13 +18,9 @@ function findings(check: (doc: any, out: Finding[]) => void, doc: object): strin
   return out.map(f => `${f.field} is ${JSON.stringify(f.value)}; ${f.allowed} [${f.rule}]`);
 }
 
-/** `lint`'s findings for one document, without positions and the summary line. */
-/** Lints the document, with the ResourceFlavors a ClusterQueue names after it (the input then defines what it names). */
+/** `lint`'s findings for one document (with the flavors a ClusterQueue names), without positions and the summary line. */
 function lint(doc: object): string[] {
-  const d = doc as any;
-  const named: string[] = d.kind === 'ClusterQueue' ? (d.spec?.resourceGroups ?? []).flatMap((g: any) => (g.flavors ?? []).map((f: any) => f.name)) : [];
-  const flavors = [...new Set(named)].map(name => ({ apiVersion: 'kueue.x-k8s.io/v1beta1', kind: 'ResourceFlavor', metadata: { name } }));
-  const result = runCli(['lint', '-'], [doc, ...flavors].map(x => JSON.stringify(x)).join('\n---\n'));
+  const result = runCli(['lint', '-'], withNamedFlavors([doc]).map(x => JSON.stringify(x)).join('\n---\n'));
   return result.stdout.trim().split('\n').slice(0, -1).map(l => l.replace(/^<stdin>:\d+:\d+: /, ''));
 }
 

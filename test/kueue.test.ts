@@ -2,27 +2,17 @@ import { Chart, Size, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import * as yaml from 'js-yaml';
 import { runCli } from './cli/run-cli';
-import { REPORT, expectValidManifests, synthKind } from './harness';
+import { REPORT, expectValidManifests, synthErrors, synthKind } from './harness';
 import {
   Accelerator, ClusterQueue, DistributedPyTorch, KueueTopology, LocalQueue, MpiAllReduce, PreemptionPolicy, QueueingStrategy, ResourceFlavor,
   ResourceQuota,
   TrainJob, TrainingRuntimeRef, WorkloadPriorityClass,
 } from '../src';
+import { withNamedFlavors } from './validation/kueue-objects';
 
 /** Kueue's objects as constructs, the jobs that name them, and Kueue's webhook checks at synth and in lint. */
 
 const report = (...lines: string[]) => REPORT + lines.map(l => `  ${l}`).join('\n');
-
-function synthErrors(build: (chart: Chart) => void, namespace?: string): string | undefined {
-  const app = Testing.app();
-  build(new Chart(app, 'test', { namespace }));
-  try {
-    app.synth();
-    return undefined;
-  } catch (e: any) {
-    return e.message;
-  }
-}
 
 function thrown(build: () => void): string {
   try {
@@ -244,12 +234,9 @@ describe('Kueue\'s webhook checks: the same message at synth and in lint', () =>
   const flavor = (c: Chart, name: string) => new ResourceFlavor(c, name, { metadata: { name } });
   const gpus = (count: number, borrow?: number, lend?: number) => ResourceQuota.accelerator(Accelerator.nvidia(count), borrow, lend);
 
-  /** The findings `lint` prints for documents, without the position prefix and the summary. */
-  /** Lints the documents, with the ResourceFlavors their ClusterQueues name after them (the input then defines what it names). */
+  /** The findings `lint` prints for documents (with the flavors their ClusterQueues name), without the position prefix and the summary. */
   function lint(...docs: object[]): string[] {
-    const named = docs.flatMap((d: any) => (d.kind === 'ClusterQueue' ? (d.spec?.resourceGroups ?? []).flatMap((g: any) => (g.flavors ?? []).map((f: any) => f.name)) : []));
-    const flavors = [...new Set(named)].map(name => ({ apiVersion: 'kueue.x-k8s.io/v1beta1', kind: 'ResourceFlavor', metadata: { name } }));
-    const result = runCli(['lint', '-'], [...docs, ...flavors].map(d => JSON.stringify(d)).join('\n---\n'));
+    const result = runCli(['lint', '-'], withNamedFlavors(docs).map(d => JSON.stringify(d)).join('\n---\n'));
     return result.stdout.trim().split('\n').slice(0, -1).map(l => l.replace(/^<stdin>:\d+:\d+: /, ''));
   }
   const clusterQueue = (spec: object) => ({ apiVersion: 'kueue.x-k8s.io/v1beta1', kind: 'ClusterQueue', metadata: { name: 'vision' }, spec });

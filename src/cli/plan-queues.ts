@@ -53,9 +53,13 @@ export interface QueuePlan {
   readonly notes: readonly QueueNote[];
 }
 
-const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-/** A job's identity as plan.ts writes it: `Kind namespace/name`. */
-const jobKey = (j: { kind: string; namespace: string; name: string }) => `${j.kind} ${j.namespace === '' ? '' : `${j.namespace}/`}${j.name}`;
+/** Orders strings by code unit, as the plan's tables are sorted. */
+export const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** A job's identity in the plan: `Kind namespace/name`. */
+export function jobKey(j: { readonly kind: string; readonly namespace: string; readonly name: string }): string {
+  return `${j.kind} ${j.namespace === '' ? '' : `${j.namespace}/`}${j.name}`;
+}
 const text = (v: unknown) => (typeof v === 'string' ? v : '');
 
 /** Whether an input holds a ClusterQueue. */

@@ -6,7 +6,7 @@
  */
 import { Amounts, NO_AMOUNTS, add, podAmounts, times } from './amounts';
 import { InputDocument } from './input';
-import { QueueChange, QueuePlan, kueueObjects, queueChanges, queuePlan } from './plan-queues';
+import { QueueChange, QueuePlan, compare, jobKey, kueueObjects, queueChanges, queuePlan } from './plan-queues';
 import { RuntimeIndex, runtimeIndex, trainJobDemand } from './train-job-plan';
 import { WorkspaceKindIndex, isWorkspace, workspaceDemand, workspaceKindIndex } from './workspace-plan';
 import { trainingJobPodSets } from '../rules/kueue/capacity-podsets';
@@ -57,12 +57,7 @@ export interface Plan {
   readonly queues?: QueuePlan;
 }
 
-const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-
-/** A job's identity: `Kind namespace/name`. */
-export function jobKey(j: Pick<JobPlan, 'kind' | 'namespace' | 'name'>): string {
-  return `${j.kind} ${j.namespace === '' ? '' : `${j.namespace}/`}${j.name}`;
-}
+export { jobKey } from './plan-queues';
 
 /**
  * What a training job document asks for; undefined for other documents. A TrainJob is resolved

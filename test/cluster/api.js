@@ -40,6 +40,19 @@ function request(method, urlPath, body, contentType = 'application/json') {
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+// How long a check waits for a controller to act (CLUSTER_JOB_WAIT_SECONDS, 60 by default).
+const JOB_WAIT_SECONDS = Number(process.env.CLUSTER_JOB_WAIT_SECONDS || 60);
+
+// Polls fn once a second until it returns something truthy or `seconds` pass; returns its last value.
+async function waitUntil(fn, seconds = JOB_WAIT_SECONDS) {
+  const deadline = Date.now() + seconds * 1000;
+  for (;;) {
+    const value = await fn();
+    if (value || Date.now() > deadline) return value;
+    await sleep(1000);
+  }
+}
+
 // Maps apiVersion + kind to the REST path through API discovery, as kubectl does.
 const discovery = new Map();
 async function resourceFor(apiVersion, kind) {
@@ -102,4 +115,4 @@ async function mergePatch(urlPath, body) {
   return res.body;
 }
 
-module.exports = { request, sleep, resourceFor, collectionPath, create, createOrFail, createDryRun, list, get, mergePatch, readDocs };
+module.exports = { request, sleep, waitUntil, resourceFor, collectionPath, create, createOrFail, createDryRun, list, get, mergePatch, readDocs };

@@ -13,10 +13,9 @@
 
 const fs = require('fs');
 const path = require('path');
-const { sleep, create, createOrFail, list, get, mergePatch, readDocs } = require('./api');
+const { sleep, waitUntil, create, createOrFail, list, get, mergePatch, readDocs } = require('./api');
 
 const root = process.env.CLUSTER_ROOT;
-const JOB_WAIT_SECONDS = Number(process.env.CLUSTER_JOB_WAIT_SECONDS || 60);
 const KUEUE_GROUP = 'kueue.x-k8s.io';
 const QUEUE_LABEL = 'kueue.x-k8s.io/queue-name';
 const PRIORITY_LABEL = 'kueue.x-k8s.io/priority-class';
@@ -316,14 +315,6 @@ async function apply(distDocs, runtimes) {
 
 // ---------------------------------------------------------------- checks
 
-async function waitUntil(fn, seconds = JOB_WAIT_SECONDS) {
-  const deadline = Date.now() + seconds * 1000;
-  for (;;) {
-    const value = await fn();
-    if (value || Date.now() > deadline) return value;
-    await sleep(1000);
-  }
-}
 
 const conditionOf = (obj, type) => (((obj.status || {}).conditions) || []).find((c) => c.type === type);
 

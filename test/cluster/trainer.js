@@ -6,11 +6,10 @@
 
 const fs = require('fs');
 const path = require('path');
-const { sleep, create, createOrFail, list, get, mergePatch, readDocs } = require('./api');
+const { sleep, waitUntil, create, createOrFail, list, get, mergePatch, readDocs } = require('./api');
 
 const root = process.env.CLUSTER_ROOT;
 const upstreamDir = path.join(root, 'upstream', 'examples', 'upstream-v2');
-const JOB_WAIT_SECONDS = Number(process.env.CLUSTER_JOB_WAIT_SECONDS || 60);
 
 const TRAINER_API = 'trainer.kubeflow.org/v1alpha1';
 const JOBSET_API = '/apis/jobset.x-k8s.io/v1alpha2';
@@ -360,14 +359,6 @@ function expectedHostfile(job, runtime, rJobs) {
 
 // ---------------------------------------------------------------- checks
 
-async function waitUntil(fn, seconds = JOB_WAIT_SECONDS) {
-  const deadline = Date.now() + seconds * 1000;
-  for (;;) {
-    const value = await fn();
-    if (value || Date.now() > deadline) return value;
-    await sleep(1000);
-  }
-}
 
 const podsOf = (ns, name) => list(`/api/v1/namespaces/${ns}/pods?labelSelector=${encodeURIComponent(`${JOBSET_NAME_LABEL}=${name}`)}`);
 const jobsOf = (ns, name) => list(`/apis/batch/v1/namespaces/${ns}/jobs?labelSelector=${encodeURIComponent(`${JOBSET_NAME_LABEL}=${name}`)}`);

@@ -16,10 +16,10 @@ export function synthKind(kind: string, build: (chart: Chart) => void): any {
   return docs.find(d => d.kind === kind);
 }
 
-/** The validation report of `app.synth()` for a program, or undefined when it synthesizes. */
-export function synthErrors(build: (chart: Chart) => void): string | undefined {
+/** The validation report of `app.synth()` for a program in a chart `test` (of `namespace`), or undefined when it synthesizes. */
+export function synthErrors(build: (chart: Chart) => void, namespace?: string): string | undefined {
   const app = Testing.app();
-  build(new Chart(app, 'test'));
+  build(new Chart(app, 'test', { namespace }));
   try {
     app.synth();
     return undefined;

@@ -164,7 +164,7 @@ describe('app/multikueue-queue: the queue\'s ClusterQueue and MultiKueue\'s admi
 
   test('a ClusterQueue of the input without an admission check: Kueue admits the job here, where nothing runs it', () => {
     const remote = remoteJob();
-    expect(findings(remote, localQueue(remote.metadata.namespace ?? 'default'), clusterQueue())).toEqual([{
+    expect(findings(remote, localQueue(remote.metadata.namespace), clusterQueue())).toEqual([{
       path: 'c/0',
       finding: {
         field: 'metadata.labels["kueue.x-k8s.io/queue-name"]',
@@ -190,7 +190,7 @@ describe('app/multikueue-queue: the queue\'s ClusterQueue and MultiKueue\'s admi
   });
   test('a MultiKueue check, a check the input does not define (it may be MultiKueue\'s), or a queue the input does not define: no finding', () => {
     const remote = remoteJob();
-    const ns = remote.metadata.namespace ?? 'default';
+    const ns = remote.metadata.namespace;
     expect(findings(remote, localQueue(ns), clusterQueue({ admissionChecks: ['multikueue'] }), check('multikueue', 'kueue.x-k8s.io/multikueue'))).toEqual([]);
     expect(findings(remote, localQueue(ns), clusterQueue({ admissionChecksStrategy: { admissionChecks: [{ name: 'multikueue' }] } }))).toEqual([]);
     expect(findings(remote, localQueue(ns), clusterQueue({ admissionChecks: ['elsewhere'] }))).toEqual([]);

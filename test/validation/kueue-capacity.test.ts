@@ -3,12 +3,12 @@
  * and names of Kueue objects the input does not define (app/kueue-reference), on plain documents
  * and at synth, where the app's Kueue objects are plain ApiObjects.
  */
-import { ApiObject, Chart, Testing } from 'cdk8s';
+import { ApiObject, Chart } from 'cdk8s';
 import { GPU, clusterQueue, localQueue, priorityClass, queuedJob, resourceFlavor } from './kueue-objects';
 import { DistributedPyTorch, Accelerator } from '../../src';
 import { AppDocument, appFindings } from '../../src/rules/across-documents';
 import { podRequests } from '../../src/rules/kueue/capacity-podsets';
-import { REPORT, expectValidManifests } from '../harness';
+import { REPORT, expectValidManifests, synthErrors } from '../harness';
 
 const at = (docs: any[]): AppDocument[] => docs.map((doc, i) => ({ path: `d${i}`, doc }));
 const findings = (docs: any[], rule: string) => appFindings(at(docs)).filter(f => f.finding.rule === rule);
@@ -259,19 +259,8 @@ describe('app/kueue-reference', () => {
 describe('at synth, over the app\'s documents', () => {
   const kueue = (chart: Chart, id: string, doc: any) => new ApiObject(chart, id, doc);
 
-  function synth(build: (chart: Chart) => void): string | undefined {
-    const app = Testing.app();
-    build(new Chart(app, 'test'));
-    try {
-      app.synth();
-      return undefined;
-    } catch (e: any) {
-      return e.message;
-    }
-  }
-
   test('a job its ClusterQueue never admits, and a priority class the app does not define', () => {
-    const message = synth(chart => {
+    const message = synthErrors(chart => {
       kueue(chart, 'a100', resourceFlavor('a100'));
       kueue(chart, 'cq', clusterQueue('team-cq', { a100: quotas(16) }));
       kueue(chart, 'lq', localQueue('ml', 'team', 'team-cq'));
@@ -294,7 +283,7 @@ describe('at synth, over the app\'s documents', () => {
   });
 
   test('a queue the app does not define', () => {
-    const message = synth(chart => {
+    const message = synthErrors(chart => {
       kueue(chart, 'a100', resourceFlavor('a100'));
       kueue(chart, 'cq', clusterQueue('team-cq', { a100: quotas(16) }));
       kueue(chart, 'lq', localQueue('ml', 'team', 'team-cq'));
@@ -306,7 +295,7 @@ describe('at synth, over the app\'s documents', () => {
 
   test('a job that fits synthesizes, its manifest valid', () => {
     let chart: Chart | undefined;
-    expect(synth(c => {
+    expect(synthErrors(c => {
       chart = c;
       kueue(c, 'a100', resourceFlavor('a100'));
       kueue(c, 'cq', clusterQueue('team-cq', { a100: quotas(16) }));

@@ -15,6 +15,12 @@ export function resourceFlavor(name: string, spec: object = {}): any {
   return { apiVersion: API, kind: 'ResourceFlavor', metadata: { name }, spec };
 }
 
+/** The documents, then a ResourceFlavor for each flavor their ClusterQueues name (an input that defines what it names). */
+export function withNamedFlavors(docs: readonly any[]): any[] {
+  const named = docs.flatMap(d => (d?.kind === 'ClusterQueue' ? (d.spec?.resourceGroups ?? []).flatMap((g: any) => (g?.flavors ?? []).map((f: any) => f?.name)) : []));
+  return [...docs, ...[...new Set<string>(named)].map(name => ({ apiVersion: API, kind: 'ResourceFlavor', metadata: { name } }))];
+}
+
 /** A ClusterQueue with one resource group covering the resources of its first flavor. */
 export function clusterQueue(name: string, flavors: Record<string, readonly Quota[]>, extra: object = {}): any {
   const first = Object.values(flavors)[0] ?? [];

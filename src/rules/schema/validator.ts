@@ -19,6 +19,7 @@
 import { distance } from '../../util/nearest';
 import { Finding } from '../finding';
 import { CelError, CelRule, evaluate } from './cel';
+import { QuickCheck, quickCheck } from './quick-check';
 
 /** The subset of a structural schema that the pinned CRDs use. */
 export interface SchemaNode {
@@ -83,14 +84,17 @@ export const SCHEMA_RULE = 'crd/schema';
 /**
  * The violations of one manifest against its kind's schema, in document order. Top-level metadata
  * is ObjectMeta, which the CRD does not describe: only what every manifest must have and what the
- * API server rejects outright is checked there.
+ * API server rejects outright is checked there. `quick: false` skips the quick check (quick-check.ts)
+ * and always walks the whole document, for the test that holds the two together.
  */
-export function manifestViolations(doc: { readonly [key: string]: unknown }, kind: KindSchema): Violation[] {
+export function manifestViolations(doc: { readonly [key: string]: unknown }, kind: KindSchema, quick = true): Violation[] {
   const out: Violation[] = [];
   const { metadata, ...rest } = doc;
   metadataViolations(metadata, out);
-  const { schema, required, rootRules } = rootSchema(kind);
-  visit(schema, rest, '', out, required);
+  const { schema, required, rootRules, conforms } = rootSchema(kind);
+  // Nearly every document conforms: the quick check says so without building a path per field,
+  // and only a document it refuses is walked again to say what is wrong.
+  if (!quick || !conforms(rest)) visit(schema, rest, '', out, required);
   // Rules on the whole object read metadata too (a TrainJob's name), which the walk leaves out.
   if (rootRules && isObject(metadata)) checkRules(rootRules, doc, '', out);
   return out;
@@ -102,6 +106,8 @@ interface RootSchema {
   readonly required: readonly string[];
   /** The kind's schema with its rules on the whole object only, or undefined when it has none. */
   readonly rootRules?: SchemaNode;
+  /** The quick check of `schema` with `required`. */
+  readonly conforms: QuickCheck;
 }
 
 /**
@@ -117,10 +123,12 @@ function rootSchema(kind: KindSchema): RootSchema {
     const properties = { ...kind.schema.properties };
     delete properties.metadata;
     const { 'x-kubernetes-validations': rules, ...schema } = { ...kind.schema, properties };
+    const required = (schema.required ?? []).filter(r => r !== 'metadata');
     root = {
       schema,
-      required: (schema.required ?? []).filter(r => r !== 'metadata'),
+      required,
       rootRules: rules ? { ...kind.schema, 'x-kubernetes-validations': rules } : undefined,
+      conforms: quickCheck(schema, false, required),
     };
     rootSchemas.set(kind, root);
   }
@@ -252,7 +260,7 @@ function visit(schema: SchemaNode, value: unknown, at: string, out: Violation[],
  * The node's CEL rules, on the value as the API server has it when it validates: with the schema's
  * defaults filled in. Transition rules (`oldSelf`) apply to updates only and are skipped.
  */
-function checkRules(schema: SchemaNode, value: unknown, at: string, out: Violation[]) {
+export function checkRules(schema: SchemaNode, value: unknown, at: string, out: Violation[]) {
   let whole: unknown;
   for (const r of schema['x-kubernetes-validations'] ?? []) {
     if (r.expr === undefined) continue;
@@ -307,13 +315,17 @@ function enumHas(allowed: readonly unknown[], value: unknown): boolean {
 
 function checkString(schema: SchemaNode, value: string, at: string, out: Violation[]) {
   if (schema.minLength !== undefined || schema.maxLength !== undefined) {
-    // Kubernetes counts characters (runes), not UTF-16 code units (the same unless there are surrogate pairs).
-    const length = /[\uD800-\uDFFF]/.test(value) ? [...value].length : value.length;
+    const length = runeLength(value);
     if (schema.minLength !== undefined && length < schema.minLength) out.push({ at, value, problem: { kind: 'minLength', limit: schema.minLength } });
     if (schema.maxLength !== undefined && length > schema.maxLength) out.push({ at, value, problem: { kind: 'maxLength', limit: schema.maxLength } });
   }
-  if (schema.pattern !== undefined && !regex(schema.pattern).test(value)) out.push({ at, value, problem: { kind: 'pattern', pattern: schema.pattern } });
+  if (schema.pattern !== undefined && !patternRegex(schema.pattern).test(value)) out.push({ at, value, problem: { kind: 'pattern', pattern: schema.pattern } });
   if (schema.format === 'date-time' && !isDateTime(value)) out.push({ at, value, problem: { kind: 'format', format: 'date-time' } });
+}
+
+/** Kubernetes counts characters (runes), not UTF-16 code units (the same unless there are surrogate pairs). */
+export function runeLength(value: string): number {
+  return /[\uD800-\uDFFF]/.test(value) ? [...value].length : value.length;
 }
 
 const TIME_OF_DAY = /^([0-9]{2}):([0-9]{2}):([0-9]{2})(.[0-9]+)?(z|([+-][0-9]{2}:[0-9]{2}))$/;
@@ -322,7 +334,7 @@ const TIME_OF_DAY = /^([0-9]{2}):([0-9]{2}):([0-9]{2})(.[0-9]+)?(z|([+-][0-9]{2}
  * The API server's date-time format (kube-openapi strfmt IsDateTime): a calendar date, `t` (any
  * case), a time of day with optional fraction, and `z` or an offset.
  */
-function isDateTime(value: string): boolean {
+export function isDateTime(value: string): boolean {
   const parts = value.toLowerCase().split('t');
   if (value.length < 4 || parts.length < 2) return false;
   const date = /^([0-9]{4})-([0-9]{2})-([0-9]{2})$/.exec(parts[0]);
@@ -406,7 +418,7 @@ function checkObject(schema: SchemaNode, value: Record<string, unknown>, at: str
   }
 }
 
-function hasType(type: string, value: unknown): boolean {
+export function hasType(type: string, value: unknown): boolean {
   switch (type) {
     case 'string': return typeof value === 'string';
     case 'integer': return typeof value === 'number' && Number.isInteger(value);
@@ -428,7 +440,8 @@ function isObject(value: unknown): value is Record<string, any> {
 }
 
 const regexCache = new Map<string, RegExp>();
-function regex(pattern: string): RegExp {
+/** A schema pattern as a regular expression (Unicode mode), made once per pattern. */
+export function patternRegex(pattern: string): RegExp {
   let r = regexCache.get(pattern);
   if (!r) {
     r = new RegExp(pattern, 'u');

@@ -52,7 +52,9 @@ describe('the quick check against the full walk', () => {
   });
 
   const seeds = new Map<string, any>();
-  for (const doc of corpus) if (!seeds.has(keyOf(doc)) && manifestViolations(doc, schemas.get(keyOf(doc))!, false).length === 0) seeds.set(keyOf(doc), doc);
+  for (const doc of corpus) {
+    if (!seeds.has(keyOf(doc)) && manifestViolations(doc, schemas.get(keyOf(doc))!, false).length === 0) seeds.set(keyOf(doc), doc);
+  }
 
   test.each([...seeds.keys()])('on leaf mutations of a seed of %s: the same violations', key => {
     const kind = schemas.get(key)!;

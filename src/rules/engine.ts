@@ -218,6 +218,7 @@ type Violation = import('./schema').Violation;
  * how to keep it, if it is meant.
  */
 function crdSchemaFindings(apiObject: ApiObject, violations: readonly Violation[], toFinding: (v: Violation) => Finding): Finding[] {
+  if (violations.length === 0) return [];
   const allowed = [...allowedFields(apiObject)];
   const out: Finding[] = [];
   for (const v of violations) {

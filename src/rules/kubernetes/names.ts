@@ -1,7 +1,9 @@
 /**
  * The name and string formats of Kubernetes, as predicates with their "expected ..." wording.
  * Each mirrors a function of `k8s.io/apimachinery/pkg/util/validation` (validation.go) at 1.34.
- * Regular expressions are compiled once, at load.
+ * Regular expressions are compiled once, at load. The predicates that every document asks about
+ * the same few strings (label keys, port and volume names, the same image's container names in
+ * every job) remember their answers.
  */
 
 // IsDNS1123Label: dns1123LabelFmt, at most 63 characters (DNS1123LabelMaxLength).
@@ -27,27 +29,40 @@ export const DNS1035_LABEL_TEXT = 'a DNS-1035 label: at most 63 lower-case lette
 export const QUALIFIED_NAME_TEXT = 'an optional DNS subdomain prefix and "/", then at most 63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit';
 export const LABEL_VALUE_TEXT = 'a label value: empty, or at most 63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit';
 
-export function isDns1123Label(value: unknown): boolean {
-  return typeof value === 'string' && value.length <= 63 && DNS1123_LABEL.test(value);
+/**
+ * A string predicate that remembers its answers. The memory is bounded (a synth's strings repeat,
+ * but `lint` of a large input may bring many distinct ones): when full it starts over.
+ */
+function remembered(test: (value: string) => boolean): (value: unknown) => boolean {
+  const answers = new Map<string, boolean>();
+  return value => {
+    if (typeof value !== 'string') return false;
+    let answer = answers.get(value);
+    if (answer === undefined) {
+      answer = test(value);
+      if (answers.size >= 4096) answers.clear();
+      answers.set(value, answer);
+    }
+    return answer;
+  };
 }
 
-export function isDns1123Subdomain(value: unknown): boolean {
-  return typeof value === 'string' && value.length <= 253 && DNS1123_SUBDOMAIN.test(value);
-}
+export const isDns1123Label = remembered(value => value.length <= 63 && DNS1123_LABEL.test(value));
+
+export const isDns1123Subdomain = remembered(value => value.length <= 253 && DNS1123_SUBDOMAIN.test(value));
 
 export function isDns1035Label(value: unknown): boolean {
   return typeof value === 'string' && value.length <= 63 && DNS1035_LABEL.test(value);
 }
 
 /** IsQualifiedName: `[prefix/]name`, prefix a DNS-1123 subdomain, name at most 63 characters. */
-export function isQualifiedName(value: unknown): boolean {
-  if (typeof value !== 'string') return false;
+export const isQualifiedName = remembered(value => {
   const slash = value.indexOf('/');
   if (slash < 0) return isQualifiedNamePart(value);
   if (value.indexOf('/', slash + 1) >= 0) return false;
   const prefix = value.slice(0, slash);
   return prefix.length > 0 && isDns1123Subdomain(prefix) && isQualifiedNamePart(value.slice(slash + 1));
-}
+});
 
 function isQualifiedNamePart(name: string): boolean {
   return name.length > 0 && name.length <= 63 && QUALIFIED_NAME_PART.test(name);
@@ -59,11 +74,9 @@ export function isLabelValue(value: unknown): boolean {
 }
 
 /** IsValidPortName (IANA_SVC_NAME): 1-15 of [-a-z0-9], at least one letter, no "--", no "-" at either end. */
-export function isPortName(value: unknown): boolean {
-  return typeof value === 'string' && value.length >= 1 && value.length <= 15
-    && PORT_NAME_CHARS.test(value) && HAS_LETTER.test(value)
-    && !value.includes('--') && !value.startsWith('-') && !value.endsWith('-');
-}
+export const isPortName = remembered(value => value.length >= 1 && value.length <= 15
+  && PORT_NAME_CHARS.test(value) && HAS_LETTER.test(value)
+  && !value.includes('--') && !value.startsWith('-') && !value.endsWith('-'));
 
 /** IsRelaxedEnvVarName: non-empty printable ASCII without "=". */
 export function isEnvVarName(value: unknown): boolean {

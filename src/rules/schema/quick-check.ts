@@ -12,7 +12,8 @@
  * confirm only costs the second walk): test/schema-quick-check.test.ts holds the two together on
  * the upstream corpus and on every mutation the leaf fuzzer makes.
  */
-import { SchemaNode, checkRules, hasType, isDateTime, patternRegex, runeLength } from './validator';
+import { checkRules, hasType, isDateTime, patternRegex, runeLength } from './checks';
+import type { SchemaNode } from './validator';
 
 /** Whether a value conforms to a schema node. */
 export type QuickCheck = (value: unknown) => boolean;

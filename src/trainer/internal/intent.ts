@@ -60,21 +60,27 @@ export interface TrainJobIntent {
   readonly suspend?: boolean;
 }
 
-const intents = new WeakMap<object, TrainJobIntent>();
+const intents = new WeakMap<object, TrainJobIntent | (() => TrainJobIntent)>();
 
 /**
- * Keeps the intent of the object's every rendering: `produce` runs when the object renders (props
- * and `add*` calls are final then). The step must be the object's last, so the key is the
+ * Keeps the intent of the object's every rendering: `produce` runs when the intent of a rendered
+ * document is first asked for (props and `add*` calls are final by then). The step must be the object's last, so the key is the
  * document `toJson()` returns.
  */
 export function recordIntent(apiObject: ApiObject, produce: () => TrainJobIntent): void {
   addRenderStep(apiObject, json => {
-    intents.set(json, produce());
+    // Worked out when the oracle asks, not on every rendering: a synth never reads it.
+    intents.set(json, produce);
     return json;
   });
 }
 
 /** The intent recorded for a rendered document, or undefined (not a TrainJob of the library). */
 export function intentOf(doc: unknown): TrainJobIntent | undefined {
-  return typeof doc === 'object' && doc !== null ? intents.get(doc) : undefined;
+  if (typeof doc !== 'object' || doc === null) return undefined;
+  const intent = intents.get(doc);
+  if (typeof intent !== 'function') return intent;
+  const produced = intent();
+  intents.set(doc, produced);
+  return produced;
 }

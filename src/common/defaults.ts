@@ -99,6 +99,15 @@ export class PlatformDefaults extends Construct {
    * @param construct the construct whose scopes are searched for defaults, itself included
    */
   public static of(construct: IConstruct): PlatformDefaultsProps {
+    return PlatformDefaults._of(construct);
+  }
+
+  /**
+   * `of` without the boundary's argument check, for the library's constructs, which look their
+   * defaults up every time they render.
+   * @internal
+   */
+  public static _of(construct: IConstruct): PlatformDefaultsProps {
     let merged: PlatformDefaultsProps = {};
     for (const scope of construct.node.scopes) {
       const child = scope.node.tryFindChild(ID);

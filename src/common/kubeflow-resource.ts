@@ -125,7 +125,7 @@ export abstract class KubeflowResource extends Construct {
    * @internal
    */
   protected get _platformDefaults(): PlatformDefaultsProps {
-    return PlatformDefaults.of(this);
+    return PlatformDefaults._of(this);
   }
 
   /**

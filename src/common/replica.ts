@@ -523,10 +523,12 @@ export class ReplicaGroup extends Construct {
 
   /** Every volume of the pods: added ones first, then mounted ones, in the order they came. */
   private allVolumes(): kplus.Volume[] {
-    return [
-      ...this.extraVolumes,
-      ...[...this.containers, ...this.initContainers].flatMap(c => c.mounts.map(m => m.volume as kplus.Volume)),
-    ];
+    // Loops rather than spreads and flatMap: this runs for every mount and every rendering.
+    const out = this.extraVolumes.slice();
+    for (const list of [this.containers, this.initContainers]) {
+      for (const c of list) for (const m of c.mounts) out.push(m.volume as kplus.Volume);
+    }
+    return out;
   }
 
   /**

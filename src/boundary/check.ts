@@ -186,9 +186,19 @@ export function methodParams(classFqn: string, method: string, isStatic: boolean
 }
 
 function join(field: string, key: string): string {
-  const part = /^[A-Za-z_$][\w$-]*$/.test(key) ? key : `[${JSON.stringify(key)}]`;
-  if (!field) return part.startsWith('[') ? `props${part}` : part;
-  return part.startsWith('[') ? `${field}${part}` : `${field}.${part}`;
+  if (isIdentifier(key)) return field ? `${field}.${key}` : key;
+  return `${field || 'props'}[${JSON.stringify(key)}]`;
+}
+
+/** Prop names repeat in every construct, so the test of each is remembered (bounded: map keys are free text). */
+const identifiers = new Map<string, boolean>();
+function isIdentifier(key: string): boolean {
+  let answer = identifiers.get(key);
+  if (answer === undefined) {
+    answer = /^[A-Za-z_$][\w$-]*$/.test(key);
+    if (identifiers.size < 10_000) identifiers.set(key, answer);
+  }
+  return answer;
 }
 
 function checkValue(where: Where, type: Type, value: unknown, field: string): void {
@@ -369,17 +379,18 @@ function checkStruct(where: Where, fqn: string, value: unknown, field: string): 
   for (const i of given) {
     const { key, type, optional } = declared[i];
     const item = record[key];
+    const at = join(field, key);
     if (item === undefined) {
-      if (!optional) raise(where, join(field, key), show(item), `expected ${describeType(type)}`);
+      if (!optional) raise(where, at, show(item), `expected ${describeType(type)}`);
       continue;
     }
     // jsii's other languages leave an unset field out; a null from JavaScript would reach code that
     // tests for undefined.
-    if (item === null) raise(where, join(field, key), show(item), `expected ${describeType(type)}${optional ? ', or the field left out' : ''}`);
+    if (item === null) raise(where, at, show(item), `expected ${describeType(type)}${optional ? ', or the field left out' : ''}`);
     try {
-      checkValue(where, type, item, join(field, key));
+      checkValue(where, type, item, at);
     } catch (error) {
-      throw withSiblingGuess(error, where, fqn, record, key, join(field, key));
+      throw withSiblingGuess(error, where, fqn, record, key, at);
     }
   }
   checkedStructs.set(value, fqn);

@@ -45,7 +45,8 @@ function build(node: SchemaNode, underMetadata: boolean, required: readonly stri
   const type = node.type;
   if (type !== undefined) hasType(type, null); // an unsupported type fails here, when the check is made
   const allowed = node.enum === undefined ? undefined : enumCheck(node.enum);
-  const rules = node['x-kubernetes-validations'] !== undefined;
+  // Transition rules (no `expr`: they judge updates only) are skipped by the full walk too.
+  const rules = node['x-kubernetes-validations']?.some(r => r.expr !== undefined) === true;
   const string = stringCheck(node);
   const number = numberCheck(node);
   const array = arrayCheck(node, underMetadata);

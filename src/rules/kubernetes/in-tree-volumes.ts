@@ -31,6 +31,9 @@ const REQUIRED: Readonly<Record<string, ReadonlyArray<readonly [string, string]>
   portworxVolume: [['volumeID', 'the Portworx volume ID']],
 };
 
+/** REQUIRED as pairs, made once: every volume of every pod is looked up in it. */
+const REQUIRED_TYPES = Object.entries(REQUIRED);
+
 const isSet = (v: unknown) => typeof v === 'string' && v !== '';
 
 function iscsiNameProblem(name: string): boolean {
@@ -42,7 +45,7 @@ function iscsiNameProblem(name: string): boolean {
 
 /** Checks the in-tree volume types of `volume` (at `at`). */
 export function checkInTreeVolume(volume: Record<string, any>, at: string, report: VolumeReport): void {
-  for (const [type, fields] of Object.entries(REQUIRED)) {
+  for (const [type, fields] of REQUIRED_TYPES) {
     const source = volume[type];
     if (!isObject(source)) continue;
     for (const [key, what] of fields) if (!isSet(source[key])) report(child(child(at, type), key), source[key], `expected ${what}`);

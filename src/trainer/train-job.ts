@@ -351,7 +351,11 @@ export class TrainJob extends KubeflowResource {
       apiVersion: this.apiObject.apiVersion,
       kind: 'TrainJob',
       metadata: dropUndefined({ namespace: this.apiObject.metadata.namespace, labels: { [KUEUE_QUEUE_LABEL]: queue } }),
-      spec: dropUndefined({ runtimeRef: { apiGroup: TRAINER_GROUP, kind: this.runtime.kind, name: this.runtime.name }, trainer: trainerSpec }),
+      // As a manifest has it: quantities as their values.
+      spec: dropUndefined({
+        runtimeRef: { apiGroup: TRAINER_GROUP, kind: this.runtime.kind, name: this.runtime.name },
+        trainer: JSON.parse(JSON.stringify(trainerSpec, (_, v) => (v instanceof k8s.Quantity ? v.value : v))),
+      }),
     };
     const placement = trainJobPlacement(job, queueIndex(kueue.map(o => o.toJson())), new Map(runtimeDocs.filter(isTrainerRuntime).map(d => [runtimeKey(d), d])));
     return new Map((placement?.needs ?? []).map(n => [n.job, n]));

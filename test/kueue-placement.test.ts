@@ -8,11 +8,11 @@ import * as kplus from 'cdk8s-plus-28';
 import * as yaml from 'js-yaml';
 import { runCli } from './cli/run-cli';
 import { REPORT, expectValidManifests, synthErrors } from './harness';
-import { GPU, clusterQueue, localQueue, queuedJob, resourceFlavor } from './validation/kueue-objects';
 import {
   Accelerator, ClusterQueue, ClusterTrainingRuntime, KueueTopology, LocalQueue, MlPolicy, ResourceFlavor, ResourceQuota, Topology, TrainJob,
   TrainingRuntimeRef,
 } from '../src';
+import { GPU, clusterQueue, localQueue, queuedJob, resourceFlavor } from './validation/kueue-objects';
 import { AppDocument, appFindings } from '../src/rules/across-documents';
 
 const at = (docs: any[]): AppDocument[] => docs.map((doc, i) => ({ path: `d${i}`, doc }));
@@ -72,7 +72,13 @@ describe('app/kueue-never-admitted counts only the flavors a podset can use', ()
   });
 
   test('required node affinity: Kueue compares only the keys the group\'s flavors use, and a term left empty says nothing', () => {
-    const affinity = (...terms: object[][]) => ({ affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: terms.map(matchExpressions => ({ matchExpressions })) } } } });
+    const affinity = (...terms: object[][]) => ({
+      affinity: {
+        nodeAffinity: {
+          requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: terms.map(matchExpressions => ({ matchExpressions })) },
+        },
+      },
+    });
     const notH100 = { key: GPU_LABEL, operator: 'NotIn', values: ['h100'] };
     expect(allowed([...platform({ h100: 64 }), job(2, affinity([notH100]))], NEVER)).toEqual([
       `${start('Worker', 2)}flavor "h100" has node label ${GPU_LABEL} "h100", and the pods' required node affinity asks ${GPU_LABEL} NotIn (h100)${TAIL}`,
@@ -211,15 +217,20 @@ describe('app/kueue-trainjob-placement', () => {
   });
 
   test('lint prints it at the TrainJob, and a built-in runtime counts as the Trainer ships it', () => {
-    const job = trainJobDoc();
-    job.spec.runtimeRef.name = 'torch-distributed';
-    job.spec.trainer.resourcesPerNode = { limits: { [GPU]: 8 } };
-    const docs = [...platform({ h100: 64 }), job];
+    const builtin = trainJobDoc();
+    builtin.spec.runtimeRef.name = 'torch-distributed';
+    builtin.spec.trainer.resourcesPerNode = { limits: { [GPU]: 8 } };
+    const docs = [...platform({ h100: 64 }), builtin];
     const result = runCli(['lint', '-'], docs.map(d => yaml.dump(d)).join('---\n'));
-    expect(result.stdout).toContain(`metadata.labels["kueue.x-k8s.io/queue-name"] is "team"; expected the pods of the replicated job "node" to carry the placement of flavor "h100"`);
+    expect(result.stdout).toContain('metadata.labels["kueue.x-k8s.io/queue-name"] is "team"; expected the pods of the replicated job "node" to carry the placement of flavor "h100"');
     expect(result.status).toBe(1);
   });
 });
+
+/** Room for 64 GPUs of 8 a node. */
+const gpuQuotas = () => [
+  ResourceQuota.cpu(kplus.Cpu.units(512)), ResourceQuota.memory(Size.gibibytes(4096)), ResourceQuota.accelerator(Accelerator.nvidia(64)),
+];
 
 describe('the TrainJob construct', () => {
   /** An H100 and an A100 flavor (tainted, with the tolerations Kueue adds) and team-a's queue over `flavors`. */
@@ -236,7 +247,7 @@ describe('the TrainJob construct', () => {
       resourceGroups: [{
         flavors: flavors.map(f => ({
           flavor: made[f],
-          quotas: [ResourceQuota.cpu(kplus.Cpu.units(512)), ResourceQuota.memory(Size.gibibytes(4096)), ResourceQuota.accelerator(Accelerator.nvidia(64))],
+          quotas: gpuQuotas(),
         })),
       }],
     });
@@ -256,8 +267,8 @@ describe('the TrainJob construct', () => {
     new TrainJob(c, 'Job', { metadata: { name: 'train' }, runtime: runtime(c).ref, numNodes: 2, localQueue: kueue(c, ['h100']) });
     const docs = Testing.synth(c);
     expectValidManifests(docs);
-    const job = docs.find(d => d.kind === 'TrainJob');
-    expect(job.spec.runtimePatches).toEqual([{
+    const trainJob = docs.find(d => d.kind === 'TrainJob');
+    expect(trainJob.spec.runtimePatches).toEqual([{
       manager: 'cdk8s-kubeflow/train-job',
       trainingRuntimeSpec: {
         template: {
@@ -312,7 +323,7 @@ describe('the TrainJob construct', () => {
       const h100 = new ResourceFlavor(c, 'h100', { metadata: { name: 'h100' }, nodeLabels: { [GPU_LABEL]: 'h100' }, topology: dc });
       const cq = new ClusterQueue(c, 'Cq', {
         metadata: { name: 'team-a' },
-        resourceGroups: [{ flavors: [{ flavor: h100, quotas: [ResourceQuota.cpu(kplus.Cpu.units(512)), ResourceQuota.memory(Size.gibibytes(4096)), ResourceQuota.accelerator(Accelerator.nvidia(64))] }] }],
+        resourceGroups: [{ flavors: [{ flavor: h100, quotas: gpuQuotas() }] }],
       });
       new TrainJob(c, 'Job', {
         metadata: { name: 'train' },
@@ -329,8 +340,11 @@ describe('the TrainJob construct', () => {
     const app = Testing.app();
     const c = new Chart(app, 'test', { namespace: 'team-a' });
     new TrainJob(c, 'Job', {
-      metadata: { name: 'train' }, runtime: TrainingRuntimeRef.cluster('torch-distributed'), numNodes: 2,
-      resourcesPerNode: { accelerator: Accelerator.nvidia(8) }, localQueue: kueue(c, ['h100']),
+      metadata: { name: 'train' },
+      runtime: TrainingRuntimeRef.cluster('torch-distributed'),
+      numNodes: 2,
+      resourcesPerNode: { accelerator: Accelerator.nvidia(8) },
+      localQueue: kueue(c, ['h100']),
     });
     const docs = Testing.synth(c);
     expectValidManifests(docs);

@@ -18,12 +18,12 @@ import { KubeflowResource } from '../common/kubeflow-resource';
 import { ILocalQueue, IWorkloadPriorityClass } from '../common/kueue-references';
 import { Resources } from '../common/resources';
 import { Finding, finding } from '../rules/finding';
+import { queueIndex } from '../rules/kueue/capacity-queues';
 import { KUEUE_QUEUE_LABEL, kueueJobLabels } from '../rules/kueue/labels';
 import { PlacementNeed, sameToleration, trainJobPlacement } from '../rules/kueue/trainjob-placement';
-import { queueIndex } from '../rules/kueue/capacity-queues';
-import { isTrainerRuntime, runtimeKey } from '../rules/trainer/runtime-lookup';
 import { checkCount, fail, raise, raiseFirst } from '../rules/report';
 import { LAUNCHER_JOB, LIBRARY_PATCH_MANAGER, NODE_JOB, RUNTIME_PROVIDED_ANNOTATION, TRAINER_GROUP } from '../rules/trainer/names';
+import { isTrainerRuntime, runtimeKey } from '../rules/trainer/runtime-lookup';
 import { dropUndefined, mergeMaps, uniqueByContent } from '../util/collections';
 import { lazy } from '../util/lazy';
 
@@ -357,7 +357,8 @@ export class TrainJob extends KubeflowResource {
         trainer: JSON.parse(JSON.stringify(trainerSpec, (_, v) => (v instanceof k8s.Quantity ? v.value : v))),
       }),
     };
-    const placement = trainJobPlacement(job, queueIndex(kueue.map(o => o.toJson())), new Map(runtimeDocs.filter(isTrainerRuntime).map(d => [runtimeKey(d), d])));
+    const runtimes = new Map(runtimeDocs.filter(isTrainerRuntime).map(d => [runtimeKey(d), d]));
+    const placement = trainJobPlacement(job, queueIndex(kueue.map(o => o.toJson())), runtimes);
     return new Map((placement?.needs ?? []).map(n => [n.job, n]));
   }
 

@@ -75,7 +75,8 @@ export function topologyRequest(annotations: unknown): { readonly text: string; 
  * Why Kueue cannot use the flavor for pods of this template (its pod spec and annotations), in
  * words that start with the flavor; undefined when it can, or when the input cannot tell.
  */
-export function flavorRejection(name: string, flavor: FlavorSpec | undefined, podSpec: any, annotations: unknown, context: FlavorContext): string | undefined {
+export function flavorRejection(name: string, flavor: FlavorSpec | undefined, podSpec: any, annotations: unknown,
+  context: FlavorContext): string | undefined {
   if (flavor === undefined) return undefined;
   const request = topologyRequest(annotations);
   if (request !== undefined) {
@@ -86,7 +87,9 @@ export function flavorRejection(name: string, flavor: FlavorSpec | undefined, po
     return `flavor "${name}" has a topology ("${flavor.topologyName}"), and Kueue gives such a flavor only to pods that ask for topology-aware placement while the ClusterQueue has flavors without one`;
   }
   const tolerations = [...(Array.isArray(podSpec?.tolerations) ? podSpec.tolerations.filter(isObject) : []), ...flavor.tolerations];
-  const untolerated = flavor.nodeTaints.find(t => (t.effect === 'NoSchedule' || t.effect === 'NoExecute') && !tolerations.some(tol => tolerates(tol, t)));
+  // Only these effects keep pods off a node; a PreferNoSchedule taint does not.
+  const blocking = flavor.nodeTaints.filter(t => t.effect === 'NoSchedule' || t.effect === 'NoExecute');
+  const untolerated = blocking.find(t => !tolerations.some(tol => tolerates(tol, t)));
   if (untolerated !== undefined) {
     return `flavor "${name}" has the taint ${taintText(untolerated)}, which neither the pods' tolerations nor the flavor's own tolerate`;
   }
@@ -117,7 +120,9 @@ export function tolerationText(t: any): string {
 
 /** Why the flavor's node labels fail the pods' selector on the group's label keys; undefined when they match or cannot be judged. */
 function selectorMismatch(name: string, labels: Readonly<Record<string, string>>, podSpec: any, keys: ReadonlySet<string>): string | undefined {
-  const show = (key: string) => (Object.prototype.hasOwnProperty.call(labels, key) ? `has node label ${key} "${labels[key]}"` : `has no node label ${key}`);
+  const show = (key: string) => (Object.prototype.hasOwnProperty.call(labels, key)
+    ? `has node label ${key} "${labels[key]}"`
+    : `has no node label ${key}`);
   const selector = isObject(podSpec?.nodeSelector) ? podSpec.nodeSelector : {};
   for (const [key, value] of Object.entries(selector)) {
     if (!keys.has(key) || labels[key] === value) continue;

@@ -25,9 +25,9 @@
  * runtime (or the runtime is one the Trainer ships); a job its queue never admits is
  * app/kueue-never-admitted's, and a job handed to MultiKueue runs elsewhere.
  */
+import { neverAdmitted } from './capacity';
 import { PodSet, RuntimeIndex, trainJobPodSets } from './capacity-podsets';
 import { ClusterQueueCapacity, QueueIndex, clusterQueueCapacity, clusterQueueOf, queueIndex, queueRequests, rejection } from './capacity-queues';
-import { neverAdmitted } from './capacity';
 import { FlavorSpec, tolerationText, topologyRequest } from './flavor-selection';
 import { KUEUE_QUEUE_LABEL } from './labels';
 import { AppDocument, AppFinding, namespaceOf } from '../app-document';
@@ -115,7 +115,8 @@ export function trainJobPlacement(job: any, index: QueueIndex, runtimes: Runtime
       continue;
     }
     if (Object.keys(choice.nodeSelector).length > 0 || choice.tolerations.length > 0) {
-      needs.push({ job: podSet.name, flavors: choice.flavors, clusterQueue: cq.name, nodeSelector: choice.nodeSelector, tolerations: choice.tolerations });
+      const { flavors, nodeSelector, tolerations } = choice;
+      needs.push({ job: podSet.name, flavors, clusterQueue: cq.name, nodeSelector, tolerations });
     }
   }
   return { needs, refusals };
@@ -154,7 +155,10 @@ function certainFlavors(podSet: PodSet, cq: ClusterQueueCapacity): Choice | unde
   return { flavors: chosen.map(c => c.flavor), nodeSelector, tolerations };
 }
 
-const placementKey = (spec: FlavorSpec) => JSON.stringify([Object.entries(spec.nodeLabels).sort(), spec.tolerations.map(t => tolerationText(t)).sort()]);
+/** Flavors with equal keys place pods alike: the same node labels and tolerations. */
+const placementKey = (spec: FlavorSpec) => JSON.stringify([
+  Object.entries(spec.nodeLabels).sort(), spec.tolerations.map(t => JSON.stringify(normalToleration(t))).sort(),
+]);
 
 function placementText(spec: FlavorSpec): string {
   const labels = Object.entries(spec.nodeLabels).map(([k, v]) => `${k} "${v}"`);
@@ -167,10 +171,13 @@ const TOLERATION_FIELDS = ['key', 'operator', 'value', 'effect', 'tolerationSeco
 
 /** Whether two tolerations say the same (an unset operator is Equal, an unset value empty). */
 export function sameToleration(a: any, b: any): boolean {
-  const norm = (t: any) => ({ key: t?.key ?? '', operator: t?.operator ?? 'Equal', value: t?.value ?? '', effect: t?.effect ?? '', tolerationSeconds: t?.tolerationSeconds });
-  const x = norm(a);
-  const y = norm(b);
-  return TOLERATION_FIELDS.every(k => (x as any)[k] === (y as any)[k]);
+  const x = normalToleration(a);
+  const y = normalToleration(b);
+  return TOLERATION_FIELDS.every(k => x[k] === y[k]);
+}
+
+function normalToleration(t: any): Record<string, unknown> {
+  return { key: t?.key ?? '', operator: t?.operator ?? 'Equal', value: t?.value ?? '', effect: t?.effect ?? '', tolerationSeconds: t?.tolerationSeconds };
 }
 
 /**

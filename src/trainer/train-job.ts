@@ -18,9 +18,8 @@ import { KubeflowResource } from '../common/kubeflow-resource';
 import { ILocalQueue, IWorkloadPriorityClass } from '../common/kueue-references';
 import { Resources } from '../common/resources';
 import { Finding, finding } from '../rules/finding';
-import { queueIndex } from '../rules/kueue/capacity-queues';
 import { KUEUE_QUEUE_LABEL, kueueJobLabels } from '../rules/kueue/labels';
-import { PlacementNeed, sameToleration, trainJobPlacement } from '../rules/kueue/trainjob-placement';
+import type { PlacementNeed } from '../rules/kueue/trainjob-placement';
 import { checkCount, fail, raise, raiseFirst } from '../rules/report';
 import { LAUNCHER_JOB, LIBRARY_PATCH_MANAGER, NODE_JOB, RUNTIME_PROVIDED_ANNOTATION, TRAINER_GROUP } from '../rules/trainer/names';
 import { isTrainerRuntime, runtimeKey } from '../rules/trainer/runtime-lookup';
@@ -30,6 +29,14 @@ import { lazy } from '../util/lazy';
 /** The built-in runtimes' catalogue, loaded at the first synth that needs it (not at require()). */
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const builtins = lazy(() => (require('../rules/trainer/builtin-runtimes.generated') as typeof import('../rules/trainer/builtin-runtimes.generated')).BUILTIN_RUNTIMES);
+
+/** Kueue's flavor placement, loaded at the first synth of a queued TrainJob in an app with ClusterQueues. */
+const kueuePlacementRules = lazy(() => ({
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  ...(require('../rules/kueue/trainjob-placement') as typeof import('../rules/kueue/trainjob-placement')),
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  ...(require('../rules/kueue/capacity-queues') as typeof import('../rules/kueue/capacity-queues')),
+}));
 
 /** What a data scientist says about one training run. */
 export interface TrainJobProps {
@@ -358,6 +365,7 @@ export class TrainJob extends KubeflowResource {
       }),
     };
     const runtimes = new Map(runtimeDocs.filter(isTrainerRuntime).map(d => [runtimeKey(d), d]));
+    const { trainJobPlacement, queueIndex } = kueuePlacementRules();
     const placement = trainJobPlacement(job, queueIndex(kueue.map(o => o.toJson())), runtimes);
     return new Map((placement?.needs ?? []).map(n => [n.job, n]));
   }
@@ -563,6 +571,7 @@ function withPlacement(pod: any, need: PlacementNeed, runtimeTolerations: any[])
   const spec = pod.spec ?? {};
   const base: any[] = spec.tolerations ?? runtimeTolerations;
   const tolerations = [...base];
+  const { sameToleration } = kueuePlacementRules();
   for (const t of need.tolerations) if (!tolerations.some(u => sameToleration(u, t))) tolerations.push(t);
   return {
     ...pod,

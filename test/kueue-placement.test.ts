@@ -9,7 +9,7 @@ import * as yaml from 'js-yaml';
 import { runCli } from './cli/run-cli';
 import { REPORT, expectValidManifests, synthErrors } from './harness';
 import {
-  Accelerator, ClusterQueue, ClusterTrainingRuntime, KueueTopology, LocalQueue, MlPolicy, ResourceFlavor, ResourceQuota, Topology, TrainJob,
+  Accelerator, ClusterQueue, ClusterTrainingRuntime, DistributedPyTorch, KueueTopology, LocalQueue, MlPolicy, ResourceFlavor, ResourceQuota, Topology, TrainJob,
   TrainingRuntimeRef,
 } from '../src';
 import { GPU, clusterQueue, localQueue, queuedJob, resourceFlavor } from './validation/kueue-objects';
@@ -259,6 +259,20 @@ describe('the TrainJob construct', () => {
     image: 'pytorch/pytorch:2.13.0-cuda13.0-cudnn9-runtime',
     resources: { accelerator: Accelerator.nvidia(8), cpu: kplus.Cpu.units(64), memory: Size.gibibytes(512) },
     ...extra,
+  });
+
+  test('a v1 job whose nodeSelector matches no flavor of its queue is never admitted: the synth names the flavor and the label', () => {
+    const message = synthErrors(c => {
+      new DistributedPyTorch(c, 'Job', {
+        metadata: { name: 'train' }, image: 'pytorch/pytorch:2.13.0-cuda13.0-cudnn9-runtime', workers: 2,
+        resources: { accelerator: Accelerator.nvidia(8), cpu: kplus.Cpu.units(64), memory: Size.gibibytes(512) },
+        nodeSelector: { [GPU_LABEL]: 'a100' }, localQueue: kueue(c, ['h100']),
+      });
+    }, 'team-a');
+    expect(message).toBe(REPORT
+      + '  [test/Job] metadata.labels["kueue.x-k8s.io/queue-name"] (localQueue) is "team-a"; expected a LocalQueue whose ClusterQueue can admit the job: LocalQueue "team-a" '
+      + 'leads to ClusterQueue "team-a", where podset "Master" (1 pod) requests 64 cpu, 512Gi memory, 8 nvidia.com/gpu, and '
+      + `flavor "h100" has node label ${GPU_LABEL} "h100", and the pods' nodeSelector asks "a100"; Kueue admits a workload whole, so the job stays suspended for good`);
   });
 
   test('one flavor: the runtime patch carries its node labels and tolerations, beside the runtime\'s own toleration', () => {

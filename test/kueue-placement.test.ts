@@ -9,8 +9,8 @@ import * as yaml from 'js-yaml';
 import { runCli } from './cli/run-cli';
 import { REPORT, expectValidManifests, synthErrors } from './harness';
 import {
-  Accelerator, ClusterQueue, ClusterTrainingRuntime, DistributedPyTorch, KueueTopology, LocalQueue, MlPolicy, ResourceFlavor, ResourceQuota, Topology, TrainJob,
-  TrainingRuntimeRef,
+  Accelerator, ClusterQueue, ClusterTrainingRuntime, DistributedPyTorch, KueueTopology, LocalQueue, MlPolicy, ResourceFlavor, ResourceQuota, Topology,
+  TrainJob, TrainingRuntimeRef,
 } from '../src';
 import { GPU, clusterQueue, localQueue, queuedJob, resourceFlavor } from './validation/kueue-objects';
 import { AppDocument, appFindings } from '../src/rules/across-documents';
@@ -264,9 +264,12 @@ describe('the TrainJob construct', () => {
   test('a v1 job whose nodeSelector matches no flavor of its queue is never admitted: the synth names the flavor and the label', () => {
     const message = synthErrors(c => {
       new DistributedPyTorch(c, 'Job', {
-        metadata: { name: 'train' }, image: 'pytorch/pytorch:2.13.0-cuda13.0-cudnn9-runtime', workers: 2,
+        metadata: { name: 'train' },
+        image: 'pytorch/pytorch:2.13.0-cuda13.0-cudnn9-runtime',
+        workers: 2,
         resources: { accelerator: Accelerator.nvidia(8), cpu: kplus.Cpu.units(64), memory: Size.gibibytes(512) },
-        nodeSelector: { [GPU_LABEL]: 'a100' }, localQueue: kueue(c, ['h100']),
+        nodeSelector: { [GPU_LABEL]: 'a100' },
+        localQueue: kueue(c, ['h100']),
       });
     }, 'team-a');
     expect(message).toBe(REPORT

@@ -216,6 +216,21 @@ describe('app/kueue-trainjob-placement', () => {
     expect(allowed([...platform({ h100: 64 }), runtimeDoc(), remote], PLACEMENT)).toEqual([]);
   });
 
+  test('malformed flavors, selectors and patches are the schema\'s: these rules neither throw nor guess', () => {
+    const odd = resourceFlavor('h100', { nodeLabels: 'gpu', nodeTaints: [null, { key: 7, effect: 'NoSchedule' }], tolerations: 'all', topologyName: 7 });
+    const patched = trainJobDoc({ nodeSelector: 'h100', tolerations: [null, 'x'] });
+    patched.spec.runtimePatches.push(null, { trainingRuntimeSpec: { template: { spec: { replicatedJobs: 'node' } } } });
+    const terms = [null, { matchExpressions: [null] }];
+    const runtime = runtimeDoc({ affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: terms } } } });
+    const docs = [...platform({ h100: 64 }, [odd]), runtime, patched];
+    expect(() => appFindings(at(docs))).not.toThrow();
+    // The taint of key 7 is tolerated by nothing: the one flavor is unusable, and that much is certain.
+    expect(allowed(docs, NEVER)).toEqual([expect.stringContaining('flavor "h100" has the taint 7:NoSchedule, which neither the pods\' tolerations nor the flavor\'s own tolerate')]);
+    expect(allowed(docs, PLACEMENT)).toEqual([]);
+    // lint reports them as findings (status 1), not as an internal error (status 3).
+    expect(runCli(['lint', '-'], docs.map(d => yaml.dump(d)).join('---\n')).status).toBe(1);
+  });
+
   test('lint prints it at the TrainJob, and a built-in runtime counts as the Trainer ships it', () => {
     const builtin = trainJobDoc();
     builtin.spec.runtimeRef.name = 'torch-distributed';

@@ -151,7 +151,10 @@ export interface TrainJobProps {
    */
   readonly patchedJobs?: string[];
   /**
-   * Kueue LocalQueue that admits the job (the `kueue.x-k8s.io/queue-name` label).
+   * Kueue LocalQueue that admits the job (the `kueue.x-k8s.io/queue-name` label). When the app
+   * defines the queue's ClusterQueue and flavors and one flavor can take the pods, the runtime
+   * patch carries that flavor's node labels and tolerations (Trainer v2.3.0 drops the ones Kueue
+   * writes); when several could, or the runtime asks for a Kueue topology, the synth refuses the job.
    * @default - the platform default, else not queued
    */
   readonly queue?: string;

@@ -61,6 +61,10 @@ export default function (app: App): void {
     image: 'pytorch/pytorch:2.13.0-cuda13.0-cudnn9-runtime',
     resources: { accelerator: Accelerator.nvidia(8), cpu: kplus.Cpu.units(96), memory: Size.gibibytes(1024) },
     sharedMemory: Size.gibibytes(32),
+    // The runtime names its node kind: Kueue picks a TrainJob's flavor from the runtime's pods, and
+    // with one flavor possible the TrainJob writes that flavor's placement into its runtime patch
+    // (Trainer v2.3.0 drops the one Kueue writes).
+    nodeSelector: { 'cloud.provider.com/gpu': 'h100' },
   });
 
   // Team LLM: a Trainer v2 job on the platform's runtime.

@@ -72,7 +72,9 @@ function mainPage(files: readonly InventoryFile[]): string {
   const all = counts(sources.flatMap(s => s.rows));
   out.push(`| all | | ${all.rows} | ${all.covered} | ${all.reasons} |`, '');
   const gaps = sources.flatMap(s => s.rows).filter(r => r.reason?.startsWith('not judged yet (a gap)'));
-  out.push(`Of the rows not judged, ${gaps.length} are gaps (judgeable, no rule yet): ${gaps.map(r => code(r.id)).join(', ')}.`, '');
+  out.push(gaps.length === 0
+    ? 'Of the rows not judged, none is a gap (judgeable, no rule yet): each gives its reason.'
+    : `Of the rows not judged, ${gaps.length} are gaps (judgeable, no rule yet): ${gaps.map(r => code(r.id)).join(', ')}.`, '');
   for (const s of sources) {
     out.push(`<a id="${s.source}"></a>`, '', `## ${TITLES[s.source]}`, '');
     if (s.source === 'crd-schema') {

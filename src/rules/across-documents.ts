@@ -2,7 +2,8 @@
  * Rules across the objects of one app, run once at synth over every rendered document: duplicate
  * objects, pod and service name collisions between training jobs, claims from other namespaces,
  * MultiKueue without a queue, queue names Kueue refuses, names of Kueue objects the input does not
- * define, jobs their ClusterQueue can never admit, TrainJobs against their runtimes. Pure functions of the documents and their construct paths.
+ * define, jobs their ClusterQueue can never admit, queued TrainJobs whose pods would miss their
+ * flavor, TrainJobs against their runtimes. Pure functions of the documents and their construct paths.
  */
 import { AppDocument, AppFinding } from './app-document';
 import { CLAIM_NAMESPACE, claimsFromOtherNamespaces } from './kubernetes/claims';
@@ -11,6 +12,7 @@ import { KUEUE_NEVER_ADMITTED, kueueNeverAdmitted } from './kueue/capacity';
 import { MULTIKUEUE_QUEUE, multiKueueWithoutQueue } from './kueue/multikueue';
 import { KUEUE_QUEUE_NAME, kueueQueueNames } from './kueue/queue-name';
 import { KUEUE_REFERENCE, kueueReferences } from './kueue/references';
+import { KUEUE_TRAINJOB_PLACEMENT, kueueTrainJobPlacement } from './kueue/trainjob-placement';
 import { RuleInfo } from './rule';
 import { JOBSET_CLAIM_NAME, JOBSET_COORDINATOR } from './trainer/built-jobset';
 import { JOBSET_POD_NAME, TRAINJOB_REACH } from './trainer/trainjob-reach';
@@ -20,7 +22,8 @@ import { POD_NAME_COLLISION, podNameCollisions } from './training-operator/pod-n
 export type { AppDocument, AppFinding } from './app-document';
 
 export const APP_RULES: readonly RuleInfo[] = [
-  DUPLICATE_OBJECT, POD_NAME_COLLISION, CLAIM_NAMESPACE, MULTIKUEUE_QUEUE, KUEUE_QUEUE_NAME, KUEUE_REFERENCE, KUEUE_NEVER_ADMITTED, TRAINJOB_RUNTIME,
+  DUPLICATE_OBJECT, POD_NAME_COLLISION, CLAIM_NAMESPACE, MULTIKUEUE_QUEUE, KUEUE_QUEUE_NAME, KUEUE_REFERENCE, KUEUE_NEVER_ADMITTED,
+  KUEUE_TRAINJOB_PLACEMENT, TRAINJOB_RUNTIME,
   TRAINJOB_REACH, JOBSET_POD_NAME,
   JOBSET_COORDINATOR, JOBSET_CLAIM_NAME,
 ].map(r => r.info());
@@ -35,6 +38,7 @@ export function appFindings(docs: readonly AppDocument[]): AppFinding[] {
   kueueQueueNames(docs, out);
   kueueReferences(docs, out);
   kueueNeverAdmitted(docs, out);
+  kueueTrainJobPlacement(docs, out);
   trainJobRuntimes(docs, out);
   return out;
 }

@@ -18,15 +18,25 @@ import { KubeflowResource } from '../common/kubeflow-resource';
 import { ILocalQueue, IWorkloadPriorityClass } from '../common/kueue-references';
 import { Resources } from '../common/resources';
 import { Finding, finding } from '../rules/finding';
-import { kueueJobLabels } from '../rules/kueue/labels';
+import { KUEUE_QUEUE_LABEL, kueueJobLabels } from '../rules/kueue/labels';
+import type { PlacementNeed } from '../rules/kueue/trainjob-placement';
 import { checkCount, fail, raise, raiseFirst } from '../rules/report';
 import { LAUNCHER_JOB, LIBRARY_PATCH_MANAGER, NODE_JOB, RUNTIME_PROVIDED_ANNOTATION, TRAINER_GROUP } from '../rules/trainer/names';
+import { isTrainerRuntime, runtimeKey } from '../rules/trainer/runtime-lookup';
 import { dropUndefined, mergeMaps, uniqueByContent } from '../util/collections';
 import { lazy } from '../util/lazy';
 
 /** The built-in runtimes' catalogue, loaded at the first synth that needs it (not at require()). */
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const builtins = lazy(() => (require('../rules/trainer/builtin-runtimes.generated') as typeof import('../rules/trainer/builtin-runtimes.generated')).BUILTIN_RUNTIMES);
+
+/** Kueue's flavor placement, loaded at the first synth of a queued TrainJob in an app with ClusterQueues. */
+const kueuePlacementRules = lazy(() => ({
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  ...(require('../rules/kueue/trainjob-placement') as typeof import('../rules/kueue/trainjob-placement')),
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  ...(require('../rules/kueue/capacity-queues') as typeof import('../rules/kueue/capacity-queues')),
+}));
 
 /** What a data scientist says about one training run. */
 export interface TrainJobProps {
@@ -141,7 +151,10 @@ export interface TrainJobProps {
    */
   readonly patchedJobs?: string[];
   /**
-   * Kueue LocalQueue that admits the job (the `kueue.x-k8s.io/queue-name` label).
+   * Kueue LocalQueue that admits the job (the `kueue.x-k8s.io/queue-name` label). When the app
+   * defines the queue's ClusterQueue and flavors and one flavor can take the pods, the runtime
+   * patch carries that flavor's node labels and tolerations (Trainer v2.3.0 drops the ones Kueue
+   * writes); when several could, or the runtime asks for a Kueue topology, the synth refuses the job.
    * @default - the platform default, else not queued
    */
   readonly queue?: string;
@@ -323,15 +336,53 @@ export class TrainJob extends KubeflowResource {
         model: initializer(p.modelInitializer),
       }) : undefined,
       trainer: Object.keys(trainerSpec).length ? trainerSpec : undefined,
-      runtimePatches: this.renderPatch(),
+      runtimePatches: this.renderPatch(trainerSpec),
       suspend: p.suspend,
       managedBy: p.multiKueue ? 'kueue.x-k8s.io/multikueue' : undefined,
       activeDeadlineSeconds: p.activeDeadline?.toSeconds(),
     }) as trainer.TrainJobSpec;
   }
 
+  /**
+   * What the pods need to run on the flavor Kueue gives them, per replicated job, when the app
+   * defines the job's queue and flavors and that flavor is certain (rules/kueue/trainjob-placement):
+   * Kueue v0.15.2 writes it where Trainer v2.3.0 drops it, so the job's own patch carries it. Where
+   * the flavor is not certain, or the runtime asks for a topology, the app rule refuses the job.
+   */
+  private kueuePlacement(trainerSpec: object): Map<string, PlacementNeed> {
+    const queue = this.props.queue ?? this._platformDefaults.queue;
+    if (queue === undefined || this.props.multiKueue) return new Map();
+    const objects = this.node.root.node.findAll().filter((c): c is ApiObject => ApiObject.isApiObject(c));
+    const kueue = objects.filter(o => o.apiVersion.startsWith('kueue.x-k8s.io/'));
+    if (!kueue.some(o => o.kind === 'ClusterQueue')) return new Map();
+    const runtime = this.runtime._facts?.apiObject ?? appRuntimeNamed(this.apiObject, this.runtime.kind, this.runtime.name)?.apiObject;
+    const runtimeDocs = runtime === undefined ? [] : [runtime.toJson()];
+    const job = {
+      apiVersion: this.apiObject.apiVersion,
+      kind: 'TrainJob',
+      metadata: dropUndefined({ namespace: this.apiObject.metadata.namespace, labels: { [KUEUE_QUEUE_LABEL]: queue } }),
+      // As a manifest has it: quantities as their values.
+      spec: dropUndefined({
+        runtimeRef: { apiGroup: TRAINER_GROUP, kind: this.runtime.kind, name: this.runtime.name },
+        trainer: JSON.parse(JSON.stringify(trainerSpec, (_, v) => (v instanceof k8s.Quantity ? v.value : v))),
+      }),
+    };
+    const runtimes = new Map(runtimeDocs.filter(isTrainerRuntime).map(d => [runtimeKey(d), d]));
+    const { trainJobPlacement, queueIndex } = kueuePlacementRules();
+    const placement = trainJobPlacement(job, queueIndex(kueue.map(o => o.toJson())), runtimes);
+    return new Map((placement?.needs ?? []).map(n => [n.job, n]));
+  }
+
+  /** The tolerations of a replicated job's pods in the runtime, which a patch's tolerations replace. */
+  private runtimeTolerations(job: string): any[] {
+    const runtime = this.runtime._facts?.apiObject ?? appRuntimeNamed(this.apiObject, this.runtime.kind, this.runtime.name)?.apiObject;
+    const doc = runtime?.toJson() ?? this.builtinRuntime();
+    const jobs: any[] = doc?.spec?.template?.spec?.replicatedJobs ?? [];
+    return jobs.find(j => j?.name === job)?.template?.spec?.template?.spec?.tolerations ?? [];
+  }
+
   /** The library's runtime patch, or none when there is nothing to patch. */
-  private renderPatch(): trainer.TrainJobSpecRuntimePatches[] | undefined {
+  private renderPatch(trainerSpec: object): trainer.TrainJobSpecRuntimePatches[] | undefined {
     const p = this.props;
     const nodeSelector = mergeMaps(p.nodeSelector);
     const tolerations = uniqueByContent([...this.acceleratorTolerations(), ...this.tolerations]);
@@ -358,9 +409,16 @@ export class TrainJob extends KubeflowResource {
       spec: Object.keys(podSpec).length ? podSpec : undefined,
     });
     const jobSetMeta = dropUndefined({ labels: mergeMaps(p.jobSetLabels), annotations: mergeMaps(p.jobSetAnnotations) });
-    const replicatedJobs = Object.keys(pod).length
-      ? this.patchedJobs().map(name => ({ name, template: { spec: { template: pod } } }))
-      : undefined;
+    const placement = this.kueuePlacement(trainerSpec);
+    const patched = this.patchedJobs();
+    const names = [...patched, ...[...placement.keys()].filter(name => !patched.includes(name))];
+    const templates = names.map(name => {
+      const own: any = patched.includes(name) ? pod : {};
+      const need = placement.get(name);
+      const template = need === undefined ? own : withPlacement(own, need, this.runtimeTolerations(name));
+      return Object.keys(template).length ? { name, template: { spec: { template } } } : undefined;
+    }).filter(j => j !== undefined);
+    const replicatedJobs = templates.length ? templates : undefined;
     if (!replicatedJobs && Object.keys(jobSetMeta).length === 0) return undefined;
     return [{
       manager: p.patchManager ?? LIBRARY_PATCH_MANAGER,
@@ -505,6 +563,27 @@ export class TrainJob extends KubeflowResource {
     // variables) is checked on the rendered documents, by the app rule app/trainjob-runtime.
     return out;
   }
+}
+
+/**
+ * A pod template of the patch with the flavor's node labels and tolerations added: the job's own
+ * nodeSelector keys win (a conflict is then the app rule's finding), and the tolerations keep the
+ * runtime's when the patch had none, since a patch's list replaces the runtime's.
+ */
+function withPlacement(pod: any, need: PlacementNeed, runtimeTolerations: any[]): any {
+  const spec = pod.spec ?? {};
+  const base: any[] = spec.tolerations ?? runtimeTolerations;
+  const tolerations = [...base];
+  const { sameToleration } = kueuePlacementRules();
+  for (const t of need.tolerations) if (!tolerations.some(u => sameToleration(u, t))) tolerations.push(t);
+  return {
+    ...pod,
+    spec: dropUndefined({
+      ...spec,
+      nodeSelector: { ...need.nodeSelector, ...spec.nodeSelector },
+      tolerations: tolerations.length ? tolerations : undefined,
+    }),
+  };
 }
 
 /**

@@ -198,6 +198,25 @@ test('malformed Kueue objects are judged by the schema, not thrown on by these r
   ]);
 });
 
+test('app/kueue-trainjob-placement: a queued TrainJob whose pods would miss the placement of the one flavor that can take them', () => {
+  const flavor = resourceFlavor('h100', { nodeLabels: { 'example.com/gpu': 'h100' } });
+  const runtime = {
+    apiVersion: 'trainer.kubeflow.org/v1alpha1',
+    kind: 'ClusterTrainingRuntime',
+    metadata: { name: 'torch' },
+    spec: { template: { spec: { replicatedJobs: [{ name: 'node', template: { spec: { template: { spec: { containers: [{ name: 'node', image: 'x', resources: { limits: { [GPU]: 8 } } }] } } } } }] } } },
+  };
+  const job = {
+    apiVersion: 'trainer.kubeflow.org/v1alpha1',
+    kind: 'TrainJob',
+    metadata: { name: 'j', namespace: 'ml', labels: { 'kueue.x-k8s.io/queue-name': 'team' } },
+    spec: { runtimeRef: { name: 'torch' } },
+  };
+  const docs = [flavor, clusterQueue('team-cq', { h100: quotas(16) }), localQueue('ml', 'team', 'team-cq'), runtime, job];
+  expect(findings(docs, 'app/kueue-trainjob-placement').map(f => [f.path, f.finding.field, f.finding.value])).toEqual([['d4', QUEUE_FIELD, 'team']]);
+  expect(findings(docs, 'app/kueue-trainjob-placement')[0].finding.allowed).toMatch(/^expected the pods of the replicated job "node" to carry the placement of flavor "h100", .*: nodeSelector example.com\/gpu: "h100" in a runtime patch/);
+});
+
 describe('app/kueue-reference', () => {
   const platform = () => [
     resourceFlavor('a100'), clusterQueue('team-cq', { a100: quotas(16) }), localQueue('ml', 'team-a', 'team-cq'), localQueue('research', 'team-b', 'team-cq'),

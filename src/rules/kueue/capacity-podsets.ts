@@ -30,6 +30,8 @@ export interface PodSet {
   readonly name: string;
   readonly count: number;
   readonly podSpec: any;
+  /** The pod template's annotations (Kueue reads its topology request there). */
+  readonly annotations?: any;
 }
 
 /** The podsets of one job, and what could not be resolved (a TrainJob's runtime outside the input). */
@@ -58,7 +60,9 @@ export function isKueueJob(doc: any): boolean {
 export function trainingJobPodSets(doc: any): PodSet[] {
   const facts = trainingKindOf(doc);
   if (facts === undefined) return [];
-  return replicaSpecs(doc, facts).map(([name, spec]) => ({ name, count: Math.max(0, replicasOf(spec)), podSpec: spec.template?.spec }));
+  return replicaSpecs(doc, facts).map(([name, spec]) => ({
+    name, count: Math.max(0, replicasOf(spec)), podSpec: spec.template?.spec, annotations: spec.template?.metadata?.annotations,
+  }));
 }
 
 /** The podsets of a job Kueue makes a Workload for; undefined for any other document. */
@@ -114,6 +118,7 @@ export function trainJobPodSets(job: any, runtimes: RuntimeIndex): JobPodSets {
         name: text(rJob?.name),
         count: (positive(rJob?.replicas) ?? 1) * count,
         podSpec: takesResources && trainer.resourcesPerNode !== undefined ? withNodeResources(podSpec, trainer.resourcesPerNode) : podSpec,
+        annotations: rJob?.template?.spec?.template?.metadata?.annotations,
       };
     }),
   };

@@ -14,12 +14,12 @@
  * Flavor assignment mirrors pkg/scheduler/flavorassigner assignFlavors on an idle cluster: podset
  * by podset, each resource group's flavors in order, the first flavor where every resource the
  * podset requests of that group fits what the queue can give, minus what earlier podsets of the
- * workload took there. The flavors' node labels and taints against the pods' selectors and
- * tolerations, and topology-aware placement, are not judged (a flavor a pod could not use still
- * counts as one it could).
+ * workload took there, among the flavors the podset can use at all (flavor-selection.ts: node
+ * labels against the pods' selectors, taints against their tolerations, topology).
  */
 import { formatResource, resourceValue } from './capacity-amounts';
 import { PodSet, Requests, podSetRequests } from './capacity-podsets';
+import { FlavorSpec, flavorRejection, flavorSpec } from './flavor-selection';
 
 export const KUEUE_API_VERSION = 'kueue.x-k8s.io/v1beta1';
 const KUEUE_GROUP = 'kueue.x-k8s.io';
@@ -86,11 +86,15 @@ export interface FlavorCapacity {
   readonly flavor: string;
   /** By resource, in the order the ClusterQueue lists them. */
   readonly quotas: ReadonlyMap<string, FlavorQuota>;
+  /** The ResourceFlavor's labels, taints, tolerations and topology; undefined when the input does not define it. */
+  readonly spec?: FlavorSpec;
 }
 
 export interface ResourceGroupCapacity {
   readonly covered: readonly string[];
   readonly flavors: readonly FlavorCapacity[];
+  /** The node label keys its flavors use: the only keys of a pod's selector Kueue compares. */
+  readonly labelKeys: ReadonlySet<string>;
 }
 
 export interface ClusterQueueCapacity {
@@ -101,6 +105,8 @@ export interface ClusterQueueCapacity {
   readonly wellFormed: boolean;
   /** What the cohort's capacity was made of, or why it was not computed. */
   readonly cohortNote?: string;
+  /** Whether every flavor has a topology (Kueue then implies topology-aware placement for every podset). */
+  readonly tasOnly: boolean;
 }
 
 /** A quantity of a ClusterQueue's quota, counted as Kueue counts a request; undefined when absent or not a quantity. */
@@ -159,8 +165,10 @@ export function clusterQueueCapacity(index: QueueIndex, name: string): ClusterQu
     for (const [key, q] of quotas) addToPool(key, q.nominal);
   }
   const own = ownQuotas(cq);
+  const specOf = (flavor: string) => (index.flavors.has(flavor) ? flavorSpec(index.flavors.get(flavor), index.topologies) : undefined);
   const groups = list(cq.spec?.resourceGroups).map(group => ({
     covered: list(group?.coveredResources).map(text),
+    labelKeys: new Set(list(group?.flavors).flatMap(f => Object.keys(specOf(text(f?.name))?.nodeLabels ?? {}))),
     flavors: list(group?.flavors).map(flavor => {
       const quotas = new Map<string, FlavorQuota>();
       for (const r of list(flavor?.resources)) {
@@ -174,14 +182,17 @@ export function clusterQueueCapacity(index: QueueIndex, name: string): ClusterQu
         const pooled = unknown.has(key) ? undefined : pool.get(key) ?? BigInt(0);
         quotas.set(resource, { ...q, ...limitOf(q, resource, cohort, followed && pooled !== undefined, pooled ?? BigInt(0)) });
       }
-      return { flavor: text(flavor?.name), quotas };
+      const spec = specOf(text(flavor?.name));
+      return { flavor: text(flavor?.name), quotas, ...(spec === undefined ? {} : { spec }) };
     }),
   }));
+  // A flavor the input does not define leaves the queue inactive; it is not counted against tasOnly.
+  const tasOnly = groups.every(g => g.flavors.every(f => f.spec === undefined || f.spec.topologyName !== undefined));
   const names = members.map(nameOf).sort();
   const cohortNote = cohort === '' ? undefined : followed
     ? `cohort "${cohort}" holds what its ClusterQueues in the input lend (${names.map(n => `"${n}"`).join(', ')})${cohortObject === undefined ? '' : ' and its own quota'}`
     : `cohort "${cohort}" has a parent cohort, which is not followed: only borrowing limits bound what "${name}" can borrow`;
-  return { name, cohort, groups, wellFormed: wellFormed(cq), ...(cohortNote === undefined ? {} : { cohortNote }) };
+  return { name, cohort, groups, wellFormed: wellFormed(cq), tasOnly, ...(cohortNote === undefined ? {} : { cohortNote }) };
 }
 
 const named = (v: unknown) => typeof v === 'string' && v !== '';
@@ -207,6 +218,11 @@ function limitOf(q: { nominal: bigint; borrowingLimit?: bigint; lendingLimit?: b
   const reachable = kept(q) + pooled;
   if (capped !== undefined && capped <= reachable) return { limit: capped, why: cappedWhy };
   return { limit: reachable, why: `nominal quota ${show(q.nominal)} + ${show(reachable - q.nominal)} from cohort "${cohort}"` };
+}
+
+/** Why Kueue cannot use the flavor of the group for the podset's pods; undefined when it can, or the input cannot tell. */
+export function rejection(podSet: PodSet, group: ResourceGroupCapacity, flavor: FlavorCapacity, cq: ClusterQueueCapacity): string | undefined {
+  return flavorRejection(flavor.flavor, flavor.spec, podSet.podSpec, podSet.annotations, { labelKeys: group.labelKeys, tasOnly: cq.tasOnly });
 }
 
 /** Where one podset went, or why it could not go anywhere. */
@@ -256,6 +272,7 @@ export function placeWorkload(podSets: readonly PodSet[], cq: ClusterQueueCapaci
       const wanted = [...requests].filter(([r]) => group.covered.includes(r));
       const misses: Array<{ flavor: string; resource: string; requested: bigint; quota: FlavorQuota }> = [];
       const chosen = group.flavors.find(f => {
+        if (rejection(podSet, group, f, cq) !== undefined) return false;
         for (const [r, v] of wanted) {
           const quota = f.quotas.get(r) ?? { nominal: BigInt(0), limit: BigInt(0), why: 'not listed for this flavor' };
           const total = (usage.get(`${f.flavor} ${r}`) ?? BigInt(0)) + v;

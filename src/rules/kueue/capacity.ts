@@ -7,19 +7,26 @@
  * "unavailable in ClusterQueue"); such a workload stays pending for good, its job suspended.
  *
  * Only what holds whatever else runs is judged, so a finding is never a guess: a resource no group
- * covers; a podset larger than every flavor of its group; the podsets together larger than all
- * the group's flavors together. Checked when the input defines the job's LocalQueue and its
- * ClusterQueue (capacity-queues.ts says how their capacity is worked out).
+ * covers; a podset that no flavor of its group can take, each either too small for it or one
+ * Kueue never gives its pods (node labels their selector refuses, a taint they do not tolerate, a
+ * topology: flavor-selection.ts); the podsets together larger than all the group's flavors they
+ * can use together. Checked when the input defines the job's LocalQueue and its ClusterQueue
+ * (capacity-queues.ts says how their capacity is worked out).
  */
 import { formatResource } from './capacity-amounts';
 import { PodSet, kueuePodSets, runtimeIndex } from './capacity-podsets';
-import { ClusterQueueCapacity, FlavorQuota, QueueIndex, clusterQueueCapacity, clusterQueueOf, queueIndex, queueRequests } from './capacity-queues';
+import { ClusterQueueCapacity, FlavorQuota, QueueIndex, clusterQueueCapacity, clusterQueueOf, queueIndex, queueRequests, rejection } from './capacity-queues';
 import { KUEUE_QUEUE_LABEL } from './labels';
 import { AppDocument, AppFinding, namespaceOf } from '../app-document';
 import { Rule } from '../rule';
 
 export const KUEUE_NEVER_ADMITTED = new Rule('kueue', 'app/kueue-never-admitted', 'app',
-  'kueue v0.15.2 pkg/scheduler/flavorassigner assignFlavors, findFlavorForPodSets, fitsResourceQuota (a workload above what its ClusterQueue can give with nominal quota and borrowing is never admitted)');
+  'kueue v0.15.2 pkg/scheduler/flavorassigner assignFlavors, findFlavorForPodSets, checkFlavorForPodSets, fitsResourceQuota (a workload above what the flavors its pods can use give with nominal quota and borrowing is never admitted)');
+
+/** Why one flavor cannot take a podset: a resource above what it gives, or a flavor Kueue never gives these pods. */
+export type FlavorMiss =
+  | { readonly flavor: string; readonly resource: string; readonly quota: FlavorQuota; readonly rejected?: undefined }
+  | { readonly flavor: string; readonly rejected: string };
 
 /** Why a workload can never be admitted. */
 export type NeverAdmitted =
@@ -29,7 +36,7 @@ export type NeverAdmitted =
     readonly podSet: string;
     readonly count: number;
     readonly requested: ReadonlyMap<string, bigint>;
-    readonly flavors: ReadonlyArray<{ readonly flavor: string; readonly resource: string; readonly quota: FlavorQuota }>;
+    readonly flavors: readonly FlavorMiss[];
   }
   | { readonly why: 'total'; readonly resource: string; readonly requested: bigint; readonly flavors: readonly string[]; readonly limit: bigint };
 
@@ -37,16 +44,24 @@ export type NeverAdmitted =
 export function neverAdmitted(podSets: readonly PodSet[], cq: ClusterQueueCapacity): NeverAdmitted | undefined {
   if (!cq.wellFormed) return undefined;
   const totals = new Map<string, bigint>();
+  // Per `group flavor`: whether some podset that requests the group's resources can use it.
+  const used = new Set<string>();
   for (const podSet of podSets) {
     const requests = queueRequests(podSet, cq);
     for (const [resource, v] of requests) totals.set(resource, (totals.get(resource) ?? BigInt(0)) + v);
     for (const [resource, requested] of requests) {
       if (!cq.groups.some(g => g.covered.includes(resource))) return { why: 'uncovered', podSet: podSet.name, resource, requested };
     }
+    cq.groups.forEach((group, g) => {
+      if (![...requests.keys()].some(r => group.covered.includes(r))) return;
+      for (const f of group.flavors) if (rejection(podSet, group, f, cq) === undefined) used.add(`${g} ${f.flavor}`);
+    });
     for (const group of cq.groups) {
       const wanted = [...requests].filter(([r]) => group.covered.includes(r));
       if (wanted.length === 0) continue;
-      const misses = group.flavors.map(f => {
+      const misses = group.flavors.map((f): FlavorMiss | undefined => {
+        const rejected = rejection(podSet, group, f, cq);
+        if (rejected !== undefined) return { flavor: f.flavor, rejected };
         const over = wanted.find(([r, v]) => {
           const limit = f.quotas.get(r)?.limit;
           return f.quotas.has(r) ? limit !== undefined && v > limit : true;
@@ -58,13 +73,14 @@ export function neverAdmitted(podSets: readonly PodSet[], cq: ClusterQueueCapaci
       }
     }
   }
-  for (const group of cq.groups) {
+  for (const [g, group] of cq.groups.entries()) {
+    const usable = group.flavors.filter(f => used.has(`${g} ${f.flavor}`));
     for (const resource of group.covered) {
       const requested = totals.get(resource);
-      const limits = group.flavors.map(f => f.quotas.get(resource)?.limit);
+      const limits = usable.map(f => f.quotas.get(resource)?.limit);
       if (requested === undefined || limits.some(l => l === undefined)) continue;
       const limit = limits.reduce((a, b) => a! + b!, BigInt(0))!;
-      if (requested > limit) return { why: 'total', resource, requested, flavors: group.flavors.map(f => f.flavor), limit };
+      if (requested > limit) return { why: 'total', resource, requested, flavors: usable.map(f => f.flavor), limit };
     }
   }
   return undefined;
@@ -84,7 +100,13 @@ export function neverAdmittedText(reason: NeverAdmitted, cq: ClusterQueueCapacit
     }
     case 'podset': {
       const asked = [...reason.requested].map(([r, v]) => amount(r, v)).join(', ');
-      const flavors = reason.flavors.map((f, i) => `flavor "${f.flavor}"${i === 0 ? ' gives' : ''} at most ${f.quota.limit === undefined ? '?' : amount(f.resource, f.quota.limit)} (${f.quota.why})`);
+      let gives = true;
+      const flavors = reason.flavors.map(f => {
+        if (f.rejected !== undefined) return f.rejected;
+        const text = `flavor "${f.flavor}"${gives ? ' gives' : ''} at most ${f.quota.limit === undefined ? '?' : amount(f.resource, f.quota.limit)} (${f.quota.why})`;
+        gives = false;
+        return text;
+      });
       return `podset "${reason.podSet}" (${pods(reason.count)}) requests ${asked}, and ${flavors.join(', ')}`;
     }
     case 'total':

@@ -177,7 +177,8 @@ function patchFindings(job: any, jobs: any[], runtime: any, policy: string | und
   const sshPath = normal(runtime.spec?.mlPolicy?.mpi?.sshAuthMountPath ?? MPI_DEFAULT_SSH_PATH);
   const podGroup = Object.keys(POD_GROUP_KEYS).find(k => runtime.spec?.podGroupPolicy?.[k] !== undefined);
   patches.forEach((patch, i) => {
-    const patched: any[] = patch?.trainingRuntimeSpec?.template?.spec?.replicatedJobs ?? [];
+    const listed = patch?.trainingRuntimeSpec?.template?.spec?.replicatedJobs;
+    const patched: any[] = Array.isArray(listed) ? listed : [];
     patched.forEach((p, j) => {
       const target = byName.get(p?.name);
       if (!target) return;

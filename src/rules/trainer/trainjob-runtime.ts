@@ -130,7 +130,8 @@ function checkAgainst(job: any, runtime: any, origin: string, report: Report, re
   }
   const patches: any[] = Array.isArray(job.spec?.runtimePatches) ? job.spec.runtimePatches : [];
   patches.forEach((patch, i) => {
-    const patched: any[] = patch?.trainingRuntimeSpec?.template?.spec?.replicatedJobs ?? [];
+    const listed = patch?.trainingRuntimeSpec?.template?.spec?.replicatedJobs;
+    const patched: any[] = Array.isArray(listed) ? listed : [];
     patched.forEach((p, j) => {
       const at = `spec.runtimePatches[${i}].trainingRuntimeSpec.template.spec.replicatedJobs[${j}]`;
       const target = byName.get(p?.name);
@@ -177,7 +178,8 @@ function sliceSizes(job: any, jobs: any[], patches: any[], runtime: any, policy:
     let sliceSize = sliceSizeOf(j.template?.spec?.template?.metadata?.annotations);
     let patchedAt: string | undefined;
     patches.forEach((patch, i) => {
-      const patched: any[] = patch?.trainingRuntimeSpec?.template?.spec?.replicatedJobs ?? [];
+      const listed = patch?.trainingRuntimeSpec?.template?.spec?.replicatedJobs;
+      const patched: any[] = Array.isArray(listed) ? listed : [];
       patched.forEach((p, k) => {
         const annotations = p?.name === j.name ? p?.template?.spec?.template?.metadata?.annotations : undefined;
         const size = sliceSizeOf(annotations);

@@ -42,7 +42,8 @@ const kueueL1 = (name: string) => typed('kueue', name, () => require('../../impo
 const V1_JOB = 'its construct renders settings of its own (ports, restart policies, labels, defaults), which convert does not map back to props yet';
 const RUNTIME = 'its construct builds the JobSet template from props, and convert does not map a template back to props yet';
 const NOTEBOOKS = 'its construct builds the pod template from props and options, and convert does not map a template back to props yet';
-const KUEUE = 'its construct takes the Kueue objects it names as constructs (flavors, queues, topologies), which convert does not link up yet';
+// convert-kueue-links.ts plans every object of these kinds; the row's text is never shown.
+const KUEUE = 'its construct is planned with the Kueue objects it names';
 
 /**
  * The kinds with a typed class in the package, by `apiVersion kind`: the class, and the L2 mapper
@@ -86,12 +87,15 @@ const UNTYPED_GROUPS: { readonly [group: string]: string } = {
 const key = (doc: any) => `${doc.apiVersion} ${doc.kind}`;
 const group = (apiVersion: string) => (apiVersion.includes('/') ? apiVersion.split('/')[0] : '');
 
-/** The mapper of an object. */
-export function mapperFor(doc: any): Mapper {
+/**
+ * The mapper of an object; `planned` is its L2 code or why there is none when that depends on the
+ * other objects of the input (the Kueue objects: convert-kueue-links.ts).
+ */
+export function mapperFor(doc: any, planned?: L2Mapping): Mapper {
   const t = TYPED[key(doc)];
   if (t === undefined) return apiObject;
   return (d, chart, id, findings) => {
-    const l2 = typeof t.l2 === 'string' ? { cannot: `${d.kind}: ${t.l2}` } : t.l2(normalised(d), chart, id, findings);
+    const l2 = planned ?? (typeof t.l2 === 'string' ? { cannot: `${d.kind}: ${t.l2}` } : t.l2(normalised(d), chart, id, findings));
     if ('code' in l2) return { tier: 'l2', kind: key(d), lines: [l2.code], imports: l2.imports };
     const why = l2.cannot.charAt(0).toUpperCase() + l2.cannot.slice(1);
     return typedStatement(d, chart, id, t.l1, `${why}; its typed L1 class says it.`);

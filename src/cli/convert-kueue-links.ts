@@ -56,16 +56,17 @@ export function planKueue(charts: readonly ChartInput[], findings: ReadonlyMap<a
   /** Whether chart `from` depends on chart `to`, directly or not (or is it). */
   const reach = (from: number, to: number): boolean => from === to || [...chartDependencies[from]].some(n => reach(n, to));
 
-  /** Why `o` cannot name `r`, or the object it names. */
+  /** The object `o` names by `r`, or why its construct cannot take it. */
   function target(o: KueueObject, r: KueueReference): KueueObject | string {
+    const takes = `the ${o.kind} construct takes the ${r.kind} ${r.name} it names as a construct`;
     const candidates = all.filter(x => x.kind === r.kind && x.name === r.name);
-    if (candidates.length === 0) return `the input does not define the ${r.kind} ${r.name} it names, which the construct takes as a construct`;
-    if (candidates.length > 1) return `the input defines the ${r.kind} ${r.name} it names more than once`;
+    if (candidates.length === 0) return `${takes}, and the input does not define it`;
+    if (candidates.length > 1) return `${takes}, and the input defines it more than once`;
     const t = candidates[0];
-    if (!named.has(t)) return `the ${r.kind} ${r.name} it names is not said by its construct, which this construct takes`;
-    if (t.chart === o.chart && t.index > o.index) return `its file defines the ${r.kind} ${r.name} it names after it (cdk8s would write that first)`;
+    if (!named.has(t)) return `${takes}, and that object is said by its typed L1 class`;
+    if (t.chart === o.chart && t.index > o.index) return `${takes}, and its file defines it after this one (cdk8s would write it first)`;
     if (t.chart !== o.chart && reach(t.chart, o.chart)) {
-      return `the file of the ${r.kind} ${r.name} it names already depends on this file, and cdk8s refuses charts that depend on each other`;
+      return `${takes}, and its file already depends on this one (cdk8s refuses charts that depend on each other both ways)`;
     }
     return t;
   }
@@ -94,7 +95,7 @@ export function planKueue(charts: readonly ChartInput[], findings: ReadonlyMap<a
       const moved = reordered(o.chart);
       if (moved !== undefined) {
         named.delete(o);
-        cannot.set(o, `linked to the objects it names, cdk8s would write ${moved}, against the input's order`);
+        cannot.set(o, `the ${kind} construct would have cdk8s write ${moved}, against the input's order (cdk8s writes an object right before the first one that depends on it)`);
         continue;
       }
       for (const t of objects) if (t.chart !== o.chart) chartDependencies[o.chart].add(t.chart);

@@ -63,7 +63,7 @@ export function planKueue(charts: readonly ChartInput[], findings: ReadonlyMap<a
     if (candidates.length === 0) return `${takes}, and the input does not define it`;
     if (candidates.length > 1) return `${takes}, and the input defines it more than once`;
     const t = candidates[0];
-    if (!named.has(t)) return `${takes}, and that object is said by its typed L1 class`;
+    if (!named.has(t)) return `${takes}, and convert leaves that object to its L1 too`;
     if (t.chart === o.chart && t.index > o.index) return `${takes}, and its file defines it after this one (cdk8s would write it first)`;
     if (t.chart !== o.chart && reach(t.chart, o.chart)) {
       return `${takes}, and its file already depends on this one (cdk8s refuses charts that depend on each other both ways)`;

@@ -176,7 +176,7 @@ describe('each reason for the typed L1 class, in the comment above it', () => {
     expect(commentAbove(result.stdout, 'clusterqueue-gpus')).toBe('The ClusterQueue construct takes the ResourceFlavor a100 it names as a construct, '
       + 'and its file defines it after this one (cdk8s would write it first); its typed L1 class says it.');
     expect(commentAbove(result.stdout, 'localqueue-team')).toBe('The LocalQueue construct takes the ClusterQueue gpus it names as a construct, '
-      + 'and that object is said by its typed L1 class; its typed L1 class says it.');
+      + 'and convert leaves that object to its L1 too; its typed L1 class says it.');
     expect(result.stdout).toContain('\n  new ResourceFlavor(stdinChart, \'resourceflavor-a100\', {');
   });
 

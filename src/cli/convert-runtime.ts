@@ -2,15 +2,16 @@
  * The L2 mapper of TrainingRuntimes and ClusterTrainingRuntimes, for the runtimes of one training
  * step: a torch, JAX or XGBoost policy with its node count and nothing else, and a JobSet template
  * of one replicated job `node` (the `trainer` step label) whose pod runs one container `node` with
- * an image, and a command and arguments if given. That is what the construct renders from
- * `mlPolicy`, `numNodes`, `image`, `command` and `args`, with the `trainer.kubeflow.org/framework`
- * label (`frameworkLabel` when it is not the policy's name) and three settings of its own: the
- * pods opted out of Istio's sidecar (`sidecar.istio.io/inject: "false"`), the service-account
- * token not mounted and the container's `securityContext` of `PodSecurity.DEFAULT`. A runtime
- * written without them (upstream's) is said by the construct and one JSON patch per setting,
- * which takes it out; a runtime with anything else (initializers, an MPI launcher, resources, pod
- * settings) is left to the typed L1 class, and the comment says which.
- */
+ * an image, a command and arguments, resources and shared memory. That is what the construct
+ * renders from `mlPolicy`, `numNodes`, `image`, `command`, `args`, `resources` (requests equal to
+ * limits, and the accelerator's toleration on the pod) and `sharedMemory` (a memory-backed `dshm`
+ * volume at /dev/shm), with the `trainer.kubeflow.org/framework` label (`frameworkLabel` when it
+ * is not the policy's name) and three settings of its own: the pods opted out of Istio's sidecar
+ * (`sidecar.istio.io/inject: "false"`), the service-account token not mounted and the container's
+ * `securityContext` of `PodSecurity.DEFAULT`. A runtime written without them (upstream's) is said
+ * by the construct and one JSON patch per setting, which takes it out; a runtime with anything
+ * else (initializers, an MPI launcher, pod settings) is left to the typed L1 class, and the
+ * comment says which. */
 import { Expr, json, object, print, quoteString } from './convert-code';
 import type { L2Mapping } from './convert-mappers';
 import { ANCESTOR_LABEL, NODE_JOB } from '../rules/trainer/names';
@@ -26,7 +27,62 @@ const isMap = (v: unknown): v is { [key: string]: unknown } => typeof v === 'obj
 const isString = (v: unknown): v is string => typeof v === 'string';
 const isStringList = (v: unknown) => Array.isArray(v) && v.every(isString);
 const keysWithin = (v: unknown, allowed: readonly string[]) => isMap(v) && Object.keys(v).every(k => allowed.includes(k));
-const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+const same = (a: unknown, b: unknown) => JSON.stringify(sorted(a)) === JSON.stringify(sorted(b));
+const ref = (code: string): Expr => ({ type: 'ref', code, value: undefined });
+const ACCELERATORS: { readonly [resourceName: string]: string } = { 'nvidia.com/gpu': 'nvidia', 'amd.com/gpu': 'amd', 'gpu.intel.com/i915': 'intel' };
+
+/** The value with its maps' keys sorted, for comparing as data. */
+function sorted(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sorted);
+  return isMap(v) ? Object.fromEntries(Object.keys(v).sort().map(k => [k, sorted(v[k])])) : v;
+}
+
+/** The toleration the construct gives the pods of an accelerator (replica.ts). */
+const acceleratorToleration = (resourceName: string) => ({ key: resourceName, operator: 'Exists', effect: 'NoSchedule' });
+
+/** `Size.gibibytes(n)`, or `Size.mebibytes(n)` when not whole gibibytes, for an amount of mebibytes. */
+const sizeCode = (mebibytes: number) => (mebibytes % 1024 === 0 ? `Size.gibibytes(${mebibytes / 1024})` : `Size.mebibytes(${mebibytes})`);
+
+/**
+ * The `resources` prop that renders a container's resources, or undefined: requests equal to
+ * limits (the construct writes both), CPU as a string of units or millis, memory and ephemeral
+ * storage as `<n>Gi`, or `<n>Mi` when not whole gibibytes (the construct's `sizeQuantity`), and at
+ * most one accelerator, a count written as a number. `accelerator` is its resource name and count.
+ */
+function resourcesProp(r: unknown): { entries: Array<[string, string]>; imports: string[]; accelerator?: [string, number] } | undefined {
+  if (!isMap(r) || !keysWithin(r, ['limits', 'requests']) || !isMap(r.limits) || !same(r.limits, r.requests)) return undefined;
+  const entries: Array<[string, string]> = [];
+  const imports: string[] = [];
+  let accelerator: [string, number] | undefined;
+  for (const [name, amount] of Object.entries(r.limits)) {
+    const size = isString(amount) ? /^(0|[1-9]\d*)(Gi|Mi)$/.exec(amount) : null;
+    const mebibytes = size === null ? undefined : Number(size[1]) * (size[2] === 'Gi' ? 1024 : 1);
+    if (name === 'cpu' && isString(amount) && /^(0|[1-9]\d*)m?$/.test(amount)) {
+      entries.push(['cpu', amount.endsWith('m') ? `Cpu.millis(${amount.slice(0, -1)})` : `Cpu.units(${amount})`]);
+      imports.push('cdk8s-plus-28 Cpu');
+    } else if ((name === 'memory' || name === 'ephemeral-storage') && mebibytes !== undefined && (size![2] === 'Gi') === (mebibytes % 1024 === 0)) {
+      entries.push([name === 'memory' ? 'memory' : 'ephemeralStorage', sizeCode(mebibytes)]);
+      imports.push('cdk8s Size');
+    } else if (name.includes('/') && Number.isInteger(amount) && (amount as number) > 0 && accelerator === undefined) {
+      accelerator = [name, amount as number];
+      const vendor = ACCELERATORS[name];
+      entries.push(['accelerator', vendor === undefined ? `Accelerator.custom(${quoteString(name)}, ${amount})` : `Accelerator.${vendor}(${amount})`]);
+      imports.push('cdk8s-kubeflow Accelerator');
+    } else {
+      return undefined;
+    }
+  }
+  return entries.length === 0 ? undefined : { entries, imports, accelerator };
+}
+
+/** The `sharedMemory` prop's code for the construct's memory-backed `dshm` volume at /dev/shm, or undefined. */
+function sharedMemoryProp(volumes: unknown, mounts: unknown): string | undefined {
+  if (!Array.isArray(volumes) || volumes.length !== 1 || !same(mounts, [{ mountPath: '/dev/shm', name: 'dshm' }])) return undefined;
+  const v = volumes[0];
+  const limit = isString(v?.emptyDir?.sizeLimit) ? /^([1-9]\d*)Mi$/.exec(v.emptyDir.sizeLimit) : null;
+  if (limit === null || !same(v, { name: 'dshm', emptyDir: { medium: 'Memory', sizeLimit: v.emptyDir.sizeLimit } })) return undefined;
+  return sizeCode(Number(limit[1]));
+}
 
 interface Patch {
   readonly path: readonly string[];
@@ -46,6 +102,8 @@ export function runtimeL2(doc: any, chart: string, id: string, findings: readonl
   const pod = job?.template?.spec?.template;
   const containers = pod?.spec?.containers;
   const container = Array.isArray(containers) && containers.length === 1 ? containers[0] : undefined;
+  const resources = resourcesProp(container?.resources);
+  const sharedMemory = sharedMemoryProp(pod?.spec?.volumes, container?.volumeMounts);
   const checks: Array<[boolean, string]> = [
     [keysWithin(doc, ['apiVersion', 'kind', 'metadata', 'spec']), 'fields beside metadata and spec'],
     [keysWithin(metadata, kind === 'TrainingRuntime' ? ['name', 'namespace', 'labels', 'annotations'] : ['name', 'labels', 'annotations'])
@@ -60,12 +118,18 @@ export function runtimeL2(doc: any, chart: string, id: string, findings: readonl
     'replicated jobs other than one `node` job of the trainer step'],
     [keysWithin(pod, ['metadata', 'spec']) && (pod.metadata === undefined || same(pod.metadata, { annotations: { [ISTIO_ANNOTATION]: 'false' } })),
       'pod metadata of its own'],
-    [keysWithin(pod?.spec, ['containers', 'automountServiceAccountToken']) && [undefined, false].includes(pod.spec.automountServiceAccountToken),
+    [keysWithin(pod?.spec, ['containers', 'automountServiceAccountToken', 'tolerations', 'volumes']) && [undefined, false].includes(pod.spec.automountServiceAccountToken),
       'pod settings beside its container'],
-    [container !== undefined && keysWithin(container, ['name', 'image', 'command', 'args', 'securityContext']) && container.name === 'node'
-      && isString(container.image) && [container.command, container.args].every(v => v === undefined || isStringList(v))
+    [container !== undefined && keysWithin(container, ['name', 'image', 'command', 'args', 'securityContext', 'resources', 'volumeMounts'])
+      && container.name === 'node' && isString(container.image) && [container.command, container.args].every(v => v === undefined || isStringList(v))
       && (container.securityContext === undefined || same(container.securityContext, DEFAULT_CONTAINER_SECURITY)),
-    'a container other than `node` with an image, command and arguments'],
+    'a container other than `node` with an image, command, arguments, resources and shared memory'],
+    [container?.resources === undefined || resources !== undefined,
+      'resources other than CPU, memory, ephemeral storage and one accelerator with the same requests and limits, as the construct writes them'],
+    [same(pod?.spec?.tolerations, resources?.accelerator === undefined ? undefined : [acceleratorToleration(resources.accelerator[0])]),
+      'tolerations other than the one of the accelerator, which the construct writes'],
+    [(pod?.spec?.volumes === undefined && container?.volumeMounts === undefined) || sharedMemory !== undefined,
+      'volumes other than shared memory'],
   ];
   const cannot = checks.filter(([ok]) => !ok).map(([, what]) => what);
   if (cannot.length > 0) return { cannot: `the ${kind} construct does not say ${cannot.join(', ')}` };
@@ -87,15 +151,23 @@ export function runtimeL2(doc: any, chart: string, id: string, findings: readonl
   const props: Array<[string, Expr]> = [
     ['metadata', object(Object.entries(metadata).filter(([k]) => k !== 'labels' || Object.keys(labels).length > 0)
       .map(([k, v]): [string, Expr] => [k, json(k === 'labels' ? labels : v)]))],
-    ['mlPolicy', { type: 'ref', code: POLICIES[framework!], value: undefined }],
+    ['mlPolicy', ref(POLICIES[framework!])],
   ];
   if (policy.numNodes !== 1) props.push(['numNodes', json(policy.numNodes)]);
   if (label !== framework) props.push(['frameworkLabel', json(label)]);
   props.push(['image', json(container.image)]);
   if (container.command !== undefined) props.push(['command', json(container.command)]);
   if (container.args !== undefined) props.push(['args', json(container.args)]);
-  const construct = `new ${kind}(${chart}, ${quoteString(id)}, ${print(object(props))})`;
   const imports = [`cdk8s-kubeflow ${kind}`, 'cdk8s-kubeflow MlPolicy'];
+  if (resources !== undefined) {
+    props.push(['resources', object(resources.entries.map(([k, code]) => [k, ref(code)]))]);
+    imports.push(...resources.imports);
+  }
+  if (sharedMemory !== undefined) {
+    props.push(['sharedMemory', ref(sharedMemory)]);
+    imports.push('cdk8s Size');
+  }
+  const construct = `new ${kind}(${chart}, ${quoteString(id)}, ${print(object(props))})`;
   if (patches.length === 0) return { code: `${construct};`, imports };
   return {
     code: [

@@ -25,10 +25,13 @@ function convertChecked(args: string[], stdin = '') {
 }
 
 const body = (code: string) => code.slice(code.indexOf('  const '));
+/** The modules the describes below generate, type checked and linted together at the end. */
+const modules = new Map<string, string>();
 
 describe('upstream\'s torch runtime: the construct and three JSON patches', () => {
   const file = path.relative(process.cwd(), path.join(ROOT, 'upstream', 'examples', 'upstream-v2', 'runtimes', 'torch_distributed.yaml'));
   const result = convertChecked([file]);
+  modules.set('runtime_upstream.ts', result.stdout);
 
   test('the exact statement, a comment per patch', () => {
     expect(body(result.stdout)).toBe([
@@ -115,12 +118,83 @@ describe('a runtime as the construct writes it: no patch', () => {
     expect(result.stderr).toContain('trainer.kubeflow.org/v1alpha1 TrainingRuntime: 1 by its L2 construct\n');
   });
 
-  test('the modules type check and pass the project\'s ESLint configuration', async () => {
-    const torch = runCli(['convert', path.join(ROOT, 'upstream', 'examples', 'upstream-v2', 'runtimes', 'torch_distributed.yaml')]).stdout;
-    const modules = new Map([['runtime_as_written.ts', result.stdout], ['runtime_upstream.ts', torch]]);
-    expect(typeErrors(modules, scratch)).toEqual([]);
-    expect(await lintMessages([...modules.keys()].map(m => path.join(scratch, m)))).toEqual([]);
+  modules.set('runtime_as_written.ts', result.stdout);
+});
+
+/** A one-step torch runtime as the construct writes it, with `container` and `pod` fields added to its node's container and pod. */
+const platformRuntime = (container: string[], pod: string[]) => [
+  'apiVersion: trainer.kubeflow.org/v1alpha1',
+  'kind: ClusterTrainingRuntime',
+  'metadata: {name: torch-h100, labels: {trainer.kubeflow.org/framework: torch}}',
+  'spec:',
+  '  mlPolicy: {numNodes: 1, torch: {}}',
+  '  template:',
+  '    spec:',
+  '      replicatedJobs:',
+  '        - name: node',
+  '          template:',
+  '            metadata: {labels: {trainer.kubeflow.org/trainjob-ancestor-step: trainer}}',
+  '            spec:',
+  '              template:',
+  '                metadata: {annotations: {sidecar.istio.io/inject: "false"}}',
+  '                spec:',
+  '                  automountServiceAccountToken: false',
+  ...pod.map(l => `                  ${l}`),
+  '                  containers:',
+  '                    - name: node',
+  '                      image: torch:2',
+  '                      securityContext: {allowPrivilegeEscalation: false, privileged: false}',
+  ...container.map(l => `                      ${l}`),
+  '',
+].join('\n');
+
+describe('resources and shared memory, as the examples\' platform runtime writes them', () => {
+  const resources = 'resources: {limits: {cpu: 96, memory: 1536Mi, ephemeral-storage: 2Gi, nvidia.com/gpu: 8}, requests: {cpu: 96, memory: 1536Mi, ephemeral-storage: 2Gi, nvidia.com/gpu: 8}}';
+  const yaml = platformRuntime([resources.replace(/cpu: 96/g, 'cpu: "500m"'), 'volumeMounts: [{mountPath: /dev/shm, name: dshm}]'], [
+    'tolerations: [{key: nvidia.com/gpu, operator: Exists, effect: NoSchedule}]',
+    'volumes: [{name: dshm, emptyDir: {medium: Memory, sizeLimit: 32768Mi}}]',
+  ]);
+  const result = convertChecked(['-'], yaml);
+
+  test('the resources prop (the accelerator\'s toleration is the construct\'s) and sharedMemory', () => {
+    expect(body(result.stdout)).toBe([
+      '  const stdinChart = new Chart(app, \'stdin\');',
+      '  new ClusterTrainingRuntime(stdinChart, \'clustertrainingruntime-torch-h100\', {',
+      '    metadata: {',
+      '      name: \'torch-h100\',',
+      '    },',
+      '    mlPolicy: MlPolicy.torch(),',
+      '    image: \'torch:2\',',
+      '    resources: {',
+      '      cpu: Cpu.millis(500),',
+      '      memory: Size.mebibytes(1536),',
+      '      ephemeralStorage: Size.gibibytes(2),',
+      '      accelerator: Accelerator.nvidia(8),',
+      '    },',
+      '    sharedMemory: Size.gibibytes(32),',
+      '  });',
+      '}',
+      '',
+    ].join('\n'));
   });
+
+  test('what the construct would write otherwise: the typed L1 class, with the reason', () => {
+    const comment = (code: string) => code.split('\n').filter(l => l.trim().startsWith('// ') && !l.includes('<stdin>')).map(l => l.trim().slice(3)).join(' ');
+    // 1024Mi: the construct writes 1Gi. A toleration of the input's own. Requests other than the limits.
+    const cases: Array<[string, string[], string[], string]> = [
+      ['1024Mi', ['resources: {limits: {memory: 1024Mi}, requests: {memory: 1024Mi}}'], [], 'resources other than CPU, memory, ephemeral storage and '
+        + 'one accelerator with the same requests and limits, as the construct writes them'],
+      ['a toleration', [], ['tolerations: [{key: spot, operator: Exists}]'], 'tolerations other than the one of the accelerator, which the construct writes'],
+      ['requests', ['resources: {limits: {cpu: "2"}, requests: {cpu: "1"}}'], [], 'resources other than CPU, memory, ephemeral storage and '
+        + 'one accelerator with the same requests and limits, as the construct writes them'],
+    ];
+    for (const [what, container, pod, reason] of cases) {
+      const out = convertChecked(['-'], platformRuntime(container, pod));
+      expect([what, comment(out.stdout)]).toEqual([what, `The ClusterTrainingRuntime construct does not say ${reason}; its typed L1 class says it.`]);
+    }
+  });
+
+  modules.set('runtime_resources.ts', result.stdout);
 });
 
 describe('runtimes left to the typed L1 class, with the reason', () => {
@@ -131,10 +205,11 @@ describe('runtimes left to the typed L1 class, with the reason', () => {
     const result = convertChecked([path.join(ROOT, 'upstream', 'examples', 'upstream-v2', 'runtimes', 'mlx_distributed.yaml')]);
     expect(comment(result.stdout)).toBe('The ClusterTrainingRuntime construct does not say an mlPolicy other than torch, jax or xgboost without settings, '
       + 'JobSet settings beside the replicated jobs, replicated jobs other than one `node` job of the trainer step, pod metadata of its own, '
-      + 'pod settings beside its container, a container other than `node` with an image, command and arguments; its typed L1 class says it.');
+      + 'pod settings beside its container, a container other than `node` with an image, command, arguments, resources and shared memory; '
+      + 'its typed L1 class says it.');
   });
 
-  test('a container with resources; a runtime without numNodes', () => {
+  test('a container with resources but no requests; a runtime without numNodes', () => {
     const runtime = (policy: string, container: string) => [
       'apiVersion: trainer.kubeflow.org/v1alpha1',
       'kind: ClusterTrainingRuntime',
@@ -150,10 +225,16 @@ describe('runtimes left to the typed L1 class, with the reason', () => {
       '',
     ].join('\n');
     const resources = convertChecked(['-'], runtime('{numNodes: 1, torch: {}}', '{name: node, image: torch, resources: {limits: {cpu: "1"}}}'));
-    expect(comment(resources.stdout)).toBe('The ClusterTrainingRuntime construct does not say a container other than `node` with an image, command and '
-      + 'arguments; its typed L1 class says it.');
+    expect(comment(resources.stdout)).toBe('The ClusterTrainingRuntime construct does not say resources other than CPU, memory, ephemeral storage and '
+      + 'one accelerator with the same requests and limits, as the construct writes them; its typed L1 class says it.');
     const nodes = convertChecked(['-'], runtime('{torch: {}}', '{name: node, image: torch}'));
     expect(comment(nodes.stdout)).toBe('The ClusterTrainingRuntime construct does not say an mlPolicy without numNodes (the construct writes it); '
       + 'its typed L1 class says it.');
   });
+});
+
+test('the modules type check and pass the project\'s ESLint configuration', async () => {
+  expect([...modules.keys()].sort()).toEqual(['runtime_as_written.ts', 'runtime_resources.ts', 'runtime_upstream.ts']);
+  expect(typeErrors(modules, scratch)).toEqual([]);
+  expect(await lintMessages([...modules.keys()].map(m => path.join(scratch, m)))).toEqual([]);
 });

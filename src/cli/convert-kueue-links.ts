@@ -105,7 +105,8 @@ export function planKueue(charts: readonly ChartInput[], findings: ReadonlyMap<a
   /** How cdk8s would reorder the chart's objects with the accepted links, or undefined when it keeps them in order. */
   function reordered(chart: number): string | undefined {
     const size = charts[chart].objects.length;
-    const inChart = new Map([...named].filter(([o]) => o.chart === chart).map(([o, ts]) => [o.index, ts.filter(t => t.chart === chart).map(t => t.index)]));
+    const inChart = new Map([...named].filter(([o]) => o.chart === chart)
+      .map(([o, ts]) => [o.index, ts.filter(t => t.chart === chart).map(t => t.index)]));
     const order = cdk8sOrder(size, inChart);
     const at = order.findIndex((n, i) => n !== i);
     if (at < 0) return undefined;

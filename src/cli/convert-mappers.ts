@@ -6,8 +6,8 @@
  * fields as written. A new kind is a row of MAPPERS.
  */
 import { Expr, json, object, print, quoteString } from './convert-code';
-import { trainJobL2 } from './convert-train-job';
 import { runtimeL2 } from './convert-runtime';
+import { trainJobL2 } from './convert-train-job';
 import { PatchedField, TypedClass, mapTyped, normalised } from './convert-typed';
 import { workspaceL2 } from './convert-workspace';
 

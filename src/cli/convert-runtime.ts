@@ -4,8 +4,8 @@
  * of one replicated job `node` (the `trainer` step label) whose pod runs one container `node` with
  * an image, a command and arguments, resources and shared memory. That is what the construct
  * renders from `mlPolicy`, `numNodes`, `image`, `command`, `args`, `resources` (requests equal to
- * limits, and the accelerator's toleration on the pod) and `sharedMemory` (a memory-backed `dshm`
- * volume at /dev/shm), with the `trainer.kubeflow.org/framework` label (`frameworkLabel` when it
+ * limits, and the accelerator's toleration on the pod), `sharedMemory` (a memory-backed `dshm`
+ * volume at /dev/shm) and `topology` (Kueue's required or preferred level, a pod annotation), with the `trainer.kubeflow.org/framework` label (`frameworkLabel` when it
  * is not the policy's name) and three settings of its own: the pods opted out of Istio's sidecar
  * (`sidecar.istio.io/inject: "false"`), the service-account token not mounted and the container's
  * `securityContext` of `PodSecurity.DEFAULT`. A runtime written without them (upstream's) is said
@@ -14,6 +14,7 @@
  * comment says which. */
 import { Expr, json, object, print, quoteString } from './convert-code';
 import type { L2Mapping } from './convert-mappers';
+import type { ChartInput } from './convert-reader';
 import { ANCESTOR_LABEL, NODE_JOB } from '../rules/trainer/names';
 
 const FRAMEWORK_LABEL = 'trainer.kubeflow.org/framework';
@@ -21,6 +22,9 @@ const ISTIO_ANNOTATION = 'sidecar.istio.io/inject';
 /** The container securityContext of PodSecurity.DEFAULT. */
 const DEFAULT_CONTAINER_SECURITY = { allowPrivilegeEscalation: false, privileged: false };
 const POLICIES: { readonly [framework: string]: string } = { torch: 'MlPolicy.torch()', jax: 'MlPolicy.jax()', xgboost: 'MlPolicy.xgboost()' };
+const KUEUE_TOPOLOGY: { readonly [annotation: string]: string } = {
+  'kueue.x-k8s.io/podset-required-topology': 'required', 'kueue.x-k8s.io/podset-preferred-topology': 'preferred',
+};
 const POD = ['spec', 'template', 'spec', 'replicatedJobs', '0', 'template', 'spec', 'template'];
 
 const isMap = (v: unknown): v is { [key: string]: unknown } => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -75,6 +79,22 @@ function resourcesProp(r: unknown): { entries: Array<[string, string]>; imports:
   return entries.length === 0 ? undefined : { entries, imports, accelerator };
 }
 
+/**
+ * The `topology` prop's code for the pod metadata the construct writes: the Istio opt-out, and
+ * Kueue's annotation of a required or preferred topology level (`Topology.required(level)`); ''
+ * for the opt-out alone; undefined for other metadata.
+ */
+function topologyProp(metadata: unknown): string | undefined {
+  if (!isMap(metadata) || !keysWithin(metadata, ['annotations']) || !isMap(metadata.annotations)) return undefined;
+  const { [ISTIO_ANNOTATION]: istio, ...rest } = metadata.annotations;
+  const entries = Object.entries(rest);
+  if (istio !== 'false' || entries.length > 1) return undefined;
+  if (entries.length === 0) return '';
+  const [[key, level]] = entries;
+  const mode = KUEUE_TOPOLOGY[key];
+  return mode === undefined || !isString(level) ? undefined : `Topology.${mode}(${quoteString(level)})`;
+}
+
 /** The `sharedMemory` prop's code for the construct's memory-backed `dshm` volume at /dev/shm, or undefined. */
 function sharedMemoryProp(volumes: unknown, mounts: unknown): string | undefined {
   if (!Array.isArray(volumes) || volumes.length !== 1 || !same(mounts, [{ mountPath: '/dev/shm', name: 'dshm' }])) return undefined;
@@ -104,6 +124,7 @@ export function runtimeL2(doc: any, chart: string, id: string, findings: readonl
   const container = Array.isArray(containers) && containers.length === 1 ? containers[0] : undefined;
   const resources = resourcesProp(container?.resources);
   const sharedMemory = sharedMemoryProp(pod?.spec?.volumes, container?.volumeMounts);
+  const topology = topologyProp(pod?.metadata);
   const checks: Array<[boolean, string]> = [
     [keysWithin(doc, ['apiVersion', 'kind', 'metadata', 'spec']), 'fields beside metadata and spec'],
     [keysWithin(metadata, kind === 'TrainingRuntime' ? ['name', 'namespace', 'labels', 'annotations'] : ['name', 'labels', 'annotations'])
@@ -116,8 +137,11 @@ export function runtimeL2(doc: any, chart: string, id: string, findings: readonl
     [job !== undefined && keysWithin(job, ['name', 'template']) && job.name === NODE_JOB && keysWithin(job.template, ['metadata', 'spec'])
       && same(job.template.metadata, { labels: { [ANCESTOR_LABEL]: 'trainer' } }) && keysWithin(job.template.spec, ['template']),
     'replicated jobs other than one `node` job of the trainer step'],
-    [keysWithin(pod, ['metadata', 'spec']) && (pod.metadata === undefined || same(pod.metadata, { annotations: { [ISTIO_ANNOTATION]: 'false' } })),
-      'pod metadata of its own'],
+  ];
+  // The pod's settings, when there is one pod to look at.
+  if (job !== undefined) checks.push(
+    [keysWithin(pod, ['metadata', 'spec']) && (pod.metadata === undefined || topology !== undefined),
+      'pod metadata other than the Istio opt-out and a Kueue topology level'],
     [keysWithin(pod?.spec, ['containers', 'automountServiceAccountToken', 'tolerations', 'volumes']) && [undefined, false].includes(pod.spec.automountServiceAccountToken),
       'pod settings beside its container'],
     [container !== undefined && keysWithin(container, ['name', 'image', 'command', 'args', 'securityContext', 'resources', 'volumeMounts'])
@@ -130,7 +154,7 @@ export function runtimeL2(doc: any, chart: string, id: string, findings: readonl
       'tolerations other than the one of the accelerator, which the construct writes'],
     [(pod?.spec?.volumes === undefined && container?.volumeMounts === undefined) || sharedMemory !== undefined,
       'volumes other than shared memory'],
-  ];
+  );
   const cannot = checks.filter(([ok]) => !ok).map(([, what]) => what);
   if (cannot.length > 0) return { cannot: `the ${kind} construct does not say ${cannot.join(', ')}` };
 
@@ -163,6 +187,10 @@ export function runtimeL2(doc: any, chart: string, id: string, findings: readonl
     props.push(['resources', object(resources.entries.map(([k, code]) => [k, ref(code)]))]);
     imports.push(...resources.imports);
   }
+  if (topology !== undefined && topology !== '') {
+    props.push(['topology', ref(topology)]);
+    imports.push('cdk8s-kubeflow Topology');
+  }
   if (sharedMemory !== undefined) {
     props.push(['sharedMemory', ref(sharedMemory)]);
     imports.push('cdk8s Size');
@@ -179,3 +207,28 @@ export function runtimeL2(doc: any, chart: string, id: string, findings: readonl
     patches: patches.map(p => `${p.reason}: a JSON patch removes it.`),
   };
 }
+
+/**
+ * The runtimes of the input that a TrainJob names from another file, or from before them in their
+ * file, with why their construct cannot say them: the TrainJob construct refuses a job that names
+ * a runtime of the app by name unless it is written after it in the same chart (a name orders
+ * nothing across charts), and convert gives a job the runtime's name, not its construct.
+ */
+export function runtimesNamedAhead(charts: readonly ChartInput[]): Map<any, L2Mapping> {
+  const objects = charts.flatMap((c, chart) => c.objects.map((o, index) => ({ chart, index, doc: o.doc, file: c.file })));
+  const out = new Map<any, L2Mapping>();
+  for (const runtime of objects.filter(o => o.doc.apiVersion === RUNTIME_API_VERSION && /^(Cluster)?TrainingRuntime$/.test(o.doc.kind))) {
+    const job = objects.find(o => o.doc.apiVersion === RUNTIME_API_VERSION && o.doc.kind === 'TrainJob'
+      && (o.doc.spec?.runtimeRef?.kind ?? 'ClusterTrainingRuntime') === runtime.doc.kind && o.doc.spec?.runtimeRef?.name === runtime.doc.metadata?.name
+      && (o.chart !== runtime.chart || o.index < runtime.index));
+    if (job === undefined) continue;
+    const where = job.chart === runtime.chart ? 'before it in its file' : `in ${job.file}`;
+    out.set(runtime.doc, {
+      cannot: `the TrainJob ${String(job.doc.metadata?.name)} ${where} names it, and the TrainJob construct refuses a runtime of the app `
+        + 'that it is not written after in the same chart',
+    });
+  }
+  return out;
+}
+
+const RUNTIME_API_VERSION = 'trainer.kubeflow.org/v1alpha1';

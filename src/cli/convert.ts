@@ -6,6 +6,7 @@
 import { quoteString } from './convert-code';
 import { planKueue } from './convert-kueue-links';
 import { Statement, Tier, mapperFor } from './convert-mappers';
+import { runtimesNamedAhead } from './convert-runtime';
 import { chartInputs } from './convert-reader';
 import { InputDocument } from './input';
 import { lint } from './lint';
@@ -36,12 +37,14 @@ export function convert(docs: readonly InputDocument[]): Conversion {
   const counts = new Map<string, number>();
   const body: string[] = [];
   const kueue = planKueue(charts, findings, new Set(charts.map(c => c.variable)));
+  const runtimes = runtimesNamedAhead(charts);
   for (const chart of kueue.charts) {
     if (body.length > 0) body.push('');
     body.push(`// ${chart.file}`);
     body.push(`const ${chart.variable} = new Chart(app, ${quoteString(chart.id)});`);
     for (const o of chart.objects) {
-      const statement: Statement = mapperFor(o.doc, kueue.mappings.get(o.doc))(o.doc, chart.variable, o.id, findings.get(o.doc) ?? []);
+      const planned = kueue.mappings.get(o.doc) ?? runtimes.get(o.doc);
+      const statement: Statement = mapperFor(o.doc, planned)(o.doc, chart.variable, o.id, findings.get(o.doc) ?? []);
       for (const i of statement.imports) {
         const [module, name] = i.split(' ');
         imports.set(module, (imports.get(module) ?? new Set()).add(name));

@@ -7,6 +7,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { lintMessages, scratchFolder, synthesizeModule, typeErrors } from './convert-harness';
+import { tempFolder } from './examples-output';
 import { runCli } from './run-cli';
 import { normalised } from '../../src/cli/convert-typed';
 import { readDocuments } from '../../src/cli/input';
@@ -197,6 +198,31 @@ describe('resources and shared memory, as the examples\' platform runtime writes
   modules.set('runtime_resources.ts', result.stdout);
 });
 
+test('a Kueue topology level on the pods: the topology prop', () => {
+  const yaml = platformRuntime([], []).replace('metadata: {annotations: {sidecar.istio.io/inject: "false"}}',
+    'metadata: {annotations: {sidecar.istio.io/inject: "false", kueue.x-k8s.io/podset-preferred-topology: rack}}');
+  const result = convertChecked(['-'], yaml);
+  expect(result.stdout).toContain('    image: \'torch:2\',\n    topology: Topology.preferred(\'rack\'),\n  });\n');
+  modules.set('runtime_topology.ts', result.stdout);
+});
+
+test('a runtime a TrainJob of another file names: the typed L1 class (the TrainJob construct refuses an app runtime it is not written after)', () => {
+  const job = 'apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata: {name: j, namespace: ml}\n'
+    + 'spec: {runtimeRef: {apiGroup: trainer.kubeflow.org, kind: ClusterTrainingRuntime, name: torch-h100}}\n';
+  const dir = tempFolder({ 'a-jobs.yaml': job, 'b-runtimes.yaml': platformRuntime([], []), 'c-jobs.yaml': job.replace('name: j,', 'name: k,') });
+  try {
+    const result = convertChecked([dir]);
+    expect(result.stdout.replace(/\n *\/\/ /g, ' ')).toContain(`'b-runtimes'); The TrainJob j in ${path.join(dir, 'a-jobs.yaml')} names it, and the TrainJob `
+      + 'construct refuses a runtime of the app that it is not written after in the same chart; its typed L1 class says it.\n  new trainer.ClusterTrainingRuntime(');
+    expect(result.stderr).toContain('ClusterTrainingRuntime: 1 by its typed L1 class');
+    // With the job after it in the same file, the runtime is the construct's.
+    const same = convertChecked(['-'], `${platformRuntime([], [])}---\n${job}`);
+    expect(same.stderr).toContain('ClusterTrainingRuntime: 1 by its L2 construct\n');
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 describe('runtimes left to the typed L1 class, with the reason', () => {
   const comment = (code: string) => code.split('\n').filter(l => l.trim().startsWith('// ') && !l.includes('.yaml') && !l.includes('<stdin>'))
     .map(l => l.trim().slice(3)).join(' ');
@@ -204,9 +230,7 @@ describe('runtimes left to the typed L1 class, with the reason', () => {
   test('an MPI runtime with a launcher (upstream\'s MLX runtime)', () => {
     const result = convertChecked([path.join(ROOT, 'upstream', 'examples', 'upstream-v2', 'runtimes', 'mlx_distributed.yaml')]);
     expect(comment(result.stdout)).toBe('The ClusterTrainingRuntime construct does not say an mlPolicy other than torch, jax or xgboost without settings, '
-      + 'JobSet settings beside the replicated jobs, replicated jobs other than one `node` job of the trainer step, pod metadata of its own, '
-      + 'pod settings beside its container, a container other than `node` with an image, command, arguments, resources and shared memory; '
-      + 'its typed L1 class says it.');
+      + 'JobSet settings beside the replicated jobs, replicated jobs other than one `node` job of the trainer step; its typed L1 class says it.');
   });
 
   test('a container with resources but no requests; a runtime without numNodes', () => {
@@ -234,7 +258,7 @@ describe('runtimes left to the typed L1 class, with the reason', () => {
 });
 
 test('the modules type check and pass the project\'s ESLint configuration', async () => {
-  expect([...modules.keys()].sort()).toEqual(['runtime_as_written.ts', 'runtime_resources.ts', 'runtime_upstream.ts']);
+  expect([...modules.keys()].sort()).toEqual(['runtime_as_written.ts', 'runtime_resources.ts', 'runtime_topology.ts', 'runtime_upstream.ts']);
   expect(typeErrors(modules, scratch)).toEqual([]);
   expect(await lintMessages([...modules.keys()].map(m => path.join(scratch, m)))).toEqual([]);
 });

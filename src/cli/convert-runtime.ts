@@ -139,22 +139,24 @@ export function runtimeL2(doc: any, chart: string, id: string, findings: readonl
     'replicated jobs other than one `node` job of the trainer step'],
   ];
   // The pod's settings, when there is one pod to look at.
-  if (job !== undefined) checks.push(
-    [keysWithin(pod, ['metadata', 'spec']) && (pod.metadata === undefined || topology !== undefined),
-      'pod metadata other than the Istio opt-out and a Kueue topology level'],
-    [keysWithin(pod?.spec, ['containers', 'automountServiceAccountToken', 'tolerations', 'volumes']) && [undefined, false].includes(pod.spec.automountServiceAccountToken),
-      'pod settings beside its container'],
-    [container !== undefined && keysWithin(container, ['name', 'image', 'command', 'args', 'securityContext', 'resources', 'volumeMounts'])
+  if (job !== undefined) {
+    checks.push(
+      [keysWithin(pod, ['metadata', 'spec']) && (pod.metadata === undefined || topology !== undefined),
+        'pod metadata other than the Istio opt-out and a Kueue topology level'],
+      [keysWithin(pod?.spec, ['containers', 'automountServiceAccountToken', 'tolerations', 'volumes']) && [undefined, false].includes(pod.spec.automountServiceAccountToken),
+        'pod settings beside its container'],
+      [container !== undefined && keysWithin(container, ['name', 'image', 'command', 'args', 'securityContext', 'resources', 'volumeMounts'])
       && container.name === 'node' && isString(container.image) && [container.command, container.args].every(v => v === undefined || isStringList(v))
       && (container.securityContext === undefined || same(container.securityContext, DEFAULT_CONTAINER_SECURITY)),
-    'a container other than `node` with an image, command, arguments, resources and shared memory'],
-    [container?.resources === undefined || resources !== undefined,
-      'resources other than CPU, memory, ephemeral storage and one accelerator with the same requests and limits, as the construct writes them'],
-    [same(pod?.spec?.tolerations, resources?.accelerator === undefined ? undefined : [acceleratorToleration(resources.accelerator[0])]),
-      'tolerations other than the one of the accelerator, which the construct writes'],
-    [(pod?.spec?.volumes === undefined && container?.volumeMounts === undefined) || sharedMemory !== undefined,
-      'volumes other than shared memory'],
-  );
+      'a container other than `node` with an image, command, arguments, resources and shared memory'],
+      [container?.resources === undefined || resources !== undefined,
+        'resources other than CPU, memory, ephemeral storage and one accelerator with the same requests and limits, as the construct writes them'],
+      [same(pod?.spec?.tolerations, resources?.accelerator === undefined ? undefined : [acceleratorToleration(resources.accelerator[0])]),
+        'tolerations other than the one of the accelerator, which the construct writes'],
+      [(pod?.spec?.volumes === undefined && container?.volumeMounts === undefined) || sharedMemory !== undefined,
+        'volumes other than shared memory'],
+    );
+  }
   const cannot = checks.filter(([ok]) => !ok).map(([, what]) => what);
   if (cannot.length > 0) return { cannot: `the ${kind} construct does not say ${cannot.join(', ')}` };
 

@@ -6,8 +6,8 @@
 import { quoteString } from './convert-code';
 import { planKueue } from './convert-kueue-links';
 import { Statement, Tier, mapperFor } from './convert-mappers';
-import { runtimesNamedAhead } from './convert-runtime';
 import { chartInputs } from './convert-reader';
+import { runtimesNamedAhead } from './convert-runtime';
 import { InputDocument } from './input';
 import { lint } from './lint';
 

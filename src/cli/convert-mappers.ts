@@ -6,12 +6,13 @@
  * fields as written. A new kind is a row of MAPPERS.
  */
 import { Expr, json, object, print, quoteString } from './convert-code';
+import { runtimeL2 } from './convert-runtime';
 import { trainJobL2 } from './convert-train-job';
 import { PatchedField, TypedClass, mapTyped, normalised } from './convert-typed';
 import { workspaceL2 } from './convert-workspace';
 
-/** How an object is said: by its L2 construct, its typed L1 class, or a plain ApiObject. */
-export type Tier = 'l2' | 'l1' | 'l1+patch' | 'api-object';
+/** How an object is said: by its L2 construct (with JSON patches), its typed L1 class (with JSON patches), or a plain ApiObject. */
+export type Tier = 'l2' | 'l2+patch' | 'l1' | 'l1+patch' | 'api-object';
 
 /** The code that adds one object to a chart. */
 export interface Statement {
@@ -40,9 +41,9 @@ const kueueL1 = (name: string) => typed('kueue', name, () => require('../../impo
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 const V1_JOB = 'its construct renders settings of its own (ports, restart policies, labels, defaults), which convert does not map back to props yet';
-const RUNTIME = 'its construct builds the JobSet template from props, and convert does not map a template back to props yet';
 const NOTEBOOKS = 'its construct builds the pod template from props and options, and convert does not map a template back to props yet';
-const KUEUE = 'its construct takes the Kueue objects it names as constructs (flavors, queues, topologies), which convert does not link up yet';
+// convert-kueue-links.ts plans every object of these kinds; the row's text is never shown.
+const KUEUE = 'its construct is planned with the Kueue objects it names';
 
 /**
  * The kinds with a typed class in the package, by `apiVersion kind`: the class, and the L2 mapper
@@ -57,8 +58,8 @@ const TYPED: { readonly [apiVersionKind: string]: { readonly l1: TypedClass; rea
   'kubeflow.org/v1 JAXJob': { l1: kubeflowL1('JaxJob'), l2: V1_JOB },
   'kubeflow.org/v1 MXJob': { l1: kubeflowL1('MxJob'), l2: 'the package has no MXJob construct (the legacy kind has an L1 only)' },
   'trainer.kubeflow.org/v1alpha1 TrainJob': { l1: trainerL1('TrainJob'), l2: trainJobL2 },
-  'trainer.kubeflow.org/v1alpha1 TrainingRuntime': { l1: trainerL1('TrainingRuntime'), l2: RUNTIME },
-  'trainer.kubeflow.org/v1alpha1 ClusterTrainingRuntime': { l1: trainerL1('ClusterTrainingRuntime'), l2: RUNTIME },
+  'trainer.kubeflow.org/v1alpha1 TrainingRuntime': { l1: trainerL1('TrainingRuntime'), l2: runtimeL2 },
+  'trainer.kubeflow.org/v1alpha1 ClusterTrainingRuntime': { l1: trainerL1('ClusterTrainingRuntime'), l2: runtimeL2 },
   'kubeflow.org/v1beta1 Workspace': { l1: notebooksL1('Workspace'), l2: workspaceL2 },
   'kubeflow.org/v1beta1 WorkspaceKind': { l1: notebooksL1('WorkspaceKind'), l2: NOTEBOOKS },
   'kueue.x-k8s.io/v1beta1 ResourceFlavor': { l1: kueueL1('ResourceFlavor'), l2: KUEUE },
@@ -73,7 +74,8 @@ type L2Mapper = (doc: any, chart: string, id: string, findings: readonly string[
 
 /** The L2 code of an object (the construct and what the module imports for it), or why the construct cannot say it. */
 export type L2Mapping =
-  | { readonly code: string; readonly imports: readonly string[] }
+  /** `patches`: why each JSON patch the code adds is there, one comment each, above the code. */
+  | { readonly code: string; readonly imports: readonly string[]; readonly patches?: readonly string[] }
   | { readonly cannot: string };
 
 /** Why an object without a mapper of its own is an ApiObject, by API group. */
@@ -86,13 +88,19 @@ const UNTYPED_GROUPS: { readonly [group: string]: string } = {
 const key = (doc: any) => `${doc.apiVersion} ${doc.kind}`;
 const group = (apiVersion: string) => (apiVersion.includes('/') ? apiVersion.split('/')[0] : '');
 
-/** The mapper of an object. */
-export function mapperFor(doc: any): Mapper {
+/**
+ * The mapper of an object; `planned` is its L2 code or why there is none when that depends on the
+ * other objects of the input (the Kueue objects: convert-kueue-links.ts).
+ */
+export function mapperFor(doc: any, planned?: L2Mapping): Mapper {
   const t = TYPED[key(doc)];
   if (t === undefined) return apiObject;
   return (d, chart, id, findings) => {
-    const l2 = typeof t.l2 === 'string' ? { cannot: `${d.kind}: ${t.l2}` } : t.l2(normalised(d), chart, id, findings);
-    if ('code' in l2) return { tier: 'l2', kind: key(d), lines: [l2.code], imports: l2.imports };
+    const l2 = planned ?? (typeof t.l2 === 'string' ? { cannot: `${d.kind}: ${t.l2}` } : t.l2(normalised(d), chart, id, findings));
+    if ('code' in l2) {
+      const patches = l2.patches ?? [];
+      return { tier: patches.length > 0 ? 'l2+patch' : 'l2', kind: key(d), lines: [...patches.flatMap(comment), l2.code], imports: l2.imports };
+    }
     const why = l2.cannot.charAt(0).toUpperCase() + l2.cannot.slice(1);
     return typedStatement(d, chart, id, t.l1, `${why}; its typed L1 class says it.`);
   };

@@ -4,8 +4,10 @@
  * mapper of its kind (convert-mappers.ts), and the figures of how each object was said.
  */
 import { quoteString } from './convert-code';
+import { planKueue } from './convert-kueue-links';
 import { Statement, Tier, mapperFor } from './convert-mappers';
 import { chartInputs } from './convert-reader';
+import { runtimesNamedAhead } from './convert-runtime';
 import { InputDocument } from './input';
 import { lint } from './lint';
 
@@ -34,12 +36,15 @@ export function convert(docs: readonly InputDocument[]): Conversion {
   const imports = new Map<string, Set<string>>([['cdk8s', new Set(['App', 'Chart'])]]);
   const counts = new Map<string, number>();
   const body: string[] = [];
-  for (const chart of charts) {
+  const kueue = planKueue(charts, findings, new Set(charts.map(c => c.variable)));
+  const runtimes = runtimesNamedAhead(charts);
+  for (const chart of kueue.charts) {
     if (body.length > 0) body.push('');
     body.push(`// ${chart.file}`);
     body.push(`const ${chart.variable} = new Chart(app, ${quoteString(chart.id)});`);
     for (const o of chart.objects) {
-      const statement: Statement = mapperFor(o.doc)(o.doc, chart.variable, o.id, findings.get(o.doc) ?? []);
+      const planned = kueue.mappings.get(o.doc) ?? runtimes.get(o.doc);
+      const statement: Statement = mapperFor(o.doc, planned)(o.doc, chart.variable, o.id, findings.get(o.doc) ?? []);
       for (const i of statement.imports) {
         const [module, name] = i.split(' ');
         imports.set(module, (imports.get(module) ?? new Set()).add(name));
@@ -80,6 +85,7 @@ export function conversionSummary(c: Conversion): string {
 
 const TIER_TEXT: { readonly [tier in Tier]: string } = {
   'l2': 'by its L2 construct',
+  'l2+patch': 'by its L2 construct with JSON patches',
   'l1': 'by its typed L1 class',
   'l1+patch': 'by its typed L1 class with JSON patches',
   'api-object': 'as an ApiObject',

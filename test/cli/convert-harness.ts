@@ -21,6 +21,16 @@ const MODULES: { readonly [name: string]: () => unknown } = {
 
 /** The objects the module's charts synthesize, in chart and creation order. */
 export function synthesizeModule(code: string): any[] {
+  return runModule(code).charts.flatMap(c => c.toJson());
+}
+
+/** The objects each chart of the module synthesizes, by chart id, in the order the module creates the charts. */
+export function synthesizeCharts(code: string): Array<[string, any[]]> {
+  return runModule(code).charts.map(c => [c.node.id, c.toJson()]);
+}
+
+/** Runs the module's function on `app` (a new App by default) and returns the app. */
+export function runModule(code: string, app = new App()): App {
   const js = ts.transpileModule(code, { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2020 } }).outputText;
   const module = { exports: {} as any };
   const load = (name: string) => {
@@ -29,10 +39,9 @@ export function synthesizeModule(code: string): any[] {
     return m();
   };
   new Function('require', 'module', 'exports', js)(load, module, module.exports);
-  // The charts are rendered with toJson(): nothing is written, so the app needs no output folder.
-  const app = new App();
+  // The default app's charts are rendered with toJson(): nothing is written, so it needs no output folder.
   module.exports.default(app);
-  return app.charts.flatMap(c => c.toJson());
+  return app;
 }
 
 /** Type errors of the modules (file name -> code), `cdk8s-kubeflow` mapped to src/index.ts; one program for all. */

@@ -1,0 +1,174 @@
+/**
+ * Which Kueue objects of the input `convert` says with their L2 constructs, and how it links them:
+ * the constructs take the objects they name as constructs (a ClusterQueue its ResourceFlavors, a
+ * flavor its Topology, a LocalQueue its ClusterQueue), so an object is said by its construct only
+ * when the objects it names are too, and the generated code holds those in variables declared first.
+ *
+ * A construct also makes its object depend on the ones it names, and that moves objects: cdk8s
+ * writes a chart's objects in dependency order, an object that others depend on right before the
+ * first of them (cdk8s's DependencyGraph.topology), and orders dependent charts after the charts
+ * they depend on, refusing charts that depend on each other both ways. So a link is made only where
+ * the chart still writes its objects in the input's order and the charts stay acyclic; the charts
+ * are then written in the input's order, except that a chart comes after the charts it names
+ * objects of (the objects of one chart keep their order whatever the order of the charts).
+ */
+import { KUEUE_API_VERSION, KUEUE_KINDS, KUEUE_MAPPERS, KueueKind, KueueReference } from './convert-kueue';
+import type { L2Mapping } from './convert-mappers';
+import type { ChartInput } from './convert-reader';
+import { normalised } from './convert-typed';
+
+/** What convert does with the input's Kueue objects. */
+export interface KueuePlan {
+  /** The L2 code, or why there is none, of each Kueue object of the typed kinds, by its input document. */
+  readonly mappings: ReadonlyMap<any, L2Mapping>;
+  /** The charts in the order the module creates them. */
+  readonly charts: readonly ChartInput[];
+}
+
+interface KueueObject {
+  readonly chart: number;
+  /** The object's place in its chart. */
+  readonly index: number;
+  readonly doc: any;
+  readonly normalised: any;
+  readonly id: string;
+  readonly kind: KueueKind;
+  readonly name: unknown;
+}
+
+const VARIABLE_PREFIX: { readonly [kind in KueueKind]: string } = {
+  Topology: 'topology', WorkloadPriorityClass: 'priorityClass', ResourceFlavor: 'flavor', ClusterQueue: 'clusterQueue', LocalQueue: 'localQueue',
+};
+
+/**
+ * The plan for the Kueue objects of `charts`; `findings` are lint's per input document (a construct
+ * would refuse such an object at synth), `variables` the names the module uses already.
+ */
+export function planKueue(charts: readonly ChartInput[], findings: ReadonlyMap<any, readonly string[]>, variables: ReadonlySet<string>): KueuePlan {
+  const all: KueueObject[] = charts.flatMap((c, chart) => c.objects.map((o, index) => ({ chart, index, doc: o.doc, id: o.id })))
+    .filter(o => o.doc.apiVersion === KUEUE_API_VERSION && Object.keys(KUEUE_MAPPERS).includes(o.doc.kind))
+    .map(o => ({ ...o, normalised: normalised(o.doc), kind: o.doc.kind as KueueKind, name: o.doc.metadata?.name }));
+  const cannot = new Map<KueueObject, string>();
+  /** The objects each accepted object names, in the order its construct adds the dependencies. */
+  const named = new Map<KueueObject, KueueObject[]>();
+  const chartDependencies = charts.map(() => new Set<number>());
+
+  /** Whether chart `from` depends on chart `to`, directly or not (or is it). */
+  const reach = (from: number, to: number): boolean => from === to || [...chartDependencies[from]].some(n => reach(n, to));
+
+  /** The object `o` names by `r`, or why its construct cannot take it. */
+  function target(o: KueueObject, r: KueueReference): KueueObject | string {
+    const takes = `the ${o.kind} construct takes the ${r.kind} ${r.name} it names as a construct`;
+    const candidates = all.filter(x => x.kind === r.kind && x.name === r.name);
+    if (candidates.length === 0) return `${takes}, and the input does not define it`;
+    if (candidates.length > 1) return `${takes}, and the input defines it more than once`;
+    const t = candidates[0];
+    if (!named.has(t)) return `${takes}, and convert leaves that object to its L1 too`;
+    if (t.chart === o.chart && t.index > o.index) return `${takes}, and its file defines it after this one (cdk8s would write it first)`;
+    if (t.chart !== o.chart && reach(t.chart, o.chart)) {
+      return `${takes}, and its file already depends on this one (cdk8s refuses charts that depend on each other both ways)`;
+    }
+    return t;
+  }
+
+  for (const kind of KUEUE_KINDS) {
+    const mapper = KUEUE_MAPPERS[kind];
+    for (const o of all.filter(x => x.kind === kind)) {
+      const found = findings.get(o.doc) ?? [];
+      if (found.length > 0) {
+        cannot.set(o, `the ${kind} construct would refuse it at synth (${found[0]})`);
+        continue;
+      }
+      const unsaid = mapper.unsaid(o.normalised);
+      if (unsaid.length > 0) {
+        cannot.set(o, `the ${kind} construct does not say ${unsaid.join(', ')}`);
+        continue;
+      }
+      const targets = mapper.references(o.normalised).map(r => target(o, r));
+      const why = targets.find((t): t is string => typeof t === 'string');
+      if (why !== undefined) {
+        cannot.set(o, why);
+        continue;
+      }
+      const objects = [...new Set(targets as KueueObject[])];
+      named.set(o, objects);
+      const moved = reordered(o.chart);
+      if (moved !== undefined) {
+        named.delete(o);
+        cannot.set(o, `the ${kind} construct would have cdk8s write ${moved}, against the input's order (cdk8s writes an object right before the first one that depends on it)`);
+        continue;
+      }
+      for (const t of objects) if (t.chart !== o.chart) chartDependencies[o.chart].add(t.chart);
+    }
+  }
+
+  /** How cdk8s would reorder the chart's objects with the accepted links, or undefined when it keeps them in order. */
+  function reordered(chart: number): string | undefined {
+    const size = charts[chart].objects.length;
+    const inChart = new Map([...named].filter(([o]) => o.chart === chart)
+      .map(([o, ts]) => [o.index, ts.filter(t => t.chart === chart).map(t => t.index)]));
+    const order = cdk8sOrder(size, inChart);
+    const at = order.findIndex((n, i) => n !== i);
+    if (at < 0) return undefined;
+    const object = (i: number) => {
+      const doc = charts[chart].objects[i].doc;
+      return `${doc.kind} ${String(doc.metadata?.name)}`;
+    };
+    return `${object(order[at])} before ${object(at)}`;
+  }
+
+  // Variables for the objects that others name, in input order.
+  const taken = new Set(variables);
+  const variableOf = new Map<KueueObject, string>();
+  const referenced = new Set([...named.values()].flat());
+  for (const o of all.filter(x => referenced.has(x))) {
+    const words = String(o.name).split(/[^A-Za-z0-9]+/).filter(w => w !== '');
+    const base = `${VARIABLE_PREFIX[o.kind]}${words.map(w => w[0].toUpperCase() + w.slice(1).toLowerCase()).join('')}`;
+    let name = base;
+    for (let n = 2; taken.has(name); n++) name = `${base}${n}`;
+    taken.add(name);
+    variableOf.set(o, name);
+  }
+
+  const mappings = new Map<any, L2Mapping>();
+  for (const o of all) {
+    const targets = named.get(o);
+    if (targets === undefined) {
+      mappings.set(o.doc, { cannot: cannot.get(o)! });
+      continue;
+    }
+    const variable = (r: KueueReference) => variableOf.get(targets.find(t => t.kind === r.kind && t.name === r.name)!)!;
+    const { code, imports } = KUEUE_MAPPERS[o.kind].code(o.normalised, charts[o.chart].variable, o.id, variable);
+    const declared = variableOf.get(o);
+    mappings.set(o.doc, { code: declared === undefined ? `${code};` : `const ${declared} = ${code};`, imports });
+  }
+  return { mappings, charts: chartOrder(charts, chartDependencies) };
+}
+
+/**
+ * The order cdk8s writes a chart's objects in, as cdk8s's DependencyGraph.topology() computes it
+ * (the objects given by their place in the chart, `dependencies` as each object added them): every
+ * object that no other depends on, in creation order, each after what it depends on, depth first.
+ */
+export function cdk8sOrder(size: number, dependencies: ReadonlyMap<number, readonly number[]>): number[] {
+  const dependedOn = new Set([...dependencies.values()].flat());
+  const out: number[] = [];
+  const visit = (n: number) => {
+    for (const d of dependencies.get(n) ?? []) visit(d);
+    if (!out.includes(n)) out.push(n);
+  };
+  for (let n = 0; n < size; n++) if (!dependedOn.has(n)) visit(n);
+  return out;
+}
+
+/** The charts in input order, each moved after the charts it depends on (they depend on no later one in a cycle). */
+function chartOrder(charts: readonly ChartInput[], dependencies: ReadonlyArray<ReadonlySet<number>>): ChartInput[] {
+  const done = new Set<number>();
+  const out: ChartInput[] = [];
+  while (out.length < charts.length) {
+    const next = charts.findIndex((_c, i) => !done.has(i) && [...dependencies[i]].every(d => done.has(d)));
+    done.add(next);
+    out.push(charts[next]);
+  }
+  return out;
+}

@@ -80,6 +80,7 @@ export function conversionSummary(c: Conversion): string {
 
 const TIER_TEXT: { readonly [tier in Tier]: string } = {
   'l2': 'by its L2 construct',
+  'l2+patch': 'by its L2 construct with JSON patches',
   'l1': 'by its typed L1 class',
   'l1+patch': 'by its typed L1 class with JSON patches',
   'api-object': 'as an ApiObject',

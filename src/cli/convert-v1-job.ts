@@ -92,7 +92,7 @@ export function v1JobL2(doc: any, chart: string, id: string, findings: readonly 
       serviceAccountName: mpi && role.type === 'Launcher' ? `${name}-launcher` : undefined,
     });
     if (pod === undefined) {
-      return { cannot: `the ${construct} construct writes one container named ${containerNameOf(role.type)} in the ${role.type} pods (sidecars and init containers are added after construction, which convert does not write)` };
+      return { cannot: `the ${construct} construct writes one container named ${containerNameOf(role.type)} in the ${role.type} pods (sidecars are added after construction, which convert does not write)` };
     }
     const options = new Map(pod.options);
     const restartPolicy = replicaSpecs[role.type].restartPolicy;
@@ -245,7 +245,8 @@ function elasticProps(policy: { [key: string]: any }, pytorch: boolean, imports:
 }
 
 /** The runPolicy prop for the fields it says, and what the construct renders (its own cleanPodPolicy default included). */
-function runPolicyProps(runPolicy: unknown, cleansRunningPods: boolean, imports: Set<string>): { props: Array<[string, Expr]>; rendered: { [key: string]: unknown } } {
+function runPolicyProps(runPolicy: unknown, cleansRunningPods: boolean, imports: Set<string>)
+  : { props: Array<[string, Expr]>; rendered: { [key: string]: unknown } } {
   const given = isMap(runPolicy) ? runPolicy : {};
   const props: Array<[string, Expr]> = [];
   const rendered: { [key: string]: unknown } = {};
@@ -313,10 +314,10 @@ function patchesFor(doc: any, rendered: any, replicaKey: string): Patch[] {
     } else if (value === undefined && role !== undefined && last === 'securityContext' && path[path.length - 3] === 'containers') {
       out.push({ op: 'remove', path, hardening: true, field, reason: `The input gives the ${role} container no security context; the construct forbids privilege escalation and privileged mode` });
     } else if (value === undefined) {
-      const said = role !== undefined && last === 'tolerations' ? `lets the ${role} pods tolerate their accelerator's taint`
+      const what = role !== undefined && last === 'tolerations' ? `lets the ${role} pods tolerate their accelerator's taint`
         : field === 'spec.nprocPerNode' ? 'starts one torchrun process per accelerator (spec.nprocPerNode)'
           : field === 'spec.mainContainer' ? 'names the container mpirun execs into (spec.mainContainer)' : `writes ${field}`;
-      out.push({ op: 'remove', path, hardening: false, field, reason: `The construct ${said}, which the input leaves out` });
+      out.push({ op: 'remove', path, hardening: false, field, reason: `The construct ${what}, which the input leaves out` });
     } else {
       out.push({ op: 'add', path, value, hardening: false, field, reason: `The construct does not say ${field} as written` });
     }

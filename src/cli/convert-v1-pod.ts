@@ -63,8 +63,8 @@ function sorted(v: unknown): unknown {
 /**
  * The role options of `template` (a v1 job's pod template, operator and pod defaults applied, see
  * convert-v1-defaults.ts) and what the construct renders from them; undefined when the template
- * is not one main container of the name the construct gives (sidecars and init containers are
- * added after construction, which convert does not write).
+ * is not one main container of the name the construct gives (sidecars are added after
+ * construction, which convert does not write).
  */
 export function mapPod(template: any, context: PodContext): PodMapping | undefined {
   const spec = template?.spec;

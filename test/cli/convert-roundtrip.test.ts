@@ -111,7 +111,8 @@ describe('every file of the corpora and of the examples\' output converts', () =
     const dist = converted.filter(c => c.name.startsWith('dist/'));
     const count = (cs: typeof converted) => `${cs.length} files, ${cs.reduce((n, c) => n + c.conversion.objects, 0)} objects`;
     const asWritten = converted.reduce((n, c) => n + synthesized.get(c.name)!.filter((o, i) => differences(c.expected[i], o).length === 0).length, 0);
-    expect({ upstream: count(upstream), dist: count(dist), kinds: table, identicalAsWritten: asWritten, v1Fallbacks: v1Fallbacks() }).toMatchSnapshot();
+    const figures = { upstream: count(upstream), dist: count(dist), kinds: table, identicalAsWritten: asWritten, v1Fallbacks: v1Fallbacks() };
+    expect(figures).toMatchSnapshot();
 
     // docs/cli.md quotes these figures.
     const objects = (tier: Tier) => converted.reduce((n, c) => n + c.conversion.tiers.filter(t => t.tier === tier)

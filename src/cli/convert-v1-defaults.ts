@@ -14,7 +14,9 @@
  * - Kubernetes 1.34 on the pods the operator creates (pkg/apis/core/v1/defaults.go
  *   `SetDefaults_Pod`): a container's request for a resource that has only a limit is the limit.
  * - Kubernetes reads a quantity written as a number and as a string alike (`resource.Quantity`),
- *   and a pod template's `metadata: {}` like none (`PodTemplateSpec.ObjectMeta` is a struct).
+ *   a pod template's `metadata: {}` like none (`PodTemplateSpec.ObjectMeta` is a struct), and a
+ *   claim volume's or a volume mount's `readOnly: false` like none (plain bools in
+ *   `PersistentVolumeClaimVolumeSource` and `VolumeMount`).
  */
 import { TRAINING_JOB_REPLICA_KEYS } from '../rules/kubernetes/replica-keys';
 
@@ -82,7 +84,13 @@ export function withUpstreamDefaults(doc: any): any {
       }
     }
     const initContainers: unknown[] = Array.isArray(template.spec?.initContainers) ? template.spec.initContainers : [];
-    for (const c of [...containers, ...initContainers]) if (isMap(c) && isMap(c.resources)) defaultRequests(c.resources);
+    for (const c of [...containers, ...initContainers]) {
+      if (isMap(c) && isMap(c.resources)) defaultRequests(c.resources);
+      for (const m of isMap(c) && Array.isArray(c.volumeMounts) ? c.volumeMounts : []) if (isMap(m) && m.readOnly === false) delete m.readOnly;
+    }
+    for (const v of Array.isArray(template.spec?.volumes) ? template.spec.volumes : []) {
+      if (isMap(v?.persistentVolumeClaim) && v.persistentVolumeClaim.readOnly === false) delete v.persistentVolumeClaim.readOnly;
+    }
   }
   return job;
 }

@@ -19,7 +19,7 @@ import type { L2Mapping } from './convert-mappers';
 import { differences, escape } from './convert-typed';
 import { OPERATOR_DEFAULTS, withUpstreamDefaults } from './convert-v1-defaults';
 import { V1_KINDS, V1Role } from './convert-v1-kinds';
-import { ISTIO_ANNOTATION, PodMapping, Said, mapPod, said } from './convert-v1-pod';
+import { ClaimMount, ISTIO_ANNOTATION, PodMapping, Said, mapPod, said } from './convert-v1-pod';
 import { TRAINING_JOB_REPLICA_KEYS } from '../rules/kubernetes/replica-keys';
 import { KUEUE_PRIORITY_LABEL, KUEUE_QUEUE_LABEL } from '../rules/kueue/labels';
 
@@ -83,14 +83,19 @@ export function v1JobL2(doc: any, chart: string, id: string, findings: readonly 
   const mainContainer: string = mpi ? String(types.includes('Worker') ? containerOf('Worker')?.name : doc.spec.mainContainer ?? 'mpi') : defaults.containerName;
   const containerNameOf = (t: string) => (mpi && t === 'Launcher' ? String(containerOf(t)?.name) : mainContainer);
 
+  // Claims are mounted with `job.mount`, into every pod alike: read them only when every pod has the same.
+  const podOf = (t: string, claims: boolean) => mapPod(replicaSpecs[t].template, {
+    containerName: containerNameOf(t),
+    port,
+    istioSidecar,
+    serviceAccountName: mpi && t === 'Launcher' ? `${name}-launcher` : undefined,
+    claims,
+  });
+  const claimLists = new Set(types.map(t => JSON.stringify(podOf(t, true)?.claims ?? [])));
+  const claims = claimLists.size === 1 ? JSON.parse([...claimLists][0]) as ClaimMount[] : [];
   const pods = new Map<string, PodMapping>();
   for (const role of roles) {
-    const pod = mapPod(replicaSpecs[role.type].template, {
-      containerName: containerNameOf(role.type),
-      port,
-      istioSidecar,
-      serviceAccountName: mpi && role.type === 'Launcher' ? `${name}-launcher` : undefined,
-    });
+    const pod = podOf(role.type, claimLists.size === 1);
     if (pod === undefined) {
       return { cannot: `the ${construct} construct writes one container named ${containerNameOf(role.type)} in the ${role.type} pods (sidecars are added after construction, which convert does not write)` };
     }
@@ -206,10 +211,23 @@ export function v1JobL2(doc: any, chart: string, id: string, findings: readonly 
     return { cannot: `the ${construct} construct does not say ${fields.map(p => p.field).join(', ')} (${fields.length} fields; convert patches at most ${MAX_PATCHES})` };
   }
   const code = `new ${construct}(${chart}, ${quoteString(id)}, ${print(object(props))})`;
-  if (patches.length === 0) return { code: `${code};`, imports: [...imports] };
-  imports.add('cdk8s JsonPatch');
-  const lines = patches.flatMap(p => [...commentLines(p.reason, '  '), `  ${patchCode(p)},`]);
-  return { code: [`${code}.apiObject.addJsonPatch(`, ...lines, ');'].join('\n'), imports: [...imports], patched: true };
+  const patchLines = patches.flatMap(p => [...commentLines(p.reason, '  '), `  ${patchCode(p)},`]);
+  if (patches.length > 0) imports.add('cdk8s JsonPatch');
+  if (claims.length === 0) {
+    const statement = patches.length === 0 ? `${code};` : [`${code}.apiObject.addJsonPatch(`, ...patchLines, ');'].join('\n');
+    return { code: statement, imports: [...imports], patched: patches.length > 0 };
+  }
+  // Mounts are calls on the job: a block gives it a name of its own.
+  imports.add('cdk8s-plus-28 PersistentVolumeClaim');
+  imports.add('cdk8s-plus-28 Volume');
+  const lines = [
+    '{',
+    `  const job = ${code.replace(/\n/g, '\n  ')};`,
+    ...claims.flatMap(c => mountCode(c, chart, id).map(l => `  ${l}`)),
+    ...patches.length === 0 ? [] : ['  job.apiObject.addJsonPatch(', ...patchLines.map(l => `  ${l}`), '  );'],
+    '}',
+  ];
+  return { code: lines.join('\n'), imports: [...imports], patched: patches.length > 0 };
 }
 
 /** The elastic prop (`ElasticOptions` for PyTorch, `ElasticBounds` for Paddle) and the elasticPolicy it renders, or undefined when the bounds are not both given. */
@@ -323,6 +341,29 @@ function patchesFor(doc: any, rendered: any, replicaKey: string): Patch[] {
     }
   }
   return out;
+}
+
+/**
+ * The volume of a claim, in a constant, and `job.mount(path, volume)`; the claim and the volume are
+ * made in the chart under ids of the job's.
+ */
+function mountCode(c: ClaimMount, chart: string, id: string): string[] {
+  const words = c.volumeName.split(/[^A-Za-z0-9]+/).filter(w => w !== '');
+  const variable = `${words.map((w, i) => (i === 0 ? w.toLowerCase() : w[0].toUpperCase() + w.slice(1).toLowerCase())).join('')}Volume`;
+  const name = /^[A-Za-z]/.test(variable) ? variable : `volume${variable}`;
+  const volumeOptions = [
+    ...c.volumeName === `pvc-${c.claimName}` ? [] : [`name: ${quoteString(c.volumeName)}`],
+    ...c.volumeReadOnly ? ['readOnly: true'] : [],
+  ];
+  return [
+    `const ${name} = Volume.fromPersistentVolumeClaim(`,
+    `  ${chart},`,
+    `  ${quoteString(`${id}-${c.volumeName}`)},`,
+    `  PersistentVolumeClaim.fromClaimName(${chart}, ${quoteString(`${id}-${c.volumeName}-claim`)}, ${quoteString(c.claimName)}),`,
+    ...volumeOptions.length > 0 ? [`  { ${volumeOptions.join(', ')} },`] : [],
+    ');',
+    `job.mount(${quoteString(c.mountPath)}, ${name}${c.mountReadOnly ? ', { readOnly: true }' : ''});`,
+  ];
 }
 
 function valueAt(doc: unknown, path: readonly string[]): unknown {

@@ -32,6 +32,8 @@ export interface PodContext {
   readonly istioSidecar: boolean;
   /** The service account the construct names on this pod (the MPI launcher's), else none and the token unmounted. */
   readonly serviceAccountName?: string;
+  /** Whether claims are read (the job mounts them into every pod alike, so the job mapper asks again without them when the pods differ). */
+  readonly claims: boolean;
 }
 
 /** The role options of one pod template (in prop order) and the template the construct renders from them. */
@@ -40,6 +42,18 @@ export interface PodMapping {
   readonly rendered: any;
   /** The accelerators per pod, which PyTorch's nprocPerNode and MPI's slotsPerWorker follow. */
   readonly accelerators?: number;
+  /** The claims mounted into the main container (by `job.mount`, which the job mapper writes), in mount order. */
+  readonly claims: readonly ClaimMount[];
+}
+
+/** A PersistentVolumeClaim volume mounted into the main container: `job.mount(mountPath, Volume.fromPersistentVolumeClaim(...))`. */
+export interface ClaimMount {
+  readonly mountPath: string;
+  readonly claimName: string;
+  /** The volume's name in the pod (`pvc-<claim>` unless named). */
+  readonly volumeName: string;
+  readonly volumeReadOnly: boolean;
+  readonly mountReadOnly: boolean;
 }
 
 export const ISTIO_ANNOTATION = 'sidecar.istio.io/inject';
@@ -104,11 +118,23 @@ export function mapPod(template: any, context: PodContext): PodMapping | undefin
   c.securityContext = DEFAULT_CONTAINER_SECURITY;
 
   const pod: { [key: string]: unknown } = { containers: [c] };
-  const shm = sharedMemory(spec.volumes, container.volumeMounts);
-  if (shm !== undefined) {
-    options.set('sharedMemory', said(ref(`Size.mebibytes(${shm})`), ['cdk8s Size']));
-    c.volumeMounts = [{ mountPath: SHM.mountPath, name: SHM.name }];
-    pod.volumes = [{ emptyDir: { medium: 'Memory', sizeLimit: `${shm}Mi` }, name: SHM.name }];
+  const storage = podStorage(spec.volumes, container.volumeMounts, context.claims);
+  if (storage !== undefined) {
+    const mounts: unknown[] = [];
+    const volumes: Array<{ name: string }> = [];
+    if (storage.shm !== undefined) {
+      options.set('sharedMemory', said(ref(`Size.mebibytes(${storage.shm})`), ['cdk8s Size']));
+      mounts.push({ mountPath: SHM.mountPath, name: SHM.name });
+      volumes.push({ emptyDir: { medium: 'Memory', sizeLimit: `${storage.shm}Mi` }, name: SHM.name } as any);
+    }
+    // `job.mount` mounts after the construct's own shared memory; the pod lists its volumes by name.
+    for (const claim of storage.claims) {
+      const mount = { mountPath: claim.mountPath, name: claim.volumeName };
+      mounts.push(claim.mountReadOnly ? { ...mount, readOnly: true } : mount);
+      volumes.push({ name: claim.volumeName, persistentVolumeClaim: { claimName: claim.claimName, readOnly: claim.volumeReadOnly } } as any);
+    }
+    if (mounts.length > 0) c.volumeMounts = mounts;
+    if (volumes.length > 0) pod.volumes = volumes.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
   if (isStringMap(spec.nodeSelector)) {
     options.set('nodeSelector', said(json(spec.nodeSelector)));
@@ -147,7 +173,8 @@ export function mapPod(template: any, context: PodContext): PodMapping | undefin
   }
   if (Object.keys(annotations).length > 0) metadata.annotations = annotations;
   const rendered = Object.keys(metadata).length > 0 ? { metadata, spec: pod } : { spec: pod };
-  return { options, rendered, accelerators: accelerator === undefined ? undefined : Number(resources!.amounts[accelerator]) };
+  const accelerators = accelerator === undefined ? undefined : Number(resources!.amounts[accelerator]);
+  return { options, rendered, claims: storage?.claims ?? [], accelerators };
 }
 
 interface EnvVar { readonly name: string; readonly value: string }
@@ -216,12 +243,36 @@ function sizeCode(amount: string): string | undefined {
   return undefined;
 }
 
-/** The mebibytes of a `dshm` memory volume at /dev/shm that is the pod's only volume and mount, as `sharedMemory` writes it. */
-function sharedMemory(volumes: unknown, mounts: unknown): number | undefined {
-  if (!Array.isArray(volumes) || volumes.length !== 1 || !Array.isArray(mounts) || mounts.length !== 1) return undefined;
-  const [v] = volumes;
-  const [m] = mounts;
-  const size = /^([1-9]\d*)Mi$/.exec(String(v?.emptyDir?.sizeLimit));
-  if (size === null || !same(v, { name: SHM.name, emptyDir: { medium: 'Memory', sizeLimit: `${size[1]}Mi` } })) return undefined;
-  return same(m, SHM) ? Number(size[1]) : undefined;
+/**
+ * The pod's volumes as the construct writes them: a `dshm` memory volume at /dev/shm
+ * (`sharedMemory`, in Mi) and claims mounted once each (with `claims`); undefined when there are
+ * none, or when any volume or mount is of another sort (left to patches).
+ */
+function podStorage(volumes: unknown, mounts: unknown, claims: boolean): { shm?: number; claims: ClaimMount[] } | undefined {
+  if (!Array.isArray(volumes) || !Array.isArray(mounts) || volumes.length !== mounts.length || volumes.length === 0) return undefined;
+  const out: { shm?: number; claims: ClaimMount[] } = { claims: [] };
+  for (const [i, m] of mounts.entries()) {
+    const v = volumes.find(x => isMap(x) && x.name === m?.name);
+    if (!isMap(m) || !isMap(v) || typeof m.mountPath !== 'string') return undefined;
+    const size = /^([1-9]\d*)Mi$/.exec(String(v.emptyDir?.sizeLimit));
+    if (i === 0 && size !== null && same(v, { name: SHM.name, emptyDir: { medium: 'Memory', sizeLimit: `${size[1]}Mi` } }) && same(m, SHM)) {
+      out.shm = Number(size[1]);
+      continue;
+    }
+    const claim = v.persistentVolumeClaim;
+    const mountKeys = Object.keys(m).filter(k => k !== 'readOnly').sort().join();
+    if (!claims || Object.keys(v).sort().join() !== 'name,persistentVolumeClaim' || !isMap(claim) || typeof claim.claimName !== 'string'
+      || !Object.keys(claim).every(k => k === 'claimName' || k === 'readOnly') || mountKeys !== 'mountPath,name'
+      || ![undefined, true, false].includes(claim.readOnly) || ![undefined, true, false].includes(m.readOnly)) {
+      return undefined;
+    }
+    out.claims.push({
+      mountPath: m.mountPath,
+      claimName: claim.claimName,
+      volumeName: String(v.name),
+      volumeReadOnly: claim.readOnly === true,
+      mountReadOnly: m.readOnly === true,
+    });
+  }
+  return out;
 }

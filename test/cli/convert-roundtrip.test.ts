@@ -57,13 +57,15 @@ const synthesized = new Map(converted.map(c => [c.name, synthesizeModule(c.conve
  * written, because upstream's defaulting writes them when the input leaves them out (the list of
  * convert-v1-defaults.ts, as paths): replicas and restart policy of a replica spec, the framework
  * port, a resource request that equals its limit or a quantity spelled as a number, an empty pod
- * template metadata, the run policy's cleanPodPolicy, and the MPI launcher's service account.
+ * template metadata, a claim volume's or mount's `readOnly: false`, the run policy's
+ * cleanPodPolicy, and the MPI launcher's service account.
  */
 const ACCEPTED = [
   /^spec\/\w+ReplicaSpecs\/\w+\/(replicas|restartPolicy)$/,
   /^spec\/\w+ReplicaSpecs\/\w+\/template\/spec\/containers\/0\/ports$/,
   /^spec\/\w+ReplicaSpecs\/\w+\/template\/spec\/containers\/0\/resources\/(limits|requests)(\/[^/]+)?$/,
   /^spec\/\w+ReplicaSpecs\/\w+\/template\/metadata$/,
+  /^spec\/\w+ReplicaSpecs\/\w+\/template\/spec\/(volumes\/\d+\/persistentVolumeClaim|containers\/0\/volumeMounts\/\d+)\/readOnly$/,
   /^spec\/runPolicy(\/cleanPodPolicy)?$/,
   /^spec\/mpiReplicaSpecs\/Launcher\/template\/spec\/serviceAccountName$/,
 ];

@@ -290,6 +290,68 @@ describe('a v1 job said by its construct', () => {
     ]);
     expect(three.synthesized).toStrictEqual(three.input);
   });
+  test('claims every pod mounts alike are mounted on the job, in a block that names it; readOnly false is the Go default', () => {
+    const pod = [
+      'containers: [{name: paddle, image: "p:1", securityContext: {allowPrivilegeEscalation: false, privileged: false},',
+      '  volumeMounts: [{mountPath: /data, name: pvc-dataset, readOnly: true}, {mountPath: /out, name: out}]}]',
+      'automountServiceAccountToken: false',
+      'volumes: [{name: out, persistentVolumeClaim: {claimName: results}}, {name: pvc-dataset, persistentVolumeClaim: {claimName: dataset, readOnly: true}}]',
+    ];
+    const yaml = ['apiVersion: kubeflow.org/v1', 'kind: PaddleJob', 'metadata: {name: ctr}', 'spec:', '  paddleReplicaSpecs:', ...role('Worker', pod)].join('\n');
+    const c = convertYaml('claims', yaml);
+    expect(c.tiers).toEqual(['kubeflow.org/v1 PaddleJob: 1 by its L2 construct']);
+    expect(c.code).toContain([
+      '  {',
+      '    const job = new DistributedPaddle(stdinChart, \'paddlejob-ctr\', {',
+      '      metadata: {',
+      '        name: \'ctr\',',
+      '      },',
+      '      image: \'p:1\',',
+      '      istioSidecar: true,',
+      '    });',
+      '    const pvcDatasetVolume = Volume.fromPersistentVolumeClaim(',
+      '      stdinChart,',
+      '      \'paddlejob-ctr-pvc-dataset\',',
+      '      PersistentVolumeClaim.fromClaimName(stdinChart, \'paddlejob-ctr-pvc-dataset-claim\', \'dataset\'),',
+      '      { readOnly: true },',
+      '    );',
+      '    job.mount(\'/data\', pvcDatasetVolume, { readOnly: true });',
+      '    const outVolume = Volume.fromPersistentVolumeClaim(',
+      '      stdinChart,',
+      '      \'paddlejob-ctr-out\',',
+      '      PersistentVolumeClaim.fromClaimName(stdinChart, \'paddlejob-ctr-out-claim\', \'results\'),',
+      '      { name: \'out\' },',
+      '    );',
+      '    job.mount(\'/out\', outVolume);',
+      '  }',
+    ].join('\n'));
+    expect(c.synthesized.map(withUpstreamDefaults)).toStrictEqual(c.input.map(withUpstreamDefaults));
+    expect(differences(c.input[0], c.synthesized[0]).map(p => p.join('/'))).toEqual([
+      'spec/paddleReplicaSpecs/Worker/restartPolicy',
+      'spec/paddleReplicaSpecs/Worker/template/metadata',
+      'spec/paddleReplicaSpecs/Worker/template/spec/containers/0/ports',
+      'spec/paddleReplicaSpecs/Worker/template/spec/volumes/0/persistentVolumeClaim/readOnly',
+    ]);
+    expectValidManifests(c.synthesized);
+  });
+
+  test('claims that differ between the pods are not the job\'s: the volumes and mounts are patched in', () => {
+    const pod = (claim: string) => [
+      'containers: [{name: xgboost, image: "x:1", volumeMounts: [{mountPath: /data, name: data}], securityContext: {allowPrivilegeEscalation: false, privileged: false}}]',
+      'automountServiceAccountToken: false',
+      `volumes: [{name: data, persistentVolumeClaim: {claimName: ${claim}}}]`,
+    ];
+    const yaml = ['apiVersion: kubeflow.org/v1', 'kind: XGBoostJob', 'metadata: {name: iris}', 'spec:', '  xgbReplicaSpecs:', ...role('Master', pod('train'))].join('\n');
+    const one = convertYaml('claims-master', yaml);
+    expect(one.tiers).toEqual(['kubeflow.org/v1 XGBoostJob: 1 by its L2 construct']);
+    expect(one.synthesized.map(withUpstreamDefaults)).toStrictEqual(one.input.map(withUpstreamDefaults));
+    const mixed = convertYaml('claims-mixed', [yaml, ...role('Worker', pod('test'))].join('\n'));
+    expect(mixed.tiers).toEqual(['kubeflow.org/v1 XGBoostJob: 1 by its typed L1 class']);
+    expect(commentsOf(mixed.code)).toEqual([
+      '// The DistributedXGBoost construct does not say Master.template.spec.containers.0.volumeMounts, Master.template.spec.volumes, Worker.template.spec.containers.0.volumeMounts, Worker.template.spec.volumes (4 fields; convert patches at most 2); its typed L1 class says it.',
+    ]);
+    expect(mixed.synthesized).toStrictEqual(mixed.input);
+  });
 });
 
 describe('a v1 job left to its L1, and why', () => {
@@ -321,7 +383,7 @@ describe('a v1 job left to its L1, and why', () => {
 });
 
 test('every module above type checks and passes the project\'s ESLint configuration', async () => {
-  expect(modules.size).toBe(9);
+  expect(modules.size).toBe(12);
   expect(typeErrors(modules, scratch)).toEqual([]);
   expect(await lintMessages([...modules.keys()].map(m => path.join(scratch, m)))).toEqual([]);
 });

@@ -6,7 +6,8 @@
  * and the round-trip test compares the input and the synthesized job the same way.
  *
  * - The Training Operator v1.9.4 (pkg/apis/kubeflow.org/v1, `SetDefaults_<Kind>`, which the
- *   controller applies to every job it reconciles): `runPolicy.cleanPodPolicy` None, a replica
+ *   controller applies to every job it reconciles): `runPolicy.cleanPodPolicy` None, a PyTorchJob's
+ *   `nprocPerNode` "auto" (`setDefaultNprocPerNode`, when the elastic policy names none), a replica
  *   spec's `replicas` (1; the MPI Worker 0) and `restartPolicy` (the kind's default), and the kind's
  *   port on its container when no port of that name is there (`setDefaultPort`); the MPI
  *   launcher pod's service account `<job>-launcher` when its template names none
@@ -58,6 +59,7 @@ export function withUpstreamDefaults(doc: any): any {
     if (!isMap(spec.runPolicy)) spec.runPolicy = {};
     if (spec.runPolicy.cleanPodPolicy === undefined) spec.runPolicy.cleanPodPolicy = 'None';
   }
+  if (doc.kind === 'PyTorchJob' && spec.nprocPerNode === undefined && spec.elasticPolicy?.nProcPerNode === undefined) spec.nprocPerNode = 'auto';
   const replicaSpecs = spec[TRAINING_JOB_REPLICA_KEYS[doc.kind]];
   if (!isMap(replicaSpecs)) return job;
   for (const [type, replicaSpec] of Object.entries(replicaSpecs)) {

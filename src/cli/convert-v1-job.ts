@@ -161,10 +161,10 @@ export function v1JobL2(doc: any, chart: string, id: string, findings: readonly 
     } else if (typeof nproc === 'string' && /^[1-9]\d*$/.test(nproc)) {
       props.push(['nprocPerNode', use(said(ref(`NprocPerNode.of(${nproc})`), ['cdk8s-kubeflow NprocPerNode']))]);
       spec.nprocPerNode = nproc;
-    } else {
-      // The construct gives one process per accelerator when told nothing.
-      const derived = accelerators(types.includes('Worker') ? 'Worker' : 'Master');
-      if (derived !== undefined) spec.nprocPerNode = String(derived);
+    } else if (accelerators(types.includes('Worker') ? 'Worker' : 'Master') !== undefined && elastic?.nProcPerNode === undefined) {
+      // Told nothing, the construct starts one process per accelerator; the operator's default is "auto".
+      props.push(['nprocPerNode', use(said(ref('NprocPerNode.AUTO'), ['cdk8s-kubeflow NprocPerNode']))]);
+      spec.nprocPerNode = 'auto';
     }
   }
   if (isMap(elastic)) {
@@ -333,8 +333,7 @@ function patchesFor(doc: any, rendered: any, replicaKey: string): Patch[] {
       out.push({ op: 'remove', path, hardening: true, field, reason: `The input gives the ${role} container no security context; the construct forbids privilege escalation and privileged mode` });
     } else if (value === undefined) {
       const what = role !== undefined && last === 'tolerations' ? `lets the ${role} pods tolerate their accelerator's taint`
-        : field === 'spec.nprocPerNode' ? 'starts one torchrun process per accelerator (spec.nprocPerNode)'
-          : field === 'spec.mainContainer' ? 'names the container mpirun execs into (spec.mainContainer)' : `writes ${field}`;
+        : field === 'spec.mainContainer' ? 'names the container mpirun execs into (spec.mainContainer)' : `writes ${field}`;
       out.push({ op: 'remove', path, hardening: false, field, reason: `The construct ${what}, which the input leaves out` });
     } else {
       out.push({ op: 'add', path, value, hardening: false, field, reason: `The construct does not say ${field} as written` });

@@ -58,7 +58,7 @@ const synthesized = new Map(converted.map(c => [c.name, synthesizeModule(c.conve
  * convert-v1-defaults.ts, as paths): replicas and restart policy of a replica spec, the framework
  * port, a resource request that equals its limit or a quantity spelled as a number, an empty pod
  * template metadata, a claim volume's or mount's `readOnly: false`, the run policy's
- * cleanPodPolicy, and the MPI launcher's service account.
+ * cleanPodPolicy, a PyTorchJob's nprocPerNode "auto", and the MPI launcher's service account.
  */
 const ACCEPTED = [
   /^spec\/\w+ReplicaSpecs\/\w+\/(replicas|restartPolicy)$/,
@@ -67,6 +67,7 @@ const ACCEPTED = [
   /^spec\/\w+ReplicaSpecs\/\w+\/template\/metadata$/,
   /^spec\/\w+ReplicaSpecs\/\w+\/template\/spec\/(volumes\/\d+\/persistentVolumeClaim|containers\/0\/volumeMounts\/\d+)\/readOnly$/,
   /^spec\/runPolicy(\/cleanPodPolicy)?$/,
+  /^spec\/nprocPerNode$/,
   /^spec\/mpiReplicaSpecs\/Launcher\/template\/spec\/serviceAccountName$/,
 ];
 const moduleName = (name: string) => `${name.replace(/[^A-Za-z0-9]+/g, '_')}.ts`;

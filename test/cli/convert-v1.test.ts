@@ -45,7 +45,7 @@ const pytorch = (spec: string[]) => ['apiVersion: kubeflow.org/v1', 'kind: PyTor
 const role = (type: string, pod: string[], extra: string[] = []) => [`    ${type}:`, '      replicas: 1', ...extra, '      template:', '        spec:', ...pod.map(l => `          ${l}`)];
 
 describe('the differences accepted: what upstream\'s defaulting writes when the input leaves it out', () => {
-  test('a PyTorchJob gets replicas 1, restartPolicy OnFailure, the port pytorchjob-port 23456 and runPolicy.cleanPodPolicy None (SetDefaults_PyTorchJob)', () => {
+  test('a PyTorchJob gets replicas 1, restartPolicy OnFailure, the port pytorchjob-port 23456, nprocPerNode auto and runPolicy.cleanPodPolicy None (SetDefaults_PyTorchJob)', () => {
     const job = { apiVersion: 'kubeflow.org/v1', kind: 'PyTorchJob', metadata: { name: 'a' }, spec: { pytorchReplicaSpecs: { Worker: { template: { spec: { containers: [{ name: 'pytorch', image: 'i' }] } } } } } };
     const before = JSON.stringify(job);
     expect(withUpstreamDefaults(job)).toEqual({
@@ -54,6 +54,7 @@ describe('the differences accepted: what upstream\'s defaulting writes when the 
       metadata: { name: 'a' },
       spec: {
         runPolicy: { cleanPodPolicy: 'None' },
+        nprocPerNode: 'auto',
         pytorchReplicaSpecs: {
           Worker: {
             replicas: 1,
@@ -358,10 +359,10 @@ describe('a v1 job left to its L1, and why', () => {
   test.each([
     ['a sidecar container', pytorch(['  pytorchReplicaSpecs:', ...role('Master', ['containers: [{name: pytorch, image: "t:1"}, {name: proxy, image: "p:1"}]'])]),
       '// The DistributedPyTorch construct writes one container named pytorch in the Master pods (sidecars are added after construction, which convert does not write); its typed L1 class says it.'],
-    ['more than 2 fields to patch (the accelerators\' toleration and processes the construct adds)',
-      pytorch(['  pytorchReplicaSpecs:', ...role('Master', ['containers: [{name: pytorch, image: "t:1", resources: {limits: {nvidia.com/gpu: 1}}}]']),
+    ['more than 2 fields to patch (the accelerators\' toleration the construct adds, and the host\'s IPC)',
+      pytorch(['  pytorchReplicaSpecs:', ...role('Master', ['containers: [{name: pytorch, image: "t:1", resources: {limits: {nvidia.com/gpu: 1}}}]', 'hostIPC: true']),
         ...role('Worker', ['containers: [{name: pytorch, image: "t:1", resources: {limits: {nvidia.com/gpu: 1}}}]'])]),
-      '// The DistributedPyTorch construct does not say spec.nprocPerNode, Master.template.spec.tolerations, Worker.template.spec.tolerations (3 fields; convert patches at most 2); its typed L1 class says it.'],
+      '// The DistributedPyTorch construct does not say Master.template.spec.hostIPC, Master.template.spec.tolerations, Worker.template.spec.tolerations (3 fields; convert patches at most 2); its typed L1 class says it.'],
   ])('%s', (name, yaml, comment) => {
     const c = convertYaml(name.replace(/\W+/g, '-'), yaml);
     expect(c.tiers).toEqual(['kubeflow.org/v1 PyTorchJob: 1 by its typed L1 class']);

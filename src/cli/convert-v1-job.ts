@@ -19,7 +19,7 @@ import type { L2Mapping } from './convert-mappers';
 import { differences, escape } from './convert-typed';
 import { OPERATOR_DEFAULTS, withUpstreamDefaults } from './convert-v1-defaults';
 import { V1_KINDS, V1Role } from './convert-v1-kinds';
-import { ClaimMount, ISTIO_ANNOTATION, PodMapping, Said, mapPod, said } from './convert-v1-pod';
+import { ClaimMount, ISTIO_ANNOTATION, PodMapping, Said, mapPod, restrictedContainer, said } from './convert-v1-pod';
 import { TRAINING_JOB_REPLICA_KEYS } from '../rules/kubernetes/replica-keys';
 import { KUEUE_PRIORITY_LABEL, KUEUE_QUEUE_LABEL } from '../rules/kueue/labels';
 
@@ -33,7 +33,7 @@ const enumMember = (value: string) => value.replace(/([a-z])([A-Z])/g, '$1_$2').
 
 /** The role options in the order the props are written. */
 const OPTION_ORDER = ['containerName', 'image', 'command', 'args', 'workingDir', 'imagePullPolicy', 'env', 'resources', 'sharedMemory', 'nodeSelector',
-  'tolerations', 'priorityClassName', 'podLabels', 'podAnnotations', 'restartPolicy'];
+  'tolerations', 'priorityClassName', 'podLabels', 'podAnnotations', 'securityContext', 'restartPolicy'];
 /** MPI: the launcher takes neither the job's resources nor its shared memory, and the construct refuses a job-wide command. */
 const MPI_ROLE_ONLY = ['command', 'args', 'resources', 'sharedMemory'];
 const RESTART_POLICIES = ['Always', 'OnFailure', 'Never', 'ExitCode'];
@@ -83,6 +83,10 @@ export function v1JobL2(doc: any, chart: string, id: string, findings: readonly 
   const mainContainer: string = mpi ? String(types.includes('Worker') ? containerOf('Worker')?.name : doc.spec.mainContainer ?? 'mpi') : defaults.containerName;
   const containerNameOf = (t: string) => (mpi && t === 'Launcher' ? String(containerOf(t)?.name) : mainContainer);
 
+  // The security preset and gang scheduling are the job's: each holds for every pod or for none.
+  const restricted = types.every(t => restrictedContainer(containerOf(t)?.securityContext) !== undefined);
+  const gang = gangScheduling(doc.spec.runPolicy?.schedulingPolicy, types.map(t => replicaSpecs[t].template?.spec?.schedulerName),
+    types.reduce((n, t) => n + replicaSpecs[t].replicas, 0));
   // Claims are mounted with `job.mount`, into every pod alike: read them only when every pod has the same.
   const podOf = (t: string, claims: boolean) => mapPod(replicaSpecs[t].template, {
     containerName: containerNameOf(t),
@@ -90,6 +94,8 @@ export function v1JobL2(doc: any, chart: string, id: string, findings: readonly 
     istioSidecar,
     serviceAccountName: mpi && t === 'Launcher' ? `${name}-launcher` : undefined,
     claims,
+    restricted,
+    schedulerName: gang?.schedulerName,
   });
   const claimLists = new Set(types.map(t => JSON.stringify(podOf(t, true)?.claims ?? [])));
   const claims = claimLists.size === 1 ? JSON.parse([...claimLists][0]) as ClaimMount[] : [];
@@ -195,6 +201,15 @@ export function v1JobL2(doc: any, chart: string, id: string, findings: readonly 
 
   const runPolicy = runPolicyProps(doc.spec.runPolicy, kind.cleansRunningPods(types), imports);
   if (runPolicy.props.length > 0) props.push(['runPolicy', object(runPolicy.props)]);
+  if (gang !== undefined) {
+    props.push(['gangScheduling', gang.props]);
+    gang.imports.forEach(i => imports.add(i));
+    runPolicy.rendered.schedulingPolicy = gang.rendered;
+  }
+  if (restricted) {
+    props.push(['security', ref('PodSecurity.RESTRICTED')]);
+    imports.add('cdk8s-kubeflow PodSecurity');
+  }
   if (istioSidecar) props.push(['istioSidecar', json(true)]);
 
   spec[replicaKey] = Object.fromEntries(roles.map(r => [r.type, {
@@ -260,6 +275,39 @@ function elasticProps(policy: { [key: string]: any }, pytorch: boolean, imports:
     }
   }
   return { props: object(props), rendered };
+}
+
+/**
+ * The `gangScheduling` prop of a job whose pods all name one gang scheduler and whose run policy
+ * has a scheduling policy, and what the construct renders of it; undefined otherwise.
+ */
+function gangScheduling(policy: unknown, schedulerNames: readonly unknown[], pods: number)
+  : { schedulerName: string; props: Expr; rendered: { [key: string]: unknown }; imports: string[] } | undefined {
+  const SCHEDULERS: { readonly [name: string]: string } = { 'volcano': 'VOLCANO', 'scheduler-plugins-scheduler': 'SCHEDULER_PLUGINS' };
+  const schedulerName = schedulerNames[0];
+  if (!isMap(policy) || typeof schedulerName !== 'string' || SCHEDULERS[schedulerName] === undefined || schedulerNames.some(n => n !== schedulerName)) {
+    return undefined;
+  }
+  const imports = ['cdk8s-kubeflow GangScheduler'];
+  const props: Array<[string, Expr]> = [['scheduler', ref(`GangScheduler.${SCHEDULERS[schedulerName]}`)]];
+  // minAvailable is every pod of the job unless given.
+  const rendered: { [key: string]: unknown } = { minAvailable: pods };
+  if (isCount(policy.minAvailable, 1) && policy.minAvailable !== pods) {
+    props.push(['minAvailable', json(policy.minAvailable)]);
+    rendered.minAvailable = policy.minAvailable;
+  }
+  for (const field of ['queue', 'priorityClass']) {
+    if (typeof policy[field] === 'string') {
+      props.push([field, json(policy[field])]);
+      rendered[field] = policy[field];
+    }
+  }
+  if (isCount(policy.scheduleTimeoutSeconds, 1)) {
+    props.push(['scheduleTimeout', ref(`Duration.seconds(${policy.scheduleTimeoutSeconds})`)]);
+    imports.push('cdk8s Duration');
+    rendered.scheduleTimeoutSeconds = policy.scheduleTimeoutSeconds;
+  }
+  return { schedulerName, props: object(props), rendered, imports };
 }
 
 /** The runPolicy prop for the fields it says, and what the construct renders (its own cleanPodPolicy default included). */

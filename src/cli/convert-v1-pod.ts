@@ -34,6 +34,10 @@ export interface PodContext {
   readonly serviceAccountName?: string;
   /** Whether claims are read (the job mounts them into every pod alike, so the job mapper asks again without them when the pods differ). */
   readonly claims: boolean;
+  /** Whether the job's security preset is `PodSecurity.RESTRICTED` (see restrictedContainer). */
+  readonly restricted: boolean;
+  /** The gang scheduler's name the construct writes on every pod, when the job has gang scheduling. */
+  readonly schedulerName?: string;
 }
 
 /** The role options of one pod template (in prop order) and the template the construct renders from them. */
@@ -60,6 +64,8 @@ export const ISTIO_ANNOTATION = 'sidecar.istio.io/inject';
 const SHM = { name: 'dshm', mountPath: '/dev/shm' };
 /** The container security context of the DEFAULT preset (common/internal/security-contexts.ts presetSecurity). */
 export const DEFAULT_CONTAINER_SECURITY = { allowPrivilegeEscalation: false, privileged: false };
+/** The pod security context of the RESTRICTED preset (common/replica.ts restrictedPodContext). */
+const RESTRICTED_POD_SECURITY = { runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } };
 const ACCELERATORS: { readonly [resourceName: string]: string } = { 'nvidia.com/gpu': 'nvidia', 'amd.com/gpu': 'amd', 'gpu.intel.com/i915': 'intel' };
 const PULL_POLICIES: { readonly [value: string]: string } = { Always: 'ALWAYS', IfNotPresent: 'IF_NOT_PRESENT', Never: 'NEVER' };
 
@@ -115,7 +121,14 @@ export function mapPod(template: any, context: PodContext): PodMapping | undefin
     options.set('resources', resources.said);
     c.resources = { limits: resources.amounts, requests: resources.amounts };
   }
-  c.securityContext = DEFAULT_CONTAINER_SECURITY;
+  if (context.restricted) {
+    // The preset's container context, with the user, group and read-only root the role asked for.
+    const asked = restrictedContainer(container.securityContext)!;
+    if (Object.keys(asked.props).length > 0) options.set('securityContext', said(json(asked.props)));
+    c.securityContext = container.securityContext;
+  } else {
+    c.securityContext = DEFAULT_CONTAINER_SECURITY;
+  }
 
   const pod: { [key: string]: unknown } = { containers: [c] };
   const storage = podStorage(spec.volumes, container.volumeMounts, context.claims);
@@ -149,6 +162,8 @@ export function mapPod(template: any, context: PodContext): PodMapping | undefin
     tolerations.push(...own);
   }
   if (tolerations.length > 0) pod.tolerations = tolerations;
+  if (context.restricted) pod.securityContext = RESTRICTED_POD_SECURITY;
+  if (context.schedulerName !== undefined) pod.schedulerName = context.schedulerName;
   if (context.serviceAccountName !== undefined) pod.serviceAccountName = context.serviceAccountName;
   else pod.automountServiceAccountToken = false;
   if (typeof spec.priorityClassName === 'string') {
@@ -275,4 +290,24 @@ function podStorage(volumes: unknown, mounts: unknown, claims: boolean): { shm?:
     });
   }
   return out;
+}
+
+/**
+ * The `securityContext` prop of a container whose context is the RESTRICTED preset's (escalation
+ * and privileged mode off, non-root, every capability dropped, the runtime's seccomp profile) with
+ * at most a user, a group and a read-only root besides; undefined for any other context.
+ */
+export function restrictedContainer(context: unknown): { props: { [key: string]: unknown } } | undefined {
+  if (!isMap(context)) return undefined;
+  const { runAsUser, runAsGroup, readOnlyRootFilesystem, ...preset } = context;
+  const restricted = same(preset, { ...DEFAULT_CONTAINER_SECURITY, runAsNonRoot: true, capabilities: { drop: ['ALL'] }, seccompProfile: { type: 'RuntimeDefault' } });
+  if (!restricted || ![runAsUser, runAsGroup].every(v => v === undefined || Number.isInteger(v))
+    || ![undefined, true, false].includes(readOnlyRootFilesystem)) {
+    return undefined;
+  }
+  const props: { [key: string]: unknown } = {};
+  if (runAsUser !== undefined) props.user = runAsUser;
+  if (runAsGroup !== undefined) props.group = runAsGroup;
+  if (readOnlyRootFilesystem !== undefined) props.readOnlyRootFilesystem = readOnlyRootFilesystem;
+  return { props };
 }

@@ -291,6 +291,53 @@ describe('a v1 job said by its construct', () => {
     ]);
     expect(three.synthesized).toStrictEqual(three.input);
   });
+  test('the restricted preset and gang scheduling are the job\'s props when every pod has them', () => {
+    const yaml = [
+      'apiVersion: kubeflow.org/v1',
+      'kind: JAXJob',
+      'metadata: {name: jax, namespace: research}',
+      'spec:',
+      '  runPolicy: {schedulingPolicy: {minAvailable: 1, queue: research, scheduleTimeoutSeconds: 600}}',
+      '  jaxReplicaSpecs:',
+      '    Worker:',
+      '      replicas: 2',
+      '      restartPolicy: Never',
+      '      template:',
+      '        metadata: {annotations: {sidecar.istio.io/inject: "false"}}',
+      '        spec:',
+      '          automountServiceAccountToken: false',
+      '          schedulerName: volcano',
+      '          securityContext: {runAsNonRoot: true, seccompProfile: {type: RuntimeDefault}}',
+      '          containers:',
+      '            - name: jax',
+      '              image: "jax:1"',
+      '              ports: [{containerPort: 6666, name: jaxjob-port}]',
+      '              securityContext: {allowPrivilegeEscalation: false, privileged: false, runAsNonRoot: true, runAsUser: 1000,',
+      '                capabilities: {drop: [ALL]}, seccompProfile: {type: RuntimeDefault}}',
+    ].join('\n');
+    const c = convertYaml('restricted', yaml);
+    expect(c.tiers).toEqual(['kubeflow.org/v1 JAXJob: 1 by its L2 construct']);
+    expect(c.code.slice(c.code.indexOf('    workers: 2,'))).toBe([
+      '    workers: 2,',
+      '    image: \'jax:1\',',
+      '    securityContext: {',
+      '      user: 1000,',
+      '    },',
+      '    gangScheduling: {',
+      '      scheduler: GangScheduler.VOLCANO,',
+      '      minAvailable: 1,',
+      '      queue: \'research\',',
+      '      scheduleTimeout: Duration.seconds(600),',
+      '    },',
+      '    security: PodSecurity.RESTRICTED,',
+      '  });',
+      '}',
+      '',
+    ].join('\n'));
+    expect(c.synthesized).toStrictEqual(c.input);
+    expectValidManifests(c.synthesized);
+  });
+
   test('claims every pod mounts alike are mounted on the job, in a block that names it; readOnly false is the Go default', () => {
     const pod = [
       'containers: [{name: paddle, image: "p:1", securityContext: {allowPrivilegeEscalation: false, privileged: false},',
@@ -384,7 +431,7 @@ describe('a v1 job left to its L1, and why', () => {
 });
 
 test('every module above type checks and passes the project\'s ESLint configuration', async () => {
-  expect(modules.size).toBe(12);
+  expect(modules.size).toBe(13);
   expect(typeErrors(modules, scratch)).toEqual([]);
   expect(await lintMessages([...modules.keys()].map(m => path.join(scratch, m)))).toEqual([]);
 });

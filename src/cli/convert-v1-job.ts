@@ -10,7 +10,8 @@
  * taken out (an unmounted service account token, a container security context that forbids
  * privilege escalation) is patched out on every pod, since it is what the construct adds rather
  * than what it cannot say; every other patch is a field the construct cannot say, and a job needs
- * at most MAX_PATCHES of those to be said by its construct. A job with more, one whose replica
+ * at most MAX_PATCHES of those to be said by its construct (a field patched alike in several pods
+ * counted once). A job with more, one whose replica
  * types or containers the construct does not make, or one `lint` finds fault with (the construct
  * would refuse it at synth), is left to its typed L1 class, and the comment says why.
  */
@@ -23,7 +24,7 @@ import { ClaimMount, ISTIO_ANNOTATION, PodMapping, Said, mapPod, restrictedConta
 import { TRAINING_JOB_REPLICA_KEYS } from '../rules/kubernetes/replica-keys';
 import { KUEUE_PRIORITY_LABEL, KUEUE_QUEUE_LABEL } from '../rules/kueue/labels';
 
-/** The most fields a job may need patched (beyond the hardening) to be said by its construct. */
+/** The most fields a job may need patched (beyond the hardening; one patched alike in several pods counted once) to be said by its construct. */
 export const MAX_PATCHES = 2;
 
 const isMap = (v: unknown): v is { [key: string]: any } => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -222,8 +223,10 @@ export function v1JobL2(doc: any, chart: string, id: string, findings: readonly 
 
   const patches = patchesFor(doc, rendered, replicaKey);
   const fields = patches.filter(p => !p.hardening);
-  if (fields.length > MAX_PATCHES) {
-    return { cannot: `the ${construct} construct does not say ${fields.map(p => p.field).join(', ')} (${fields.length} fields; convert patches at most ${MAX_PATCHES})` };
+  // A field patched alike in several pods (the same value, or removed from each) is one thing the construct cannot say.
+  const distinct = new Set(fields.map(p => JSON.stringify([p.path[1] === replicaKey ? p.path.slice(3) : p.path, p.op, p.value]))).size;
+  if (distinct > MAX_PATCHES) {
+    return { cannot: `the ${construct} construct does not say ${fields.map(p => p.field).join(', ')} (${distinct} fields, one patched alike in several pods counted once; convert patches at most ${MAX_PATCHES})` };
   }
   const code = `new ${construct}(${chart}, ${quoteString(id)}, ${print(object(props))})`;
   const patchLines = patches.flatMap(p => [...commentLines(p.reason, '  '), `  ${patchCode(p)},`]);

@@ -141,7 +141,7 @@ function v1Fallbacks(): { [why: string]: number } {
   for (const c of converted) {
     const text = c.conversion.code.replace(/\n\s*\/\/ /g, ' ');
     for (const m of text.matchAll(/The (DistributedPyTorch|ParameterServerTF|MpiAllReduce|DistributedXGBoost|DistributedPaddle|DistributedJax) construct (.*?); its typed L1 class says it\./g)) {
-      const fields = /^does not say (.*) \(\d+ fields; convert patches at most \d+\)$/.exec(m[2]);
+      const fields = /^does not say (.*) \(\d+ fields, one patched alike in several pods counted once; convert patches at most \d+\)$/.exec(m[2]);
       const why = m[2].startsWith('would refuse it at synth') ? 'would refuse it at synth (lint finds fault with it)'
         : fields ? `more than 2 fields to patch: ${[...new Set(fields[1].split(', ').map(f => f.replace(/^[A-Z]\w*\.template\./, 'pods: ')))].sort().join(', ')}`
           : m[2];

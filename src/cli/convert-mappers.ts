@@ -9,9 +9,10 @@ import { Expr, json, object, print, quoteString } from './convert-code';
 import { runtimeL2 } from './convert-runtime';
 import { trainJobL2 } from './convert-train-job';
 import { PatchedField, TypedClass, mapTyped, normalised } from './convert-typed';
+import { v1JobL2 } from './convert-v1-job';
 import { workspaceL2 } from './convert-workspace';
 
-/** How an object is said: by its L2 construct (with JSON patches), its typed L1 class (with JSON patches), or a plain ApiObject. */
+/** How an object is said: by its L2 construct (with JSON patches for what it cannot say), its typed L1 class (with JSON patches), or a plain ApiObject. */
 export type Tier = 'l2' | 'l2+patch' | 'l1' | 'l1+patch' | 'api-object';
 
 /** The code that adds one object to a chart. */
@@ -40,7 +41,6 @@ const notebooksL1 = (name: string) => typed('notebooks', name, () => require('..
 const kueueL1 = (name: string) => typed('kueue', name, () => require('../../imports/kueue'));
 /* eslint-enable @typescript-eslint/no-require-imports */
 
-const V1_JOB = 'its construct renders settings of its own (ports, restart policies, labels, defaults), which convert does not map back to props yet';
 const NOTEBOOKS = 'its construct builds the pod template from props and options, and convert does not map a template back to props yet';
 // convert-kueue-links.ts plans every object of these kinds; the row's text is never shown.
 const KUEUE = 'its construct is planned with the Kueue objects it names';
@@ -50,12 +50,12 @@ const KUEUE = 'its construct is planned with the Kueue objects it names';
  * or why there is none (the comment on each object said by its L1).
  */
 const TYPED: { readonly [apiVersionKind: string]: { readonly l1: TypedClass; readonly l2: L2Mapper | string } } = {
-  'kubeflow.org/v1 PyTorchJob': { l1: kubeflowL1('PyTorchJob'), l2: V1_JOB },
-  'kubeflow.org/v1 TFJob': { l1: kubeflowL1('TfJob'), l2: V1_JOB },
-  'kubeflow.org/v1 MPIJob': { l1: kubeflowL1('MpiJob'), l2: V1_JOB },
-  'kubeflow.org/v1 XGBoostJob': { l1: kubeflowL1('XgBoostJob'), l2: V1_JOB },
-  'kubeflow.org/v1 PaddleJob': { l1: kubeflowL1('PaddleJob'), l2: V1_JOB },
-  'kubeflow.org/v1 JAXJob': { l1: kubeflowL1('JaxJob'), l2: V1_JOB },
+  'kubeflow.org/v1 PyTorchJob': { l1: kubeflowL1('PyTorchJob'), l2: v1JobL2 },
+  'kubeflow.org/v1 TFJob': { l1: kubeflowL1('TfJob'), l2: v1JobL2 },
+  'kubeflow.org/v1 MPIJob': { l1: kubeflowL1('MpiJob'), l2: v1JobL2 },
+  'kubeflow.org/v1 XGBoostJob': { l1: kubeflowL1('XgBoostJob'), l2: v1JobL2 },
+  'kubeflow.org/v1 PaddleJob': { l1: kubeflowL1('PaddleJob'), l2: v1JobL2 },
+  'kubeflow.org/v1 JAXJob': { l1: kubeflowL1('JaxJob'), l2: v1JobL2 },
   'kubeflow.org/v1 MXJob': { l1: kubeflowL1('MxJob'), l2: 'the package has no MXJob construct (the legacy kind has an L1 only)' },
   'trainer.kubeflow.org/v1alpha1 TrainJob': { l1: trainerL1('TrainJob'), l2: trainJobL2 },
   'trainer.kubeflow.org/v1alpha1 TrainingRuntime': { l1: trainerL1('TrainingRuntime'), l2: runtimeL2 },
@@ -74,8 +74,11 @@ type L2Mapper = (doc: any, chart: string, id: string, findings: readonly string[
 
 /** The L2 code of an object (the construct and what the module imports for it), or why the construct cannot say it. */
 export type L2Mapping =
-  /** `patches`: why each JSON patch the code adds is there, one comment each, above the code. */
-  | { readonly code: string; readonly imports: readonly string[]; readonly patches?: readonly string[] }
+  /**
+   * `patches`: why each JSON patch the code adds is there, one comment each, above the code;
+   * `patched`: the code adds JSON patches and says why itself (the v1 jobs' mapper).
+   */
+  | { readonly code: string; readonly imports: readonly string[]; readonly patches?: readonly string[]; readonly patched?: boolean }
   | { readonly cannot: string };
 
 /** Why an object without a mapper of its own is an ApiObject, by API group. */
@@ -99,7 +102,8 @@ export function mapperFor(doc: any, planned?: L2Mapping): Mapper {
     const l2 = planned ?? (typeof t.l2 === 'string' ? { cannot: `${d.kind}: ${t.l2}` } : t.l2(normalised(d), chart, id, findings));
     if ('code' in l2) {
       const patches = l2.patches ?? [];
-      return { tier: patches.length > 0 ? 'l2+patch' : 'l2', kind: key(d), lines: [...patches.flatMap(comment), l2.code], imports: l2.imports };
+      const tier = patches.length > 0 || l2.patched ? 'l2+patch' : 'l2';
+      return { tier, kind: key(d), lines: [...patches.flatMap(comment), l2.code], imports: l2.imports };
     }
     const why = l2.cannot.charAt(0).toUpperCase() + l2.cannot.slice(1);
     return typedStatement(d, chart, id, t.l1, `${why}; its typed L1 class says it.`);

@@ -2,10 +2,10 @@
  * The L2 mapper of TrainingRuntimes and ClusterTrainingRuntimes, for the runtimes of one training
  * step: a torch, JAX or XGBoost policy with its node count and nothing else, and a JobSet template
  * of one replicated job `node` (the `trainer` step label) whose pod runs one container `node` with
- * an image, a command and arguments, resources and shared memory. That is what the construct
- * renders from `mlPolicy`, `numNodes`, `image`, `command`, `args`, `resources` (requests equal to
- * limits, and the accelerator's toleration on the pod), `sharedMemory` (a memory-backed `dshm`
- * volume at /dev/shm) and `topology` (Kueue's required or preferred level, a pod annotation), with the `trainer.kubeflow.org/framework` label (`frameworkLabel` when it
+ * an image, a command and arguments, resources and shared memory, on nodes it may select. That is
+ * what the construct renders from `mlPolicy`, `numNodes`, `image`, `command`, `args`, `resources`
+ * (requests equal to limits, and the accelerator's toleration on the pod), `sharedMemory` (a
+ * memory-backed `dshm` volume at /dev/shm), `nodeSelector` and `topology` (Kueue's required or preferred level, a pod annotation), with the `trainer.kubeflow.org/framework` label (`frameworkLabel` when it
  * is not the policy's name) and three settings of its own: the pods opted out of Istio's sidecar
  * (`sidecar.istio.io/inject: "false"`), the service-account token not mounted and the container's
  * `securityContext` of `PodSecurity.DEFAULT`. A runtime written without them (upstream's) is said
@@ -143,8 +143,10 @@ export function runtimeL2(doc: any, chart: string, id: string, findings: readonl
     checks.push(
       [keysWithin(pod, ['metadata', 'spec']) && (pod.metadata === undefined || topology !== undefined),
         'pod metadata other than the Istio opt-out and a Kueue topology level'],
-      [keysWithin(pod?.spec, ['containers', 'automountServiceAccountToken', 'tolerations', 'volumes']) && [undefined, false].includes(pod.spec.automountServiceAccountToken),
-        'pod settings beside its container'],
+      [keysWithin(pod?.spec, ['containers', 'automountServiceAccountToken', 'tolerations', 'volumes', 'nodeSelector'])
+        && [undefined, false].includes(pod.spec.automountServiceAccountToken)
+        && (pod.spec.nodeSelector === undefined || (isMap(pod.spec.nodeSelector) && Object.values(pod.spec.nodeSelector).every(isString))),
+      'pod settings beside its container and node selector'],
       [container !== undefined && keysWithin(container, ['name', 'image', 'command', 'args', 'securityContext', 'resources', 'volumeMounts'])
       && container.name === 'node' && isString(container.image) && [container.command, container.args].every(v => v === undefined || isStringList(v))
       && (container.securityContext === undefined || same(container.securityContext, DEFAULT_CONTAINER_SECURITY)),
@@ -197,6 +199,7 @@ export function runtimeL2(doc: any, chart: string, id: string, findings: readonl
     props.push(['sharedMemory', ref(sharedMemory)]);
     imports.push('cdk8s Size');
   }
+  if (pod.spec.nodeSelector !== undefined) props.push(['nodeSelector', json(pod.spec.nodeSelector)]);
   const construct = `new ${kind}(${chart}, ${quoteString(id)}, ${print(object(props))})`;
   if (patches.length === 0) return { code: `${construct};`, imports };
   return {

@@ -1,0 +1,442 @@
+/**
+ * The L2 mapper of the six Training Operator v1 kinds: a job is read back into the props of its
+ * construct (DistributedPyTorch, ParameterServerTF, MpiAllReduce, DistributedXGBoost,
+ * DistributedPaddle, DistributedJax), and the manifest the construct renders from those props is
+ * predicted (convert-v1-pod.ts for the pods, here for the job) and compared with the input, both
+ * after upstream's defaulting (convert-v1-defaults.ts, the only differences accepted).
+ *
+ * What the props cannot say becomes a JSON patch on the construct's `apiObject`, with a comment
+ * that names it. Two kinds of patch: the construct's pod hardening that an input without it needs
+ * taken out (an unmounted service account token, a container security context that forbids
+ * privilege escalation) is patched out on every pod, since it is what the construct adds rather
+ * than what it cannot say; every other patch is a field the construct cannot say, and a job needs
+ * at most MAX_PATCHES of those to be said by its construct (a field patched alike in several pods
+ * counted once). A job with more, one whose replica
+ * types or containers the construct does not make, or one `lint` finds fault with (the construct
+ * would refuse it at synth), is left to its typed L1 class, and the comment says why.
+ */
+import { Expr, json, object, print, quoteString } from './convert-code';
+import type { L2Mapping } from './convert-mappers';
+import { differences, escape } from './convert-typed';
+import { OPERATOR_DEFAULTS, withUpstreamDefaults } from './convert-v1-defaults';
+import { V1_KINDS, V1Role } from './convert-v1-kinds';
+import { ClaimMount, ISTIO_ANNOTATION, PodMapping, Said, mapPod, restrictedContainer, said } from './convert-v1-pod';
+import { TRAINING_JOB_REPLICA_KEYS } from '../rules/kubernetes/replica-keys';
+import { KUEUE_PRIORITY_LABEL, KUEUE_QUEUE_LABEL } from '../rules/kueue/labels';
+
+/** The most fields a job may need patched (beyond the hardening; one patched alike in several pods counted once) to be said by its construct. */
+export const MAX_PATCHES = 2;
+
+const isMap = (v: unknown): v is { [key: string]: any } => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isCount = (v: unknown, min: number): v is number => Number.isInteger(v) && (v as number) >= min;
+const ref = (code: string): Expr => ({ type: 'ref', code, value: undefined });
+const enumMember = (value: string) => value.replace(/([a-z])([A-Z])/g, '$1_$2').toUpperCase();
+
+/** The role options in the order the props are written. */
+const OPTION_ORDER = ['containerName', 'image', 'command', 'args', 'workingDir', 'imagePullPolicy', 'env', 'resources', 'sharedMemory', 'nodeSelector',
+  'tolerations', 'priorityClassName', 'podLabels', 'podAnnotations', 'securityContext', 'restartPolicy'];
+/** MPI: the launcher takes neither the job's resources nor its shared memory, and the construct refuses a job-wide command. */
+const MPI_ROLE_ONLY = ['command', 'args', 'resources', 'sharedMemory'];
+const RESTART_POLICIES = ['Always', 'OnFailure', 'Never', 'ExitCode'];
+const CLEAN_POD_POLICIES = ['None', 'Running', 'All'];
+
+/** The construct for `doc` (a v1 job, nulls dropped), or why it cannot say it. */
+export function v1JobL2(doc: any, chart: string, id: string, findings: readonly string[]): L2Mapping {
+  const kind = V1_KINDS[doc.kind];
+  const construct = kind.construct;
+  if (findings.length > 0) return { cannot: `the ${construct} construct would refuse it at synth (${findings[0]})` };
+  const defaults = OPERATOR_DEFAULTS[doc.kind];
+  const replicaKey = TRAINING_JOB_REPLICA_KEYS[doc.kind];
+  const name = doc.metadata?.name;
+  const input = withUpstreamDefaults(doc);
+  const replicaSpecs = input.spec?.[replicaKey];
+  if (typeof name !== 'string') return { cannot: `the ${construct} construct names every job (this one has no metadata.name)` };
+  if (!isMap(replicaSpecs)) return { cannot: `the ${construct} construct writes spec.${replicaKey}, which this job lacks` };
+  const types = Object.keys(replicaSpecs);
+  const known = kind.roles.map(r => r.type);
+  const unknown = types.filter(t => !known.includes(t));
+  if (unknown.length > 0) return { cannot: `the ${construct} construct makes the replica types ${known.join(', ')}, not ${unknown.join(', ')}` };
+  const missing = kind.roles.filter(r => r.required && !types.includes(r.type));
+  if (missing.length > 0) return { cannot: `the ${construct} construct always makes a ${missing[0].type}, which this job lacks` };
+  const elastic = doc.kind === 'PyTorchJob' || doc.kind === 'PaddleJob' ? doc.spec.elasticPolicy : undefined;
+  if (doc.kind === 'PyTorchJob' && (elastic === undefined) !== types.includes('Master')) {
+    return { cannot: 'the DistributedPyTorch construct makes a Master for a static job and none for an elastic one' };
+  }
+  const roles = kind.roles.filter(r => types.includes(r.type));
+  for (const role of roles) {
+    const replicas = replicaSpecs[role.type].replicas;
+    if (role.count === undefined ? replicas !== 1 : !isCount(replicas, role.count.min)) {
+      return { cannot: `the ${construct} construct does not make ${replicas} ${role.type} pods` };
+    }
+  }
+
+  // Job-wide facts the pods need first: the Istio annotation, the port, the MPI containers.
+  const annotationOf = (t: string) => replicaSpecs[t].template?.metadata?.annotations?.[ISTIO_ANNOTATION];
+  const istioSidecar = !types.every(t => annotationOf(t) === 'false');
+  const containerOf = (t: string) => replicaSpecs[t].template?.spec?.containers?.[0];
+  let port: { number: number; name: string } | undefined;
+  if (defaults.port !== undefined) {
+    const exact = types.map(t => containerOf(t)?.ports).find(p => Array.isArray(p) && p.length === 1 && isMap(p[0])
+      && Object.keys(p[0]).sort().join() === 'containerPort,name' && p[0].name === defaults.port!.name && isCount(p[0].containerPort, 1));
+    port = { number: exact?.[0].containerPort ?? defaults.port.number, name: defaults.port.name };
+  }
+  const mpi = doc.kind === 'MPIJob';
+  const mainContainer: string = mpi ? String(types.includes('Worker') ? containerOf('Worker')?.name : doc.spec.mainContainer ?? 'mpi') : defaults.containerName;
+  const containerNameOf = (t: string) => (mpi && t === 'Launcher' ? String(containerOf(t)?.name) : mainContainer);
+
+  // The security preset and gang scheduling are the job's: each holds for every pod or for none.
+  const restricted = types.every(t => restrictedContainer(containerOf(t)?.securityContext) !== undefined);
+  const gang = gangScheduling(doc.spec.runPolicy?.schedulingPolicy, types.map(t => replicaSpecs[t].template?.spec?.schedulerName),
+    types.reduce((n, t) => n + replicaSpecs[t].replicas, 0));
+  // Claims are mounted with `job.mount`, into every pod alike: read them only when every pod has the same.
+  const podOf = (t: string, claims: boolean) => mapPod(replicaSpecs[t].template, {
+    containerName: containerNameOf(t),
+    port,
+    istioSidecar,
+    serviceAccountName: mpi && t === 'Launcher' ? `${name}-launcher` : undefined,
+    claims,
+    restricted,
+    schedulerName: gang?.schedulerName,
+  });
+  const claimLists = new Set(types.map(t => JSON.stringify(podOf(t, true)?.claims ?? [])));
+  const claims = claimLists.size === 1 ? JSON.parse([...claimLists][0]) as ClaimMount[] : [];
+  const pods = new Map<string, PodMapping>();
+  for (const role of roles) {
+    const pod = podOf(role.type, claimLists.size === 1);
+    if (pod === undefined) {
+      return { cannot: `the ${construct} construct writes one container named ${containerNameOf(role.type)} in the ${role.type} pods (sidecars are added after construction, which convert does not write)` };
+    }
+    const options = new Map(pod.options);
+    const restartPolicy = replicaSpecs[role.type].restartPolicy;
+    if (restartPolicy !== defaults.restartPolicy) {
+      options.set('restartPolicy', said(ref(RESTART_POLICIES.includes(restartPolicy) ? `RestartPolicy.${enumMember(restartPolicy)}`
+        : `RestartPolicy.of(${quoteString(String(restartPolicy))})`), ['cdk8s-kubeflow RestartPolicy']));
+    }
+    if (mpi && role.type === 'Launcher' && containerNameOf('Launcher') !== mainContainer) {
+      options.set('containerName', said(json(containerNameOf('Launcher'))));
+    }
+    pods.set(role.type, { ...pod, options });
+  }
+
+  // Options every pod has alike are said once, for the job.
+  const jobOptions = new Map<string, Said>();
+  for (const option of OPTION_ORDER) {
+    const all = roles.map(r => pods.get(r.type)!.options.get(option));
+    if (option === 'containerName' || (mpi && MPI_ROLE_ONLY.includes(option)) || all.some(o => o === undefined)) continue;
+    if (new Set(all.map(o => print(o!.expr))).size === 1) jobOptions.set(option, all[0]!);
+  }
+  const roleOptions = (role: V1Role) => [...pods.get(role.type)!.options]
+    .filter(([o]) => !jobOptions.has(o))
+    .sort(([a], [b]) => OPTION_ORDER.indexOf(a) - OPTION_ORDER.indexOf(b));
+
+  const props: Array<[string, Expr]> = [];
+  const imports = new Set<string>([`cdk8s-kubeflow ${construct}`]);
+  const use = (s: Said) => {
+    s.imports.forEach(i => imports.add(i));
+    return s.expr;
+  };
+
+  // Metadata as written; Kueue's labels through the props that write them.
+  const labels = { ...doc.metadata.labels };
+  const queue = kind.queueable ? labels[KUEUE_QUEUE_LABEL] : undefined;
+  const priority = kind.queueable ? labels[KUEUE_PRIORITY_LABEL] : undefined;
+  if (typeof queue === 'string') delete labels[KUEUE_QUEUE_LABEL];
+  if (typeof priority === 'string') delete labels[KUEUE_PRIORITY_LABEL];
+  props.push(['metadata', object(Object.entries(doc.metadata).filter(([k]) => k !== 'labels' || Object.keys(labels).length > 0)
+    .map(([k, v]): [string, Expr] => [k, json(k === 'labels' ? labels : v)]))]);
+  if (typeof queue === 'string') props.push(['queue', json(queue)]);
+  if (typeof priority === 'string') props.push(['workloadPriorityClass', json(priority)]);
+
+  for (const role of kind.roles.filter(r => r.count !== undefined)) {
+    const count = types.includes(role.type) ? replicaSpecs[role.type].replicas : 0;
+    if (count !== role.count!.default) props.push([role.count!.prop, json(count)]);
+  }
+  for (const [option, s] of jobOptions) props.push([option, use(s)]);
+  for (const role of roles) {
+    const own = roleOptions(role);
+    if (own.length > 0 || role.madeByOptions) props.push([role.options, object(own.map(([o, s]) => [o, use(s)]))]);
+  }
+
+  // The kind's own fields, and what the construct writes of them.
+  const spec: { [field: string]: unknown } = {};
+  const accelerators = (t: string) => pods.get(t)?.accelerators;
+  if (doc.kind === 'PyTorchJob') {
+    const nproc = doc.spec.nprocPerNode;
+    if (typeof nproc === 'string' && ['auto', 'cpu', 'gpu'].includes(nproc)) {
+      props.push(['nprocPerNode', use(said(ref(`NprocPerNode.${nproc.toUpperCase()}`), ['cdk8s-kubeflow NprocPerNode']))]);
+      spec.nprocPerNode = nproc;
+    } else if (typeof nproc === 'string' && /^[1-9]\d*$/.test(nproc)) {
+      props.push(['nprocPerNode', use(said(ref(`NprocPerNode.of(${nproc})`), ['cdk8s-kubeflow NprocPerNode']))]);
+      spec.nprocPerNode = nproc;
+    } else if (accelerators(types.includes('Worker') ? 'Worker' : 'Master') !== undefined && elastic?.nProcPerNode === undefined) {
+      // Told nothing, the construct starts one process per accelerator; the operator's default is "auto".
+      props.push(['nprocPerNode', use(said(ref('NprocPerNode.AUTO'), ['cdk8s-kubeflow NprocPerNode']))]);
+      spec.nprocPerNode = 'auto';
+    }
+  }
+  if (isMap(elastic)) {
+    const bounds = elasticProps(elastic, doc.kind === 'PyTorchJob', imports);
+    const workers = replicaSpecs.Worker?.replicas;
+    if (bounds === undefined || workers < elastic.minReplicas || workers > elastic.maxReplicas) {
+      return { cannot: `the ${construct} construct does not say spec.elasticPolicy as written (bounds that hold the workers, rendezvous settings by name)` };
+    }
+    props.push(['elastic', bounds.props]);
+    spec.elasticPolicy = bounds.rendered;
+  }
+  if (doc.kind === 'TFJob' && doc.spec.successPolicy === 'AllWorkers') {
+    props.push(['successPolicy', use(said(ref('SuccessPolicy.ALL_WORKERS'), ['cdk8s-kubeflow SuccessPolicy']))]);
+    spec.successPolicy = 'AllWorkers';
+  }
+  if (doc.kind === 'TFJob' && doc.spec.enableDynamicWorker === true) {
+    props.push(['enableDynamicWorker', json(true)]);
+    spec.enableDynamicWorker = true;
+  }
+  if (mpi) {
+    const slots = doc.spec.slotsPerWorker;
+    if (isCount(slots, 1)) props.push(['slotsPerWorker', json(slots)]);
+    spec.slotsPerWorker = isCount(slots, 1) ? slots : accelerators('Worker') ?? 1;
+    if (mainContainer !== 'mpi') props.push(['mainContainer', json(mainContainer)]);
+    spec.mainContainer = mainContainer;
+  }
+  if (port !== undefined && port.number !== defaults.port!.number) props.push(['port', json(port.number)]);
+
+  const runPolicy = runPolicyProps(doc.spec.runPolicy, kind.cleansRunningPods(types), imports);
+  if (runPolicy.props.length > 0) props.push(['runPolicy', object(runPolicy.props)]);
+  if (gang !== undefined) {
+    props.push(['gangScheduling', gang.props]);
+    gang.imports.forEach(i => imports.add(i));
+    runPolicy.rendered.schedulingPolicy = gang.rendered;
+  }
+  if (restricted) {
+    props.push(['security', ref('PodSecurity.RESTRICTED')]);
+    imports.add('cdk8s-kubeflow PodSecurity');
+  }
+  if (istioSidecar) props.push(['istioSidecar', json(true)]);
+
+  spec[replicaKey] = Object.fromEntries(roles.map(r => [r.type, {
+    replicas: replicaSpecs[r.type].replicas,
+    restartPolicy: replicaSpecs[r.type].restartPolicy,
+    template: pods.get(r.type)!.rendered,
+  }]));
+  if (Object.keys(runPolicy.rendered).length > 0) spec.runPolicy = runPolicy.rendered;
+  const rendered = { apiVersion: doc.apiVersion, kind: doc.kind, metadata: doc.metadata, spec };
+
+  const patches = patchesFor(doc, rendered, replicaKey);
+  const fields = patches.filter(p => !p.hardening);
+  // A field patched alike in several pods (the same value, or removed from each) is one thing the construct cannot say.
+  const distinct = new Set(fields.map(p => JSON.stringify([p.path[1] === replicaKey ? p.path.slice(3) : p.path, p.op, p.value]))).size;
+  if (distinct > MAX_PATCHES) {
+    return { cannot: `the ${construct} construct does not say ${fields.map(p => p.field).join(', ')} (${distinct} fields, one patched alike in several pods counted once; convert patches at most ${MAX_PATCHES})` };
+  }
+  const code = `new ${construct}(${chart}, ${quoteString(id)}, ${print(object(props))})`;
+  const patchLines = patches.flatMap(p => [...commentLines(p.reason, '  '), `  ${patchCode(p)},`]);
+  if (patches.length > 0) imports.add('cdk8s JsonPatch');
+  if (claims.length === 0) {
+    const statement = patches.length === 0 ? `${code};` : [`${code}.apiObject.addJsonPatch(`, ...patchLines, ');'].join('\n');
+    return { code: statement, imports: [...imports], patched: patches.length > 0 };
+  }
+  // Mounts are calls on the job: a block gives it a name of its own.
+  imports.add('cdk8s-plus-28 PersistentVolumeClaim');
+  imports.add('cdk8s-plus-28 Volume');
+  const lines = [
+    '{',
+    `  const job = ${code.replace(/\n/g, '\n  ')};`,
+    ...claims.flatMap(c => mountCode(c, chart, id).map(l => `  ${l}`)),
+    ...patches.length === 0 ? [] : ['  job.apiObject.addJsonPatch(', ...patchLines.map(l => `  ${l}`), '  );'],
+    '}',
+  ];
+  return { code: lines.join('\n'), imports: [...imports], patched: patches.length > 0 };
+}
+
+/** The elastic prop (`ElasticOptions` for PyTorch, `ElasticBounds` for Paddle) and the elasticPolicy it renders, or undefined when the bounds are not both given. */
+function elasticProps(policy: { [key: string]: any }, pytorch: boolean, imports: Set<string>): { props: Expr; rendered: unknown } | undefined {
+  if (!isCount(policy.minReplicas, 1) || !isCount(policy.maxReplicas, policy.minReplicas)) return undefined;
+  const props: Array<[string, Expr]> = [['minWorkers', json(policy.minReplicas)], ['maxWorkers', json(policy.maxReplicas)]];
+  const rendered: { [key: string]: unknown } = { minReplicas: policy.minReplicas, maxReplicas: policy.maxReplicas };
+  if (isCount(policy.maxRestarts, 0)) {
+    props.push(['maxRestarts', json(policy.maxRestarts)]);
+    rendered.maxRestarts = policy.maxRestarts;
+  }
+  // Metrics by resource utilization only: their fields are plain in the typed props.
+  if (Array.isArray(policy.metrics) && policy.metrics.every(m => isMap(m) && m.type === 'Resource' && Object.keys(m).sort().join() === 'resource,type'
+    && Object.keys(m.resource).sort().join() === 'name,target' && Object.keys(m.resource.target).sort().join() === 'averageUtilization,type')) {
+    props.push(['metrics', json(policy.metrics)]);
+    rendered.metrics = policy.metrics;
+  }
+  if (pytorch) {
+    const backend = policy.rdzvBackend;
+    if (typeof backend === 'string' && ['c10d', 'etcd', 'etcd-v2'].includes(backend)) {
+      props.push(['rendezvousBackend', ref(`RendezvousBackend.${backend.replace('-', '_').toUpperCase()}`)]);
+      imports.add('cdk8s-kubeflow RendezvousBackend');
+      rendered.rdzvBackend = backend;
+    }
+    for (const [field, prop] of [['rdzvHost', 'rendezvousHost'], ['rdzvPort', 'rendezvousPort'], ['rdzvId', 'rendezvousId']]) {
+      if (typeof policy[field] === (field === 'rdzvPort' ? 'number' : 'string')) {
+        props.push([prop, json(policy[field])]);
+        rendered[field] = policy[field];
+      }
+    }
+  }
+  return { props: object(props), rendered };
+}
+
+/**
+ * The `gangScheduling` prop of a job whose pods all name one gang scheduler and whose run policy
+ * has a scheduling policy, and what the construct renders of it; undefined otherwise.
+ */
+function gangScheduling(policy: unknown, schedulerNames: readonly unknown[], pods: number)
+  : { schedulerName: string; props: Expr; rendered: { [key: string]: unknown }; imports: string[] } | undefined {
+  const SCHEDULERS: { readonly [name: string]: string } = { 'volcano': 'VOLCANO', 'scheduler-plugins-scheduler': 'SCHEDULER_PLUGINS' };
+  const schedulerName = schedulerNames[0];
+  if (!isMap(policy) || typeof schedulerName !== 'string' || SCHEDULERS[schedulerName] === undefined || schedulerNames.some(n => n !== schedulerName)) {
+    return undefined;
+  }
+  const imports = ['cdk8s-kubeflow GangScheduler'];
+  const props: Array<[string, Expr]> = [['scheduler', ref(`GangScheduler.${SCHEDULERS[schedulerName]}`)]];
+  // minAvailable is every pod of the job unless given.
+  const rendered: { [key: string]: unknown } = { minAvailable: pods };
+  if (isCount(policy.minAvailable, 1) && policy.minAvailable !== pods) {
+    props.push(['minAvailable', json(policy.minAvailable)]);
+    rendered.minAvailable = policy.minAvailable;
+  }
+  for (const field of ['queue', 'priorityClass']) {
+    if (typeof policy[field] === 'string') {
+      props.push([field, json(policy[field])]);
+      rendered[field] = policy[field];
+    }
+  }
+  if (isCount(policy.scheduleTimeoutSeconds, 1)) {
+    props.push(['scheduleTimeout', ref(`Duration.seconds(${policy.scheduleTimeoutSeconds})`)]);
+    imports.push('cdk8s Duration');
+    rendered.scheduleTimeoutSeconds = policy.scheduleTimeoutSeconds;
+  }
+  return { schedulerName, props: object(props), rendered, imports };
+}
+
+/** The runPolicy prop for the fields it says, and what the construct renders (its own cleanPodPolicy default included). */
+function runPolicyProps(runPolicy: unknown, cleansRunningPods: boolean, imports: Set<string>)
+  : { props: Array<[string, Expr]>; rendered: { [key: string]: unknown } } {
+  const given = isMap(runPolicy) ? runPolicy : {};
+  const props: Array<[string, Expr]> = [];
+  const rendered: { [key: string]: unknown } = {};
+  const clean = CLEAN_POD_POLICIES.includes(given.cleanPodPolicy) ? given.cleanPodPolicy as string : undefined;
+  // An input without the field is the operator's None, which the construct writes when it would clean running pods.
+  const wanted = clean ?? (cleansRunningPods ? 'None' : undefined);
+  if (wanted !== undefined && !(cleansRunningPods && wanted === 'Running')) {
+    props.push(['cleanPodPolicy', ref(`CleanPodPolicy.${wanted.toUpperCase()}`)]);
+    imports.add('cdk8s-kubeflow CleanPodPolicy');
+  }
+  const cleanRendered = wanted ?? (cleansRunningPods ? 'Running' : undefined);
+  if (cleanRendered !== undefined) rendered.cleanPodPolicy = cleanRendered;
+  for (const [field, prop, min] of [['ttlSecondsAfterFinished', 'ttlAfterFinished', 0], ['activeDeadlineSeconds', 'activeDeadline', 1]] as const) {
+    if (isCount(given[field], min)) {
+      props.push([prop, ref(`Duration.seconds(${given[field]})`)]);
+      imports.add('cdk8s Duration');
+      rendered[field] = given[field];
+    }
+  }
+  if (isCount(given.backoffLimit, 0)) {
+    props.push(['backoffLimit', json(given.backoffLimit)]);
+    rendered.backoffLimit = given.backoffLimit;
+  }
+  if (typeof given.suspend === 'boolean') {
+    props.push(['suspend', json(given.suspend)]);
+    rendered.suspend = given.suspend;
+  }
+  return { props, rendered };
+}
+
+/** A JSON patch on the construct's object, and what it stands for. */
+interface Patch {
+  readonly op: 'add' | 'remove';
+  readonly path: readonly string[];
+  readonly value?: unknown;
+  /** The construct's hardening of a pod, taken out (not a field the construct cannot say). */
+  readonly hardening: boolean;
+  /** The field, for the comment of a job left to its L1. */
+  readonly field: string;
+  readonly reason: string;
+}
+
+/**
+ * The patches that make what the construct renders (`rendered`, predicted) the input `doc`: one
+ * per field where they differ after upstream's defaulting, set to the input's value or removed
+ * when the input has none; a list is patched whole (but the one container, whose fields are
+ * patched one by one).
+ */
+function patchesFor(doc: any, rendered: any, replicaKey: string): Patch[] {
+  const diffs = differences(withUpstreamDefaults(doc), withUpstreamDefaults(rendered));
+  const seen = new Set<string>();
+  const out: Patch[] = [];
+  for (const diff of diffs) {
+    const cut = diff.findIndex((s, i) => /^\d+$/.test(s) && !(diff[i - 1] === 'containers' && diff[i - 2] === 'spec' && diff[i - 3] === 'template'));
+    const path = cut < 0 ? diff : diff.slice(0, cut);
+    const key = path.join('/');
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const value = valueAt(doc, path);
+    const role = path[0] === 'spec' && path[1] === replicaKey ? path[2] : undefined;
+    const field = role === undefined ? path.join('.') : `${role}.${path.slice(3).join('.')}`;
+    const last = path[path.length - 1];
+    if (value === undefined && role !== undefined && last === 'automountServiceAccountToken' && path.length === 6) {
+      out.push({ op: 'remove', path, hardening: true, field, reason: `The input mounts the service account token in the ${role} pods; the construct leaves it unmounted unless a service account is named` });
+    } else if (value === undefined && role !== undefined && last === 'securityContext' && path[path.length - 3] === 'containers') {
+      out.push({ op: 'remove', path, hardening: true, field, reason: `The input gives the ${role} container no security context; the construct forbids privilege escalation and privileged mode` });
+    } else if (value === undefined) {
+      const what = role !== undefined && last === 'tolerations' ? `lets the ${role} pods tolerate their accelerator's taint`
+        : field === 'spec.mainContainer' ? 'names the container mpirun execs into (spec.mainContainer)' : `writes ${field}`;
+      out.push({ op: 'remove', path, hardening: false, field, reason: `The construct ${what}, which the input leaves out` });
+    } else {
+      out.push({ op: 'add', path, value, hardening: false, field, reason: `The construct does not say ${field} as written` });
+    }
+  }
+  return out;
+}
+
+/**
+ * The volume of a claim, in a constant, and `job.mount(path, volume)`; the claim and the volume are
+ * made in the chart under ids of the job's.
+ */
+function mountCode(c: ClaimMount, chart: string, id: string): string[] {
+  const words = c.volumeName.split(/[^A-Za-z0-9]+/).filter(w => w !== '');
+  const variable = `${words.map((w, i) => (i === 0 ? w.toLowerCase() : w[0].toUpperCase() + w.slice(1).toLowerCase())).join('')}Volume`;
+  const name = /^[A-Za-z]/.test(variable) ? variable : `volume${variable}`;
+  const volumeOptions = [
+    ...c.volumeName === `pvc-${c.claimName}` ? [] : [`name: ${quoteString(c.volumeName)}`],
+    ...c.volumeReadOnly ? ['readOnly: true'] : [],
+  ];
+  return [
+    `const ${name} = Volume.fromPersistentVolumeClaim(`,
+    `  ${chart},`,
+    `  ${quoteString(`${id}-${c.volumeName}`)},`,
+    `  PersistentVolumeClaim.fromClaimName(${chart}, ${quoteString(`${id}-${c.volumeName}-claim`)}, ${quoteString(c.claimName)}),`,
+    ...volumeOptions.length > 0 ? [`  { ${volumeOptions.join(', ')} },`] : [],
+    ');',
+    `job.mount(${quoteString(c.mountPath)}, ${name}${c.mountReadOnly ? ', { readOnly: true }' : ''});`,
+  ];
+}
+
+function valueAt(doc: unknown, path: readonly string[]): unknown {
+  let v: any = doc;
+  for (const p of path) v = v === undefined || v === null ? undefined : v[p];
+  return v;
+}
+
+function patchCode(p: Patch): string {
+  const pointer = quoteString(`/${p.path.map(escape).join('/')}`);
+  return p.op === 'remove' ? `JsonPatch.remove(${pointer})` : `JsonPatch.add(${pointer}, ${print(json(p.value), '  ')})`;
+}
+
+/** `// text` lines at `indent`, wrapped before 120 columns. */
+function commentLines(text: string, indent: string): string[] {
+  const lines: string[] = [];
+  let line = `${indent}//`;
+  for (const word of text.split(' ')) {
+    if (line.length + 1 + word.length > 118 && line !== `${indent}//`) {
+      lines.push(line);
+      line = `${indent}//`;
+    }
+    line += ` ${word}`;
+  }
+  return [...lines, `${line}.`];
+}

@@ -36,14 +36,32 @@ function isL1(apiObject: ApiObject): apiObject is L1Object {
  */
 const memos = new WeakMap<IConstruct, Map<ApiObject, any>>();
 
+/** Values worked out from the whole app while one synth runs, by name (see `oncePerSynth`). */
+const synthValues = new WeakMap<IConstruct, Map<string, unknown>>();
+
 /** Starts keeping the renderings of the app's L1s (at the start of a synth). */
 export function keepRenderings(root: IConstruct): void {
   memos.set(root, new Map());
+  synthValues.set(root, new Map());
 }
 
 /** Stops keeping them, and forgets them (at the end of the synth). */
 export function dropRenderings(root: IConstruct): void {
   memos.delete(root);
+  synthValues.delete(root);
+}
+
+/**
+ * A value worked out from the whole app (say, its Kueue objects) that every object of one kind asks
+ * for when it renders: computed once while a synth of the app runs, when nothing can change the
+ * tree, and afresh on every call outside one. Without it, each of N jobs walking the app's tree
+ * makes a synth quadratic in the app's size.
+ */
+export function oncePerSynth<T>(root: IConstruct, name: string, compute: () => T): T {
+  const values = synthValues.get(root);
+  if (values === undefined) return compute();
+  if (!values.has(name)) values.set(name, compute());
+  return values.get(name) as T;
 }
 
 /** Whether the app's renderings are being kept (a synth of it is running). */

@@ -21,6 +21,7 @@ import { Finding, finding } from '../rules/finding';
 import { KUEUE_QUEUE_LABEL, kueueJobLabels } from '../rules/kueue/labels';
 import type { PlacementNeed } from '../rules/kueue/trainjob-placement';
 import { checkCount, fail, raise, raiseFirst } from '../rules/report';
+import { oncePerSynth } from '../rules/render-hook';
 import { LAUNCHER_JOB, LIBRARY_PATCH_MANAGER, NODE_JOB, RUNTIME_PROVIDED_ANNOTATION, TRAINER_GROUP } from '../rules/trainer/names';
 import { isTrainerRuntime, runtimeKey } from '../rules/trainer/runtime-lookup';
 import { dropUndefined, mergeMaps, uniqueByContent } from '../util/collections';
@@ -352,8 +353,10 @@ export class TrainJob extends KubeflowResource {
   private kueuePlacement(trainerSpec: object): Map<string, PlacementNeed> {
     const queue = this.props.queue ?? this._platformDefaults.queue;
     if (queue === undefined || this.props.multiKueue) return new Map();
-    const objects = this.node.root.node.findAll().filter((c): c is ApiObject => ApiObject.isApiObject(c));
-    const kueue = objects.filter(o => o.apiVersion.startsWith('kueue.x-k8s.io/'));
+    // Every queued job of the app asks for the same Kueue objects: looked up once per synth.
+    const root = this.node.root;
+    const kueue = oncePerSynth(root, 'kueue-objects', () => root.node.findAll()
+      .filter((c): c is ApiObject => ApiObject.isApiObject(c) && c.apiVersion.startsWith('kueue.x-k8s.io/')));
     if (!kueue.some(o => o.kind === 'ClusterQueue')) return new Map();
     const runtime = this.runtime._facts?.apiObject ?? appRuntimeNamed(this.apiObject, this.runtime.kind, this.runtime.name)?.apiObject;
     const runtimeDocs = runtime === undefined ? [] : [runtime.toJson()];
@@ -369,7 +372,8 @@ export class TrainJob extends KubeflowResource {
     };
     const runtimes = new Map(runtimeDocs.filter(isTrainerRuntime).map(d => [runtimeKey(d), d]));
     const { trainJobPlacement, queueIndex } = kueuePlacementRules();
-    const placement = trainJobPlacement(job, queueIndex(kueue.map(o => o.toJson())), runtimes);
+    const queues = oncePerSynth(root, 'kueue-queue-index', () => queueIndex(kueue.map(o => o.toJson())));
+    const placement = trainJobPlacement(job, queues, runtimes);
     return new Map((placement?.needs ?? []).map(n => [n.job, n]));
   }
 

@@ -48,7 +48,9 @@ export default function (app: App): void {
     }],
   });
   const llmQueue = teamQueue('team-llm', 32, 16);
-  const speechQueue = teamQueue('team-speech', 8, 16);
+  // The speech team's nominal H100s hold its fine-tuning job (two 8-GPU nodes) without borrowing:
+  // a job that runs on borrowed GPUs is the first preempted when the lender reclaims them.
+  const speechQueue = teamQueue('team-speech', 16, 16);
 
   const research = new WorkloadPriorityClass(platform, 'research', {
     metadata: { name: 'research' },

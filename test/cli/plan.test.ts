@@ -86,9 +86,9 @@ const EXAMPLES_PLAN = `
 | team-llm (1 job) | a100 | cpu | 0 | 192 | 192 | 384 | within nominal quota |
 | team-llm (1 job) | a100 | memory | 0 | 2Ti | 2Ti | 4Ti | within nominal quota |
 | team-llm (1 job) | a100 | nvidia.com/gpu | 0 | 16 | 16 | 32 | within nominal quota |
-| team-speech (1 job) | h100 | cpu | 192 | 96 | 192 | 288 | borrows 96 |
-| team-speech (1 job) | h100 | memory | 2Ti | 1Ti | 2Ti | 3Ti | borrows 1Ti |
-| team-speech (1 job) | h100 | nvidia.com/gpu | 16 | 8 | 16 | 24 | borrows 8 |
+| team-speech (1 job) | h100 | cpu | 192 | 192 | 192 | 384 | within nominal quota |
+| team-speech (1 job) | h100 | memory | 2Ti | 2Ti | 2Ti | 4Ti | within nominal quota |
+| team-speech (1 job) | h100 | nvidia.com/gpu | 16 | 16 | 16 | 32 | within nominal quota |
 | team-speech (1 job) | a100 | cpu | 0 | 192 | 192 | 384 | within nominal quota |
 | team-speech (1 job) | a100 | memory | 0 | 2Ti | 2Ti | 4Ti | within nominal quota |
 | team-speech (1 job) | a100 | nvidia.com/gpu | 0 | 16 | 16 | 32 | within nominal quota |

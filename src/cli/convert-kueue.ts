@@ -15,6 +15,7 @@
  * convert-kueue-links.ts decides which objects the constructs say and links them up.
  */
 import { Expr, array, call, json, object, print, quoteString } from './convert-code';
+import { isObject as isMap } from '../rules/kubernetes/names';
 
 /** A Kueue object another one names: its kind and `metadata.name`. */
 export interface KueueReference {
@@ -42,7 +43,6 @@ export interface KueueMapper {
   code(doc: any, chart: string, id: string, variable: (ref: KueueReference) => string): KueueCode;
 }
 
-const isMap = (v: unknown): v is { [key: string]: unknown } => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isString = (v: unknown): v is string => typeof v === 'string';
 const isStringMap = (v: unknown) => isMap(v) && Object.values(v).every(isString);
 const isStringList = (v: unknown) => Array.isArray(v) && v.every(isString);

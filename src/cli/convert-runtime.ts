@@ -15,7 +15,9 @@
 import { Expr, json, object, print, quoteString } from './convert-code';
 import type { L2Mapping } from './convert-mappers';
 import type { ChartInput } from './convert-reader';
+import { isObject as isMap } from '../rules/kubernetes/names';
 import { ANCESTOR_LABEL, NODE_JOB } from '../rules/trainer/names';
+import { canonicalJson } from '../util/collections';
 
 const FRAMEWORK_LABEL = 'trainer.kubeflow.org/framework';
 const ISTIO_ANNOTATION = 'sidecar.istio.io/inject';
@@ -27,19 +29,12 @@ const KUEUE_TOPOLOGY: { readonly [annotation: string]: string } = {
 };
 const POD = ['spec', 'template', 'spec', 'replicatedJobs', '0', 'template', 'spec', 'template'];
 
-const isMap = (v: unknown): v is { [key: string]: unknown } => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isString = (v: unknown): v is string => typeof v === 'string';
 const isStringList = (v: unknown) => Array.isArray(v) && v.every(isString);
 const keysWithin = (v: unknown, allowed: readonly string[]) => isMap(v) && Object.keys(v).every(k => allowed.includes(k));
-const same = (a: unknown, b: unknown) => JSON.stringify(sorted(a)) === JSON.stringify(sorted(b));
+const same = (a: unknown, b: unknown) => canonicalJson(a) === canonicalJson(b);
 const ref = (code: string): Expr => ({ type: 'ref', code, value: undefined });
 const ACCELERATORS: { readonly [resourceName: string]: string } = { 'nvidia.com/gpu': 'nvidia', 'amd.com/gpu': 'amd', 'gpu.intel.com/i915': 'intel' };
-
-/** The value with its maps' keys sorted, for comparing as data. */
-function sorted(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(sorted);
-  return isMap(v) ? Object.fromEntries(Object.keys(v).sort().map(k => [k, sorted(v[k])])) : v;
-}
 
 /** The toleration the construct gives the pods of an accelerator (replica.ts). */
 const acceleratorToleration = (resourceName: string) => ({ key: resourceName, operator: 'Exists', effect: 'NoSchedule' });

@@ -11,6 +11,7 @@
  */
 import { Expr, json, object, print, quoteString } from './convert-code';
 import type { L2Mapping } from './convert-mappers';
+import { isObject as isMap } from '../rules/kubernetes/names';
 import { RUNTIME_PROVIDED_ANNOTATION, TRAINER_GROUP } from '../rules/trainer/names';
 
 
@@ -32,7 +33,6 @@ const REFERENCES: { readonly [kind: string]: readonly [provided: string, named: 
   TrainingRuntime: ['providedInNamespace', 'namespaced'],
 };
 
-const isMap = (v: unknown): v is { [key: string]: unknown } => typeof v === 'object' && v !== null && !Array.isArray(v);
 const outside = (value: unknown, allowed: readonly string[], at: string) =>
   (isMap(value) ? Object.keys(value).filter(k => !allowed.includes(k)).map(k => `${at}.${k}`) : [at]);
 

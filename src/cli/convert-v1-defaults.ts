@@ -19,6 +19,7 @@
  *   claim volume's or a volume mount's `readOnly: false` like none (plain bools in
  *   `PersistentVolumeClaimVolumeSource` and `VolumeMount`).
  */
+import { isObject as isMap } from '../rules/kubernetes/names';
 import { TRAINING_JOB_REPLICA_KEYS } from '../rules/kubernetes/replica-keys';
 
 /** What `SetDefaults_<Kind>` of the Training Operator v1.9.4 fills in, per kind (`<kind>_types.go` constants). */
@@ -43,7 +44,6 @@ export const OPERATOR_DEFAULTS: { readonly [kind: string]: OperatorDefaults } = 
   MPIJob: { containerName: 'mpi', restartPolicy: 'Never', replicas: { Worker: 0 } },
 };
 
-const isMap = (v: unknown): v is { [key: string]: any } => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * A copy of a v1 job (kubeflow.org/v1, one of the six kinds above) with the defaults above filled

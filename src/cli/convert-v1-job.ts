@@ -21,13 +21,13 @@ import { differences, escape } from './convert-typed';
 import { OPERATOR_DEFAULTS, withUpstreamDefaults } from './convert-v1-defaults';
 import { V1_KINDS, V1Role } from './convert-v1-kinds';
 import { ClaimMount, ISTIO_ANNOTATION, PodMapping, Said, mapPod, restrictedContainer, said } from './convert-v1-pod';
+import { isObject as isMap } from '../rules/kubernetes/names';
 import { TRAINING_JOB_REPLICA_KEYS } from '../rules/kubernetes/replica-keys';
 import { KUEUE_PRIORITY_LABEL, KUEUE_QUEUE_LABEL } from '../rules/kueue/labels';
 
 /** The most fields a job may need patched (beyond the hardening; one patched alike in several pods counted once) to be said by its construct. */
 export const MAX_PATCHES = 2;
 
-const isMap = (v: unknown): v is { [key: string]: any } => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isCount = (v: unknown, min: number): v is number => Number.isInteger(v) && (v as number) >= min;
 const ref = (code: string): Expr => ({ type: 'ref', code, value: undefined });
 const enumMember = (value: string) => value.replace(/([a-z])([A-Z])/g, '$1_$2').toUpperCase();

@@ -12,6 +12,8 @@
  * object; the round-trip test synthesizes the code and proves the prediction.
  */
 import { Expr, json, object, quoteString } from './convert-code';
+import { isObject as isMap } from '../rules/kubernetes/names';
+import { canonicalJson } from '../util/collections';
 
 /** A prop's code, what the module imports for it, and its value as code (equal code, equal value). */
 export interface Said {
@@ -69,16 +71,10 @@ const RESTRICTED_POD_SECURITY = { runAsNonRoot: true, seccompProfile: { type: 'R
 const ACCELERATORS: { readonly [resourceName: string]: string } = { 'nvidia.com/gpu': 'nvidia', 'amd.com/gpu': 'amd', 'gpu.intel.com/i915': 'intel' };
 const PULL_POLICIES: { readonly [value: string]: string } = { Always: 'ALWAYS', IfNotPresent: 'IF_NOT_PRESENT', Never: 'NEVER' };
 
-const isMap = (v: unknown): v is { [key: string]: any } => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every(s => typeof s === 'string');
 const isStringMap = (v: unknown): v is { [key: string]: string } =>
   isMap(v) && Object.keys(v).length > 0 && Object.values(v).every(s => typeof s === 'string');
-const same = (a: unknown, b: unknown) => JSON.stringify(sorted(a)) === JSON.stringify(sorted(b));
-function sorted(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(sorted);
-  if (!isMap(v)) return v;
-  return Object.fromEntries(Object.keys(v).sort().map(k => [k, sorted(v[k])]));
-}
+const same = (a: unknown, b: unknown) => canonicalJson(a) === canonicalJson(b);
 
 /**
  * The role options of `template` (a v1 job's pod template, operator and pod defaults applied, see

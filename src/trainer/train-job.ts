@@ -358,7 +358,7 @@ export class TrainJob extends KubeflowResource {
     const kueue = oncePerSynth(root, 'kueue-objects', () => root.node.findAll()
       .filter((c): c is ApiObject => ApiObject.isApiObject(c) && c.apiVersion.startsWith('kueue.x-k8s.io/')));
     if (!kueue.some(o => o.kind === 'ClusterQueue')) return new Map();
-    const runtime = this.runtime._facts?.apiObject ?? appRuntimeNamed(this.apiObject, this.runtime.kind, this.runtime.name)?.apiObject;
+    const runtime = this.appRuntimeObject();
     const runtimeDocs = runtime === undefined ? [] : [runtime.toJson()];
     const job = {
       apiVersion: this.apiObject.apiVersion,
@@ -377,9 +377,14 @@ export class TrainJob extends KubeflowResource {
     return new Map((placement?.needs ?? []).map(n => [n.job, n]));
   }
 
+  /** The L1 object of the runtime the job names, when the app defines it (by construct or by name). */
+  private appRuntimeObject(): ApiObject | undefined {
+    return this.runtime._facts?.apiObject ?? appRuntimeNamed(this.apiObject, this.runtime.kind, this.runtime.name)?.apiObject;
+  }
+
   /** The tolerations of a replicated job's pods in the runtime, which a patch's tolerations replace. */
   private runtimeTolerations(job: string): any[] {
-    const runtime = this.runtime._facts?.apiObject ?? appRuntimeNamed(this.apiObject, this.runtime.kind, this.runtime.name)?.apiObject;
+    const runtime = this.appRuntimeObject();
     const doc = runtime?.toJson() ?? this.builtinRuntime();
     const jobs: any[] = doc?.spec?.template?.spec?.replicatedJobs ?? [];
     return jobs.find(j => j?.name === job)?.template?.spec?.template?.spec?.tolerations ?? [];

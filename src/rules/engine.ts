@@ -71,6 +71,9 @@ interface AppState {
 
 const apps = new WeakMap<IConstruct, AppState>();
 
+/** No findings: shared, never written to. */
+const NONE: readonly Finding[] = [];
+
 /**
  * Registers an API object the library writes, owned by `owner` (whose path prefixes the messages).
  * Its findings are reported by `owner`'s validation at synth.
@@ -82,10 +85,13 @@ export function checkRenderedDocument(owner: IConstruct, apiObject: ApiObject, p
   keepRenderingsAroundChart(apiObject, state);
   owner.node.addValidation({
     validate: () => {
-      const found = [...state.findings.get(apiObject) ?? [], ...ownChecks?.() ?? []];
+      const ruled = state.findings.get(apiObject) ?? NONE;
+      const own = ownChecks?.() ?? NONE;
+      const found = own.length === 0 ? ruled : ruled.length === 0 ? own : [...ruled, ...own];
       // The CRD schema is the net under the rules: its findings are reported when no rule found
       // anything, so a name the rules refuse is not reported twice (once by the pattern).
-      return (found.length > 0 ? found : state.schemaFindings.get(apiObject) ?? []).map(describe);
+      const reported = found.length > 0 ? found : state.schemaFindings.get(apiObject) ?? NONE;
+      return reported.length === 0 ? [] : reported.map(describe);
     },
   });
 }
@@ -184,10 +190,14 @@ function runPass(root: IConstruct, state: AppState): void {
     if (!ours.has(apiObject)) continue;
     byPath.set(path, apiObject);
     // The schema's findings on a patched document are about what a patch wrote, not a prop.
+    const { propOf } = ours.get(apiObject)!;
     const crd = crdSchemaFindings(apiObject, schema.schemaViolations(doc) ?? [], schema.toFinding);
-    schemaFindings.set(apiObject, (hasJsonPatches(apiObject) ? crd : withProps(crd, ours.get(apiObject)!.propOf)).filter(on));
-    const ruled = [...kubernetesFindings(doc), ...withUnknownValuesAccepted(kubeflowFindings(doc), accepted, isKnownValueRule)];
-    findings.set(apiObject, withProps(ruled, ours.get(apiObject)!.propOf).filter(on));
+    if (crd.length > 0) schemaFindings.set(apiObject, (hasJsonPatches(apiObject) ? crd : withProps(crd, propOf)).filter(on));
+    // Most documents have no findings: nothing is copied for them.
+    const k8sFound = kubernetesFindings(doc);
+    const kubeflowFound = kubeflowFindings(doc);
+    const ruled = kubeflowFound.length === 0 ? k8sFound : [...k8sFound, ...withUnknownValuesAccepted(kubeflowFound, accepted, isKnownValueRule)];
+    findings.set(apiObject, ruled.length === 0 ? [] : withProps(ruled, propOf).filter(on));
   }
   for (const f of appFindings(documents)) {
     const apiObject = byPath.get(f.path);

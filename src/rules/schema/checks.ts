@@ -39,13 +39,16 @@ function defaultsAlong(schema: SchemaNode, value: unknown, path: readonly string
   const child = schema.properties?.[name] ?? (typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined);
   const current = value[name] === undefined ? child?.default : value[name];
   if (current === undefined || child === undefined) return value;
-  return { ...value, [name]: defaultsAlong(child, current, rest) };
+  const defaulted = defaultsAlong(child, current, rest);
+  // Nothing to fill in (a field that is there, with no defaults below): the value as it is, uncopied.
+  return defaulted === value[name] ? value : { ...value, [name]: defaulted };
 }
 
 /** A copy of `value` with every default its schema declares for a missing field filled in. */
 function withDefaults(schema: SchemaNode, value: unknown): unknown {
   if (Array.isArray(value)) return schema.items ? value.map(v => withDefaults(schema.items!, v)) : value;
   if (!isObject(value)) return value;
+  if (schema.properties === undefined && typeof schema.additionalProperties !== 'object') return value;
   const out: Record<string, unknown> = {};
   for (const [name, sub] of Object.entries(value)) {
     const child = schema.properties?.[name] ?? (typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined);

@@ -26,6 +26,9 @@ const POLICIES = ['torch', 'mpi', 'jax', 'xgboost', 'flux'];
 
 export function trainJobRuntimes(docs: readonly AppDocument[], out: AppFinding[]): void {
   const runtimes = docs.filter(d => isTrainerRuntime(d.doc));
+  // Looked up by identity once per input, not once per job (an app has many jobs on few runtimes).
+  const byKey = new Map<string, AppDocument>();
+  for (const r of runtimes) if (!byKey.has(runtimeKey(r.doc))) byKey.set(runtimeKey(r.doc), r);
   for (const d of docs) {
     const ref = isTrainJob(d.doc) ? runtimeReferenceOf(d.doc) : undefined;
     if (ref === undefined) continue;
@@ -36,8 +39,8 @@ export function trainJobRuntimes(docs: readonly AppDocument[], out: AppFinding[]
     const built: BuiltReports = {
       coordinator: reporter(JOBSET_COORDINATOR.id), claims: reporter(JOBSET_CLAIM_NAME.id), slices: reporter(KUEUE_SLICE_SIZE.id),
     };
-    const runtime = runtimes.find(r => runtimeKey(r.doc) === ref.key);
-    const elsewhere = runtimes.find(r => r.doc.kind === ref.kind && r.doc.metadata?.name === ref.name);
+    const runtime = byKey.get(ref.key);
+    const elsewhere = runtime ? undefined : runtimes.find(r => r.doc.kind === ref.kind && r.doc.metadata?.name === ref.name);
     if (runtime) {
       checkAgainst(d.doc, runtime.doc, '', report, reach, podNames, built);
     } else if (elsewhere) {
@@ -109,12 +112,7 @@ interface BuiltReports { readonly coordinator: Report; readonly claims: Report; 
 
 /** `origin` follows the runtime's name in messages: empty for the app's, the release for a built-in. */
 function checkAgainst(job: any, runtime: any, origin: string, report: Report, reach: Report, podNames: Report, built: BuiltReports): void {
-  const name = runtime.metadata?.name;
-  const jobs: any[] = Array.isArray(runtime.spec?.template?.spec?.replicatedJobs) ? runtime.spec.template.spec.replicatedJobs : [];
-  const containersOf = (job0: any): any[] => [
-    ...(job0?.template?.spec?.template?.spec?.initContainers ?? []), ...(job0?.template?.spec?.template?.spec?.containers ?? []),
-  ];
-  const byName = new Map(jobs.map(j => [j?.name, j]));
+  const { name, jobs, byName, policy } = runtimeFacts(runtime);
   for (const [key, step] of [['dataset', DATASET_INITIALIZER], ['model', MODEL_INITIALIZER]] as const) {
     if (!job.spec?.initializer?.[key]) continue;
     const field = `spec.initializer.${key}`;
@@ -139,7 +137,7 @@ function checkAgainst(job: any, runtime: any, origin: string, report: Report, re
         report(`${at}.name`, p?.name, `expected a replicated job of the runtime "${name}"${origin}: ${jobs.map(x => `"${x?.name}"`).join(', ')}`);
         return;
       }
-      const have = containersOf(target).map(c => c?.name);
+      const have = containerNames(target);
       const spec = p?.template?.spec?.template?.spec ?? {};
       for (const list of ['initContainers', 'containers']) {
         (spec[list] ?? []).forEach((c: any, k: number) => {
@@ -150,7 +148,6 @@ function checkAgainst(job: any, runtime: any, origin: string, report: Report, re
       }
     });
   });
-  const policy = POLICIES.find(x => runtime.spec?.mlPolicy?.[x] !== undefined);
   const reserved = policy ? RESERVED_ENV[policy] ?? [] : [];
   (job.spec?.trainer?.env ?? []).forEach((e: any, i: number) => {
     if (reserved.includes(e?.name)) {
@@ -169,6 +166,36 @@ function checkAgainst(job: any, runtime: any, origin: string, report: Report, re
   reachFindings(job, runtime, policy, origin, reach, podNames);
   builtJobSetFindings(job, runtime, policy, origin, built.coordinator, built.claims);
   sliceSizes(job, jobs, patches, runtime, policy, origin, built.slices);
+}
+
+interface RuntimeFacts {
+  readonly name: any;
+  readonly jobs: any[];
+  readonly byName: ReadonlyMap<unknown, any>;
+  readonly policy: string | undefined;
+}
+
+const factsOf = new WeakMap<object, RuntimeFacts>();
+
+/** What every job on a runtime is checked against, worked out once per runtime document. */
+function runtimeFacts(runtime: any): RuntimeFacts {
+  let facts = factsOf.get(runtime);
+  if (facts === undefined) {
+    const jobs: any[] = Array.isArray(runtime.spec?.template?.spec?.replicatedJobs) ? runtime.spec.template.spec.replicatedJobs : [];
+    facts = {
+      name: runtime.metadata?.name,
+      jobs,
+      byName: new Map(jobs.map(j => [j?.name, j])),
+      policy: POLICIES.find(x => runtime.spec?.mlPolicy?.[x] !== undefined),
+    };
+    factsOf.set(runtime, facts);
+  }
+  return facts;
+}
+
+function containerNames(job: any): unknown[] {
+  const spec = job?.template?.spec?.template?.spec;
+  return [...(spec?.initContainers ?? []), ...(spec?.containers ?? [])].map((c: any) => c?.name);
 }
 
 /** Kueue's podsets of the JobSet built for `job`: each replicated job's slice size, a runtime patch's over the runtime's, against its pods. */

@@ -19,7 +19,7 @@ import type { CliStartResult } from './cli-start';
 import type { LintResult, ScalingPoint } from './lint';
 import { CRDS_DIR, ImportBaseline, RequireTimes, StrippedLibrary, ensureCompiledLibrary, generateCdk8sImport, measureRequire, strippedLibraryCopy } from './load-cost';
 import { KPLUS_SPEC, SizeResult, Tarball, measureSize, strayParts } from './size';
-import { ROOT, fmtBytes, fmtInt, fmtMs, lineCount, log, median, relativeMad, walk } from './util';
+import { ROOT, fmtBytes, fmtInt, fmtMs, lineCount, log, median, ratioInterval, relativeMad, walk } from './util';
 import { TRAIN_JOB_SHAPE, TRAIN_JOB_VARIANTS, VARIANTS, VARIANT_LABEL, Variant } from './workloads';
 
 const COMMAND = 'npm run bench   # = ts-node --project tsconfig.dev.json bench/run.ts';
@@ -102,6 +102,11 @@ const cpu = (runs: SynthRun[]) => median(runs.map(r => r.cpuMs));
 /** The wall-time ratio, with the CPU-time ratio beside it as a cross-check on a busy machine. */
 const bothRatios = (a: SynthRun[], b: SynthRun[]) => `${fmtRatio(ratio(median(a.map(total)), median(b.map(total))))} (CPU ${fmtRatio(ratio(cpu(a), cpu(b)))})`;
 const spread = (xs: number[]) => `±${(relativeMad(xs) * 100).toFixed(0)}%`;
+/** `bothRatios` with the 95% interval of the wall-time ratio, for the rows that carry a verdict. */
+const ratiosWithInterval = (a: SynthRun[], b: SynthRun[]) => {
+  const [lo, hi] = ratioInterval(a.map(total), b.map(total));
+  return `${bothRatios(a, b)}; 95% interval ${fmtRatio(lo)}–${fmtRatio(hi)}`;
+};
 
 function synthRows(s: SynthResult): { rows: Row[]; medians: Record<Variant, Record<number, number>> } {
   const medians = {} as Record<Variant, Record<number, number>>;
@@ -120,7 +125,7 @@ function synthRows(s: SynthResult): { rows: Row[]; medians: Record<Variant, Reco
       measure: `1. Synthesis, N=${fmtInt(n)} (${runs}) vs L1 by hand`,
       ours: `${fmtMs(median(l2))} ${spread(l2)}`,
       baseline: `${fmtMs(median(l1))} ${spread(l1)}`,
-      ratio: bothRatios(s.runs.l2[n], s.runs.l1[n]),
+      ratio: n === 1000 ? ratiosWithInterval(s.runs.l2[n], s.runs.l1[n]) : bothRatios(s.runs.l2[n], s.runs.l1[n]),
       target: n === 1000 ? `≤ ${TARGETS.l2OverL1At1000.toFixed(2)}× (hard line)` : '—',
       verdict: n === 1000 ? verdict(r1, TARGETS.l2OverL1At1000) : '',
     });
@@ -172,7 +177,7 @@ function synthRows(s: SynthResult): { rows: Row[]; medians: Record<Variant, Reco
       measure: `1. Rendering only (construct + \`chart.toJson()\`, no YAML; the L2's checks run, as cdk8s validates in toJson), N=${fmtInt(n)} (${l2.length} runs): vs L1 / vs kplus`,
       ours: `${fmtMs(median(l2))} ${spread(l2)}`,
       baseline: `L1 ${fmtMs(median(l1))} ${spread(l1)}; kplus ${fmtMs(median(kp))} ${spread(kp)}`,
-      ratio: `${bothRatios(s.render.l2[n], s.render.l1[n])} / ${bothRatios(s.render.l2[n], s.render.kplus[n])}`,
+      ratio: `${ratiosWithInterval(s.render.l2[n], s.render.l1[n])} / ${bothRatios(s.render.l2[n], s.render.kplus[n])}`,
       target: `≤ ${TARGETS.renderOverL1.toFixed(2)}× vs L1`,
       verdict: verdict(ratio(median(l2), median(l1)), TARGETS.renderOverL1),
     });
@@ -231,7 +236,7 @@ function trainJobRows(s: SynthResult): Row[] {
       measure: `6. Trainer v2 synthesis: 1 ClusterTrainingRuntime + N=${fmtInt(n)} TrainJobs (${l2.length} runs) vs trainer L1 by hand`,
       ours: `${fmtMs(median(l2))} ${spread(l2)}`,
       baseline: `${fmtMs(median(l1))} ${spread(l1)}`,
-      ratio: bothRatios(s.runs.trainJob[n], s.runs.trainJobL1[n]),
+      ratio: n === 1000 ? ratiosWithInterval(s.runs.trainJob[n], s.runs.trainJobL1[n]) : bothRatios(s.runs.trainJob[n], s.runs.trainJobL1[n]),
       target: n === 1000 ? `≤ ${TARGETS.trainJobOverL1At1000.toFixed(2)}× (hard line)` : '—',
       verdict: n === 1000 ? verdict(r, TARGETS.trainJobOverL1At1000) : '',
     };

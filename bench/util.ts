@@ -13,6 +13,29 @@ export function median(values: number[]): number {
   return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
 }
 
+/**
+ * A 95% interval for the ratio of two medians (`a`'s over `b`'s): each side's runs resampled with
+ * replacement, 2,000 times, with a fixed seed so the same runs always give the same interval. On a
+ * shared machine one run can land a ratio either side of a target; the interval says how far the
+ * verdict can be trusted.
+ */
+export function ratioInterval(a: number[], b: number[], resamples = 2000): [number, number] {
+  if (a.length === 0 || b.length === 0) return [NaN, NaN];
+  let seed = 0x2545f491;
+  // xorshift32: deterministic and good enough to pick indices.
+  const next = () => {
+    seed ^= seed << 13;
+    seed ^= seed >>> 17;
+    seed ^= seed << 5;
+    return (seed >>> 0) / 0x100000000;
+  };
+  const resample = (xs: number[]) => median(xs.map(() => xs[Math.floor(next() * xs.length)]));
+  const ratios: number[] = [];
+  for (let i = 0; i < resamples; i++) ratios.push(resample(a) / resample(b));
+  ratios.sort((x, y) => x - y);
+  return [ratios[Math.floor(resamples * 0.025)], ratios[Math.ceil(resamples * 0.975) - 1]];
+}
+
 /** Median absolute deviation relative to the median, as a spread indicator. */
 export function relativeMad(values: number[]): number {
   const m = median(values);

@@ -21,13 +21,12 @@ export function median(values: number[]): number {
  */
 export function ratioInterval(a: number[], b: number[], resamples = 2000): [number, number] {
   if (a.length === 0 || b.length === 0) return [NaN, NaN];
-  let seed = 0x2545f491;
-  // xorshift32: deterministic and good enough to pick indices.
+  let seed = 20261202;
+  // Park and Miller's minimal standard generator: deterministic, exact in doubles, and good enough
+  // to pick indices.
   const next = () => {
-    seed ^= seed << 13;
-    seed ^= seed >>> 17;
-    seed ^= seed << 5;
-    return (seed >>> 0) / 0x100000000;
+    seed = (seed * 16807) % 2147483647;
+    return seed / 2147483647;
   };
   const resample = (xs: number[]) => median(xs.map(() => xs[Math.floor(next() * xs.length)]));
   const ratios: number[] = [];

@@ -137,7 +137,7 @@ function synthRows(s: SynthResult): { rows: Row[]; medians: Record<Variant, Reco
         measure: `1. Synthesis, N=${fmtInt(n)} vs L1 by hand: the aim`,
         ours: fmtMs(median(l2)),
         baseline: fmtMs(median(l1)),
-        ratio: bothRatios(s.runs.l2[n], s.runs.l1[n]),
+        ratio: ratiosWithInterval(s.runs.l2[n], s.runs.l1[n]),
         target: `≤ ${TARGETS.l2OverL1Goal.toFixed(2)}×`,
         verdict: verdict(r1, TARGETS.l2OverL1Goal),
       });

@@ -28,7 +28,11 @@ export function trainJobRuntimes(docs: readonly AppDocument[], out: AppFinding[]
   const runtimes = docs.filter(d => isTrainerRuntime(d.doc));
   // Looked up by identity once per input, not once per job (an app has many jobs on few runtimes).
   const byKey = new Map<string, AppDocument>();
-  for (const r of runtimes) if (!byKey.has(runtimeKey(r.doc))) byKey.set(runtimeKey(r.doc), r);
+  for (const r of runtimes) {
+    const key = runtimeKey(r.doc);
+    // The first of a key wins, as a search of the list would find it.
+    if (!byKey.has(key)) byKey.set(key, r);
+  }
   for (const d of docs) {
     const ref = isTrainJob(d.doc) ? runtimeReferenceOf(d.doc) : undefined;
     if (ref === undefined) continue;

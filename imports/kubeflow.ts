@@ -23,6 +23,9 @@ export class PyTorchJob extends ApiObject {
   /** What the library runs around the rendering (late metadata, one rendering per synth; src/rules/render-hook.ts). */
   private renderHook?: (render: () => any) => any;
 
+  /** How the props resolve where the library renders the object (src/common/internal/resolve-props.ts); cdk8s's `toJson()` otherwise. */
+  private propsResolver?: (apiObject: ApiObject) => any;
+
   /** Adds a PyTorchJob to `scope`. */
   public constructor(scope: Construct, id: string, props: PyTorchJobProps = {}) {
     super(scope, id, { ...PyTorchJob.GVK, ...props });
@@ -50,13 +53,18 @@ export class PyTorchJob extends ApiObject {
     this.renderHook = hook;
   }
 
+  /** Sets how the props resolve; it answers undefined where cdk8s's `toJson()` must. @internal */
+  public _setPropsResolver(resolver: (apiObject: ApiObject) => any): void {
+    this.propsResolver = resolver;
+  }
+
   /** Whether JSON patches were added (the library then checks the manifest against the strict schema). @internal */
   public get _hasJsonPatches(): boolean {
     return this.manifestPatches.length > 0;
   }
 
   private renderManifest(): any {
-    const resolved = super.toJson();
+    const resolved = this.propsResolver?.(this) ?? super.toJson();
     return withJsonPatches(this, { ...PyTorchJob.GVK, ...toJson_PyTorchJobProps(resolved) }, this.manifestPatches);
   }
 }
@@ -100,6 +108,9 @@ export class TfJob extends ApiObject {
   /** What the library runs around the rendering (late metadata, one rendering per synth; src/rules/render-hook.ts). */
   private renderHook?: (render: () => any) => any;
 
+  /** How the props resolve where the library renders the object (src/common/internal/resolve-props.ts); cdk8s's `toJson()` otherwise. */
+  private propsResolver?: (apiObject: ApiObject) => any;
+
   /** Adds a TFJob to `scope`. */
   public constructor(scope: Construct, id: string, props: TfJobProps = {}) {
     super(scope, id, { ...TfJob.GVK, ...props });
@@ -127,13 +138,18 @@ export class TfJob extends ApiObject {
     this.renderHook = hook;
   }
 
+  /** Sets how the props resolve; it answers undefined where cdk8s's `toJson()` must. @internal */
+  public _setPropsResolver(resolver: (apiObject: ApiObject) => any): void {
+    this.propsResolver = resolver;
+  }
+
   /** Whether JSON patches were added (the library then checks the manifest against the strict schema). @internal */
   public get _hasJsonPatches(): boolean {
     return this.manifestPatches.length > 0;
   }
 
   private renderManifest(): any {
-    const resolved = super.toJson();
+    const resolved = this.propsResolver?.(this) ?? super.toJson();
     return withJsonPatches(this, { ...TfJob.GVK, ...toJson_TfJobProps(resolved) }, this.manifestPatches);
   }
 }
@@ -177,6 +193,9 @@ export class MpiJob extends ApiObject {
   /** What the library runs around the rendering (late metadata, one rendering per synth; src/rules/render-hook.ts). */
   private renderHook?: (render: () => any) => any;
 
+  /** How the props resolve where the library renders the object (src/common/internal/resolve-props.ts); cdk8s's `toJson()` otherwise. */
+  private propsResolver?: (apiObject: ApiObject) => any;
+
   /** Adds a MPIJob to `scope`. */
   public constructor(scope: Construct, id: string, props: MpiJobProps = {}) {
     super(scope, id, { ...MpiJob.GVK, ...props });
@@ -204,13 +223,18 @@ export class MpiJob extends ApiObject {
     this.renderHook = hook;
   }
 
+  /** Sets how the props resolve; it answers undefined where cdk8s's `toJson()` must. @internal */
+  public _setPropsResolver(resolver: (apiObject: ApiObject) => any): void {
+    this.propsResolver = resolver;
+  }
+
   /** Whether JSON patches were added (the library then checks the manifest against the strict schema). @internal */
   public get _hasJsonPatches(): boolean {
     return this.manifestPatches.length > 0;
   }
 
   private renderManifest(): any {
-    const resolved = super.toJson();
+    const resolved = this.propsResolver?.(this) ?? super.toJson();
     return withJsonPatches(this, { ...MpiJob.GVK, ...toJson_MpiJobProps(resolved) }, this.manifestPatches);
   }
 }
@@ -254,6 +278,9 @@ export class XgBoostJob extends ApiObject {
   /** What the library runs around the rendering (late metadata, one rendering per synth; src/rules/render-hook.ts). */
   private renderHook?: (render: () => any) => any;
 
+  /** How the props resolve where the library renders the object (src/common/internal/resolve-props.ts); cdk8s's `toJson()` otherwise. */
+  private propsResolver?: (apiObject: ApiObject) => any;
+
   /** Adds a XGBoostJob to `scope`. */
   public constructor(scope: Construct, id: string, props: XgBoostJobProps = {}) {
     super(scope, id, { ...XgBoostJob.GVK, ...props });
@@ -281,13 +308,18 @@ export class XgBoostJob extends ApiObject {
     this.renderHook = hook;
   }
 
+  /** Sets how the props resolve; it answers undefined where cdk8s's `toJson()` must. @internal */
+  public _setPropsResolver(resolver: (apiObject: ApiObject) => any): void {
+    this.propsResolver = resolver;
+  }
+
   /** Whether JSON patches were added (the library then checks the manifest against the strict schema). @internal */
   public get _hasJsonPatches(): boolean {
     return this.manifestPatches.length > 0;
   }
 
   private renderManifest(): any {
-    const resolved = super.toJson();
+    const resolved = this.propsResolver?.(this) ?? super.toJson();
     return withJsonPatches(this, { ...XgBoostJob.GVK, ...toJson_XgBoostJobProps(resolved) }, this.manifestPatches);
   }
 }
@@ -331,6 +363,9 @@ export class PaddleJob extends ApiObject {
   /** What the library runs around the rendering (late metadata, one rendering per synth; src/rules/render-hook.ts). */
   private renderHook?: (render: () => any) => any;
 
+  /** How the props resolve where the library renders the object (src/common/internal/resolve-props.ts); cdk8s's `toJson()` otherwise. */
+  private propsResolver?: (apiObject: ApiObject) => any;
+
   /** Adds a PaddleJob to `scope`. */
   public constructor(scope: Construct, id: string, props: PaddleJobProps = {}) {
     super(scope, id, { ...PaddleJob.GVK, ...props });
@@ -358,13 +393,18 @@ export class PaddleJob extends ApiObject {
     this.renderHook = hook;
   }
 
+  /** Sets how the props resolve; it answers undefined where cdk8s's `toJson()` must. @internal */
+  public _setPropsResolver(resolver: (apiObject: ApiObject) => any): void {
+    this.propsResolver = resolver;
+  }
+
   /** Whether JSON patches were added (the library then checks the manifest against the strict schema). @internal */
   public get _hasJsonPatches(): boolean {
     return this.manifestPatches.length > 0;
   }
 
   private renderManifest(): any {
-    const resolved = super.toJson();
+    const resolved = this.propsResolver?.(this) ?? super.toJson();
     return withJsonPatches(this, { ...PaddleJob.GVK, ...toJson_PaddleJobProps(resolved) }, this.manifestPatches);
   }
 }
@@ -408,6 +448,9 @@ export class JaxJob extends ApiObject {
   /** What the library runs around the rendering (late metadata, one rendering per synth; src/rules/render-hook.ts). */
   private renderHook?: (render: () => any) => any;
 
+  /** How the props resolve where the library renders the object (src/common/internal/resolve-props.ts); cdk8s's `toJson()` otherwise. */
+  private propsResolver?: (apiObject: ApiObject) => any;
+
   /** Adds a JAXJob to `scope`. */
   public constructor(scope: Construct, id: string, props: JaxJobProps = {}) {
     super(scope, id, { ...JaxJob.GVK, ...props });
@@ -435,13 +478,18 @@ export class JaxJob extends ApiObject {
     this.renderHook = hook;
   }
 
+  /** Sets how the props resolve; it answers undefined where cdk8s's `toJson()` must. @internal */
+  public _setPropsResolver(resolver: (apiObject: ApiObject) => any): void {
+    this.propsResolver = resolver;
+  }
+
   /** Whether JSON patches were added (the library then checks the manifest against the strict schema). @internal */
   public get _hasJsonPatches(): boolean {
     return this.manifestPatches.length > 0;
   }
 
   private renderManifest(): any {
-    const resolved = super.toJson();
+    const resolved = this.propsResolver?.(this) ?? super.toJson();
     return withJsonPatches(this, { ...JaxJob.GVK, ...toJson_JaxJobProps(resolved) }, this.manifestPatches);
   }
 }
@@ -485,6 +533,9 @@ export class MxJob extends ApiObject {
   /** What the library runs around the rendering (late metadata, one rendering per synth; src/rules/render-hook.ts). */
   private renderHook?: (render: () => any) => any;
 
+  /** How the props resolve where the library renders the object (src/common/internal/resolve-props.ts); cdk8s's `toJson()` otherwise. */
+  private propsResolver?: (apiObject: ApiObject) => any;
+
   /** Adds a MXJob to `scope`. */
   public constructor(scope: Construct, id: string, props: MxJobProps = {}) {
     super(scope, id, { ...MxJob.GVK, ...props });
@@ -512,13 +563,18 @@ export class MxJob extends ApiObject {
     this.renderHook = hook;
   }
 
+  /** Sets how the props resolve; it answers undefined where cdk8s's `toJson()` must. @internal */
+  public _setPropsResolver(resolver: (apiObject: ApiObject) => any): void {
+    this.propsResolver = resolver;
+  }
+
   /** Whether JSON patches were added (the library then checks the manifest against the strict schema). @internal */
   public get _hasJsonPatches(): boolean {
     return this.manifestPatches.length > 0;
   }
 
   private renderManifest(): any {
-    const resolved = super.toJson();
+    const resolved = this.propsResolver?.(this) ?? super.toJson();
     return withJsonPatches(this, { ...MxJob.GVK, ...toJson_MxJobProps(resolved) }, this.manifestPatches);
   }
 }

@@ -22,6 +22,9 @@ export class ResourceFlavor extends ApiObject {
   /** What the library runs around the rendering (late metadata, one rendering per synth; src/rules/render-hook.ts). */
   private renderHook?: (render: () => any) => any;
 
+  /** How the props resolve where the library renders the object (src/common/internal/resolve-props.ts); cdk8s's `toJson()` otherwise. */
+  private propsResolver?: (apiObject: ApiObject) => any;
+
   /** Adds a ResourceFlavor to `scope`. */
   public constructor(scope: Construct, id: string, props: ResourceFlavorProps = {}) {
     super(scope, id, { ...ResourceFlavor.GVK, ...props });
@@ -49,13 +52,18 @@ export class ResourceFlavor extends ApiObject {
     this.renderHook = hook;
   }
 
+  /** Sets how the props resolve; it answers undefined where cdk8s's `toJson()` must. @internal */
+  public _setPropsResolver(resolver: (apiObject: ApiObject) => any): void {
+    this.propsResolver = resolver;
+  }
+
   /** Whether JSON patches were added (the library then checks the manifest against the strict schema). @internal */
   public get _hasJsonPatches(): boolean {
     return this.manifestPatches.length > 0;
   }
 
   private renderManifest(): any {
-    const resolved = super.toJson();
+    const resolved = this.propsResolver?.(this) ?? super.toJson();
     return withJsonPatches(this, { ...ResourceFlavor.GVK, ...toJson_ResourceFlavorProps(resolved) }, this.manifestPatches);
   }
 }
@@ -99,6 +107,9 @@ export class ClusterQueue extends ApiObject {
   /** What the library runs around the rendering (late metadata, one rendering per synth; src/rules/render-hook.ts). */
   private renderHook?: (render: () => any) => any;
 
+  /** How the props resolve where the library renders the object (src/common/internal/resolve-props.ts); cdk8s's `toJson()` otherwise. */
+  private propsResolver?: (apiObject: ApiObject) => any;
+
   /** Adds a ClusterQueue to `scope`. */
   public constructor(scope: Construct, id: string, props: ClusterQueueProps = {}) {
     super(scope, id, { ...ClusterQueue.GVK, ...props });
@@ -126,13 +137,18 @@ export class ClusterQueue extends ApiObject {
     this.renderHook = hook;
   }
 
+  /** Sets how the props resolve; it answers undefined where cdk8s's `toJson()` must. @internal */
+  public _setPropsResolver(resolver: (apiObject: ApiObject) => any): void {
+    this.propsResolver = resolver;
+  }
+
   /** Whether JSON patches were added (the library then checks the manifest against the strict schema). @internal */
   public get _hasJsonPatches(): boolean {
     return this.manifestPatches.length > 0;
   }
 
   private renderManifest(): any {
-    const resolved = super.toJson();
+    const resolved = this.propsResolver?.(this) ?? super.toJson();
     return withJsonPatches(this, { ...ClusterQueue.GVK, ...toJson_ClusterQueueProps(resolved) }, this.manifestPatches);
   }
 }
@@ -176,6 +192,9 @@ export class LocalQueue extends ApiObject {
   /** What the library runs around the rendering (late metadata, one rendering per synth; src/rules/render-hook.ts). */
   private renderHook?: (render: () => any) => any;
 
+  /** How the props resolve where the library renders the object (src/common/internal/resolve-props.ts); cdk8s's `toJson()` otherwise. */
+  private propsResolver?: (apiObject: ApiObject) => any;
+
   /** Adds a LocalQueue to `scope`. */
   public constructor(scope: Construct, id: string, props: LocalQueueProps = {}) {
     super(scope, id, { ...LocalQueue.GVK, ...props });
@@ -203,13 +222,18 @@ export class LocalQueue extends ApiObject {
     this.renderHook = hook;
   }
 
+  /** Sets how the props resolve; it answers undefined where cdk8s's `toJson()` must. @internal */
+  public _setPropsResolver(resolver: (apiObject: ApiObject) => any): void {
+    this.propsResolver = resolver;
+  }
+
   /** Whether JSON patches were added (the library then checks the manifest against the strict schema). @internal */
   public get _hasJsonPatches(): boolean {
     return this.manifestPatches.length > 0;
   }
 
   private renderManifest(): any {
-    const resolved = super.toJson();
+    const resolved = this.propsResolver?.(this) ?? super.toJson();
     return withJsonPatches(this, { ...LocalQueue.GVK, ...toJson_LocalQueueProps(resolved) }, this.manifestPatches);
   }
 }
@@ -253,6 +277,9 @@ export class WorkloadPriorityClass extends ApiObject {
   /** What the library runs around the rendering (late metadata, one rendering per synth; src/rules/render-hook.ts). */
   private renderHook?: (render: () => any) => any;
 
+  /** How the props resolve where the library renders the object (src/common/internal/resolve-props.ts); cdk8s's `toJson()` otherwise. */
+  private propsResolver?: (apiObject: ApiObject) => any;
+
   /** Adds a WorkloadPriorityClass to `scope`. */
   public constructor(scope: Construct, id: string, props: WorkloadPriorityClassProps) {
     super(scope, id, { ...WorkloadPriorityClass.GVK, ...props });
@@ -280,13 +307,18 @@ export class WorkloadPriorityClass extends ApiObject {
     this.renderHook = hook;
   }
 
+  /** Sets how the props resolve; it answers undefined where cdk8s's `toJson()` must. @internal */
+  public _setPropsResolver(resolver: (apiObject: ApiObject) => any): void {
+    this.propsResolver = resolver;
+  }
+
   /** Whether JSON patches were added (the library then checks the manifest against the strict schema). @internal */
   public get _hasJsonPatches(): boolean {
     return this.manifestPatches.length > 0;
   }
 
   private renderManifest(): any {
-    const resolved = super.toJson();
+    const resolved = this.propsResolver?.(this) ?? super.toJson();
     return withJsonPatches(this, { ...WorkloadPriorityClass.GVK, ...toJson_WorkloadPriorityClassProps(resolved) }, this.manifestPatches);
   }
 }
@@ -334,6 +366,9 @@ export class Topology extends ApiObject {
   /** What the library runs around the rendering (late metadata, one rendering per synth; src/rules/render-hook.ts). */
   private renderHook?: (render: () => any) => any;
 
+  /** How the props resolve where the library renders the object (src/common/internal/resolve-props.ts); cdk8s's `toJson()` otherwise. */
+  private propsResolver?: (apiObject: ApiObject) => any;
+
   /** Adds a Topology to `scope`. */
   public constructor(scope: Construct, id: string, props: TopologyProps = {}) {
     super(scope, id, { ...Topology.GVK, ...props });
@@ -361,13 +396,18 @@ export class Topology extends ApiObject {
     this.renderHook = hook;
   }
 
+  /** Sets how the props resolve; it answers undefined where cdk8s's `toJson()` must. @internal */
+  public _setPropsResolver(resolver: (apiObject: ApiObject) => any): void {
+    this.propsResolver = resolver;
+  }
+
   /** Whether JSON patches were added (the library then checks the manifest against the strict schema). @internal */
   public get _hasJsonPatches(): boolean {
     return this.manifestPatches.length > 0;
   }
 
   private renderManifest(): any {
-    const resolved = super.toJson();
+    const resolved = this.propsResolver?.(this) ?? super.toJson();
     return withJsonPatches(this, { ...Topology.GVK, ...toJson_TopologyProps(resolved) }, this.manifestPatches);
   }
 }

@@ -23,6 +23,9 @@ export class Workspace extends ApiObject {
   /** What the library runs around the rendering (late metadata, one rendering per synth; src/rules/render-hook.ts). */
   private renderHook?: (render: () => any) => any;
 
+  /** How the props resolve where the library renders the object (src/common/internal/resolve-props.ts); cdk8s's `toJson()` otherwise. */
+  private propsResolver?: (apiObject: ApiObject) => any;
+
   /** Adds a Workspace to `scope`. */
   public constructor(scope: Construct, id: string, props: WorkspaceProps = {}) {
     super(scope, id, { ...Workspace.GVK, ...props });
@@ -50,13 +53,18 @@ export class Workspace extends ApiObject {
     this.renderHook = hook;
   }
 
+  /** Sets how the props resolve; it answers undefined where cdk8s's `toJson()` must. @internal */
+  public _setPropsResolver(resolver: (apiObject: ApiObject) => any): void {
+    this.propsResolver = resolver;
+  }
+
   /** Whether JSON patches were added (the library then checks the manifest against the strict schema). @internal */
   public get _hasJsonPatches(): boolean {
     return this.manifestPatches.length > 0;
   }
 
   private renderManifest(): any {
-    const resolved = super.toJson();
+    const resolved = this.propsResolver?.(this) ?? super.toJson();
     return withJsonPatches(this, { ...Workspace.GVK, ...toJson_WorkspaceProps(resolved) }, this.manifestPatches);
   }
 }
@@ -100,6 +108,9 @@ export class WorkspaceKind extends ApiObject {
   /** What the library runs around the rendering (late metadata, one rendering per synth; src/rules/render-hook.ts). */
   private renderHook?: (render: () => any) => any;
 
+  /** How the props resolve where the library renders the object (src/common/internal/resolve-props.ts); cdk8s's `toJson()` otherwise. */
+  private propsResolver?: (apiObject: ApiObject) => any;
+
   /** Adds a WorkspaceKind to `scope`. */
   public constructor(scope: Construct, id: string, props: WorkspaceKindProps = {}) {
     super(scope, id, { ...WorkspaceKind.GVK, ...props });
@@ -127,13 +138,18 @@ export class WorkspaceKind extends ApiObject {
     this.renderHook = hook;
   }
 
+  /** Sets how the props resolve; it answers undefined where cdk8s's `toJson()` must. @internal */
+  public _setPropsResolver(resolver: (apiObject: ApiObject) => any): void {
+    this.propsResolver = resolver;
+  }
+
   /** Whether JSON patches were added (the library then checks the manifest against the strict schema). @internal */
   public get _hasJsonPatches(): boolean {
     return this.manifestPatches.length > 0;
   }
 
   private renderManifest(): any {
-    const resolved = super.toJson();
+    const resolved = this.propsResolver?.(this) ?? super.toJson();
     return withJsonPatches(this, { ...WorkspaceKind.GVK, ...toJson_WorkspaceKindProps(resolved) }, this.manifestPatches);
   }
 }

@@ -23,6 +23,9 @@ export class TrainJob extends ApiObject {
   /** What the library runs around the rendering (late metadata, one rendering per synth; src/rules/render-hook.ts). */
   private renderHook?: (render: () => any) => any;
 
+  /** How the props resolve where the library renders the object (src/common/internal/resolve-props.ts); cdk8s's `toJson()` otherwise. */
+  private propsResolver?: (apiObject: ApiObject) => any;
+
   /** Adds a TrainJob to `scope`. */
   public constructor(scope: Construct, id: string, props: TrainJobProps = {}) {
     super(scope, id, { ...TrainJob.GVK, ...props });
@@ -50,13 +53,18 @@ export class TrainJob extends ApiObject {
     this.renderHook = hook;
   }
 
+  /** Sets how the props resolve; it answers undefined where cdk8s's `toJson()` must. @internal */
+  public _setPropsResolver(resolver: (apiObject: ApiObject) => any): void {
+    this.propsResolver = resolver;
+  }
+
   /** Whether JSON patches were added (the library then checks the manifest against the strict schema). @internal */
   public get _hasJsonPatches(): boolean {
     return this.manifestPatches.length > 0;
   }
 
   private renderManifest(): any {
-    const resolved = super.toJson();
+    const resolved = this.propsResolver?.(this) ?? super.toJson();
     return withJsonPatches(this, { ...TrainJob.GVK, ...toJson_TrainJobProps(resolved) }, this.manifestPatches);
   }
 }
@@ -100,6 +108,9 @@ export class TrainingRuntime extends ApiObject {
   /** What the library runs around the rendering (late metadata, one rendering per synth; src/rules/render-hook.ts). */
   private renderHook?: (render: () => any) => any;
 
+  /** How the props resolve where the library renders the object (src/common/internal/resolve-props.ts); cdk8s's `toJson()` otherwise. */
+  private propsResolver?: (apiObject: ApiObject) => any;
+
   /** Adds a TrainingRuntime to `scope`. */
   public constructor(scope: Construct, id: string, props: TrainingRuntimeProps = {}) {
     super(scope, id, { ...TrainingRuntime.GVK, ...props });
@@ -127,13 +138,18 @@ export class TrainingRuntime extends ApiObject {
     this.renderHook = hook;
   }
 
+  /** Sets how the props resolve; it answers undefined where cdk8s's `toJson()` must. @internal */
+  public _setPropsResolver(resolver: (apiObject: ApiObject) => any): void {
+    this.propsResolver = resolver;
+  }
+
   /** Whether JSON patches were added (the library then checks the manifest against the strict schema). @internal */
   public get _hasJsonPatches(): boolean {
     return this.manifestPatches.length > 0;
   }
 
   private renderManifest(): any {
-    const resolved = super.toJson();
+    const resolved = this.propsResolver?.(this) ?? super.toJson();
     return withJsonPatches(this, { ...TrainingRuntime.GVK, ...toJson_TrainingRuntimeProps(resolved) }, this.manifestPatches);
   }
 }
@@ -177,6 +193,9 @@ export class ClusterTrainingRuntime extends ApiObject {
   /** What the library runs around the rendering (late metadata, one rendering per synth; src/rules/render-hook.ts). */
   private renderHook?: (render: () => any) => any;
 
+  /** How the props resolve where the library renders the object (src/common/internal/resolve-props.ts); cdk8s's `toJson()` otherwise. */
+  private propsResolver?: (apiObject: ApiObject) => any;
+
   /** Adds a ClusterTrainingRuntime to `scope`. */
   public constructor(scope: Construct, id: string, props: ClusterTrainingRuntimeProps = {}) {
     super(scope, id, { ...ClusterTrainingRuntime.GVK, ...props });
@@ -204,13 +223,18 @@ export class ClusterTrainingRuntime extends ApiObject {
     this.renderHook = hook;
   }
 
+  /** Sets how the props resolve; it answers undefined where cdk8s's `toJson()` must. @internal */
+  public _setPropsResolver(resolver: (apiObject: ApiObject) => any): void {
+    this.propsResolver = resolver;
+  }
+
   /** Whether JSON patches were added (the library then checks the manifest against the strict schema). @internal */
   public get _hasJsonPatches(): boolean {
     return this.manifestPatches.length > 0;
   }
 
   private renderManifest(): any {
-    const resolved = super.toJson();
+    const resolved = this.propsResolver?.(this) ?? super.toJson();
     return withJsonPatches(this, { ...ClusterTrainingRuntime.GVK, ...toJson_ClusterTrainingRuntimeProps(resolved) }, this.manifestPatches);
   }
 }

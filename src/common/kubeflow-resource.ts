@@ -4,6 +4,7 @@ import { PlatformDefaults, PlatformDefaultsProps } from './defaults';
 import { PodSecurity } from './security';
 import { addLateMetadata, LateMetadata, omitNamespace } from '../rules/render-hook';
 import { propForField } from './internal/prop-fields';
+import { resolvePropsInOneWalk } from './internal/resolve-props';
 import { setOnce } from './internal/set-once';
 import { CONSTRUCT_PROPS } from '../boundary/registry';
 import { checkRenderedDocument, PropOf } from '../rules/engine';
@@ -111,6 +112,7 @@ export abstract class KubeflowResource extends Construct {
    */
   protected _adopt(apiObject: ApiObject, steps: AdoptSteps): ApiObject {
     this._apiObject = apiObject;
+    resolvePropsInOneWalk(apiObject);
     addLateMetadata(apiObject, steps.lateMetadata);
     if (steps.clusterScoped) omitNamespace(apiObject);
     // The construct's own answer first (it may know better, as MPI does for the launcher's

@@ -240,6 +240,9 @@ project.addTask('test:conformance', {
 project.gitignore.addPatterns('/test/.snippets-*', '/test/bindings/**/.venv/', '/test/bindings/**/target/');
 // The venv of the Python quick start (docs/bindings.md), made in the checkout.
 project.gitignore.addPatterns('/.venv/');
+// Build artefacts git ignores but npm would pack (an .npmignore replaces .gitignore for npm): the
+// bindings' packages, the bench's scratch folder and the Python quick start's venv.
+for (const scratch of ['/dist-packages/', '/.bench/', '/.venv/']) project.addPackageIgnore(scratch);
 
 // npm scripts for the commands people type; projen keeps the task definitions.
 for (const task of ['build', 'compile', 'test', 'test:quick', 'test:conformance', 'test:cluster', 'docgen', 'eslint', 'import', 'import:verify', 'synth', 'package-all', 'package:python-only', 'test:bindings', 'bench']) {

@@ -498,8 +498,9 @@ function readingNotes(s: SynthResult, size: SizeResult, load: Record<string, Req
   const stray = strayParts(size.tarball);
   if (stray.length) {
     notes.push(
-      `- **Tarball from this working tree.** \`npm pack\` here also packs ${stray.join(', ')}: .npmignore excludes neither projen's artifacts directory (/dist-packages/, written by \`package-all\` and \`test:bindings\`) nor /.bench/ ` +
-      '(both are only in .gitignore, and npm ignores .gitignore when an .npmignore exists). Fix: add `/dist-packages/` and `/.bench/` to the `addPackageIgnore` loop in .projenrc.ts and run projen. A clean checkout packs only lib/, .jsii and the docs (the clean-build row).');
+      `- **Tarball from this working tree.** \`npm pack\` here also packs ${stray.join(', ')}, which a clean checkout does not have: build output in the working tree ` +
+      'that .npmignore does not exclude (it excludes /dist-packages/, /.bench/ and /.venv/, the scratch folders .gitignore names; npm reads only .npmignore when there is one). ' +
+      'Fix: add its folder to the addPackageIgnore loop in .projenrc.ts and run projen. A clean checkout packs only lib/, bin/, .jsii and the docs (the clean-build row).');
   }
   return notes;
 }
@@ -600,7 +601,7 @@ async function main(): Promise<void> {
         'The package loads cdk8s-plus-28 itself, so its time is "both together". ' +
         (typeof imp === 'string' ? `\`cdk8s import\` baseline: ${imp}.` :
           `The \`cdk8s import\` baseline is generated in this run (\`cdk8s import <crd> --language typescript\` for ${imp.crds} CRDs from ${path.relative(ROOT, CRDS_DIR)}, compiled by \`tsc\` to CommonJS, ${imp.seconds.toFixed(0)} s) and all of it is required.`),
-      `- Tarball: \`npm pack --dry-run --json\` of a staging copy with only package.json, .npmignore, README.md, LICENSE, .jsii, API.md (if present) and lib/ (what a clean checkout packs after compile), and of the working tree as it is, against \`npm pack ${KPLUS_SPEC}\`. ` +
+      `- Tarball: \`npm pack --dry-run --json\` of a staging copy with only package.json, .npmignore, README.md, LICENSE, .jsii, API.md (if present), lib/ and bin/ (what a clean checkout packs after compile), and of the working tree as it is, against \`npm pack ${KPLUS_SPEC}\`. ` +
         `Clean build: ${tarballParts(size.cleanTarball)}. Working tree: ${tarballParts(size.tarball)}.` +
         (typeof size.kplusTarball === 'string' ? '' : ` cdk8s-plus-28: ${tarballParts(size.kplusTarball)}.`),
       `- API.md: ${typeof size.apiMd === 'string' ? size.apiMd : size.apiMd.source}; cdk8s-plus-28 ships no API.md, its jsii-docgen TypeScript reference is docs/typescript.md.`,

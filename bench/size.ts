@@ -21,7 +21,7 @@ export interface SizeResult {
   readonly tarball: Tarball;
   /**
    * `npm pack` of a staging copy holding only what a clean checkout has after compile and docgen:
-   * package.json, .npmignore, README.md, LICENSE, .jsii, API.md and lib/.
+   * package.json, .npmignore, README.md, LICENSE, .jsii, API.md, lib/ and bin/ (the command's launcher).
    */
   readonly cleanTarball: Tarball;
   readonly kplusTarball: Tarball | string;
@@ -47,7 +47,7 @@ function parsePack(json: string): Tarball {
 
 /** Files in the tarball that are not the compiled library, its assembly or its docs. */
 export function strayParts(t: Tarball): string[] {
-  const expected = /^(lib\/|\.jsii$|API\.md$|README\.md$|LICENSE$|NOTICE$|package\.json$)/;
+  const expected = /^(lib\/|bin\/|\.jsii$|API\.md$|README\.md$|LICENSE$|NOTICE$|package\.json$)/;
   const bundled = new Set(bundledPackages().map(p => `node_modules/${p}/`));
   return Object.keys(t.parts).filter(p => !expected.test(p) && !bundled.has(p));
 }
@@ -90,7 +90,7 @@ export function measureSize(tmp: string): SizeResult {
   log('npm pack --dry-run (staging copy of a clean build)');
   const staging = path.join(tmp, 'staging');
   fs.mkdirSync(staging, { recursive: true });
-  for (const f of ['package.json', '.npmignore', 'README.md', 'LICENSE', 'NOTICE', '.jsii', 'API.md', 'lib']) {
+  for (const f of ['package.json', '.npmignore', 'README.md', 'LICENSE', 'NOTICE', '.jsii', 'API.md', 'lib', 'bin']) {
     if (fs.existsSync(path.join(ROOT, f))) fs.cpSync(path.join(ROOT, f), path.join(staging, f), { recursive: true });
   }
   // Bundled dependencies (js-yaml, for the CLI) ship inside the tarball: what `npm ci` installs.

@@ -93,8 +93,11 @@ function resolveValue(value: any): any {
   // map, as both of cdk8s's walks do (it keeps the holes of a sparse array).
   if (Array.isArray(value)) return value.map(element => resolveValue(element));
   if (value.constructor === Object) {
+    const keys = Object.keys(value);
+    if (keys.length > 1) keys.sort();
     const out: any = {};
-    for (const key of Object.keys(value).sort()) {
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i];
       const resolved = resolveValue(value[key]);
       if (resolved !== null && resolved !== undefined) out[key] = resolved;
     }

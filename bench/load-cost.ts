@@ -54,40 +54,6 @@ export function ensureCompiledLibrary(): LibraryBuild {
   return { entry, note: 'lib/ and .jsii up to date with src/ and imports/' };
 }
 
-export interface StrippedLibrary {
-  /** Entry point of a copy of lib/ without the inline source maps. */
-  readonly entry: string;
-  /** Bytes of lib/**\/*.js, and of the inline source maps in them. */
-  readonly jsBytes: number;
-  readonly mapBytes: number;
-}
-
-const INLINE_MAP = /^\/\/# sourceMappingURL=data:.*$/m;
-
-/**
- * A copy of lib/ with the inline source maps removed, as the build would produce with
- * `inlineSourceMap: false` (maps in separate .map files, which `require()` never reads): the
- * candidate fix for load time, measured in the same run.
- */
-export function strippedLibraryCopy(tmp: string): StrippedLibrary {
-  const dir = path.join(tmp, 'stripped');
-  fs.mkdirSync(dir, { recursive: true });
-  fs.cpSync(path.join(ROOT, 'lib'), path.join(dir, 'lib'), { recursive: true });
-  fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
-  let jsBytes = 0;
-  let mapBytes = 0;
-  for (const f of walk(path.join(dir, 'lib'), p => p.endsWith('.js'))) {
-    const text = fs.readFileSync(f, 'utf8');
-    const map = INLINE_MAP.exec(text);
-    jsBytes += Buffer.byteLength(text);
-    if (map) {
-      mapBytes += Buffer.byteLength(map[0]);
-      fs.writeFileSync(f, text.replace(INLINE_MAP, ''));
-    }
-  }
-  return { entry: path.join(dir, 'lib', 'src', 'index.js'), jsBytes, mapBytes };
-}
-
 export interface ImportBaseline {
   /** Compiled JavaScript files, one per CRD. */
   readonly files: string[];

@@ -74,7 +74,10 @@ describe('the npm tarball', () => {
     expect(files.filter(f => f.startsWith('lib/'))).toEqual(compiled);
     const modules = compiled.filter(f => f.endsWith('.js'));
     expect(modules.length).toBeGreaterThan(100);
-    expect(compiled.length).toBe(3 * modules.length);
+    // Each with its declarations and source map, but the entry point: scripts/lazy-entry.ts writes
+    // it after jsii, and it has no line of src/ to map to.
+    expect(compiled.length).toBe(3 * modules.length - 1);
+    expect(files).not.toContain('lib/src/index.js.map');
     expect(files).toEqual(expect.arrayContaining(['lib/src/index.js', 'lib/src/index.d.ts', 'lib/src/cli/main.js', 'lib/imports/kubeflow.js']));
   });
 });

@@ -423,7 +423,10 @@ function fits(where: Where, type: Type, value: unknown): boolean {
 
 function checkInstance(where: Where, fqn: string, value: unknown, field: string): void {
   const cls = classOf(fqn);
-  if (cls === undefined || value instanceof cls) return;
+  if (cls !== undefined && value instanceof cls) return;
+  // A class from cdk8s, cdk8s-plus or constructs that this copy cannot find is not judged. One of
+  // the library's own that is not registered has not been loaded, so nothing is an instance of it.
+  if (cls === undefined && fqn.includes('.')) return;
   const name = typeName(fqn);
   const rtti = typeof value === 'object' && value !== null ? (value as any).constructor?.[RTTI] : undefined;
   const sameName = typeof value === 'object' && value !== null && (value as any).constructor?.name === name;
@@ -525,11 +528,11 @@ function enumValues(fqn: string): unknown[] | undefined {
 }
 
 /** The static member of an enum-like class whose value is closest to a string given in its place. */
-function guessMember(fqn: string, cls: Function, given: string): string | undefined {
+function guessMember(fqn: string, cls: Function | undefined, given: string): string | undefined {
   const members = (CLASSES[fqn].make ?? []).filter(m => !m.includes('('));
   const byValue = new Map<string, string>();
   for (const m of members) {
-    const instance = (cls as any)[m];
+    const instance = (cls as any)?.[m];
     for (const v of Object.values(instance ?? {})) if (typeof v === 'string') byValue.set(v, m);
     byValue.set(m, m);
   }

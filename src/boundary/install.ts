@@ -1,11 +1,13 @@
 /**
- * Installs the boundary checks on the classes the package exports, once: src/index.ts hands its
- * exports to `guardExports`, which registers every class the table lists (so `instanceof` can be
+ * Installs the boundary checks on the library's classes: every public module ends by handing its
+ * exports to `guardExports`, which registers each class the table lists (so `instanceof` can be
  * tested against it) and wraps its public methods and static factories to check their arguments
- * against the table before they run. The set of classes is therefore the package's exports and the
- * table, never a list of modules to keep up to date. Constructors cannot be wrapped without
- * replacing the exported classes, so each construct calls `checkConstructor` itself, right after
- * `super()`.
+ * against the table before they run. A class is guarded as soon as its module has loaded, however
+ * it was reached: through the package's entry point, which loads each module on first use
+ * (scripts/lazy-entry.ts), or as the value another module's method returns. Constructors cannot be
+ * wrapped without replacing the exported classes, so each construct calls `checkConstructor`
+ * itself, right after `super()`. test/lazy-entry.test.ts loads each public module alone and checks
+ * that every class of the table is guarded.
  *
  * This module loads no public module (they load the boundary, not the reverse), and check.ts only
  * on a wrapper's first call, so that requiring the library reads only the table (see ../lazy.ts).
@@ -20,7 +22,7 @@ const check = lazy(() => require('./check') as typeof import('./check'));
 
 const GUARDED = Symbol.for('cdk8s-kubeflow.boundary.guarded');
 
-/** Registers and guards every class among `api`'s values that the table lists as the library's own. */
+/** Registers and guards every class among a module's exports that the table lists as the library's own. */
 export function guardExports(api: object): void {
   for (const [name, value] of Object.entries(api)) {
     // Own classes are unprefixed in the table; the L1 submodules are namespaces, not functions.

@@ -1,8 +1,9 @@
 /**
- * The library's classes by name, as the package entry point exported them: install.ts fills it
- * when src/index.ts hands over its exports, check.ts reads it for `instanceof` tests. It is a
- * module of its own so that install.ts and check.ts never load each other, and so that nothing
- * in the boundary loads a public module (the public modules load the boundary, not the reverse).
+ * The library's classes by name, from the public modules loaded so far: install.ts fills it as
+ * each module loads, check.ts reads it for `instanceof` tests (a class not in it has no instance
+ * in this process, since its module has not run). It is a module of its own so that install.ts
+ * and check.ts never load each other, and so that nothing in the boundary loads a public module
+ * (the public modules load the boundary, not the reverse).
  */
 export const OWN_CLASSES = new Map<string, Function>();
 

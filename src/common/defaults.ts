@@ -6,6 +6,7 @@ import { canonicalJson, mergeMaps, uniqueByContent } from '../util/collections';
 import { mergeNetworking, networkingFindings } from './internal/networking';
 import { nodeHealthFindings } from './internal/node-health';
 import { PodSecurity } from './security';
+import { guardExports } from '../boundary/install';
 import { fail, raiseFirst } from '../rules/report';
 
 /** What a platform team sets once for every workload below a scope. */
@@ -178,3 +179,6 @@ function mergeDefaults(outer: PlatformDefaultsProps, inner: PlatformDefaultsProp
     nodeHealth: outer.nodeHealth || inner.nodeHealth ? uniqueByContent([...(outer.nodeHealth ?? []), ...(inner.nodeHealth ?? [])]) : undefined,
   };
 }
+
+// The boundary checks on this module's classes, installed as it loads (see ../boundary/install.ts).
+guardExports(exports);

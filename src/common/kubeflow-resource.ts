@@ -6,6 +6,7 @@ import { addLateMetadata, LateMetadata, omitNamespace } from '../rules/render-ho
 import { propForField } from './internal/prop-fields';
 import { resolvePropsInOneWalk } from './internal/resolve-props';
 import { setOnce } from './internal/set-once';
+import { guardExports } from '../boundary/install';
 import { CONSTRUCT_PROPS } from '../boundary/registry';
 import { checkRenderedDocument, PropOf } from '../rules/engine';
 import { Finding } from '../rules/finding';
@@ -181,3 +182,6 @@ interface AdoptSteps {
   /** The construct's synth-time checks. */
   readonly validate: () => Finding[];
 }
+
+// The boundary checks on this module's classes, installed as it loads (see ../boundary/install.ts).
+guardExports(exports);

@@ -1,5 +1,6 @@
 import { dropUndefined } from '../util/collections';
 import { parseKnown } from './internal/parse-value';
+import { guardExports } from '../boundary/install';
 
 /**
  * The extended resource an RDMA device plugin publishes; a pod that asks for one gets the RDMA
@@ -155,3 +156,6 @@ export interface GpuNetworking {
    */
   readonly nccl?: NcclSettings;
 }
+
+// The boundary checks on this module's classes, installed as it loads (see ../boundary/install.ts).
+guardExports(exports);

@@ -1,4 +1,5 @@
 import { parseKnown } from './internal/parse-value';
+import { guardExports } from '../boundary/install';
 
 /**
  * Nodes a job's pods must stay off: those whose label `labelKey` has one of `values`, as a health
@@ -51,3 +52,6 @@ export class NodeHealth {
    */
   private constructor(public readonly labelKey: string, public readonly values: string[]) {}
 }
+
+// The boundary checks on this module's classes, installed as it loads (see ../boundary/install.ts).
+guardExports(exports);

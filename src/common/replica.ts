@@ -22,6 +22,7 @@ import { Resources } from './resources';
 import { RestartPolicy } from './run-policy';
 import { PodSecurity } from './security';
 import { Topology } from './topology';
+import { guardExports } from '../boundary/install';
 import { CONSTRUCT_PROPS } from '../boundary/registry';
 
 /** What can be set for every replica type of a job, or for one of them. */
@@ -587,3 +588,6 @@ function renderedKind(parent: Construct | { apiObject?: { kind?: string } }): st
 function withSafeSecurity(props: kplus.ContainerProps): kplus.ContainerProps {
   return { ...props, resources: props.resources ?? {}, securityContext: props.securityContext ?? {} };
 }
+
+// The boundary checks on this module's classes, installed as it loads (see ../boundary/install.ts).
+guardExports(exports);

@@ -1,4 +1,5 @@
 import { parseKnown } from './internal/parse-value';
+import { guardExports } from '../boundary/install';
 /**
  * The security settings written on every pod and container of a construct.
  *
@@ -33,3 +34,6 @@ export class PodSecurity {
     return this.name === 'restricted';
   }
 }
+
+// The boundary checks on this module's classes, installed as it loads (see ../boundary/install.ts).
+guardExports(exports);

@@ -8,6 +8,7 @@ import { ResourceFlavor } from './resource-flavor';
 import { ResourceQuota } from './resource-quota';
 import * as kueue from '../../imports/kueue';
 import { checkConstructor } from '../boundary/constructor-checks';
+import { guardExports } from '../boundary/install';
 import { KubeflowResource, PodMetadataField } from '../common/kubeflow-resource';
 import { dropUndefined } from '../util/collections';
 
@@ -129,3 +130,6 @@ export class ClusterQueue extends KubeflowResource {
     refusePodMetadata(this, 'ClusterQueue', field, key);
   }
 }
+
+// The boundary checks on this module's classes, installed as it loads (see ../boundary/install.ts).
+guardExports(exports);

@@ -4,6 +4,7 @@ import * as kueue from '../../imports/kueue';
 import { checkConstructor } from '../boundary/constructor-checks';
 import { KubeflowResource, PodMetadataField } from '../common/kubeflow-resource';
 import { refusePodMetadata } from './internal/no-pods';
+import { guardExports } from '../boundary/install';
 
 /** A Kueue Topology's settings. */
 export interface KueueTopologyProps {
@@ -52,3 +53,6 @@ export class KueueTopology extends KubeflowResource {
     refusePodMetadata(this, 'Topology', field, key);
   }
 }
+
+// The boundary checks on this module's classes, installed as it loads (see ../boundary/install.ts).
+guardExports(exports);

@@ -4,6 +4,7 @@ import { ClusterQueue } from './cluster-queue';
 import { refusePodMetadata } from './internal/no-pods';
 import * as kueue from '../../imports/kueue';
 import { checkConstructor } from '../boundary/constructor-checks';
+import { guardExports } from '../boundary/install';
 import { KubeflowResource, PodMetadataField } from '../common/kubeflow-resource';
 import { ILocalQueue } from '../common/kueue-references';
 
@@ -53,3 +54,6 @@ export class LocalQueue extends KubeflowResource implements ILocalQueue {
     refusePodMetadata(this, 'LocalQueue', field, key);
   }
 }
+
+// The boundary checks on this module's classes, installed as it loads (see ../boundary/install.ts).
+guardExports(exports);

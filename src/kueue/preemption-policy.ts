@@ -1,3 +1,4 @@
+import { guardExports } from '../boundary/install';
 import { parseKnown } from '../common/internal/parse-value';
 
 /**
@@ -61,3 +62,6 @@ export interface ClusterQueuePreemption {
    */
   readonly borrowWithinCohortMaxPriorityThreshold?: number;
 }
+
+// The boundary checks on this module's classes, installed as it loads (see ../boundary/install.ts).
+guardExports(exports);

@@ -1,3 +1,4 @@
+import { guardExports } from '../boundary/install';
 import { parseKnown } from '../common/internal/parse-value';
 
 /** The order a ClusterQueue admits its jobs in (`queueingStrategy`). */
@@ -26,3 +27,6 @@ export class QueueingStrategy {
     /** The value Kueue reads. */
     public readonly value: string) {}
 }
+
+// The boundary checks on this module's classes, installed as it loads (see ../boundary/install.ts).
+guardExports(exports);

@@ -5,6 +5,7 @@ import { refusePodMetadata } from './internal/no-pods';
 import { KueueTopology } from './kueue-topology';
 import * as kueue from '../../imports/kueue';
 import { checkConstructor } from '../boundary/constructor-checks';
+import { guardExports } from '../boundary/install';
 import { KubeflowResource, PodMetadataField } from '../common/kubeflow-resource';
 import { dropUndefined } from '../util/collections';
 
@@ -75,3 +76,6 @@ export class ResourceFlavor extends KubeflowResource {
     refusePodMetadata(this, 'ResourceFlavor', field, key);
   }
 }
+
+// The boundary checks on this module's classes, installed as it loads (see ../boundary/install.ts).
+guardExports(exports);

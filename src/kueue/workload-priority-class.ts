@@ -3,6 +3,7 @@ import { Construct } from 'constructs';
 import { refusePodMetadata } from './internal/no-pods';
 import * as kueue from '../../imports/kueue';
 import { checkConstructor } from '../boundary/constructor-checks';
+import { guardExports } from '../boundary/install';
 import { KubeflowResource, PodMetadataField } from '../common/kubeflow-resource';
 import { IWorkloadPriorityClass } from '../common/kueue-references';
 
@@ -54,3 +55,6 @@ export class WorkloadPriorityClass extends KubeflowResource implements IWorkload
     refusePodMetadata(this, 'WorkloadPriorityClass', field, key);
   }
 }
+
+// The boundary checks on this module's classes, installed as it loads (see ../boundary/install.ts).
+guardExports(exports);

@@ -9,6 +9,7 @@ import { ActivityProbe, ActivityRule, FilterRule } from './workspace-activity';
 import { ImageConfigOptions, PodConfigOptions, SpawnerImage, WorkspacePort } from './workspace-options';
 import * as core from '../../imports/core';
 import * as notebooks from '../../imports/notebooks';
+import { guardExports } from '../boundary/install';
 import { secondsOf, WHOLE_SECONDS } from '../common/internal/durations';
 import { isPortId, PORT_ID_TEXT } from '../common/internal/names';
 import { checkContainerMountPath, checkMountPath } from '../common/internal/paths';
@@ -574,3 +575,5 @@ class NamedWorkspaceKind implements IWorkspaceKind {
   public constructor(public readonly name: string) {}
 }
 
+// The boundary checks on this module's classes, installed as it loads (see ../boundary/install.ts).
+guardExports(exports);

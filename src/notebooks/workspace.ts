@@ -4,6 +4,7 @@ import { Construct } from 'constructs';
 import { IWorkspaceKind, WorkspaceKind } from './workspace-kind';
 import * as notebooks from '../../imports/notebooks';
 import { checkConstructor } from '../boundary/constructor-checks';
+import { guardExports } from '../boundary/install';
 import { DNS_SUBDOMAIN_TEXT, isSubdomain } from '../common/internal/names';
 import { checkMountPath, normalPath } from '../common/internal/paths';
 import { KubeflowResource } from '../common/kubeflow-resource';
@@ -418,3 +419,6 @@ export class Workspace extends KubeflowResource {
     return errors;
   }
 }
+
+// The boundary checks on this module's classes, installed as it loads (see ../boundary/install.ts).
+guardExports(exports);

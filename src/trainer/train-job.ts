@@ -8,6 +8,7 @@ import { TrainJobInitializer } from './train-job-initializer';
 import { TrainingRuntimeRef } from './training-runtime-ref';
 import * as trainer from '../../imports/trainer';
 import { checkConstructor } from '../boundary/constructor-checks';
+import { guardExports } from '../boundary/install';
 import { Accelerator } from '../common/accelerator';
 import { deadlineFinding } from '../common/internal/durations';
 import { orderAfterKueueObjects, resolveKueueReferences } from '../common/internal/kueue-references';
@@ -631,3 +632,6 @@ function initializer(init: TrainJobInitializer | undefined): any {
     secretRef: init.secret ? { name: init.secret.name } : undefined,
   });
 }
+
+// The boundary checks on this module's classes, installed as it loads (see ../boundary/install.ts).
+guardExports(exports);

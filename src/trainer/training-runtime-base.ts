@@ -8,6 +8,7 @@ import { MlPolicy } from './ml-policy';
 import { PodGroupPolicy } from './pod-group-policy';
 import { TrainingRuntimeRef } from './training-runtime-ref';
 import { checkConstructor } from '../boundary/constructor-checks';
+import { guardExports } from '../boundary/install';
 import { FrameworkContainer, PodRenderContext } from '../common/internal/pod-render';
 import { sizeQuantity } from '../common/internal/quantities';
 import { mergeRoleOptions } from '../common/internal/role-options';
@@ -342,3 +343,6 @@ function withWorkspaceMount(template: k8s.PodTemplateSpec, container: string): k
   }));
   return { ...template, spec: { ...template.spec!, containers } };
 }
+
+// The boundary checks on this module's classes, installed as it loads (see ../boundary/install.ts).
+guardExports(exports);

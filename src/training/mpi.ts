@@ -5,6 +5,7 @@ import { checkedProps } from '../boundary/constructor-checks';
 import { TrainingKind } from './internal/training-kind';
 import { TrainingJob, TrainingJobProps } from './training-job';
 import * as kubeflow from '../../imports/kubeflow';
+import { guardExports } from '../boundary/install';
 import { isLabel } from '../common/internal/names';
 import { FrameworkContainer } from '../common/internal/pod-render';
 import { ReplicaGroup, RoleOptions } from '../common/replica';
@@ -272,3 +273,6 @@ function withCleanPodDefault(props: MpiAllReduceProps): MpiAllReduceProps {
   if (props.runPolicy?.cleanPodPolicy) return props;
   return { ...props, runPolicy: { ...props.runPolicy, cleanPodPolicy: CleanPodPolicy.RUNNING } };
 }
+
+// The boundary checks on this module's classes, installed as it loads (see ../boundary/install.ts).
+guardExports(exports);

@@ -2,6 +2,7 @@ import { ApiObject } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { checkConstructor } from '../boundary/constructor-checks';
+import { guardExports } from '../boundary/install';
 import { checkRenderedDocument } from '../rules/engine';
 import { checkCount } from '../rules/report';
 
@@ -87,3 +88,6 @@ function template(user: number): string {
     '',
   ].join('\n');
 }
+
+// The boundary checks on this module's classes, installed as it loads (see ../boundary/install.ts).
+guardExports(exports);

@@ -4,6 +4,7 @@ import { checkedProps } from '../boundary/constructor-checks';
 import { TrainingKind } from './internal/training-kind';
 import { TrainingJob, TrainingJobProps } from './training-job';
 import * as kubeflow from '../../imports/kubeflow';
+import { guardExports } from '../boundary/install';
 import { parseKnown } from '../common/internal/parse-value';
 import { ReplicaGroup, RoleOptions } from '../common/replica';
 import { CleanPodPolicy, RestartPolicy } from '../common/run-policy';
@@ -194,3 +195,6 @@ function withCleanPodDefault(props: ParameterServerTFProps): ParameterServerTFPr
   if (!lingering || props.runPolicy?.cleanPodPolicy) return props;
   return { ...props, runPolicy: { ...props.runPolicy, cleanPodPolicy: CleanPodPolicy.RUNNING } };
 }
+
+// The boundary checks on this module's classes, installed as it loads (see ../boundary/install.ts).
+guardExports(exports);

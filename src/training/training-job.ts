@@ -5,6 +5,7 @@ import { Construct } from 'constructs';
 import { checkConstructor } from '../boundary/constructor-checks';
 import { PlatformDefaultsProps } from '../common/defaults';
 import { TrainingKind, noQueueExpected, noTopologyExpected } from './internal/training-kind';
+import { guardExports } from '../boundary/install';
 import { deadlineFinding, wholeSecondsFinding } from '../common/internal/durations';
 import { orderAfterKueueObjects, resolveKueueReferences } from '../common/internal/kueue-references';
 import { networkingFindings, withoutRdma } from '../common/internal/networking';
@@ -401,3 +402,6 @@ export abstract class TrainingJob extends KubeflowResource {
 
 /** A role's options and pod count, as the kinds pass them to `_addReplicaGroup`. */
 type RoleProps = Omit<ReplicaGroupSettings, 'framework' | 'count'>;
+
+// The boundary checks on this module's classes, installed as it loads (see ../boundary/install.ts).
+guardExports(exports);

@@ -76,8 +76,10 @@ summary() {
 trap summary EXIT
 
 # ---- build --------------------------------------------------------------------------------------
+# The project's compile task: jsii, the boundary table, and the entry point that loads each module
+# on first use, so the packages embed the JavaScript that npm users get.
 compile() {
-  npx jsii --silence-warnings=reserved-word
+  npx projen compile
 }
 
 check_names() {

@@ -25,7 +25,7 @@ const GUARDED = Symbol.for('cdk8s-kubeflow.boundary.guarded');
 /** Registers and guards every class among a module's exports that the table lists as the library's own. */
 export function guardExports(api: object): void {
   for (const [name, value] of Object.entries(api)) {
-    // Own classes are unprefixed in the table; the L1 submodules are namespaces, not functions.
+    // Only the classes the table lists as the library's own (unprefixed names); other exports are skipped.
     if (typeof value === 'function' && value.name === name && CLASSES[name] && !OWN_CLASSES.has(name)) guardClass(value);
   }
 }

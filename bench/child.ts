@@ -31,8 +31,10 @@ export interface SynthResult {
   readonly checks: string[];
   /** runs[variant][n] */
   readonly runs: Record<string, Record<string, SynthRun[]>>;
-  /** Rendering only (`chart.toJson()`, no YAML, no validation), render[variant][n]. */
+  /** Rendering with the app's validation (`chart.toJson()`, no YAML), render[variant][n]. */
   readonly render: Record<string, Record<string, SynthRun[]>>;
+  /** Rendering alone (every API object's `toJson()`: no YAML, no validation), renderObjects[variant][n]. */
+  readonly renderObjects: Record<string, Record<string, SynthRun[]>>;
   /** Bytes of YAML written, bytes[variant][n]. */
   readonly bytes: Record<string, Record<string, number>>;
 }
@@ -92,13 +94,21 @@ function once(libs: Libs, variant: Variant, n: number, outdir: string): SynthRun
   return { constructMs: Number(t1 - t0) / 1e6, synthMs: Number(t2 - t1) / 1e6, cpuMs: (cpu.user + cpu.system) / 1000, bytes };
 }
 
-/** Rendering without YAML or validation, as `Testing.synth` does: every chart's `toJson()`. */
-function renderOnce(libs: Libs, variant: Variant, n: number, outdir: string): SynthRun {
+/**
+ * Rendering without YAML. `chart`: every chart's `toJson()`, as `Testing.synth` does, which
+ * validates the app first (so the L2's rules and schema run). `objects`: every API object's
+ * `toJson()` in tree order, which renders without validating: the L2's own rendering against the L1's.
+ */
+function renderOnce(libs: Libs, variant: Variant, n: number, outdir: string, how: 'chart' | 'objects'): SynthRun {
   const c0 = process.cpuUsage();
   const t0 = process.hrtime.bigint();
   const app = buildApp(libs, variant, n, outdir);
   const t1 = process.hrtime.bigint();
-  for (const chart of app.charts) chart.toJson();
+  if (how === 'chart') {
+    for (const chart of app.charts) chart.toJson();
+  } else {
+    for (const c of app.node.findAll()) if (c instanceof libs.cdk8s.ApiObject) c.toJson();
+  }
   const t2 = process.hrtime.bigint();
   const cpu = process.cpuUsage(c0);
   return { constructMs: Number(t1 - t0) / 1e6, synthMs: Number(t2 - t1) / 1e6, cpuMs: (cpu.user + cpu.system) / 1000 };
@@ -112,8 +122,9 @@ function synth(libs: Libs, config: Extract<Config, { mode: 'synth' }>): SynthRes
   for (let i = 0; i < config.warmup; i++) for (const v of VARIANTS) once(libs, v, 100, config.outdir);
   const runs: SynthResult['runs'] = {};
   const render: SynthResult['render'] = {};
+  const renderObjects: SynthResult['renderObjects'] = {};
   const bytes: SynthResult['bytes'] = {};
-  for (const v of [...VARIANTS, 'kplusPerTemplate', ...TRAIN_JOB_VARIANTS]) { runs[v] = {}; render[v] = {}; bytes[v] = {}; }
+  for (const v of [...VARIANTS, 'kplusPerTemplate', ...TRAIN_JOB_VARIANTS]) { runs[v] = {}; render[v] = {}; renderObjects[v] = {}; bytes[v] = {}; }
 
   /** `reps` rounds of every variant; the order rotates each round so that none always runs first. */
   const rounds = (n: number, variants: Variant[], measure: (v: Variant) => void) => {
@@ -131,8 +142,9 @@ function synth(libs: Libs, config: Extract<Config, { mode: 'synth' }>): SynthRes
     });
   }
   for (const n of config.renderNs) {
-    for (const v of VARIANTS) render[v][n] = [];
-    rounds(n, VARIANTS, v => render[v][n].push(renderOnce(libs, v, n, config.outdir)));
+    for (const v of VARIANTS) { render[v][n] = []; renderObjects[v][n] = []; }
+    rounds(n, VARIANTS, v => render[v][n].push(renderOnce(libs, v, n, config.outdir, 'chart')));
+    rounds(n, VARIANTS, v => renderObjects[v][n].push(renderOnce(libs, v, n, config.outdir, 'objects')));
   }
   // Trainer v2 last, with warm-up rounds of its own, so that its code does not change how the
   // rounds above ran.
@@ -147,7 +159,7 @@ function synth(libs: Libs, config: Extract<Config, { mode: 'synth' }>): SynthRes
       bytes[v][n] = written;
     });
   }
-  return { checks, runs, render, bytes };
+  return { checks, runs, render, renderObjects, bytes };
 }
 
 function memory(libs: Libs, config: Extract<Config, { mode: 'memory' }>): MemoryResult {

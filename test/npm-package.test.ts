@@ -44,6 +44,7 @@ describe('the npm tarball', () => {
 
   test('the library is compiled (npx projen compile)', () => {
     expect(fs.existsSync(path.join(ROOT, 'lib', 'src', 'cli', 'main.js'))).toBe(true);
+    expect(fs.existsSync(path.join(ROOT, 'lib', 'cli', 'cdk8s-kubeflow.js'))).toBe(true);
     expect(fs.existsSync(path.join(ROOT, '.jsii'))).toBe(true);
   });
 
@@ -69,15 +70,25 @@ describe('the npm tarball', () => {
     expect(files.filter(f => !f.startsWith('lib/'))).toEqual([
       '.jsii', 'API.md', 'LICENSE', 'README.md', 'bin/cdk8s-kubeflow', 'package.json',
     ]);
-    // In lib/: every compiled module with its declarations and source map, and nothing else.
-    const compiled = walk(path.join(ROOT, 'lib')).map(f => `lib/${f}`).filter(f => /\.(js|d\.ts|js\.map)$/.test(f)).sort();
+    // In lib/: every compiled module with its declarations and source map, and nothing else, but
+    // the command's modules: it ships as one bundle, lib/cli/cdk8s-kubeflow.js (scripts/bundle-cli.ts).
+    const compiled = walk(path.join(ROOT, 'lib')).map(f => `lib/${f}`).filter(f => /\.(js|d\.ts|js\.map)$/.test(f))
+      .filter(f => !f.startsWith('lib/src/cli/')).sort();
     expect(files.filter(f => f.startsWith('lib/'))).toEqual(compiled);
     const modules = compiled.filter(f => f.endsWith('.js'));
     expect(modules.length).toBeGreaterThan(100);
-    // Each with its declarations and source map, but the entry point: scripts/lazy-entry.ts writes
-    // it after jsii, and it has no line of src/ to map to.
-    expect(compiled.length).toBe(3 * modules.length - 1);
+    // Each with its declarations and source map, but the entry point (scripts/lazy-entry.ts writes
+    // it after jsii, and it has no line of src/ to map to) and the bundle (no declarations, no map).
+    expect(compiled.length).toBe(3 * modules.length - 3);
     expect(files).not.toContain('lib/src/index.js.map');
-    expect(files).toEqual(expect.arrayContaining(['lib/src/index.js', 'lib/src/index.d.ts', 'lib/src/cli/main.js', 'lib/imports/kubeflow.js']));
+    expect(files).toEqual(expect.arrayContaining(['lib/src/index.js', 'lib/src/index.d.ts', 'lib/cli/cdk8s-kubeflow.js', 'lib/imports/kubeflow.js']));
+    expect(files.filter(f => f.startsWith('lib/cli/'))).toEqual(['lib/cli/cdk8s-kubeflow.js']);
+  });
+
+  test('has no dependency: the library needs only its peers, and the command carries its parser in its bundle', () => {
+    const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+    expect(pkg.dependencies).toBeUndefined();
+    expect(pkg.bundledDependencies).toBeUndefined();
+    expect(Object.keys(pkg.peerDependencies).sort()).toEqual(['cdk8s', 'cdk8s-plus-28', 'constructs']);
   });
 });

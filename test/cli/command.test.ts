@@ -1,6 +1,7 @@
 /**
- * The command as users run it: `node bin/cdk8s-kubeflow ...` in a child process, on the compiled
- * library (lib/, written by `npx projen compile`, which `npx projen build` runs before the tests).
+ * The command as users run it: `node bin/cdk8s-kubeflow ...` in a child process, which runs the
+ * command's bundle (lib/cli/cdk8s-kubeflow.js, written by `npx projen compile` from the compiled
+ * modules, which `npx projen build` runs before the tests).
  */
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
@@ -33,7 +34,8 @@ describe('cdk8s-kubeflow in a child process', () => {
   });
 
   test('lint loads no construct, no cdk8s and none of plan\'s modules: only the rules, its own modules and js-yaml', () => {
-    // The command as bin/cdk8s-kubeflow runs it, listing every module the process loaded.
+    // The command's compiled modules, what its bundle is made of (scripts/bundle-cli.ts), listing
+    // every module the process loaded.
     const code = `process.exitCode = require(${JSON.stringify(COMPILED)}).main(['lint', '-']);`
       + 'process.on("exit", () => process.stderr.write(Object.keys(require.cache).join("\\n")));';
     const r = spawnSync(process.execPath, ['-e', code], { cwd: ROOT, input: CASES['kubeflow/mpi-np'], encoding: 'utf8' });
@@ -88,10 +90,11 @@ describe('cdk8s-kubeflow in a child process', () => {
     expect(result.stderr).toMatch(/\n {4}at .*yaml/);
   });
 
-  test('the npm package has the launcher and the compiled command', () => {
+  test('the npm package has the launcher and the bundled command, not the command\'s modules', () => {
     const pack = spawnSync('npm', ['pack', '--dry-run', '--json'], { cwd: ROOT, encoding: 'utf8' });
     const files: string[] = JSON.parse(pack.stdout)[0].files.map((f: { path: string }) => f.path);
-    expect(files).toEqual(expect.arrayContaining(['bin/cdk8s-kubeflow', 'lib/src/cli/main.js', 'lib/src/cli/yaml-parser.js']));
+    expect(files).toEqual(expect.arrayContaining(['bin/cdk8s-kubeflow', 'lib/cli/cdk8s-kubeflow.js']));
+    expect(files.filter(f => f.startsWith('lib/src/cli/'))).toEqual([]);
     const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
     expect(manifest.bin).toEqual({ 'cdk8s-kubeflow': 'bin/cdk8s-kubeflow' });
   });

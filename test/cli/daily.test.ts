@@ -294,8 +294,17 @@ describe('docs/cli.md, the manual page', () => {
 
   test('has the sections of a manual page, in order', () => {
     expect(doc.split('\n').filter(l => /^## [A-Z ]+$/.test(l))).toEqual([
-      '## NAME', '## SYNOPSIS', '## DESCRIPTION', '## COMMANDS', '## OPTIONS', '## EXIT STATUS', '## EXAMPLES',
+      '## NAME', '## SYNOPSIS', '## DESCRIPTION', '## COMMANDS', '## OPTIONS', '## EXIT STATUS', '## ENVIRONMENT', '## EXAMPLES',
     ]);
+  });
+
+  test('its ENVIRONMENT table has every variable the launcher reads, and no other', () => {
+    const environment = doc.slice(doc.indexOf('## ENVIRONMENT'), doc.indexOf('## EXAMPLES'));
+    const documented = [...environment.matchAll(/^\| `([A-Z0-9_]+)`/gm)].map(m => m[1]);
+    const launcher = fs.readFileSync(path.join(ROOT, 'bin', 'cdk8s-kubeflow'), 'utf8');
+    const read = [...new Set([...launcher.matchAll(/process\.env\.([A-Z0-9_]+)/g)].map(m => m[1]))];
+    expect(documented.sort()).toEqual(read.sort());
+    expect(documented.sort()).toEqual(['CDK8S_KUBEFLOW_COMPILE_CACHE', 'NODE_DISABLE_COMPILE_CACHE']);
   });
 
   test('its SYNOPSIS is the synopsis of each command\'s --help', () => {

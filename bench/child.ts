@@ -126,25 +126,39 @@ function synth(libs: Libs, config: Extract<Config, { mode: 'synth' }>): SynthRes
   const bytes: SynthResult['bytes'] = {};
   for (const v of [...VARIANTS, 'kplusPerTemplate', ...TRAIN_JOB_VARIANTS]) { runs[v] = {}; render[v] = {}; renderObjects[v] = {}; bytes[v] = {}; }
 
-  /** `reps` rounds of every variant; the order rotates each round so that none always runs first. */
-  const rounds = (n: number, variants: Variant[], measure: (v: Variant) => void) => {
+  /**
+   * `reps` rounds of every variant; the order rotates each round so that none always runs first.
+   * `warmup` unrecorded rounds at the same size come first: the first runs at a size larger than
+   * any before are slower while V8 grows the heap to it (and, for the Trainer rows, finishes
+   * compiling their code), the more so for the variant that allocates more, so that without them a
+   * row's medians depended on which rows ran before it.
+   */
+  const rounds = (n: number, variants: Variant[], measure: (v: Variant, record: boolean) => void) => {
+    for (let r = 0; r < config.warmup; r++) for (const v of variants) measure(v, false);
     for (let r = 0; r < config.reps[String(n)]; r++) {
-      for (let i = 0; i < variants.length; i++) measure(variants[(i + r) % variants.length]);
+      for (let i = 0; i < variants.length; i++) measure(variants[(i + r) % variants.length], true);
     }
   };
   for (const n of config.ns) {
     const variants: Variant[] = config.perTemplateNs.includes(n) ? [...VARIANTS, 'kplusPerTemplate'] : VARIANTS;
     for (const v of variants) runs[v][n] = [];
-    rounds(n, variants, v => {
+    rounds(n, variants, (v, record) => {
       const { bytes: written, ...run } = once(libs, v, n, config.outdir);
+      if (!record) return;
       runs[v][n].push(run);
       bytes[v][n] = written;
     });
   }
   for (const n of config.renderNs) {
     for (const v of VARIANTS) { render[v][n] = []; renderObjects[v][n] = []; }
-    rounds(n, VARIANTS, v => render[v][n].push(renderOnce(libs, v, n, config.outdir, 'chart')));
-    rounds(n, VARIANTS, v => renderObjects[v][n].push(renderOnce(libs, v, n, config.outdir, 'objects')));
+    rounds(n, VARIANTS, (v, record) => {
+      const run = renderOnce(libs, v, n, config.outdir, 'chart');
+      if (record) render[v][n].push(run);
+    });
+    rounds(n, VARIANTS, (v, record) => {
+      const run = renderOnce(libs, v, n, config.outdir, 'objects');
+      if (record) renderObjects[v][n].push(run);
+    });
   }
   // Trainer v2 last, with warm-up rounds of its own, so that its code does not change how the
   // rounds above ran.
@@ -153,8 +167,9 @@ function synth(libs: Libs, config: Extract<Config, { mode: 'synth' }>): SynthRes
   }
   for (const n of config.trainJobNs) {
     for (const v of TRAIN_JOB_VARIANTS) runs[v][n] = [];
-    rounds(n, TRAIN_JOB_VARIANTS, v => {
+    rounds(n, TRAIN_JOB_VARIANTS, (v, record) => {
       const { bytes: written, ...run } = once(libs, v, n, config.outdir);
+      if (!record) return;
       runs[v][n].push(run);
       bytes[v][n] = written;
     });

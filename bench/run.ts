@@ -622,10 +622,10 @@ async function main(): Promise<void> {
         'The L1 baseline writes the same PyTorchJob with `kubeflow.PyTorchJob`; the cdk8s-plus-28 baseline is one `kplus.Deployment` per job (4 replicas) with the same pod, the GPU added by JSON patch (kplus has no field for extended resources). ' +
         'A PyTorchJob holds two pod templates (Master and Worker), a Deployment one.',
       `- Trainer v2 workload (row 6): one \`ClusterTrainingRuntime\` (\`MlPolicy.torch()\`, the node pod of the jobs above: same image, 4 CPUs, 16 GiB, one NVIDIA GPU) and N \`TrainJob\`s against it, each with ${TRAIN_JOB_SHAPE.numNodes} nodes, the same resources per node, the PVC mounted read-only at /data (through the runtime patch) and the Kueue queue \`team-a\`. ` +
-        'The baseline writes the same runtime and TrainJobs with `trainer.ClusterTrainingRuntime` and `trainer.TrainJob`. It runs in the same child process after the rounds above, with two warm-up rounds of its own at N=100.',
+        'The baseline writes the same runtime and TrainJobs with `trainer.ClusterTrainingRuntime` and `trainer.TrainJob`. It runs in the same child process after the rounds above, with two warm-up rounds of its own at N=100 and two at N=1,000.',
       `- Fairness checks, asserted before timing: ${synth.checks.join('; ')}.`,
       '- Synthesis time = constructing the app and its N jobs in one chart + `app.synth()` writing YAML to a temp folder, the same for all three. ' +
-        'One child `node` process (the compiled library, no ts-node) runs everything after 2 warm-up rounds at N=100; the three variants alternate, their order rotating every round. ' +
+        'One child `node` process (the compiled library, no ts-node) runs everything after 2 warm-up rounds at N=100, and 2 unrecorded rounds of every variant before the recorded ones of each size and row (the first runs at a new, larger size are slower while V8 grows its heap, the more so for the variant that allocates more); the variants alternate, their order rotating every round. ' +
         'Time cells give the median and its median absolute deviation (±%); ratio cells the ratio of the medians, and in parentheses the ratio of median CPU time (`process.cpuUsage()`, all threads), a cross-check when other work competes for the cores.',
       `- At N=1,000 (medians): ${withPerTemplate.map(split).join('; ')}.`,
       '- require(): a fresh `node -e` per sample (warm file cache, cold module cache), timing only the `require()` calls inside it; one unrecorded warm-up round, the cases alternating. ' +

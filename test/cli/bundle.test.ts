@@ -128,6 +128,20 @@ describe('the bundled command', () => {
   });
 });
 
+test('the launcher without its bundle (a checkout not compiled) says so: status 3', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'launcher-'));
+  try {
+    fs.mkdirSync(path.join(dir, 'bin'));
+    fs.copyFileSync(BIN, path.join(dir, 'bin', 'cdk8s-kubeflow'));
+    const r = spawnSync(process.execPath, [path.join(dir, 'bin', 'cdk8s-kubeflow'), 'lint', '-'], { input: '', encoding: 'utf8', env: cleanEnv() });
+    expect({ status: r.status, stdout: r.stdout, stderr: r.stderr }).toEqual({
+      status: 3, stdout: '', stderr: `cdk8s-kubeflow: ${path.join(dir, 'lib', 'cli', 'cdk8s-kubeflow.js')} is missing: compile the project first (npx projen compile)\n`,
+    });
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 describe('the code cache of the bundled command', () => {
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'compile-cache-'));
   afterAll(() => fs.rmSync(folder, { recursive: true, force: true }));

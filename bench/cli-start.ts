@@ -33,29 +33,8 @@ export interface CliStartResult {
   readonly ratio: number;
 }
 
-/** One valid PyTorchJob: the file a small repository's CI step lints. */
-const SMALL_FILE = `apiVersion: kubeflow.org/v1
-kind: PyTorchJob
-metadata:
-  name: train
-  namespace: ml
-spec:
-  pytorchReplicaSpecs:
-    Master:
-      replicas: 1
-      template:
-        spec:
-          containers:
-            - name: pytorch
-              image: registry.example/train:1.0
-    Worker:
-      replicas: 2
-      template:
-        spec:
-          containers:
-            - name: pytorch
-              image: registry.example/train:1.0
-`;
+/** One valid PyTorchJob: the file a small repository's CI step lints (test/cli/bundle.test.ts lints it too). */
+export const SMALL_FILE = path.join(ROOT, 'test', 'cli', 'fixtures', 'small-pytorchjob.yaml');
 
 function timed(args: string[], status: number, env: NodeJS.ProcessEnv = process.env): number {
   const start = process.hrtime.bigint();
@@ -69,8 +48,6 @@ export function measureCliStart(runs = 21): CliStartResult {
   const entry = path.join(ROOT, 'lib', 'src', 'index.js');
   if (!fs.existsSync(entry)) throw new Error('lib/src/index.js is missing: compile first with `npx projen compile`');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-cli-'));
-  const file = path.join(dir, 'job.yaml');
-  fs.writeFileSync(file, SMALL_FILE);
   const bin = path.join(ROOT, 'bin', 'cdk8s-kubeflow');
   const withCache = (folder: string): NodeJS.ProcessEnv => {
     const env: NodeJS.ProcessEnv = { ...process.env, CDK8S_KUBEFLOW_COMPILE_CACHE: folder };
@@ -80,8 +57,8 @@ export function measureCliStart(runs = 21): CliStartResult {
   let cold = 0;
   try {
     const cases = {
-      cli: () => timed([bin, 'lint', file], 0, withCache(path.join(dir, 'cache'))),
-      cold: () => timed([bin, 'lint', file], 0, withCache(path.join(dir, `cold-${cold++}`))),
+      cli: () => timed([bin, 'lint', SMALL_FILE], 0, withCache(path.join(dir, 'cache'))),
+      cold: () => timed([bin, 'lint', SMALL_FILE], 0, withCache(path.join(dir, `cold-${cold++}`))),
       require: () => timed(['-e', `require(${JSON.stringify(entry)})`], 0),
       node: () => timed(['-e', '0'], 0),
     };

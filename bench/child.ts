@@ -7,6 +7,7 @@
  *   node child.js <project root> '{"mode":"synth","ns":[1,10],"reps":{"1":20,"10":10},"renderNs":[10],"perTemplateNs":[10],"trainJobNs":[10],"warmup":2,"outdir":"/tmp/x"}'
  *   node child.js <project root> '{"mode":"memory","variant":"l2","n":1000,"outdir":"/tmp/x"}'
  *   node child.js <project root> '{"mode":"profile","variant":"l2","n":1000,"reps":3,"outdir":"/tmp/x"}'
+ *   node child.js <project root> '{"mode":"phases","groups":[["l2","l1"]],"n":1000,"reps":9,"warmup":2,"outdir":"/tmp/x"}'
  *
  * Prints one JSON line with the results.
  */
@@ -15,6 +16,7 @@ import { Session } from 'inspector';
 import { createRequire } from 'module';
 import * as path from 'path';
 import { isDeepStrictEqual } from 'util';
+import { measurePhases } from './phases';
 import { Libs, TRAIN_JOB_VARIANTS, Variant, VARIANTS, buildApp, checkSameManifest, checkSameTrainJobManifest } from './workloads';
 
 export interface SynthRun {
@@ -69,7 +71,8 @@ export interface ProfileResult {
 type Config =
   | { mode: 'synth'; ns: number[]; reps: Record<string, number>; renderNs: number[]; perTemplateNs: number[]; trainJobNs: number[]; warmup: number; outdir: string }
   | { mode: 'memory'; variant: Variant | 'none'; n: number; outdir: string }
-  | { mode: 'profile'; variant: Variant; n: number; reps: number; outdir: string; cpuprofile?: string };
+  | { mode: 'profile'; variant: Variant; n: number; reps: number; outdir: string; cpuprofile?: string }
+  | { mode: 'phases'; groups: Variant[][]; n: number; reps: number; warmup: number; outdir: string };
 
 function loadLibs(root: string): Libs {
   const req = createRequire(path.join(root, 'package.json'));
@@ -251,6 +254,9 @@ if (require.main === module) {
   const [root, json] = process.argv.slice(2);
   const config = JSON.parse(json) as Config;
   const libs = loadLibs(root);
-  const result = config.mode === 'synth' ? synth(libs, config) : config.mode === 'memory' ? memory(libs, config) : profile(libs, config);
+  const result = config.mode === 'synth' ? synth(libs, config)
+    : config.mode === 'memory' ? memory(libs, config)
+      : config.mode === 'phases' ? measurePhases(libs, root, config.groups, config.n, config.reps, config.warmup, config.outdir)
+        : profile(libs, config);
   process.stdout.write(JSON.stringify(result) + '\n');
 }

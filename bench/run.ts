@@ -18,6 +18,7 @@ import type { MemoryResult, ProfileResult, SynthResult, SynthRun } from './child
 import type { CliStartResult } from './cli-start';
 import type { LintResult, ScalingPoint } from './lint';
 import { CRDS_DIR, ImportBaseline, RequireTimes, ensureCompiledLibrary, generateCdk8sImport, measureRequire } from './load-cost';
+import { PHASES, Phase, PhaseResult } from './phases';
 import { KPLUS_SPEC, SizeResult, Tarball, measureSize, strayParts } from './size';
 import { ROOT, fmtBytes, fmtInt, fmtMs, lineCount, log, median, ratioInterval, relativeMad, walk } from './util';
 import { TRAIN_JOB_SHAPE, TRAIN_JOB_VARIANTS, VARIANTS, VARIANT_LABEL, Variant } from './workloads';
@@ -41,6 +42,10 @@ const PER_TEMPLATE_NS = [1000];
 const TRAIN_JOB_NS = [1000];
 const LOAD_RUNS = 41;
 const MEMORY_N = 1000;
+/** The breakdown of rows 1 and 6 by phase (bench/phases.ts): each L2 beside its L1. */
+const PHASE_GROUPS: Variant[][] = [['l2', 'l1'], ['trainJob', 'trainJobL1', 'trainJobSharedVolume']];
+const PHASE_N = 1000;
+const PHASE_RUNS = 9;
 
 const TARGETS = {
   /** The hard line of issue #21. */
@@ -78,7 +83,7 @@ const args = new Set(process.argv.slice(2));
 function transpileChildren(tmp: string): string {
   const out = path.join(tmp, 'js');
   fs.mkdirSync(out, { recursive: true });
-  for (const name of ['child', 'workloads']) {
+  for (const name of ['child', 'workloads', 'phases']) {
     const source = fs.readFileSync(path.join(__dirname, `${name}.ts`), 'utf8');
     const { outputText } = ts.transpileModule(source, {
       compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2020 },
@@ -456,6 +461,43 @@ function table(rows: Row[]): string {
   ].join('\n');
 }
 
+const PHASE_LABEL: Record<Phase, string> = {
+  construct: 'construct (the program building the app)',
+  render: 'render (the L1 objects\' `toJson()`)',
+  rules: 'rules over the documents',
+  ordering: 'cdk8s dependency graphs',
+  yaml: 'YAML',
+  other: 'rest of `app.synth()` (cdk8s passes over every construct, files)',
+};
+
+/**
+ * The phases of rows 1 and 6, each L2 beside its L1, with the L2's extra time as a share of the
+ * L1's total: the aim (1.2×) allows 20% in all.
+ */
+function phaseSection(p: PhaseResult): string[] {
+  const m = p.medians;
+  const ms = (x: number) => x.toFixed(1);
+  const extra = (v: Variant, base: Variant, k: Phase | 'total') => `${m[v][k] - m[base][k] >= 0 ? '+' : '−'}${ms(Math.abs(m[v][k] - m[base][k]))} (${(((m[v][k] - m[base][k]) / m[base].total) * 100).toFixed(1)}%)`;
+  const head = ['Phase', 'PyTorch L2', 'PyTorch L1', 'L2 − L1 (share of L1 total)', 'Trainer L2', 'Trainer L1', 'L2 − L1 (share of L1 total)', 'Trainer L2, one shared volume', 'its − L1'];
+  const line = (k: Phase | 'total', label: string) => [label,
+    ms(m.l2[k]), ms(m.l1[k]), extra('l2', 'l1', k),
+    ms(m.trainJob[k]), ms(m.trainJobL1[k]), extra('trainJob', 'trainJobL1', k),
+    ms(m.trainJobSharedVolume[k]), extra('trainJobSharedVolume', 'trainJobL1', k)];
+  const rows = [...PHASES.map(k => line(k, PHASE_LABEL[k])), line('total', '**total**')];
+  return [
+    `## Where the time goes (N = ${fmtInt(p.n)}, ${p.runs} instrumented runs per variant)`,
+    '',
+    'bench/phases.ts times the functions of each phase inside `app.synth()` (wall clock, medians; the phases and the total are separate medians, so they need not add up exactly). ' +
+      'The aim for rows 1 and 6 (1.2×) allows the L2 20% of the L1\'s total. The last two columns are row 6\'s TrainJobs with the claim and its volume made once and mounted by every job ' +
+      '(the same manifests, asserted), instead of two cdk8s-plus constructs per job: what the workload\'s own constructs cost.',
+    '',
+    `| ${head.join(' | ')} |`,
+    `|${head.map((_, i) => (i === 0 ? ':---' : '---:')).join('|')}|`,
+    ...rows.map(r => `| ${r.join(' | ')} |`),
+    '',
+  ];
+}
+
 function profileSection(title: string, p: ProfileResult): string {
   const lines = [
     `#### ${title}: ${fmtMs(p.wallMs)} per synthesis while profiled`,
@@ -575,6 +617,11 @@ async function main(): Promise<void> {
       mem[v] = runChild<MemoryResult>(child, [], { mode: 'memory', variant: v, n: MEMORY_N, outdir: path.join(tmp, `mem-${v}`) });
     }
 
+    log(`where the time goes, N = ${fmtInt(PHASE_N)}, ${PHASE_RUNS} instrumented runs per variant`);
+    const phases = runChild<PhaseResult>(child, [], {
+      mode: 'phases', groups: PHASE_GROUPS, n: PHASE_N, reps: PHASE_RUNS, warmup: 2, outdir: path.join(tmp, 'phases'),
+    });
+
     log('cdk8s-kubeflow lint: 1,000 job documents, then 10 to 10,000');
     const { lint, scaling } = measureLintHere();
     log(`cdk8s-kubeflow lint of one file, ${LOAD_RUNS} fresh processes`);
@@ -639,7 +686,7 @@ async function main(): Promise<void> {
       `- Peak RSS: \`process.resourceUsage().maxRSS\` of a fresh \`node\` that loads the libraries, builds N=${fmtInt(MEMORY_N)} jobs and runs \`app.synth()\` once.`,
       '- Lint (row 7): bench/lint.ts in this process, from the TypeScript sources: the examples\' training jobs renamed and repeated to 1,000 documents in one YAML file; ' +
         'one run = read + parse + every document rule + the text report; the baseline is js-yaml `loadAll` of the same text (what any YAML linter pays at least); the two alternate after a warm-up. ' +
-        'The scaling row lints the first N of 10,000 such documents, one warm-up and 21, 21, 7 and 3 runs. ' +
+        'The scaling row lints the first N of 10,000 such documents, one warm-up and 21, 21, 7 and 5 runs. ' +
         'Row 8: whole fresh processes timed from the parent, `node bin/cdk8s-kubeflow lint` of one PyTorchJob file against `node -e` ' +
         'requiring lib/src/index.js (and `node -e 0`), alternating after one warm-up each.',
       `- Medians at N=1/10/100/1000 (ms): ${VARIANTS.map(v => `${v} ${NS.map(n => medians[v][n].toFixed(1)).join(' / ')}`).join('; ')}.`,
@@ -661,6 +708,7 @@ async function main(): Promise<void> {
       missed.length ? `Missed targets: ${missed.map(r => r.measure).join('; ')}.` : 'Every target was met.',
       '',
       ...(reading.length ? ['## Reading the missed targets', '', ...reading, ''] : []),
+      ...phaseSection(phases),
       '## How it was measured',
       '',
       ...notes,

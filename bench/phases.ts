@@ -15,8 +15,11 @@
  *   construct, the engine's bookkeeping, writing the files.
  *
  * Each phase is the time spent inside its functions (the outermost timed call only), in wall-clock
- * milliseconds, median over the runs; `other` and the total are medians too, so the phases need not
- * add up to the total exactly. The wrappers cost a little, alike for every variant.
+ * milliseconds. The variants of a group run in rounds, one run each, so that a difference between
+ * an L2 and its L1 can be taken within a round (`pairedDifference`), where both ran a moment apart:
+ * the machine's speed drifts by more than the differences sought over a run of the benchmark (the
+ * YAML of identical documents took 15% longer for one variant than the other in medians over whole
+ * runs). The wrappers cost a little, alike for every variant.
  */
 import { createRequire } from 'module';
 import * as path from 'path';
@@ -25,11 +28,33 @@ import { Libs, Variant, buildApp } from './workloads';
 export const PHASES = ['construct', 'render', 'rules', 'ordering', 'yaml', 'other'] as const;
 export type Phase = typeof PHASES[number];
 
+/** One instrumented synthesis: ms per phase, and in all. */
+export type PhaseRun = Record<Phase | 'total', number>;
+
 export interface PhaseResult {
   readonly n: number;
+  /** Rounds: every variant of a group ran once in each. */
   readonly runs: number;
-  /** medians[variant][phase or 'total'], ms. */
-  readonly medians: Record<string, Record<Phase | 'total', number>>;
+  /** perRound[variant][round]. */
+  readonly perRound: Record<string, PhaseRun[]>;
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+}
+
+/** The median over the runs of a variant, per phase. */
+export function medianRun(result: PhaseResult, variant: Variant): PhaseRun {
+  const runs = result.perRound[variant];
+  return Object.fromEntries([...PHASES, 'total'].map(k => [k, median(runs.map(r => r[k as keyof PhaseRun]))])) as PhaseRun;
+}
+
+/** `variant` minus `base`, per phase: the median over the rounds of the difference within each round. */
+export function pairedDifference(result: PhaseResult, variant: Variant, base: Variant): PhaseRun {
+  const a = result.perRound[variant];
+  const b = result.perRound[base];
+  return Object.fromEntries([...PHASES, 'total'].map(k => [k, median(a.map((r, i) => r[k as keyof PhaseRun] - b[i][k as keyof PhaseRun]))])) as PhaseRun;
 }
 
 type Timed = Exclude<Phase, 'construct' | 'other'>;
@@ -83,8 +108,8 @@ function instrument(libs: Libs, root: string): { take(): Record<Timed, number> }
  */
 export function measurePhases(libs: Libs, root: string, groups: Variant[][], n: number, reps: number, warmup: number, outdir: string): PhaseResult {
   const timers = instrument(libs, root);
-  const runs: Record<string, Array<Record<Phase | 'total', number>>> = {};
-  const once = (v: Variant) => {
+  const runs: Record<string, PhaseRun[]> = {};
+  const once = (v: Variant): PhaseRun => {
     timers.take();
     const t0 = process.hrtime.bigint();
     const app = buildApp(libs, v, n, outdir);
@@ -107,13 +132,5 @@ export function measurePhases(libs: Libs, root: string, groups: Variant[][], n: 
       }
     }
   }
-  const median = (xs: number[]) => {
-    const s = [...xs].sort((a, b) => a - b);
-    return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-  };
-  const medians: PhaseResult['medians'] = {};
-  for (const [v, list] of Object.entries(runs)) {
-    medians[v] = Object.fromEntries([...PHASES, 'total'].map(p => [p, median(list.map(run => run[p as Phase | 'total']))])) as Record<Phase | 'total', number>;
-  }
-  return { n, runs: reps, medians };
+  return { n, runs: reps, perRound: runs };
 }

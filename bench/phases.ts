@@ -17,9 +17,9 @@
  * Each phase is the time spent inside its functions (the outermost timed call only), in wall-clock
  * milliseconds. The variants of a group run in rounds, one run each, so that a difference between
  * an L2 and its L1 can be taken within a round (`pairedDifference`), where both ran a moment apart:
- * the machine's speed drifts by more than the differences sought over a run of the benchmark (the
- * YAML of identical documents took 15% longer for one variant than the other in medians over whole
- * runs). The wrappers cost a little, alike for every variant.
+ * the machine's speed drifts by more than the differences sought over a run of the benchmark (in
+ * medians over one run, the YAML of identical documents came out 15% apart between two variants).
+ * The wrappers cost a little, alike for every variant.
  */
 import { createRequire } from 'module';
 import * as path from 'path';

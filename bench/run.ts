@@ -493,7 +493,7 @@ function phaseSection(p: PhaseResult): string[] {
       'So a row\'s difference is not the difference of its two medians, and the rows need not add up to the total. ' +
       'The aim for rows 1 and 6 (1.2×) allows the L2 20% of the L1\'s total. ' +
       'The last two columns are row 6\'s TrainJobs with the claim and its volume made once and mounted by every job (the same manifests, asserted), instead of two cdk8s-plus constructs per job: what the workload\'s own constructs cost. ' +
-      'The YAML phase serializes identical documents in every column, so its difference is the noise of the others too.',
+      'The YAML phase serializes identical documents in every column: its difference is what the rest of the synthesis leaves it (garbage to collect, the heap\'s state) and noise.',
     '',
     `| ${head.join(' | ')} |`,
     `|${head.map((_, i) => (i === 0 ? ':---' : '---:')).join('|')}|`,

@@ -23,6 +23,7 @@
  */
 import { createRequire } from 'module';
 import * as path from 'path';
+import { median } from './util';
 import { Libs, Variant, buildApp } from './workloads';
 
 export const PHASES = ['construct', 'render', 'rules', 'ordering', 'yaml', 'other'] as const;
@@ -37,11 +38,6 @@ export interface PhaseResult {
   readonly runs: number;
   /** perRound[variant][round]. */
   readonly perRound: Record<string, PhaseRun[]>;
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 }
 
 /** The median over the runs of a variant, per phase. */

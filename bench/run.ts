@@ -79,11 +79,11 @@ interface Row {
 
 const args = new Set(process.argv.slice(2));
 
-/** Transpiles the measuring child (and the workloads it imports) to plain JavaScript. */
+/** Transpiles the measuring child (and the modules it imports: workloads, phases, util) to plain JavaScript. */
 function transpileChildren(tmp: string): string {
   const out = path.join(tmp, 'js');
   fs.mkdirSync(out, { recursive: true });
-  for (const name of ['child', 'workloads', 'phases']) {
+  for (const name of ['child', 'workloads', 'phases', 'util']) {
     const source = fs.readFileSync(path.join(__dirname, `${name}.ts`), 'utf8');
     const { outputText } = ts.transpileModule(source, {
       compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2020 },

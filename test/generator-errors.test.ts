@@ -103,6 +103,17 @@ describe('generate() names the file and the problem', () => {
     ].join('\n'));
     expect(messageOf(() => generate(crds))).toBe('training-operator/kubeflow.org_mxjobs.yaml: version v1 has no openAPIV3Schema with properties');
   });
+
+  test('a CRD without the version its module declares, and one that no longer serves it', () => {
+    const crds = copyCrds();
+    const file = path.join(crds, 'kueue/kueue.x-k8s.io_cohorts.yaml');
+    const doc: any = yaml.load(fs.readFileSync(file, 'utf8'));
+    fs.writeFileSync(file, yaml.dump({ ...doc, spec: { ...doc.spec, versions: doc.spec.versions.filter((v: any) => v.name !== 'v1beta2') } }));
+    expect(messageOf(() => generate(crds))).toBe('kueue/kueue.x-k8s.io_cohorts.yaml: has no version v1beta2; it has v1beta1');
+    const unserved = doc.spec.versions.map((v: any) => (v.name === 'v1beta2' ? { ...v, served: false } : v));
+    fs.writeFileSync(file, yaml.dump({ ...doc, spec: { ...doc.spec, versions: unserved } }));
+    expect(messageOf(() => generate(crds))).toBe('kueue/kueue.x-k8s.io_cohorts.yaml: version v1beta2 is not served');
+  });
 });
 
 /** Edits one copied CRD file's storage-version schema in place. */
@@ -177,7 +188,7 @@ describe('SharedTypeNamer takes public names from its table only', () => {
   test('the table names every shared type of the pinned CRDs (the generator checks that each is used)', () => {
     expect(Object.values(SHARED_TYPE_NAMES).sort()).toEqual(
       ['ContainerPatch', 'FairSharing', 'IconOrLogo', 'InitializerSpec', 'JobSetTemplate', 'Match', 'MlPolicy', 'PatchMetadata', 'PodGroupPolicy',
-        'PodMetadata', 'Redirect', 'ReplicaSpec', 'RunPolicy', 'Spawner', 'ValueSpawner']);
+        'PodMetadata', 'Redirect', 'ReplicaSpec', 'ResourceGroup', 'RunPolicy', 'Spawner', 'ValueSpawner']);
   });
 
   test('a name is the same whatever order the subtrees are found in', () => {

@@ -12,7 +12,7 @@ export interface CrdKind {
   readonly kind: string;
   readonly plural: string;
   readonly scope: string;
-  /** The openAPIV3Schema of the served storage version. */
+  /** The openAPIV3Schema of that version. */
   readonly schema: JsonSchema;
 }
 
@@ -24,8 +24,12 @@ export class CrdSourceError extends Error {
   }
 }
 
-/** Reads one CRD file and checks that it has everything the generator needs. */
-export function readCrd(root: string, relativeFile: string): CrdKind {
+/**
+ * Reads one CRD file and checks that it has everything the generator needs. `version` names the
+ * version to read (a module's declared choice, see MODULES in generate.ts); without it, the storage
+ * version. A named version the CRD does not serve is an error.
+ */
+export function readCrd(root: string, relativeFile: string, wanted?: string): CrdKind {
   const file = path.join(root, relativeFile);
   if (!fs.existsSync(file)) throw new CrdSourceError(relativeFile, 'file not found');
   let doc: any;
@@ -44,8 +48,14 @@ export function readCrd(root: string, relativeFile: string): CrdKind {
     throw new CrdSourceError(relativeFile, 'spec.group and spec.names.kind are required');
   }
   const versions: any[] = Array.isArray(spec.versions) ? spec.versions : [];
-  const version = versions.find(v => v.storage) ?? versions[0];
-  if (!version) throw new CrdSourceError(relativeFile, 'spec.versions is empty');
+  if (versions.length === 0) throw new CrdSourceError(relativeFile, 'spec.versions is empty');
+  const version = wanted === undefined ? versions.find(v => v.storage) ?? versions[0] : versions.find(v => v.name === wanted);
+  if (!version) {
+    throw new CrdSourceError(relativeFile, `has no version ${wanted}; it has ${versions.map(v => v.name).join(', ')}`);
+  }
+  if (wanted !== undefined && version.served === false) {
+    throw new CrdSourceError(relativeFile, `version ${wanted} is not served`);
+  }
   const schema = version.schema?.openAPIV3Schema;
   if (!schema || typeof schema !== 'object' || !schema.properties) {
     throw new CrdSourceError(relativeFile, `version ${version.name} has no openAPIV3Schema with properties`);

@@ -8,8 +8,27 @@ import { schemaModules } from './schema-modules';
 import { SharedTypeNamer } from './shared-type-names';
 import { UPSTREAM_CRDS } from '../upstream/pins';
 
-/** The pinned CRDs, by module. Paths are relative to the CRD folder (upstream/crds). */
-export const MODULES: ReadonlyArray<{ readonly name: string; readonly files: readonly string[] }> = [
+/** One L1 module: the pinned CRDs it is generated from, and which of their versions. */
+export interface L1Module {
+  readonly name: string;
+  /** CRD files, relative to the CRD folder (upstream/crds). */
+  readonly files: readonly string[];
+  /**
+   * The version the L1s and the library write. Declared, because the storage version is not
+   * always the one to write: Kueue v0.15 stores v1beta1, but v0.20 no longer serves it.
+   * @default the storage version of each CRD
+   */
+  readonly version?: string;
+  /**
+   * Older versions whose compact schemas are kept beside the written one, so that `lint` still
+   * validates input in them (no L1 is generated for these).
+   * @default none
+   */
+  readonly lintVersions?: readonly string[];
+}
+
+/** The pinned CRDs, by module. */
+export const MODULES: readonly L1Module[] = [
   {
     name: 'kubeflow',
     files: [
@@ -39,9 +58,13 @@ export const MODULES: ReadonlyArray<{ readonly name: string; readonly files: rea
   },
   {
     name: 'kueue',
+    // v1beta2: served from Kueue v0.15, the storage version from v0.16, the only one from v0.20.
+    version: 'v1beta2',
+    lintVersions: ['v1beta1'],
     files: [
       'kueue/kueue.x-k8s.io_resourceflavors.yaml',
       'kueue/kueue.x-k8s.io_clusterqueues.yaml',
+      'kueue/kueue.x-k8s.io_cohorts.yaml',
       'kueue/kueue.x-k8s.io_localqueues.yaml',
       'kueue/kueue.x-k8s.io_workloadpriorityclasses.yaml',
       'kueue/kueue.x-k8s.io_topologies.yaml',
@@ -65,7 +88,9 @@ export const SCHEMA_DIR = path.join('src', 'rules', 'schema', 'crds');
  * Throws, naming the file, when a CRD is missing or malformed.
  */
 export function generate(crdRoot: string): GeneratedFiles {
-  const modules = MODULES.map(m => ({ name: m.name, kinds: m.files.map(f => readCrd(crdRoot, f)) }));
+  const modules = MODULES.map(m => ({ name: m.name, kinds: m.files.map(f => readCrd(crdRoot, f, m.version)) }));
+  // The older versions' kinds have compact schemas only (lint of older input), after the written ones.
+  const lintKinds = MODULES.flatMap(m => (m.lintVersions ?? []).flatMap(v => m.files.map(f => readCrd(crdRoot, f, v))));
   const core = new CoreTypes(K8sCatalog.load());
   for (const m of modules) for (const kind of m.kinds) collectEmbedded(kind, core);
 
@@ -85,7 +110,7 @@ export function generate(crdRoot: string): GeneratedFiles {
   }
   names.checkAllUsed();
 
-  return { imports, schemas: schemaModules(modules.flatMap(m => m.kinds)) };
+  return { imports, schemas: schemaModules([...modules.flatMap(m => m.kinds), ...lintKinds]) };
 }
 
 /**

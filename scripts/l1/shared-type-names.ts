@@ -27,6 +27,8 @@ export const SHARED_TYPE_NAMES: { readonly [path: string]: string } = {
   'spec.runtimePatches[].trainingRuntimeSpec.template.spec.replicatedJobs[].template.spec.template.spec.*ontainers[]': 'ContainerPatch',
   // Kueue: ClusterQueue and LocalQueue take the same fair-sharing weight.
   'spec.fairSharing': 'FairSharing',
+  // Kueue v1beta2: ClusterQueue and Cohort take the same resource groups (quotas per flavor).
+  'spec.resourceGroups[]': 'ResourceGroup',
   'spec[]|activityRules[]|match[]|match.matchImageConfig|matchNamespace|matchPodConfig': 'Match',
 };
 

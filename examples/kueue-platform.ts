@@ -1,20 +1,23 @@
 import { App, Chart, Duration, Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import {
-  Accelerator, ClusterQueue, ClusterTrainingRuntime, DistributedPyTorch, KueueTopology, LocalQueue, MlPolicy, PreemptionPolicy, QueueingStrategy,
+  Accelerator, ClusterQueue, ClusterTrainingRuntime, Cohort, DistributedPyTorch, KueueTopology, LocalQueue, MlPolicy, PreemptionPolicy, QueueingStrategy,
   ResourceFlavor, ResourceQuota, Topology, TrainJob, WorkloadPriorityClass,
 } from '../src';
 
 /**
  * A platform repository for a shared GPU cluster behind Kueue: the platform chart holds what is
- * cluster-wide (a topology of the data center, an A100 and an H100 flavor, one ClusterQueue per
- * team in the cohort `gpus`, a priority class and a runtime), and each team's chart its LocalQueue
- * and its jobs. Everything is named by construct, so each object is written after what it names
- * (flavors after the topology, queues after the flavors, jobs after their queue and priority
- * class), and a GitOps tool that applies the files in order never meets a name that is not there.
+ * cluster-wide (a topology of the data center, an A100 and an H100 flavor, a tree of cohorts, one
+ * ClusterQueue per team, a priority class and a runtime), and each team's chart its LocalQueue and
+ * its jobs. Everything is named by construct, so each object is written after what it names
+ * (flavors after the topology, child cohorts after their parent, queues after their flavors and
+ * cohort, jobs after their queue and priority class), and a GitOps tool that applies the files in
+ * order never meets a name that is not there.
  *
- * The teams lend each other idle GPUs: each queue may borrow up to 16 GPUs of the other's, and
- * reclaims its own by preempting the borrower.
+ * The cohorts form a tree: the organisation's `gpus` at the root, and under it one cohort per group
+ * of teams (`language` for the LLM and speech teams, `vision` for the vision team). The teams lend
+ * each other idle GPUs, nearest first: each queue may borrow up to 16 GPUs, and reclaims its own by
+ * preempting the borrower.
  */
 export default function (app: App): void {
   const platform = new Chart(app, 'kueue-platform');
@@ -33,10 +36,15 @@ export default function (app: App): void {
   const a100 = gpuPool('a100', 'a100');
   const h100 = gpuPool('h100', 'h100');
 
+  // The organisation's cohort and, under it, one per group of teams.
+  const gpus = new Cohort(platform, 'gpus', { metadata: { name: 'gpus' } });
+  const language = new Cohort(platform, 'language', { metadata: { name: 'language' }, parent: gpus });
+  const visionCohort = new Cohort(platform, 'vision', { metadata: { name: 'vision' }, parent: gpus });
+
   // Per team: H100s first, A100s when the H100s are taken; CPU and memory go with the GPUs of a node.
-  const teamQueue = (team: string, h100s: number, a100s: number) => new ClusterQueue(platform, team, {
+  const teamQueue = (team: string, cohort: Cohort, h100s: number, a100s: number) => new ClusterQueue(platform, team, {
     metadata: { name: team },
-    cohort: 'gpus',
+    cohort,
     namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': team } },
     queueingStrategy: QueueingStrategy.BEST_EFFORT_FIFO,
     preemption: { reclaimWithinCohort: PreemptionPolicy.ANY, withinClusterQueue: PreemptionPolicy.LOWER_PRIORITY },
@@ -47,10 +55,10 @@ export default function (app: App): void {
       ],
     }],
   });
-  const llmQueue = teamQueue('team-llm', 32, 16);
+  const llmQueue = teamQueue('team-llm', language, 32, 16);
   // The speech team's nominal H100s hold its fine-tuning job (two 8-GPU nodes) without borrowing:
   // a job that runs on borrowed GPUs is the first preempted when the lender reclaims them.
-  const speechQueue = teamQueue('team-speech', 16, 16);
+  const speechQueue = teamQueue('team-speech', language, 16, 16);
 
   const research = new WorkloadPriorityClass(platform, 'research', {
     metadata: { name: 'research' },
@@ -99,7 +107,7 @@ export default function (app: App): void {
   // The queues the other examples' jobs name by string (one repository, one platform): the vision
   // team's, and the LLM team's H100 queue, sized for its 16-node job (8 GPUs, 96 cores, 1 TiB and
   // one RDMA device a node), whose podset group must land in one block.
-  const visionQueue = teamQueue('team-vision', 64, 16);
+  const visionQueue = teamQueue('team-vision', visionCohort, 64, 16);
   const vision = new Chart(app, 'kueue-team-vision', { namespace: 'team-vision' });
   new LocalQueue(vision, 'queue', { metadata: { name: 'team-vision' }, clusterQueue: visionQueue });
   // The vision team's jobs for worker clusters: Kueue hands them on only through the MultiKueue

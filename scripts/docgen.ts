@@ -56,9 +56,10 @@ export const GROUPS: ReadonlyArray<{ readonly title: string; readonly intro: str
   },
   {
     title: 'Kueue',
-    intro: 'The Kueue objects a platform queues jobs through: flavors of nodes, ClusterQueues with their quotas, the LocalQueues and priority classes jobs name, and topologies (docs/kueue.md).',
+    intro: 'The Kueue objects a platform queues jobs through: flavors of nodes, ClusterQueues with their quotas, cohorts that share quota in a tree, the LocalQueues and priority classes jobs name, and topologies (docs/kueue.md).',
     types: [
       'ResourceFlavor', 'ResourceFlavorProps', 'ClusterQueue', 'ClusterQueueProps', 'ResourceGroup', 'FlavorQuotas', 'ResourceQuota',
+      'Cohort', 'CohortProps', 'ICohort',
       'ClusterQueuePreemption', 'PreemptionPolicy', 'QueueingStrategy', 'LocalQueue', 'LocalQueueProps', 'ILocalQueue',
       'WorkloadPriorityClass', 'WorkloadPriorityClassProps', 'IWorkloadPriorityClass', 'KueueTopology', 'KueueTopologyProps',
     ],

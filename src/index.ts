@@ -44,6 +44,7 @@ export * from './trainer/training-runtime-ref';
 
 // Kueue: the flavors, queues, priority classes and topologies the jobs are admitted through.
 export * from './kueue/cluster-queue';
+export * from './kueue/cohort';
 export * from './kueue/kueue-topology';
 export * from './kueue/local-queue';
 export * from './kueue/preemption-policy';

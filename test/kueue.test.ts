@@ -4,7 +4,7 @@ import * as yaml from 'js-yaml';
 import { runCli } from './cli/run-cli';
 import { REPORT, expectValidManifests, synthErrors, synthKind } from './harness';
 import {
-  Accelerator, ClusterQueue, DistributedPyTorch, KueueTopology, LocalQueue, MpiAllReduce, PreemptionPolicy, QueueingStrategy, ResourceFlavor,
+  Accelerator, ClusterQueue, Cohort, DistributedPyTorch, KueueTopology, LocalQueue, MpiAllReduce, PreemptionPolicy, QueueingStrategy, ResourceFlavor,
   ResourceQuota,
   TrainJob, TrainingRuntimeRef, WorkloadPriorityClass,
 } from '../src';
@@ -35,7 +35,7 @@ function platform(c: Chart) {
   });
   const clusterQueue = new ClusterQueue(c, 'Vision', {
     metadata: { name: 'vision' },
-    cohort: 'gpus',
+    cohort: Cohort.fromName('gpus'),
     queueingStrategy: QueueingStrategy.STRICT_FIFO,
     preemption: {
       reclaimWithinCohort: PreemptionPolicy.ANY,
@@ -62,20 +62,20 @@ function platform(c: Chart) {
 }
 
 describe('the five kinds', () => {
-  test('each renders its kueue.x-k8s.io/v1beta1 manifest, valid against the pinned CRD', () => {
+  test('each renders its kueue.x-k8s.io/v1beta2 manifest, valid against the pinned CRD', () => {
     const app = Testing.app();
     platform(new Chart(app, 'test', { namespace: 'team-a' }));
     const docs = app.charts[0].toJson();
     expectValidManifests(docs);
     expect(docs).toEqual([
       {
-        apiVersion: 'kueue.x-k8s.io/v1beta1',
+        apiVersion: 'kueue.x-k8s.io/v1beta2',
         kind: 'Topology',
         metadata: { name: 'dc' },
         spec: { levels: [{ nodeLabel: 'example.com/block' }, { nodeLabel: 'example.com/rack' }, { nodeLabel: 'kubernetes.io/hostname' }] },
       },
       {
-        apiVersion: 'kueue.x-k8s.io/v1beta1',
+        apiVersion: 'kueue.x-k8s.io/v1beta2',
         kind: 'ResourceFlavor',
         metadata: { name: 'a100' },
         spec: {
@@ -86,11 +86,11 @@ describe('the five kinds', () => {
         },
       },
       {
-        apiVersion: 'kueue.x-k8s.io/v1beta1',
+        apiVersion: 'kueue.x-k8s.io/v1beta2',
         kind: 'ClusterQueue',
         metadata: { name: 'vision' },
         spec: {
-          cohort: 'gpus',
+          cohortName: 'gpus',
           fairSharing: { weight: '2' },
           namespaceSelector: { matchLabels: { team: 'vision' } },
           preemption: { borrowWithinCohort: { maxPriorityThreshold: 100, policy: 'LowerPriority' }, reclaimWithinCohort: 'Any', withinClusterQueue: 'LowerPriority' },
@@ -108,8 +108,8 @@ describe('the five kinds', () => {
           }],
         },
       },
-      { apiVersion: 'kueue.x-k8s.io/v1beta1', kind: 'LocalQueue', metadata: { name: 'vision', namespace: 'team-a' }, spec: { clusterQueue: 'vision' } },
-      { apiVersion: 'kueue.x-k8s.io/v1beta1', kind: 'WorkloadPriorityClass', metadata: { name: 'production' }, description: 'training runs that ship', value: 1000 },
+      { apiVersion: 'kueue.x-k8s.io/v1beta2', kind: 'LocalQueue', metadata: { name: 'vision', namespace: 'team-a' }, spec: { clusterQueue: 'vision' } },
+      { apiVersion: 'kueue.x-k8s.io/v1beta2', kind: 'WorkloadPriorityClass', metadata: { name: 'production' }, description: 'training runs that ship', value: 1000 },
     ]);
   });
 
@@ -189,7 +189,9 @@ describe('jobs name a LocalQueue and a WorkloadPriorityClass by construct', () =
     build(['multikueue'])(chart);
     const docs = chart.toJson();
     expectValidManifests(docs);
-    expect(docs.find((d: any) => d.kind === 'ClusterQueue').spec.admissionChecks).toEqual(['multikueue']);
+    // v1beta2 has no spec.admissionChecks: the checks are listed under admissionChecksStrategy.
+    expect(docs.find((d: any) => d.kind === 'ClusterQueue').spec).toMatchObject({ admissionChecksStrategy: { admissionChecks: [{ name: 'multikueue' }] } });
+    expect(docs.find((d: any) => d.kind === 'ClusterQueue').spec.admissionChecks).toBeUndefined();
   });
 
   test('a job in a chart made before the platform\'s is still written after the Kueue objects it names', () => {
@@ -242,7 +244,7 @@ describe('Kueue\'s webhook checks: the same message at synth and in lint', () =>
   const clusterQueue = (spec: object) => ({ apiVersion: 'kueue.x-k8s.io/v1beta1', kind: 'ClusterQueue', metadata: { name: 'vision' }, spec });
 
   test('kueue/cluster-queue-quotas: a lending limit above the nominal quota', () => {
-    expect(synthErrors(c => new ClusterQueue(c, 'Q', { cohort: 'gpus', resourceGroups: [{ flavors: [{ flavor: flavor(c, 'a100'), quotas: [gpus(8, undefined, 16)] }] }] })))
+    expect(synthErrors(c => new ClusterQueue(c, 'Q', { cohort: Cohort.fromName('gpus'), resourceGroups: [{ flavors: [{ flavor: flavor(c, 'a100'), quotas: [gpus(8, undefined, 16)] }] }] })))
       .toBe(report('[test/Q] spec.resourceGroups[0].flavors[0].resources[0].lendingLimit (resourceGroups) is 16; expected at most the nominalQuota (8): a ClusterQueue lends only from its own quota'));
     expect(lint(clusterQueue({ cohort: 'gpus', resourceGroups: [{ coveredResources: ['nvidia.com/gpu'], flavors: [{ name: 'a100', resources: [{ name: 'nvidia.com/gpu', nominalQuota: 8, lendingLimit: 16 }] }] }] })))
       .toEqual(['ClusterQueue vision: spec.resourceGroups[0].flavors[0].resources[0].lendingLimit is 16; expected at most the nominalQuota (8): a ClusterQueue lends only from its own quota [kueue/cluster-queue-quotas]']);
@@ -250,7 +252,7 @@ describe('Kueue\'s webhook checks: the same message at synth and in lint', () =>
 
   test('kueue/cluster-queue-quotas: a lending limit without a cohort', () => {
     expect(synthErrors(c => new ClusterQueue(c, 'Q', { resourceGroups: [{ flavors: [{ flavor: flavor(c, 'a100'), quotas: [gpus(8, undefined, 4)] }] }] })))
-      .toBe(report('[test/Q] spec.resourceGroups[0].flavors[0].resources[0].lendingLimit (resourceGroups) is 4; expected none without a cohort (spec.cohort): a lendingLimit bounds what a ClusterQueue borrows from or lends to its cohort'));
+      .toBe(report('[test/Q] spec.resourceGroups[0].flavors[0].resources[0].lendingLimit (resourceGroups) is 4; expected none without a cohort (spec.cohortName): a lendingLimit bounds what a ClusterQueue borrows from or lends to its cohort'));
   });
 
   test('kueue/cluster-queue-resources: a flavor\'s resources in another order than the group\'s', () => {

@@ -1,7 +1,9 @@
 import { ApiObjectMetadata } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
+import { Cohort, ICohort } from './cohort';
 import { refusePodMetadata } from './internal/no-pods';
+import { dependOnFlavors, renderResourceGroups } from './internal/resource-groups';
 import { ClusterQueuePreemption } from './preemption-policy';
 import { QueueingStrategy } from './queueing-strategy';
 import { ResourceFlavor } from './resource-flavor';
@@ -46,11 +48,13 @@ export interface ClusterQueueProps {
   /** The resource groups: the quotas per flavor. */
   readonly resourceGroups: ResourceGroup[];
   /**
-   * The cohort the queue borrows from and lends to: the queues of one cohort share their unused
-   * quota. Needed for borrowing and lending limits.
+   * The cohort the queue borrows from and lends to (`spec.cohortName`): the queues of one cohort
+   * share their unused quota, and a cohort with a parent shares with its parent's tree. Needed for
+   * borrowing and lending limits. A `Cohort` of this app is written before the queue; a cohort known
+   * by name (`Cohort.fromName`) needs no Cohort object (Kueue makes one implicitly).
    * @default - no cohort: the queue uses its own quota only
    */
-  readonly cohort?: string;
+  readonly cohort?: ICohort;
   /**
    * The namespaces whose LocalQueues may point at this queue.
    * @default - every namespace (`{}`; Kueue's own default, no selector, admits none)
@@ -76,19 +80,20 @@ export interface ClusterQueueProps {
    * The AdmissionChecks (by name) a job of this queue must pass before it runs, beyond quota: the
    * MultiKueue check for a queue whose jobs run on worker clusters (`managedBy:
    * kueue.x-k8s.io/multikueue`), which Kueue otherwise admits here, where nothing runs them.
+   * Written as `spec.admissionChecksStrategy.admissionChecks` (v1beta2 has no `spec.admissionChecks`).
    * @default - none: quota alone admits a job
    */
   readonly admissionChecks?: string[];
 }
 
 /**
- * A Kueue ClusterQueue (`kueue.x-k8s.io/v1beta1`): quotas of resources per ResourceFlavor, which
- * the jobs of its LocalQueues are admitted against. Written after its flavors; LocalQueues name it
- * by construct and are written after it.
+ * A Kueue ClusterQueue (`kueue.x-k8s.io/v1beta2`): quotas of resources per ResourceFlavor, which
+ * the jobs of its LocalQueues are admitted against. Written after its flavors and its Cohort (when
+ * that is a construct); LocalQueues name it by construct and are written after it.
  */
 export class ClusterQueue extends KubeflowResource {
   /** The cohort, if the queue is in one. */
-  public readonly cohort?: string;
+  public readonly cohort?: ICohort;
 
   /**
    * @param scope the construct this queue belongs to
@@ -102,7 +107,7 @@ export class ClusterQueue extends KubeflowResource {
     const apiObject = this._adopt(new kueue.ClusterQueue(this, 'Resource', {
       metadata: props.metadata,
       spec: dropUndefined({
-        cohort: props.cohort,
+        cohortName: props.cohort?.name,
         namespaceSelector: props.namespaceSelector ?? {},
         queueingStrategy: props.queueingStrategy?.value as kueue.ClusterQueueSpecQueueingStrategy | undefined,
         preemption: props.preemption && dropUndefined({
@@ -114,15 +119,16 @@ export class ClusterQueue extends KubeflowResource {
           }),
         }),
         fairSharing: props.fairSharingWeight === undefined ? undefined : { weight: k8s.Quantity.fromString(props.fairSharingWeight) },
-        admissionChecks: props.admissionChecks,
-        resourceGroups: props.resourceGroups.map(group => ({
-          // Kueue reads a group's resources from this list and each flavor's quotas by position.
-          coveredResources: (group.flavors[0]?.quotas ?? []).map(q => q.resourceName),
-          flavors: group.flavors.map(f => ({ name: f.flavor.name, resources: f.quotas.map(q => q._render()) })),
-        })),
+        admissionChecksStrategy: props.admissionChecks === undefined ? undefined : {
+          admissionChecks: props.admissionChecks.map(name => ({ name })),
+        },
+        resourceGroups: renderResourceGroups(props.resourceGroups),
       }) as kueue.ClusterQueueSpec,
     }), { lateMetadata: () => ({}), clusterScoped: true, validate: () => [] });
-    for (const group of props.resourceGroups) for (const f of group.flavors) apiObject.node.addDependency(f.flavor.apiObject);
+    dependOnFlavors(apiObject, props.resourceGroups);
+    // Kueue makes a cohort it does not know implicitly, without the quota and parent of the Cohort
+    // object; writing the Cohort first spares the queue that interval.
+    if (props.cohort instanceof Cohort) apiObject.node.addDependency(props.cohort.apiObject);
   }
 
   /** @internal */

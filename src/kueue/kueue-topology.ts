@@ -23,7 +23,7 @@ export interface KueueTopologyProps {
 }
 
 /**
- * A Kueue Topology (`kueue.x-k8s.io/v1beta1`): the levels of node labels that topology-aware
+ * A Kueue Topology (`kueue.x-k8s.io/v1beta2`): the levels of node labels that topology-aware
  * scheduling packs a job's pods into. A ResourceFlavor names it (`topology`), and jobs ask for a
  * level with their `topology` prop.
  *

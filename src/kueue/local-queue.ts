@@ -20,7 +20,7 @@ export interface LocalQueueProps {
 }
 
 /**
- * A Kueue LocalQueue (`kueue.x-k8s.io/v1beta1`): the queue a namespace's jobs name, pointing at a
+ * A Kueue LocalQueue (`kueue.x-k8s.io/v1beta2`): the queue a namespace's jobs name, pointing at a
  * ClusterQueue. Jobs take it as their `localQueue` prop (the `kueue.x-k8s.io/queue-name` label),
  * must be in its namespace, and are written after it.
  */

@@ -44,7 +44,7 @@ export interface ResourceFlavorProps {
 }
 
 /**
- * A Kueue ResourceFlavor (`kueue.x-k8s.io/v1beta1`): a kind of node (a GPU model, a zone, spot
+ * A Kueue ResourceFlavor (`kueue.x-k8s.io/v1beta2`): a kind of node (a GPU model, a zone, spot
  * or on-demand) that ClusterQueues give quota in. ClusterQueues name it by construct and are
  * written after it; the flavor is written after its Topology.
  */

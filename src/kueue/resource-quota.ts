@@ -93,10 +93,10 @@ export class ResourceQuota {
     private readonly lendingLimit?: string | number) {}
 
   /**
-   * The quota as the ClusterQueue's manifest writes it.
+   * The quota as a ClusterQueue's or a Cohort's manifest writes it.
    * @internal
    */
-  public _render(): kueue.ClusterQueueSpecResourceGroupsFlavorsResources {
+  public _render(): kueue.ResourceGroupFlavorsResources {
     return {
       name: this.resourceName,
       nominalQuota: quantity(this.nominal),

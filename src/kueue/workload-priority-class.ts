@@ -25,7 +25,7 @@ export interface WorkloadPriorityClassProps {
 }
 
 /**
- * A Kueue WorkloadPriorityClass (`kueue.x-k8s.io/v1beta1`): the priority of a job in Kueue's
+ * A Kueue WorkloadPriorityClass (`kueue.x-k8s.io/v1beta2`): the priority of a job in Kueue's
  * queueing and preemption, apart from its pods' scheduling priority. Jobs take it as their
  * `workloadPriority` prop (the `kueue.x-k8s.io/priority-class` label) and are written after it:
  * Kueue makes no Workload for a job whose class does not exist, and the job stays suspended.

@@ -7,6 +7,7 @@ import { APP_RULES } from './across-documents';
 import { KAI_TOPOLOGY_RULES } from './kai-topology';
 import { KUBERNETES_RULES, POD_SECURITY_RESTRICTED_RULES, TRAINER_DOCUMENT_RULES } from './kubernetes';
 import { CLUSTER_QUEUE_RULES } from './kueue/cluster-queue';
+import { COHORT_RULES } from './kueue/cohort';
 import { RESOURCE_FLAVOR_RULES } from './kueue/resource-flavor';
 import { KUEUE_TOPOLOGY_RULES } from './kueue/topology';
 import { KUEUE_SLICE_RULES } from './kueue/topology-slices';
@@ -32,7 +33,7 @@ export const JOBSET_DOCUMENT_RULES: readonly RuleInfo[] = JOBSET_TEMPLATE_RULES.
  * ResourceFlavor's webhook checks (applied with the operators' rules of one document, operators.ts).
  */
 export const KUEUE_DOCUMENT_RULES: readonly RuleInfo[] = [
-  ...KUEUE_TOPOLOGY_RULES, ...KUEUE_SLICE_RULES, ...CLUSTER_QUEUE_RULES, ...RESOURCE_FLAVOR_RULES,
+  ...KUEUE_TOPOLOGY_RULES, ...KUEUE_SLICE_RULES, ...CLUSTER_QUEUE_RULES, ...COHORT_RULES, ...RESOURCE_FLAVOR_RULES,
 ].map(r => r.info());
 
 /** Every rule over documents: schema, Kubernetes, Pod Security "restricted", Trainer, JobSet, Kueue, across documents, operators. */

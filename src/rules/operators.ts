@@ -9,7 +9,9 @@
  */
 import { Finding } from './finding';
 import { checkKaiTopology } from './kai-topology';
+import { isKueueDocument } from './kueue/api';
 import { checkClusterQueue } from './kueue/cluster-queue';
+import { checkCohort } from './kueue/cohort';
 import { checkResourceFlavor } from './kueue/resource-flavor';
 import { checkReplicaSlices } from './kueue/topology-slices';
 import { WORKSPACE_KIND_ACTIVITY_RULES, checkWorkspaceKindActivity } from './notebooks/workspace-kind-activity';
@@ -72,9 +74,11 @@ export function kubeflowFindings(doc: any): Finding[] {
     checkWorkspaceKindActivity(doc, out);
     checkWorkspaceKindSelectors(doc, out);
     checkWorkspaceKindTemplates(doc, out);
-  } else if (doc.apiVersion === 'kueue.x-k8s.io/v1beta1' && doc.kind === 'ClusterQueue') {
+  } else if (isKueueDocument(doc, 'ClusterQueue')) {
     checkClusterQueue(doc, out);
-  } else if (doc.apiVersion === 'kueue.x-k8s.io/v1beta1' && doc.kind === 'ResourceFlavor') {
+  } else if (isKueueDocument(doc, 'Cohort')) {
+    checkCohort(doc, out);
+  } else if (isKueueDocument(doc, 'ResourceFlavor')) {
     checkResourceFlavor(doc, out);
   }
   return out;

@@ -7,7 +7,7 @@ import { Chart, Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { PROPERTY_RUNS, StaticCase, staticsProperty } from './boundary-arbitraries';
 import {
-  Accelerator, ClusterQueue, ClusterTrainingRuntime, DistributedPaddle, DistributedPyTorch, MlPolicy, Nccl, ParameterServerTF, ResourceFlavor,
+  Accelerator, ClusterQueue, ClusterTrainingRuntime, Cohort, DistributedPaddle, DistributedPyTorch, MlPolicy, Nccl, ParameterServerTF, ResourceFlavor,
   TrainJob, Workspace, WorkspaceKind,
 } from '../../src';
 import { CLASSES } from '../../src/boundary/schema.generated';
@@ -28,7 +28,7 @@ const runtime = (chart: Chart, props: object) => new ClusterTrainingRuntime(char
 const accelerator = (chart: Chart, a: unknown) => job(chart, { resources: { accelerator: a } });
 // A quota in a ClusterQueue of a cohort (so that its borrowing and lending limits may be set).
 const quota = (chart: Chart, q: unknown) => new ClusterQueue(chart, 'job', {
-  cohort: 'gpus', resourceGroups: [{ flavors: [{ flavor: new ResourceFlavor(chart, 'flavor'), quotas: [q as any] }] }],
+  cohort: Cohort.fromName('gpus'), resourceGroups: [{ flavors: [{ flavor: new ResourceFlavor(chart, 'flavor'), quotas: [q as any] }] }],
 });
 
 const CASES: StaticCase[] = [

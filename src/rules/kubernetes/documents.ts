@@ -17,6 +17,7 @@ import {
 } from './names';
 import { checkWorkspace, checkWorkspaceKind } from './notebooks';
 import { checkTrainingRuntime, checkTrainJob } from '../trainer/documents';
+import { KUEUE_API_VERSIONS } from '../kueue/api';
 
 export { TRAINING_JOB_REPLICA_KEYS } from './replica-keys';
 
@@ -116,9 +117,12 @@ function core(kind: string, name: NameFormat, check?: (doc: any, out: Finding[])
   return { apiVersion: 'v1', kind, namespaced, name, podTemplates: [], integers: [], check };
 }
 
-/** A Kueue object (`kueue.x-k8s.io/v1beta1`): a custom resource's name, and its integer fields. */
-function kueue(kind: string, namespaced: boolean, integers: readonly IntegerField[] = []): DocumentKind {
-  return { apiVersion: 'kueue.x-k8s.io/v1beta1', kind, namespaced, name: SUBDOMAIN_NAME, podTemplates: [], integers };
+/**
+ * A Kueue object: a custom resource's name, and its integer fields, in the version the library
+ * writes (`v1beta2`) and in `v1beta1`, which lint still reads (the fields below are the same in both).
+ */
+function kueue(kind: string, namespaced: boolean, integers: readonly IntegerField[] = []): DocumentKind[] {
+  return KUEUE_API_VERSIONS.map(apiVersion => ({ apiVersion, kind, namespaced, name: SUBDOMAIN_NAME, podTemplates: [], integers }));
 }
 
 const WORKSPACE_KIND_TEMPLATE = 'spec.podTemplate';
@@ -189,11 +193,12 @@ export const DOCUMENT_KINDS: readonly DocumentKind[] = [
     check: checkTrainJob,
   },
   // Kueue's objects: no pod templates; their webhook checks are rules/kueue's.
-  kueue('ResourceFlavor', false, [{ path: 'spec.tolerations[].tolerationSeconds', format: 'int64' }]),
-  kueue('ClusterQueue', false, [i32('spec.preemption.borrowWithinCohort.maxPriorityThreshold')]),
-  kueue('LocalQueue', true),
-  kueue('WorkloadPriorityClass', false, [i32('value')]),
-  kueue('Topology', false),
+  ...kueue('ResourceFlavor', false, [{ path: 'spec.tolerations[].tolerationSeconds', format: 'int64' }]),
+  ...kueue('ClusterQueue', false, [i32('spec.preemption.borrowWithinCohort.maxPriorityThreshold')]),
+  ...kueue('Cohort', false),
+  ...kueue('LocalQueue', true),
+  ...kueue('WorkloadPriorityClass', false, [i32('value')]),
+  ...kueue('Topology', false),
   core('PersistentVolumeClaim', SUBDOMAIN_NAME, (doc, out) => checkClaimSpec(doc.spec, 'spec', out)),
   core('ConfigMap', SUBDOMAIN_NAME, checkConfigMap),
   core('Secret', SUBDOMAIN_NAME, checkSecret),

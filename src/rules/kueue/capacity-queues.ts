@@ -1,5 +1,5 @@
 /**
- * The Kueue objects of an input (kueue.x-k8s.io/v1beta1 as Kueue v0.15.2 serves it), what each
+ * The Kueue objects of an input (kueue.x-k8s.io/v1beta2, or v1beta1, read through ./api.ts), what each
  * ClusterQueue can give per flavor and resource, and where Kueue's flavor assigner puts a
  * workload on an idle queue.
  *
@@ -19,17 +19,13 @@
  */
 import { formatResource, resourceValue } from './capacity-amounts';
 import { PodSet, Requests, podSetRequests } from './capacity-podsets';
+import { cohortNameOf, isKueueDocument, isKueueGroup } from './api';
 import { FlavorSpec, flavorRejection, flavorSpec } from './flavor-selection';
 
-export const KUEUE_API_VERSION = 'kueue.x-k8s.io/v1beta1';
-const KUEUE_GROUP = 'kueue.x-k8s.io';
-
 /** Whether a document is one of Kueue's objects (any kind of its API group). */
-export function isKueueObject(doc: any): boolean {
-  return typeof doc?.apiVersion === 'string' && doc.apiVersion.split('/')[0] === KUEUE_GROUP && typeof doc.kind === 'string';
-}
+export const isKueueObject = isKueueGroup;
 
-const isKind = (doc: any, kind: string) => doc?.apiVersion === KUEUE_API_VERSION && doc?.kind === kind;
+const isKind = isKueueDocument;
 const nameOf = (doc: any) => (typeof doc?.metadata?.name === 'string' ? doc.metadata.name : '');
 const text = (v: unknown) => (typeof v === 'string' ? v : '');
 const list = (v: unknown): any[] => (Array.isArray(v) ? v : []);
@@ -145,8 +141,8 @@ const max0 = (v: bigint) => (v < BigInt(0) ? BigInt(0) : v);
 export function clusterQueueCapacity(index: QueueIndex, name: string): ClusterQueueCapacity | undefined {
   const cq = index.clusterQueues.get(name);
   if (cq === undefined) return undefined;
-  const cohort = text(cq.spec?.cohort);
-  const members = cohort === '' ? [] : [...index.clusterQueues.values()].filter(c => text(c.spec?.cohort) === cohort);
+  const cohort = cohortNameOf(cq);
+  const members = cohort === '' ? [] : [...index.clusterQueues.values()].filter(c => cohortNameOf(c) === cohort);
   const cohortObject = cohort === '' ? undefined : index.cohorts.get(cohort);
   const followed = cohortObject === undefined || text(cohortObject.spec?.parentName) === '';
   // What the cohort holds per `flavor resource`: what its members lend, and its own quota.

@@ -5,6 +5,7 @@
  * names, order and sizes, each flavor in one group, the quotas' signs and limits, the fair-sharing
  * weight. The namespace selector is a Kubernetes label selector, judged by the Kubernetes rule.
  */
+import { cohortFieldOf, cohortNameOf } from './api';
 import { Finding } from '../finding';
 import { child, indexed } from '../kubernetes/field-path';
 import { isObject, isQualifiedName, QUALIFIED_NAME_TEXT } from '../kubernetes/names';
@@ -21,7 +22,7 @@ export const CLUSTER_QUEUE_RESOURCES = new Rule('kueue', 'kueue/cluster-queue-re
 export const CLUSTER_QUEUE_FLAVORS = new Rule('kueue', 'kueue/cluster-queue-flavors', F,
   `${SOURCE} validateResourceGroups (a flavor appears in one resource group, once)`);
 export const CLUSTER_QUEUE_QUOTAS = new Rule('kueue', 'kueue/cluster-queue-quotas', F,
-  `${SOURCE} validateFlavorQuotas, validateResourceQuantity, validateLimit, validateLendingLimit (no negative quota; borrowing and lending limits only with a cohort; lendingLimit at most nominalQuota)`);
+  `${SOURCE} validateFlavorQuotas, validateResourceQuantity, validateLimit, validateLendingLimit (no negative quota; borrowing and lending limits only with a cohort (v1beta2 spec.cohortName, v1beta1 spec.cohort); lendingLimit at most nominalQuota)`);
 export const FAIR_SHARING_WEIGHT = new Rule('kueue', 'kueue/fair-sharing-weight', F,
   'kueue v0.15.2 pkg/webhooks/common.go validateFairSharing (weight not negative, 0 or above 1n)');
 
@@ -36,12 +37,46 @@ const MAX_FLAVOR_RESOURCES_PER_GROUP = 512;
 const ONE_NANO = parseQuantity('1n')!;
 const ZERO = parseQuantity('0')!;
 
-/** Checks a ClusterQueue (`kueue.x-k8s.io/v1beta1`) as Kueue's webhook does on a create. */
+/** Checks a ClusterQueue (v1beta2 or v1beta1, read through ./api.ts) as Kueue's webhook does on a create. */
 export function checkClusterQueue(doc: any, out: Finding[]): void {
   const spec = doc?.spec;
   if (!isObject(spec)) return;
-  const groups: unknown[] = Array.isArray(spec.resourceGroups) ? spec.resourceGroups : [];
-  const hasCohort = typeof spec.cohort === 'string' && spec.cohort !== '';
+  const cohortField = `spec.${cohortFieldOf(doc)}`;
+  checkResourceGroups(spec.resourceGroups, {
+    resources: CLUSTER_QUEUE_RESOURCES,
+    flavors: CLUSTER_QUEUE_FLAVORS,
+    quotas: CLUSTER_QUEUE_QUOTAS,
+    parent: cohortNameOf(doc) === '' ? undefined : cohortField,
+    noParent: limit => `expected none without a cohort (${cohortField}): a ${limit} bounds what a ClusterQueue borrows from or lends to its cohort`,
+    lendingAtMostNominal: true,
+    sizeLimits: true,
+  }, out);
+  checkLabelSelector(spec.namespaceSelector, 'spec.namespaceSelector', out);
+  checkFairSharing(spec.fairSharing, 'spec.fairSharing', out);
+}
+
+/**
+ * How Kueue judges resource groups, which ClusterQueues and Cohorts share (validateResourceGroups
+ * with its validationConfig): the rules to report through, whether the object has a parent (a
+ * ClusterQueue's cohort, a Cohort's parent) that limits bound, and the checks only a ClusterQueue has.
+ */
+export interface ResourceGroupChecks {
+  readonly resources: Rule;
+  readonly flavors: Rule;
+  readonly quotas: Rule;
+  /** The field that names the parent, when the object has one; undefined when it has none. */
+  readonly parent?: string;
+  /** What to say of a limit (`borrowingLimit`, `lendingLimit`) on an object without a parent. */
+  readonly noParent: (limit: string) => string;
+  /** A lending limit at most the nominal quota (enforceNominalGreaterThanLending: ClusterQueues only). */
+  readonly lendingAtMostNominal: boolean;
+  /** The caps on flavors, covered resources and pairs (validateTotalFlavors and the like: ClusterQueues only). */
+  readonly sizeLimits: boolean;
+}
+
+/** Checks `spec.resourceGroups` of a ClusterQueue or a Cohort. */
+export function checkResourceGroups(resourceGroups: unknown, checks: ResourceGroupChecks, out: Finding[]): void {
+  const groups: unknown[] = Array.isArray(resourceGroups) ? resourceGroups : [];
   const seenResources = new Set<string>();
   const seenFlavors = new Set<string>();
   let flavors = 0;
@@ -54,9 +89,9 @@ export function checkClusterQueue(doc: any, out: Finding[]): void {
     names.forEach((name, j) => {
       const path = indexed(child(at, 'coveredResources'), j);
       if (!isQualifiedName(name)) {
-        CLUSTER_QUEUE_RESOURCES.report(out, path, name, `expected a resource name: ${QUALIFIED_NAME_TEXT}`);
+        checks.resources.report(out, path, name, `expected a resource name: ${QUALIFIED_NAME_TEXT}`);
       } else if (seenResources.has(name as string)) {
-        CLUSTER_QUEUE_RESOURCES.report(out, path, name, 'expected each resource covered by one resource group only; an earlier entry covers it already');
+        checks.resources.report(out, path, name, 'expected each resource covered by one resource group only; an earlier entry covers it already');
       } else {
         seenResources.add(name as string);
       }
@@ -69,49 +104,48 @@ export function checkClusterQueue(doc: any, out: Finding[]): void {
       const path = indexed(child(at, 'flavors'), j);
       if (typeof flavor.name === 'string') {
         if (seenFlavors.has(flavor.name)) {
-          CLUSTER_QUEUE_FLAVORS.report(out, child(path, 'name'), flavor.name, 'expected each flavor in one resource group, once; it is listed earlier already');
+          checks.flavors.report(out, child(path, 'name'), flavor.name, 'expected each flavor in one resource group, once; it is listed earlier already');
         } else {
           seenFlavors.add(flavor.name);
         }
       }
       const resources: unknown[] = Array.isArray(flavor.resources) ? flavor.resources : [];
       pairs += resources.length;
-      checkFlavorQuotas(resources, names, hasCohort, path, out);
+      checkFlavorQuotas(resources, names, checks, path, out);
     });
-    if (pairs > MAX_FLAVOR_RESOURCES_PER_GROUP) {
-      CLUSTER_QUEUE_RESOURCES.report(out, at, pairs, `expected at most ${MAX_FLAVOR_RESOURCES_PER_GROUP} flavor-resource pairs in a resource group (flavors × resources)`);
+    if (checks.sizeLimits && pairs > MAX_FLAVOR_RESOURCES_PER_GROUP) {
+      checks.resources.report(out, at, pairs, `expected at most ${MAX_FLAVOR_RESOURCES_PER_GROUP} flavor-resource pairs in a resource group (flavors × resources)`);
     }
   });
-  if (flavors > MAX_FLAVORS) CLUSTER_QUEUE_RESOURCES.report(out, 'spec.resourceGroups', flavors, `expected at most ${MAX_FLAVORS} flavors across all resource groups`);
+  if (!checks.sizeLimits) return;
+  if (flavors > MAX_FLAVORS) checks.resources.report(out, 'spec.resourceGroups', flavors, `expected at most ${MAX_FLAVORS} flavors across all resource groups`);
   if (covered > MAX_COVERED_RESOURCES) {
-    CLUSTER_QUEUE_RESOURCES.report(out, 'spec.resourceGroups', covered, `expected at most ${MAX_COVERED_RESOURCES} covered resources across all resource groups`);
+    checks.resources.report(out, 'spec.resourceGroups', covered, `expected at most ${MAX_COVERED_RESOURCES} covered resources across all resource groups`);
   }
-  checkLabelSelector(spec.namespaceSelector, 'spec.namespaceSelector', out);
-  checkFairSharing(spec.fairSharing, 'spec.fairSharing', out);
 }
 
 /** One flavor's quotas: named as coveredResources in order, none negative, limits that Kueue accepts. */
-function checkFlavorQuotas(resources: readonly unknown[], covered: readonly unknown[], hasCohort: boolean, at: string, out: Finding[]): void {
+function checkFlavorQuotas(resources: readonly unknown[], covered: readonly unknown[], checks: ResourceGroupChecks, at: string, out: Finding[]): void {
   // Kueue compares the resources with coveredResources position by position, and ignores any
   // beyond their count (the CRD's CEL rule requires the same number).
   resources.slice(0, covered.length).forEach((r, i) => {
     if (!isObject(r)) return;
     const path = indexed(child(at, 'resources'), i);
     if (r.name !== covered[i]) {
-      CLUSTER_QUEUE_RESOURCES.report(out, child(path, 'name'), r.name,
+      checks.resources.report(out, child(path, 'name'), r.name,
         `expected ${JSON.stringify(covered[i])}: a flavor lists its resources in the order of the group's coveredResources`);
     }
     const nominal = parseQuantity(r.nominalQuota);
-    if (nominal && isNegative(nominal)) CLUSTER_QUEUE_QUOTAS.report(out, child(path, 'nominalQuota'), r.nominalQuota, 'expected a quantity of 0 or more');
+    if (nominal && isNegative(nominal)) checks.quotas.report(out, child(path, 'nominalQuota'), r.nominalQuota, 'expected a quantity of 0 or more');
     for (const limit of ['borrowingLimit', 'lendingLimit'] as const) {
       if (r[limit] === undefined || r[limit] === null) continue;
       const q = parseQuantity(r[limit]);
-      if (!hasCohort) {
-        CLUSTER_QUEUE_QUOTAS.report(out, child(path, limit), r[limit], `expected none without a cohort (spec.cohort): a ${limit} bounds what a ClusterQueue borrows from or lends to its cohort`);
+      if (checks.parent === undefined) {
+        checks.quotas.report(out, child(path, limit), r[limit], checks.noParent(limit));
       } else if (q && isNegative(q)) {
-        CLUSTER_QUEUE_QUOTAS.report(out, child(path, limit), r[limit], 'expected a quantity of 0 or more');
-      } else if (limit === 'lendingLimit' && q && nominal && compareQuantities(q, nominal) > 0) {
-        CLUSTER_QUEUE_QUOTAS.report(out, child(path, limit), r[limit], `expected at most the nominalQuota (${String(r.nominalQuota)}): a ClusterQueue lends only from its own quota`);
+        checks.quotas.report(out, child(path, limit), r[limit], 'expected a quantity of 0 or more');
+      } else if (checks.lendingAtMostNominal && limit === 'lendingLimit' && q && nominal && compareQuantities(q, nominal) > 0) {
+        checks.quotas.report(out, child(path, limit), r[limit], `expected at most the nominalQuota (${String(r.nominalQuota)}): a ClusterQueue lends only from its own quota`);
       }
     }
   });

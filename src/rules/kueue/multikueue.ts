@@ -9,7 +9,8 @@
  */
 import { AppDocument, AppFinding, namespaceOf } from '../app-document';
 import { Rule } from '../rule';
-import { QueueIndex, clusterQueueOf, isKueueObject, queueIndex } from './capacity-queues';
+import { admissionCheckNamesOf, isKueueGroup } from './api';
+import { QueueIndex, clusterQueueOf, queueIndex } from './capacity-queues';
 import { KUEUE_QUEUE_LABEL } from './labels';
 
 export const MULTIKUEUE_QUEUE = new Rule('kueue', 'app/multikueue-queue', 'app',
@@ -20,7 +21,7 @@ const MULTIKUEUE = 'kueue.x-k8s.io/multikueue';
 export function multiKueueWithoutQueue(docs: readonly AppDocument[], out: AppFinding[]): void {
   const all = docs.map(d => d.doc);
   const index = queueIndex(all);
-  const checks = all.filter(doc => isKueueObject(doc) && doc.kind === 'AdmissionCheck');
+  const checks = all.filter(doc => isKueueGroup(doc) && doc.kind === 'AdmissionCheck');
   for (const d of docs) {
     const spec = d.doc?.spec;
     // Kubeflow v1 jobs say it in runPolicy, Trainer v2 TrainJobs in spec.
@@ -51,11 +52,7 @@ export function multiKueueWithoutQueue(docs: readonly AppDocument[], out: AppFin
 function withoutMultiKueueCheck(index: QueueIndex, checks: readonly any[], namespace: string, queue: string): string | undefined {
   const { clusterQueue } = clusterQueueOf(index, namespace, queue);
   if (clusterQueue === undefined) return undefined;
-  const spec = index.clusterQueues.get(clusterQueue)?.spec ?? {};
-  const named: string[] = [
-    ...(Array.isArray(spec.admissionChecks) ? spec.admissionChecks : []),
-    ...(Array.isArray(spec.admissionChecksStrategy?.admissionChecks) ? spec.admissionChecksStrategy.admissionChecks.map((c: any) => c?.name) : []),
-  ].filter((n): n is string => typeof n === 'string');
+  const named = admissionCheckNamesOf(index.clusterQueues.get(clusterQueue));
   const controllerOf = (name: string) => checks.find(c => c.metadata?.name === name)?.spec?.controllerName;
   if (named.some(n => controllerOf(n) === undefined || controllerOf(n) === MULTIKUEUE)) return undefined;
   return `ClusterQueue "${clusterQueue}" ${named.length === 0 ? 'has no admission check' : `has only admission checks of other controllers (${named.map(n => `"${n}"`).join(', ')})`}`;

@@ -9,7 +9,8 @@
  * FlavorNotFound and TopologyNotFound). When the input defines no Kueue object at all, the objects are
  * kept elsewhere and nothing is checked.
  */
-import { QueueIndex, isKueueObject, localQueueKey, queueIndex } from './capacity-queues';
+import { isKueueDocument, isKueueGroup } from './api';
+import { QueueIndex, localQueueKey, queueIndex } from './capacity-queues';
 import { KUEUE_PRIORITY_LABEL, KUEUE_QUEUE_LABEL } from './labels';
 import { nearest } from '../../util/nearest';
 import { AppDocument, AppFinding, namespaceOf, showNamespace } from '../app-document';
@@ -20,7 +21,7 @@ export const KUEUE_REFERENCE = new Rule('kueue', 'app/kueue-reference', 'app',
 
 const text = (v: unknown) => (typeof v === 'string' ? v : '');
 const list = (v: unknown): any[] => (Array.isArray(v) ? v : []);
-const isKind = (doc: any, kind: string) => isKueueObject(doc) && doc.kind === kind;
+const isKind = isKueueDocument;
 
 /** What to say after "expected ...": a near name, else the names there are. */
 function guess(name: string, names: readonly string[], what: string): string {
@@ -36,7 +37,7 @@ export function kueueReferences(docs: readonly AppDocument[], out: AppFinding[])
     out.push({ path: d.path, finding: { field, value, allowed, rule: KUEUE_REFERENCE.id } });
   for (const d of docs) {
     const doc = d.doc;
-    if (isKueueObject(doc)) {
+    if (isKueueGroup(doc)) {
       objectReferences(d, index, report);
       continue;
     }

@@ -7,7 +7,8 @@ export const STRUCTS: { readonly [fqn: string]: { readonly [prop: string]: strin
   "ActivityProbeOptions": {"interval": "?cdk8s.Duration", "minInterval": "?cdk8s.Duration"},
   "ActivityRule": {"inactiveFor": "cdk8s.Duration", "minRunning": "?cdk8s.Duration", "namespaceSelector": "?cdk8s-plus-28.k8s.LabelSelector", "pauseWorkspace": "?boolean", "podConfigSelector": "?cdk8s-plus-28.k8s.LabelSelector"},
   "ClusterQueuePreemption": {"borrowWithinCohort": "?PreemptionPolicy", "borrowWithinCohortMaxPriorityThreshold": "?number", "reclaimWithinCohort": "?PreemptionPolicy", "withinClusterQueue": "?PreemptionPolicy"},
-  "ClusterQueueProps": {"admissionChecks": "?string[]", "cohort": "?string", "fairSharingWeight": "?string", "metadata": "?cdk8s.ApiObjectMetadata", "namespaceSelector": "?cdk8s-plus-28.k8s.LabelSelector", "preemption": "?ClusterQueuePreemption", "queueingStrategy": "?QueueingStrategy", "resourceGroups": "ResourceGroup[]"},
+  "ClusterQueueProps": {"admissionChecks": "?string[]", "cohort": "?ICohort", "fairSharingWeight": "?string", "metadata": "?cdk8s.ApiObjectMetadata", "namespaceSelector": "?cdk8s-plus-28.k8s.LabelSelector", "preemption": "?ClusterQueuePreemption", "queueingStrategy": "?QueueingStrategy", "resourceGroups": "ResourceGroup[]"},
+  "CohortProps": {"fairSharingWeight": "?string", "metadata": "?cdk8s.ApiObjectMetadata", "parent": "?ICohort", "resourceGroups": "?ResourceGroup[]"},
   "CoschedulingOptions": {"scheduleTimeout": "?cdk8s.Duration"},
   "DataVolume": {"claim": "WorkspaceClaim", "mountPath": "string", "readOnly": "?boolean"},
   "DataVolumeOptions": {"readOnly": "?boolean"},
@@ -99,6 +100,7 @@ export const CLASSES: { readonly [fqn: string]: { readonly make?: string[]; read
   "CleanPodPolicy": {"make": ["NONE", "RUNNING", "ALL", "of(value)", "parse(value, key)"], "statics": {"of": ["value:string"], "parse": ["value:string", "key:?string"]}},
   "ClusterQueue": {"init": ["scope:constructs.Construct", "id:string", "props:ClusterQueueProps"]},
   "ClusterTrainingRuntime": {"init": ["scope:constructs.Construct", "id:string", "props:TrainingRuntimeProps"]},
+  "Cohort": {"init": ["scope:constructs.Construct", "id:string", "props:?CohortProps"], "statics": {"fromName": ["name:string"]}},
   "DistributedJax": {"init": ["scope:constructs.Construct", "id:string", "props:DistributedJaxProps"]},
   "DistributedPaddle": {"init": ["scope:constructs.Construct", "id:string", "props:DistributedPaddleProps"]},
   "DistributedPyTorch": {"init": ["scope:constructs.Construct", "id:string", "props:DistributedPyTorchProps"]},
@@ -159,6 +161,7 @@ export const CLASSES: { readonly [fqn: string]: { readonly make?: string[]; read
 
 /** Interfaces that are not structs: the members an object must have to be one. */
 export const INTERFACES: { readonly [fqn: string]: string[] } = {
+  "ICohort": ["name"],
   "ILocalQueue": ["apiObject", "node"],
   "IWorkloadPriorityClass": ["apiObject", "node"],
   "IWorkspaceKind": ["name"],
@@ -172,6 +175,7 @@ export const INTERFACES: { readonly [fqn: string]: string[] } = {
 
 /** Interfaces: what gives one (implementing classes, static methods that return one), for messages. */
 export const INTERFACE_EXAMPLES: { readonly [fqn: string]: string[] } = {
+  "ICohort": ["a Cohort", "Cohort.fromName(name)"],
   "ILocalQueue": ["a LocalQueue"],
   "IWorkloadPriorityClass": ["a WorkloadPriorityClass"],
   "IWorkspaceKind": ["a WorkspaceKind", "WorkspaceKind.fromName(name)"],

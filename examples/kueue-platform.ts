@@ -1,8 +1,8 @@
 import { App, Chart, Duration, Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import {
-  Accelerator, ClusterQueue, ClusterTrainingRuntime, Cohort, DistributedPyTorch, KueueTopology, LocalQueue, MlPolicy, PreemptionPolicy, QueueingStrategy,
-  ResourceFlavor, ResourceQuota, Topology, TrainJob, WorkloadPriorityClass,
+  Accelerator, ClusterQueue, ClusterTrainingRuntime, Cohort, DistributedPyTorch, KueueTopology, LocalQueue, MlPolicy, PreemptionPolicy,
+  QueueingStrategy, ResourceFlavor, ResourceQuota, Topology, TrainJob, WorkloadPriorityClass,
 } from '../src';
 
 /**

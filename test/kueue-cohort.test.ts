@@ -29,7 +29,9 @@ describe('the Cohort construct', () => {
     const org = new Cohort(c, 'Org', {
       metadata: { name: 'org' },
       fairSharingWeight: '2',
-      resourceGroups: [{ flavors: [{ flavor: a100, quotas: [ResourceQuota.cpu(kplus.Cpu.units(16)), ResourceQuota.memory(Size.gibibytes(64)), gpus(8)] }] }],
+      resourceGroups: [{
+        flavors: [{ flavor: a100, quotas: [ResourceQuota.cpu(kplus.Cpu.units(16)), ResourceQuota.memory(Size.gibibytes(64)), gpus(8)] }],
+      }],
     });
     const team = new Cohort(c, 'Team', { metadata: { name: 'team' }, parent: org, resourceGroups: [{ flavors: [{ flavor: a100, quotas: [gpus(4, 2, 1)] }] }] });
     const queue = new ClusterQueue(late, 'Q', {

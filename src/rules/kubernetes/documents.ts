@@ -16,8 +16,8 @@ import {
   DNS1035_LABEL_TEXT, DNS1123_LABEL_TEXT, DNS1123_SUBDOMAIN_TEXT, isDns1035Label, isDns1123Label, isDns1123Subdomain,
 } from './names';
 import { checkWorkspace, checkWorkspaceKind } from './notebooks';
-import { checkTrainingRuntime, checkTrainJob } from '../trainer/documents';
 import { KUEUE_API_VERSIONS } from '../kueue/api';
+import { checkTrainingRuntime, checkTrainJob } from '../trainer/documents';
 
 export { TRAINING_JOB_REPLICA_KEYS } from './replica-keys';
 

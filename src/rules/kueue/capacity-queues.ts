@@ -17,9 +17,9 @@
  * workload took there, among the flavors the podset can use at all (flavor-selection.ts: node
  * labels against the pods' selectors, taints against their tolerations, topology).
  */
+import { cohortNameOf, isKueueDocument, isKueueGroup } from './api';
 import { formatResource, resourceValue } from './capacity-amounts';
 import { PodSet, Requests, podSetRequests } from './capacity-podsets';
-import { cohortNameOf, isKueueDocument, isKueueGroup } from './api';
 import { FlavorSpec, flavorRejection, flavorSpec } from './flavor-selection';
 
 /** Whether a document is one of Kueue's objects (any kind of its API group). */

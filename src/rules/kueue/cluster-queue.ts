@@ -125,7 +125,8 @@ export function checkResourceGroups(resourceGroups: unknown, checks: ResourceGro
 }
 
 /** One flavor's quotas: named as coveredResources in order, none negative, limits that Kueue accepts. */
-function checkFlavorQuotas(resources: readonly unknown[], covered: readonly unknown[], checks: ResourceGroupChecks, at: string, out: Finding[]): void {
+function checkFlavorQuotas(resources: readonly unknown[], covered: readonly unknown[], checks: ResourceGroupChecks, at: string,
+  out: Finding[]): void {
   // Kueue compares the resources with coveredResources position by position, and ignores any
   // beyond their count (the CRD's CEL rule requires the same number).
   resources.slice(0, covered.length).forEach((r, i) => {

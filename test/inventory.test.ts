@@ -91,9 +91,11 @@ describe('the check finds each kind of bad row', () => {
       'rule kueue/cluster-queue-flavors (source kueue) is cited by no row of the inventory',
       'rule kueue/cluster-queue-quotas (source kueue) is cited by no row of the inventory',
       'rule kueue/fair-sharing-weight (source kueue) is cited by no row of the inventory',
+      'rule kueue/cohort-resource-groups (source kueue) is cited by no row of the inventory',
       'rule kueue/resource-flavor-taints (source kueue) is cited by no row of the inventory',
       'rule app/kueue-queue-name (source kueue) is cited by no row of the inventory',
-      'rule app/kueue-reference (source kueue) is cited by no row of the inventory', 'rule app/kueue-never-admitted (source kueue) is cited by no row of the inventory',
+      'rule app/kueue-reference (source kueue) is cited by no row of the inventory',
+      'rule app/kueue-cohort-cycle (source kueue) is cited by no row of the inventory', 'rule app/kueue-never-admitted (source kueue) is cited by no row of the inventory',
       'rule app/kueue-trainjob-placement (source kueue) is cited by no row of the inventory',
     ]);
   });

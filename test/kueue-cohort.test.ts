@@ -156,7 +156,7 @@ describe('kueue/cohort-resource-groups: Kueue\'s Cohort webhook, at synth and in
     }))).toBeUndefined();
   });
 
-  test('in lint: a flavor twice, resources out of order, a negative quota', () => {
+  test('in lint: a flavor twice, resources out of order, a negative quota, a weight that rounds to nothing', () => {
     expect(lint(
       { apiVersion: 'kueue.x-k8s.io/v1beta2', kind: 'ResourceFlavor', metadata: { name: 'a100' } },
       {
@@ -164,6 +164,7 @@ describe('kueue/cohort-resource-groups: Kueue\'s Cohort webhook, at synth and in
         kind: 'Cohort',
         metadata: { name: 'org' },
         spec: {
+          fairSharing: { weight: '1e-10' },
           resourceGroups: [
             { coveredResources: ['cpu', 'memory'], flavors: [{ name: 'a100', resources: [{ name: 'memory', nominalQuota: '1Gi' }, { name: 'cpu', nominalQuota: '-1' }] }] },
             { coveredResources: ['nvidia.com/gpu'], flavors: [{ name: 'a100', resources: [{ name: 'nvidia.com/gpu', nominalQuota: 8 }] }] },
@@ -175,6 +176,7 @@ describe('kueue/cohort-resource-groups: Kueue\'s Cohort webhook, at synth and in
       'Cohort org: spec.resourceGroups[0].flavors[0].resources[1].name is "cpu"; expected "memory": a flavor lists its resources in the order of the group\'s coveredResources [kueue/cohort-resource-groups]',
       'Cohort org: spec.resourceGroups[0].flavors[0].resources[1].nominalQuota is "-1"; expected a quantity of 0 or more [kueue/cohort-resource-groups]',
       'Cohort org: spec.resourceGroups[1].flavors[0].name is "a100"; expected each flavor in one resource group, once; it is listed earlier already [kueue/cohort-resource-groups]',
+      'Cohort org: spec.fairSharing.weight is "1e-10"; expected 0 or a weight above 1n (0.000000001): a smaller one is too small for Kueue\'s share arithmetic [kueue/fair-sharing-weight]',
     ]);
   });
 });

@@ -11,6 +11,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as yaml from 'js-yaml';
 import type { InventoryRow } from './model';
+import { MODULES } from '../l1/generate';
 
 /** The test that breaks every covered row of this part. */
 export const CRD_SCHEMA_TEST = 'test/inventory-crd-schema.test.ts';
@@ -67,9 +68,10 @@ export function crdBounds(root: string): CrdBound[] {
     if (crd.spec.versions.some((v: any) => v.schema.openAPIV3Schema.properties?.status && v.subresources?.status === undefined)) {
       throw new Error(`${file}: a status without the status subresource; the status rows' reason would not hold`);
     }
-    // The version the library writes: the storage one (Kueue's CRDs also serve v1beta2, converted
-    // by Kueue's webhook; the library never writes it, and its rows would repeat the ids).
-    for (const version of crd.spec.versions.filter((v: any) => v.storage)) {
+    // The version the library writes: the one the file's L1 module declares (Kueue: v1beta2), else
+    // the storage one. The other versions' rows would repeat the ids.
+    const declared = MODULES.find(m => m.files.includes(`${dir}/${file}`))?.version;
+    for (const version of crd.spec.versions.filter((v: any) => (declared === undefined ? v.storage : v.name === declared))) {
       const apiVersion = `${crd.spec.group}/${version.name}`;
       const where = `upstream/crds/${dir}/${file}`;
       walk(version.schema.openAPIV3Schema, '', (node, at) => out.push(...nodeBounds(node, at, { apiVersion, kind, where })));

@@ -162,7 +162,7 @@ describe('lint on the project examples', () => {
 
   test('every manifest passes', () => {
     const result = runCli(['lint', outdir]);
-    expect(result.stdout).toBe('44 documents checked, 5 skipped (kinds not known: ConfigMap, PersistentVolumeClaim); no findings\n');
+    expect(result.stdout).toBe('47 documents checked, 5 skipped (kinds not known: ConfigMap, PersistentVolumeClaim); no findings\n');
     expect(result.status).toBe(0);
   });
 
@@ -519,7 +519,7 @@ describe('the operator rules', () => {
       'Kubeflow Trainer v2 (webhooks and runtime plugins) [trainer]: 11',
       `Kubeflow Training Operator v1 (webhooks and controllers) [training-operator]: ${count('training-operator')}`,
       'Kubeflow Notebooks v2 (webhooks) [notebooks]: 9',
-      'Kueue [kueue]: 12',
+      'Kueue [kueue]: 14',
       'cdk8s-kubeflow\'s own (the YAML reader; the CRD schema, strictly) [library]: 3',
       `${LINT_RULES.length} rules`,
     ]);

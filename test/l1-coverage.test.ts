@@ -144,7 +144,8 @@ class TypeWalker {
 
 describe('typed L1 props reach every leaf field path of every spec', () => {
   const walker = new TypeWalker(program());
-  const schemas = [...kindSchemas().values()];
+  // The kinds in the version their L1 is generated from (Kueue's v1beta1 schemas, kept for lint, have no L1).
+  const schemas = [...kindSchemas().values()].filter(s => l1KindFor(`${s.group}/${s.version}`, s.kind) !== undefined);
   const totals: string[] = [];
   let total = 0;
 
@@ -171,7 +172,7 @@ describe('typed L1 props reach every leaf field path of every spec', () => {
 
   test('every pinned kind is walked, the Trainer v2 and Kueue kinds among them', () => {
     expect(schemas.map(s => s.kind).sort()).toEqual([
-      'ClusterQueue', 'ClusterTrainingRuntime', 'JAXJob', 'LocalQueue', 'MPIJob', 'MXJob', 'PaddleJob', 'PyTorchJob', 'ResourceFlavor', 'TFJob',
+      'ClusterQueue', 'ClusterTrainingRuntime', 'Cohort', 'JAXJob', 'LocalQueue', 'MPIJob', 'MXJob', 'PaddleJob', 'PyTorchJob', 'ResourceFlavor', 'TFJob',
       'Topology', 'TrainJob', 'TrainingRuntime', 'WorkloadPriorityClass', 'Workspace', 'WorkspaceKind', 'XGBoostJob',
     ]);
   });

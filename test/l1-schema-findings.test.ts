@@ -124,8 +124,11 @@ test('every pinned kind has its schema', () => {
     'kubeflow.org/v1 JAXJob', 'kubeflow.org/v1 MPIJob', 'kubeflow.org/v1 MXJob', 'kubeflow.org/v1 PaddleJob',
     'kubeflow.org/v1 PyTorchJob', 'kubeflow.org/v1 TFJob', 'kubeflow.org/v1 XGBoostJob',
     'kubeflow.org/v1beta1 Workspace', 'kubeflow.org/v1beta1 WorkspaceKind',
-    'kueue.x-k8s.io/v1beta1 ClusterQueue', 'kueue.x-k8s.io/v1beta1 LocalQueue', 'kueue.x-k8s.io/v1beta1 ResourceFlavor',
+    // Kueue: v1beta2, which the library writes, and v1beta1, which lint still reads.
+    'kueue.x-k8s.io/v1beta1 ClusterQueue', 'kueue.x-k8s.io/v1beta1 Cohort', 'kueue.x-k8s.io/v1beta1 LocalQueue', 'kueue.x-k8s.io/v1beta1 ResourceFlavor',
     'kueue.x-k8s.io/v1beta1 Topology', 'kueue.x-k8s.io/v1beta1 WorkloadPriorityClass',
+    'kueue.x-k8s.io/v1beta2 ClusterQueue', 'kueue.x-k8s.io/v1beta2 Cohort', 'kueue.x-k8s.io/v1beta2 LocalQueue', 'kueue.x-k8s.io/v1beta2 ResourceFlavor',
+    'kueue.x-k8s.io/v1beta2 Topology', 'kueue.x-k8s.io/v1beta2 WorkloadPriorityClass',
     'trainer.kubeflow.org/v1alpha1 ClusterTrainingRuntime', 'trainer.kubeflow.org/v1alpha1 TrainJob',
     'trainer.kubeflow.org/v1alpha1 TrainingRuntime',
   ]);

@@ -39,7 +39,7 @@ function allRules(): RuleAt[] {
 const rules = allRules();
 const distinct = (list: RuleAt[]) => [...new Set(list.map(r => r.rule.rule))];
 
-test('the pinned CRDs hold 29 distinct rules a create is judged by, and transition rules the library skips', () => {
+test('the pinned CRDs hold 30 distinct rules a create is judged by, and transition rules the library skips', () => {
   const onCreate = rules.filter(r => r.rule.expr !== undefined);
   const transition = rules.filter(r => r.rule.transition);
   expect(onCreate.length + transition.length).toBe(rules.length);
@@ -64,6 +64,7 @@ test('the pinned CRDs hold 29 distinct rules a create is judged by, and transiti
     'size(self.metadata.name) <= 63',
     // Kueue v0.15.2: ClusterQueue, ResourceFlavor, Topology.
     '!has(self.cohort) && has(self.resourceGroups) ? self.resourceGroups.all(rg, rg.flavors.all(f, f.resources.all(r, !has(r.borrowingLimit)))) : true',
+    '!has(self.cohortName) && has(self.resourceGroups) ? self.resourceGroups.all(rg, rg.flavors.all(f, f.resources.all(r, !has(r.borrowingLimit)))) : true',
     "!has(self.preference) || (self.whenCanBorrow == 'TryNextFlavor' && self.whenCanPreempt == 'TryNextFlavor')",
     "!(self.reclaimWithinCohort == 'Never' && has(self.borrowWithinCohort) &&  self.borrowWithinCohort.policy != 'Never')",
     'self.flavors.all(x, size(x.resources) == size(self.coveredResources))',

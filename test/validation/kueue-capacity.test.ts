@@ -275,6 +275,25 @@ describe('app/kueue-reference', () => {
   });
 });
 
+describe('app/kueue-cohort-cycle', () => {
+  const CYCLE = 'app/kueue-cohort-cycle';
+  const cohort = (version: string, name: string, parentName?: string) => ({
+    apiVersion: `kueue.x-k8s.io/${version}`, kind: 'Cohort', metadata: { name }, spec: parentName === undefined ? {} : { parentName },
+  });
+
+  test('in either API version: two cohorts in a cycle and a ClusterQueue under them; a tree has none', () => {
+    for (const [version, field] of [['v1beta1', 'cohort'], ['v1beta2', 'cohortName']]) {
+      const queue = { ...clusterQueue('team-cq', { a100: quotas(16) }), apiVersion: `kueue.x-k8s.io/${version}` };
+      queue.spec[field] = 'team';
+      const docs = [cohort(version, 'org', 'team'), cohort(version, 'team', 'org'), queue];
+      expect(findings(docs, CYCLE).map(f => [f.path, f.finding.field, f.finding.value])).toEqual([
+        ['d0', 'spec.parentName', 'team'], ['d1', 'spec.parentName', 'org'], ['d2', `spec.${field}`, 'team'],
+      ]);
+      expect(findings([cohort(version, 'org'), cohort(version, 'team', 'org'), queue], CYCLE)).toEqual([]);
+    }
+  });
+});
+
 describe('at synth, over the app\'s documents', () => {
   const kueue = (chart: Chart, id: string, doc: any) => new ApiObject(chart, id, doc);
 

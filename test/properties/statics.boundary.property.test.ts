@@ -76,6 +76,7 @@ const CASES: StaticCase[] = [
     use: (c, home) => workspace(c, { home }),
   },
   { cls: 'WorkspaceKind', method: 'fromName', args: () => ['jupyterlab'], use: (c, k) => workspace(c, { kind: k }) },
+  { cls: 'Cohort', method: 'fromName', args: () => ['gpus'], use: (c, cohort) => new ClusterQueue(c, 'job', { cohort, resourceGroups: [] }) },
   { cls: 'WorkspaceKind', method: 'httpPathPrefix', args: () => ['jupyterlab'], use: () => undefined },
   // The config path: each parse with a known value and no key, the result used where it goes.
   { cls: 'CleanPodPolicy', method: 'parse', args: () => ['Running'], use: (c, p) => job(c, { runPolicy: { cleanPodPolicy: p } }) },
@@ -113,5 +114,5 @@ const CASES: StaticCase[] = [
 test(`static factories: ${PROPERTY_RUNS} arbitrary arguments end in the library's error or a manifest that keeps them`, () => {
   const all = Object.entries(CLASSES).flatMap(([cls, entry]) => Object.keys(entry.statics ?? {}).map(m => `${cls}.${m}`)).sort();
   expect(CASES.map(c => `${c.cls}.${c.method}`).sort()).toEqual(all);
-  expect(staticsProperty(CASES, ['test', 'test/job', 'test/kind', 'test/ws', 'test/tj', 'test/claim'])).toBe(29 + 11 + 6 + 39 + 19); // 39: the arguments of the parse functions; 19: of ResourceQuota's factories
+  expect(staticsProperty(CASES, ['test', 'test/job', 'test/kind', 'test/ws', 'test/tj', 'test/claim'])).toBe(30 + 11 + 6 + 39 + 19); // 30: the arguments of the factories above (Cohort.fromName's one among them); 39: the arguments of the parse functions; 19: of ResourceQuota's factories
 });

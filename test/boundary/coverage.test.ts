@@ -50,6 +50,7 @@ const VALID: { [construct: string]: (chart: Chart) => [string, object] } = {
   KueueTopology: () => ['job', { levels: ['kubernetes.io/hostname'] }],
   ClusterQueue: chart => ['job', { resourceGroups: [{ flavors: [{ flavor: new lib.ResourceFlavor(chart, 'flavor'), quotas: [lib.ResourceQuota.pods(1)] }] }] }],
   LocalQueue: chart => ['job', { clusterQueue: new lib.ClusterQueue(chart, 'cq', { resourceGroups: [] }) }],
+  Cohort: chart => ['job', { parent: lib.Cohort.fromName('org'), resourceGroups: [{ flavors: [{ flavor: new lib.ResourceFlavor(chart, 'flavor'), quotas: [lib.ResourceQuota.pods(1)] }] }] }],
   WorkloadPriorityClass: () => ['job', { value: 1 }],
 };
 

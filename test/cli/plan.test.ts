@@ -104,9 +104,9 @@ const EXAMPLES_PLAN = `
 
 Each job is placed as Kueue places it on an idle queue (its first flavor with room); "At most" is nominal quota plus what the queue may borrow.
 
-- ClusterQueue team-llm: cohort "gpus" holds what its ClusterQueues in the input lend ("team-llm", "team-speech", "team-vision")
-- ClusterQueue team-speech: cohort "gpus" holds what its ClusterQueues in the input lend ("team-llm", "team-speech", "team-vision")
-- ClusterQueue team-vision: cohort "gpus" holds what its ClusterQueues in the input lend ("team-llm", "team-speech", "team-vision")
+- ClusterQueue team-llm: cohort "language" holds what its ClusterQueues in the input lend ("team-llm", "team-speech"), and what its parent "gpus" can lend it
+- ClusterQueue team-speech: cohort "language" holds what its ClusterQueues in the input lend ("team-llm", "team-speech"), and what its parent "gpus" can lend it
+- ClusterQueue team-vision: cohort "vision" holds what its ClusterQueues in the input lend ("team-vision"), and what its parent "gpus" can lend it
 `;
 
 /** `plan --against` from version 1 of app-versions.ts to version 2. */

@@ -106,16 +106,29 @@ describe('app/kueue-never-admitted', () => {
     ]);
   });
 
-  test('a cohort with a parent is not followed: only a borrowing limit bounds the queue', () => {
-    const cohort = { apiVersion: 'kueue.x-k8s.io/v1beta1', kind: 'Cohort', metadata: { name: 'research' }, spec: { parentName: 'org' } };
+  test('a cohort with a parent: the tree is followed to its root, whose own quota counts', () => {
+    const cohort = { apiVersion: 'kueue.x-k8s.io/v1beta2', kind: 'Cohort', metadata: { name: 'research' }, spec: { parentName: 'org' } };
+    const org = {
+      apiVersion: 'kueue.x-k8s.io/v1beta2',
+      kind: 'Cohort',
+      metadata: { name: 'org' },
+      spec: { resourceGroups: [{ coveredResources: [GPU], flavors: [{ name: 'a100', resources: [{ name: GPU, nominalQuota: 8 }] }] }] },
+    };
     const bounded = clusterQueue('team-a', { a100: quotas(16, { borrowingLimit: 8 }) }, { cohort: 'research' });
     const open = clusterQueue('team-b', { a100: quotas(16) }, { cohort: 'research' });
-    const docs = [resourceFlavor('a100'), cohort, bounded, open, localQueue('ml', 'a', 'team-a'), localQueue('ml', 'b', 'team-b')];
-    const jobs = [queuedJob('ml', 'on-a', 'a', { Worker: gpuPods(1, 25) }), queuedJob('ml', 'on-b', 'b', { Worker: gpuPods(1, 500) })];
+    const docs = [resourceFlavor('a100'), cohort, bounded, open, localQueue('ml', 'a', 'team-a'), localQueue('ml', 'b', 'team-b'), org];
+    const jobs = [queuedJob('ml', 'on-a', 'a', { Worker: gpuPods(1, 25) }), queuedJob('ml', 'on-b', 'b', { Worker: gpuPods(1, 41) }), queuedJob('ml', 'fits', 'b', { Worker: gpuPods(1, 40) })];
+    // team-b: the 16 + 16 its cohort's queues lend, and the 8 of "org" above it: 40.
     expect(findings([...docs, ...jobs], NEVER).map(f => `${f.path}: ${f.finding.allowed}`)).toEqual([
-      'd6: expected a LocalQueue whose ClusterQueue can admit the job: LocalQueue "a" leads to ClusterQueue "team-a", where podset "Worker" (1 pod) '
+      'd7: expected a LocalQueue whose ClusterQueue can admit the job: LocalQueue "a" leads to ClusterQueue "team-a", where podset "Worker" (1 pod) '
         + `requests 25 nvidia.com/gpu, 8 cpu, 32Gi memory, and flavor "a100" gives at most 24 nvidia.com/gpu (nominal quota 16 + borrowing limit 8)${TAIL}`,
+      'd8: expected a LocalQueue whose ClusterQueue can admit the job: LocalQueue "b" leads to ClusterQueue "team-b", where podset "Worker" (1 pod) '
+        + `requests 41 nvidia.com/gpu, 8 cpu, 32Gi memory, and flavor "a100" gives at most 40 nvidia.com/gpu (nominal quota 16 + 24 from cohort "research")${TAIL}`,
     ]);
+    // Without "org" in the input, it is a root holding only what "research" lends: 32.
+    expect(findings([...docs.slice(0, -1), ...jobs], NEVER).map(f => f.finding.allowed.match(/gives at most \d+ nvidia.com\/gpu \([^)]*\)/)?.[0]))
+      .toEqual(['gives at most 24 nvidia.com/gpu (nominal quota 16 + borrowing limit 8)', 'gives at most 32 nvidia.com/gpu (nominal quota 16 + 16 from cohort "research")',
+        'gives at most 32 nvidia.com/gpu (nominal quota 16 + 16 from cohort "research")']);
   });
 
   test('a Cohort object without a parent adds its own quota to what the cohort holds', () => {

@@ -7,9 +7,10 @@
  * potentialAvailable): with no cohort, its nominal quota; in a cohort, the part of its quota it
  * does not lend (nominal quota minus lending limit) plus everything the cohort holds (what each of
  * its ClusterQueues lends: its lending limit, else its nominal quota; and a Cohort object's own
- * quota), capped at nominal quota plus borrowing limit. The cohort is made of the ClusterQueues of
- * the input; a Cohort with a parent cohort is not followed, and then only a borrowing limit bounds
- * the queue.
+ * quota, and what its parent cohorts can give it, up the tree of the input's Cohorts), capped at
+ * nominal quota plus borrowing limit. The cohorts are made of the input's ClusterQueues and Cohorts;
+ * a cohort in a cycle of parents is not followed (Kueue admits nothing there), and then only a
+ * borrowing limit bounds the queue.
  *
  * Flavor assignment mirrors pkg/scheduler/flavorassigner assignFlavors on an idle cluster: podset
  * by podset, each resource group's flavors in order, the first flavor where every resource the
@@ -17,7 +18,7 @@
  * workload took there, among the flavors the podset can use at all (flavor-selection.ts: node
  * labels against the pods' selectors, taints against their tolerations, topology).
  */
-import { cohortNameOf, isKueueDocument, isKueueGroup } from './api';
+import { cohortNameOf, isKueueDocument, isKueueGroup, parentNameOf } from './api';
 import { formatResource, resourceValue } from './capacity-amounts';
 import { PodSet, Requests, podSetRequests } from './capacity-podsets';
 import { FlavorSpec, flavorRejection, flavorSpec } from './flavor-selection';
@@ -137,29 +138,89 @@ function ownQuotas(cq: any): Map<string, { nominal: bigint; borrowingLimit?: big
 const kept = (q: { nominal: bigint; lendingLimit?: bigint }) => (q.lendingLimit === undefined ? BigInt(0) : max0(q.nominal - q.lendingLimit));
 const max0 = (v: bigint) => (v < BigInt(0) ? BigInt(0) : v);
 
+type Quota = { nominal: bigint; borrowingLimit?: bigint; lendingLimit?: bigint };
+
+/**
+ * The tree of cohorts of an input as Kueue's cache builds it (pkg/cache/scheduler/resource_node.go):
+ * each cohort's SubtreeQuota is its own nominal quota plus what each child (ClusterQueue or child
+ * cohort) does not keep (its SubtreeQuota minus its localQuota), and a node's PotentialAvailable is
+ * its localQuota plus its parent's PotentialAvailable, capped at SubtreeQuota plus its borrowing
+ * limit; a root's is its SubtreeQuota. A cohort named without a Cohort object is a root with no
+ * quota of its own. Values are undefined where a quota below is not a quantity.
+ */
+class CohortTree {
+  private readonly parents = new Map<string, string>();
+  private readonly subtrees = new Map<string, Map<string, bigint | undefined>>();
+
+  public constructor(private readonly index: QueueIndex) {
+    for (const [name, doc] of index.cohorts) this.parents.set(name, parentNameOf(doc));
+  }
+
+  /** The cohorts from `cohort` up to its root, or undefined when the chain has a cycle. */
+  public chain(cohort: string): string[] | undefined {
+    const out = [cohort];
+    for (let parent = this.parents.get(cohort) ?? ''; parent !== ''; parent = this.parents.get(parent) ?? '') {
+      if (out.includes(parent)) return undefined;
+      out.push(parent);
+    }
+    return out;
+  }
+
+  /** What a cohort can give one of its children at most (PotentialAvailable), for `flavor resource`. */
+  public potential(cohort: string, key: string): bigint | undefined {
+    const subtree = this.subtree(cohort, key);
+    const parent = this.parents.get(cohort) ?? '';
+    if (parent === '' || subtree === undefined) return subtree;
+    const fromParent = this.potential(parent, key);
+    if (fromParent === undefined) return undefined;
+    const q = ownQuotas(this.index.cohorts.get(cohort)).get(key);
+    const available = localQuota(subtree, q) + fromParent;
+    return q?.borrowingLimit === undefined ? available : min(available, subtree + q.borrowingLimit);
+  }
+
+  /** A cohort's SubtreeQuota of `flavor resource`. Only called on cohorts whose chain has no cycle. */
+  private subtree(cohort: string, key: string): bigint | undefined {
+    const known = this.subtrees.get(cohort) ?? new Map<string, bigint | undefined>();
+    this.subtrees.set(cohort, known);
+    if (known.has(key)) return known.get(key);
+    let total: bigint | undefined = BigInt(0);
+    const add = (v: bigint | undefined) => { total = total === undefined || v === undefined ? undefined : total + v; };
+    const own = this.index.cohorts.get(cohort);
+    if (own !== undefined) add(quotaOf(own, key)?.nominal ?? BigInt(0));
+    for (const cq of this.index.clusterQueues.values()) {
+      if (cohortNameOf(cq) !== cohort) continue;
+      const q = quotaOf(cq, key);
+      add(q === undefined ? undefined : q.nominal - localQuota(q.nominal, q));
+    }
+    for (const [child, parent] of this.parents) {
+      if (parent !== cohort || child === cohort) continue;
+      const sub = this.subtree(child, key);
+      add(sub === undefined ? undefined : sub - localQuota(sub, ownQuotas(this.index.cohorts.get(child)).get(key)));
+    }
+    known.set(key, total);
+    return total;
+  }
+}
+
+/** A node's quota of `flavor resource`: zero when it lists none, undefined when it lists one that is not a quantity. */
+function quotaOf(doc: any, key: string): Quota | undefined {
+  const q = ownQuotas(doc).get(key);
+  if (q !== undefined) return q;
+  return listedKeys(doc).includes(key) ? undefined : { nominal: BigInt(0) };
+}
+
+/** What a node keeps to itself of its subtree's quota: the part above its lending limit (localQuota). */
+const localQuota = (subtree: bigint, q: Quota | undefined) => (q?.lendingLimit === undefined ? BigInt(0) : max0(subtree - q.lendingLimit));
+const min = (a: bigint, b: bigint) => (a < b ? a : b);
+
 /** The capacity of a ClusterQueue of the index. */
 export function clusterQueueCapacity(index: QueueIndex, name: string): ClusterQueueCapacity | undefined {
   const cq = index.clusterQueues.get(name);
   if (cq === undefined) return undefined;
   const cohort = cohortNameOf(cq);
   const members = cohort === '' ? [] : [...index.clusterQueues.values()].filter(c => cohortNameOf(c) === cohort);
-  const cohortObject = cohort === '' ? undefined : index.cohorts.get(cohort);
-  const followed = cohortObject === undefined || text(cohortObject.spec?.parentName) === '';
-  // What the cohort holds per `flavor resource`: what its members lend, and its own quota.
-  const pool = new Map<string, bigint>();
-  const addToPool = (key: string, v: bigint) => pool.set(key, (pool.get(key) ?? BigInt(0)) + v);
-  // A member's quota that is not a quantity leaves the cohort's capacity of that resource unknown.
-  const unknown = new Set<string>();
-  for (const member of members) {
-    const quotas = ownQuotas(member);
-    for (const key of listedKeys(member)) if (!quotas.has(key)) unknown.add(key);
-    for (const [key, q] of quotas) addToPool(key, q.nominal - kept(q));
-  }
-  if (cohortObject !== undefined && followed) {
-    const quotas = ownQuotas(cohortObject);
-    for (const key of listedKeys(cohortObject)) if (!quotas.has(key)) unknown.add(key);
-    for (const [key, q] of quotas) addToPool(key, q.nominal);
-  }
+  const tree = new CohortTree(index);
+  const chain = cohort === '' ? [] : tree.chain(cohort);
   const own = ownQuotas(cq);
   const specOf = (flavor: string) => (index.flavors.has(flavor) ? flavorSpec(index.flavors.get(flavor), index.topologies) : undefined);
   const groups = list(cq.spec?.resourceGroups).map(group => ({
@@ -175,8 +236,8 @@ export function clusterQueueCapacity(index: QueueIndex, name: string): ClusterQu
           quotas.set(resource, { nominal: BigInt(0), why: 'its nominal quota is not a quantity' });
           continue;
         }
-        const pooled = unknown.has(key) ? undefined : pool.get(key) ?? BigInt(0);
-        quotas.set(resource, { ...q, ...limitOf(q, resource, cohort, followed && pooled !== undefined, pooled ?? BigInt(0)) });
+        const pooled = cohort === '' || chain === undefined ? undefined : tree.potential(cohort, key);
+        quotas.set(resource, { ...q, ...limitOf(q, resource, cohort, pooled) });
       }
       const spec = specOf(text(flavor?.name));
       return { flavor: text(flavor?.name), quotas, ...(spec === undefined ? {} : { spec }) };
@@ -185,9 +246,13 @@ export function clusterQueueCapacity(index: QueueIndex, name: string): ClusterQu
   // A flavor the input does not define leaves the queue inactive; it is not counted against tasOnly.
   const tasOnly = groups.every(g => g.flavors.every(f => f.spec === undefined || f.spec.topologyName !== undefined));
   const names = members.map(nameOf).sort();
-  const cohortNote = cohort === '' ? undefined : followed
-    ? `cohort "${cohort}" holds what its ClusterQueues in the input lend (${names.map(n => `"${n}"`).join(', ')})${cohortObject === undefined ? '' : ' and its own quota'}`
-    : `cohort "${cohort}" has a parent cohort, which is not followed: only borrowing limits bound what "${name}" can borrow`;
+  const ownQuota = listedKeys(index.cohorts.get(cohort)).length > 0 ? ' and its own quota' : '';
+  const holds = `cohort "${cohort}" holds what its ClusterQueues in the input lend (${names.map(n => `"${n}"`).join(', ')})${ownQuota}`;
+  const parents = (chain ?? []).slice(1).map(c => `"${c}"`);
+  const cohortNote = cohort === '' ? undefined
+    : chain === undefined ? `cohort "${cohort}" is in a cycle of parent cohorts, so Kueue admits nothing through "${name}"; only borrowing limits bound it here`
+      : parents.length === 0 ? holds
+        : `${holds}, and what its parent${parents.length === 1 ? '' : 's'} ${parents.join(' -> ')} can lend it`;
   return { name, cohort, groups, wellFormed: wellFormed(cq), tasOnly, ...(cohortNote === undefined ? {} : { cohortNote }) };
 }
 
@@ -204,14 +269,13 @@ function listedKeys(cq: any): string[] {
   return list(cq?.spec?.resourceGroups).flatMap(g => list(g?.flavors).flatMap(f => list(f?.resources).map(r => `${text(f?.name)} ${text(r?.name)}`)));
 }
 
-function limitOf(q: { nominal: bigint; borrowingLimit?: bigint; lendingLimit?: bigint }, resource: string, cohort: string,
-  followed: boolean, pooled: bigint): { limit?: bigint; why: string } {
+function limitOf(q: Quota, resource: string, cohort: string, cohortPotential: bigint | undefined): { limit?: bigint; why: string } {
   const show = (v: bigint) => formatResource(resource, v);
   if (cohort === '') return { limit: q.nominal, why: `nominal quota ${show(q.nominal)}, no cohort` };
   const capped = q.borrowingLimit === undefined ? undefined : q.nominal + q.borrowingLimit;
   const cappedWhy = `nominal quota ${show(q.nominal)} + borrowing limit ${show(q.borrowingLimit ?? BigInt(0))}`;
-  if (!followed) return capped === undefined ? { why: `what cohort "${cohort}" holds is not known from the input, and no borrowing limit` } : { limit: capped, why: cappedWhy };
-  const reachable = kept(q) + pooled;
+  if (cohortPotential === undefined) return capped === undefined ? { why: `what cohort "${cohort}" holds is not known from the input, and no borrowing limit` } : { limit: capped, why: cappedWhy };
+  const reachable = kept(q) + cohortPotential;
   if (capped !== undefined && capped <= reachable) return { limit: capped, why: cappedWhy };
   return { limit: reachable, why: `nominal quota ${show(q.nominal)} + ${show(reachable - q.nominal)} from cohort "${cohort}"` };
 }

@@ -17,7 +17,7 @@ export const RESOURCE_FLAVOR_TAINTS = new Rule('kueue', 'kueue/resource-flavor-t
 
 export const RESOURCE_FLAVOR_RULES = [RESOURCE_FLAVOR_TAINTS];
 
-/** Checks a ResourceFlavor (`kueue.x-k8s.io/v1beta1`) as Kueue's webhook does on a create. */
+/** Checks a ResourceFlavor (v1beta2 or v1beta1: the same fields) as Kueue's webhook does on a create. */
 export function checkResourceFlavor(doc: any, out: Finding[]): void {
   const spec = doc?.spec;
   if (!isObject(spec)) return;

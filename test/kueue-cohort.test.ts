@@ -99,6 +99,14 @@ describe('the Cohort construct', () => {
     expect(c.toJson()).toEqual([{ apiVersion: 'kueue.x-k8s.io/v1beta2', kind: 'Cohort', metadata: { name: 'org' }, spec: {} }]);
   });
 
+  test('a cohort given as a plain name (the v1beta1-era prop, from JavaScript) is refused, naming the two ways', () => {
+    const chart = new Chart(Testing.app(), 'test');
+    expect(() => new ClusterQueue(chart, 'Q', { cohort: 'gpus' as any, resourceGroups: [] }))
+      .toThrow('test/Q: cohort is "gpus"; expected an ICohort: a Cohort or Cohort.fromName(name)');
+    expect(() => new Cohort(chart, 'C', { parent: 'org' as any }))
+      .toThrow('test/C: parent is "org"; expected an ICohort: a Cohort or Cohort.fromName(name)');
+  });
+
   test('a Cohort describes no pods', () => {
     const app = Testing.app();
     const cohort = new Cohort(new Chart(app, 'test'), 'Org');

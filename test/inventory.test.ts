@@ -92,6 +92,7 @@ describe('the check finds each kind of bad row', () => {
       'rule kueue/cluster-queue-quotas (source kueue) is cited by no row of the inventory',
       'rule kueue/fair-sharing-weight (source kueue) is cited by no row of the inventory',
       'rule kueue/resource-flavor-taints (source kueue) is cited by no row of the inventory',
+      'rule kueue/api-version-served (source kueue) is cited by no row of the inventory',
       'rule app/kueue-queue-name (source kueue) is cited by no row of the inventory',
       'rule app/kueue-reference (source kueue) is cited by no row of the inventory', 'rule app/kueue-never-admitted (source kueue) is cited by no row of the inventory',
       'rule app/kueue-trainjob-placement (source kueue) is cited by no row of the inventory',

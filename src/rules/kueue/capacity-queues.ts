@@ -17,6 +17,7 @@
  * workload took there, among the flavors the podset can use at all (flavor-selection.ts: node
  * labels against the pods' selectors, taints against their tolerations, topology).
  */
+import { cohortNameOf, isKueueDocument } from './api';
 import { formatResource, resourceValue } from './capacity-amounts';
 import { PodSet, Requests, podSetRequests } from './capacity-podsets';
 import { FlavorSpec, flavorRejection, flavorSpec } from './flavor-selection';
@@ -29,7 +30,8 @@ export function isKueueObject(doc: any): boolean {
   return typeof doc?.apiVersion === 'string' && doc.apiVersion.split('/')[0] === KUEUE_GROUP && typeof doc.kind === 'string';
 }
 
-const isKind = (doc: any, kind: string) => doc?.apiVersion === KUEUE_API_VERSION && doc?.kind === kind;
+// Both served versions alike (api.ts): their queues differ here only in how a ClusterQueue names its cohort.
+const isKind = (doc: any, kind: string) => isKueueDocument(doc, kind);
 const nameOf = (doc: any) => (typeof doc?.metadata?.name === 'string' ? doc.metadata.name : '');
 const text = (v: unknown) => (typeof v === 'string' ? v : '');
 const list = (v: unknown): any[] => (Array.isArray(v) ? v : []);
@@ -145,8 +147,8 @@ const max0 = (v: bigint) => (v < BigInt(0) ? BigInt(0) : v);
 export function clusterQueueCapacity(index: QueueIndex, name: string): ClusterQueueCapacity | undefined {
   const cq = index.clusterQueues.get(name);
   if (cq === undefined) return undefined;
-  const cohort = text(cq.spec?.cohort);
-  const members = cohort === '' ? [] : [...index.clusterQueues.values()].filter(c => text(c.spec?.cohort) === cohort);
+  const cohort = cohortNameOf(cq) ?? '';
+  const members = cohort === '' ? [] : [...index.clusterQueues.values()].filter(c => cohortNameOf(c) === cohort);
   const cohortObject = cohort === '' ? undefined : index.cohorts.get(cohort);
   const followed = cohortObject === undefined || text(cohortObject.spec?.parentName) === '';
   // What the cohort holds per `flavor resource`: what its members lend, and its own quota.

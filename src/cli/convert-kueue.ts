@@ -24,6 +24,7 @@
  */
 import { Expr, array, call, json, object, print, quoteString } from './convert-code';
 import { isObject as isMap } from '../rules/kubernetes/names';
+import { kueueV1beta2Form } from '../rules/kueue/v1beta2-form';
 
 /** A Kueue object another one names: its kind and `metadata.name`. */
 export interface KueueReference {
@@ -390,3 +391,25 @@ export const KUEUE_KINDS: readonly KueueKind[] = ['Topology', 'WorkloadPriorityC
 
 /** What convert writes Kueue objects as. */
 export const KUEUE_API_VERSION = 'kueue.x-k8s.io/v1beta2';
+
+/**
+ * A Kueue object as the API server and Kueue read it, for comparing the input with what the
+ * generated module writes; the differences convert accepts, the only ones: a v1beta1 object is its
+ * v1beta2 form (convert writes v1beta2), a quota amount written as a number is the same quantity
+ * as its string (`8` is `"8"`), and a ResourceFlavor without spec is one with `spec: {}` (Kueue's
+ * Go type has a zero spec either way). Any other document comes back as it is.
+ */
+export function kueueAsRead(doc: any): any {
+  const form = kueueV1beta2Form(doc).doc;
+  if (form?.apiVersion !== KUEUE_API_VERSION) return form;
+  const out = JSON.parse(JSON.stringify(form));
+  if (out.kind === 'ResourceFlavor' && out.spec === undefined) out.spec = {};
+  for (const g of Array.isArray(out.spec?.resourceGroups) ? out.spec.resourceGroups : []) {
+    for (const f of Array.isArray(g?.flavors) ? g.flavors : []) {
+      for (const q of Array.isArray(f?.resources) ? f.resources : []) {
+        for (const k of ['nominalQuota', 'borrowingLimit', 'lendingLimit']) if (typeof q?.[k] === 'number') q[k] = String(q[k]);
+      }
+    }
+  }
+  return out;
+}

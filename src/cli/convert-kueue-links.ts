@@ -153,9 +153,12 @@ export function planKueue(charts: readonly ChartInput[], findings: ReadonlyMap<a
       const t = targets.find(x => x.kind === r.kind && x.name === r.name);
       return t === undefined ? `Cohort.fromName(${quoteString(r.name)})` : variableOf.get(t)!;
     };
-    const { code, imports } = KUEUE_MAPPERS[o.kind].code(o.normalised, charts[o.chart].variable, o.id, variable);
+    const { code, imports, patches = [] } = KUEUE_MAPPERS[o.kind].code(o.normalised, charts[o.chart].variable, o.id, variable);
     const declared = variableOf.get(o);
-    mappings.set(o.doc, { code: declared === undefined ? `${code};` : `const ${declared} = ${code};`, imports });
+    const patchCall = (target: string) => [`${target}.apiObject.addJsonPatch(`, ...patches.map(p => `  ${p.op},`), ');'].join('\n');
+    const statement = patches.length === 0 ? (declared === undefined ? `${code};` : `const ${declared} = ${code};`)
+      : declared === undefined ? patchCall(code) : `const ${declared} = ${code};\n${patchCall(declared)}`;
+    mappings.set(o.doc, { code: statement, imports, ...patches.length === 0 ? {} : { patches: patches.map(p => `${p.why}.`) } });
   }
   return { mappings, charts: chartOrder(charts, chartDependencies) };
 }

@@ -44,6 +44,11 @@ export type KueueKind = 'Topology' | 'WorkloadPriorityClass' | 'ResourceFlavor' 
 export interface KueueCode {
   readonly code: string;
   readonly imports: readonly string[];
+  /**
+   * JSON patches on the construct's `apiObject` for fields it has no prop for (`JsonPatch.add(...)`
+   * expressions), with why each is there, one comment each.
+   */
+  readonly patches?: ReadonlyArray<{ readonly op: string; readonly why: string }>;
 }
 
 /** What convert knows of one kind's construct. */
@@ -308,7 +313,8 @@ const queue: KueueMapper = {
     return [
       ...metadataUnsaid(doc, false),
       ...topLevelUnsaid(doc, ['spec']),
-      ...outside(spec, ['cohortName', 'namespaceSelector', 'preemption', 'queueingStrategy', 'fairSharing', 'admissionChecksStrategy', 'resourceGroups'], 'spec'),
+      ...outside(spec, ['cohortName', 'namespaceSelector', 'preemption', 'queueingStrategy', 'fairSharing', 'admissionChecksStrategy', 'resourceGroups',
+        'flavorFungibility'], 'spec'),
       ...spec?.namespaceSelector === undefined ? ['a spec without namespaceSelector (the construct writes {}, every namespace)'] : [],
       ...spec?.cohortName === undefined || isString(spec.cohortName) ? [] : ['spec.cohortName as written'],
       ...spec?.queueingStrategy === undefined || QUEUEING[spec.queueingStrategy] !== undefined ? [] : ['spec.queueingStrategy as written'],
@@ -354,7 +360,13 @@ const queue: KueueMapper = {
     if (spec.fairSharing !== undefined) props.push(['fairSharingWeight', json(spec.fairSharing.weight)]);
     if (spec.admissionChecksStrategy !== undefined) props.push(['admissionChecks', json(namedChecks(spec.admissionChecksStrategy))]);
     props.push(['resourceGroups', groups]);
-    return { code: construct('ClusterQueue', chart, id, props), imports };
+    // The construct has no prop for flavor fungibility: a JSON patch adds it as written.
+    const patches = spec.flavorFungibility === undefined ? [] : [{
+      op: `JsonPatch.add('/spec/flavorFungibility', ${print(json(spec.flavorFungibility), '  ')})`,
+      why: 'The ClusterQueue construct has no prop for spec.flavorFungibility: a JSON patch adds it',
+    }];
+    if (patches.length > 0) imports.push('cdk8s JsonPatch');
+    return { code: construct('ClusterQueue', chart, id, props), imports, patches };
   },
 };
 

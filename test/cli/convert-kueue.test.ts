@@ -179,6 +179,27 @@ describe('a platform file: every object by its L2 construct', () => {
   });
 });
 
+test('flavor fungibility, which the ClusterQueue construct has no prop for: a JSON patch, in its v1beta2 form (Borrow is MayStopSearch)', () => {
+  const result = convertText(yaml(
+    flavorYaml('a'),
+    queueYaml('gpus', ['a'], '[{name: cpu, nominalQuota: 9}]', '[cpu]').replace('spec:\n', 'spec:\n  flavorFungibility: {whenCanBorrow: Borrow, whenCanPreempt: TryNextFlavor}\n'),
+    localQueueYaml('team', 'gpus'),
+  ));
+  expect(result.stderr).toContain('  kueue.x-k8s.io/v1beta2 ClusterQueue: 1 by its L2 construct with JSON patches\n');
+  expect(result.stderr).toContain('  kueue.x-k8s.io/v1beta2 LocalQueue: 1 by its L2 construct\n');
+  expect(commentAbove(result.stdout, 'clusterqueue-gpus')).toBe('The ClusterQueue construct has no prop for spec.flavorFungibility: a JSON patch adds it.');
+  expect(result.stdout).toContain([
+    '  });',
+    '  clusterQueueGpus.apiObject.addJsonPatch(',
+    '    JsonPatch.add(\'/spec/flavorFungibility\', {',
+    '      whenCanBorrow: \'MayStopSearch\',',
+    '      whenCanPreempt: \'TryNextFlavor\',',
+    '    }),',
+    '  );',
+    '',
+  ].join('\n'));
+});
+
 describe('each reason for the typed L1 class, in the comment above it', () => {
   test('a ClusterQueue whose flavor its file defines after it; the LocalQueue of that queue', () => {
     const result = convertText(yaml(queueYaml('gpus', ['a100']), flavorYaml('a100'), localQueueYaml('team', 'gpus')));
@@ -209,19 +230,17 @@ describe('each reason for the typed L1 class, in the comment above it', () => {
       + 'its typed L1 class says it.');
   });
 
-  test('what a construct does not say: flavor fungibility, a namespace on a cluster-scoped kind, a field it has no prop for', () => {
+  test('what a construct does not say: a namespace on a cluster-scoped kind, a field it has no prop for', () => {
     const result = convertText(yaml(
       flavorYaml('a'),
-      queueYaml('gpus', ['a'], '[{name: cpu, nominalQuota: 9}]', '[cpu]').replace('spec:\n', 'spec:\n  flavorFungibility: {whenCanBorrow: Borrow}\n'),
       'apiVersion: kueue.x-k8s.io/v1beta1\nkind: Topology\nmetadata: {name: dc, namespace: x}\nspec: {levels: [{nodeLabel: rack}]}\n',
       queueYaml('stop', ['a']).replace('spec:\n', 'spec:\n  stopPolicy: Hold\n'),
     ));
-    expect(commentAbove(result.stdout, 'clusterqueue-gpus')).toBe('The ClusterQueue construct does not say spec.flavorFungibility; its typed L1 class says it.');
-    // Read in its v1beta2 form: Borrow is MayStopSearch.
-    expect(result.stdout).toContain('whenCanBorrow: kueue.ClusterQueueSpecFlavorFungibilityWhenCanBorrow.MAY_STOP_SEARCH,');
     expect(commentAbove(result.stdout, 'topology-dc')).toBe('The Topology construct does not say metadata.namespace (the construct is cluster-scoped and '
       + 'writes none); its typed L1 class says it.');
     expect(commentAbove(result.stdout, 'clusterqueue-stop')).toBe('The ClusterQueue construct does not say spec.stopPolicy; its typed L1 class says it.');
+    // The L1's enum member, not the string (LocalQueue's stopPolicy enum has the same values).
+    expect(result.stdout).toContain('    stopPolicy: kueue.ClusterQueueSpecStopPolicy.HOLD,\n');
   });
 
   test('a name defined twice: the queue cannot tell which object it names', () => {

@@ -155,7 +155,7 @@ export function planKueue(charts: readonly ChartInput[], findings: ReadonlyMap<a
     };
     const { code, imports, patches = [] } = KUEUE_MAPPERS[o.kind].code(o.normalised, charts[o.chart].variable, o.id, variable);
     const declared = variableOf.get(o);
-    const patchCall = (target: string) => [`${target}.apiObject.addJsonPatch(`, ...patches.map(p => `  ${p.op},`), ');'].join('\n');
+    const patchCall = (owner: string) => [`${owner}.apiObject.addJsonPatch(`, ...patches.map(p => `  ${p.op},`), ');'].join('\n');
     const statement = patches.length === 0 ? (declared === undefined ? `${code};` : `const ${declared} = ${code};`)
       : declared === undefined ? patchCall(code) : `const ${declared} = ${code};\n${patchCall(declared)}`;
     mappings.set(o.doc, { code: statement, imports, ...patches.length === 0 ? {} : { patches: patches.map(p => `${p.why}.`) } });

@@ -111,3 +111,40 @@ test('an L1 enum field whose values two enums share (a ClusterQueue\'s and a Loc
     expect(mapped.patches).toEqual([]);
   }
 });
+
+test('a Cohort tree of v1beta2 input: the parent of the input by its variable, a Cohort\'s quotas by flavor construct', () => {
+  const text = [
+    'apiVersion: kueue.x-k8s.io/v1beta2\nkind: ResourceFlavor\nmetadata: {name: a100}\n',
+    'apiVersion: kueue.x-k8s.io/v1beta2\nkind: Cohort\nmetadata: {name: org}\nspec:\n  resourceGroups:\n    - coveredResources: [nvidia.com/gpu]\n'
+      + '      flavors:\n        - name: a100\n          resources: [{name: nvidia.com/gpu, nominalQuota: 16}]\n',
+    'apiVersion: kueue.x-k8s.io/v1beta2\nkind: Cohort\nmetadata: {name: research}\nspec: {parentName: org}\n',
+  ].join('---\n');
+  const result = runCli(['convert', '-'], text);
+  expect(result.stderr).toBe('cdk8s-kubeflow: converted 3 objects from 1 file\n  kueue.x-k8s.io/v1beta2 Cohort: 2 by its L2 construct\n'
+    + '  kueue.x-k8s.io/v1beta2 ResourceFlavor: 1 by its L2 construct\n');
+  expect(result.stdout).toContain([
+    '  const cohortOrg = new Cohort(stdinChart, \'cohort-org\', {',
+    '    metadata: {',
+    '      name: \'org\',',
+    '    },',
+    '    resourceGroups: [',
+    '      {',
+    '        flavors: [',
+    '          {',
+    '            flavor: flavorA100,',
+    '            quotas: [ResourceQuota.accelerator(Accelerator.nvidia(16))],',
+    '          },',
+    '        ],',
+    '      },',
+    '    ],',
+    '  });',
+    '  new Cohort(stdinChart, \'cohort-research\', {',
+    '    metadata: {',
+    '      name: \'research\',',
+    '    },',
+    '    parent: cohortOrg,',
+    '  });',
+    '}',
+    '',
+  ].join('\n'));
+});

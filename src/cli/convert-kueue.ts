@@ -13,7 +13,8 @@
  * - `ClusterQueue`: metadata and a `spec` with `cohortName`, `namespaceSelector` (always written, `{}` by
  *   default), preemption, queueing strategy, fair-sharing weight (a string quantity), admission
  *   checks by name (`admissionChecksStrategy.admissionChecks[].name`) and resource groups whose
- *   `coveredResources` are the first flavor's resources;
+ *   `coveredResources` are the first flavor's resources (its `flavorFungibility`, which it has no
+ *   prop for, by a JSON patch);
  * - `LocalQueue`: metadata with its namespace and `spec.clusterQueue`.
  * Metadata is written as given, but empty label or annotation maps, which cdk8s leaves out. The
  * cluster-scoped constructs drop a namespace, so an object of theirs that has one is not theirs to say.

@@ -93,6 +93,7 @@ describe('the check finds each kind of bad row', () => {
       'rule kueue/fair-sharing-weight (source kueue) is cited by no row of the inventory',
       'rule kueue/cohort-resource-groups (source kueue) is cited by no row of the inventory',
       'rule kueue/resource-flavor-taints (source kueue) is cited by no row of the inventory',
+      'rule kueue/api-version-served (source kueue) is cited by no row of the inventory',
       'rule app/kueue-queue-name (source kueue) is cited by no row of the inventory',
       'rule app/kueue-reference (source kueue) is cited by no row of the inventory',
       'rule app/kueue-cohort-cycle (source kueue) is cited by no row of the inventory', 'rule app/kueue-never-admitted (source kueue) is cited by no row of the inventory',

@@ -11,7 +11,12 @@
  * the chart still writes its objects in the input's order and the charts stay acyclic; the charts
  * are then written in the input's order, except that a chart comes after the charts it names
  * objects of (the objects of one chart keep their order whatever the order of the charts).
+ *
+ * A Cohort can also be named by name (`Cohort.fromName`), so a ClusterQueue or Cohort whose cohort
+ * is not in the input, or cannot be linked, is still said by its construct, naming it so.
+ * The input's v1beta1 objects come here in their v1beta2 form (convert.ts reads them so).
  */
+import { quoteString } from './convert-code';
 import { KUEUE_API_VERSION, KUEUE_KINDS, KUEUE_MAPPERS, KueueKind, KueueReference } from './convert-kueue';
 import type { L2Mapping } from './convert-mappers';
 import type { ChartInput } from './convert-reader';
@@ -37,7 +42,7 @@ interface KueueObject {
 }
 
 const VARIABLE_PREFIX: { readonly [kind in KueueKind]: string } = {
-  Topology: 'topology', WorkloadPriorityClass: 'priorityClass', ResourceFlavor: 'flavor', ClusterQueue: 'clusterQueue', LocalQueue: 'localQueue',
+  Topology: 'topology', WorkloadPriorityClass: 'priorityClass', ResourceFlavor: 'flavor', Cohort: 'cohort', ClusterQueue: 'clusterQueue', LocalQueue: 'localQueue',
 };
 
 /**
@@ -84,20 +89,27 @@ export function planKueue(charts: readonly ChartInput[], findings: ReadonlyMap<a
         cannot.set(o, `the ${kind} construct does not say ${unsaid.join(', ')}`);
         continue;
       }
-      const targets = mapper.references(o.normalised).map(r => target(o, r));
-      const why = targets.find((t): t is string => typeof t === 'string');
+      const targets = mapper.references(o.normalised).map(r => ({ r, t: target(o, r) }));
+      const why = targets.find(x => typeof x.t === 'string' && !x.r.byName);
       if (why !== undefined) {
-        cannot.set(o, why);
+        cannot.set(o, why.t as string);
         continue;
       }
-      const objects = [...new Set(targets as KueueObject[])];
-      named.set(o, objects);
-      const moved = reordered(o.chart);
+      // A reference by name that cannot be linked is written by name.
+      const linked = targets.filter(x => typeof x.t !== 'string');
+      named.set(o, [...new Set(linked.map(x => x.t as KueueObject))]);
+      let moved = reordered(o.chart);
+      if (moved !== undefined && linked.some(x => x.r.byName)) {
+        // The links by construct to cohorts reorder the chart: name those cohorts by name instead.
+        named.set(o, [...new Set(linked.filter(x => !x.r.byName).map(x => x.t as KueueObject))]);
+        moved = reordered(o.chart);
+      }
       if (moved !== undefined) {
         named.delete(o);
         cannot.set(o, `the ${kind} construct would have cdk8s write ${moved}, against the input's order (cdk8s writes an object right before the first one that depends on it)`);
         continue;
       }
+      const objects = named.get(o)!;
       for (const t of objects) if (t.chart !== o.chart) chartDependencies[o.chart].add(t.chart);
     }
   }
@@ -137,10 +149,16 @@ export function planKueue(charts: readonly ChartInput[], findings: ReadonlyMap<a
       mappings.set(o.doc, { cannot: cannot.get(o)! });
       continue;
     }
-    const variable = (r: KueueReference) => variableOf.get(targets.find(t => t.kind === r.kind && t.name === r.name)!)!;
-    const { code, imports } = KUEUE_MAPPERS[o.kind].code(o.normalised, charts[o.chart].variable, o.id, variable);
+    const variable = (r: KueueReference) => {
+      const t = targets.find(x => x.kind === r.kind && x.name === r.name);
+      return t === undefined ? `Cohort.fromName(${quoteString(r.name)})` : variableOf.get(t)!;
+    };
+    const { code, imports, patches = [] } = KUEUE_MAPPERS[o.kind].code(o.normalised, charts[o.chart].variable, o.id, variable);
     const declared = variableOf.get(o);
-    mappings.set(o.doc, { code: declared === undefined ? `${code};` : `const ${declared} = ${code};`, imports });
+    const patchCall = (owner: string) => [`${owner}.apiObject.addJsonPatch(`, ...patches.map(p => `  ${p.op},`), ');'].join('\n');
+    const statement = patches.length === 0 ? (declared === undefined ? `${code};` : `const ${declared} = ${code};`)
+      : declared === undefined ? patchCall(code) : `const ${declared} = ${code};\n${patchCall(declared)}`;
+    mappings.set(o.doc, { code: statement, imports, ...patches.length === 0 ? {} : { patches: patches.map(p => `${p.why}.`) } });
   }
   return { mappings, charts: chartOrder(charts, chartDependencies) };
 }

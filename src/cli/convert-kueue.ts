@@ -1,34 +1,55 @@
 /**
- * The L2 mappers of Kueue's five v1beta1 kinds: for each, the Kueue objects it names, what of an
- * object its construct cannot say, and the construct's code once the objects it names have
+ * The L2 mappers of Kueue's six v1beta2 kinds (convert reads a v1beta1 object in its v1beta2 form,
+ * src/rules/kueue/v1beta2-form.ts, and writes v1beta2): for each, the Kueue objects it names, what
+ * of an object its construct cannot say, and the construct's code once the objects it names have
  * variables. What each construct renders (src/kueue/):
  * - `KueueTopology`: metadata and `spec.levels`, each level a `nodeLabel`;
  * - `WorkloadPriorityClass`: metadata, `value` and `description`;
- * - `ResourceFlavor`: metadata and a `spec` (always written, `{}` when empty) with node labels,
- *   taints (key, value, effect), tolerations and the Topology's name;
- * - `ClusterQueue`: metadata and a `spec` with cohort, `namespaceSelector` (always written, `{}` by
+ * - `ResourceFlavor`: metadata and a `spec` (always written, `{}` when empty, which Kueue reads as
+ *   no spec: its Go type's zero spec) with node labels, taints (key, value, effect), tolerations and
+ *   the Topology's name;
+ * - `Cohort`: metadata and a `spec` with the parent's name, resource groups (as a ClusterQueue's)
+ *   and fair-sharing weight;
+ * - `ClusterQueue`: metadata and a `spec` with `cohortName`, `namespaceSelector` (always written, `{}` by
  *   default), preemption, queueing strategy, fair-sharing weight (a string quantity), admission
- *   checks by name and resource groups whose `coveredResources` are the first flavor's resources;
+ *   checks by name (`admissionChecksStrategy.admissionChecks[].name`) and resource groups whose
+ *   `coveredResources` are the first flavor's resources (its `flavorFungibility`, which it has no
+ *   prop for, by a JSON patch);
  * - `LocalQueue`: metadata with its namespace and `spec.clusterQueue`.
  * Metadata is written as given, but empty label or annotation maps, which cdk8s leaves out. The
  * cluster-scoped constructs drop a namespace, so an object of theirs that has one is not theirs to say.
+ * A quota amount written as a number is written back as a string (`nominalQuota: 8` is `"8"`): the
+ * same quantity to the API server and to Kueue (kueueAsWritten says what the constructs' output is
+ * compared with).
  * convert-kueue-links.ts decides which objects the constructs say and links them up.
  */
 import { Expr, array, call, json, object, print, quoteString } from './convert-code';
 import { isObject as isMap } from '../rules/kubernetes/names';
+import { kueueV1beta2Form } from '../rules/kueue/v1beta2-form';
 
 /** A Kueue object another one names: its kind and `metadata.name`. */
 export interface KueueReference {
   readonly kind: KueueKind;
   readonly name: string;
+  /**
+   * Whether the construct can name the object without a construct of it (a Cohort, by
+   * `Cohort.fromName`): then an object the input does not define, or one that cannot be linked,
+   * does not keep the naming object from its construct.
+   */
+  readonly byName?: boolean;
 }
 
-export type KueueKind = 'Topology' | 'WorkloadPriorityClass' | 'ResourceFlavor' | 'ClusterQueue' | 'LocalQueue';
+export type KueueKind = 'Topology' | 'WorkloadPriorityClass' | 'ResourceFlavor' | 'Cohort' | 'ClusterQueue' | 'LocalQueue';
 
 /** The code of a construct and what the module imports for it. */
 export interface KueueCode {
   readonly code: string;
   readonly imports: readonly string[];
+  /**
+   * JSON patches on the construct's `apiObject` for fields it has no prop for (`JsonPatch.add(...)`
+   * expressions), with why each is there, one comment each.
+   */
+  readonly patches?: ReadonlyArray<{ readonly op: string; readonly why: string }>;
 }
 
 /** What convert knows of one kind's construct. */
@@ -39,7 +60,10 @@ export interface KueueMapper {
   references(doc: any): KueueReference[];
   /** What of `doc` the construct does not say (empty when it says all of it). */
   unsaid(doc: any): string[];
-  /** The expression that creates the construct; `variable` gives the variable of an object `doc` names. */
+  /**
+   * The expression that creates the construct; `variable` gives the expression of an object `doc`
+   * names (its variable, or `Cohort.fromName(...)` for a reference by name).
+   */
   code(doc: any, chart: string, id: string, variable: (ref: KueueReference) => string): KueueCode;
 }
 
@@ -52,6 +76,8 @@ const outside = (v: unknown, allowed: readonly string[], at: string) =>
 const ref = (code: string): Expr => ({ type: 'ref', code, value: undefined });
 const callCode = (callee: string, args: readonly Expr[]): Expr => call(callee, args, () => undefined);
 const isCount = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 0;
+/** The imports of code that names a Cohort by name. */
+const cohortImports = (code: string) => (code.startsWith('Cohort.fromName(') ? ['cdk8s-kubeflow Cohort'] : []);
 
 /** What the construct does not say of `metadata` (namespaced: whether the construct writes a namespace). */
 function metadataUnsaid(doc: any, namespaced: boolean): string[] {
@@ -124,8 +150,8 @@ const flavor: KueueMapper = {
     return [
       ...metadataUnsaid(doc, false),
       ...topLevelUnsaid(doc, ['spec']),
-      ...spec === undefined ? ['a ResourceFlavor without spec (the construct writes one)']
-        : outside(spec, ['nodeLabels', 'nodeTaints', 'tolerations', 'topologyName'], 'spec'),
+      // Without spec, the construct writes `spec: {}`: Kueue reads both as its Go type's zero spec.
+      ...spec === undefined ? [] : outside(spec, ['nodeLabels', 'nodeTaints', 'tolerations', 'topologyName'], 'spec'),
       ...spec?.nodeLabels === undefined || isStringMap(spec.nodeLabels) ? [] : ['spec.nodeLabels as written'],
       ...spec?.nodeTaints === undefined || (Array.isArray(spec.nodeTaints) && spec.nodeTaints.every((t: unknown) =>
         isMap(t) && outside(t, TAINT_KEYS, '').length === 0 && Object.values(t).every(isString) && isString(t.key) && isString(t.effect)))
@@ -138,7 +164,7 @@ const flavor: KueueMapper = {
     ];
   },
   code: (doc, chart, id, variable) => {
-    const spec = doc.spec;
+    const spec = doc.spec ?? {};
     const props: Array<[string, Expr]> = [['metadata', json(doc.metadata)]];
     if (spec.nodeLabels !== undefined) props.push(['nodeLabels', json(spec.nodeLabels)]);
     if (spec.nodeTaints !== undefined) props.push(['nodeTaints', json(spec.nodeTaints)]);
@@ -173,8 +199,9 @@ function quotaCode(q: any): { expr: Expr; imports: string[] } | undefined {
   const name: string = q.name;
   const quota = (factory: string, each: (a: any) => Expr, imports: string[], first: Expr[] = []) =>
     ({ expr: callCode(`ResourceQuota.${factory}`, [...first, ...args(each)]), imports: ['cdk8s-kubeflow ResourceQuota', ...imports] });
-  if (name === 'cpu' && set.every(a => isString(a) && /^(0|[1-9]\d*)m?$/.test(a))) {
-    return quota('cpu', (a: string) => ref(a.endsWith('m') ? `Cpu.millis(${a.slice(0, -1)})` : `Cpu.units(${a})`), ['cdk8s-plus-28 Cpu']);
+  // A whole number of CPUs may be written as a number (`nominalQuota: 8`): the same quantity as "8".
+  if (name === 'cpu' && set.every(a => isCount(a) || (isString(a) && /^(0|[1-9]\d*)m?$/.test(a)))) {
+    return quota('cpu', (a: string | number) => ref(isString(a) && a.endsWith('m') ? `Cpu.millis(${a.slice(0, -1)})` : `Cpu.units(${a})`), ['cdk8s-plus-28 Cpu']);
   }
   const sized = (a: unknown) => isString(a) && /^(0|[1-9]\d*)(Gi|Mi)$/.test(a) && (a.endsWith('Gi') || Number(a.slice(0, -2)) % 1024 !== 0);
   if ((name === 'memory' || name === 'ephemeral-storage') && set.every(sized)) {
@@ -189,7 +216,8 @@ function quotaCode(q: any): { expr: Expr; imports: string[] } | undefined {
     const [, ...limits] = args(json);
     return { expr: callCode('ResourceQuota.accelerator', [ref(accelerator), ...limits]), imports: ['cdk8s-kubeflow ResourceQuota', 'cdk8s-kubeflow Accelerator'] };
   }
-  if (set.every(isString)) return quota('custom', json, [], [json(name)]);
+  // Any other amounts as strings; a number is written as its string, the same quantity.
+  if (set.every(a => isString(a) || (typeof a === 'number' && Number.isFinite(a)))) return quota('custom', a => json(String(a)), [], [json(name)]);
   return undefined;
 }
 
@@ -219,12 +247,65 @@ function groupsUnsaid(groups: unknown): string[] {
   });
 }
 
+/** The flavors a ClusterQueue's or a Cohort's resource groups name. */
+const groupReferences = (spec: any): KueueReference[] => (Array.isArray(spec?.resourceGroups) ? spec.resourceGroups : [])
+  .flatMap((g: any) => (Array.isArray(g?.flavors) ? g.flavors : []))
+  .filter((f: any) => isString(f?.name))
+  .map((f: any) => ({ kind: 'ResourceFlavor', name: f.name }));
+
+/** The `resourceGroups` prop of resource groups `groupsUnsaid` accepts, adding the quota factories' imports to `imports`. */
+function groupsCode(groups: any[], variable: (ref: KueueReference) => string, imports: string[]): Expr {
+  return array(groups.map((g: any) => object([['flavors', array(g.flavors.map((f: any) => object([
+    ['flavor', ref(variable({ kind: 'ResourceFlavor', name: f.name }))],
+    ['quotas', array(f.resources.map((q: any) => {
+      const c = quotaCode(q)!;
+      imports.push(...c.imports);
+      return c.expr;
+    }))],
+  ])))]])));
+}
+
+/** A fair-sharing weight the constructs say: `{weight}` with the weight as a string. */
+const fairSharingSaid = (v: any) => v === undefined || (outside(v, ['weight'], '').length === 0 && isString(v.weight));
+
+/** A cohort named by `cohortName` or `parentName`: a construct of the input, or by name. */
+const cohortReference = (name: unknown): KueueReference[] => (isString(name) && name !== '' ? [{ kind: 'Cohort', name, byName: true }] : []);
+
+const cohort: KueueMapper = {
+  construct: 'Cohort',
+  references: doc => [...cohortReference(doc.spec?.parentName), ...groupReferences(doc.spec)],
+  unsaid: doc => {
+    const spec = doc.spec;
+    return [
+      ...metadataUnsaid(doc, false),
+      ...topLevelUnsaid(doc, ['spec']),
+      ...outside(spec, ['parentName', 'resourceGroups', 'fairSharing'], 'spec'),
+      ...isMap(spec) && Object.keys(spec).length > 0 ? [] : ['a Cohort without spec fields'],
+      ...spec?.parentName === undefined || isString(spec.parentName) ? [] : ['spec.parentName as written'],
+      ...fairSharingSaid(spec?.fairSharing) ? [] : ['spec.fairSharing other than a weight written as a string'],
+      ...spec?.resourceGroups === undefined ? [] : groupsUnsaid(spec.resourceGroups),
+    ];
+  },
+  code: (doc, chart, id, variable) => {
+    const spec = doc.spec;
+    const imports = ['cdk8s-kubeflow Cohort'];
+    const props: Array<[string, Expr]> = [['metadata', json(doc.metadata)]];
+    if (isString(spec.parentName) && spec.parentName !== '') props.push(['parent', ref(variable({ kind: 'Cohort', name: spec.parentName }))]);
+    if (spec.resourceGroups !== undefined) props.push(['resourceGroups', groupsCode(spec.resourceGroups, variable, imports)]);
+    if (spec.fairSharing !== undefined) props.push(['fairSharingWeight', json(spec.fairSharing.weight)]);
+    return { code: construct('Cohort', chart, id, props), imports };
+  },
+};
+
+/** The admission checks of a v1beta2 strategy the construct writes: rules of a name only. */
+const namedChecks = (strategy: any): string[] | undefined =>
+  (isMap(strategy) && Object.keys(strategy).join() === 'admissionChecks' && Array.isArray(strategy.admissionChecks)
+    && strategy.admissionChecks.every((c: unknown) => isMap(c) && Object.keys(c).join() === 'name' && isString(c.name))
+    ? strategy.admissionChecks.map((c: any) => c.name) : undefined);
+
 const queue: KueueMapper = {
   construct: 'ClusterQueue',
-  references: doc => (Array.isArray(doc.spec?.resourceGroups) ? doc.spec.resourceGroups : [])
-    .flatMap((g: any) => (Array.isArray(g?.flavors) ? g.flavors : []))
-    .filter((f: any) => isString(f?.name))
-    .map((f: any) => ({ kind: 'ResourceFlavor', name: f.name })),
+  references: doc => [...cohortReference(doc.spec?.cohortName), ...groupReferences(doc.spec)],
   unsaid: doc => {
     const spec = doc.spec;
     const p = spec?.preemption;
@@ -233,9 +314,10 @@ const queue: KueueMapper = {
     return [
       ...metadataUnsaid(doc, false),
       ...topLevelUnsaid(doc, ['spec']),
-      ...outside(spec, ['cohort', 'namespaceSelector', 'preemption', 'queueingStrategy', 'fairSharing', 'admissionChecks', 'resourceGroups'], 'spec'),
+      ...outside(spec, ['cohortName', 'namespaceSelector', 'preemption', 'queueingStrategy', 'fairSharing', 'admissionChecksStrategy', 'resourceGroups',
+        'flavorFungibility'], 'spec'),
       ...spec?.namespaceSelector === undefined ? ['a spec without namespaceSelector (the construct writes {}, every namespace)'] : [],
-      ...spec?.cohort === undefined || isString(spec.cohort) ? [] : ['spec.cohort as written'],
+      ...spec?.cohortName === undefined || isString(spec.cohortName) ? [] : ['spec.cohortName as written'],
       ...spec?.queueingStrategy === undefined || QUEUEING[spec.queueingStrategy] !== undefined ? [] : ['spec.queueingStrategy as written'],
       ...p === undefined ? [] : outside(p, ['reclaimWithinCohort', 'withinClusterQueue', 'borrowWithinCohort'], 'spec.preemption'),
       ...policy(p?.reclaimWithinCohort) && policy(p?.withinClusterQueue) ? [] : ['spec.preemption policies as written'],
@@ -244,9 +326,9 @@ const queue: KueueMapper = {
         ...isString(b.policy) && policy(b.policy) ? [] : ['spec.preemption.borrowWithinCohort without a policy'],
         ...b.maxPriorityThreshold === undefined || Number.isInteger(b.maxPriorityThreshold) ? [] : ['spec.preemption.borrowWithinCohort.maxPriorityThreshold as written'],
       ],
-      ...spec?.fairSharing === undefined || (outside(spec.fairSharing, ['weight'], '').length === 0 && isString(spec.fairSharing.weight))
-        ? [] : ['spec.fairSharing other than a weight written as a string'],
-      ...spec?.admissionChecks === undefined || isStringList(spec.admissionChecks) ? [] : ['spec.admissionChecks as written'],
+      ...fairSharingSaid(spec?.fairSharing) ? [] : ['spec.fairSharing other than a weight written as a string'],
+      ...spec?.admissionChecksStrategy === undefined || namedChecks(spec.admissionChecksStrategy) !== undefined
+        ? [] : ['spec.admissionChecksStrategy other than admission checks by name'],
       ...spec === undefined ? [] : groupsUnsaid(spec.resourceGroups),
     ];
   },
@@ -255,15 +337,12 @@ const queue: KueueMapper = {
     const imports = ['cdk8s-kubeflow ClusterQueue'];
     const props: Array<[string, Expr]> = [['metadata', json(doc.metadata)]];
     const policyRef = (v: string) => ref(`PreemptionPolicy.${PREEMPTION[v]}`);
-    const groups = spec.resourceGroups.map((g: any) => object([['flavors', array(g.flavors.map((f: any) => object([
-      ['flavor', ref(variable({ kind: 'ResourceFlavor', name: f.name }))],
-      ['quotas', array(f.resources.map((q: any) => {
-        const c = quotaCode(q)!;
-        imports.push(...c.imports);
-        return c.expr;
-      }))],
-    ])))]]));
-    if (spec.cohort !== undefined) props.push(['cohort', json(spec.cohort)]);
+    const groups = groupsCode(spec.resourceGroups, variable, imports);
+    if (isString(spec.cohortName) && spec.cohortName !== '') {
+      const cohortCode = variable({ kind: 'Cohort', name: spec.cohortName });
+      props.push(['cohort', ref(cohortCode)]);
+      imports.push(...cohortImports(cohortCode));
+    }
     if (Object.keys(spec.namespaceSelector).length > 0 || !isMap(spec.namespaceSelector)) props.push(['namespaceSelector', json(spec.namespaceSelector)]);
     if (spec.preemption !== undefined) {
       const p = spec.preemption;
@@ -280,9 +359,15 @@ const queue: KueueMapper = {
       imports.push('cdk8s-kubeflow QueueingStrategy');
     }
     if (spec.fairSharing !== undefined) props.push(['fairSharingWeight', json(spec.fairSharing.weight)]);
-    if (spec.admissionChecks !== undefined) props.push(['admissionChecks', json(spec.admissionChecks)]);
-    props.push(['resourceGroups', array(groups)]);
-    return { code: construct('ClusterQueue', chart, id, props), imports };
+    if (spec.admissionChecksStrategy !== undefined) props.push(['admissionChecks', json(namedChecks(spec.admissionChecksStrategy))]);
+    props.push(['resourceGroups', groups]);
+    // The construct has no prop for flavor fungibility: a JSON patch adds it as written.
+    const patches = spec.flavorFungibility === undefined ? [] : [{
+      op: `JsonPatch.add('/spec/flavorFungibility', ${print(json(spec.flavorFungibility), '  ')})`,
+      why: 'The ClusterQueue construct has no prop for spec.flavorFungibility: a JSON patch adds it',
+    }];
+    if (patches.length > 0) imports.push('cdk8s JsonPatch');
+    return { code: construct('ClusterQueue', chart, id, props), imports, patches };
   },
 };
 
@@ -304,16 +389,40 @@ const localQueue: KueueMapper = {
   }),
 };
 
-/** The mappers by kind, for `kueue.x-k8s.io/v1beta1` objects. */
+/** The mappers by kind, for `kueue.x-k8s.io/v1beta2` objects (v1beta1 ones are read in their v1beta2 form). */
 export const KUEUE_MAPPERS: { readonly [kind in KueueKind]: KueueMapper } = {
   Topology: topology,
   WorkloadPriorityClass: priorityClass,
   ResourceFlavor: flavor,
+  Cohort: cohort,
   ClusterQueue: queue,
   LocalQueue: localQueue,
 };
 
 /** The kinds in the order their references allow deciding them: a kind names only kinds before it. */
-export const KUEUE_KINDS: readonly KueueKind[] = ['Topology', 'WorkloadPriorityClass', 'ResourceFlavor', 'ClusterQueue', 'LocalQueue'];
+export const KUEUE_KINDS: readonly KueueKind[] = ['Topology', 'WorkloadPriorityClass', 'ResourceFlavor', 'Cohort', 'ClusterQueue', 'LocalQueue'];
 
-export const KUEUE_API_VERSION = 'kueue.x-k8s.io/v1beta1';
+/** What convert writes Kueue objects as. */
+export const KUEUE_API_VERSION = 'kueue.x-k8s.io/v1beta2';
+
+/**
+ * A Kueue object as the API server and Kueue read it, for comparing the input with what the
+ * generated module writes; the differences convert accepts, the only ones: a v1beta1 object is its
+ * v1beta2 form (convert writes v1beta2), a quota amount written as a number is the same quantity
+ * as its string (`8` is `"8"`), and a ResourceFlavor without spec is one with `spec: {}` (Kueue's
+ * Go type has a zero spec either way). Any other document comes back as it is.
+ */
+export function kueueAsRead(doc: any): any {
+  const form = kueueV1beta2Form(doc).doc;
+  if (form?.apiVersion !== KUEUE_API_VERSION) return form;
+  const out = JSON.parse(JSON.stringify(form));
+  if (out.kind === 'ResourceFlavor' && out.spec === undefined) out.spec = {};
+  for (const g of Array.isArray(out.spec?.resourceGroups) ? out.spec.resourceGroups : []) {
+    for (const f of Array.isArray(g?.flavors) ? g.flavors : []) {
+      for (const q of Array.isArray(f?.resources) ? f.resources : []) {
+        for (const k of ['nominalQuota', 'borrowingLimit', 'lendingLimit']) if (typeof q?.[k] === 'number') q[k] = String(q[k]);
+      }
+    }
+  }
+  return out;
+}

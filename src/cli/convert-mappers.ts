@@ -11,6 +11,7 @@ import { trainJobL2 } from './convert-train-job';
 import { PatchedField, TypedClass, mapTyped, normalised } from './convert-typed';
 import { v1JobL2 } from './convert-v1-job';
 import { workspaceL2 } from './convert-workspace';
+import { kindSchema } from '../rules/schema';
 
 /** How an object is said: by its L2 construct (with JSON patches for what it cannot say), its typed L1 class (with JSON patches), or a plain ApiObject. */
 export type Tier = 'l2' | 'l2+patch' | 'l1' | 'l1+patch' | 'api-object';
@@ -62,11 +63,13 @@ const TYPED: { readonly [apiVersionKind: string]: { readonly l1: TypedClass; rea
   'trainer.kubeflow.org/v1alpha1 ClusterTrainingRuntime': { l1: trainerL1('ClusterTrainingRuntime'), l2: runtimeL2 },
   'kubeflow.org/v1beta1 Workspace': { l1: notebooksL1('Workspace'), l2: workspaceL2 },
   'kubeflow.org/v1beta1 WorkspaceKind': { l1: notebooksL1('WorkspaceKind'), l2: NOTEBOOKS },
-  'kueue.x-k8s.io/v1beta1 ResourceFlavor': { l1: kueueL1('ResourceFlavor'), l2: KUEUE },
-  'kueue.x-k8s.io/v1beta1 ClusterQueue': { l1: kueueL1('ClusterQueue'), l2: KUEUE },
-  'kueue.x-k8s.io/v1beta1 LocalQueue': { l1: kueueL1('LocalQueue'), l2: KUEUE },
-  'kueue.x-k8s.io/v1beta1 WorkloadPriorityClass': { l1: kueueL1('WorkloadPriorityClass'), l2: KUEUE },
-  'kueue.x-k8s.io/v1beta1 Topology': { l1: kueueL1('Topology'), l2: KUEUE },
+  // Convert reads v1beta1 Kueue objects in their v1beta2 form, the version the package's classes write.
+  'kueue.x-k8s.io/v1beta2 ResourceFlavor': { l1: kueueL1('ResourceFlavor'), l2: KUEUE },
+  'kueue.x-k8s.io/v1beta2 ClusterQueue': { l1: kueueL1('ClusterQueue'), l2: KUEUE },
+  'kueue.x-k8s.io/v1beta2 LocalQueue': { l1: kueueL1('LocalQueue'), l2: KUEUE },
+  'kueue.x-k8s.io/v1beta2 WorkloadPriorityClass': { l1: kueueL1('WorkloadPriorityClass'), l2: KUEUE },
+  'kueue.x-k8s.io/v1beta2 Topology': { l1: kueueL1('Topology'), l2: KUEUE },
+  'kueue.x-k8s.io/v1beta2 Cohort': { l1: kueueL1('Cohort'), l2: KUEUE },
 };
 
 /** An L2 mapper: the construct's code, or why the construct cannot say the object. */
@@ -83,7 +86,7 @@ export type L2Mapping =
 
 /** Why an object without a mapper of its own is an ApiObject, by API group. */
 const UNTYPED_GROUPS: { readonly [group: string]: string } = {
-  'kueue.x-k8s.io': 'this Kueue kind or apiVersion has no typed class in this package (it types v1beta1 ResourceFlavor, ClusterQueue, LocalQueue, WorkloadPriorityClass and Topology)',
+  'kueue.x-k8s.io': 'this Kueue kind or apiVersion has no typed class in this package (it types v1beta2 ResourceFlavor, ClusterQueue, LocalQueue, WorkloadPriorityClass, Topology and Cohort)',
   'kubeflow.org': 'this apiVersion of a Kubeflow kind has no pinned CRD, so no typed class',
   'trainer.kubeflow.org': 'this apiVersion of a Trainer kind has no pinned CRD, so no typed class',
 };
@@ -105,7 +108,12 @@ export function mapperFor(doc: any, planned?: L2Mapping): Mapper {
       const tier = patches.length > 0 || l2.patched ? 'l2+patch' : 'l2';
       return { tier, kind: key(d), lines: [...patches.flatMap(comment), l2.code], imports: l2.imports };
     }
+    // The typed class maps props by the kind's pinned schema; without one (a kind the schemas do not hold yet), an ApiObject.
     const why = l2.cannot.charAt(0).toUpperCase() + l2.cannot.slice(1);
+    if (kindSchema(d.apiVersion, d.kind) === undefined) {
+      const statement = apiObject(d, chart, id);
+      return { ...statement, lines: [...comment(`${why}.`), ...statement.lines] };
+    }
     return typedStatement(d, chart, id, t.l1, `${why}; its typed L1 class says it.`);
   };
 }

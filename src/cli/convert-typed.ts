@@ -105,7 +105,7 @@ function propsOf(value: unknown, schema: SchemaNode | undefined, at: string,
     return call(`k8s.${type}.${factory}`, [json(value)], v => lazyK8s()[type][factory](v));
   }
   if (schema?.enum !== undefined && typeof value === 'string' && !raw.has(at)) {
-    const member = enums.member(schema.enum, value);
+    const member = enums.member(schema.enum, value, enums.className, at);
     if (member !== undefined) return ref(member, value);
   }
   if (Array.isArray(value)) return array(value.map((v, i) => recurse(v, schema?.items, `${at}/${i}`)));
@@ -124,23 +124,32 @@ function propsOf(value: unknown, schema: SchemaNode | undefined, at: string,
 
 /**
  * The enums of a typed class's module: the class types a field with a closed set of values as a
- * TypeScript enum, named after the field's place; the one enum with exactly the schema's values
- * (but the empty string) is that field's (none of the pinned kinds has two enums with the same values for one field).
+ * TypeScript enum, named after the field's place (the class, then each field name capitalised:
+ * `ClusterQueueSpecStopPolicy`). The enum with exactly the schema's values (but the empty string)
+ * is that field's; when several have those values (a ClusterQueue's and a LocalQueue's
+ * `spec.stopPolicy` are two enums of one module), the one named after the field's place. Without
+ * that choice the value was written as a string, which the enum-typed prop refuses at compile time.
  */
 class Enums {
   private readonly all: ReadonlyArray<{ readonly name: string; readonly members: ReadonlyMap<string, string> }>;
 
-  public constructor(private readonly namespace: string, module: { readonly [name: string]: unknown }) {
+  public constructor(private readonly namespace: string, readonly className: string, module: { readonly [name: string]: unknown }) {
     this.all = Object.entries(module)
       .filter(([, v]) => typeof v === 'object' && v !== null && Object.values(v).length > 0 && Object.values(v).every(x => typeof x === 'string'))
       .map(([name, v]) => ({ name, members: new Map(Object.entries(v as object).map(([m, x]) => [x as string, m])) }));
   }
 
-  /** `namespace.Enum.MEMBER` for a value of a field whose schema lists `values`; undefined when no single enum fits. */
-  public member(values: readonly unknown[], value: string): string | undefined {
+  /**
+   * `namespace.Enum.MEMBER` for a value of a field whose schema lists `values`, the field at JSON
+   * Pointer `at` of a `className` object; undefined when no single enum fits.
+   */
+  public member(values: readonly unknown[], value: string, className: string, at: string): string | undefined {
     // An empty string among the values has no member (json2jsii leaves it out).
     const wanted = [...new Set(values.map(String))].filter(v => v !== '').sort().join('\n');
-    const fits = this.all.filter(e => [...e.members.keys()].sort().join('\n') === wanted);
+    const all = this.all.filter(e => [...e.members.keys()].sort().join('\n') === wanted);
+    const place = className + at.split('/').filter(p => p !== '' && !/^\d+$/.test(p))
+      .map(p => propertyName(p.replace(/~1/g, '/').replace(/~0/g, '~'))).map(p => p.charAt(0).toUpperCase() + p.slice(1)).join('');
+    const fits = all.length > 1 ? all.filter(e => e.name === place) : all;
     const member = fits.length === 1 ? fits[0].members.get(value) : undefined;
     return member === undefined ? undefined : `${this.namespace}.${fits[0].name}.${member}`;
   }
@@ -209,7 +218,7 @@ export function mapTyped(doc: any, typed: TypedClass): TypedMapping {
   const raw = new Set<string>();
   const dropped = new Set<string>();
   const patches: PatchedField[] = [];
-  const enums = new Enums(typed.namespace, typed.module());
+  const enums = new Enums(typed.namespace, typed.className, typed.module());
   // Each round fixes at least one difference (a path is made raw once, dropped once), so this ends.
   // Any difference can be fixed (a patch sets the value as written), so a round that fixes none is
   // a fault of this mapper, reported as such rather than printed as code that would not round-trip.

@@ -1,7 +1,9 @@
 /**
  * `cdk8s-kubeflow convert FILE...`: a TypeScript cdk8s module that writes the objects of existing
  * YAML. One chart per input file (convert-reader.ts says why), one statement per object from the
- * mapper of its kind (convert-mappers.ts), and the figures of how each object was said.
+ * mapper of its kind (convert-mappers.ts), and the figures of how each object was said. Kueue
+ * objects of v1beta1, which Kueue v0.20 and later do not serve, are read in their v1beta2 form
+ * (src/rules/kueue/v1beta2-form.ts) and written as v1beta2.
  */
 import { quoteString } from './convert-code';
 import { planKueue } from './convert-kueue-links';
@@ -10,6 +12,8 @@ import { chartInputs } from './convert-reader';
 import { runtimesNamedAhead } from './convert-runtime';
 import { InputDocument } from './input';
 import { lint } from './lint';
+import { KUEUE_API_VERSION_SERVED } from '../rules/kueue/api-version-served';
+import { KUEUE_V1BETA1, kueueV1beta2Form } from '../rules/kueue/v1beta2-form';
 
 /** The generated module and what it holds. */
 export interface Conversion {
@@ -23,14 +27,17 @@ export interface Conversion {
 const INDENT = '  ';
 
 /** The module for the documents (which must all be objects: chartInputs throws otherwise). */
-export function convert(docs: readonly InputDocument[]): Conversion {
+export function convert(input: readonly InputDocument[]): Conversion {
+  const read = new Map<any, any>(input.map(d => [d.doc, d.doc?.apiVersion === KUEUE_V1BETA1 ? kueueV1beta2Form(d.doc).doc : d.doc]));
+  const docs = input.map(d => ({ ...d, doc: read.get(d.doc) }));
   const charts = chartInputs(docs);
   // What lint finds in each object: an L2 construct would refuse an object with findings at synth.
+  // Lint reads the input as written; that v1beta1 is not served is what convert fixes.
   const findings = new Map<any, string[]>();
-  for (const f of lint(docs).findings) {
-    for (const d of docs.filter(x => x.file === f.file && x.doc?.kind === f.kind && (x.doc?.metadata?.name ?? '') === f.name
+  for (const f of lint(input).findings.filter(x => x.rule !== KUEUE_API_VERSION_SERVED.id)) {
+    for (const d of input.filter(x => x.file === f.file && x.doc?.kind === f.kind && (x.doc?.metadata?.name ?? '') === f.name
       && (x.doc?.metadata?.namespace ?? '') === f.namespace)) {
-      findings.set(d.doc, [...findings.get(d.doc) ?? [], f.message]);
+      findings.set(read.get(d.doc), [...findings.get(read.get(d.doc)) ?? [], f.message]);
     }
   }
   const imports = new Map<string, Set<string>>([['cdk8s', new Set(['App', 'Chart'])]]);

@@ -11,6 +11,7 @@ import { appFindings } from '../rules/across-documents';
 import { ruleSource } from '../rules/catalogue';
 import { Finding, describe } from '../rules/finding';
 import { kubernetesFindings } from '../rules/kubernetes';
+import { checkKueueApiVersion } from '../rules/kueue/api-version-served';
 import { kubeflowFindings, kubeflowInputFindings } from '../rules/operators';
 import { RuleSource } from '../rules/rule';
 import { pinnedKinds, schemaFindings } from '../rules/schema';
@@ -75,6 +76,9 @@ export function lint(inputs: readonly InputDocument[], off: ReadonlySet<RuleSour
       return;
     }
     parsed.push({ index, doc: input.doc });
+    // Every v1beta1 Kueue object, of a kind the rules know or not: no current Kueue serves it.
+    // Lint only for now: the constructs still write v1beta1 (the synth-time rules are in operators.ts).
+    checkKueueApiVersion(input.doc, perDocument[index]);
     if (!isKnown(input.doc)) {
       const key = typeof input.doc?.kind === 'string' ? input.doc.kind : '(no kind)';
       skipped.set(key, (skipped.get(key) ?? 0) + 1);

@@ -6,6 +6,7 @@
 import { APP_RULES } from './across-documents';
 import { KAI_TOPOLOGY_RULES } from './kai-topology';
 import { KUBERNETES_RULES, POD_SECURITY_RESTRICTED_RULES, TRAINER_DOCUMENT_RULES } from './kubernetes';
+import { KUEUE_API_VERSION_RULES } from './kueue/api-version-served';
 import { CLUSTER_QUEUE_RULES } from './kueue/cluster-queue';
 import { COHORT_RULES } from './kueue/cohort';
 import { RESOURCE_FLAVOR_RULES } from './kueue/resource-flavor';
@@ -30,10 +31,11 @@ export const JOBSET_DOCUMENT_RULES: readonly RuleInfo[] = JOBSET_TEMPLATE_RULES.
 /**
  * Kueue's rules over one document: a pod template's topology annotations (applied in the
  * Kubernetes walk over pod templates), a job's slices against its pods, a ClusterQueue's and a
- * ResourceFlavor's webhook checks (applied with the operators' rules of one document, operators.ts).
+ * ResourceFlavor's webhook checks (applied with the operators' rules of one document, operators.ts),
+ * and the served API version of every Kueue object (applied by lint, src/cli/lint.ts).
  */
 export const KUEUE_DOCUMENT_RULES: readonly RuleInfo[] = [
-  ...KUEUE_TOPOLOGY_RULES, ...KUEUE_SLICE_RULES, ...CLUSTER_QUEUE_RULES, ...COHORT_RULES, ...RESOURCE_FLAVOR_RULES,
+  ...KUEUE_TOPOLOGY_RULES, ...KUEUE_SLICE_RULES, ...CLUSTER_QUEUE_RULES, ...COHORT_RULES, ...RESOURCE_FLAVOR_RULES, ...KUEUE_API_VERSION_RULES,
 ].map(r => r.info());
 
 /** Every rule over documents: schema, Kubernetes, Pod Security "restricted", Trainer, JobSet, Kueue, across documents, operators. */

@@ -1,7 +1,8 @@
 /**
- * `convert` on Kueue objects: the five v1beta1 kinds by their L2 constructs, linked to the objects
- * they name (within a file and across files), every quota factory, and each reason an object
- * falls back to its typed L1 class, with the exact comment; each module proven by synthesizing it.
+ * `convert` on Kueue objects: v1beta1 input read in its v1beta2 form, the six v1beta2 kinds by their
+ * L2 constructs, linked to the objects they name (within a file and across files), every quota
+ * factory, and each reason an object falls back to its typed L1 class, with the exact comment;
+ * each module proven by synthesizing it (compared as Kueue reads both: kueueAsRead).
  * And the order cdk8s writes a chart's objects in, which the linking predicts, checked against
  * cdk8s itself.
  */
@@ -11,6 +12,7 @@ import { ApiObject, App, Chart } from 'cdk8s';
 import { lintMessages, runModule, scratchFolder, synthesizeCharts, synthesizeModule, typeErrors } from './convert-harness';
 import { tempFolder } from './examples-output';
 import { runCli } from './run-cli';
+import { kueueAsRead } from '../../src/cli/convert-kueue';
 import { cdk8sOrder } from '../../src/cli/convert-kueue-links';
 import { normalised } from '../../src/cli/convert-typed';
 import { readDocuments } from '../../src/cli/input';
@@ -41,7 +43,7 @@ const localQueueYaml = (name: string, clusterQueue: string) =>
 function convertText(text: string) {
   const result = runCli(['convert', '-'], text);
   expect(result.status).toBe(EXIT.OK);
-  expect(synthesizeModule(result.stdout)).toStrictEqual(readDocuments(['-'], () => text).map(d => normalised(d.doc)));
+  expect(synthesizeModule(result.stdout).map(kueueAsRead)).toStrictEqual(readDocuments(['-'], () => text).map(d => kueueAsRead(normalised(d.doc))));
   return result;
 }
 
@@ -99,16 +101,21 @@ describe('a platform file: every object by its L2 construct', () => {
     localQueueYaml('research', 'research'),
     'apiVersion: kueue.x-k8s.io/v1beta1\nkind: WorkloadPriorityClass\nmetadata: {name: urgent}\nvalue: 1000\ndescription: first\n',
   );
-  const result = convertText(text);
+  // The module's text is checked apart from running it (it names a Cohort, which needs the Cohort construct).
+  const result = runCli(['convert', '-'], text);
+
+  test('the module synthesizes the objects as Kueue reads them', () => {
+    convertText(text);
+  });
 
   test('the figures: all by their L2 construct', () => {
     expect(result.stderr).toBe([
       'cdk8s-kubeflow: converted 7 objects from 1 file',
-      '  kueue.x-k8s.io/v1beta1 ClusterQueue: 1 by its L2 construct',
-      '  kueue.x-k8s.io/v1beta1 LocalQueue: 1 by its L2 construct',
-      '  kueue.x-k8s.io/v1beta1 ResourceFlavor: 3 by its L2 construct',
-      '  kueue.x-k8s.io/v1beta1 Topology: 1 by its L2 construct',
-      '  kueue.x-k8s.io/v1beta1 WorkloadPriorityClass: 1 by its L2 construct',
+      '  kueue.x-k8s.io/v1beta2 ClusterQueue: 1 by its L2 construct',
+      '  kueue.x-k8s.io/v1beta2 LocalQueue: 1 by its L2 construct',
+      '  kueue.x-k8s.io/v1beta2 ResourceFlavor: 3 by its L2 construct',
+      '  kueue.x-k8s.io/v1beta2 Topology: 1 by its L2 construct',
+      '  kueue.x-k8s.io/v1beta2 WorkloadPriorityClass: 1 by its L2 construct',
       '',
     ].join('\n'));
   });
@@ -125,7 +132,7 @@ describe('a platform file: every object by its L2 construct', () => {
     ]);
     expect(result.stdout.split('\n').slice(0, 3)).toEqual([
       'import { App, Chart, Size } from \'cdk8s\';',
-      'import { Accelerator, ClusterQueue, KueueTopology, LocalQueue, PreemptionPolicy, QueueingStrategy, ResourceFlavor, ResourceQuota, '
+      'import { Accelerator, ClusterQueue, Cohort, KueueTopology, LocalQueue, PreemptionPolicy, QueueingStrategy, ResourceFlavor, ResourceQuota, '
         + 'WorkloadPriorityClass } from \'cdk8s-kubeflow\';',
       'import { Cpu } from \'cdk8s-plus-28\';',
     ]);
@@ -161,6 +168,9 @@ describe('a platform file: every object by its L2 construct', () => {
       'flavor: flavorSpot,',
       'flavor: flavorFpga,',
       'clusterQueue: clusterQueueResearch,',
+      // The cohort is not in the input: named by name.
+      'cohort: Cohort.fromName(\'gpus\'),',
+      'admissionChecks: [\'multikueue\'],',
     ]) expect(result.stdout.split('\n').map(l => l.trim())).toContain(line);
   });
 
@@ -168,6 +178,27 @@ describe('a platform file: every object by its L2 construct', () => {
     expect(typeErrors(new Map([['kueue_platform.ts', result.stdout]]), scratch)).toEqual([]);
     expect(await lintMessages([path.join(scratch, 'kueue_platform.ts')])).toEqual([]);
   });
+});
+
+test('flavor fungibility, which the ClusterQueue construct has no prop for: a JSON patch, in its v1beta2 form (Borrow is MayStopSearch)', () => {
+  const result = convertText(yaml(
+    flavorYaml('a'),
+    queueYaml('gpus', ['a'], '[{name: cpu, nominalQuota: 9}]', '[cpu]').replace('spec:\n', 'spec:\n  flavorFungibility: {whenCanBorrow: Borrow, whenCanPreempt: TryNextFlavor}\n'),
+    localQueueYaml('team', 'gpus'),
+  ));
+  expect(result.stderr).toContain('  kueue.x-k8s.io/v1beta2 ClusterQueue: 1 by its L2 construct with JSON patches\n');
+  expect(result.stderr).toContain('  kueue.x-k8s.io/v1beta2 LocalQueue: 1 by its L2 construct\n');
+  expect(commentAbove(result.stdout, 'clusterqueue-gpus')).toBe('The ClusterQueue construct has no prop for spec.flavorFungibility: a JSON patch adds it.');
+  expect(result.stdout).toContain([
+    '  });',
+    '  clusterQueueGpus.apiObject.addJsonPatch(',
+    '    JsonPatch.add(\'/spec/flavorFungibility\', {',
+    '      whenCanBorrow: \'MayStopSearch\',',
+    '      whenCanPreempt: \'TryNextFlavor\',',
+    '    }),',
+    '  );',
+    '',
+  ].join('\n'));
 });
 
 describe('each reason for the typed L1 class, in the comment above it', () => {
@@ -200,18 +231,17 @@ describe('each reason for the typed L1 class, in the comment above it', () => {
       + 'its typed L1 class says it.');
   });
 
-  test('what a construct does not say: a CPU quota written as a number, a namespace on a cluster-scoped kind, a field it has no prop for', () => {
+  test('what a construct does not say: a namespace on a cluster-scoped kind, a field it has no prop for', () => {
     const result = convertText(yaml(
       flavorYaml('a'),
-      queueYaml('gpus', ['a'], '[{name: cpu, nominalQuota: 9}]', '[cpu]'),
       'apiVersion: kueue.x-k8s.io/v1beta1\nkind: Topology\nmetadata: {name: dc, namespace: x}\nspec: {levels: [{nodeLabel: rack}]}\n',
       queueYaml('stop', ['a']).replace('spec:\n', 'spec:\n  stopPolicy: Hold\n'),
     ));
-    expect(commentAbove(result.stdout, 'clusterqueue-gpus')).toBe('The ClusterQueue construct does not say spec.resourceGroups[0].flavors[0].resources[0] '
-      + 'as written (no ResourceQuota factory writes cpu amounts 9); its typed L1 class says it.');
     expect(commentAbove(result.stdout, 'topology-dc')).toBe('The Topology construct does not say metadata.namespace (the construct is cluster-scoped and '
       + 'writes none); its typed L1 class says it.');
     expect(commentAbove(result.stdout, 'clusterqueue-stop')).toBe('The ClusterQueue construct does not say spec.stopPolicy; its typed L1 class says it.');
+    // The L1's enum member, not the string (LocalQueue's stopPolicy enum has the same values).
+    expect(result.stdout).toContain('    stopPolicy: kueue.ClusterQueueSpecStopPolicy.HOLD,\n');
   });
 
   test('a name defined twice: the queue cannot tell which object it names', () => {
@@ -220,9 +250,10 @@ describe('each reason for the typed L1 class, in the comment above it', () => {
       + 'and the input defines it more than once; its typed L1 class says it.');
   });
 
-  test('a Kueue apiVersion the package does not type stays an ApiObject', () => {
-    const result = convertText('apiVersion: kueue.x-k8s.io/v1beta2\nkind: ResourceFlavor\nmetadata: {name: a}\nspec: {}\n');
-    expect(result.stderr).toContain('kueue.x-k8s.io/v1beta2 ResourceFlavor: 1 as an ApiObject');
+  test('a Kueue kind the package does not type stays an ApiObject, in its v1beta2 form', () => {
+    const result = convertText('apiVersion: kueue.x-k8s.io/v1beta1\nkind: AdmissionCheck\nmetadata: {name: prov}\nspec: {controllerName: kueue.x-k8s.io/provisioning-request, retryDelayMinutes: 15}\n');
+    expect(result.stderr).toContain('kueue.x-k8s.io/v1beta2 AdmissionCheck: 1 as an ApiObject');
+    expect(result.stdout).not.toContain('retryDelayMinutes');
   });
 });
 
@@ -243,8 +274,8 @@ describe('across files: a chart is created after the charts whose objects its co
   });
 
   test('each chart synthesizes the objects of its file, in order', () => {
-    const byFile = new Map(['a-team', 'b-platform', 'c-other'].map(f => [f, readDocuments([path.join(dir, `${f}.yaml`)]).map(d => normalised(d.doc))]));
-    expect(synthesizeCharts(result.stdout)).toStrictEqual(['b-platform', 'a-team', 'c-other'].map(f => [f, byFile.get(f)]));
+    const byFile = new Map(['a-team', 'b-platform', 'c-other'].map(f => [f, readDocuments([path.join(dir, `${f}.yaml`)]).map(d => kueueAsRead(normalised(d.doc)))]));
+    expect(synthesizeCharts(result.stdout).map(([id, docs]) => [id, docs.map(kueueAsRead)])).toStrictEqual(['b-platform', 'a-team', 'c-other'].map(f => [f, byFile.get(f)]));
   });
 
   test('charts that would depend on each other both ways: the second link is not made', () => {

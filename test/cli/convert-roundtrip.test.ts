@@ -16,6 +16,7 @@ import * as path from 'path';
 import { lintMessages, scratchFolder, synthesizeCharts, synthesizeModule, typeErrors } from './convert-harness';
 import { synthesizeExamples } from './examples-output';
 import { convert } from '../../src/cli/convert';
+import { kueueAsRead } from '../../src/cli/convert-kueue';
 import { Tier } from '../../src/cli/convert-mappers';
 import { differences, normalised } from '../../src/cli/convert-typed';
 import { withUpstreamDefaults } from '../../src/cli/convert-v1-defaults';
@@ -46,14 +47,15 @@ function yamlUnder(dir: string): string[] {
 /** Per input: the generated module, and what the input holds (objects, nulls dropped). */
 const converted = inputs.map(({ name, file }) => {
   const docs = readDocuments([file]).filter(d => d.doc !== null && d.doc !== undefined);
-  return { name, expected: docs.map(d => normalised(d.doc)), conversion: convert(docs) };
+  // Kueue objects as Kueue reads them (kueueAsRead): convert writes v1beta1 input as v1beta2.
+  return { name, expected: docs.map(d => kueueAsRead(normalised(d.doc))), conversion: convert(docs) };
 });
 /** The examples' output converted as one module, as a repository of them would be. */
 const dist = converted.filter(c => c.name.startsWith('dist/'));
 const wholeDist = convert(readDocuments([examples]).filter(d => d.doc !== null && d.doc !== undefined));
 const TIERS: readonly Tier[] = ['l2', 'l2+patch', 'l1', 'l1+patch', 'api-object'];
 /** The synthesized objects of each input, in input order. */
-const synthesized = new Map(converted.map(c => [c.name, synthesizeModule(c.conversion.code)]));
+const synthesized = new Map(converted.map(c => [c.name, synthesizeModule(c.conversion.code).map(kueueAsRead)]));
 
 /**
  * The fields where an object synthesized from a v1 job's construct may differ from the input as
@@ -96,7 +98,7 @@ describe('every file of the corpora and of the examples\' output converts', () =
     const byChart = synthesizeCharts(wholeDist.code);
     const files = new Map(dist.map(c => [path.basename(c.name).replace(/\.k8s\.yaml$/, ''), c.expected]));
     expect(byChart.map(([id]) => id).sort()).toEqual([...files.keys()].sort());
-    for (const [id, objects] of byChart) expect([id, objects]).toStrictEqual([id, files.get(id)]);
+    for (const [id, objects] of byChart) expect([id, objects.map(kueueAsRead)]).toStrictEqual([id, files.get(id)]);
     // Every Kueue object of the examples by its L2, the LocalQueues linked to the platform's ClusterQueues.
     expect(wholeDist.tiers.filter(t => t.kind.startsWith('kueue.x-k8s.io/')).map(t => `${t.kind.split(' ')[1]}: ${t.tier} ${t.objects}`)).toEqual([
       'ClusterQueue: l2 5', 'LocalQueue: l2 5', 'ResourceFlavor: l2 2', 'Topology: l2 1', 'WorkloadPriorityClass: l2 2',

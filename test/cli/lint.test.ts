@@ -519,7 +519,7 @@ describe('the operator rules', () => {
       'Kubeflow Trainer v2 (webhooks and runtime plugins) [trainer]: 11',
       `Kubeflow Training Operator v1 (webhooks and controllers) [training-operator]: ${count('training-operator')}`,
       'Kubeflow Notebooks v2 (webhooks) [notebooks]: 9',
-      'Kueue [kueue]: 14',
+      'Kueue [kueue]: 15',
       'cdk8s-kubeflow\'s own (the YAML reader; the CRD schema, strictly) [library]: 3',
       `${LINT_RULES.length} rules`,
     ]);

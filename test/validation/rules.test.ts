@@ -50,8 +50,8 @@ describe('the rule catalogue', () => {
     expect(bySource.trainer).toEqual(['trainer/runtime-ref-kind', 'trainer/runtime-step', 'trainer/replicated-job-name', 'trainer/patch-manager', 'trainer/patch-env', 'trainer/kueue-patch-metadata', 'trainer/runtime-policy', 'trainer/counts', 'trainer/ssh-auth-mount-path', 'app/trainjob-runtime', 'app/trainjob-reach']);
     expect(bySource.kueue).toEqual([
       'kueue/topology', 'kueue/slice-size', 'kueue/cluster-queue-resources', 'kueue/cluster-queue-flavors', 'kueue/cluster-queue-quotas', 'kueue/fair-sharing-weight',
-      'kueue/cohort-resource-groups', 'kueue/resource-flavor-taints', 'app/multikueue-queue', 'app/kueue-queue-name', 'app/kueue-reference', 'app/kueue-cohort-cycle',
-      'app/kueue-never-admitted', 'app/kueue-trainjob-placement',
+      'kueue/cohort-resource-groups', 'kueue/resource-flavor-taints', 'kueue/api-version-served', 'app/multikueue-queue', 'app/kueue-queue-name', 'app/kueue-reference',
+      'app/kueue-cohort-cycle', 'app/kueue-never-admitted', 'app/kueue-trainjob-placement',
     ]);
     expect(bySource.notebooks).toEqual([
       'kubeflow/option-default', 'kubeflow/option-redirect', 'kubeflow/image-port', 'kubeflow/activity-probe', 'kubeflow/activity-rules', 'kubeflow/home-mount',

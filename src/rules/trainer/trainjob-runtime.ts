@@ -17,6 +17,7 @@ import { DATASET_INITIALIZER, INITIALIZER_VOLUME, LAUNCHER_JOB, MODEL_INITIALIZE
 import { CLUSTER_RUNTIME, RuntimeReference, isTrainJob, isTrainerRuntime, runtimeKey, runtimeReferenceOf } from './runtime-lookup';
 import { torchtuneFindings } from './torchtune';
 import { JOBSET_POD_NAME, TRAINJOB_REACH, jobSetShape, reachFindings } from './trainjob-reach';
+import { MPI_LAUNCHER_IMAGE, PRTE_ENV, trainJobLauncherImage, trainJobPrteEnv } from './v2-4';
 import { nearest } from '../../util/nearest';
 
 export const TRAINJOB_RUNTIME = new Rule('trainer', 'app/trainjob-runtime', 'app',
@@ -42,6 +43,7 @@ export function trainJobRuntimes(docs: readonly AppDocument[], out: AppFinding[]
     const podNames = reporter(JOBSET_POD_NAME.id);
     const built: BuiltReports = {
       coordinator: reporter(JOBSET_COORDINATOR.id), claims: reporter(JOBSET_CLAIM_NAME.id), slices: reporter(KUEUE_SLICE_SIZE.id),
+      launcherImage: reporter(MPI_LAUNCHER_IMAGE.id), prteEnv: reporter(PRTE_ENV.id),
     };
     const runtime = byKey.get(ref.key);
     const elsewhere = runtime ? undefined : runtimes.find(r => r.doc.kind === ref.kind && r.doc.metadata?.name === ref.name);
@@ -112,7 +114,11 @@ function volcanoQueue(job: any, runtime: any, origin: string, report: Report): v
     ? `expected a runtime whose "${VOLCANO_QUEUE}" annotation is a queue name or absent: the volcano runtime "${name}"${origin} sets it empty, and the Trainer webhook refuses the job (or patch it with a queue name)`
     : `expected a queue name, or no "${VOLCANO_QUEUE}" annotation (the queue then is Volcano's default): the volcano runtime "${name}"${origin} refuses an empty one`);
 }
-interface BuiltReports { readonly coordinator: Report; readonly claims: Report; readonly slices: Report }
+interface BuiltReports {
+  readonly coordinator: Report; readonly claims: Report; readonly slices: Report;
+  /** Trainer v2.4.0's changes for MPI jobs (v2-4.ts). */
+  readonly launcherImage: Report; readonly prteEnv: Report;
+}
 
 /** `origin` follows the runtime's name in messages: empty for the app's, the release for a built-in. */
 function checkAgainst(job: any, runtime: any, origin: string, report: Report, reach: Report, podNames: Report, built: BuiltReports): void {
@@ -159,6 +165,10 @@ function checkAgainst(job: any, runtime: any, origin: string, report: Report, re
     }
   });
   if (policy === 'torch') torchtuneFindings(job, name, report);
+  if (policy === 'mpi') {
+    trainJobPrteEnv(job, `"${name}"${origin}`, built.prteEnv);
+    trainJobLauncherImage(job, runtime, `"${name}"${origin}`, built.launcherImage);
+  }
   // plugins/mpi Validate: a launcher that trains as a node spreads over more nodes only with both jobs.
   const numNodes = job.spec?.trainer?.numNodes ?? 1;
   if (policy === 'mpi' && runtime.spec.mlPolicy.mpi.runLauncherAsNode === true && numNodes >= 2 && !(byName.has(LAUNCHER_JOB) && byName.has(NODE_JOB))) {

@@ -7,9 +7,9 @@ import { mergeNetworking, networkingFindings } from './internal/networking';
 import { nodeHealthFindings } from './internal/node-health';
 import { PodSecurity } from './security';
 import { TargetVersions } from './target';
-import { TargetError, targetFromValue, targetWindow } from '../rules/target';
 import { guardExports } from '../boundary/install';
 import { fail, raiseFirst } from '../rules/report';
+import { TargetError, targetFromValue, targetWindow } from '../rules/target';
 
 /** What a platform team sets once for every workload below a scope. */
 export interface PlatformDefaultsProps {

@@ -87,7 +87,9 @@ const NONE: readonly Finding[] = [];
  * Registers an API object the library writes, owned by `owner` (whose path prefixes the messages).
  * Its findings are reported by `owner`'s validation at synth.
  */
-export function checkRenderedDocument(owner: IConstruct, apiObject: ApiObject, propOf?: PropOf, ownChecks?: () => Finding[], window?: TargetOf): void {
+export function checkRenderedDocument(
+  owner: IConstruct, apiObject: ApiObject, propOf?: PropOf, ownChecks?: () => Finding[], window?: TargetOf,
+): void {
   const state = appState(owner.node.root);
   state.registered.push({ owner, apiObject, propOf, window });
   rendersOncePerSynth(apiObject);
@@ -218,7 +220,8 @@ function runPass(root: IConstruct, state: AppState): void {
   }
   for (const f of appFindings(documents)) {
     const apiObject = byPath.get(f.path);
-    if (apiObject && switchedOn(f.finding) && inWindow(f.finding, apiObject)) findings.get(apiObject)?.push(...withProps([f.finding], ours.get(apiObject)!.propOf));
+    if (!apiObject || !switchedOn(f.finding) || !inWindow(f.finding, apiObject)) continue;
+    findings.get(apiObject)?.push(...withProps([f.finding], ours.get(apiObject)!.propOf));
   }
   state.findings = findings;
   state.schemaFindings = schemaFindings;

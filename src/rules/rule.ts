@@ -45,7 +45,11 @@ export interface RuleInfo {
  * per rule, for speed; each check reports through the rule it applies, so every finding names it.
  */
 export class Rule implements RuleInfo {
-  constructor(readonly source: RuleSource, readonly id: string, readonly family: string, readonly upstream: string, readonly versions?: RuleVersions) {}
+  constructor(
+    readonly source: RuleSource, readonly id: string, readonly family: string, readonly upstream: string,
+    /** The upstream versions it applies to; none for a rule of every version. */
+    readonly versions?: RuleVersions,
+  ) {}
 
   /** Adds a finding of this rule to `out`. */
   report(out: Finding[], field: string, value: unknown, allowed: string): void {

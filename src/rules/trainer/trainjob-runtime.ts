@@ -42,8 +42,11 @@ export function trainJobRuntimes(docs: readonly AppDocument[], out: AppFinding[]
     const reach = reporter(TRAINJOB_REACH.id);
     const podNames = reporter(JOBSET_POD_NAME.id);
     const built: BuiltReports = {
-      coordinator: reporter(JOBSET_COORDINATOR.id), claims: reporter(JOBSET_CLAIM_NAME.id), slices: reporter(KUEUE_SLICE_SIZE.id),
-      launcherImage: reporter(MPI_LAUNCHER_IMAGE.id), prteEnv: reporter(PRTE_ENV.id),
+      coordinator: reporter(JOBSET_COORDINATOR.id),
+      claims: reporter(JOBSET_CLAIM_NAME.id),
+      slices: reporter(KUEUE_SLICE_SIZE.id),
+      launcherImage: reporter(MPI_LAUNCHER_IMAGE.id),
+      prteEnv: reporter(PRTE_ENV.id),
     };
     const runtime = byKey.get(ref.key);
     const elsewhere = runtime ? undefined : runtimes.find(r => r.doc.kind === ref.kind && r.doc.metadata?.name === ref.name);
@@ -115,9 +118,12 @@ function volcanoQueue(job: any, runtime: any, origin: string, report: Report): v
     : `expected a queue name, or no "${VOLCANO_QUEUE}" annotation (the queue then is Volcano's default): the volcano runtime "${name}"${origin} refuses an empty one`);
 }
 interface BuiltReports {
-  readonly coordinator: Report; readonly claims: Report; readonly slices: Report;
+  readonly coordinator: Report;
+  readonly claims: Report;
+  readonly slices: Report;
   /** Trainer v2.4.0's changes for MPI jobs (v2-4.ts). */
-  readonly launcherImage: Report; readonly prteEnv: Report;
+  readonly launcherImage: Report;
+  readonly prteEnv: Report;
 }
 
 /** `origin` follows the runtime's name in messages: empty for the app's, the release for a built-in. */

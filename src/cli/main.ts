@@ -223,7 +223,10 @@ function parseArgs(args: readonly string[], options: readonly string[]): { paths
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     if (arg.startsWith('--')) {
-      const [flag, inline] = arg.slice(2).split('=', 2) as [string, string | undefined];
+      // Split at the first "=" only: a value may hold more (`--target=kueue=v0.19`).
+      const eq = arg.indexOf('=');
+      const flag = eq < 0 ? arg.slice(2) : arg.slice(2, eq);
+      const inline = eq < 0 ? undefined : arg.slice(eq + 1);
       if (!options.includes(flag)) throw new UsageError(`unknown option "--${flag}"`);
       const value = inline ?? args[++i];
       if (value === undefined) throw new UsageError(`--${flag} needs a value`);

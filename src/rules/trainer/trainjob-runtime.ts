@@ -17,7 +17,7 @@ import { DATASET_INITIALIZER, INITIALIZER_VOLUME, LAUNCHER_JOB, MODEL_INITIALIZE
 import { CLUSTER_RUNTIME, RuntimeReference, isTrainJob, isTrainerRuntime, runtimeKey, runtimeReferenceOf } from './runtime-lookup';
 import { torchtuneFindings } from './torchtune';
 import { JOBSET_POD_NAME, TRAINJOB_REACH, jobSetShape, reachFindings } from './trainjob-reach';
-import { MPI_LAUNCHER_IMAGE, PRTE_ENV, trainJobLauncherImage, trainJobPrteEnv } from './v2-4';
+import { MPI_LAUNCHER_IMAGE, MPI_NODE_IMAGE, PRTE_ENV, trainJobLauncherImage, trainJobPrteEnv } from './v2-4';
 import { nearest } from '../../util/nearest';
 
 export const TRAINJOB_RUNTIME = new Rule('trainer', 'app/trainjob-runtime', 'app',
@@ -47,6 +47,7 @@ export function trainJobRuntimes(docs: readonly AppDocument[], out: AppFinding[]
       slices: reporter(KUEUE_SLICE_SIZE.id),
       launcherImage: reporter(MPI_LAUNCHER_IMAGE.id),
       prteEnv: reporter(PRTE_ENV.id),
+      nodeImage: reporter(MPI_NODE_IMAGE.id),
     };
     const runtime = byKey.get(ref.key);
     const elsewhere = runtime ? undefined : runtimes.find(r => r.doc.kind === ref.kind && r.doc.metadata?.name === ref.name);
@@ -124,6 +125,7 @@ interface BuiltReports {
   /** Trainer v2.4.0's changes for MPI jobs (v2-4.ts). */
   readonly launcherImage: Report;
   readonly prteEnv: Report;
+  readonly nodeImage: Report;
 }
 
 /** `origin` follows the runtime's name in messages: empty for the app's, the release for a built-in. */
@@ -183,7 +185,7 @@ function checkAgainst(job: any, runtime: any, origin: string, report: Report, re
   // plugins/flux Validate refuses a job's numProcPerNode below 1: trainer/counts finds that on every
   // TrainJob, whatever its runtime, so it is not reported here a second time.
   volcanoQueue(job, runtime, origin, report);
-  reachFindings(job, runtime, policy, origin, reach, podNames);
+  reachFindings(job, runtime, policy, origin, reach, podNames, built.nodeImage);
   builtJobSetFindings(job, runtime, policy, origin, built.coordinator, built.claims);
   sliceSizes(job, jobs, patches, runtime, policy, origin, built.slices);
 }

@@ -8,7 +8,7 @@ import { Finding } from '../finding';
 import { child, indexed } from '../kubernetes/field-path';
 import { isObject } from '../kubernetes/names';
 import { Rule } from '../rule';
-import { LAUNCHER_JOB, MAX_REPLICATED_JOB_NAME, NODE_JOB } from './names';
+import { ANCESTOR_LABEL, LAUNCHER_JOB, MAX_REPLICATED_JOB_NAME, NODE_JOB } from './names';
 
 /** The release that changed them. */
 const V2_4 = 'v2.4.0';
@@ -21,9 +21,22 @@ export const PRTE_ENV = new Rule('trainer', 'trainer/prte-env', 'env',
   'kubeflow/trainer v2.4.0 plugins/mpi (#4029: the PRTE_MCA_* variables of Open MPI 5 are the plugin\'s own on MPI jobs)',
   { upstream: 'trainer', from: V2_4 });
 
+/*
+ * The TrainJob's image on an MPI runtime: Trainer v2.3.0 sets it only on the replicated job with
+ * the trainer step label (builder.go Trainer()), v2.4.0 on the launcher and the nodes (#4301). So a
+ * job of the two without the label runs the runtime's image before v2.4.0 and the TrainJob's from
+ * it. The library's runtimes (and the built-in ones) label the launcher: their nodes differ, which
+ * before v2.4.0 is refused outright (MPI_NODE_IMAGE, a rule only the versions before v2.4.0 need);
+ * a runtime that labels the nodes has a launcher that differs (MPI_LAUNCHER_IMAGE, while the
+ * window holds versions on both sides).
+ */
 export const MPI_LAUNCHER_IMAGE = new Rule('trainer', 'trainer/mpi-launcher-image', 'app',
-  'kubeflow/trainer v2.4.0 plugins/mpi (#4301: the TrainJob\'s image is set on the MPI launcher as well as the nodes; before, the launcher kept the runtime\'s image)',
+  'kubeflow/trainer v2.4.0 plugins/mpi (#4301: the TrainJob\'s image is set on the MPI launcher as well as the nodes); v2.3.0 builder.go Trainer() sets it on the trainer step\'s job only',
   { upstream: 'trainer', across: V2_4 });
+
+export const MPI_NODE_IMAGE = new Rule('trainer', 'trainer/mpi-node-image', 'app',
+  'kubeflow/trainer v2.3.0 builder.go Trainer(): the TrainJob\'s image goes to the job with the trainer step label only, so the MPI nodes keep the runtime\'s (v2.4.0 sets it on the nodes too, #4301)',
+  { upstream: 'trainer', before: V2_4 });
 
 export const TRAINER_V2_4_RULES = [REPLICATED_JOB_NAME_LENGTH, PRTE_ENV];
 
@@ -81,14 +94,17 @@ export function trainJobPrteEnv(job: any, runtime: string, report: Report): void
 }
 
 /**
- * A TrainJob whose image is not its MPI runtime's launcher image, where the launcher is not a
- * node: before v2.4.0 the launcher runs the runtime's image, from v2.4.0 the TrainJob's, so the
- * same manifest runs a different launcher across the window. `runtime` names it in messages.
+ * A TrainJob whose image is not its MPI runtime's launcher image, where the launcher is not the
+ * trainer step: before v2.4.0 the launcher runs the runtime's image, from v2.4.0 the TrainJob's,
+ * so the same manifest runs a different launcher across the window. `runtime` names it in messages.
  */
 export function trainJobLauncherImage(job: any, runtimeDoc: any, runtime: string, report: Report): void {
   const image = job?.spec?.trainer?.image;
-  if (typeof image !== 'string' || runtimeDoc?.spec?.mlPolicy?.mpi?.runLauncherAsNode === true) return;
-  const launcherImage = launcherImageOf(runtimeDoc);
+  if (typeof image !== 'string') return;
+  const jobs = runtimeDoc?.spec?.template?.spec?.replicatedJobs;
+  const launcher = Array.isArray(jobs) ? jobs.find((j: any) => j?.name === LAUNCHER_JOB) : undefined;
+  if (launcher === undefined || launcher?.template?.metadata?.labels?.[ANCESTOR_LABEL] === 'trainer') return;
+  const launcherImage = mainImageOf(launcher);
   if (launcherImage === undefined || launcherImage === image) return;
   report('spec.trainer.image', image,
     `expected the image of the launcher of the MPI runtime ${runtime} ("${launcherImage}") while the target spans Trainer v2.3 and v2.4: `
@@ -96,11 +112,9 @@ export function trainJobLauncherImage(job: any, runtimeDoc: any, runtime: string
     + 'use the same image, or set the target to one of them (trainer=v2.3 or trainer=v2.4)');
 }
 
-/** The image of the launcher's main container (named like the nodes', else the first). */
-function launcherImageOf(runtime: any): string | undefined {
-  const jobs = runtime?.spec?.template?.spec?.replicatedJobs;
-  const launcher = Array.isArray(jobs) ? jobs.find((j: any) => j?.name === LAUNCHER_JOB) : undefined;
-  const containers = launcher?.template?.spec?.template?.spec?.containers;
+/** The image of a replicated job's main container (named like the nodes', else the first). */
+function mainImageOf(job: any): string | undefined {
+  const containers = job?.template?.spec?.template?.spec?.containers;
   if (!Array.isArray(containers) || containers.length === 0) return undefined;
   const main = containers.find((c: any) => c?.name === NODE_JOB) ?? containers[0];
   return typeof main?.image === 'string' ? main.image : undefined;

@@ -49,7 +49,9 @@ const POD_GROUP_KEYS: Readonly<Record<string, { readonly where: 'labels' | 'anno
 const normal = (p: unknown) => (typeof p === 'string' ? p.replace(/\/+$/, '').replace(/\/+/g, '/') || '/' : '');
 
 /** The checks of a TrainJob document against its runtime document; `origin` follows the runtime's name in messages. */
-export function reachFindings(job: any, runtime: any, policy: string | undefined, origin: string, report: Report, podNames: Report, nodeImage: Report): void {
+export function reachFindings(
+  job: any, runtime: any, policy: string | undefined, origin: string, report: Report, podNames: Report, nodeImage: Report,
+): void {
   const name = runtime.metadata?.name;
   const rt = `the ${policy ?? 'plain'} runtime "${name}"${origin}`;
   const jobs: any[] = Array.isArray(runtime.spec?.template?.spec?.replicatedJobs) ? runtime.spec.template.spec.replicatedJobs : [];

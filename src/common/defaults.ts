@@ -100,7 +100,14 @@ export class PlatformDefaults extends Construct {
       existing.add(props);
       return existing;
     }
-    return new PlatformDefaults(scope, props);
+    try {
+      return new PlatformDefaults(scope, props);
+    } catch (e) {
+      // The constructor refused the props after it joined the tree: leave no half-made defaults
+      // behind for the next call (or the renders) to find.
+      scope.node.tryRemoveChild(ID);
+      throw e;
+    }
   }
 
   /**

@@ -12,7 +12,9 @@ const LABEL = 'trainer.kubeflow.org/trainjob-ancestor-step';
 
 function mpiRuntime(jobs: any[]): any {
   return {
-    apiVersion: API, kind: 'ClusterTrainingRuntime', metadata: { name: 'mpi' },
+    apiVersion: API,
+    kind: 'ClusterTrainingRuntime',
+    metadata: { name: 'mpi' },
     spec: { mlPolicy: { numNodes: 2, mpi: { numProcPerNode: 1, sshAuthMountPath: '/home/mpiuser/.ssh' } }, template: { spec: { replicatedJobs: jobs } } },
   };
 }

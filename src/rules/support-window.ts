@@ -64,7 +64,7 @@ export const SUPPORT_WINDOW: readonly UpstreamWindow[] = [
     newest: 'v1.9.4',
     scheme: 'semver',
     versions: [
-      { version: 'v1.9.0', proof: 'crds', how: 'the v1 CRDs, which v1.9.4 did not change; its webhooks do not run here' },
+      { version: 'v1.9.0', proof: 'crds', how: 'the v1 CRDs of the release line (upstream/crds/training-operator pins v1.9.4\'s); no code of v1.9.0 runs here' },
       { version: 'v1.9.4', proof: 'code', how: 'the v1 webhooks\' validation in conformance/kubeflow; CRDs pinned in upstream/crds/training-operator' },
     ],
   },

@@ -180,7 +180,7 @@ function checkValues(scope: IConstruct, props: PlatformDefaultsProps): void {
   try {
     targetWindow(targetFromValue(withoutUndefined(props.target), 'target'), 'target', true);
   } catch (e) {
-    if (e instanceof TargetError) throw new Error(`${scope.node.path}: ${e.message}`);
+    if (e instanceof TargetError) fail(scope, e.field, e.value, e.allowed);
     throw e;
   }
 }

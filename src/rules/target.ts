@@ -7,6 +7,7 @@
  *
  * Versions are ranges here: `v0.19` is every v0.19.x, `v2.4.0` only itself (util/versions.ts).
  */
+import { show as showValue } from './finding';
 import { SUPPORT_WINDOW, UPSTREAM_IDS, UpstreamId, UpstreamWindow, upstreamWindow } from './support-window';
 import { after, compareParts, lowest, parseVersion } from '../util/versions';
 
@@ -47,8 +48,15 @@ function fullRange(u: UpstreamWindow): VersionRange {
 /** The whole table's window: what applies without a target. */
 export const FULL_WINDOW: VersionWindow = Object.fromEntries(SUPPORT_WINDOW.map(u => [u.id, fullRange(u)])) as unknown as VersionWindow;
 
-/** A target that cannot be read, or names a version outside the window; `message` is the library's shape. */
-export class TargetError extends Error {}
+/**
+ * A target that cannot be read, or names a version outside the window: a finding's parts, so a
+ * construct raises it with its path (`fail`) and the command prints it as it is.
+ */
+export class TargetError extends Error {
+  constructor(readonly field: string, readonly value: unknown, readonly allowed: string) {
+    super(`${field} is ${showValue(value)}; ${allowed}`);
+  }
+}
 
 /** What the window of an upstream allows, for messages: `a Kueue version from v0.15.2 to v0.20`. */
 export function windowText(u: UpstreamWindow): string {
@@ -57,7 +65,6 @@ export function windowText(u: UpstreamWindow): string {
     : `a ${u.title} version from ${u.oldest} to ${u.newest} (the support window, docs/versions.md)`;
 }
 
-const show = (v: unknown) => (typeof v === 'string' ? JSON.stringify(v) : typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v));
 
 /**
  * Reads a target written as text: `kueue=v0.19,trainer=v2.3` (spaces around the parts are
@@ -71,7 +78,7 @@ export function parseTargetText(text: string, where: string): TargetInput {
     try {
       value = JSON.parse(trimmed);
     } catch (e) {
-      throw new TargetError(`${where} is ${show(text)}; expected a JSON object of versions (${(e as Error).message}) or KEY=VERSION pairs separated by commas, such as kueue=v0.19,trainer=v2.3`);
+      throw new TargetError(where, text, `expected a JSON object of versions (${(e as Error).message}) or KEY=VERSION pairs separated by commas, such as kueue=v0.19,trainer=v2.3`);
     }
     return targetFromValue(value, where);
   }
@@ -81,11 +88,11 @@ export function parseTargetText(text: string, where: string): TargetInput {
     const key = eq < 0 ? '' : part.slice(0, eq).trim();
     const version = eq < 0 ? '' : part.slice(eq + 1).trim();
     if (key === '' || version === '') {
-      throw new TargetError(`${where} is ${show(text)}; expected KEY=VERSION pairs separated by commas, such as kueue=v0.19,trainer=v2.3 (keys: ${UPSTREAM_IDS.join(', ')}); "${part.trim()}" is not one`);
+      throw new TargetError(where, text, `expected KEY=VERSION pairs separated by commas, such as kueue=v0.19,trainer=v2.3 (keys: ${UPSTREAM_IDS.join(', ')}); "${part.trim()}" is not one`);
     }
     checkKey(key, version, where);
     if (out[key] !== undefined && out[key] !== version) {
-      throw new TargetError(`${where}: ${key} is "${version}"; expected one version per key (it is also "${out[key]}")`);
+      throw new TargetError(`${where}: ${key}`, version, `expected one version per key (it is also "${out[key]}")`);
     }
     out[key] = version;
   }
@@ -96,18 +103,18 @@ export function parseTargetText(text: string, where: string): TargetInput {
 export function targetFromValue(value: unknown, where: string): TargetInput {
   if (typeof value === 'string') return parseTargetText(value, where);
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new TargetError(`${where} is ${show(value)}; expected an object of versions such as {"kueue":"v0.19","trainer":"v2.3"}, or the text kueue=v0.19,trainer=v2.3`);
+    throw new TargetError(where, value, 'expected an object of versions such as {"kueue":"v0.19","trainer":"v2.3"}, or the text kueue=v0.19,trainer=v2.3');
   }
   for (const [key, version] of Object.entries(value)) {
     checkKey(key, version, where);
-    if (typeof version !== 'string') throw new TargetError(`${where}: ${key} is ${show(version)}; expected a version string such as "${upstreamWindow(key as UpstreamId).newest}"`);
+    if (typeof version !== 'string') throw new TargetError(`${where}: ${key}`, version, `expected a version string such as "${upstreamWindow(key as UpstreamId).newest}"`);
   }
   return value as TargetInput;
 }
 
 function checkKey(key: string, version: unknown, where: string): void {
   if (!(UPSTREAM_IDS as readonly string[]).includes(key)) {
-    throw new TargetError(`${where}: ${key} is ${show(version)}; expected a key of ${UPSTREAM_IDS.join(', ')}`);
+    throw new TargetError(`${where}: ${key}`, version, `expected a key of ${UPSTREAM_IDS.join(', ')}`);
   }
 }
 
@@ -124,9 +131,8 @@ export function targetWindow(target: TargetInput | undefined, where: string, dot
   for (const u of SUPPORT_WINDOW) {
     const version = target[u.id];
     if (version === undefined) continue;
-    const field = dotted ? `${where}.${u.id} is` : `${where}: ${u.id} is`;
     const range = rangeOf(u, version);
-    if (range === undefined) throw new TargetError(`${field} ${show(version)}; expected ${windowText(u)}`);
+    if (range === undefined) throw new TargetError(dotted ? `${where}.${u.id}` : `${where}: ${u.id}`, version, `expected ${windowText(u)}`);
     if (window === undefined) window = { ...FULL_WINDOW };
     window[u.id] = range;
   }

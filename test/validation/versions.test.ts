@@ -3,7 +3,7 @@ import { ruleVersions } from '../../src/rules/catalogue';
 import { describe as describeFinding } from '../../src/rules/finding';
 import { kubernetesFindings } from '../../src/rules/kubernetes';
 import { SUPPORT_WINDOW } from '../../src/rules/support-window';
-import { FULL_WINDOW, RuleVersions, TargetError, parseTargetText, ruleApplies, targetFromValue, targetWindow, versionsText } from '../../src/rules/target';
+import { FULL_WINDOW, RuleVersions, TargetError, TargetInput, parseTargetText, ruleApplies, targetFromValue, targetWindow, versionsText } from '../../src/rules/target';
 import { after, compareVersions, parseVersion } from '../../src/util/versions';
 
 /** The support window, targets, and the rules of Trainer v2.4.0 (rules/trainer/v2-4.ts). */
@@ -95,7 +95,7 @@ describe('targets', () => {
   });
 
   test('a rule applies where its range meets the window; one across a version needs both sides', () => {
-    const window = (t?: Record<string, string>) => targetWindow(t, '--target');
+    const window = (t?: TargetInput) => targetWindow(t, '--target');
     const from20: RuleVersions = { upstream: 'kueue', from: 'v0.20' };
     // A range that starts after the newest proven version (v0.19.2) but inside the window (v0.20).
     expect([undefined, { kueue: 'v0.19' }, { kueue: 'v0.20' }, { kueue: 'v0.15.2' }].map(t => ruleApplies(from20, window(t)))).toEqual([true, false, true, false]);

@@ -81,6 +81,22 @@ describe('a rule of Trainer v2.4.0 and later (trainer/prte-env) at synth', () =>
     expect(PlatformDefaults.of(new Construct(Testing.app(), 'x'))).not.toHaveProperty('target.trainer');
   });
 
+  test('on an MPI runtime\'s containers too: each container that has it, by its env prop', () => {
+    const build = (scope: Construct) => new TrainingRuntime(scope, 'mpi', {
+      metadata: { name: 'mpi' },
+      mlPolicy: MlPolicy.mpi({ slotsPerWorker: 1 }),
+      image: 'team/mpi:1',
+      command: ['/usr/sbin/sshd'],
+      env: { PRTE_MCA_plm_rsh_agent: kplus.EnvValue.fromValue('ssh') },
+    });
+    const allowed = 'expected a name outside PRTE_MCA_*: Trainer v2.4.0 and later set those variables themselves on the jobs of this MPI runtime (Open MPI 5); '
+      + 'rename it, or set a target of Trainer before v2.4.0 (trainer=v2.3)';
+    // The nodes' env reaches the launcher too (it takes the nodes' options).
+    expect(errors((_app, chart) => build(chart))).toEqual([0, 1].map(i =>
+      `[test/mpi] spec.template.spec.replicatedJobs[${i}].template.spec.template.spec.containers[0].env[0].name is "PRTE_MCA_plm_rsh_agent"; ${allowed}`));
+    expect(errors((_app, chart) => build(chart), { [TARGET]: 'trainer=v2.3' })).toEqual([]);
+  });
+
   test('a strict form only the versions before v2.4.0 need (app/mpi-node-image) goes with a target of v2.4', () => {
     const imageJob = (scope: Construct) => mpiJob(scope, { image: 'team/mpi:2' });
     expect(errors((_app, chart) => imageJob(chart))).toEqual([NODE_IMAGE]);

@@ -120,6 +120,14 @@ project.addTask('inventory', {
   exec: 'ts-node --transpile-only --project tsconfig.dev.json scripts/inventory.ts',
 });
 
+// docs/versions.md from the support window (src/rules/support-window.ts) and the rules that carry
+// versions; docgen runs it too, and test/docs/versions-page.test.ts fails while it is stale.
+const versionsPage = 'ts-node --transpile-only --project tsconfig.dev.json scripts/versions-page.ts';
+project.addTask('docs:versions', {
+  description: 'Regenerate docs/versions.md from the support window table',
+  exec: versionsPage,
+});
+
 // Synthesizes every example into dist/ through the cdk8s CLI, exactly as a GitOps repo would,
 // swapping the output in only when synthesis succeeded.
 project.addTask('synth', {
@@ -169,6 +177,7 @@ project.addTask('package:python-only', {
 // API.md (the library's own types, grouped, TypeScript and Python) and docs/api/<submodule>.md
 // (the generated L1s) instead of one file with everything.
 project.tasks.tryFind('docgen')!.reset('ts-node --transpile-only --project tsconfig.dev.json scripts/docgen.ts');
+project.tasks.tryFind('docgen')!.exec(versionsPage);
 
 // jsii's tools print a banner when the running Node.js is past its end of life or deprecated; the
 // supported range is in the README once instead of on every compile.

@@ -72,7 +72,7 @@ export const GROUPS: ReadonlyArray<{ readonly title: string; readonly intro: str
       'KubeflowResource', 'TrainingJob', 'TrainingJobProps', 'ReplicaGroup', 'ReplicaOptions', 'RoleOptions',
       'Resources', 'Accelerator', 'Parse', 'RunPolicy', 'CleanPodPolicy',
       'RestartPolicy', 'ManagedBy', 'GangScheduling', 'GangScheduler', 'PodSecurity',
-      'PlatformDefaults', 'PlatformDefaultsProps', 'EscapeHatch', 'PyTorchInitContainerTemplate', 'PyTorchInitContainerTemplateProps',
+      'PlatformDefaults', 'PlatformDefaultsProps', 'TargetVersions', 'EscapeHatch', 'PyTorchInitContainerTemplate', 'PyTorchInitContainerTemplateProps',
       'StableFileNamesApp',
     ],
   },

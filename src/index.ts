@@ -22,6 +22,7 @@ export * from './common/run-policy';
 export * from './common/scheduling';
 export * from './common/security';
 export * from './common/stable-file-names-app';
+export * from './common/target';
 export * from './training/tensorflow';
 export * from './common/topology';
 export * from './training/training-job';

@@ -486,7 +486,7 @@ describe('validation', () => {
         JsonPatch.replace('/spec/template/spec/replicatedJobs/0/template/spec/template/spec/containers/0/name', 'trainer'));
       new TrainJob(chart, 'job', { metadata: { name: 'j' }, runtime: TrainingRuntimeRef.providedByCluster('x'), nodeSelector: { a: 'b' }, patchManager: 'platform' });
     })).toEqual([
-      '[test/rt] spec.template.spec.replicatedJobs[0].name is "distributed-training-node"; expected at most 20 characters (Trainer v2.4 refuses longer names; the JobSet\'s pod names grow with them)',
+      '[test/rt] spec.template.spec.replicatedJobs[0].name is "distributed-training-node"; expected at most 20 characters: Trainer v2.4.0 and later refuse a runtime with a longer replicated-job name (the JobSet\'s pod names grow with it); shorten it, or set a target of Trainer before v2.4.0 (trainer=v2.3)',
       '[test/rt] spec.template.spec.replicatedJobs[0].replicas is 2; expected 1: the "trainer" step of a runtime runs once',
       '[test/rt] spec.template.spec.replicatedJobs[0].template.spec.template.spec.containers is ["trainer"]; expected a container named "node", which the controller configures for the "trainer" step',
       '[test/job] spec.runtimePatches[0].manager is "platform"; expected a domain-prefixed path such as "example.io/platform-team"',

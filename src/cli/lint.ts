@@ -8,13 +8,14 @@
 import { fieldPosition } from './field-position';
 import { InputDocument } from './input';
 import { appFindings } from '../rules/across-documents';
-import { ruleSource } from '../rules/catalogue';
+import { ruleSource, ruleVersions } from '../rules/catalogue';
 import { Finding, describe } from '../rules/finding';
 import { kubernetesFindings } from '../rules/kubernetes';
 import { checkKueueApiVersion } from '../rules/kueue/api-version-served';
 import { kubeflowFindings, kubeflowInputFindings } from '../rules/operators';
 import { RuleSource } from '../rules/rule';
 import { pinnedKinds, schemaFindings } from '../rules/schema';
+import { FULL_WINDOW, VersionWindow, ruleApplies } from '../rules/target';
 
 /** The rule id of a document that is not YAML. */
 export const YAML_SYNTAX = 'yaml/syntax';
@@ -62,10 +63,12 @@ export function documentLabel(d: InputDocument): string {
 }
 
 /**
- * Lints the documents of one input. The findings of the rule groups in `off` are left out; a
- * document that is not YAML is always reported (nothing else could be checked in it).
+ * Lints the documents of one input. The findings of the rule groups in `off` are left out, and
+ * those of rules whose versions lie outside `window` (the target's, `--target`; the whole support
+ * window without one); a document that is not YAML is always reported (nothing else could be
+ * checked in it).
  */
-export function lint(inputs: readonly InputDocument[], off: ReadonlySet<RuleSource> = new Set()): LintReport {
+export function lint(inputs: readonly InputDocument[], off: ReadonlySet<RuleSource> = new Set(), window: VersionWindow = FULL_WINDOW): LintReport {
   const perDocument: Finding[][] = inputs.map(() => []);
   const skipped = new Map<string, number>();
   let checked = 0;
@@ -96,7 +99,11 @@ export function lint(inputs: readonly InputDocument[], off: ReadonlySet<RuleSour
   const docs = parsed.map(p => p.doc);
   for (const f of kubeflowInputFindings(docs)) perDocument[parsed[f.index].index].push(f.finding);
   const findings: LintFinding[] = [];
-  const on = (f: Finding) => off.size === 0 || f.rule === YAML_SYNTAX || !off.has(ruleSource(f.rule) as RuleSource);
+  const inWindow = (f: Finding) => {
+    const versions = ruleVersions(f.rule);
+    return versions === undefined || ruleApplies(versions, window);
+  };
+  const on = (f: Finding) => (off.size === 0 || f.rule === YAML_SYNTAX || !off.has(ruleSource(f.rule) as RuleSource)) && inWindow(f);
   inputs.forEach((input, index) => {
     for (const f of perDocument[index]) if (on(f)) findings.push(lintFinding(input, f));
   });

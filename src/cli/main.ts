@@ -1,8 +1,8 @@
 /**
  * The `cdk8s-kubeflow` command (bin/cdk8s-kubeflow):
  *
- *   cdk8s-kubeflow lint [--format text|json|github] [--rules-off SOURCE]... PATH...
- *   cdk8s-kubeflow plan [--format markdown|text|json] PATH... [--against PATH]... [--queues PATH]...
+ *   cdk8s-kubeflow lint [--format text|json|github] [--rules-off SOURCE]... [--target VERSIONS] PATH...
+ *   cdk8s-kubeflow plan [--format markdown|text|json] [--target VERSIONS] PATH... [--against PATH]... [--queues PATH]...
  *   cdk8s-kubeflow rules
  *   cdk8s-kubeflow convert [--out FILE] PATH...
  *   cdk8s-kubeflow --help | --version;  cdk8s-kubeflow COMMAND --help
@@ -19,29 +19,36 @@ import { InputError, readDocuments } from './input';
 import { lint } from './lint';
 import { LINT_FORMATS, LintFormat, formatLint } from './lint-output';
 import { RULE_SOURCES, RuleSource } from '../rules/rule';
+import { TargetError, VersionWindow, parseTargetText, targetWindow } from '../rules/target';
 
 const PATHS = 'PATH is a YAML file, a folder (searched recursively for *.yaml and *.yml) or - for standard input.';
 const STATUS = 'Exit status: 0 nothing found, 1 findings, 2 usage error, 3 internal error.';
+const TARGET_OPTION = `--target VERSIONS          the versions the cluster runs, as KEY=VERSION pairs separated by
+                             commas (kueue=v0.19,trainer=v2.3); keys: kubernetes, trainingOperator,
+                             jobset, trainer, notebooks, kueue; each inside the support window
+                             (docs/versions.md); without it, the whole window`;
 
 /** Each command's usage, printed by `COMMAND --help`. */
 export const COMMAND_USAGE = {
-  lint: `Usage: cdk8s-kubeflow lint [--format text|json|github] [--rules-off SOURCE]... PATH...
+  lint: `Usage: cdk8s-kubeflow lint [--format text|json|github] [--rules-off SOURCE]... [--target VERSIONS] PATH...
 
 Checks every Kubeflow document (kubeflow.org/v1 training jobs, MXJob, Trainer v2 TrainJobs and
 runtimes, Workspace, WorkspaceKind) with the strict CRD schema, the Kubernetes rules and the
-operators' rules.
+operators' rules. A rule of some upstream versions only (cdk8s-kubeflow rules shows them) applies
+when the target's versions include them.
 
 Options:
   --format text|json|github  text (the default): one line per finding and a summary; json: one
                              object with every finding; github: GitHub Actions annotations
   --rules-off SOURCE         leave out one group of rules (repeat it for more): kubernetes, jobset,
                              trainer, training-operator, notebooks, kueue or library
+  ${TARGET_OPTION}
   -h, --help                 print this help
 
 ${PATHS}
 Exit status: 0 no findings, 1 findings, 2 usage error, 3 internal error.
 `,
-  plan: `Usage: cdk8s-kubeflow plan [--format markdown|text|json] PATH... [--against PATH]... [--queues PATH]...
+  plan: `Usage: cdk8s-kubeflow plan [--format markdown|text|json] [--target VERSIONS] PATH... [--against PATH]... [--queues PATH]...
 
 Pods, accelerators, CPU and memory per training job (a TrainJob through its runtime in the same
 input) and per notebook workspace (its WorkspaceKind's pod config in the same input), per Kueue
@@ -55,6 +62,8 @@ Options:
   --against PATH               the manifests to compare with (repeat it for more paths)
   --queues PATH                Kueue objects (ClusterQueue, LocalQueue, ResourceFlavor, Cohort)
                                kept apart from the jobs (repeat it for more paths)
+  --target VERSIONS            the versions the cluster runs, as lint takes them (kueue=v0.19,...);
+                               checked against the support window and named on standard error
   -h, --help                   print this help
 
 ${PATHS}
@@ -63,7 +72,7 @@ Exit status: 0 planned, 1 an input document is not YAML, 2 usage error, 3 intern
   rules: `Usage: cdk8s-kubeflow rules
 
 Every rule lint applies, by source (the group --rules-off names) and family, with the upstream
-code or behaviour it mirrors.
+code or behaviour it mirrors, and for a rule of some upstream versions only, those versions.
 
 Options:
   -h, --help  print this help
@@ -90,21 +99,23 @@ error, 3 internal error.
 } as const;
 
 export const USAGE = `Usage:
-  cdk8s-kubeflow lint [--format text|json|github] [--rules-off SOURCE]... PATH...
+  cdk8s-kubeflow lint [--format text|json|github] [--rules-off SOURCE]... [--target VERSIONS] PATH...
       Checks every Kubeflow document (kubeflow.org/v1 training jobs, MXJob, Trainer v2 TrainJobs
       and runtimes, Workspace, WorkspaceKind) with the strict CRD schema, the Kubernetes rules and
       the operators' rules. --rules-off leaves out one group of rules (repeat it for more):
-      kubernetes, jobset, trainer, training-operator, notebooks, kueue or library.
+      kubernetes, jobset, trainer, training-operator, notebooks, kueue or library. --target names
+      the versions the cluster runs (kueue=v0.19,trainer=v2.3): rules of other versions say
+      nothing; without it, lint judges for every version of the support window.
       Exit status 1 when anything is found.
-  cdk8s-kubeflow plan [--format markdown|text|json] PATH... [--against PATH]... [--queues PATH]...
+  cdk8s-kubeflow plan [--format markdown|text|json] [--target VERSIONS] PATH... [--against PATH]... [--queues PATH]...
       Pods, accelerators, CPU and memory per training job (a TrainJob through its runtime in the
       same input) and per notebook workspace, per Kueue queue and per namespace, as Markdown (the
       default), aligned text or JSON; with ClusterQueues in the input or --queues, the demand per
       ClusterQueue and flavor against quota and the jobs never admitted; with --against (repeat
-      it for more paths), what changed from those manifests.
+      it for more paths), what changed from those manifests; --target as lint takes it.
   cdk8s-kubeflow rules
       Every rule lint applies, by source (the group --rules-off names) and family, with the
-      upstream code or behaviour it mirrors.
+      upstream code or behaviour it mirrors and the upstream versions it applies to.
   cdk8s-kubeflow convert [--out FILE] PATH...
       A TypeScript cdk8s module that synthesizes the objects of the YAML, one Chart per file:
       each object by its L2 construct where that says it exactly, else by its typed L1 class
@@ -212,7 +223,10 @@ function parseArgs(args: readonly string[], options: readonly string[]): { paths
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     if (arg.startsWith('--')) {
-      const [flag, inline] = arg.slice(2).split('=', 2) as [string, string | undefined];
+      // Split at the first "=" only: a value may hold more (`--target=kueue=v0.19`).
+      const eq = arg.indexOf('=');
+      const flag = eq < 0 ? arg.slice(2) : arg.slice(2, eq);
+      const inline = eq < 0 ? undefined : arg.slice(eq + 1);
       if (!options.includes(flag)) throw new UsageError(`unknown option "--${flag}"`);
       const value = inline ?? args[++i];
       if (value === undefined) throw new UsageError(`--${flag} needs a value`);
@@ -225,8 +239,21 @@ function parseArgs(args: readonly string[], options: readonly string[]): { paths
   return { paths, values };
 }
 
+/** The window of `--target` (the last one given); the whole support window without it. */
+function targetOption(values: ReadonlyMap<string, string[]>): VersionWindow | undefined {
+  const given = values.get('target');
+  if (given === undefined) return undefined;
+  try {
+    return targetWindow(parseTargetText(given[given.length - 1], '--target'), '--target');
+  } catch (e) {
+    if (e instanceof TargetError) throw new UsageError(e.message);
+    throw e;
+  }
+}
+
 function runLint(args: readonly string[], io: Io): number {
-  const { paths, values } = parseArgs(args, ['format', 'rules-off']);
+  const { paths, values } = parseArgs(args, ['format', 'rules-off', 'target']);
+  const window = targetOption(values);
   const formats = values.get('format') ?? ['text'];
   const format = formats[formats.length - 1];
   if (!(LINT_FORMATS as readonly string[]).includes(format)) throw new UsageError(`--format is "${format}"; expected text, json or github`);
@@ -237,7 +264,7 @@ function runLint(args: readonly string[], io: Io): number {
     off.add(source as RuleSource);
   }
   if (paths.length === 0) throw new UsageError('lint needs at least one PATH');
-  const report = lint(readDocuments(paths, io.stdin), off);
+  const report = lint(readDocuments(paths, io.stdin), off, window);
   // A path that holds no YAML is most likely a mistake in a CI step; say so, without failing.
   if (report.documents === 0) io.err(`cdk8s-kubeflow: no YAML documents in ${paths.join(', ')}\n`);
   io.out(formatLint(report, format as LintFormat));
@@ -262,7 +289,9 @@ function planModules() {
 const PLAN_FORMATS = ['markdown', 'text', 'json'] as const;
 
 function runPlan(args: readonly string[], io: Io): number {
-  const { paths, values } = parseArgs(args, ['against', 'format', 'queues']);
+  const { paths, values } = parseArgs(args, ['against', 'format', 'queues', 'target']);
+  // No part of a plan differs by version yet; the target is checked, so a CI step's typo fails here too.
+  if (targetOption(values) !== undefined) io.err(`cdk8s-kubeflow: plan for the target ${values.get('target')!.slice(-1)[0]}\n`);
   const formats = values.get('format') ?? ['markdown'];
   const format = formats[formats.length - 1];
   if (!(PLAN_FORMATS as readonly string[]).includes(format)) throw new UsageError(`--format is "${format}"; expected markdown, text or json`);

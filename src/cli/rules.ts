@@ -1,12 +1,14 @@
 /**
  * `cdk8s-kubeflow rules`: every rule `lint` applies, grouped by its source (the component whose
  * behaviour it mirrors; each group is switched on its own, see validation/rule-switches.ts), then by
- * family, with its upstream reference, so that a finding's rule id can be looked up and a team can
+ * family, with its upstream reference and, for a rule of some upstream versions only, those versions
+ * (a target outside them drops its findings, docs/versions.md), so that a finding's rule id can be looked up and a team can
  * see what the command checks.
  */
 import { YAML_SYNTAX } from './lint';
 import { DOCUMENT_RULES } from '../rules/catalogue';
 import { RULE_SOURCES, RuleInfo } from '../rules/rule';
+import { versionsText } from '../rules/target';
 
 /** The rule of a document that is not YAML: the command's own. */
 export const YAML_RULE: RuleInfo = { id: YAML_SYNTAX, source: 'library', family: 'yaml', upstream: 'YAML 1.1, as kubectl reads it (duplicate keys refused)' };
@@ -16,7 +18,8 @@ export const LINT_RULES: readonly RuleInfo[] = [YAML_RULE, ...DOCUMENT_RULES];
 
 /**
  * The rules as text: a heading per source with its name (what `lint --rules-off` and the context key
- * `cdk8s-kubeflow/rules/<name>` switch) and its count, a line per family with its count, a line per rule.
+ * `cdk8s-kubeflow/rules/<name>` switch) and its count, a line per family with its count, a line per
+ * rule (with `[versions: ...]` when it applies to some upstream versions only).
  */
 export function rulesText(): string {
   const lines: string[] = [];
@@ -27,7 +30,7 @@ export function rulesText(): string {
     for (const r of rules) families.set(r.family, [...families.get(r.family) ?? [], r]);
     for (const [family, members] of families) {
       lines.push(`  ${family}: ${members.length}`);
-      for (const r of members) lines.push(`    ${r.id}  (${r.upstream})`);
+      for (const r of members) lines.push(`    ${r.id}  (${r.upstream})${r.versions ? `  [versions: ${versionsText(r.versions)}]` : ''}`);
     }
   }
   lines.push(`${LINT_RULES.length} rules`);

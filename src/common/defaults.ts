@@ -6,8 +6,10 @@ import { canonicalJson, mergeMaps, uniqueByContent } from '../util/collections';
 import { mergeNetworking, networkingFindings } from './internal/networking';
 import { nodeHealthFindings } from './internal/node-health';
 import { PodSecurity } from './security';
+import { TargetVersions } from './target';
 import { guardExports } from '../boundary/install';
 import { fail, raiseFirst } from '../rules/report';
+import { TargetError, targetFromValue, targetWindow } from '../rules/target';
 
 /** What a platform team sets once for every workload below a scope. */
 export interface PlatformDefaultsProps {
@@ -63,6 +65,13 @@ export interface PlatformDefaultsProps {
    * @default - none
    */
   readonly nodeHealth?: NodeHealth[];
+  /**
+   * The versions the cluster runs (docs/versions.md): the rules of versions outside them say
+   * nothing below this scope. Merged key by key with the scopes above and the context key
+   * `cdk8s-kubeflow/target`, the nearest scope's version winning.
+   * @default - the context key `cdk8s-kubeflow/target`, else the whole support window
+   */
+  readonly target?: TargetVersions;
 }
 
 const ID = 'KubeflowPlatformDefaults';
@@ -91,7 +100,14 @@ export class PlatformDefaults extends Construct {
       existing.add(props);
       return existing;
     }
-    return new PlatformDefaults(scope, props);
+    try {
+      return new PlatformDefaults(scope, props);
+    } catch (e) {
+      // The constructor refused the props after it joined the tree: leave no half-made defaults
+      // behind for the next call (or the renders) to find.
+      scope.node.tryRemoveChild(ID);
+      throw e;
+    }
   }
 
   /**
@@ -144,9 +160,10 @@ export class PlatformDefaults extends Construct {
         fail(this, field, show(b), `expected the value an earlier PlatformDefaults.set gave this scope (${JSON.stringify(show(a))}), or none; set a different default on a child scope instead`);
       }
     }
-    for (const field of ['nodeSelector', 'labels', 'podAnnotations'] as const) {
+    for (const field of ['nodeSelector', 'labels', 'podAnnotations', 'target'] as const) {
       for (const [key, value] of Object.entries(props[field] ?? {})) {
-        const earlier = current[field]?.[key];
+        if (value === undefined) continue;
+        const earlier = (current[field] as { readonly [key: string]: string | undefined } | undefined)?.[key];
         if (earlier !== undefined && earlier !== value) {
           fail(this, `${field}[${JSON.stringify(key)}]`, value, `expected the value an earlier PlatformDefaults.set gave this scope (${JSON.stringify(earlier)}), or none`);
         }
@@ -156,9 +173,21 @@ export class PlatformDefaults extends Construct {
   }
 }
 
-/** The network and node-health values are checked where they are set. */
+/** The network, node-health and target values are checked where they are set. */
 function checkValues(scope: IConstruct, props: PlatformDefaultsProps): void {
   raiseFirst(scope, [...networkingFindings(props.network, 'network'), ...nodeHealthFindings(props.nodeHealth, 'nodeHealth')]);
+  if (props.target === undefined) return;
+  try {
+    targetWindow(targetFromValue(withoutUndefined(props.target), 'target'), 'target', true);
+  } catch (e) {
+    if (e instanceof TargetError) fail(scope, e.field, e.value, e.allowed);
+    throw e;
+  }
+}
+
+/** A struct's keys that hold a value (jsii passes an unset optional property as undefined). */
+function withoutUndefined(o: object): object {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
 }
 
 function show(value: string | PodSecurity | undefined): string | undefined {
@@ -177,6 +206,7 @@ function mergeDefaults(outer: PlatformDefaultsProps, inner: PlatformDefaultsProp
     security: inner.security ?? outer.security,
     network: mergeNetworking(outer.network, inner.network),
     nodeHealth: outer.nodeHealth || inner.nodeHealth ? uniqueByContent([...(outer.nodeHealth ?? []), ...(inner.nodeHealth ?? [])]) : undefined,
+    target: outer.target || inner.target ? { ...withoutUndefined(outer.target ?? {}), ...withoutUndefined(inner.target ?? {}) } : undefined,
   };
 }
 

@@ -6,6 +6,7 @@ import { addLateMetadata, LateMetadata, omitNamespace } from '../rules/render-ho
 import { propForField } from './internal/prop-fields';
 import { resolvePropsInOneWalk } from './internal/resolve-props';
 import { setOnce } from './internal/set-once';
+import { targetWindowOf } from './internal/target';
 import { guardExports } from '../boundary/install';
 import { CONSTRUCT_PROPS } from '../boundary/registry';
 import { checkRenderedDocument, PropOf } from '../rules/engine';
@@ -119,7 +120,8 @@ export abstract class KubeflowResource extends Construct {
     // The construct's own answer first (it may know better, as MPI does for the launcher's
     // command), then the table every family shares, from the props the construct was created with.
     const own = steps.propOf;
-    checkRenderedDocument(this, apiObject, field => own?.(field) ?? propForField(field, CONSTRUCT_PROPS.get(this), apiObject.kind), steps.validate);
+    const propOf = (field: string) => own?.(field) ?? propForField(field, CONSTRUCT_PROPS.get(this), apiObject.kind);
+    checkRenderedDocument(this, apiObject, propOf, steps.validate, () => targetWindowOf(this));
     return apiObject;
   }
 

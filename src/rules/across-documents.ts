@@ -18,6 +18,7 @@ import { RuleInfo } from './rule';
 import { JOBSET_CLAIM_NAME, JOBSET_COORDINATOR } from './trainer/built-jobset';
 import { JOBSET_POD_NAME, TRAINJOB_REACH } from './trainer/trainjob-reach';
 import { TRAINJOB_RUNTIME, trainJobRuntimes } from './trainer/trainjob-runtime';
+import { MPI_LAUNCHER_IMAGE, MPI_NODE_IMAGE } from './trainer/v2-4';
 import { POD_NAME_COLLISION, podNameCollisions } from './training-operator/pod-name-collisions';
 
 export type { AppDocument, AppFinding } from './app-document';
@@ -26,7 +27,7 @@ export const APP_RULES: readonly RuleInfo[] = [
   DUPLICATE_OBJECT, POD_NAME_COLLISION, CLAIM_NAMESPACE, MULTIKUEUE_QUEUE, KUEUE_QUEUE_NAME, KUEUE_REFERENCE, KUEUE_COHORT_CYCLE,
   KUEUE_NEVER_ADMITTED, KUEUE_TRAINJOB_PLACEMENT, TRAINJOB_RUNTIME,
   TRAINJOB_REACH, JOBSET_POD_NAME,
-  JOBSET_COORDINATOR, JOBSET_CLAIM_NAME,
+  JOBSET_COORDINATOR, JOBSET_CLAIM_NAME, MPI_LAUNCHER_IMAGE, MPI_NODE_IMAGE,
 ].map(r => r.info());
 
 /** Every finding across the app's documents, in document order per rule. */

@@ -13,7 +13,7 @@ import { RESOURCE_FLAVOR_RULES } from './kueue/resource-flavor';
 import { KUEUE_TOPOLOGY_RULES } from './kueue/topology';
 import { KUEUE_SLICE_RULES } from './kueue/topology-slices';
 import { KUBEFLOW_RULES } from './operators';
-import { RuleInfo, RuleSource } from './rule';
+import { RuleInfo, RuleSource, RuleVersions } from './rule';
 import { SCHEMA_RULE } from './schema/validator';
 import { JOBSET_TEMPLATE_RULES } from './trainer/jobset-template';
 
@@ -49,4 +49,19 @@ const sources = new Map<string, RuleSource>(DOCUMENT_RULES.map(r => [r.id, r.sou
 /** The source of the rule with this id; undefined for an id of no rule over documents (a construct's own check has none). */
 export function ruleSource(id: string | undefined): RuleSource | undefined {
   return id === undefined ? undefined : sources.get(id);
+}
+
+const versioned = new Map<string, RuleVersions>(DOCUMENT_RULES.filter(r => r.versions !== undefined).map(r => [r.id, r.versions!]));
+
+/**
+ * The versions the rule with this id applies to; undefined for a rule of every version (most) or
+ * an id of no rule over documents. Findings carry only the id, so the engine and `lint` look it up here.
+ */
+export function ruleVersions(id: string | undefined): RuleVersions | undefined {
+  return id === undefined ? undefined : versioned.get(id);
+}
+
+/** Whether any rule carries versions (when none does, a target changes no finding). */
+export function hasVersionedRules(): boolean {
+  return versioned.size > 0;
 }

@@ -137,6 +137,8 @@ export const CONSTRUCT_ONLY_CHECKS: readonly ExplainedCheck[] = [
   EXPLAINED('common.set-once', 'common/internal/set-once.ts', ['fail `${field}[${JSON.stringify(key)}]`', 'fail `env[${name}]`'], ONE_VALUE),
   EXPLAINED('common.platform-defaults-once', 'common/defaults.ts',
     ['fail \'network\'', 'fail field', 'fail `${field}[${JSON.stringify(key)}]`'], ONE_VALUE),
+  EXPLAINED('common.platform-defaults-target', 'common/defaults.ts', ['fail e.field'],
+    'a target names the versions the cluster runs, an intent of the program that no manifest holds; lint takes the same as --target and checks it the same way (rules/target.ts)'),
   EXPLAINED('common.volume-names', 'common/internal/volumes.ts', ['finding field'], ONE_VALUE),
   EXPLAINED('common.replica-volume-names', 'common/replica.ts', ['fail \'volumes\''], ONE_VALUE),
   EXPLAINED('trainer.volume-names', 'trainer/train-job.ts', ['fail \'volumes\''], ONE_VALUE),

@@ -7,6 +7,7 @@ import { Finding, describe, finding } from './finding';
 import { dropRenderings, hasJsonPatches, keepRenderings, rendersOncePerSynth, keepingRenderings } from './render-hook';
 import { RuleSource } from './rule';
 import { sourcesOff } from './rule-switches';
+import { FULL_WINDOW, VersionWindow, ruleApplies } from './target';
 import { acceptedUnknownValues, withUnknownValuesAccepted } from './unknown-values';
 import { lazy } from '../util/lazy';
 
@@ -20,6 +21,7 @@ const rules = lazy(() => ({
   schema: require('./schema') as typeof import('./schema'),
   kubeflowFindings: (require('./operators') as typeof import('./operators')).kubeflowFindings,
   ruleSource: (require('./catalogue') as typeof import('./catalogue')).ruleSource,
+  ruleVersions: (require('./catalogue') as typeof import('./catalogue')).ruleVersions,
   knownValues: (require('./training-operator/known-values') as typeof import('./training-operator/known-values')).KNOWN_VALUES,
 }));
 /* eslint-enable @typescript-eslint/no-require-imports */
@@ -32,7 +34,9 @@ const rules = lazy(() => ({
  * `cdk8s-kubeflow lint` applies to hand-written YAML) on each of the library's documents, the
  * pinned CRD's schema (bounds, patterns, CEL rules) on each of them, and the rules across objects on
  * all of them. Each construct then reports its own document's findings, so cdk8s prefixes them with
- * its path. The findings of a rule group switched off (rule-switches.ts) are dropped.
+ * its path. The findings of a rule group switched off (rule-switches.ts) are dropped, and so are
+ * those of a rule whose versions lie outside the owner's target window (target.ts: a rule of
+ * Trainer v2.4.0 and later says nothing to a chart whose target is Trainer v2.3).
  *
  * cdk8s's public extension points carry it: the pass is a validation of the root
  * (`node.addValidation`; cdk8s validates from the root down, so it runs before every construct's
@@ -50,7 +54,12 @@ interface Registered {
   readonly owner: IConstruct;
   readonly apiObject: ApiObject;
   readonly propOf?: PropOf;
+  /** The versions the owner's cluster runs (its target narrowing the support window). */
+  readonly window?: TargetOf;
 }
+
+/** The window of the owner's target: read at each pass, since context and defaults may be set after the construct. */
+export type TargetOf = () => VersionWindow;
 
 /**
  * Which prop of the owner set a document field, for the fields where the construct knows (say
@@ -78,9 +87,11 @@ const NONE: readonly Finding[] = [];
  * Registers an API object the library writes, owned by `owner` (whose path prefixes the messages).
  * Its findings are reported by `owner`'s validation at synth.
  */
-export function checkRenderedDocument(owner: IConstruct, apiObject: ApiObject, propOf?: PropOf, ownChecks?: () => Finding[]): void {
+export function checkRenderedDocument(
+  owner: IConstruct, apiObject: ApiObject, propOf?: PropOf, ownChecks?: () => Finding[], window?: TargetOf,
+): void {
   const state = appState(owner.node.root);
-  state.registered.push({ owner, apiObject, propOf });
+  state.registered.push({ owner, apiObject, propOf, window });
   rendersOncePerSynth(apiObject);
   keepRenderingsAroundChart(apiObject, state);
   owner.node.addValidation({
@@ -164,10 +175,17 @@ function runPass(root: IConstruct, state: AppState): void {
   const inSynth = keepingRenderings(root);
   if (inSynth && state.current) return;
   const off = sourcesOff(root);
-  const { kubernetesFindings, appFindings, schema, kubeflowFindings, ruleSource, knownValues } = rules();
+  const { kubernetesFindings, appFindings, schema, kubeflowFindings, ruleSource, ruleVersions, knownValues } = rules();
   const accepted = acceptedUnknownValues(root);
   const isKnownValueRule = (rule: string | undefined) => rule !== undefined && rule in knownValues;
-  const on = (f: Finding) => off.size === 0 || !off.has(ruleSource(f.rule) as RuleSource);
+  const switchedOn = (f: Finding) => off.size === 0 || !off.has(ruleSource(f.rule) as RuleSource);
+  // Each owner's window, worked out once per pass (a target that is wrong throws here, named by
+  // its key, whether or not a versioned rule found anything).
+  const windows = new Map<ApiObject, VersionWindow>(state.registered.map(r => [r.apiObject, r.window?.() ?? FULL_WINDOW]));
+  const inWindow = (f: Finding, apiObject: ApiObject) => {
+    const versions = ruleVersions(f.rule);
+    return versions === undefined || ruleApplies(versions, windows.get(apiObject) ?? FULL_WINDOW);
+  };
   const ours = new Map(state.registered.map(r => [r.apiObject, r]));
   const findings = new Map<ApiObject, Finding[]>();
   const schemaFindings = new Map<ApiObject, Finding[]>();
@@ -191,6 +209,7 @@ function runPass(root: IConstruct, state: AppState): void {
     byPath.set(path, apiObject);
     // The schema's findings on a patched document are about what a patch wrote, not a prop.
     const { propOf } = ours.get(apiObject)!;
+    const on = (f: Finding) => switchedOn(f) && inWindow(f, apiObject);
     const crd = crdSchemaFindings(apiObject, schema.schemaViolations(doc) ?? [], schema.toFinding);
     if (crd.length > 0) schemaFindings.set(apiObject, (hasJsonPatches(apiObject) ? crd : withProps(crd, propOf)).filter(on));
     // Most documents have no findings: nothing is copied for them.
@@ -201,7 +220,8 @@ function runPass(root: IConstruct, state: AppState): void {
   }
   for (const f of appFindings(documents)) {
     const apiObject = byPath.get(f.path);
-    if (apiObject && on(f.finding)) findings.get(apiObject)?.push(...withProps([f.finding], ours.get(apiObject)!.propOf));
+    if (!apiObject || !switchedOn(f.finding) || !inWindow(f.finding, apiObject)) continue;
+    findings.get(apiObject)?.push(...withProps([f.finding], ours.get(apiObject)!.propOf));
   }
   state.findings = findings;
   state.schemaFindings = schemaFindings;

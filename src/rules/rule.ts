@@ -1,4 +1,7 @@
 import { Finding } from './finding';
+import type { RuleVersions } from './target';
+
+export type { RuleVersions } from './target';
 
 /**
  * Whose rule it is: the component that refuses (or mishandles) what the rule finds. Rules are
@@ -29,6 +32,12 @@ export interface RuleInfo {
   readonly family: string;
   /** The upstream function or behaviour the rule mirrors. */
   readonly upstream: string;
+  /**
+   * The upstream versions the rule applies to (rules of behaviour one version added or changed):
+   * its findings are kept only where the target's window meets them (target.ts). Unversioned rules
+   * apply on every version of the window.
+   */
+  readonly versions?: RuleVersions;
 }
 
 /**
@@ -36,7 +45,11 @@ export interface RuleInfo {
  * per rule, for speed; each check reports through the rule it applies, so every finding names it.
  */
 export class Rule implements RuleInfo {
-  constructor(readonly source: RuleSource, readonly id: string, readonly family: string, readonly upstream: string) {}
+  constructor(
+    readonly source: RuleSource, readonly id: string, readonly family: string, readonly upstream: string,
+    /** The upstream versions it applies to; none for a rule of every version. */
+    readonly versions?: RuleVersions,
+  ) {}
 
   /** Adds a finding of this rule to `out`. */
   report(out: Finding[], field: string, value: unknown, allowed: string): void {
@@ -45,6 +58,7 @@ export class Rule implements RuleInfo {
 
   /** The rule's identity alone (what the rule lists export). */
   info(): RuleInfo {
-    return { id: this.id, source: this.source, family: this.family, upstream: this.upstream };
+    const info: RuleInfo = { id: this.id, source: this.source, family: this.family, upstream: this.upstream };
+    return this.versions === undefined ? info : { ...info, versions: this.versions };
   }
 }

@@ -183,5 +183,5 @@ test('an object that passed as one struct is still checked as another', () => {
   expect(thrown(c => {
     new DistributedPyTorch(c, 'job', { image: IMAGE, worker: options });
     PlatformDefaults.set(c, options as any);
-  })).toBe('test: props.restartPolicy is a RestartPolicy; expected no such field in PlatformDefaultsProps, whose fields are imagePullSecrets, labels, network, nodeHealth, nodeSelector, podAnnotations, priorityClassName, queue, security, tolerations');
+  })).toBe('test: props.restartPolicy is a RestartPolicy; expected no such field in PlatformDefaultsProps, whose fields are imagePullSecrets, labels, network, nodeHealth, nodeSelector, podAnnotations, priorityClassName, queue, security, target, tolerations');
 });

@@ -516,7 +516,7 @@ describe('the operator rules', () => {
     expect(lines(result.stdout).filter(l => !l.startsWith(' '))).toEqual([
       `Kubernetes (API server, Pod Security admission, kubelet and container runtime) [kubernetes]: ${count('kubernetes')}`,
       'JobSet (webhook and controller) [jobset]: 12',
-      'Kubeflow Trainer v2 (webhooks and runtime plugins) [trainer]: 11',
+      'Kubeflow Trainer v2 (webhooks and runtime plugins) [trainer]: 15',
       `Kubeflow Training Operator v1 (webhooks and controllers) [training-operator]: ${count('training-operator')}`,
       'Kubeflow Notebooks v2 (webhooks) [notebooks]: 9',
       'Kueue [kueue]: 15',
@@ -529,8 +529,15 @@ describe('the operator rules', () => {
     expect([...listed].sort()).toEqual(LINT_RULES.map(r => r.id).sort());
     const trainer = result.stdout.slice(result.stdout.indexOf('Kubeflow Trainer v2'), result.stdout.indexOf('Kubeflow Training Operator'));
     expect(lines(trainer).filter(l => l.startsWith('    ')).map(l => l.trim().split(' ')[0]))
-      .toEqual(['trainer/runtime-ref-kind', 'trainer/runtime-step', 'trainer/replicated-job-name', 'trainer/runtime-policy', 'trainer/ssh-auth-mount-path', 'trainer/patch-manager', 'trainer/patch-env',
-        'trainer/kueue-patch-metadata', 'trainer/counts', 'app/trainjob-runtime', 'app/trainjob-reach']);
+      .toEqual(['trainer/runtime-ref-kind', 'trainer/runtime-step', 'trainer/replicated-job-name', 'trainer/runtime-policy', 'trainer/ssh-auth-mount-path', 'trainer/replicated-job-name-length',
+        'trainer/patch-manager', 'trainer/patch-env', 'trainer/kueue-patch-metadata', 'trainer/counts', 'trainer/prte-env', 'app/trainjob-runtime', 'app/trainjob-reach', 'app/mpi-launcher-image', 'app/mpi-node-image']);
+    // A rule of some upstream versions only says which.
+    expect(lines(trainer).filter(l => l.includes('[versions: ')).map(l => `${l.trim().split(' ')[0]} ${/\[versions: (.*)\]$/.exec(l)![1]}`)).toEqual([
+      'trainer/replicated-job-name-length Kubeflow Trainer v2.4.0 and later',
+      'trainer/prte-env Kubeflow Trainer v2.4.0 and later',
+      'app/mpi-launcher-image Kubeflow Trainer: while the window holds versions before and from v2.4.0',
+      'app/mpi-node-image Kubeflow Trainer before v2.4.0',
+    ]);
     const named = EXPECTED.flatMap(([, found]) => found.map(f => /\[([^\]]+)\]$/.exec(f)?.[1]).filter((id): id is string => id !== undefined));
     expect(named.filter(id => !listed.includes(id))).toEqual([]);
   });

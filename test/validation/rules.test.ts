@@ -24,9 +24,10 @@ describe('the rule catalogue', () => {
       'numbers': 4,
       'objects': 4,
       'claims': 6,
-      'app': 14,
+      'app': 16,
+      'env': 1,
       'pod-security': 15,
-      'runtimes': 5,
+      'runtimes': 6,
       'runtime-patches': 3,
     });
   });
@@ -47,7 +48,7 @@ describe('the rule catalogue', () => {
     // The Kubernetes group: the k8s/ rules and the across-document rules of the API server and kubelet.
     expect(bySource.kubernetes).toEqual([...KUBERNETES_RULES, ...POD_SECURITY_RESTRICTED_RULES].map(r => r.id).concat('app/duplicate-object', 'app/claim-namespace'));
     // Trainer's webhook and plugin rules are not Kubernetes rules, though one walk applies both.
-    expect(bySource.trainer).toEqual(['trainer/runtime-ref-kind', 'trainer/runtime-step', 'trainer/replicated-job-name', 'trainer/patch-manager', 'trainer/patch-env', 'trainer/kueue-patch-metadata', 'trainer/runtime-policy', 'trainer/counts', 'trainer/ssh-auth-mount-path', 'app/trainjob-runtime', 'app/trainjob-reach']);
+    expect(bySource.trainer).toEqual(['trainer/runtime-ref-kind', 'trainer/runtime-step', 'trainer/replicated-job-name', 'trainer/patch-manager', 'trainer/patch-env', 'trainer/kueue-patch-metadata', 'trainer/runtime-policy', 'trainer/counts', 'trainer/ssh-auth-mount-path', 'trainer/replicated-job-name-length', 'trainer/prte-env', 'app/trainjob-runtime', 'app/trainjob-reach', 'app/mpi-launcher-image', 'app/mpi-node-image']);
     expect(bySource.kueue).toEqual([
       'kueue/topology', 'kueue/slice-size', 'kueue/cluster-queue-resources', 'kueue/cluster-queue-flavors', 'kueue/cluster-queue-quotas', 'kueue/fair-sharing-weight',
       'kueue/cohort-resource-groups', 'kueue/resource-flavor-taints', 'kueue/api-version-served', 'app/multikueue-queue', 'app/kueue-queue-name', 'app/kueue-reference',

@@ -43,17 +43,17 @@ describe('runtimes', () => {
     ]);
   });
 
-  test('trainer/replicated-job-name: at most 20 characters', () => {
+  test('trainer/replicated-job-name-length: at most 20 characters (Trainer v2.4.0)', () => {
     expect(rules(runtime('rt', [rjob('twenty-characters-ok', undefined, [{ name: 'a', image: 'i' }]), rjob('twenty-one-characters', undefined, [{ name: 'a', image: 'i' }])]))).toEqual([
-      'trainer/replicated-job-name spec.template.spec.replicatedJobs[1].name is "twenty-one-characters"; expected at most 20 characters (Trainer v2.4 refuses longer names; the JobSet\'s pod names grow with them)',
+      'trainer/replicated-job-name-length spec.template.spec.replicatedJobs[1].name is "twenty-one-characters"; expected at most 20 characters: Trainer v2.4.0 and later refuse a runtime with a longer replicated-job name (the JobSet\'s pod names grow with it); shorten it, or set a target of Trainer before v2.4.0 (trainer=v2.3)',
     ]);
   });
 
   test('trainer/replicated-job-name: lower-case letters, digits and "-" (the JobSet names Jobs and pods after it)', () => {
     const allowed = 'expected only lower-case letters, digits and "-" (the JobSet webhook refuses the Job and pod names made from it otherwise, so no TrainJob of this runtime starts)';
     expect(rules(runtime('rt', [rjob('Node', undefined, [{ name: 'a', image: 'i' }]), rjob('data_init', undefined, [{ name: 'a', image: 'i' }]), rjob('node-2', undefined, [{ name: 'a', image: 'i' }])]))).toEqual([
-      `trainer/replicated-job-name spec.template.spec.replicatedJobs[0].name is "Node"; ${allowed}`,
-      `trainer/replicated-job-name spec.template.spec.replicatedJobs[1].name is "data_init"; ${allowed}`,
+      `${'trainer/replicated-job-name'} spec.template.spec.replicatedJobs[0].name is "Node"; ${allowed}`,
+      `${'trainer/replicated-job-name'} spec.template.spec.replicatedJobs[1].name is "data_init"; ${allowed}`,
     ]);
   });
 });
@@ -212,7 +212,7 @@ test('each single-document Trainer rule is found by its id', () => {
   const doc = runtime('rt', [rjob('a-name-of-twenty-one-', 'trainer', [{ name: 'x', image: 'i' }], 2)]);
   const job = trainJob({ runtimePatches: [{ manager: 'p', trainingRuntimeSpec: { template: { spec: { replicatedJobs: [{ name: 'node', template: { spec: { template: { spec: { containers: [{ name: 'node', env: [{ name: 'A' }] }] } } } } }] } } } }] });
   expect([...new Set([...kubernetesFindings(doc), ...kubernetesFindings(job)].map(f => f.rule))]).toEqual([
-    'trainer/replicated-job-name', 'trainer/runtime-step', 'trainer/patch-manager', 'trainer/patch-env',
+    'trainer/replicated-job-name-length', 'trainer/runtime-step', 'trainer/patch-manager', 'trainer/patch-env',
   ]);
 });
 
@@ -254,7 +254,7 @@ describe('app/trainjob-reach: what a TrainJob asks that never reaches the pods t
       { mlPolicy: { numNodes: 1, mpi: { runLauncherAsNode: false } } });
     const resources = { limits: { 'nvidia.com/gpu': 8 } };
     expect(reach(rt, trainJob({ trainer: { image: 'team/deepspeed:2', command: ['mpirun'], resourcesPerNode: resources, numNodes: 2 } }))).toEqual([
-      'chart/1 app/trainjob-reach spec.trainer.image is "team/deepspeed:2"; expected none on the mpi runtime "rt": Trainer v2.3.0 sets the TrainJob\'s image only on the "launcher" job (the one with the trainer step label), and the "node" job that runs the ranks keeps the runtime\'s image; give the runtime the image instead (one runtime per image)',
+      'chart/1 app/mpi-node-image spec.trainer.image is "team/deepspeed:2"; expected none on the mpi runtime "rt": Trainer v2.3.0 sets the TrainJob\'s image only on the "launcher" job (the one with the trainer step label), and the "node" job that runs the ranks keeps the runtime\'s image; give the runtime the image instead (one runtime per image)',
       'chart/1 app/trainjob-reach spec.trainer.resourcesPerNode is {"limits":{"nvidia.com/gpu":8}}; expected none on the mpi runtime "rt": without runLauncherAsNode, Trainer v2.3.0 applies resourcesPerNode only to the "launcher" job (the trainer step), and the "node" job that runs the ranks keeps the runtime\'s resources; set them on the runtime\'s nodes instead',
     ]);
     // With the launcher as a node, the resources reach both jobs (core/trainingruntime.go); the command is the launcher's by design.

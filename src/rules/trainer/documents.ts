@@ -2,14 +2,15 @@
  * The rules Kubeflow Trainer v2.3.0's webhooks apply to one document, offline: the runtime's steps
  * (pkg/webhooks/trainingruntime_webhook.go validateReplicatedJobs), the runtime patches of a
  * TrainJob that need no runtime (pkg/runtime/framework/plugins/jobset/jobset.go Validate), and the
- * replicated-job name limit that the next release (v2.4) adds. Checks against the runtime a
+ * replicated-job name limit that the next release (v2.4) adds (v2-4.ts). Checks against the runtime a
  * TrainJob names are across documents (validation/app/trainjob-runtime.ts).
  */
 import { Finding } from '../finding';
 import { TRAINER_COUNT_RULES, checkRuntimeCounts, checkTrainJobCounts } from './counts';
 import { isDomainPrefixedPath } from './domain-prefixed-path';
 import { checkJobSetTemplate } from './jobset-template';
-import { ANCESTOR_LABEL, MAX_REPLICATED_JOB_NAME, STEP_CONTAINERS } from './names';
+import { ANCESTOR_LABEL, STEP_CONTAINERS } from './names';
+import { TRAINER_V2_4_RULES, checkReplicatedJobNameLength, checkRuntimePrteEnv } from './v2-4';
 import { child, indexed } from '../kubernetes/field-path';
 import { checkTemplateMeta } from '../kubernetes/metadata';
 import { isObject } from '../kubernetes/names';
@@ -22,8 +23,7 @@ import { Rule } from '../rule';
 export const RUNTIME_STEP = new Rule('trainer', 'trainer/runtime-step', 'runtimes',
   'kubeflow/trainer v2.3.0 pkg/webhooks/trainingruntime_webhook.go validateReplicatedJobs (a step has one replica and its container)');
 export const REPLICATED_JOB_NAME = new Rule('trainer', 'trainer/replicated-job-name', 'runtimes',
-  'kubeflow/trainer v2.4 runtime validation (replicated-job names of at most 20 characters, so JobSet pod and service names fit); '
-  + 'sigs.k8s.io/jobset v0.12.0 ValidateCreate (the Job and pod names made from them are DNS-1035 labels)');
+  'sigs.k8s.io/jobset v0.12.0 ValidateCreate (the Job and pod names made from replicated-job names are DNS-1035 labels)');
 export const PATCH_MANAGER = new Rule('trainer', 'trainer/patch-manager', 'runtime-patches',
   'kubeflow/trainer v2.3.0 plugins/jobset Validate: validation.IsDomainPrefixedPath(runtimePatches[].manager)');
 export const PATCH_ENV = new Rule('trainer', 'trainer/patch-env', 'runtime-patches',
@@ -40,6 +40,7 @@ export const RUNTIME_REF_KIND = new Rule('trainer', 'trainer/runtime-ref-kind', 
   'kubeflow/trainer v2.3.0 pkg/webhooks/trainjob_webhook.go ValidateCreate (the runtime registry knows TrainingRuntime and ClusterTrainingRuntime of trainer.kubeflow.org: "unsupported runtime" otherwise)');
 export const TRAINER_RULES = [
   RUNTIME_REF_KIND, RUNTIME_STEP, REPLICATED_JOB_NAME, PATCH_MANAGER, PATCH_ENV, KUEUE_PATCH_METADATA, RUNTIME_POLICY, ...TRAINER_COUNT_RULES,
+  ...TRAINER_V2_4_RULES,
 ];
 
 /** The checks of a TrainingRuntime or ClusterTrainingRuntime. */
@@ -47,16 +48,14 @@ export function checkTrainingRuntime(doc: any, out: Finding[]): void {
   checkJobSetTemplate(doc?.spec?.template?.spec, 'spec.template.spec', out);
   checkRuntimePolicy(doc, out);
   checkRuntimeCounts(doc, out);
+  checkRuntimePrteEnv(doc, out);
   const jobs = doc?.spec?.template?.spec?.replicatedJobs;
   if (!Array.isArray(jobs)) return;
   const at = 'spec.template.spec.replicatedJobs';
   jobs.forEach((job: any, i: number) => {
     if (!isObject(job)) return;
     const jobAt = indexed(at, i);
-    if (typeof job.name === 'string' && job.name.length > MAX_REPLICATED_JOB_NAME) {
-      REPLICATED_JOB_NAME.report(out, child(jobAt, 'name'), job.name,
-        `expected at most ${MAX_REPLICATED_JOB_NAME} characters (Trainer v2.4 refuses longer names; the JobSet's pod names grow with them)`);
-    }
+    checkReplicatedJobNameLength(job, jobAt, out);
     // Trainer v2.3.0 stores any name; the JobSet webhook then refuses the JobSet of every TrainJob,
     // since "<TrainJob>-<name>-<index>" and its pod names must be DNS-1035 labels.
     if (typeof job.name === 'string' && !/^[a-z0-9-]*$/.test(job.name)) {

@@ -49,7 +49,9 @@ const POD_GROUP_KEYS: Readonly<Record<string, { readonly where: 'labels' | 'anno
 const normal = (p: unknown) => (typeof p === 'string' ? p.replace(/\/+$/, '').replace(/\/+/g, '/') || '/' : '');
 
 /** The checks of a TrainJob document against its runtime document; `origin` follows the runtime's name in messages. */
-export function reachFindings(job: any, runtime: any, policy: string | undefined, origin: string, report: Report, podNames: Report): void {
+export function reachFindings(
+  job: any, runtime: any, policy: string | undefined, origin: string, report: Report, podNames: Report, nodeImage: Report,
+): void {
   const name = runtime.metadata?.name;
   const rt = `the ${policy ?? 'plain'} runtime "${name}"${origin}`;
   const jobs: any[] = Array.isArray(runtime.spec?.template?.spec?.replicatedJobs) ? runtime.spec.template.spec.replicatedJobs : [];
@@ -63,8 +65,9 @@ export function reachFindings(job: any, runtime: any, policy: string | undefined
   // resourcesPerNode also to "node" when the launcher runs as a node (core/trainingruntime.go).
   const ranks = jobs.find(j => j?.name === NODE_JOB && ancestorOf(j) !== 'trainer');
   if (policy === 'mpi' && trainerJob && ranks) {
+    // Trainer v2.4.0 sets the image on the nodes too (v2-4.ts): a rule of the versions before it.
     if (trainer.image !== undefined) {
-      report('spec.trainer.image', trainer.image, `expected none on ${rt}: Trainer v2.3.0 sets the TrainJob's image only on the "${trainerJob.name}" job (the one with the trainer step label), `
+      nodeImage('spec.trainer.image', trainer.image, `expected none on ${rt}: Trainer v2.3.0 sets the TrainJob's image only on the "${trainerJob.name}" job (the one with the trainer step label), `
         + `and the "${NODE_JOB}" job that runs the ranks keeps the runtime's image; give the runtime the image instead (one runtime per image)`);
     }
     if (trainer.resourcesPerNode !== undefined && !launcherAsNode) {

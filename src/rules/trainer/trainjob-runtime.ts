@@ -17,6 +17,7 @@ import { DATASET_INITIALIZER, INITIALIZER_VOLUME, LAUNCHER_JOB, MODEL_INITIALIZE
 import { CLUSTER_RUNTIME, RuntimeReference, isTrainJob, isTrainerRuntime, runtimeKey, runtimeReferenceOf } from './runtime-lookup';
 import { torchtuneFindings } from './torchtune';
 import { JOBSET_POD_NAME, TRAINJOB_REACH, jobSetShape, reachFindings } from './trainjob-reach';
+import { MPI_LAUNCHER_IMAGE, MPI_NODE_IMAGE, PRTE_ENV, trainJobLauncherImage, trainJobPrteEnv } from './v2-4';
 import { nearest } from '../../util/nearest';
 
 export const TRAINJOB_RUNTIME = new Rule('trainer', 'app/trainjob-runtime', 'app',
@@ -41,7 +42,12 @@ export function trainJobRuntimes(docs: readonly AppDocument[], out: AppFinding[]
     const reach = reporter(TRAINJOB_REACH.id);
     const podNames = reporter(JOBSET_POD_NAME.id);
     const built: BuiltReports = {
-      coordinator: reporter(JOBSET_COORDINATOR.id), claims: reporter(JOBSET_CLAIM_NAME.id), slices: reporter(KUEUE_SLICE_SIZE.id),
+      coordinator: reporter(JOBSET_COORDINATOR.id),
+      claims: reporter(JOBSET_CLAIM_NAME.id),
+      slices: reporter(KUEUE_SLICE_SIZE.id),
+      launcherImage: reporter(MPI_LAUNCHER_IMAGE.id),
+      prteEnv: reporter(PRTE_ENV.id),
+      nodeImage: reporter(MPI_NODE_IMAGE.id),
     };
     const runtime = byKey.get(ref.key);
     const elsewhere = runtime ? undefined : runtimes.find(r => r.doc.kind === ref.kind && r.doc.metadata?.name === ref.name);
@@ -112,7 +118,15 @@ function volcanoQueue(job: any, runtime: any, origin: string, report: Report): v
     ? `expected a runtime whose "${VOLCANO_QUEUE}" annotation is a queue name or absent: the volcano runtime "${name}"${origin} sets it empty, and the Trainer webhook refuses the job (or patch it with a queue name)`
     : `expected a queue name, or no "${VOLCANO_QUEUE}" annotation (the queue then is Volcano's default): the volcano runtime "${name}"${origin} refuses an empty one`);
 }
-interface BuiltReports { readonly coordinator: Report; readonly claims: Report; readonly slices: Report }
+interface BuiltReports {
+  readonly coordinator: Report;
+  readonly claims: Report;
+  readonly slices: Report;
+  /** Trainer v2.4.0's changes for MPI jobs (v2-4.ts). */
+  readonly launcherImage: Report;
+  readonly prteEnv: Report;
+  readonly nodeImage: Report;
+}
 
 /** `origin` follows the runtime's name in messages: empty for the app's, the release for a built-in. */
 function checkAgainst(job: any, runtime: any, origin: string, report: Report, reach: Report, podNames: Report, built: BuiltReports): void {
@@ -159,6 +173,10 @@ function checkAgainst(job: any, runtime: any, origin: string, report: Report, re
     }
   });
   if (policy === 'torch') torchtuneFindings(job, name, report);
+  if (policy === 'mpi') {
+    trainJobPrteEnv(job, `"${name}"${origin}`, built.prteEnv);
+    trainJobLauncherImage(job, runtime, `"${name}"${origin}`, built.launcherImage);
+  }
   // plugins/mpi Validate: a launcher that trains as a node spreads over more nodes only with both jobs.
   const numNodes = job.spec?.trainer?.numNodes ?? 1;
   if (policy === 'mpi' && runtime.spec.mlPolicy.mpi.runLauncherAsNode === true && numNodes >= 2 && !(byName.has(LAUNCHER_JOB) && byName.has(NODE_JOB))) {
@@ -167,7 +185,7 @@ function checkAgainst(job: any, runtime: any, origin: string, report: Report, re
   // plugins/flux Validate refuses a job's numProcPerNode below 1: trainer/counts finds that on every
   // TrainJob, whatever its runtime, so it is not reported here a second time.
   volcanoQueue(job, runtime, origin, report);
-  reachFindings(job, runtime, policy, origin, reach, podNames);
+  reachFindings(job, runtime, policy, origin, reach, podNames, built.nodeImage);
   builtJobSetFindings(job, runtime, policy, origin, built.coordinator, built.claims);
   sliceSizes(job, jobs, patches, runtime, policy, origin, built.slices);
 }

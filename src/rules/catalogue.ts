@@ -32,7 +32,8 @@ export const JOBSET_DOCUMENT_RULES: readonly RuleInfo[] = JOBSET_TEMPLATE_RULES.
  * Kueue's rules over one document: a pod template's topology annotations (applied in the
  * Kubernetes walk over pod templates), a job's slices against its pods, a ClusterQueue's and a
  * ResourceFlavor's webhook checks (applied with the operators' rules of one document, operators.ts),
- * and the served API version of every Kueue object (applied by lint, src/cli/lint.ts).
+ * and the served API version of every Kueue object (applied with the operators' rules, and by lint to
+ * the Kueue kinds the rules do not know).
  */
 export const KUEUE_DOCUMENT_RULES: readonly RuleInfo[] = [
   ...KUEUE_TOPOLOGY_RULES, ...KUEUE_SLICE_RULES, ...CLUSTER_QUEUE_RULES, ...COHORT_RULES, ...RESOURCE_FLAVOR_RULES, ...KUEUE_API_VERSION_RULES,

@@ -10,6 +10,7 @@
 import { Finding } from './finding';
 import { checkKaiTopology } from './kai-topology';
 import { isKueueDocument } from './kueue/api';
+import { checkKueueApiVersion } from './kueue/api-version-served';
 import { checkClusterQueue } from './kueue/cluster-queue';
 import { checkCohort } from './kueue/cohort';
 import { checkResourceFlavor } from './kueue/resource-flavor';
@@ -56,6 +57,8 @@ export function kubeflowFindings(doc: any): Finding[] {
   if (typeof doc !== 'object' || doc === null) return out;
   // The KAI annotations are the library's own rule (catalogue.ts lists it), read on the same walk.
   checkKaiTopology(doc, out);
+  // Any v1beta1 Kueue object, of a kind the rules know or not: Kueue v0.20 and later do not serve it.
+  checkKueueApiVersion(doc, out);
   const facts = trainingKindOf(doc);
   if (facts !== undefined) {
     checkReplicas(doc, facts, out);

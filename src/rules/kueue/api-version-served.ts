@@ -10,7 +10,9 @@ import { Finding } from '../finding';
 import { Rule } from '../rule';
 
 export const KUEUE_API_VERSION_SERVED = new Rule('kueue', 'kueue/api-version-served', 'versions',
-  'kueue PR #14558 (v0.20: v1beta1 not served) and apis/kueue/v1beta1/*_conversion.go (the v1beta2 form)');
+  'kueue PR #14558 (v0.20: v1beta1 not served) and apis/kueue/v1beta1/*_conversion.go (the v1beta2 form)',
+  // Kueue v0.15 to v0.19 serve v1beta1: a target below v0.20 accepts it.
+  { upstream: 'kueue', from: 'v0.20' });
 
 export const KUEUE_API_VERSION_RULES = [KUEUE_API_VERSION_SERVED];
 

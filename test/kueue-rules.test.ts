@@ -9,8 +9,8 @@ import { checkResourceFlavor } from '../src/rules/kueue/resource-flavor';
  * the limits that need many entries, and the Kubernetes checks Kueue's webhooks call.
  */
 
-const clusterQueue = (spec: object) => ({ apiVersion: 'kueue.x-k8s.io/v1beta1', kind: 'ClusterQueue', metadata: { name: 'vision' }, spec });
-const flavor = (spec: object) => ({ apiVersion: 'kueue.x-k8s.io/v1beta1', kind: 'ResourceFlavor', metadata: { name: 'a100' }, spec });
+const clusterQueue = (spec: object) => ({ apiVersion: 'kueue.x-k8s.io/v1beta2', kind: 'ClusterQueue', metadata: { name: 'vision' }, spec });
+const flavor = (spec: object) => ({ apiVersion: 'kueue.x-k8s.io/v1beta2', kind: 'ResourceFlavor', metadata: { name: 'a100' }, spec });
 
 function findings(check: (doc: any, out: Finding[]) => void, doc: object): string[] {
   const out: Finding[] = [];
@@ -54,7 +54,7 @@ describe('ClusterQueue', () => {
 
   test('a negative quota, and a covered resource that is not a resource name', () => {
     expect(lint(clusterQueue({
-      cohort: 'gpus',
+      cohortName: 'gpus',
       resourceGroups: [{
         coveredResources: ['cpu', 'bad name'],
         flavors: [{ name: 'a100', resources: [{ name: 'cpu', nominalQuota: '-1', borrowingLimit: '-2' }, { name: 'bad name', nominalQuota: 1 }] }],
@@ -74,7 +74,7 @@ describe('ClusterQueue', () => {
 
   test('a valid queue has no findings', () => {
     expect(findings(checkClusterQueue, clusterQueue({
-      cohort: 'gpus',
+      cohortName: 'gpus',
       fairSharing: { weight: 0 },
       namespaceSelector: {},
       resourceGroups: [{

@@ -241,12 +241,12 @@ describe('Kueue\'s webhook checks: the same message at synth and in lint', () =>
     const result = runCli(['lint', '-'], withNamedFlavors(docs).map(d => JSON.stringify(d)).join('\n---\n'));
     return result.stdout.trim().split('\n').slice(0, -1).map(l => l.replace(/^<stdin>:\d+:\d+: /, ''));
   }
-  const clusterQueue = (spec: object) => ({ apiVersion: 'kueue.x-k8s.io/v1beta1', kind: 'ClusterQueue', metadata: { name: 'vision' }, spec });
+  const clusterQueue = (spec: object) => ({ apiVersion: 'kueue.x-k8s.io/v1beta2', kind: 'ClusterQueue', metadata: { name: 'vision' }, spec });
 
   test('kueue/cluster-queue-quotas: a lending limit above the nominal quota', () => {
     expect(synthErrors(c => new ClusterQueue(c, 'Q', { cohort: Cohort.fromName('gpus'), resourceGroups: [{ flavors: [{ flavor: flavor(c, 'a100'), quotas: [gpus(8, undefined, 16)] }] }] })))
       .toBe(report('[test/Q] spec.resourceGroups[0].flavors[0].resources[0].lendingLimit (resourceGroups) is 16; expected at most the nominalQuota (8): a ClusterQueue lends only from its own quota'));
-    expect(lint(clusterQueue({ cohort: 'gpus', resourceGroups: [{ coveredResources: ['nvidia.com/gpu'], flavors: [{ name: 'a100', resources: [{ name: 'nvidia.com/gpu', nominalQuota: 8, lendingLimit: 16 }] }] }] })))
+    expect(lint(clusterQueue({ cohortName: 'gpus', resourceGroups: [{ coveredResources: ['nvidia.com/gpu'], flavors: [{ name: 'a100', resources: [{ name: 'nvidia.com/gpu', nominalQuota: 8, lendingLimit: 16 }] }] }] })))
       .toEqual(['ClusterQueue vision: spec.resourceGroups[0].flavors[0].resources[0].lendingLimit is 16; expected at most the nominalQuota (8): a ClusterQueue lends only from its own quota [kueue/cluster-queue-quotas]']);
   });
 
@@ -297,7 +297,7 @@ describe('Kueue\'s webhook checks: the same message at synth and in lint', () =>
   test('kueue/resource-flavor-taints: two taints of one key and effect', () => {
     expect(synthErrors(c => new ResourceFlavor(c, 'F', { nodeTaints: [{ key: 'gpu', effect: 'NoSchedule' }, { key: 'gpu', value: 'x', effect: 'NoSchedule' }] })))
       .toBe(report('[test/F] spec.nodeTaints[1] (nodeTaints) is "gpu:NoSchedule"; expected taints unique by key and effect; an earlier taint has both'));
-    expect(lint({ apiVersion: 'kueue.x-k8s.io/v1beta1', kind: 'ResourceFlavor', metadata: { name: 'a100' }, spec: { nodeTaints: [{ key: 'bad key', effect: 'NoSchedule' }] } }))
+    expect(lint({ apiVersion: 'kueue.x-k8s.io/v1beta2', kind: 'ResourceFlavor', metadata: { name: 'a100' }, spec: { nodeTaints: [{ key: 'bad key', effect: 'NoSchedule' }] } }))
       .toEqual(['ResourceFlavor a100: spec.nodeTaints[0].key is "bad key"; expected a taint key: an optional DNS subdomain prefix and "/", then at most 63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit [kueue/resource-flavor-taints]']);
   });
 

@@ -17,10 +17,11 @@
  * The input's v1beta1 objects come here in their v1beta2 form (convert.ts reads them so).
  */
 import { quoteString } from './convert-code';
-import { KUEUE_API_VERSION, KUEUE_KINDS, KUEUE_MAPPERS, KueueKind, KueueReference } from './convert-kueue';
+import { KUEUE_KINDS, KUEUE_MAPPERS, KueueKind, KueueReference } from './convert-kueue';
 import type { L2Mapping } from './convert-mappers';
 import type { ChartInput } from './convert-reader';
 import { normalised } from './convert-typed';
+import { KUEUE_API_VERSION } from '../rules/kueue/api';
 
 /** What convert does with the input's Kueue objects. */
 export interface KueuePlan {

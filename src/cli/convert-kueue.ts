@@ -25,6 +25,7 @@
  */
 import { Expr, array, call, json, object, print, quoteString } from './convert-code';
 import { isObject as isMap } from '../rules/kubernetes/names';
+import { KUEUE_API_VERSION } from '../rules/kueue/api';
 import { kueueV1beta2Form } from '../rules/kueue/v1beta2-form';
 
 /** A Kueue object another one names: its kind and `metadata.name`. */
@@ -273,21 +274,23 @@ const cohortReference = (name: unknown): KueueReference[] => (isString(name) && 
 
 const cohort: KueueMapper = {
   construct: 'Cohort',
-  references: doc => [...cohortReference(doc.spec?.parentName), ...groupReferences(doc.spec)],
+  // In the order the construct adds its dependencies (flavors, then the parent), which cdk8s's order follows.
+  references: doc => [...groupReferences(doc.spec), ...cohortReference(doc.spec?.parentName)],
   unsaid: doc => {
     const spec = doc.spec;
     return [
       ...metadataUnsaid(doc, false),
       ...topLevelUnsaid(doc, ['spec']),
       ...outside(spec, ['parentName', 'resourceGroups', 'fairSharing'], 'spec'),
-      ...isMap(spec) && Object.keys(spec).length > 0 ? [] : ['a Cohort without spec fields'],
+      ...spec === undefined || isMap(spec) ? [] : ['spec as written'],
       ...spec?.parentName === undefined || isString(spec.parentName) ? [] : ['spec.parentName as written'],
       ...fairSharingSaid(spec?.fairSharing) ? [] : ['spec.fairSharing other than a weight written as a string'],
       ...spec?.resourceGroups === undefined ? [] : groupsUnsaid(spec.resourceGroups),
     ];
   },
   code: (doc, chart, id, variable) => {
-    const spec = doc.spec;
+    // A root cohort with no quota of its own has nothing in its spec (`{}`, or none at all).
+    const spec = doc.spec ?? {};
     const imports = ['cdk8s-kubeflow Cohort'];
     const props: Array<[string, Expr]> = [['metadata', json(doc.metadata)]];
     if (isString(spec.parentName) && spec.parentName !== '') props.push(['parent', ref(variable({ kind: 'Cohort', name: spec.parentName }))]);
@@ -305,7 +308,8 @@ const namedChecks = (strategy: any): string[] | undefined =>
 
 const queue: KueueMapper = {
   construct: 'ClusterQueue',
-  references: doc => [...cohortReference(doc.spec?.cohortName), ...groupReferences(doc.spec)],
+  // In the order the construct adds its dependencies (flavors, then the cohort), which cdk8s's order follows.
+  references: doc => [...groupReferences(doc.spec), ...cohortReference(doc.spec?.cohortName)],
   unsaid: doc => {
     const spec = doc.spec;
     const p = spec?.preemption;
@@ -402,21 +406,18 @@ export const KUEUE_MAPPERS: { readonly [kind in KueueKind]: KueueMapper } = {
 /** The kinds in the order their references allow deciding them: a kind names only kinds before it. */
 export const KUEUE_KINDS: readonly KueueKind[] = ['Topology', 'WorkloadPriorityClass', 'ResourceFlavor', 'Cohort', 'ClusterQueue', 'LocalQueue'];
 
-/** What convert writes Kueue objects as. */
-export const KUEUE_API_VERSION = 'kueue.x-k8s.io/v1beta2';
-
 /**
  * A Kueue object as the API server and Kueue read it, for comparing the input with what the
  * generated module writes; the differences convert accepts, the only ones: a v1beta1 object is its
  * v1beta2 form (convert writes v1beta2), a quota amount written as a number is the same quantity
- * as its string (`8` is `"8"`), and a ResourceFlavor without spec is one with `spec: {}` (Kueue's
- * Go type has a zero spec either way). Any other document comes back as it is.
+ * as its string (`8` is `"8"`), and a ResourceFlavor or a Cohort without spec is one with `spec: {}`
+ * (Kueue's Go types have a zero spec either way). Any other document comes back as it is.
  */
 export function kueueAsRead(doc: any): any {
   const form = kueueV1beta2Form(doc).doc;
   if (form?.apiVersion !== KUEUE_API_VERSION) return form;
   const out = JSON.parse(JSON.stringify(form));
-  if (out.kind === 'ResourceFlavor' && out.spec === undefined) out.spec = {};
+  if ((out.kind === 'ResourceFlavor' || out.kind === 'Cohort') && out.spec === undefined) out.spec = {};
   for (const g of Array.isArray(out.spec?.resourceGroups) ? out.spec.resourceGroups : []) {
     for (const f of Array.isArray(g?.flavors) ? g.flavors : []) {
       for (const q of Array.isArray(f?.resources) ? f.resources : []) {

@@ -12,8 +12,9 @@ import { chartInputs } from './convert-reader';
 import { runtimesNamedAhead } from './convert-runtime';
 import { InputDocument } from './input';
 import { lint } from './lint';
+import { KUEUE_V1BETA1 } from '../rules/kueue/api';
 import { KUEUE_API_VERSION_SERVED } from '../rules/kueue/api-version-served';
-import { KUEUE_V1BETA1, kueueV1beta2Form } from '../rules/kueue/v1beta2-form';
+import { kueueV1beta2Form } from '../rules/kueue/v1beta2-form';
 
 /** The generated module and what it holds. */
 export interface Conversion {

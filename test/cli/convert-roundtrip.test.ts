@@ -101,7 +101,7 @@ describe('every file of the corpora and of the examples\' output converts', () =
     for (const [id, objects] of byChart) expect([id, objects.map(kueueAsRead)]).toStrictEqual([id, files.get(id)]);
     // Every Kueue object of the examples by its L2, the LocalQueues linked to the platform's ClusterQueues.
     expect(wholeDist.tiers.filter(t => t.kind.startsWith('kueue.x-k8s.io/')).map(t => `${t.kind.split(' ')[1]}: ${t.tier} ${t.objects}`)).toEqual([
-      'ClusterQueue: l2 5', 'LocalQueue: l2 5', 'ResourceFlavor: l2 2', 'Topology: l2 1', 'WorkloadPriorityClass: l2 2',
+      'ClusterQueue: l2 5', 'Cohort: l2 3', 'LocalQueue: l2 5', 'ResourceFlavor: l2 2', 'Topology: l2 1', 'WorkloadPriorityClass: l2 2',
     ]);
   });
 

@@ -35,8 +35,8 @@ describe('--version and --help', () => {
   test.each([['--help'], ['-h'], ['help']])('%s prints the usage of every command on standard output, status 0', flag => {
     expect(command([flag])).toEqual(ok(USAGE));
     expect(USAGE.split('\n').filter(l => l.startsWith('  cdk8s-kubeflow '))).toEqual([
-      '  cdk8s-kubeflow lint [--format text|json|github] [--rules-off SOURCE]... PATH...',
-      '  cdk8s-kubeflow plan [--format markdown|text|json] PATH... [--against PATH]... [--queues PATH]...',
+      '  cdk8s-kubeflow lint [--format text|json|github] [--rules-off SOURCE]... [--target VERSIONS] PATH...',
+      '  cdk8s-kubeflow plan [--format markdown|text|json] [--target VERSIONS] PATH... [--against PATH]... [--queues PATH]...',
       '  cdk8s-kubeflow rules',
       '  cdk8s-kubeflow convert [--out FILE] PATH...',
       '  cdk8s-kubeflow COMMAND --help',
@@ -55,7 +55,7 @@ describe('--version and --help', () => {
   });
 
   test('the usage of plan, exactly', () => {
-    expect(command(['plan', '--help']).stdout).toBe(`Usage: cdk8s-kubeflow plan [--format markdown|text|json] PATH... [--against PATH]... [--queues PATH]...
+    expect(command(['plan', '--help']).stdout).toBe(`Usage: cdk8s-kubeflow plan [--format markdown|text|json] [--target VERSIONS] PATH... [--against PATH]... [--queues PATH]...
 
 Pods, accelerators, CPU and memory per training job (a TrainJob through its runtime in the same
 input) and per notebook workspace (its WorkspaceKind's pod config in the same input), per Kueue
@@ -69,6 +69,8 @@ Options:
   --against PATH               the manifests to compare with (repeat it for more paths)
   --queues PATH                Kueue objects (ClusterQueue, LocalQueue, ResourceFlavor, Cohort)
                                kept apart from the jobs (repeat it for more paths)
+  --target VERSIONS            the versions the cluster runs, as lint takes them (kueue=v0.19,...);
+                               checked against the support window and named on standard error
   -h, --help                   print this help
 
 PATH is a YAML file, a folder (searched recursively for *.yaml and *.yml) or - for standard input.
@@ -78,8 +80,8 @@ Exit status: 0 planned, 1 an input document is not YAML, 2 usage error, 3 intern
 
   test('each command\'s usage starts with its synopsis and lists -h, --help', () => {
     expect(Object.entries(COMMAND_USAGE).map(([name, text]) => [name, text.split('\n')[0], text.includes('  -h, --help ')])).toEqual([
-      ['lint', 'Usage: cdk8s-kubeflow lint [--format text|json|github] [--rules-off SOURCE]... PATH...', true],
-      ['plan', 'Usage: cdk8s-kubeflow plan [--format markdown|text|json] PATH... [--against PATH]... [--queues PATH]...', true],
+      ['lint', 'Usage: cdk8s-kubeflow lint [--format text|json|github] [--rules-off SOURCE]... [--target VERSIONS] PATH...', true],
+      ['plan', 'Usage: cdk8s-kubeflow plan [--format markdown|text|json] [--target VERSIONS] PATH... [--against PATH]... [--queues PATH]...', true],
       ['rules', 'Usage: cdk8s-kubeflow rules', true],
       ['convert', 'Usage: cdk8s-kubeflow convert [--out FILE] PATH...', true],
     ]);
@@ -320,8 +322,8 @@ describe('docs/cli.md, the manual page', () => {
     const options = doc.slice(doc.indexOf('## OPTIONS'), doc.indexOf('## EXIT STATUS'));
     const documented = [...options.matchAll(/^\| `(--?[a-z-]+)/gm)].map(m => m[1]);
     const inHelp = [...new Set(Object.values(COMMAND_USAGE).join('\n').match(/^ {2}(--?[a-z-]+)/gm)!.map(o => o.trim()))];
-    expect(inHelp.sort()).toEqual(['--against', '--format', '--out', '--queues', '--rules-off', '-h']);
+    expect(inHelp.sort()).toEqual(['--against', '--format', '--out', '--queues', '--rules-off', '--target', '-h']);
     expect(inHelp.filter(o => !documented.includes(o))).toEqual([]);
-    expect(documented).toEqual(['--format', '--format', '--rules-off', '--against', '--queues', '--out', '-h', '--version']);
+    expect(documented).toEqual(['--format', '--format', '--rules-off', '--target', '--against', '--queues', '--out', '-h', '--version']);
   });
 });

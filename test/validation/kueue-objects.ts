@@ -17,8 +17,13 @@ export function resourceFlavor(name: string, spec: object = {}): any {
 
 /** The documents, then a ResourceFlavor for each flavor their ClusterQueues name (an input that defines what it names). */
 export function withNamedFlavors(docs: readonly any[]): any[] {
-  const named = docs.flatMap(d => (d?.kind === 'ClusterQueue' ? (d.spec?.resourceGroups ?? []).flatMap((g: any) => (g?.flavors ?? []).map((f: any) => f?.name)) : []));
-  return [...docs, ...[...new Set<string>(named)].map(name => ({ apiVersion: API, kind: 'ResourceFlavor', metadata: { name } }))];
+  // Each flavor in the version of the first queue that names it, so an input is all v1beta1 or all v1beta2.
+  const named = new Map<string, string>();
+  for (const d of docs) {
+    if (d?.kind !== 'ClusterQueue') continue;
+    for (const g of d.spec?.resourceGroups ?? []) for (const f of g?.flavors ?? []) if (!named.has(f?.name)) named.set(f?.name, d.apiVersion ?? API);
+  }
+  return [...docs, ...[...named].map(([name, apiVersion]) => ({ apiVersion, kind: 'ResourceFlavor', metadata: { name } }))];
 }
 
 /** A ClusterQueue with one resource group covering the resources of its first flavor. */

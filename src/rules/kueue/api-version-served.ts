@@ -5,7 +5,8 @@
  * version to write and the object's v1beta2 form in short (v1beta2-form.ts makes it as Kueue's
  * conversion does), so the fix is in the message.
  */
-import { KUEUE_V1BETA1, KUEUE_V1BETA2, kueueV1beta2Form } from './v1beta2-form';
+import { KUEUE_API_VERSION, KUEUE_V1BETA1 } from './api';
+import { kueueV1beta2Form } from './v1beta2-form';
 import { Finding } from '../finding';
 import { Rule } from '../rule';
 
@@ -22,5 +23,5 @@ export function checkKueueApiVersion(doc: any, out: Finding[]): void {
   const { changes } = kueueV1beta2Form(doc);
   const form = changes.length === 0 ? 'its v1beta2 form changes only the apiVersion' : `its v1beta2 form: ${changes.join('; ')}`;
   KUEUE_API_VERSION_SERVED.report(out, 'apiVersion', doc.apiVersion,
-    `expected ${KUEUE_V1BETA2}: Kueue v0.20 and later do not serve v1beta1 (${form})`);
+    `expected ${KUEUE_API_VERSION}: Kueue v0.20 and later do not serve v1beta1 (${form})`);
 }

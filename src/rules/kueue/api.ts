@@ -12,8 +12,11 @@ export const KUEUE_GROUP = 'kueue.x-k8s.io';
 /** The API version the library writes. */
 export const KUEUE_API_VERSION = `${KUEUE_GROUP}/v1beta2`;
 
+/** The older API version, which Kueue v0.20 and later do not serve (lint still reads it). */
+export const KUEUE_V1BETA1 = `${KUEUE_GROUP}/v1beta1`;
+
 /** The API versions whose documents the rules judge: the one written, and the older one lint reads. */
-export const KUEUE_API_VERSIONS: readonly string[] = [`${KUEUE_GROUP}/v1beta1`, KUEUE_API_VERSION];
+export const KUEUE_API_VERSIONS: readonly string[] = [KUEUE_V1BETA1, KUEUE_API_VERSION];
 
 /**
  * Whether a document is a Kueue object of a version the rules read (v1beta1 or v1beta2), and, with
@@ -30,7 +33,7 @@ export function isKueueGroup(doc: any): boolean {
 }
 
 /** Whether a Kueue document is written in v1beta1 (which names fields the older way). */
-const isV1beta1 = (doc: any) => doc?.apiVersion === `${KUEUE_GROUP}/v1beta1`;
+const isV1beta1 = (doc: any) => doc?.apiVersion === KUEUE_V1BETA1;
 
 /** The field of a ClusterQueue's spec that names its cohort in the document's version. */
 export function cohortFieldOf(doc: any): 'cohort' | 'cohortName' {

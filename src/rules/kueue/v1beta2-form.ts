@@ -18,11 +18,9 @@
  * A Topology without `spec` gets a note: later v1beta2 schemas require one.
  * Pure: the input is not changed, and the same input gives the same output.
  */
-import { KUEUE_GROUP } from './api';
+import { KUEUE_API_VERSION, KUEUE_GROUP, KUEUE_V1BETA1 } from './api';
 import { isObject } from '../kubernetes/names';
 
-export const KUEUE_V1BETA1 = `${KUEUE_GROUP}/v1beta1`;
-export const KUEUE_V1BETA2 = `${KUEUE_GROUP}/v1beta2`;
 
 /** A document in its v1beta2 form and what changed, one short line per field (`spec.cohort -> spec.cohortName`). */
 export interface KueueV1beta2Form {
@@ -55,7 +53,7 @@ const clone = (v: any): any => (v === undefined ? undefined : JSON.parse(JSON.st
 export function kueueV1beta2Form(doc: any): KueueV1beta2Form {
   if (!isObject(doc) || doc.apiVersion !== KUEUE_V1BETA1) return { doc, changes: [] };
   const changes: string[] = [];
-  let out: { [key: string]: any } = replaceKey(clone(doc), 'apiVersion', [['apiVersion', KUEUE_V1BETA2]]);
+  let out: { [key: string]: any } = replaceKey(clone(doc), 'apiVersion', [['apiVersion', KUEUE_API_VERSION]]);
   if (out.status !== undefined) {
     out = replaceKey(out, 'status', []);
     changes.push('status left out (Kueue writes it)');

@@ -82,7 +82,7 @@ func (r Result) Problem() string {
 		return problem
 	}
 	if len(r.Pruned) > 0 {
-		return fmt.Sprintf("%s: the API server prunes fields not in the v2.3.0 CRD schema: %v", r.Document.Label(), r.Pruned)
+		return fmt.Sprintf("%s: the API server prunes fields not in the %s CRD schema: %v", r.Document.Label(), Release, r.Pruned)
 	}
 	return ""
 }

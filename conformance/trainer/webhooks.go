@@ -35,7 +35,6 @@ import (
 
 	configapi "github.com/kubeflow/trainer/v2/pkg/apis/config/v1alpha1"
 	trainer "github.com/kubeflow/trainer/v2/pkg/apis/trainer/v1alpha1"
-	"github.com/kubeflow/trainer/v2/pkg/config"
 	jobruntime "github.com/kubeflow/trainer/v2/pkg/runtime"
 	runtimecore "github.com/kubeflow/trainer/v2/pkg/runtime/core"
 	"github.com/kubeflow/trainer/v2/pkg/webhooks"
@@ -114,7 +113,7 @@ type Cluster struct {
 // (cmd/trainer-controller-manager: config.Load without a file, runtimecore.New, webhooks.Setup),
 // with a controller-runtime fake client holding the objects instead of the manager's cache.
 func NewCluster(ctx context.Context, scheme *apiruntime.Scheme, objects []client.Object) (*Cluster, error) {
-	options, cfg, err := config.Load(scheme, "")
+	options, cfg, err := loadConfig(scheme)
 	if err != nil {
 		return nil, fmt.Errorf("loading the trainer's default configuration: %w", err)
 	}

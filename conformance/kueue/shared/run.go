@@ -24,7 +24,7 @@ const FixturesDir = "../../testdata/kueue"
 // figures counts one run.
 type figures struct {
 	documents, accepted, refused, webhooked, converted int
-	byVersion, byKind                                   map[string]int
+	byVersion, byKind                                  map[string]int
 }
 
 func newFigures() *figures {

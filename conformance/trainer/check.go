@@ -330,7 +330,7 @@ func (c *Checker) Check(ctx context.Context, set []corpus.Document) ([]Result, e
 			result.Note = ambiguous[*ref]
 			if result.Accepted() {
 				result.Built, result.BuildError = cluster.Build(ctx, result.Verdict.Object, a.namespace)
-				if result.BuildError == nil {
+				if result.BuildError == nil && JobSetWebhooks {
 					verdict, err := cluster.CreateJobSet(ctx, result.Built.JobSet)
 					if err != nil {
 						return nil, fmt.Errorf("%s: the built JobSet: %w", d.Label(), err)

@@ -38,7 +38,6 @@ import (
 	jobruntime "github.com/kubeflow/trainer/v2/pkg/runtime"
 	runtimecore "github.com/kubeflow/trainer/v2/pkg/runtime/core"
 	"github.com/kubeflow/trainer/v2/pkg/webhooks"
-	jobsetwebhooks "sigs.k8s.io/jobset/pkg/webhooks"
 )
 
 // Paths the release's webhook configurations call (manifests/base/webhook/manifests.yaml); the
@@ -131,7 +130,7 @@ func NewCluster(ctx context.Context, scheme *apiruntime.Scheme, objects []client
 		return nil, fmt.Errorf("setting up the %s webhook: %w", failed, err)
 	}
 	// The JobSet controller's webhooks, on the same server: their paths are JobSet's own.
-	if err := jobsetwebhooks.Setup(mgr); err != nil {
+	if err := setupJobSetWebhooks(mgr); err != nil {
 		return nil, fmt.Errorf("setting up the JobSet webhooks: %w", err)
 	}
 	return &Cluster{scheme: scheme, mux: server.WebhookMux(), client: c, runtimes: runtimes}, nil

@@ -224,9 +224,10 @@ project.compileTask.exec('ts-node --transpile-only --project tsconfig.dev.json s
 // a CI step's call starts without resolving, reading and compiling a hundred modules (docs/cli.md).
 project.compileTask.exec('ts-node --transpile-only --project tsconfig.dev.json scripts/bundle-cli.ts');
 
-// Kubernetes' own validation (1.34 and 1.35), the training operator's webhooks (v1.9.4 and v1.9.0), Kubeflow
-// Trainer's webhooks (v2.3.0 and v2.2.0) and Kueue's (v0.15.2 and v0.19.2), run in Go on every manifest the tests wrote, on dist/ and on a
-// differential corpus (conformance/README.md); first, upstream/ against the pinned releases.
+// Kubernetes' own validation (1.34 and 1.35), the training operator's webhooks (v1.9.4 and
+// v1.9.0), Kubeflow Trainer's webhooks (v2.3.0 and v2.2.0) and Kueue's (v0.15.2 and v0.19.2), run
+// in Go on every manifest the tests wrote, on dist/ and on a differential corpus
+// (conformance/README.md); first, upstream/ against the pinned releases.
 project.addTask('test:conformance', {
   description: 'upstream/ against the pinned releases, then Kubernetes 1.34 and 1.35 validation, the training-operator v1.9.4 and v1.9.0, Trainer v2.3.0 and v2.2.0, and Kueue v0.15.2 and v0.19.2 webhooks (Go, conformance/) on the tests\', examples\' and differential manifests',
   steps: [

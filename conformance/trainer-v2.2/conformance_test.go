@@ -100,13 +100,14 @@ func TestWebhooks(t *testing.T) {
 	if err := checker.Share(docs); err != nil {
 		t.Fatal(err)
 	}
+	// Each file with a trainer document, in order, and every document of it (a set).
 	var files []string
+	listed := map[string]bool{}
 	byFile := map[string][]corpus.Document{}
 	for _, d := range docs {
-		if IsTrainerKind(d) {
-			if _, seen := byFile[d.File]; !seen {
-				files = append(files, d.File)
-			}
+		if IsTrainerKind(d) && !listed[d.File] {
+			listed[d.File] = true
+			files = append(files, d.File)
 		}
 		byFile[d.File] = append(byFile[d.File], d)
 	}

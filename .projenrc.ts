@@ -233,11 +233,12 @@ project.compileTask.exec('ts-node --transpile-only --project tsconfig.dev.json s
 // a CI step's call starts without resolving, reading and compiling a hundred modules (docs/cli.md).
 project.compileTask.exec('ts-node --transpile-only --project tsconfig.dev.json scripts/bundle-cli.ts');
 
-// Kubernetes' own validation (1.34), the training operator's webhooks (v1.9.4) and Kubeflow
-// Trainer's webhooks (v2.3.0), run in Go on every manifest the tests wrote, on dist/ and on a
-// differential corpus (conformance/README.md); first, upstream/ against the pinned releases.
+// Kubernetes' own validation (1.34 and 1.35), the training operator's webhooks (v1.9.4 and
+// v1.9.0), Kubeflow Trainer's webhooks (v2.3.0 and v2.2.0) and Kueue's (v0.15.2 and v0.19.2), run
+// in Go on every manifest the tests wrote, on dist/ and on a differential corpus
+// (conformance/README.md); first, upstream/ against the pinned releases.
 project.addTask('test:conformance', {
-  description: 'upstream/ against the pinned releases, then Kubernetes 1.34 validation, the training-operator v1.9.4 and Trainer v2.3.0 webhooks (Go, conformance/) on the tests\', examples\' and differential manifests',
+  description: 'upstream/ against the pinned releases, then Kubernetes 1.34 and 1.35 validation, the training-operator v1.9.4 and v1.9.0, Trainer v2.3.0 and v2.2.0, and Kueue v0.15.2 and v0.19.2 webhooks (Go, conformance/) on the tests\', examples\' and differential manifests',
   steps: [
     // The pinned upstream files against the releases themselves (training-operator v1.9.4 and
     // Trainer v2.3.0 are downloaded for the webhooks below anyway; a few seconds once cached).
@@ -255,6 +256,18 @@ project.addTask('test:conformance', {
     { exec: 'go test -count=1 -v ./...', cwd: 'conformance/kube' },
     // Agreement per source; an undecided disagreement fails (conformance/testdata/fuzz-decided.json).
     { exec: 'ts-node --transpile-only --project tsconfig.dev.json scripts/leaf-fuzz-compare.ts' },
+    // The other end of each upstream's window (docs/versions.md), each module with the build list
+    // its release pins, printing one summary line per version: Kueue's CRDs, conversion and
+    // webhooks at v0.15.2 and v0.19.2 (one shared source, conformance/kueue/shared), Trainer v2.2.0
+    // beside v2.3.0, the training operator v1.9.0 beside v1.9.4, Kubernetes 1.35 beside 1.34 (not
+    // on the leaf fuzz corpus: 1.34 judges that).
+    { exec: 'go test -count=1 -v ./...', cwd: 'conformance/kueue/v0.15' },
+    { exec: 'go test -count=1 -v ./...', cwd: 'conformance/kueue/v0.19' },
+    { exec: 'go test -count=1 -v ./...', cwd: 'conformance/trainer-v2.2' },
+    // The training operator v1.9.0 beside v1.9.4: its webhooks on the manifests and the fixtures
+    // (the differential and leaf fuzz verdicts stay v1.9.4's, which kube/ and the comparison read).
+    { exec: 'go test -count=1 -v -skip \'TestDifferential$|TestLeafFuzz\' ./...', cwd: 'conformance/kubeflow-v1.9.0' },
+    { exec: 'go test -count=1 -v -skip TestLeafFuzz ./...', cwd: 'conformance/kube-v1.35' },
   ],
 });
 

@@ -1,7 +1,8 @@
-// Package kube runs Kubernetes 1.34's own validation on the manifests the library emits: object
-// metadata with k8s.io/apimachinery's ValidateObjectMeta, and every pod template through the same
-// steps the API server takes (defaulting, conversion to the internal types, dropping disabled
-// fields, ValidatePodTemplateSpec with the options of the default feature gates).
+// Package kube runs Kubernetes' own validation (1.34; 1.35 as ../kube-v1.35, which links these
+// files) on the manifests the library emits: object metadata with k8s.io/apimachinery's
+// ValidateObjectMeta, and every pod template through the same steps the API server takes
+// (defaulting, conversion to the internal types, dropping disabled fields, ValidatePodTemplateSpec
+// with the options of the default feature gates).
 package kube
 
 import (

@@ -82,7 +82,7 @@ func (r Result) Problem() string {
 		return problem
 	}
 	if len(r.Pruned) > 0 {
-		return fmt.Sprintf("%s: the API server prunes fields not in the v2.3.0 CRD schema: %v", r.Document.Label(), r.Pruned)
+		return fmt.Sprintf("%s: the API server prunes fields not in the %s CRD schema: %v", r.Document.Label(), Release, r.Pruned)
 	}
 	return ""
 }
@@ -330,7 +330,7 @@ func (c *Checker) Check(ctx context.Context, set []corpus.Document) ([]Result, e
 			result.Note = ambiguous[*ref]
 			if result.Accepted() {
 				result.Built, result.BuildError = cluster.Build(ctx, result.Verdict.Object, a.namespace)
-				if result.BuildError == nil {
+				if result.BuildError == nil && JobSetWebhooks {
 					verdict, err := cluster.CreateJobSet(ctx, result.Built.JobSet)
 					if err != nil {
 						return nil, fmt.Errorf("%s: the built JobSet: %w", d.Label(), err)

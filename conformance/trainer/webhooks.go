@@ -35,11 +35,9 @@ import (
 
 	configapi "github.com/kubeflow/trainer/v2/pkg/apis/config/v1alpha1"
 	trainer "github.com/kubeflow/trainer/v2/pkg/apis/trainer/v1alpha1"
-	"github.com/kubeflow/trainer/v2/pkg/config"
 	jobruntime "github.com/kubeflow/trainer/v2/pkg/runtime"
 	runtimecore "github.com/kubeflow/trainer/v2/pkg/runtime/core"
 	"github.com/kubeflow/trainer/v2/pkg/webhooks"
-	jobsetwebhooks "sigs.k8s.io/jobset/pkg/webhooks"
 )
 
 // Paths the release's webhook configurations call (manifests/base/webhook/manifests.yaml); the
@@ -114,7 +112,7 @@ type Cluster struct {
 // (cmd/trainer-controller-manager: config.Load without a file, runtimecore.New, webhooks.Setup),
 // with a controller-runtime fake client holding the objects instead of the manager's cache.
 func NewCluster(ctx context.Context, scheme *apiruntime.Scheme, objects []client.Object) (*Cluster, error) {
-	options, cfg, err := config.Load(scheme, "")
+	options, cfg, err := loadConfig(scheme)
 	if err != nil {
 		return nil, fmt.Errorf("loading the trainer's default configuration: %w", err)
 	}
@@ -132,7 +130,7 @@ func NewCluster(ctx context.Context, scheme *apiruntime.Scheme, objects []client
 		return nil, fmt.Errorf("setting up the %s webhook: %w", failed, err)
 	}
 	// The JobSet controller's webhooks, on the same server: their paths are JobSet's own.
-	if err := jobsetwebhooks.Setup(mgr); err != nil {
+	if err := setupJobSetWebhooks(mgr); err != nil {
 		return nil, fmt.Errorf("setting up the JobSet webhooks: %w", err)
 	}
 	return &Cluster{scheme: scheme, mux: server.WebhookMux(), client: c, runtimes: runtimes}, nil

@@ -1,0 +1,1 @@
+../kube/check.go

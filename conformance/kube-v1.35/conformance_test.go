@@ -1,0 +1,1 @@
+../kube/conformance_test.go

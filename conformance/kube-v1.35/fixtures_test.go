@@ -1,0 +1,1 @@
+../kube/fixtures_test.go

@@ -1,0 +1,1 @@
+../kube/fuzz_test.go

@@ -1,0 +1,1 @@
+../kubeflow/conformance_test.go

@@ -1,0 +1,1 @@
+../kubeflow/fuzz_test.go

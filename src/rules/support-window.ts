@@ -54,7 +54,7 @@ export const SUPPORT_WINDOW: readonly UpstreamWindow[] = [
     scheme: 'semver',
     versions: [
       { version: 'v1.34.4', proof: 'code', how: 'k8s.io/kubernetes validation in conformance/kube; the control-plane tier (test/cluster) runs kube-apiserver v1.34.4' },
-      { version: 'v1.35.0', proof: 'code', how: 'k8s.io/kubernetes validation in conformance/kube' },
+      { version: 'v1.35.0', proof: 'code', how: 'k8s.io/kubernetes validation in conformance/kube-v1.35 (the same checks as conformance/kube, built with v1.35.0)' },
     ],
   },
   {
@@ -64,7 +64,7 @@ export const SUPPORT_WINDOW: readonly UpstreamWindow[] = [
     newest: 'v1.9.4',
     scheme: 'semver',
     versions: [
-      { version: 'v1.9.0', proof: 'crds', how: 'the v1 CRDs of the release line (upstream/crds/training-operator pins v1.9.4\'s); no code of v1.9.0 runs here' },
+      { version: 'v1.9.0', proof: 'code', how: 'the v1 webhooks\' validation in conformance/kubeflow-v1.9.0 (its CRDs are not checked apart: upstream/crds/training-operator pins v1.9.4\'s)' },
       { version: 'v1.9.4', proof: 'code', how: 'the v1 webhooks\' validation in conformance/kubeflow; CRDs pinned in upstream/crds/training-operator' },
     ],
   },
@@ -86,7 +86,7 @@ export const SUPPORT_WINDOW: readonly UpstreamWindow[] = [
     newest: 'v2.4.0',
     scheme: 'semver',
     versions: [
-      { version: 'v2.2.0', proof: 'code', how: 'the Trainer webhooks in conformance/trainer' },
+      { version: 'v2.2.0', proof: 'code', how: 'the CRD steps, the Trainer webhooks and the JobSet built, in conformance/trainer-v2.2 with v2.2.0\'s CRDs and built-in runtimes (JobSet v0.11.1\'s webhooks do not build with its pins, so they run at v2.3.0 only)' },
       { version: 'v2.3.0', proof: 'code', how: 'the Trainer webhooks in conformance/trainer; CRDs and built-in runtimes pinned in upstream/' },
       { version: 'v2.4.0', proof: 'notes', how: 'its release notes: the Go module proxy does not serve v2.4.0, so no code of it runs here' },
     ],

@@ -244,6 +244,16 @@ describe('app/kueue-trainjob-placement', () => {
     ]);
     expect(result.status).toBe(1);
   });
+
+  test('from Kueue v0.17.0 Kueue writes the placement into a runtime patch of its own: a target of v0.17 or later drops the rule', () => {
+    const docs = [...platform({ h100: 64 }), runtimeDoc(), trainJobDoc()].map(d => yaml.dump(d)).join('---\n');
+    const placement = (args: string[]) => runCli(['lint', ...args, '-'], docs).stdout.split('\n').filter(l => l.includes(`[${PLACEMENT}]`)).length;
+    // The window reaches back to v0.15.2, which drops the placement: without a target, a finding.
+    expect(placement([])).toBe(1);
+    expect(placement(['--target', 'kueue=v0.16'])).toBe(1);
+    expect(placement(['--target', 'kueue=v0.17'])).toBe(0);
+    expect(placement(['--target', 'kueue=v0.19.2'])).toBe(0);
+  });
 });
 
 /** Room for 64 GPUs of 8 a node. */

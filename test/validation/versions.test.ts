@@ -50,7 +50,7 @@ describe('versions', () => {
   test('the window table: one row per upstream, oldest not after newest, every version known is inside', () => {
     expect(SUPPORT_WINDOW.map(u => `${u.id} ${u.oldest}..${u.newest} ${u.versions.map(v => `${v.version}:${v.proof}`).join(',')}`)).toEqual([
       'kubernetes 1.34..1.35 v1.34.4:code,v1.35.0:code',
-      'trainingOperator v1.9.0..v1.9.4 v1.9.0:crds,v1.9.4:code',
+      'trainingOperator v1.9.0..v1.9.4 v1.9.0:code,v1.9.4:code',
       'jobset v0.11.1..v0.12.0 v0.11.1:notes,v0.12.0:code',
       'trainer v2.2.0..v2.4.0 v2.2.0:code,v2.3.0:code,v2.4.0:notes',
       'notebooks 8b61057..8b61057 8b61057:crds',

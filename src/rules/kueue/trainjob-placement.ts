@@ -38,7 +38,10 @@ import { CLUSTER_RUNTIME, isTrainJob, isTrainerRuntime, runtimeKey, runtimeRefer
 
 export const KUEUE_TRAINJOB_PLACEMENT = new Rule('kueue', 'app/kueue-trainjob-placement', 'app',
   'kueue v0.15.2 pkg/controller/jobs/trainjob RunWithPodSetsInfo (the assigned flavors\' node labels, tolerations and topology gate go into spec.podTemplateOverrides, '
-  + 'which Trainer v2.3.0\'s TrainJob does not have), podset.FromAssignment: a queued TrainJob\'s pods get their flavor\'s placement only from its runtime patch');
+  + 'which Trainer v2.3.0\'s TrainJob does not have), podset.FromAssignment: a queued TrainJob\'s pods get their flavor\'s placement only from its runtime patch',
+  // Kueue v0.17.0 writes the placement into a runtime patch of its own (manager kueue.x-k8s.io/manager),
+  // which the Trainer applies: the control-plane tier sees v0.19.2 pin the pods to their flavor.
+  { upstream: 'kueue', before: 'v0.17.0' });
 
 const MULTIKUEUE = 'kueue.x-k8s.io/multikueue';
 const DROPPED = 'Kueue v0.15.2 writes them into spec.podTemplateOverrides, which Trainer v2.3.0\'s TrainJob does not have (the API server drops it)';

@@ -20,7 +20,8 @@ const kueue = require('./kueue');
 
 const root = process.env.CLUSTER_ROOT;
 const pinnedCrds = path.join(root, 'upstream', 'crds');
-const distDir = path.join(root, 'dist');
+// dist/, or the folder run.sh was given as CLUSTER_DIST.
+const distDir = process.env.CLUSTER_DIST || path.join(root, 'dist');
 const JOB_WAIT_SECONDS = Number(process.env.CLUSTER_JOB_WAIT_SECONDS || 60);
 
 // ---------------------------------------------------------------- Pod Security
@@ -484,7 +485,7 @@ async function check() {
       console.log(`ok   ${line}`);
     }
   }
-  await kueue.check(distFiles().flatMap(readDocs), queues.probes, runtimes, report);
+  await kueue.check(distFiles().flatMap(readDocs), queues, runtimes, report);
   for (const { file, doc } of jobs) {
     const level = levels.get(doc.metadata.namespace);
     const { counts, problems, envKeys } = await checkJob(doc, level);

@@ -279,10 +279,16 @@ async function apply(distDocs, runtimes) {
   const objects = queueObjects(distDocs);
   const problems = [];
   const accepted = new Set();
+  // The refusals by object, for the lines of the files that hold them (check.js).
+  const refused = new Map();
   for (const { doc, from } of objects) {
     const err = await createKueueObject(doc);
-    if (err) problems.push(`${doc.kind} ${doc.metadata.name} (${from}, ${doc.apiVersion}): ${err}`);
-    else accepted.add(keyOf(doc));
+    if (err) {
+      problems.push(`${doc.kind} ${doc.metadata.name} (${from}, ${doc.apiVersion}): ${err}`);
+      refused.set(keyOf(doc), err);
+    } else {
+      accepted.add(keyOf(doc));
+    }
   }
   const probes = probeJobs(distDocs);
   const docs = objects.map((o) => o.doc);
@@ -329,7 +335,7 @@ async function apply(distDocs, runtimes) {
   };
   const line = `kueue: queue objects from dist/: ${counts('dist')}; from kueue-fixtures.yaml: ${counts('fixture')}; ${nodes} Nodes for the topology-aware flavors; ${probes.length} probe jobs`;
   const tally = (from) => ({ accepted: objects.filter((o) => o.from === from && accepted.has(keyOf(o.doc))).length, total: objects.filter((o) => o.from === from).length });
-  return { line, problems, probes, objects: { dist: tally('dist'), fixture: tally('fixture') } };
+  return { line, problems, probes, refused, objects: { dist: tally('dist'), fixture: tally('fixture') } };
 }
 
 // The AdmissionChecks a ClusterQueue names: v1beta2 lists them under
@@ -410,36 +416,16 @@ async function checkAdmitted(doc, wantPods) {
     problems.push(...[...new Set(events.map((e) => `event: ${e.involvedObject.kind} ${e.involvedObject.name}: ${e.message}`))].slice(0, 3));
   }
   const placement = pods.length >= wantPods ? await checkPlacement(workload, ns, kind.podLabel, name) : [];
-  let limitation = '';
-  if (doc.kind === 'TrainJob') {
-    // Kueue v0.15.2 writes the flavor's node labels, tolerations and the topology gate into the
-    // TrainJob's spec.podTemplateOverrides (pkg/controller/jobs/trainjob RunWithPodSetsInfo, built
-    // against Trainer v2.1), a field v2.3.0's CRD no longer has: the API server prunes it. The
-    // library writes the one possible flavor's node labels and tolerations into the job's runtime
-    // patch instead (app/kueue-trainjob-placement refuses a job whose flavor is not certain), so
-    // the pods must carry the flavor's nodeSelector. What remains a known limitation is the
-    // topology assignment Kueue implies on a ClusterQueue whose flavors all have a topology: its
-    // gate never reaches the pods, so they are not pinned to the Nodes Kueue chose (the library
-    // refuses an explicit topology request on a queued TrainJob). Fails once a version pair lifts it.
-    const selectors = placement.filter((p) => / has no nodeSelector /.test(p));
-    const pinned = placement.filter((p) => / was not placed on a Node /.test(p));
-    problems.push(...placement.filter((p) => !selectors.includes(p) && !pinned.includes(p)), ...selectors);
-    if (pinned.length && pinned.length === pods.length) {
-      limitation = '; the flavor\'s nodeSelector from the job\'s runtime patch; known limitation: the implied topology assignment does not reach the pods (Kueue v0.15.2 writes spec.podTemplateOverrides, which Trainer v2.3.0 does not have)';
-    } else if (pinned.length) {
-      problems.push(...pinned);
-    } else if (topology && pods.length >= wantPods) {
-      problems.push('the pods are pinned to their topology assignment: the known limitation is lifted; update kueue.js and docs/control-plane.md');
-    } else {
-      limitation = '; the flavor\'s nodeSelector from the job\'s runtime patch';
-    }
-  } else {
-    problems.push(...placement);
-  }
+  // A TrainJob's pods are checked like any other's: Kueue v0.19.2 writes the flavor's node labels,
+  // tolerations and the topology gate into a runtime patch of its own on the TrainJob (manager
+  // kueue.x-k8s.io/manager), which Trainer v2.3.0 applies to the JobSet, so they are pinned to the
+  // Nodes Kueue chose. (v0.15.2 wrote them into spec.podTemplateOverrides, which v2.3.0's CRD does
+  // not have: its pods carried only what the library's own runtime patch gave them.)
+  problems.push(...placement);
   const priority = workload.spec.priorityClassRef ? `, priority ${workload.spec.priorityClassRef.name} (${workload.spec.priority})` : '';
   return {
     summary: `Workload ${workload.metadata.name} admitted to ClusterQueue ${admission.clusterQueue} (flavor ${flavors}${topology}${priority}) in ${admittedIn} s, `
-      + `${resumed ? 'resumed' : 'not resumed'}, pods ${pods.length}/${wantPods}${limitation}`,
+      + `${resumed ? 'resumed' : 'not resumed'}, pods ${pods.length}/${wantPods}`,
     problems,
     // Admitted as the summary line counts it: the Workload admitted and the job's suspension lifted.
     admitted: Boolean(resumed),
@@ -610,4 +596,4 @@ async function check(distDocs, queues, runtimes, report) {
     + `${tally.admitted} queued jobs admitted (of ${tally.jobs}: dist/ and the probe copies), ${tally.pods} pods created (of ${tally.wantPods})`, problems);
 }
 
-module.exports = { setup, apply, check, isKueue };
+module.exports = { setup, apply, check, isKueue, keyOf };

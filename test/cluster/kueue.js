@@ -13,6 +13,7 @@
 'use strict';
 
 const fs = require('fs');
+const https = require('https');
 const path = require('path');
 const { request, sleep, waitUntil, create, createOrFail, list, get, mergePatch, readDocs, resourceFor } = require('./api');
 
@@ -548,6 +549,53 @@ async function checkUnservedRefused() {
   return { summary: `${doc.kind} ${doc.metadata.name} as ${doc.apiVersion}: ${err ? `refused: ${err}` : 'accepted'}`, problems };
 }
 
+// Kueue's conversion webhook still answers for the CRDs that keep it (crds): a ConversionReview,
+// as the API server would send it, of an accepted ClusterQueue from v1beta2 to v1beta1 and back,
+// straight to Kueue's /convert with the tier's CA. The API server asks for it only for objects
+// stored in another version (a cluster upgraded from a Kueue that stored v1beta1), which a fresh
+// etcd has none of; this shows the path a migrated cluster needs still works with v1beta1 unserved.
+// JSON with the keys of every object sorted: Kueue's converter writes fields in its struct order.
+const canonical = (v) => JSON.stringify(v, (_, x) => (x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.keys(x).sort().map((k) => [k, x[k]])) : x));
+
+async function checkConversion() {
+  const problems = [];
+  const cqs = await list(`/apis/${KUEUE_GROUP}/${STORED}/clusterqueues`);
+  const cq = cqs.find((o) => o.spec.cohortName) || cqs[0];
+  if (!cq) return { summary: 'no ClusterQueue to convert', problems: ['no ClusterQueue was accepted'] };
+  const convert = (object, desiredAPIVersion) => new Promise((resolve, reject) => {
+    const body = JSON.stringify({
+      apiVersion: 'apiextensions.k8s.io/v1', kind: 'ConversionReview',
+      request: { uid: `cluster-tier-${desiredAPIVersion.split('/')[1]}`, desiredAPIVersion, objects: [object] },
+    });
+    const req = https.request({
+      host: '127.0.0.1', port: process.env.CLUSTER_KUEUE_WEBHOOK_PORT, path: '/convert', method: 'POST',
+      ca: fs.readFileSync(path.join(process.env.CLUSTER_PKI, 'ca.crt')),
+      headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) }, timeout: 10000,
+    }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c) => { text += c; });
+      res.on('end', () => {
+        try { resolve(JSON.parse(text).response); } catch { reject(new Error(`/convert answered ${res.statusCode}: ${text.slice(0, 200)}`)); }
+      });
+    });
+    req.on('timeout', () => req.destroy(new Error('/convert timed out')));
+    req.on('error', reject);
+    req.end(body);
+  });
+  const down = await convert(cq, `${KUEUE_GROUP}/${UNSERVED}`);
+  const old = down && down.convertedObjects && down.convertedObjects[0];
+  if (!old || down.result.status !== 'Success') return { summary: 'conversion failed', problems: [`to ${UNSERVED}: ${JSON.stringify(down && down.result)}`] };
+  if (old.apiVersion !== `${KUEUE_GROUP}/${UNSERVED}`) problems.push(`converted apiVersion is ${old.apiVersion}; expected ${KUEUE_GROUP}/${UNSERVED}`);
+  if ((old.spec.cohort || undefined) !== (cq.spec.cohortName || undefined)) problems.push(`${UNSERVED} spec.cohort is ${old.spec.cohort}; expected ${cq.spec.cohortName}`);
+  const up = await convert(old, `${KUEUE_GROUP}/${STORED}`);
+  const back = up && up.convertedObjects && up.convertedObjects[0];
+  if (!back || up.result.status !== 'Success') problems.push(`back to ${STORED}: ${JSON.stringify(up && up.result)}`);
+  else if (canonical(back.spec) !== canonical(cq.spec)) problems.push(`the round trip changed spec: ${canonical(back.spec)}; expected ${canonical(cq.spec)}`);
+  const cohort = cq.spec.cohortName ? ` (spec.cohortName ${cq.spec.cohortName} <-> spec.cohort ${old.spec.cohort})` : '';
+  return { summary: `ClusterQueue ${cq.metadata.name} ${STORED} -> ${UNSERVED} -> ${STORED} through Kueue's /convert${cohort}, spec unchanged`, problems };
+}
+
 // The checks of every queued job of dist/ and of the probes, each one line; then one line that
 // counts them: every Kueue object applied accepted, every queued job admitted (its Workload
 // admitted and the job resumed) and its pods created (no kubelet runs: created is what counts).
@@ -582,6 +630,8 @@ async function check(distDocs, queues, runtimes, report) {
   }
   const unserved = await checkUnservedRefused();
   report(!unserved.problems.length, `kueue probe (${UNSERVED} unserved): ${unserved.summary}`, unserved.problems);
+  const conversion = await checkConversion().catch((e) => ({ summary: 'conversion failed', problems: [e.message] }));
+  report(!conversion.problems.length, `kueue probe (conversion): ${conversion.summary}`, conversion.problems);
 
   const { dist, fixture } = queues.objects;
   const served = await servedVersions();

@@ -1,6 +1,7 @@
 // Kueue on the control plane (the version test/cluster/bin/kueue pins, with kueue.x-k8s.io/v1beta1
-// unserved as from v0.20): its CRDs and webhooks (registered by URL, with the tier's CA), the queues, flavors and priority classes the examples name (from dist/ when it defines
-// them, else from kueue-fixtures.yaml), the Nodes a topology-aware flavor needs, and the checks:
+// unserved as from v0.20): its CRDs and webhooks (registered by URL, with the tier's CA), the
+// queues, flavors and priority classes the examples name (from dist/ when it defines them, else
+// from kueue-fixtures.yaml), the Nodes a topology-aware flavor needs, and the checks:
 // every queued job gets a Workload that Kueue admits, its suspension is lifted and its pods are
 // created; a job above its queue's quota stays suspended with a Workload that is not admitted; a
 // v1beta1 object is refused. The last line counts what was accepted, admitted and created.

@@ -63,7 +63,8 @@ if [[ ! -f "$out/crds/done" ]]; then
 fi
 # Kueue's CRDs and its webhook configurations as its module ships them (config/components), in a
 # folder of their own: they need the Kueue webhook server (five CRDs convert between v1beta1 and
-# v1beta2 through it), so the tier applies them only when it has filled in where it listens.
+# v1beta2 through it), so the tier applies them only when it has filled in where it listens, and
+# with v1beta1 unserved (kueue.js); the files here stay as the module has them.
 if [[ ! -f "$out/kueue-manifests/done" ]]; then
   mkdir -p "$out/kueue-manifests"
   kueue_dir="$(cd "$here/bin/kueue" && go list -mod=readonly -m -f '{{.Dir}}' sigs.k8s.io/kueue)"

@@ -20,7 +20,8 @@ const kueue = require('./kueue');
 
 const root = process.env.CLUSTER_ROOT;
 const pinnedCrds = path.join(root, 'upstream', 'crds');
-const distDir = path.join(root, 'dist');
+// dist/, or the folder run.sh was given as CLUSTER_DIST.
+const distDir = process.env.CLUSTER_DIST || path.join(root, 'dist');
 const JOB_WAIT_SECONDS = Number(process.env.CLUSTER_JOB_WAIT_SECONDS || 60);
 
 // ---------------------------------------------------------------- Pod Security
@@ -456,7 +457,12 @@ async function check() {
     const errors = [];
     const refusedAsExpected = [];
     for (const doc of docs) {
-      if (kueue.isKueue(doc)) continue;
+      if (kueue.isKueue(doc)) {
+        // Applied by kueue.apply before the files; a refusal there is this file's too.
+        const refusal = queues.refused.get(kueue.keyOf(doc));
+        if (refusal) errors.push(`${doc.kind} ${doc.metadata.name}: ${refusal}`);
+        continue;
+      }
       const { err, retried } = await trainer.createRetryingRuntimeLookup(doc);
       if (retried) console.log(`  ${doc.kind} ${doc.metadata.name}: ${retried}`);
       const refusal = trainer.expectedRefusal(file, doc);
@@ -484,7 +490,7 @@ async function check() {
       console.log(`ok   ${line}`);
     }
   }
-  await kueue.check(distFiles().flatMap(readDocs), queues.probes, runtimes, report);
+  await kueue.check(distFiles().flatMap(readDocs), queues, runtimes, report);
   for (const { file, doc } of jobs) {
     const level = levels.get(doc.metadata.namespace);
     const { counts, problems, envKeys } = await checkJob(doc, level);

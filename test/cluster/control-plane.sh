@@ -163,7 +163,7 @@ const docs = fs.readdirSync(process.argv[2]).filter(f => f.endsWith(".yaml"))
 const cm = docs.find(d => d && d.kind === "ConfigMap" && d.data && d.data["initContainer.yaml"]);
 if (!cm) { console.error("cluster: no ConfigMap with initContainer.yaml in dist/ (examples/platform-operator.ts)"); process.exit(1); }
 fs.writeFileSync(process.argv[3], cm.data["initContainer.yaml"]);
-' "$root/node_modules/js-yaml" "$root/dist" "$init_template"
+' "$root/node_modules/js-yaml" "${CLUSTER_DIST:-$root/dist}" "$init_template"
 [[ -z "${CLUSTER_BUILTIN_INIT_CONTAINER:-}" ]] || init_template="$work/no-such-template.yaml"
 started=$SECONDS
 KUBECONFIG="$work/training-operator.kubeconfig" MY_POD_NAMESPACE=kubeflow "$bin/training-operator" \
@@ -230,9 +230,10 @@ wait_webhooks "$trainer_webhook_port" "${pids[-1]}" \
   /mutate-trainer-kubeflow-org-v1alpha1-trainjob /validate-trainer-kubeflow-org-v1alpha1-{trainjob,trainingruntime,clustertrainingruntime}
 echo "cluster: Trainer controller and its webhooks ready in $((SECONDS - started)) s" >&2
 
-# Kueue v0.15.2 with the integrations of the job kinds this tier runs (the names of its
-# pkg/controller/jobs/*: FrameworkName). kubeflow.org/mpijob is left out: it is the MPI
-# operator's v2beta1 MPIJob, not the training operator's v1 one. Without its internal cert
+# Kueue (the version test/cluster/bin/kueue pins; check.js installed its CRDs with v1beta1 unserved)
+# with the integrations of the job kinds this tier runs (the names of its pkg/controller/jobs/*:
+# FrameworkName). kubeflow.org/mpijob is left out: it is the MPI operator's v2beta1 MPIJob, not the
+# training operator's v1 one. Without its internal cert
 # management Kueue serves the tier's webhook cert (its webhooks, the CRD conversion at /convert)
 # and still reads a metrics cert from the fixed /etc/kueue/metrics/certs even with metrics off:
 # an overlay on /etc, private to this mount namespace, holds it. The visibility API server is off

@@ -1,8 +1,10 @@
-// Kueue v0.15.2 on the control plane: its CRDs and webhooks (registered by URL, with the tier's
-// CA), the queues, flavors and priority classes the examples name (from dist/ when it defines
-// them, else from kueue-fixtures.yaml), the Nodes a topology-aware flavor needs, and the checks:
+// Kueue on the control plane (the version test/cluster/bin/kueue pins, with kueue.x-k8s.io/v1beta1
+// unserved as from v0.20): its CRDs and webhooks (registered by URL, with the tier's CA), the
+// queues, flavors and priority classes the examples name (from dist/ when it defines them, else
+// from kueue-fixtures.yaml), the Nodes a topology-aware flavor needs, and the checks:
 // every queued job gets a Workload that Kueue admits, its suspension is lifted and its pods are
-// created; a job above its queue's quota stays suspended with a Workload that is not admitted.
+// created; a job above its queue's quota stays suspended with a Workload that is not admitted; a
+// v1beta1 object is refused. The last line counts what was accepted, admitted and created.
 //
 // The job kinds Kueue integrates here (control-plane.sh's config): batch/job, the training
 // operator's PyTorchJob, TFJob, XGBoostJob, PaddleJob and JAXJob (kubeflow.org/v1), JobSet and
@@ -12,11 +14,17 @@
 'use strict';
 
 const fs = require('fs');
+const https = require('https');
 const path = require('path');
-const { sleep, waitUntil, create, createOrFail, list, get, mergePatch, readDocs } = require('./api');
+const { request, sleep, waitUntil, create, createOrFail, list, get, mergePatch, readDocs, resourceFor } = require('./api');
 
 const root = process.env.CLUSTER_ROOT;
 const KUEUE_GROUP = 'kueue.x-k8s.io';
+// The version of Kueue's API the tier serves and stores, and the one it switches off (see crds).
+const STORED = 'v1beta2';
+const UNSERVED = 'v1beta1';
+// The Kueue the tier runs, as its module pins it (for the lines that name it).
+const KUEUE_VERSION = /^\s*sigs\.k8s\.io\/kueue (v\S+)/m.exec(fs.readFileSync(path.join(root, 'test', 'cluster', 'bin', 'kueue', 'go.mod'), 'utf8'))[1];
 const QUEUE_LABEL = 'kueue.x-k8s.io/queue-name';
 const PRIORITY_LABEL = 'kueue.x-k8s.io/priority-class';
 // The scheduling gate of topology-aware scheduling, lifted by Kueue's ungater once it has placed the pod.
@@ -29,7 +37,7 @@ const OVER_QUOTA_NAMESPACE = 'kueue-over-quota';
 
 // The resources of Kueue's webhook configurations that belong to an integration this tier does
 // not enable: Kueue registers no handler for them, so an entry would refuse every such object.
-const NOT_ENABLED = new Set(['pods', 'deployments', 'statefulsets', 'appwrappers', 'leaderworkersets', 'mpijobs', 'rayclusters', 'rayjobs']);
+const NOT_ENABLED = new Set(['pods', 'deployments', 'statefulsets', 'appwrappers', 'leaderworkersets', 'mpijobs', 'rayclusters', 'rayjobs', 'rayservices', 'sparkapplications']);
 
 // The order a platform applies Kueue's objects in: what a ClusterQueue names before it, the
 // LocalQueues (which name a ClusterQueue) last, and the jobs after all of them.
@@ -42,20 +50,29 @@ const labelsOf = (doc) => (doc.metadata && doc.metadata.labels) || {};
 
 // ---------------------------------------------------------------- setup
 
-// Kueue's CRDs as build.sh copied them from the module; the five that its patches give a
-// conversion webhook (v1beta1 is stored, Kueue's controllers use v1beta2) convert through Kueue's
-// own webhook server at /convert, by URL here instead of through its Service.
+// Kueue's CRDs as build.sh copied them from the module, with kueue.x-k8s.io/v1beta1 switched off
+// (served: false) and v1beta2 the storage version: Kueue v0.20 ships its CRDs that way (it stops
+// serving v1beta1; v0.21 drops it), and v0.20 is not served by the Go module proxy, so the tier runs
+// the newest served Kueue with v0.20's CRD versions. An object the library still writes as v1beta1
+// is then refused here as a cluster on v0.20 refuses it. The module's files stay as they are; the
+// change is made here, where the tier installs them. The CRDs that its patches give a conversion
+// webhook keep it (v1beta1 stays in the CRD, unserved; the API server may still ask Kueue to convert
+// between versions it knows), through Kueue's own webhook server at /convert, by URL here instead
+// of through its Service.
 function crds(b64) {
   const dir = process.env.CLUSTER_KUEUE;
   const files = fs.readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort();
   const converted = new Set(files.filter((f) => f.startsWith('webhook_in_')).flatMap((f) => readDocs(path.join(dir, f))).map((d) => d.metadata.name));
   const port = process.env.CLUSTER_KUEUE_WEBHOOK_PORT;
   return files.filter((f) => f.startsWith(`${KUEUE_GROUP}_`)).flatMap((f) => readDocs(path.join(dir, f))).map((crd) => {
-    if (!converted.has(crd.metadata.name)) return crd;
+    const versions = crd.spec.versions.map((v) => ({ ...v, served: v.name !== UNSERVED, storage: v.name === STORED }));
+    if (!versions.some((v) => v.name === STORED)) throw new Error(`CRD ${crd.metadata.name} has no version ${STORED}`);
+    const spec = { ...crd.spec, versions };
+    if (!converted.has(crd.metadata.name)) return { ...crd, spec };
     return {
       ...crd,
       spec: {
-        ...crd.spec,
+        ...spec,
         conversion: {
           strategy: 'Webhook',
           webhook: { clientConfig: { url: `https://127.0.0.1:${port}/convert`, caBundle: b64('ca.crt') }, conversionReviewVersions: ['v1'] },
@@ -263,9 +280,17 @@ function probeJobs(distDocs) {
 async function apply(distDocs, runtimes) {
   const objects = queueObjects(distDocs);
   const problems = [];
+  const accepted = new Set();
+  // The refusals by object, for the lines of the files that hold them (check.js).
+  const refused = new Map();
   for (const { doc, from } of objects) {
-    const err = await create(doc);
-    if (err) problems.push(`${doc.kind} ${doc.metadata.name} (${from}): ${err}`);
+    const err = await createKueueObject(doc);
+    if (err) {
+      problems.push(`${doc.kind} ${doc.metadata.name} (${from}, ${doc.apiVersion}): ${err}`);
+      refused.set(keyOf(doc), err);
+    } else {
+      accepted.add(keyOf(doc));
+    }
   }
   const probes = probeJobs(distDocs);
   const docs = objects.map((o) => o.doc);
@@ -293,12 +318,13 @@ async function apply(distDocs, runtimes) {
   // The ClusterQueues must be active (their flavors exist) before a job is queued to them; a queue
   // that names admission checks this tier does not run (MultiKueue's: no worker clusters here) stays
   // inactive, and holds its jobs, which checkNotRunLocally proves.
-  for (const cq of docs.filter((d) => d.kind === 'ClusterQueue' && !(d.spec && d.spec.admissionChecks && d.spec.admissionChecks.length))) {
+  // (A queue refused above is not waited for: its refusal is the problem already reported.)
+  for (const cq of docs.filter((d) => d.kind === 'ClusterQueue' && accepted.has(keyOf(d)) && !admissionCheckNames(d).length)) {
     const active = await waitUntil(async () => {
-      const o = await get(`/apis/${KUEUE_GROUP}/v1beta2/clusterqueues/${cq.metadata.name}`);
+      const o = await get(`/apis/${KUEUE_GROUP}/${STORED}/clusterqueues/${cq.metadata.name}`);
       return o && conditionOf(o, 'Active') && conditionOf(o, 'Active').status === 'True';
     }, 30);
-    if (!active) problems.push(`ClusterQueue ${cq.metadata.name} is not active: ${JSON.stringify(conditionOf((await get(`/apis/${KUEUE_GROUP}/v1beta2/clusterqueues/${cq.metadata.name}`)) || {}, 'Active'))}`);
+    if (!active) problems.push(`ClusterQueue ${cq.metadata.name} is not active: ${JSON.stringify(conditionOf((await get(`/apis/${KUEUE_GROUP}/${STORED}/clusterqueues/${cq.metadata.name}`)) || {}, 'Active'))}`);
   }
   for (const p of probes) {
     const err = await create(p.doc);
@@ -310,7 +336,37 @@ async function apply(distDocs, runtimes) {
     return Object.entries(c).map(([k, n]) => `${n} ${k}`).join(', ') || 'none';
   };
   const line = `kueue: queue objects from dist/: ${counts('dist')}; from kueue-fixtures.yaml: ${counts('fixture')}; ${nodes} Nodes for the topology-aware flavors; ${probes.length} probe jobs`;
-  return { line, problems, probes };
+  const tally = (from) => ({ accepted: objects.filter((o) => o.from === from && accepted.has(keyOf(o.doc))).length, total: objects.filter((o) => o.from === from).length });
+  return { line, problems, probes, refused, objects: { dist: tally('dist'), fixture: tally('fixture') } };
+}
+
+// The AdmissionChecks a ClusterQueue names: v1beta2 lists them under
+// spec.admissionChecksStrategy.admissionChecks (objects with a name), v1beta1 under
+// spec.admissionChecks (names); either form may reach the tier.
+function admissionCheckNames(cq) {
+  const spec = cq.spec || {};
+  return [...(spec.admissionChecks || []), ...((spec.admissionChecksStrategy || {}).admissionChecks || []).map((r) => r.name)];
+}
+
+// The versions of kueue.x-k8s.io the API server serves, as discovery lists them.
+async function servedVersions() {
+  const group = await get(`/apis/${KUEUE_GROUP}`);
+  return group ? group.versions.map((v) => v.version) : [];
+}
+
+// Creates one Kueue object with strict field validation. A version the API server does not serve
+// (v1beta1 here) has no discovery entry, so the object goes to the path it would have in that
+// version (the plural of its kind in the served version), as a client with an older discovery
+// sends it: the answer is the API server's own refusal, followed by the versions it serves.
+async function createKueueObject(doc) {
+  const version = doc.apiVersion.slice(KUEUE_GROUP.length + 1);
+  const served = await servedVersions();
+  if (served.includes(version)) return create(doc);
+  const { plural, namespaced } = await resourceFor(`${KUEUE_GROUP}/${STORED}`, doc.kind);
+  const where = namespaced ? `namespaces/${doc.metadata.namespace || 'default'}/` : '';
+  const res = await request('POST', `/apis/${doc.apiVersion}/${where}${plural}?fieldValidation=Strict`, doc);
+  if (res.status === 201 || res.status === 200) return undefined;
+  return `${res.status} ${(res.body && res.body.message) || res.text.trim()} (${KUEUE_GROUP} serves ${served.join(', ') || 'no version'})`;
 }
 
 // ---------------------------------------------------------------- checks
@@ -320,7 +376,7 @@ const conditionOf = (obj, type) => (((obj.status || {}).conditions) || []).find(
 
 // The Workload Kueue made for a job: the one its owner reference names.
 async function workloadOf(ns, uid) {
-  const items = await list(`/apis/${KUEUE_GROUP}/v1beta2/namespaces/${ns}/workloads`);
+  const items = await list(`/apis/${KUEUE_GROUP}/${STORED}/namespaces/${ns}/workloads`);
   return items.find((w) => (w.metadata.ownerReferences || []).some((o) => o.uid === uid));
 }
 
@@ -334,7 +390,7 @@ async function checkAdmitted(doc, wantPods) {
   const kind = KINDS[doc.kind];
   const problems = [];
   const job = await get(kind.api(ns, name));
-  if (!job) return { summary: 'not created', problems: [`${doc.kind} ${name} does not exist`] };
+  if (!job) return { summary: 'not created', problems: [`${doc.kind} ${name} does not exist`], admitted: false, pods: 0 };
   const workload = await waitUntil(async () => {
     const w = await workloadOf(ns, job.metadata.uid);
     return w && conditionOf(w, 'Admitted') && conditionOf(w, 'Admitted').status === 'True' ? w : undefined;
@@ -345,7 +401,7 @@ async function checkAdmitted(doc, wantPods) {
     problems.push(w ? `Workload ${w.metadata.name} is not admitted: QuotaReserved ${q ? `${q.status} ${q.reason}: ${q.message}` : 'unset'}` : `no Workload owned by ${doc.kind} ${name}`);
     const events = (await list(`/api/v1/namespaces/${ns}/events`)).filter((e) => e.type === 'Warning' && e.involvedObject.name === name);
     problems.push(...[...new Set(events.map((e) => `event: ${e.reason}: ${e.message}`))].slice(0, 2));
-    return { summary: 'not admitted', problems };
+    return { summary: 'not admitted', problems, admitted: false, pods: 0 };
   }
   // From the job's creation to the Admitted condition, both as the API server stores them (seconds).
   const admittedIn = (Date.parse(conditionOf(workload, 'Admitted').lastTransitionTime) - Date.parse(job.metadata.creationTimestamp)) / 1000;
@@ -362,37 +418,20 @@ async function checkAdmitted(doc, wantPods) {
     problems.push(...[...new Set(events.map((e) => `event: ${e.involvedObject.kind} ${e.involvedObject.name}: ${e.message}`))].slice(0, 3));
   }
   const placement = pods.length >= wantPods ? await checkPlacement(workload, ns, kind.podLabel, name) : [];
-  let limitation = '';
-  if (doc.kind === 'TrainJob') {
-    // Kueue v0.15.2 writes the flavor's node labels, tolerations and the topology gate into the
-    // TrainJob's spec.podTemplateOverrides (pkg/controller/jobs/trainjob RunWithPodSetsInfo, built
-    // against Trainer v2.1), a field v2.3.0's CRD no longer has: the API server prunes it. The
-    // library writes the one possible flavor's node labels and tolerations into the job's runtime
-    // patch instead (app/kueue-trainjob-placement refuses a job whose flavor is not certain), so
-    // the pods must carry the flavor's nodeSelector. What remains a known limitation is the
-    // topology assignment Kueue implies on a ClusterQueue whose flavors all have a topology: its
-    // gate never reaches the pods, so they are not pinned to the Nodes Kueue chose (the library
-    // refuses an explicit topology request on a queued TrainJob). Fails once a version pair lifts it.
-    const selectors = placement.filter((p) => / has no nodeSelector /.test(p));
-    const pinned = placement.filter((p) => / was not placed on a Node /.test(p));
-    problems.push(...placement.filter((p) => !selectors.includes(p) && !pinned.includes(p)), ...selectors);
-    if (pinned.length && pinned.length === pods.length) {
-      limitation = '; the flavor\'s nodeSelector from the job\'s runtime patch; known limitation: the implied topology assignment does not reach the pods (Kueue v0.15.2 writes spec.podTemplateOverrides, which Trainer v2.3.0 does not have)';
-    } else if (pinned.length) {
-      problems.push(...pinned);
-    } else if (topology && pods.length >= wantPods) {
-      problems.push('the pods are pinned to their topology assignment: the known limitation is lifted; update kueue.js and docs/control-plane.md');
-    } else {
-      limitation = '; the flavor\'s nodeSelector from the job\'s runtime patch';
-    }
-  } else {
-    problems.push(...placement);
-  }
+  // A TrainJob's pods are checked like any other's: Kueue v0.19.2 writes the flavor's node labels,
+  // tolerations and the topology gate into a runtime patch of its own on the TrainJob (manager
+  // kueue.x-k8s.io/manager), which Trainer v2.3.0 applies to the JobSet, so they are pinned to the
+  // Nodes Kueue chose. (v0.15.2 wrote them into spec.podTemplateOverrides, which v2.3.0's CRD does
+  // not have: its pods carried only what the library's own runtime patch gave them.)
+  problems.push(...placement);
   const priority = workload.spec.priorityClassRef ? `, priority ${workload.spec.priorityClassRef.name} (${workload.spec.priority})` : '';
   return {
     summary: `Workload ${workload.metadata.name} admitted to ClusterQueue ${admission.clusterQueue} (flavor ${flavors}${topology}${priority}) in ${admittedIn} s, `
-      + `${resumed ? 'resumed' : 'not resumed'}, pods ${pods.length}/${wantPods}${limitation}`,
+      + `${resumed ? 'resumed' : 'not resumed'}, pods ${pods.length}/${wantPods}`,
     problems,
+    // Admitted as the summary line counts it: the Workload admitted and the job's suspension lifted.
+    admitted: Boolean(resumed),
+    pods: pods.length,
   };
 }
 
@@ -404,7 +443,7 @@ async function checkPlacement(workload, ns, label, name) {
   const assignments = workload.status.admission.podSetAssignments;
   const want = {};
   for (const flavor of new Set(assignments.flatMap((a) => Object.values(a.flavors || {})))) {
-    const rf = await get(`/apis/${KUEUE_GROUP}/v1beta2/resourceflavors/${flavor}`);
+    const rf = await get(`/apis/${KUEUE_GROUP}/${STORED}/resourceflavors/${flavor}`);
     Object.assign(want, (rf && rf.spec.nodeLabels) || {});
   }
   const tas = assignments.some((a) => a.topologyAssignment);
@@ -492,17 +531,88 @@ async function checkNotIntegrated(doc, wantPods) {
   let pods = [];
   await waitUntil(async () => { pods = await podsOf(ns, kind.podLabel, name); return pods.length >= wantPods; });
   const workload = await workloadOf(ns, job.metadata.uid);
-  if (workload) problems.push(`Workload ${workload.metadata.name} exists; expected none (Kueue v0.15.2 does not integrate kubeflow.org/v1 MPIJob)`);
+  if (workload) problems.push(`Workload ${workload.metadata.name} exists; expected none (Kueue ${KUEUE_VERSION} does not integrate kubeflow.org/v1 MPIJob)`);
   if (pods.length < wantPods) problems.push(`${pods.length} pods; expected ${wantPods}`);
   return { summary: `no Workload, pods ${pods.length}/${wantPods} created without admission: the queue-name label has no effect`, problems };
 }
 
-// The checks of every queued job of dist/ and of the probes, each one line.
-async function check(distDocs, probes, runtimes, report) {
+// A Kueue object written as v1beta1 is refused: the tier's own proof that v1beta1 is off, which
+// holds whatever dist/ writes (once the library writes v1beta2 no object of dist/ shows it). The
+// probe is the fixtures' flavor without topology, under a name of its own, as v1beta1.
+async function checkUnservedRefused() {
+  const doc = { apiVersion: `${KUEUE_GROUP}/${UNSERVED}`, kind: 'ResourceFlavor', metadata: { name: `${UNSERVED}-probe` } };
+  const err = await createKueueObject(doc);
+  const served = await servedVersions();
+  const problems = [];
+  if (!err) problems.push(`${doc.kind} ${doc.metadata.name} was accepted as ${doc.apiVersion}; expected a refusal (404)`);
+  else if (!err.startsWith('404 ')) problems.push(`refusal is ${err}; expected 404`);
+  if (served.includes(UNSERVED) || !served.includes(STORED)) problems.push(`${KUEUE_GROUP} serves ${served.join(', ')}; expected ${STORED} only`);
+  return { summary: `${doc.kind} ${doc.metadata.name} as ${doc.apiVersion}: ${err ? `refused: ${err}` : 'accepted'}`, problems };
+}
+
+// Kueue's conversion webhook still answers for the CRDs that keep it (crds): a ConversionReview,
+// as the API server would send it, of an accepted ClusterQueue from v1beta2 to v1beta1 and back,
+// straight to Kueue's /convert with the tier's CA. The API server asks for it only for objects
+// stored in another version (a cluster upgraded from a Kueue that stored v1beta1), which a fresh
+// etcd has none of; this shows the path a migrated cluster needs still works with v1beta1 unserved.
+// JSON with the keys of every object sorted: Kueue's converter writes fields in its struct order.
+const canonical = (v) => JSON.stringify(v, (_, x) => (x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.keys(x).sort().map((k) => [k, x[k]])) : x));
+
+async function checkConversion() {
+  const problems = [];
+  const cqs = await list(`/apis/${KUEUE_GROUP}/${STORED}/clusterqueues`);
+  const cq = cqs.find((o) => o.spec.cohortName) || cqs[0];
+  if (!cq) return { summary: 'no ClusterQueue to convert', problems: ['no ClusterQueue was accepted'] };
+  const convert = (object, desiredAPIVersion) => new Promise((resolve, reject) => {
+    const body = JSON.stringify({
+      apiVersion: 'apiextensions.k8s.io/v1', kind: 'ConversionReview',
+      request: { uid: `cluster-tier-${desiredAPIVersion.split('/')[1]}`, desiredAPIVersion, objects: [object] },
+    });
+    const req = https.request({
+      host: '127.0.0.1', port: process.env.CLUSTER_KUEUE_WEBHOOK_PORT, path: '/convert', method: 'POST',
+      ca: fs.readFileSync(path.join(process.env.CLUSTER_PKI, 'ca.crt')),
+      headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) }, timeout: 10000,
+    }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c) => { text += c; });
+      res.on('end', () => {
+        try { resolve(JSON.parse(text).response); } catch { reject(new Error(`/convert answered ${res.statusCode}: ${text.slice(0, 200)}`)); }
+      });
+    });
+    req.on('timeout', () => req.destroy(new Error('/convert timed out')));
+    req.on('error', reject);
+    req.end(body);
+  });
+  const down = await convert(cq, `${KUEUE_GROUP}/${UNSERVED}`);
+  const old = down && down.convertedObjects && down.convertedObjects[0];
+  if (!old || down.result.status !== 'Success') return { summary: 'conversion failed', problems: [`to ${UNSERVED}: ${JSON.stringify(down && down.result)}`] };
+  if (old.apiVersion !== `${KUEUE_GROUP}/${UNSERVED}`) problems.push(`converted apiVersion is ${old.apiVersion}; expected ${KUEUE_GROUP}/${UNSERVED}`);
+  if ((old.spec.cohort || undefined) !== (cq.spec.cohortName || undefined)) problems.push(`${UNSERVED} spec.cohort is ${old.spec.cohort}; expected ${cq.spec.cohortName}`);
+  const up = await convert(old, `${KUEUE_GROUP}/${STORED}`);
+  const back = up && up.convertedObjects && up.convertedObjects[0];
+  if (!back || up.result.status !== 'Success') problems.push(`back to ${STORED}: ${JSON.stringify(up && up.result)}`);
+  else if (canonical(back.spec) !== canonical(cq.spec)) problems.push(`the round trip changed spec: ${canonical(back.spec)}; expected ${canonical(cq.spec)}`);
+  const cohort = cq.spec.cohortName ? ` (spec.cohortName ${cq.spec.cohortName} <-> spec.cohort ${old.spec.cohort})` : '';
+  return { summary: `ClusterQueue ${cq.metadata.name} ${STORED} -> ${UNSERVED} -> ${STORED} through Kueue's /convert${cohort}, spec unchanged`, problems };
+}
+
+// The checks of every queued job of dist/ and of the probes, each one line; then one line that
+// counts them: every Kueue object applied accepted, every queued job admitted (its Workload
+// admitted and the job resumed) and its pods created (no kubelet runs: created is what counts).
+async function check(distDocs, queues, runtimes, report) {
+  const tally = { jobs: 0, admitted: 0, wantPods: 0, pods: 0 };
+  const count = (result, wantPods) => {
+    tally.jobs++;
+    tally.wantPods += wantPods;
+    if (result.admitted) tally.admitted++;
+    tally.pods += result.pods;
+    return result;
+  };
   const queued = distDocs.filter((d) => KINDS[d.kind] && labelsOf(d)[QUEUE_LABEL] && !(d.kind === 'TrainJob' && d.spec.managedBy));
   for (const doc of queued) {
     const wantPods = doc.kind === 'TrainJob' ? trainJobPods(doc, runtimes).length : KINDS[doc.kind].templates(doc).length;
-    const { summary, problems } = await checkAdmitted(doc, wantPods);
+    const { summary, problems } = count(await checkAdmitted(doc, wantPods), wantPods);
     const priority = labelsOf(doc)[PRIORITY_LABEL] ? `, priority class ${labelsOf(doc)[PRIORITY_LABEL]}` : '';
     report(!problems.length, `kueue: ${doc.kind} ${doc.metadata.namespace}/${doc.metadata.name} (queue ${labelsOf(doc)[QUEUE_LABEL]}${priority}): ${summary}`, problems);
   }
@@ -512,13 +622,29 @@ async function check(distDocs, probes, runtimes, report) {
     const { summary, problems } = await checkNotRunLocally(doc);
     report(!problems.length, `kueue: ${doc.kind} ${doc.metadata.namespace}/${doc.metadata.name} (queue ${labelsOf(doc)[QUEUE_LABEL]}, managedBy ${doc.spec.managedBy}): ${summary}`, problems);
   }
-  for (const { doc, role } of probes) {
+  for (const { doc, role } of queues.probes) {
     const wantPods = KINDS[doc.kind].templates(doc).length;
     const { summary, problems } = role === 'over-quota' ? await checkOverQuota(doc)
-      : role === 'not-integrated' ? await checkNotIntegrated(doc, wantPods) : await checkAdmitted(doc, wantPods);
+      : role === 'not-integrated' ? await checkNotIntegrated(doc, wantPods) : count(await checkAdmitted(doc, wantPods), wantPods);
     const what = role === 'over-quota' ? 'above quota' : role === 'not-integrated' ? 'not integrated' : 'copy';
     report(!problems.length, `kueue probe (${what}): ${doc.kind} ${doc.metadata.namespace}/${doc.metadata.name}: ${summary}`, problems);
   }
+  const unserved = await checkUnservedRefused();
+  report(!unserved.problems.length, `kueue probe (${UNSERVED} unserved): ${unserved.summary}`, unserved.problems);
+  const conversion = await checkConversion().catch((e) => ({ summary: 'conversion failed', problems: [e.message] }));
+  report(!conversion.problems.length, `kueue probe (conversion): ${conversion.summary}`, conversion.problems);
+
+  const { dist, fixture } = queues.objects;
+  const served = await servedVersions();
+  const problems = [];
+  if (dist.accepted < dist.total) problems.push(`${dist.total - dist.accepted} of the ${dist.total} Kueue objects of dist/ refused (see the queue objects' line)`);
+  if (fixture.accepted < fixture.total) problems.push(`${fixture.total - fixture.accepted} of the ${fixture.total} fixture objects refused`);
+  if (tally.admitted < tally.jobs) problems.push(`${tally.jobs - tally.admitted} of the ${tally.jobs} queued jobs not admitted`);
+  if (tally.pods < tally.wantPods) problems.push(`${tally.pods} of the ${tally.wantPods} pods of the queued jobs created`);
+  if (!tally.jobs) problems.push('no queued job was checked');
+  report(!problems.length, `kueue ${KUEUE_VERSION} (${UNSERVED} ${served.includes(UNSERVED) ? 'served' : 'unserved'}): `
+    + `${dist.accepted + fixture.accepted} objects accepted (${dist.accepted}/${dist.total} of dist/, ${fixture.accepted}/${fixture.total} fixtures), `
+    + `${tally.admitted} queued jobs admitted (of ${tally.jobs}: dist/ and the probe copies), ${tally.pods} pods created (of ${tally.wantPods})`, problems);
 }
 
-module.exports = { setup, apply, check, isKueue };
+module.exports = { setup, apply, check, isKueue, keyOf };

@@ -15,7 +15,10 @@ fail() { echo "cluster: $1" >&2; echo "cluster: 0 passed, 1 failed"; exit 1; }
 
 command -v go >/dev/null || fail "go is not installed; this tier builds its binaries from Go modules"
 command -v unshare >/dev/null && command -v ip >/dev/null || fail "unshare (util-linux) and ip (iproute2) are required"
-[[ -d "$root/dist" ]] || fail "dist/ is missing; run npm run synth first"
+# CLUSTER_DIST: the folder of documents to apply instead of dist/ (e.g. a hand-edited copy).
+dist="${CLUSTER_DIST:-$root/dist}"
+[[ -d "$dist" ]] || fail "$dist is missing; run npm run synth first"
+export CLUSTER_DIST="$(cd "$dist" && pwd)"
 [[ -d "$root/upstream/crds/training-operator" ]] || fail "upstream/crds is missing; the pinned CRDs live there"
 [[ -d "$root/upstream/examples/upstream-v2" ]] || fail "upstream/examples/upstream-v2 is missing; the Trainer v2 corpus lives there"
 

@@ -1,8 +1,8 @@
 /**
  * The `cdk8s-kubeflow` command (bin/cdk8s-kubeflow):
  *
- *   cdk8s-kubeflow lint [--format text|json|github] [--rules-off SOURCE]... [--target VERSIONS] PATH...
- *   cdk8s-kubeflow plan [--format markdown|text|json] [--target VERSIONS] PATH... [--against PATH]... [--queues PATH]...
+ *   cdk8s-kubeflow lint [--format text|json|github] [--rules-off SOURCE]... [--target VERSIONS] [--allow-empty] PATH...
+ *   cdk8s-kubeflow plan [--format markdown|text|json] [--target VERSIONS] [--allow-empty] PATH... [--against PATH]... [--queues PATH]...
  *   cdk8s-kubeflow rules
  *   cdk8s-kubeflow convert [--out FILE] PATH...
  *   cdk8s-kubeflow --help | --version;  cdk8s-kubeflow COMMAND --help
@@ -23,6 +23,9 @@ import { TargetError, VersionWindow, parseTargetText, targetWindow } from '../ru
 
 const PATHS = 'PATH is a YAML file, a folder (searched recursively for *.yaml and *.yml) or - for standard input.';
 const STATUS = 'Exit status: 0 nothing found, 1 findings, 2 usage error, 3 internal error.';
+/** What an input without YAML documents is, and how to accept one. */
+const EMPTY_OPTION = `--allow-empty              an input without YAML documents is no error; without it,
+                             one is (status 2): a CI step that checks an empty folder checks nothing`;
 const TARGET_OPTION = `--target VERSIONS          the versions the cluster runs, as KEY=VERSION pairs separated by
                              commas (kueue=v0.19,trainer=v2.3); keys: kubernetes, trainingOperator,
                              jobset, trainer, notebooks, kueue; each inside the support window
@@ -30,7 +33,7 @@ const TARGET_OPTION = `--target VERSIONS          the versions the cluster runs,
 
 /** Each command's usage, printed by `COMMAND --help`. */
 export const COMMAND_USAGE = {
-  lint: `Usage: cdk8s-kubeflow lint [--format text|json|github] [--rules-off SOURCE]... [--target VERSIONS] PATH...
+  lint: `Usage: cdk8s-kubeflow lint [--format text|json|github] [--rules-off SOURCE]... [--target VERSIONS] [--allow-empty] PATH...
 
 Checks every Kubeflow document (kubeflow.org/v1 training jobs, MXJob, Trainer v2 TrainJobs and
 runtimes, Workspace, WorkspaceKind) with the strict CRD schema, the Kubernetes rules and the
@@ -43,12 +46,14 @@ Options:
   --rules-off SOURCE         leave out one group of rules (repeat it for more): kubernetes, jobset,
                              trainer, training-operator, notebooks, kueue or library
   ${TARGET_OPTION}
+  ${EMPTY_OPTION}
   -h, --help                 print this help
 
 ${PATHS}
-Exit status: 0 no findings, 1 findings, 2 usage error, 3 internal error.
+Exit status: 0 no findings, 1 findings, 2 usage error (or an input without YAML documents), 3
+internal error.
 `,
-  plan: `Usage: cdk8s-kubeflow plan [--format markdown|text|json] [--target VERSIONS] PATH... [--against PATH]... [--queues PATH]...
+  plan: `Usage: cdk8s-kubeflow plan [--format markdown|text|json] [--target VERSIONS] [--allow-empty] PATH... [--against PATH]... [--queues PATH]...
 
 Pods, accelerators, CPU and memory per training job (a TrainJob through its runtime in the same
 input) and per notebook workspace (its WorkspaceKind's pod config in the same input), per Kueue
@@ -64,10 +69,13 @@ Options:
                                kept apart from the jobs (repeat it for more paths)
   --target VERSIONS            the versions the cluster runs, as lint takes them (kueue=v0.19,...);
                                checked against the support window and named on standard error
+  --allow-empty                PATHs without YAML documents are no error; without it, they are
+                               (status 2): a plan of nothing says nothing
   -h, --help                   print this help
 
 ${PATHS}
-Exit status: 0 planned, 1 an input document is not YAML, 2 usage error, 3 internal error.
+Exit status: 0 planned, 1 an input document is not YAML, 2 usage error (or PATHs without YAML
+documents), 3 internal error.
 `,
   rules: `Usage: cdk8s-kubeflow rules
 
@@ -99,20 +107,22 @@ error, 3 internal error.
 } as const;
 
 export const USAGE = `Usage:
-  cdk8s-kubeflow lint [--format text|json|github] [--rules-off SOURCE]... [--target VERSIONS] PATH...
+  cdk8s-kubeflow lint [--format text|json|github] [--rules-off SOURCE]... [--target VERSIONS] [--allow-empty] PATH...
       Checks every Kubeflow document (kubeflow.org/v1 training jobs, MXJob, Trainer v2 TrainJobs
       and runtimes, Workspace, WorkspaceKind) with the strict CRD schema, the Kubernetes rules and
       the operators' rules. --rules-off leaves out one group of rules (repeat it for more):
       kubernetes, jobset, trainer, training-operator, notebooks, kueue or library. --target names
       the versions the cluster runs (kueue=v0.19,trainer=v2.3): rules of other versions say
-      nothing; without it, lint judges for every version of the support window.
+      nothing; without it, lint judges for every version of the support window. An input without
+      YAML documents is an error (status 2) unless --allow-empty is given.
       Exit status 1 when anything is found.
-  cdk8s-kubeflow plan [--format markdown|text|json] [--target VERSIONS] PATH... [--against PATH]... [--queues PATH]...
+  cdk8s-kubeflow plan [--format markdown|text|json] [--target VERSIONS] [--allow-empty] PATH... [--against PATH]... [--queues PATH]...
       Pods, accelerators, CPU and memory per training job (a TrainJob through its runtime in the
       same input) and per notebook workspace, per Kueue queue and per namespace, as Markdown (the
       default), aligned text or JSON; with ClusterQueues in the input or --queues, the demand per
       ClusterQueue and flavor against quota and the jobs never admitted; with --against (repeat
-      it for more paths), what changed from those manifests; --target as lint takes it.
+      it for more paths), what changed from those manifests; --target and --allow-empty as lint
+      takes them.
   cdk8s-kubeflow rules
       Every rule lint applies, by source (the group --rules-off names) and family, with the
       upstream code or behaviour it mirrors and the upstream versions it applies to.
@@ -159,8 +169,8 @@ export const EXIT = {
 
 /** Runs the command; returns the exit status. */
 export function main(argv: readonly string[], io: Io = PROCESS_IO): number {
+  const [command, ...rest] = argv;
   try {
-    const [command, ...rest] = argv;
     if (isCommand(command) && rest.some(a => a === '--help' || a === '-h')) {
       io.out(COMMAND_USAGE[command]);
       return EXIT.OK;
@@ -187,7 +197,9 @@ export function main(argv: readonly string[], io: Io = PROCESS_IO): number {
     }
   } catch (e) {
     if (e instanceof UsageError || e instanceof InputError) {
-      io.err(`cdk8s-kubeflow: ${e.message}\n${e instanceof UsageError ? USAGE : ''}`);
+      // A usage error of a command shows that command's usage, not every command's.
+      const usage = e instanceof UsageError ? isCommand(command) ? COMMAND_USAGE[command] : USAGE : '';
+      io.err(`cdk8s-kubeflow: ${e.message}\n${usage}`);
       return EXIT.USAGE;
     }
     io.err(internalError(e));
@@ -216,8 +228,13 @@ export function internalError(e: unknown): string {
   return `cdk8s-kubeflow: internal error (a fault of the command, not a finding): ${what}\n${stack}`;
 }
 
-/** Splits `--name value` / `--name=value` options (each takes one value; repeat for more) from paths. */
-function parseArgs(args: readonly string[], options: readonly string[]): { paths: string[]; values: Map<string, string[]> } {
+/**
+ * Splits `--name value` / `--name=value` options (each takes one value; repeat for more) and
+ * `--name` switches (no value) from paths.
+ */
+function parseArgs(
+  args: readonly string[], options: readonly string[], switches: readonly string[] = [],
+): { paths: string[]; values: Map<string, string[]> } {
   const paths: string[] = [];
   const values = new Map<string, string[]>();
   for (let i = 0; i < args.length; i++) {
@@ -227,6 +244,11 @@ function parseArgs(args: readonly string[], options: readonly string[]): { paths
       const eq = arg.indexOf('=');
       const flag = eq < 0 ? arg.slice(2) : arg.slice(2, eq);
       const inline = eq < 0 ? undefined : arg.slice(eq + 1);
+      if (switches.includes(flag)) {
+        if (inline !== undefined) throw new UsageError(`--${flag} takes no value`);
+        values.set(flag, []);
+        continue;
+      }
       if (!options.includes(flag)) throw new UsageError(`unknown option "--${flag}"`);
       const value = inline ?? args[++i];
       if (value === undefined) throw new UsageError(`--${flag} needs a value`);
@@ -251,8 +273,19 @@ function targetOption(values: ReadonlyMap<string, string[]>): VersionWindow | un
   }
 }
 
+/**
+ * PATHs that hold no YAML document: most likely a CI step pointed at a folder a synth did not fill,
+ * which would otherwise pass having checked nothing. An error (status 2), or with `--allow-empty`
+ * a note on standard error.
+ */
+function noDocuments(paths: readonly string[], values: ReadonlyMap<string, string[]>, io: Io): void {
+  const where = `no YAML documents in ${paths.join(', ')}`;
+  if (!values.has('allow-empty')) throw new InputError(`${where}; expected at least one (--allow-empty accepts an input without any)`);
+  io.err(`cdk8s-kubeflow: ${where}\n`);
+}
+
 function runLint(args: readonly string[], io: Io): number {
-  const { paths, values } = parseArgs(args, ['format', 'rules-off', 'target']);
+  const { paths, values } = parseArgs(args, ['format', 'rules-off', 'target'], ['allow-empty']);
   const window = targetOption(values);
   const formats = values.get('format') ?? ['text'];
   const format = formats[formats.length - 1];
@@ -265,8 +298,7 @@ function runLint(args: readonly string[], io: Io): number {
   }
   if (paths.length === 0) throw new UsageError('lint needs at least one PATH');
   const report = lint(readDocuments(paths, io.stdin), off, window);
-  // A path that holds no YAML is most likely a mistake in a CI step; say so, without failing.
-  if (report.documents === 0) io.err(`cdk8s-kubeflow: no YAML documents in ${paths.join(', ')}\n`);
+  if (report.documents === 0) noDocuments(paths, values, io);
   io.out(formatLint(report, format as LintFormat));
   return report.findings.length > 0 ? EXIT.FINDINGS : EXIT.OK;
 }
@@ -289,7 +321,7 @@ function planModules() {
 const PLAN_FORMATS = ['markdown', 'text', 'json'] as const;
 
 function runPlan(args: readonly string[], io: Io): number {
-  const { paths, values } = parseArgs(args, ['against', 'format', 'queues', 'target']);
+  const { paths, values } = parseArgs(args, ['against', 'format', 'queues', 'target'], ['allow-empty']);
   // No part of a plan differs by version yet; the target is checked, so a CI step's typo fails here too.
   if (targetOption(values) !== undefined) io.err(`cdk8s-kubeflow: plan for the target ${values.get('target')!.slice(-1)[0]}\n`);
   const formats = values.get('format') ?? ['markdown'];
@@ -298,6 +330,7 @@ function runPlan(args: readonly string[], io: Io): number {
   if (paths.length === 0) throw new UsageError('plan needs at least one PATH');
   const against = values.get('against');
   const now = readDocuments(paths, io.stdin);
+  if (now.length === 0) noDocuments(paths, values, io);
   const before = against === undefined ? [] : readDocuments(against, io.stdin);
   const queues = readDocuments(values.get('queues') ?? [], io.stdin);
   const { plan, planChange, changeJson, planJson, changeMarkdown, changeText, planMarkdown, planText, hasClusterQueue } = planModules();

@@ -69,8 +69,10 @@ describe('cdk8s-kubeflow in a child process', () => {
     expect(result.stdout).toContain('| research | +6 | +62 nvidia.com/gpu | +253 | +4093Gi |');
   });
 
-  test('lint with no findings: status 0', () => {
-    expect(command(['lint', '-'], '').status).toBe(0);
+  test('lint with no findings: status 0; of an input without documents: status 2, unless --allow-empty', () => {
+    expect(command(['lint', '-'], 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n').status).toBe(0);
+    expect(command(['lint', '-'], '').status).toBe(2);
+    expect(command(['lint', '--allow-empty', '-'], '').status).toBe(0);
   });
 
   test('a usage error: status 2 and the usage on standard error', () => {

@@ -35,8 +35,8 @@ describe('--version and --help', () => {
   test.each([['--help'], ['-h'], ['help']])('%s prints the usage of every command on standard output, status 0', flag => {
     expect(command([flag])).toEqual(ok(USAGE));
     expect(USAGE.split('\n').filter(l => l.startsWith('  cdk8s-kubeflow '))).toEqual([
-      '  cdk8s-kubeflow lint [--format text|json|github] [--rules-off SOURCE]... [--target VERSIONS] PATH...',
-      '  cdk8s-kubeflow plan [--format markdown|text|json] [--target VERSIONS] PATH... [--against PATH]... [--queues PATH]...',
+      '  cdk8s-kubeflow lint [--format text|json|github] [--rules-off SOURCE]... [--target VERSIONS] [--allow-empty] PATH...',
+      '  cdk8s-kubeflow plan [--format markdown|text|json] [--target VERSIONS] [--allow-empty] PATH... [--against PATH]... [--queues PATH]...',
       '  cdk8s-kubeflow rules',
       '  cdk8s-kubeflow convert [--out FILE] PATH...',
       '  cdk8s-kubeflow COMMAND --help',
@@ -55,7 +55,7 @@ describe('--version and --help', () => {
   });
 
   test('the usage of plan, exactly', () => {
-    expect(command(['plan', '--help']).stdout).toBe(`Usage: cdk8s-kubeflow plan [--format markdown|text|json] [--target VERSIONS] PATH... [--against PATH]... [--queues PATH]...
+    expect(command(['plan', '--help']).stdout).toBe(`Usage: cdk8s-kubeflow plan [--format markdown|text|json] [--target VERSIONS] [--allow-empty] PATH... [--against PATH]... [--queues PATH]...
 
 Pods, accelerators, CPU and memory per training job (a TrainJob through its runtime in the same
 input) and per notebook workspace (its WorkspaceKind's pod config in the same input), per Kueue
@@ -71,17 +71,20 @@ Options:
                                kept apart from the jobs (repeat it for more paths)
   --target VERSIONS            the versions the cluster runs, as lint takes them (kueue=v0.19,...);
                                checked against the support window and named on standard error
+  --allow-empty                PATHs without YAML documents are no error; without it, they are
+                               (status 2): a plan of nothing says nothing
   -h, --help                   print this help
 
 PATH is a YAML file, a folder (searched recursively for *.yaml and *.yml) or - for standard input.
-Exit status: 0 planned, 1 an input document is not YAML, 2 usage error, 3 internal error.
+Exit status: 0 planned, 1 an input document is not YAML, 2 usage error (or PATHs without YAML
+documents), 3 internal error.
 `);
   });
 
   test('each command\'s usage starts with its synopsis and lists -h, --help', () => {
     expect(Object.entries(COMMAND_USAGE).map(([name, text]) => [name, text.split('\n')[0], text.includes('  -h, --help ')])).toEqual([
-      ['lint', 'Usage: cdk8s-kubeflow lint [--format text|json|github] [--rules-off SOURCE]... [--target VERSIONS] PATH...', true],
-      ['plan', 'Usage: cdk8s-kubeflow plan [--format markdown|text|json] [--target VERSIONS] PATH... [--against PATH]... [--queues PATH]...', true],
+      ['lint', 'Usage: cdk8s-kubeflow lint [--format text|json|github] [--rules-off SOURCE]... [--target VERSIONS] [--allow-empty] PATH...', true],
+      ['plan', 'Usage: cdk8s-kubeflow plan [--format markdown|text|json] [--target VERSIONS] [--allow-empty] PATH... [--against PATH]... [--queues PATH]...', true],
       ['rules', 'Usage: cdk8s-kubeflow rules', true],
       ['convert', 'Usage: cdk8s-kubeflow convert [--out FILE] PATH...', true],
     ]);
@@ -96,7 +99,9 @@ Exit status: 0 planned, 1 an input document is not YAML, 2 usage error, 3 intern
     const result = command(args);
     expect(result.status).toBe(2);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toBe(`${message}\n${USAGE}`);
+    // The usage of the command given, or of every command when none is.
+    const given = args[0] as keyof typeof COMMAND_USAGE;
+    expect(result.stderr).toBe(`${message}\n${given in COMMAND_USAGE ? COMMAND_USAGE[given] : USAGE}`);
   });
 });
 
@@ -322,8 +327,8 @@ describe('docs/cli.md, the manual page', () => {
     const options = doc.slice(doc.indexOf('## OPTIONS'), doc.indexOf('## EXIT STATUS'));
     const documented = [...options.matchAll(/^\| `(--?[a-z-]+)/gm)].map(m => m[1]);
     const inHelp = [...new Set(Object.values(COMMAND_USAGE).join('\n').match(/^ {2}(--?[a-z-]+)/gm)!.map(o => o.trim()))];
-    expect(inHelp.sort()).toEqual(['--against', '--format', '--out', '--queues', '--rules-off', '--target', '-h']);
+    expect(inHelp.sort()).toEqual(['--against', '--allow-empty', '--format', '--out', '--queues', '--rules-off', '--target', '-h']);
     expect(inHelp.filter(o => !documented.includes(o))).toEqual([]);
-    expect(documented).toEqual(['--format', '--format', '--rules-off', '--target', '--against', '--queues', '--out', '-h', '--version']);
+    expect(documented).toEqual(['--format', '--format', '--rules-off', '--target', '--allow-empty', '--against', '--queues', '--out', '-h', '--version']);
   });
 });

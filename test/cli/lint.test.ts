@@ -433,11 +433,18 @@ describe('output formats', () => {
   });
 });
 
-test('a folder without YAML: nothing checked, said on standard error', () => {
+test('a folder without YAML: a usage error (a CI step on an empty dist/ checks nothing), unless --allow-empty', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cli-empty-'));
   fs.writeFileSync(path.join(dir, 'README.md'), '# not YAML\n');
+  const refused = `cdk8s-kubeflow: no YAML documents in ${dir}; expected at least one (--allow-empty accepts an input without any)\n`;
   try {
-    expect(runCli(['lint', dir])).toEqual({ status: 0, stdout: '0 documents checked; no findings\n', stderr: `cdk8s-kubeflow: no YAML documents in ${dir}\n` });
+    expect(runCli(['lint', dir])).toEqual({ status: 2, stdout: '', stderr: refused });
+    expect(runCli(['plan', dir])).toEqual({ status: 2, stdout: '', stderr: refused });
+    expect(runCli(['lint', '--allow-empty', dir])).toEqual({ status: 0, stdout: '0 documents checked; no findings\n', stderr: `cdk8s-kubeflow: no YAML documents in ${dir}\n` });
+    const plan = runCli(['plan', dir, '--allow-empty']);
+    expect([plan.status, plan.stderr]).toEqual([0, `cdk8s-kubeflow: no YAML documents in ${dir}\n`]);
+    // A switch takes no value.
+    expect(runCli(['lint', '--allow-empty=yes', dir]).stderr.split('\n')[0]).toBe('cdk8s-kubeflow: --allow-empty takes no value');
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

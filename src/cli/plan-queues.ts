@@ -10,10 +10,11 @@
  * Notebook workspaces are left out (Kueue queues a Workspace's pod through its StatefulSet
  * integration, which the plan does not model), and so are jobs of kinds Kueue does not queue.
  */
+import { isKueueGroup } from '../rules/kueue/api';
 import { neverAdmittedReason } from '../rules/kueue/capacity';
 import { formatResource } from '../rules/kueue/capacity-amounts';
 import { kueuePodSets, runtimeIndex, trainingJobPodSets } from '../rules/kueue/capacity-podsets';
-import { ClusterQueueCapacity, clusterQueueCapacity, clusterQueueOf, isKueueObject, placeWorkload, queueIndex } from '../rules/kueue/capacity-queues';
+import { ClusterQueueCapacity, clusterQueueCapacity, clusterQueueOf, placeWorkload, queueIndex } from '../rules/kueue/capacity-queues';
 import { KUEUE_QUEUE_LABEL } from '../rules/kueue/labels';
 
 /** One resource of one flavor of a ClusterQueue, with what the jobs on it request there. */
@@ -67,7 +68,7 @@ export const hasClusterQueue = (inputs: ReadonlyArray<{ readonly doc?: any }>) =
   queueIndex(kueueObjects(inputs.map(i => i.doc))).clusterQueues.size > 0;
 
 /** The Kueue objects among documents. */
-export const kueueObjects = (docs: readonly any[]) => docs.filter(isKueueObject);
+export const kueueObjects = (docs: readonly any[]) => docs.filter(isKueueGroup);
 
 /** The quota view of the jobs among `docs` against the Kueue objects among `queues`; undefined without ClusterQueues. */
 export function queuePlan(docs: readonly any[], queues: readonly any[]): QueuePlan | undefined {
@@ -84,7 +85,7 @@ export function queuePlan(docs: readonly any[], queues: readonly any[]): QueuePl
   const notes: QueueNote[] = [];
   for (const doc of docs) {
     const queue = text(doc?.metadata?.labels?.[KUEUE_QUEUE_LABEL]);
-    if (queue === '' || isKueueObject(doc)) continue;
+    if (queue === '' || isKueueGroup(doc)) continue;
     const identity = { kind: text(doc.kind), namespace: text(doc.metadata?.namespace), name: text(doc.metadata?.name), queue };
     const note = (what: string, neverAdmitted = false, clusterQueue = '') => notes.push({ ...identity, clusterQueue, neverAdmitted, note: what });
     const podSets = kueuePodSets(doc, runtimes);

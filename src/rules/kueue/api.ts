@@ -66,3 +66,22 @@ export function admissionCheckNamesOf(clusterQueue: any): string[] {
     ...(Array.isArray(spec.admissionChecksStrategy?.admissionChecks) ? spec.admissionChecksStrategy.admissionChecks.map((c: any) => c?.name) : []),
   ].filter((n): n is string => typeof n === 'string');
 }
+
+/**
+ * The chain of cohorts from `start` up its parents (cohort name to parent name, '' for a root), and
+ * where a cycle begins in it (-1: none; the name that closes the cycle ends `names`). A cohort with
+ * no entry is a root, as Kueue makes a cohort it has no object of.
+ */
+export function cohortChain(start: string, parents: ReadonlyMap<string, string>): { readonly names: string[]; readonly cycleAt: number } {
+  const names = [start];
+  const seen = new Map([[start, 0]]);
+  let parent = parents.get(start) ?? '';
+  while (parent !== '') {
+    const at = seen.get(parent);
+    names.push(parent);
+    if (at !== undefined) return { names, cycleAt: at };
+    seen.set(parent, names.length - 1);
+    parent = parents.get(parent) ?? '';
+  }
+  return { names, cycleAt: -1 };
+}

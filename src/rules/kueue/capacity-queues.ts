@@ -18,13 +18,10 @@
  * workload took there, among the flavors the podset can use at all (flavor-selection.ts: node
  * labels against the pods' selectors, taints against their tolerations, topology).
  */
-import { cohortNameOf, isKueueDocument, isKueueGroup, parentNameOf } from './api';
+import { cohortChain, cohortNameOf, isKueueDocument, isKueueGroup, parentNameOf } from './api';
 import { formatResource, resourceValue } from './capacity-amounts';
 import { PodSet, Requests, podSetRequests } from './capacity-podsets';
 import { FlavorSpec, flavorRejection, flavorSpec } from './flavor-selection';
-
-/** Whether a document is one of Kueue's objects (any kind of its API group). */
-export const isKueueObject = isKueueGroup;
 
 const isKind = isKueueDocument;
 const nameOf = (doc: any) => (typeof doc?.metadata?.name === 'string' ? doc.metadata.name : '');
@@ -47,7 +44,7 @@ const byName = (docs: readonly any[], kind: string) => new Map(docs.filter(d => 
 
 export function queueIndex(docs: readonly any[]): QueueIndex {
   return {
-    defined: docs.some(isKueueObject),
+    defined: docs.some(isKueueGroup),
     clusterQueues: byName(docs, 'ClusterQueue'),
     localQueues: new Map(docs.filter(d => isKind(d, 'LocalQueue')).map(d => [localQueueKey(text(d.metadata?.namespace), nameOf(d)), d])),
     flavors: byName(docs, 'ResourceFlavor'),
@@ -134,8 +131,6 @@ function ownQuotas(cq: any): Map<string, { nominal: bigint; borrowingLimit?: big
   return out;
 }
 
-/** What a ClusterQueue keeps to itself of a quota: nominal minus lending limit (localQuota). */
-const kept = (q: { nominal: bigint; lendingLimit?: bigint }) => (q.lendingLimit === undefined ? BigInt(0) : max0(q.nominal - q.lendingLimit));
 const max0 = (v: bigint) => (v < BigInt(0) ? BigInt(0) : v);
 
 type Quota = { nominal: bigint; borrowingLimit?: bigint; lendingLimit?: bigint };
@@ -158,12 +153,8 @@ class CohortTree {
 
   /** The cohorts from `cohort` up to its root, or undefined when the chain has a cycle. */
   public chain(cohort: string): string[] | undefined {
-    const out = [cohort];
-    for (let parent = this.parents.get(cohort) ?? ''; parent !== ''; parent = this.parents.get(parent) ?? '') {
-      if (out.includes(parent)) return undefined;
-      out.push(parent);
-    }
-    return out;
+    const { names, cycleAt } = cohortChain(cohort, this.parents);
+    return cycleAt < 0 ? names : undefined;
   }
 
   /** What a cohort can give one of its children at most (PotentialAvailable), for `flavor resource`. */
@@ -275,7 +266,7 @@ function limitOf(q: Quota, resource: string, cohort: string, cohortPotential: bi
   const capped = q.borrowingLimit === undefined ? undefined : q.nominal + q.borrowingLimit;
   const cappedWhy = `nominal quota ${show(q.nominal)} + borrowing limit ${show(q.borrowingLimit ?? BigInt(0))}`;
   if (cohortPotential === undefined) return capped === undefined ? { why: `what cohort "${cohort}" holds is not known from the input, and no borrowing limit` } : { limit: capped, why: cappedWhy };
-  const reachable = kept(q) + cohortPotential;
+  const reachable = localQuota(q.nominal, q) + cohortPotential;
   if (capped !== undefined && capped <= reachable) return { limit: capped, why: cappedWhy };
   return { limit: reachable, why: `nominal quota ${show(q.nominal)} + ${show(reachable - q.nominal)} from cohort "${cohort}"` };
 }

@@ -5,27 +5,12 @@
  * pkg/cache/scheduler/cache.go ErrCohortHasCycle). The chains are followed through the Cohorts the
  * input defines; a cohort named without a Cohort object is a root (Kueue makes it implicitly).
  */
-import { cohortFieldOf, cohortNameOf, isKueueDocument, parentNameOf } from './api';
+import { cohortChain, cohortFieldOf, cohortNameOf, isKueueDocument, parentNameOf } from './api';
 import { AppDocument, AppFinding } from '../app-document';
 import { Rule } from '../rule';
 
 export const KUEUE_COHORT_CYCLE = new Rule('kueue', 'app/kueue-cohort-cycle', 'app',
   'kueue v0.15.2 pkg/cache/hierarchy/cycle.go HasCycle, pkg/cache/scheduler/cache.go ErrCohortHasCycle (Cohort.spec.parentName chains, and a ClusterQueue\'s cohort leading into them, end at a root)');
-
-/** The chain of cohorts from `start` up its parents, and where a cycle begins in it (-1: none). */
-function chainOf(start: string, parents: ReadonlyMap<string, string>): { readonly names: string[]; readonly cycleAt: number } {
-  const names = [start];
-  const seen = new Map([[start, 0]]);
-  let parent = parents.get(start) ?? '';
-  while (parent !== '') {
-    const at = seen.get(parent);
-    names.push(parent);
-    if (at !== undefined) return { names, cycleAt: at };
-    seen.set(parent, names.length - 1);
-    parent = parents.get(parent) ?? '';
-  }
-  return { names, cycleAt: -1 };
-}
 
 const show = (names: readonly string[]) => names.map(n => `"${n}"`).join(' -> ');
 const CONSEQUENCE = 'Kueue accepts it and admits nothing through the ClusterQueues below (cohort has a cycle)';
@@ -45,7 +30,7 @@ export function kueueCohortCycles(docs: readonly AppDocument[], out: AppFinding[
       const name = d.doc.metadata?.name;
       const parent = parentNameOf(d.doc);
       if (typeof name !== 'string' || parent === '') continue;
-      const { names, cycleAt } = chainOf(name, parents);
+      const { names, cycleAt } = cohortChain(name, parents);
       if (cycleAt < 0) continue;
       if (parent === name) {
         report(d, 'spec.parentName', parent, `expected the name of another cohort: a Cohort that is its own parent is a cycle; ${CONSEQUENCE}`);
@@ -57,7 +42,7 @@ export function kueueCohortCycles(docs: readonly AppDocument[], out: AppFinding[
     } else if (isKueueDocument(d.doc, 'ClusterQueue')) {
       const cohort = cohortNameOf(d.doc);
       if (cohort === '') continue;
-      const { names, cycleAt } = chainOf(cohort, parents);
+      const { names, cycleAt } = cohortChain(cohort, parents);
       if (cycleAt < 0) continue;
       report(d, `spec.${cohortFieldOf(d.doc)}`, cohort,
         `expected a cohort whose chain of parents ends at a root; ${show(names)} ${cycleAt === 0 ? 'is' : 'runs into'} a cycle, so Kueue marks the ClusterQueue inactive and admits nothing through it`);

@@ -1,11 +1,11 @@
 /**
  * Exact resource amounts for `plan`: CPU in millicores and memory in bytes as BigInt, rounded up as
- * the API server rounds (Quantity.MilliValue and Value round up), accelerators as whole counts. A
- * pod asks for the sum of its containers or the largest init container, whichever is larger, per
- * resource (the scheduler's computePodResourceRequest); requests default to limits.
+ * the API server rounds (Quantity.MilliValue and Value round up), accelerators as whole counts.
+ * What a pod asks for is what Kueue counts (rules/kueue/pod-requests.ts, the same arithmetic as the
+ * capacity rules and plan's quota view): this module only sorts it into CPU, memory and accelerators.
  */
-import { parseQuantity } from '../rules/kubernetes/quantity';
 import { formatBytes, formatCpu, scaledUp } from '../rules/kueue/capacity-amounts';
+import { Requests, podRequests } from '../rules/kueue/pod-requests';
 
 // The exact arithmetic and the cores and bytes texts are Kueue's too (the capacity rule uses them).
 export { formatBytes, formatCpu, scaledUp };
@@ -30,38 +30,16 @@ export function isVendorResource(name: string): boolean {
   return domain.includes('.') && domain !== 'kubernetes.io' && !domain.endsWith('.kubernetes.io');
 }
 
-/** The amounts one container asks for. */
-function containerAmounts(container: any): Amounts {
-  const requests = container?.resources?.requests ?? {};
-  const limits = container?.resources?.limits ?? {};
-  const pick = (name: string, limitFirst: boolean) => {
-    const r = requests?.[name];
-    const l = limits?.[name];
-    const v = limitFirst ? (l ?? r) : (r ?? l);
-    return v === undefined ? undefined : parseQuantity(v);
-  };
-  const cpu = pick('cpu', false);
-  const memory = pick('memory', false);
+/** The amounts of a pod's requests (pod-requests.ts counts them): CPU, memory and the vendors' resources. */
+export function amountsOf(requests: Requests): Amounts {
   const accelerators = new Map<string, bigint>();
-  for (const name of new Set([...Object.keys(limits ?? {}), ...Object.keys(requests ?? {})])) {
-    if (!isVendorResource(name)) continue;
-    // Extended resources are set as limits (requests, when given, must equal them).
-    const q = pick(name, true);
-    if (q !== undefined) accelerators.set(name, scaledUp(q, 0));
-  }
-  return {
-    milliCpu: cpu === undefined ? ZERO : scaledUp(cpu, 3),
-    memoryBytes: memory === undefined ? ZERO : scaledUp(memory, 0),
-    accelerators,
-  };
+  for (const name of [...requests.keys()].filter(isVendorResource).sort()) accelerators.set(name, requests.get(name)!);
+  return { milliCpu: requests.get('cpu') ?? ZERO, memoryBytes: requests.get('memory') ?? ZERO, accelerators };
 }
 
-/** The amounts a pod spec asks for. */
+/** The amounts one pod of the spec asks for, as Kueue counts them. */
 export function podAmounts(spec: any): Amounts {
-  const containers: any[] = Array.isArray(spec?.containers) ? spec.containers : [];
-  const inits: any[] = Array.isArray(spec?.initContainers) ? spec.initContainers : [];
-  const sum = containers.map(containerAmounts).reduce(add, NO_AMOUNTS);
-  return inits.map(containerAmounts).reduce(max, sum);
+  return amountsOf(podRequests(spec));
 }
 
 /** a + b. */
@@ -78,10 +56,6 @@ export function subtract(a: Amounts, b: Amounts): Amounts {
 export function times(a: Amounts, n: number): Amounts {
   const k = BigInt(n);
   return combine(a, NO_AMOUNTS, x => x * k);
-}
-
-function max(a: Amounts, b: Amounts): Amounts {
-  return combine(a, b, (x, y) => (x > y ? x : y));
 }
 
 function combine(a: Amounts, b: Amounts, op: (x: bigint, y: bigint) => bigint): Amounts {

@@ -30,7 +30,7 @@ const PLAN = `## Training jobs: 5
 | team-b/bert | TrainJob | team-b | node 2 | 8 nvidia.com/gpu | 16 | 64Gi |
 | team-b/churn | XGBoostJob | team-b | Master 1, Worker 2 | - | 6 | 12Gi |
 
-- TrainJob team-b/bert: runtime ClusterTrainingRuntime torch-distributed is not in the input: counted 2 node pods with the job's trainer.resourcesPerNode only
+- TrainJob team-b/bert: runtime ClusterTrainingRuntime torch-distributed is not in the input: counted as the one built into Trainer v2.3.0
 
 ### Per queue
 

@@ -20,7 +20,7 @@ const EXAMPLES_PLAN = `
 | research/bert-pretrain | PyTorchJob | (none) | Master 1, Worker 7 | 64 nvidia.com/gpu | 720 | 8000Gi |
 | team-hpc/bert-deepspeed | TrainJob | (none) | node 1, launcher 1 | 4 nvidia.com/gpu | 32 | 128Gi |
 | team-llm/llama-pretrain | TrainJob | team-llm | node 4 | 32 nvidia.com/gpu | 384 | 4Ti |
-| team-nlp/alpaca-llama | TrainJob | (none) | node 1 | 2 nvidia.com/gpu | 0 | 0 |
+| team-nlp/alpaca-llama | TrainJob | (none) | dataset-initializer 1, model-initializer 1, node 1 | 2 nvidia.com/gpu | 0 | 0 |
 | team-nlp/llama-sft | TrainJob | (none) | node 4 | 32 nvidia.com/gpu | 256 | 2Ti |
 | team-speech/whisper-finetune | PyTorchJob | team-speech | Master 1, Worker 1 | 16 nvidia.com/gpu | 192 | 2Ti |
 | team-vision/resnet | PyTorchJob | team-vision | Master 1, Worker 3 | 16 nvidia.com/gpu | 64 | 256Gi |
@@ -38,8 +38,8 @@ const EXAMPLES_PLAN = `
 | training/tf-mnist | TFJob | (none) | Chief 1, PS 1, Worker 2 | 2 nvidia.com/gpu | 12 | 48Gi |
 | training/xgboost-iris | XGBoostJob | (none) | Master 1, Worker 3 | - | 8 | 16Gi |
 
-- TrainJob team-nlp/alpaca-llama: runtime ClusterTrainingRuntime torchtune-llama3.2-1b is not in the input: counted 1 node pod with the job's trainer.resourcesPerNode only
-- TrainJob team-vision/vit-remote: runtime ClusterTrainingRuntime torch-distributed is not in the input: counted 2 node pods with the job's trainer.resourcesPerNode only
+- TrainJob team-nlp/alpaca-llama: runtime ClusterTrainingRuntime torchtune-llama3.2-1b is not in the input: counted as the one built into Trainer v2.3.0
+- TrainJob team-vision/vit-remote: runtime ClusterTrainingRuntime torch-distributed is not in the input: counted as the one built into Trainer v2.3.0
 
 ## Notebook workspaces: 2
 
@@ -52,7 +52,7 @@ const EXAMPLES_PLAN = `
 
 | Queue | Jobs | Workspaces | Pods | Accelerators | CPU | Memory |
 |---|---|---|---|---|---|---|
-| (none) | 12 | 2 | 46 | 151 nvidia.com/gpu | 1258 | 11590Gi |
+| (none) | 12 | 2 | 48 | 151 nvidia.com/gpu | 1258 | 11590Gi |
 | gpu-h100 | 1 | 0 | 16 | 128 nvidia.com/gpu | 1536 | 16Ti |
 | team-llm | 1 | 0 | 4 | 32 nvidia.com/gpu | 384 | 4Ti |
 | team-speech | 1 | 0 | 2 | 16 nvidia.com/gpu | 192 | 2Ti |
@@ -67,7 +67,7 @@ const EXAMPLES_PLAN = `
 | research | 1 | 0 | 8 | 64 nvidia.com/gpu | 720 | 8000Gi |
 | team-hpc | 1 | 0 | 2 | 4 nvidia.com/gpu | 32 | 128Gi |
 | team-llm | 1 | 0 | 4 | 32 nvidia.com/gpu | 384 | 4Ti |
-| team-nlp | 2 | 0 | 5 | 34 nvidia.com/gpu | 256 | 2Ti |
+| team-nlp | 2 | 0 | 7 | 34 nvidia.com/gpu | 256 | 2Ti |
 | team-speech | 1 | 0 | 2 | 16 nvidia.com/gpu | 192 | 2Ti |
 | team-vision | 6 | 2 | 22 | 65 nvidia.com/gpu | 325 | 1572Gi |
 | training | 8 | 0 | 29 | 48 nvidia.com/gpu | 245 | 1378Gi |

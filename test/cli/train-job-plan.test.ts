@@ -122,15 +122,28 @@ describe('a TrainJob resolved against its runtime', () => {
   });
 
   test('a runtime that is not in the input: only the job\'s own fields are counted, and the plan says so', () => {
-    expect(demandOf(job('ml', { name: 'torch-distributed' }, { numNodes: 2, resourcesPerNode: { limits: { 'nvidia.com/gpu': 4 } } }), [])).toEqual({
+    expect(demandOf(job('ml', { name: 'in-house' }, { numNodes: 2, resourcesPerNode: { limits: { 'nvidia.com/gpu': 4 } } }), [])).toEqual({
       roles: 'node 2',
       pods: 2,
       amounts: '8 nvidia.com/gpu | 0 | 0',
-      note: 'runtime ClusterTrainingRuntime torch-distributed is not in the input: counted 2 node pods with the job\'s trainer.resourcesPerNode only',
+      note: 'runtime ClusterTrainingRuntime in-house is not in the input: counted 2 node pods with the job\'s trainer.resourcesPerNode only',
     });
     // A namespaced runtime is looked up in the job's own namespace.
     expect(demandOf(job('other', { name: 'mpi', kind: 'TrainingRuntime' }), [mpiRuntime(false)]).note)
       .toBe('runtime TrainingRuntime other/mpi is not in the input: counted 1 node pod with the job\'s trainer.resourcesPerNode only');
+  });
+
+  test('a built-in runtime the input lacks is counted as the Trainer ships it: its initializers and its own requests too', () => {
+    // torchtune-llama3.2-1b: a dataset and a model initializer, and a node of 2 GPUs that the job's CPU and memory join.
+    expect(demandOf(job('ml', { name: 'torchtune-llama3.2-1b' }, { resourcesPerNode: { requests: { cpu: '8', memory: '64Gi' } } }), [])).toEqual({
+      roles: 'dataset-initializer 1, model-initializer 1, node 1',
+      pods: 3,
+      amounts: '2 nvidia.com/gpu | 8 | 64Gi',
+      note: 'runtime ClusterTrainingRuntime torchtune-llama3.2-1b is not in the input: counted as the one built into Trainer v2.3.0',
+    });
+    // A runtime of the input with a built-in name is the input's.
+    const own = { ...torchRuntime, metadata: { name: 'torch-distributed' } };
+    expect(demandOf(job('ml', { name: 'torch-distributed' }), [own])).toEqual({ roles: 'dataset-initializer 1, node 2', pods: 3, amounts: '8 nvidia.com/gpu | 34 | 136Gi', note: undefined });
   });
 });
 

@@ -7,7 +7,7 @@ import { ApiObject, Chart } from 'cdk8s';
 import { GPU, clusterQueue, localQueue, priorityClass, queuedJob, resourceFlavor } from './kueue-objects';
 import { DistributedPyTorch, Accelerator } from '../../src';
 import { AppDocument, appFindings } from '../../src/rules/across-documents';
-import { podRequests } from '../../src/rules/kueue/capacity-podsets';
+import { podRequests } from '../../src/rules/kueue/pod-requests';
 import { REPORT, expectValidManifests, synthErrors } from '../harness';
 
 const at = (docs: any[]): AppDocument[] => docs.map((doc, i) => ({ path: `d${i}`, doc }));

@@ -8,22 +8,18 @@
  * - a Trainer v2 TrainJob has one podset per replicated job of the JobSet the Trainer makes from
  *   its runtime (pkg/controller/jobs/trainjob podSets): the runtime is resolved as the Trainer
  *   v2.3.0 resolves it (see trainJobPodSets);
- * - a pod requests what Kubernetes' PodRequests says (k8s.io/component-helpers resource
- *   PodRequests, which pkg/workload totalRequestsFromPodSets calls): the containers' sum plus the
- *   sidecars (init containers with `restartPolicy: Always`), or the largest init container with
- *   the sidecars started before it, whichever is larger, per resource, plus the pod's overhead. A
- *   container's missing request is its limit (pkg/workload AdjustResources,
- *   UseLimitsAsMissingRequestsInPod).
+ * - a pod requests what pod-requests.ts says (Kubernetes' PodRequests after Kueue's adjustments),
+ *   the one pod arithmetic of the library.
  *
  * Kinds Kueue does not integrate (the v1 MPIJob and MXJob) make no Workload and have no podsets.
  */
-import { resourceValue } from './capacity-amounts';
+import { Requests, podRequests } from './pod-requests';
+import { BUILTIN_RUNTIMES, BUILTIN_RUNTIMES_RELEASE } from '../trainer/builtin-runtimes.generated';
 import { ANCESTOR_LABEL, NODE_JOB } from '../trainer/names';
-import { isTrainJob, isTrainerRuntime, runtimeKey, runtimeReferenceOf } from '../trainer/runtime-lookup';
+import { CLUSTER_RUNTIME, isTrainJob, isTrainerRuntime, runtimeKey, runtimeReferenceOf } from '../trainer/runtime-lookup';
 import { replicaSpecs, replicasOf, trainingKindOf } from '../training-operator/training-kinds';
 
-/** What Kueue requests per pod, by resource name (CPU in millicores). */
-export type Requests = ReadonlyMap<string, bigint>;
+export { Requests, podRequests };
 
 /** One podset: its name, its pod count and the pod spec its pods run. */
 export interface PodSet {
@@ -85,11 +81,18 @@ const TRAINER_STEP = 'trainer';
  *   trainer step (MergeResourceRequirements, a strategic merge of limits and requests).
  *
  * Initializers are podsets too: Kueue admits the JobSet with the quota of all its replicated jobs.
- * A runtime that is not in the input leaves only the job's own fields to count, with a note.
+ * A ClusterTrainingRuntime that is not in the input but has the name of one the Trainer ships is
+ * that one (builtin-runtimes.generated.ts: its pods' requests count), with a note; any other
+ * runtime that is not in the input leaves only the job's own fields to count, with a note.
  */
 export function trainJobPodSets(job: any, runtimes: RuntimeIndex): JobPodSets {
-  const key = runtimeReferenceOf(job)?.key ?? 'ClusterTrainingRuntime (no name)';
-  const runtime = runtimes.get(key);
+  const ref = runtimeReferenceOf(job);
+  const key = ref?.key ?? 'ClusterTrainingRuntime (no name)';
+  const own = runtimes.get(key);
+  // A ClusterTrainingRuntime the input lacks is, by its name, one the Trainer ships: counted as shipped.
+  const builtIn = own === undefined && ref?.kind === CLUSTER_RUNTIME && Object.prototype.hasOwnProperty.call(BUILTIN_RUNTIMES, ref.name)
+    ? BUILTIN_RUNTIMES[ref.name] : undefined;
+  const runtime = own ?? builtIn;
   const trainer = job.spec?.trainer ?? {};
   const numNodes = positive(trainer.numNodes);
   if (runtime === undefined) {
@@ -105,6 +108,7 @@ export function trainJobPodSets(job: any, runtimes: RuntimeIndex): JobPodSets {
   const isTrainerStep = (rJob: any) => rJob?.template?.metadata?.labels?.[ANCESTOR_LABEL] === TRAINER_STEP;
   const firstTrainerStep = jobs.find(isTrainerStep);
   return {
+    ...(builtIn === undefined ? {} : { note: `runtime ${key} is not in the input: counted as the one built into ${BUILTIN_RUNTIMES_RELEASE}` }),
     podSets: jobs.map(rJob => {
       let count = positive(rJob?.template?.spec?.parallelism) ?? 1;
       if (isTrainerStep(rJob) && mlPolicy !== undefined) count = positive(mlPolicy.numNodes) ?? 1;
@@ -144,63 +148,10 @@ function mergeMaps(base: unknown, over: unknown): Record<string, unknown> | unde
   return { ...(isObject(base) ? base : {}), ...(isObject(over) ? over : {}) };
 }
 
-/** What one container requests, a limit standing in for a missing request. */
-function containerRequests(container: any): Map<string, bigint> {
-  const requests = isObject(container?.resources?.requests) ? container.resources.requests : {};
-  const limits = isObject(container?.resources?.limits) ? container.resources.limits : {};
-  const out = new Map<string, bigint>();
-  for (const name of new Set([...Object.keys(limits), ...Object.keys(requests)])) {
-    const value = resourceValue(name, requests[name] ?? limits[name]);
-    if (value !== undefined) out.set(name, value);
-  }
-  return out;
-}
-
-/** What one pod of the spec requests (PodRequests: containers, sidecars, init containers, overhead). */
-export function podRequests(spec: any): Map<string, bigint> {
-  const list = (v: unknown): any[] => (Array.isArray(v) ? v : []);
-  let requests = new Map<string, bigint>();
-  for (const c of list(spec?.containers)) requests = sum(requests, containerRequests(c));
-  let sidecars = new Map<string, bigint>();
-  let inits = new Map<string, bigint>();
-  for (const c of list(spec?.initContainers)) {
-    const own = containerRequests(c);
-    let during: Map<string, bigint>;
-    if (c?.restartPolicy === 'Always') {
-      sidecars = sum(sidecars, own);
-      during = sidecars;
-    } else {
-      during = sum(own, sidecars);
-    }
-    inits = largest(inits, during);
-  }
-  requests = largest(sum(requests, sidecars), inits);
-  const overhead = new Map<string, bigint>();
-  if (isObject(spec?.overhead)) {
-    for (const [name, q] of Object.entries(spec.overhead)) {
-      const value = resourceValue(name, q);
-      if (value !== undefined) overhead.set(name, value);
-    }
-  }
-  return sum(requests, overhead);
-}
-
 /** What all the pods of a podset request. */
 export function podSetRequests(podSet: PodSet): Map<string, bigint> {
   const n = BigInt(podSet.count);
   return new Map([...podRequests(podSet.podSpec)].map(([name, v]) => [name, v * n]));
-}
-
-export function sum(a: Requests, b: Requests): Map<string, bigint> {
-  const out = new Map(a);
-  for (const [name, v] of b) out.set(name, (out.get(name) ?? BigInt(0)) + v);
-  return out;
-}
-
-function largest(a: Requests, b: Requests): Map<string, bigint> {
-  const out = new Map(a);
-  for (const [name, v] of b) if (!out.has(name) || out.get(name)! < v) out.set(name, v);
-  return out;
 }
 
 const isObject = (v: unknown): v is Record<string, any> => typeof v === 'object' && v !== null && !Array.isArray(v);

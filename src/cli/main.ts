@@ -9,7 +9,7 @@
  *
  * PATH is a YAML file, a folder (searched recursively for *.yaml and *.yml) or `-` for standard
  * input. Exit status (EXIT): 0 when all is well, 1 when lint found something (or a plan input is
- * not YAML), 2 for a usage error, 3 for an internal error (the command itself failed: a CI step
+ * not YAML, or a job of the plan can never be admitted), 2 for a usage error, 3 for an internal error (the command itself failed: a CI step
  * must not read that as "the manifests have findings"). The help is printed on standard output
  * with status 0; on a usage error, on standard error with status 2.
  */
@@ -74,7 +74,8 @@ Options:
   -h, --help                   print this help
 
 ${PATHS}
-Exit status: 0 planned, 1 an input document is not YAML, 2 usage error (or PATHs without YAML
+Exit status: 0 planned, 1 an input document is not YAML or Kueue can never admit a job of PATH
+(its ClusterQueue can never give what it asks for), 2 usage error (or PATHs without YAML
 documents), 3 internal error.
 `,
   rules: `Usage: cdk8s-kubeflow rules
@@ -333,7 +334,7 @@ function runPlan(args: readonly string[], io: Io): number {
   if (now.length === 0) noDocuments(paths, values, io);
   const before = against === undefined ? [] : readDocuments(against, io.stdin);
   const queues = readDocuments(values.get('queues') ?? [], io.stdin);
-  const { plan, planChange, changeJson, planJson, changeMarkdown, changeText, planMarkdown, planText, hasClusterQueue } = planModules();
+  const { plan, planChange, changeJson, planJson, changeMarkdown, changeText, planMarkdown, planText, hasClusterQueue, hasNeverAdmitted } = planModules();
   const broken = [...before, ...now, ...queues].filter(d => d.error !== undefined);
   for (const d of broken) io.err(`${d.file}:${d.line}: not YAML: ${d.error}\n`);
   const after = plan(now, queues);
@@ -344,7 +345,8 @@ function runPlan(args: readonly string[], io: Io): number {
     const change = planChange(plan(before, hasClusterQueue(before) ? queues : [...queues, ...now]), after);
     io.out(format === 'json' ? changeJson(change, after) : format === 'text' ? changeText(change, after) : changeMarkdown(change, after));
   }
-  return broken.length > 0 ? EXIT.FINDINGS : EXIT.OK;
+  // A job that can never be admitted fails the plan as a finding fails lint: the change cannot run as written.
+  return broken.length > 0 || hasNeverAdmitted(after) ? EXIT.FINDINGS : EXIT.OK;
 }
 
 /** `convert`: the module on standard output (or --out), the figures on standard error. */

@@ -7,18 +7,20 @@
  *                                  queues: [{ queue, pods, difference }] }
  *
  * Row: { kind, namespace, name, queue, roles: [{ role, pods }], pods, demand, elasticMaxWorkers?,
- * workspace?: { kind, podConfig, paused } }; Total: { queue | namespace, jobs, workspaces, pods,
- * demand }; Note: { kind, namespace, name, note }; demand and difference: { accelerators: { name:
+ * workspace?: { kind, podConfig, paused }, neverAdmitted?: reason }; Total: { queue | namespace,
+ * jobs, workspaces, pods, demand, neverAdmitted?: count }; a job Kueue never admits keeps its
+ * demand in every total, and `neverAdmitted` says so where it is counted. Note: { kind, namespace, name, note }; demand and difference: { accelerators: { name:
  * count }, cpu, milliCpu, memory, memoryBytes }, with cpu and memory written as in the tables.
  * `''` is no queue or no namespace.
  *
  * With ClusterQueues in the input (or `--queues`), also clusterQueues: [{ clusterQueue, cohort,
- * cohortNote?, jobs: ['Kind namespace/name'], flavors: [{ flavor, resource, requested,
- * nominalQuota, borrowingLimit, atMost, state }] }], neverAdmitted: [{ kind, namespace, name,
+ * cohortNote?, jobs: ['Kind namespace/name'], neverAdmitted: ['Kind namespace/name'], flavors:
+ * [{ flavor, resource, requested, nominalQuota, borrowingLimit, atMost, state, neverAdmitted? }] }]
+ * (requested counts the jobs never admitted too, neverAdmitted the part they ask for), neverAdmitted: [{ kind, namespace, name,
  * queue, clusterQueue, reason }] and queueNotes: [{ kind, namespace, name, queue, note }] (jobs the quota view
  * does not count); amounts there are strings written as in the tables, borrowingLimit and atMost
  * null when there is none; and under change, clusterQueues: [{ clusterQueue, flavor, resource,
- * before, after, difference, atMost }].
+ * before, after, difference, atMost, neverAdmitted? }].
  */
 import { Amounts, formatBytes, formatCpu, subtract } from './amounts';
 import { JobPlan, Plan, PlanChange, Total, workloads } from './plan';
@@ -35,6 +37,7 @@ function queueObject(q: QueuePlan): object {
       cohort: cq.cohort,
       ...(cq.cohortNote === undefined ? {} : { cohortNote: cq.cohortNote }),
       jobs: cq.jobs,
+      neverAdmitted: cq.neverAdmitted,
       flavors: cq.rows.map(r => ({
         flavor: r.flavor,
         resource: r.resource,
@@ -43,6 +46,7 @@ function queueObject(q: QueuePlan): object {
         borrowingLimit: quantity(r.resource, r.borrowingLimit),
         atMost: quantity(r.resource, r.limit),
         state: rowState(r),
+        ...(r.neverAdmitted === BigInt(0) ? {} : { neverAdmitted: quantity(r.resource, r.neverAdmitted) }),
       })),
     })),
     neverAdmitted: q.notes.filter(n => n.neverAdmitted).map(n => ({ ...job(n), clusterQueue: n.clusterQueue, reason: n.note.replace(/^never admitted: /, '') })),
@@ -73,11 +77,12 @@ function row(j: JobPlan): object {
     demand: demand(j.amounts),
     ...(j.elasticMaxWorkers === undefined ? {} : { elasticMaxWorkers: j.elasticMaxWorkers }),
     ...(j.workspace === undefined ? {} : { workspace: { kind: j.workspace.kind, podConfig: j.workspace.podConfig, paused: j.workspace.paused } }),
+    ...(j.neverAdmitted === undefined ? {} : { neverAdmitted: j.neverAdmitted }),
   };
 }
 
 const total = (what: 'queue' | 'namespace') => (t: Total) =>
-  ({ [what]: t.key, jobs: t.jobs, workspaces: t.workspaces, pods: t.pods, demand: demand(t.amounts) });
+  ({ [what]: t.key, jobs: t.jobs, workspaces: t.workspaces, pods: t.pods, demand: demand(t.amounts), ...(t.neverAdmitted === 0 ? {} : { neverAdmitted: t.neverAdmitted }) });
 
 function planObject(plan: Plan): object {
   return {
@@ -106,7 +111,9 @@ export function changeJson(change: PlanChange, after: Plan): string {
         after: row(c.after),
         difference: demand(subtract(c.after.amounts, c.before.amounts)),
       })),
-      queues: change.byQueue.map(q => ({ queue: q.key, pods: q.pods, difference: demand(subtract(q.after, q.before)) })),
+      queues: change.byQueue.map(q => ({
+        queue: q.key, pods: q.pods, difference: demand(subtract(q.after, q.before)), ...(q.neverAdmitted === 0 ? {} : { neverAdmitted: q.neverAdmitted }),
+      })),
       ...(after.queues === undefined && change.byClusterQueue.length === 0 ? {} : {
         clusterQueues: change.byClusterQueue.map(c => ({
           clusterQueue: c.clusterQueue,
@@ -116,6 +123,7 @@ export function changeJson(change: PlanChange, after: Plan): string {
           after: quantity(c.resource, c.after),
           difference: quantity(c.resource, c.after - c.before),
           atMost: quantity(c.resource, c.limit),
+          ...(c.neverAdmitted === BigInt(0) ? {} : { neverAdmitted: quantity(c.resource, c.neverAdmitted) }),
         })),
       }),
     },

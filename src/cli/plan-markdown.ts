@@ -47,24 +47,37 @@ const roles = (j: JobPlan) => j.roles
   .join(', ') || '-';
 const amountCells = (a: Amounts) => [formatAccelerators(a.accelerators), formatCpu(a.milliCpu), formatBytes(a.memoryBytes)];
 
+/** A job's queue, and that Kueue never admits the job (its amounts count all the same). */
+const jobQueue = (j: JobPlan) => `${queue(j.queue)}${j.neverAdmitted === undefined ? '' : ' (never admitted)'}`;
+
+/** A queue's or ClusterQueue's name, with how many of its jobs Kueue never admits. */
+const withNever = (label: string, n: number) => (n === 0 ? label : `${label} (${n} never admitted)`);
+
 /** The jobs' rows; a job Kueue never admits says so next to its queue. */
-function jobRows(jobs: readonly JobPlan[], never: ReadonlySet<string> = new Set()): string[][] {
-  return jobs.map(j => [name(j), j.kind, `${queue(j.queue)}${never.has(jobKey(j)) ? ' (never admitted)' : ''}`, roles(j), ...amountCells(j.amounts)]);
+function jobRows(jobs: readonly JobPlan[]): string[][] {
+  return jobs.map(j => [name(j), j.kind, jobQueue(j), roles(j), ...amountCells(j.amounts)]);
 }
 
-const neverAdmitted = (q: QueuePlan | undefined) => new Set((q?.notes ?? []).filter(n => n.neverAdmitted).map(jobKey));
+const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+
+/** A ClusterQueue's label: the jobs its rows count, and how many of them it never admits. */
+const clusterQueueLabel = (cq: { readonly name: string; readonly jobs: readonly string[]; readonly neverAdmitted: readonly string[] }) =>
+  `${cq.name} (${plural(cq.jobs.length + cq.neverAdmitted.length, 'job')}${cq.neverAdmitted.length === 0 ? '' : `, ${cq.neverAdmitted.length} never admitted`})`;
 const quantity = (resource: string, v: bigint | undefined) => (v === undefined ? '-' : formatResource(resource, v));
 
 /** Demand per ClusterQueue and flavor against quota, the cohorts, and the jobs it leaves out. */
 function queueSection(style: Style, q: QueuePlan): string[] {
   const rows = q.clusterQueues.flatMap(cq => cq.rows.map(r => [
-    `${cq.name} (${cq.jobs.length} job${cq.jobs.length === 1 ? '' : 's'})`, r.flavor, r.resource, quantity(r.resource, r.requested),
+    clusterQueueLabel(cq), r.flavor, r.resource, quantity(r.resource, r.requested),
     quantity(r.resource, r.nominal), quantity(r.resource, r.borrowingLimit), r.limit === undefined ? 'not bounded by the input' : quantity(r.resource, r.limit), rowState(r),
   ]));
   const lines = [
     ...style.heading(3, 'Per ClusterQueue and flavor'), '',
     ...style.table(['ClusterQueue', 'Flavor', 'Resource', 'Requested', 'Nominal quota', 'Borrowing limit', 'At most', 'State'], rows), '',
-    'Each job is placed as Kueue places it on an idle queue (its first flavor with room); "At most" is nominal quota plus what the queue may borrow.', '',
+    'Each job is placed as Kueue places it on an idle queue (its first flavor with room); "At most" is nominal quota plus what the queue may borrow.',
+    ...(q.clusterQueues.some(cq => cq.neverAdmitted.length > 0)
+      ? ['A job a ClusterQueue never admits is counted where it asks (the first flavor its pods may use) and named under "Never admitted".'] : []),
+    '',
   ];
   const cohorts = q.clusterQueues.filter(cq => cq.cohortNote !== undefined).map(cq => `- ClusterQueue ${cq.name}: ${cq.cohortNote}`);
   if (cohorts.length > 0) lines.push(...cohorts, '');
@@ -90,7 +103,7 @@ function workspaceRows(workspaces: readonly JobPlan[]): string[][] {
 function totalTable(style: Style, what: string, totals: readonly Total[], label: (k: string) => string, withWorkspaces: boolean): string[] {
   const header = [what, 'Jobs', ...(withWorkspaces ? ['Workspaces'] : []), 'Pods', 'Accelerators', 'CPU', 'Memory'];
   return style.table(header, totals.map(t => [
-    label(t.key), String(t.jobs), ...(withWorkspaces ? [String(t.workspaces)] : []), String(t.pods), ...amountCells(t.amounts),
+    withNever(label(t.key), t.neverAdmitted), String(t.jobs), ...(withWorkspaces ? [String(t.workspaces)] : []), String(t.pods), ...amountCells(t.amounts),
   ]));
 }
 
@@ -100,7 +113,7 @@ const noteLines = (rows: readonly JobPlan[]) => rows.filter(j => j.note !== unde
 export function planMarkdown(plan: Plan, style: Style = MARKDOWN): string {
   const lines = [...style.heading(2, `Training jobs: ${plan.jobs.length}`), ''];
   if (plan.jobs.length === 0) lines.push('No training jobs.', '');
-  else lines.push(...style.table(JOB_HEADER, jobRows(plan.jobs, neverAdmitted(plan.queues))), '');
+  else lines.push(...style.table(JOB_HEADER, jobRows(plan.jobs)), '');
   const jobNotes = noteLines(plan.jobs);
   if (jobNotes.length > 0) lines.push(...jobNotes, '');
   const withWorkspaces = plan.workspaces.length > 0;
@@ -131,11 +144,11 @@ export function changeMarkdown(change: PlanChange, after: Plan, style: Style = M
     ...style.heading(2, `Change: ${change.added.length} added, ${change.removed.length} removed, ${change.changed.length} changed`), '',
   ];
   const rows: string[][] = [
-    ...change.added.map(j => ['added', name(j), j.kind, queue(j.queue), roles(j), ...amountCells(j.amounts)]),
-    ...change.removed.map(j => ['removed', name(j), j.kind, queue(j.queue), roles(j), ...amountCells(j.amounts)]),
+    ...change.added.map(j => ['added', name(j), j.kind, jobQueue(j), roles(j), ...amountCells(j.amounts)]),
+    ...change.removed.map(j => ['removed', name(j), j.kind, jobQueue(j), roles(j), ...amountCells(j.amounts)]),
     ...change.changed.map(({ before, after: now }) => {
       const d = subtract(now.amounts, before.amounts);
-      const q = before.queue === now.queue ? queue(now.queue) : `${queue(before.queue)} -> ${queue(now.queue)}`;
+      const q = jobQueue(before) === jobQueue(now) ? jobQueue(now) : `${jobQueue(before)} -> ${jobQueue(now)}`;
       const r = roles(before) === roles(now) ? roles(now) : `${roles(before)} -> ${roles(now)}`;
       return ['changed', name(now), now.kind, q, r, formatAccelerators(d.accelerators, true), signedCpu(d.milliCpu), signedBytes(d.memoryBytes)];
     }),
@@ -149,14 +162,15 @@ export function changeMarkdown(change: PlanChange, after: Plan, style: Style = M
   if (change.byQueue.length > 0) {
     lines.push(...style.heading(3, 'Change per queue'), '', ...style.table(['Queue', 'Pods', 'Accelerators', 'CPU', 'Memory'], change.byQueue.map(q => {
       const d = subtract(q.after, q.before);
-      return [queue(q.key), signedInt(q.pods), formatAccelerators(d.accelerators, true), signedCpu(d.milliCpu), signedBytes(d.memoryBytes)];
+      return [withNever(queue(q.key), q.neverAdmitted), signedInt(q.pods), formatAccelerators(d.accelerators, true), signedCpu(d.milliCpu), signedBytes(d.memoryBytes)];
     })), '');
   }
   if (change.byClusterQueue.length > 0) {
     const signed = (resource: string, v: bigint) => (v > BigInt(0) ? `+${formatResource(resource, v)}` : formatResource(resource, v));
+    const never = new Map((after.queues?.clusterQueues ?? []).map(cq => [cq.name, cq.neverAdmitted.length]));
     lines.push(...style.heading(3, 'Change per ClusterQueue and flavor'), '', ...style.table(
       ['ClusterQueue', 'Flavor', 'Resource', 'Before', 'After', 'Change', 'At most'],
-      change.byClusterQueue.map(c => [c.clusterQueue, c.flavor, c.resource, quantity(c.resource, c.before), quantity(c.resource, c.after),
+      change.byClusterQueue.map(c => [withNever(c.clusterQueue, c.neverAdmitted > BigInt(0) ? never.get(c.clusterQueue) ?? 0 : 0), c.flavor, c.resource, quantity(c.resource, c.before), quantity(c.resource, c.after),
         signed(c.resource, c.after - c.before), c.limit === undefined ? 'not bounded by the input' : quantity(c.resource, c.limit)]),
     ), '');
   }

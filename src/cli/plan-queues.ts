@@ -4,6 +4,10 @@
  * borrowing limit and the most it can get (rules/kueue/capacity-queues.ts), and the jobs it can
  * never admit (the rule app/kueue-never-admitted, same reasons and words).
  *
+ * A job the queue never admits stays in the demand it asks for, in the flavors Kueue would look at
+ * first for it (askedUsage), and every row it is counted on says so: a job that grows past its
+ * quota then shows as more demand on its ClusterQueue, never as quota given back.
+ *
  * A job's requests go where Kueue's flavor assigner puts them on an idle queue: each job is placed
  * on its own, and the jobs' placements are summed per flavor. The sum is the demand a queue has to
  * serve, not an admission order: what is above nominal quota is borrowed from the cohort or waits.
@@ -13,8 +17,8 @@
 import { isKueueGroup } from '../rules/kueue/api';
 import { neverAdmittedReason } from '../rules/kueue/capacity';
 import { formatResource } from '../rules/kueue/capacity-amounts';
-import { kueuePodSets, runtimeIndex, trainingJobPodSets } from '../rules/kueue/capacity-podsets';
-import { ClusterQueueCapacity, clusterQueueCapacity, clusterQueueOf, placeWorkload, queueIndex } from '../rules/kueue/capacity-queues';
+import { PodSet, kueuePodSets, runtimeIndex, trainingJobPodSets } from '../rules/kueue/capacity-podsets';
+import { ClusterQueueCapacity, clusterQueueCapacity, clusterQueueOf, placeWorkload, queueIndex, queueRequests, rejection } from '../rules/kueue/capacity-queues';
 import { KUEUE_QUEUE_LABEL } from '../rules/kueue/labels';
 
 /** One resource of one flavor of a ClusterQueue, with what the jobs on it request there. */
@@ -25,6 +29,8 @@ export interface FlavorRow {
   readonly nominal: bigint;
   readonly borrowingLimit?: bigint;
   readonly limit?: bigint;
+  /** The part of `requested` that jobs the ClusterQueue never admits ask for (0 when none). */
+  readonly neverAdmitted: bigint;
 }
 
 export interface ClusterQueuePlan {
@@ -33,6 +39,8 @@ export interface ClusterQueuePlan {
   readonly cohortNote?: string;
   /** The jobs placed on it (`Kind namespace/name`), sorted. */
   readonly jobs: readonly string[];
+  /** The jobs it never admits, whose requests its rows count all the same (`Kind namespace/name`), sorted. */
+  readonly neverAdmitted: readonly string[];
   readonly rows: readonly FlavorRow[];
 }
 
@@ -81,7 +89,14 @@ export function queuePlan(docs: readonly any[], queues: readonly any[]): QueuePl
     return capacities.get(name)!;
   };
   const usage = new Map<string, Map<string, bigint>>();
+  const neverUsage = new Map<string, Map<string, bigint>>();
   const jobs = new Map<string, string[]>();
+  const neverJobs = new Map<string, string[]>();
+  const addUsage = (into: Map<string, Map<string, bigint>>, clusterQueue: string, more: ReadonlyMap<string, bigint>) => {
+    const sums = into.get(clusterQueue) ?? new Map<string, bigint>();
+    for (const [key, v] of more) sums.set(key, (sums.get(key) ?? BigInt(0)) + v);
+    into.set(clusterQueue, sums);
+  };
   const notes: QueueNote[] = [];
   for (const doc of docs) {
     const queue = text(doc?.metadata?.labels?.[KUEUE_QUEUE_LABEL]);
@@ -101,6 +116,10 @@ export function queuePlan(docs: readonly any[], queues: readonly any[]): QueuePl
     const never = neverAdmittedReason(index, capacities, identity.namespace, queue, podSets.podSets);
     if (never !== undefined) {
       note(`never admitted: ${never}`, true, clusterQueue);
+      const asked = askedUsage(podSets.podSets, capacity(clusterQueue)!);
+      addUsage(usage, clusterQueue, asked);
+      addUsage(neverUsage, clusterQueue, asked);
+      neverJobs.set(clusterQueue, [...neverJobs.get(clusterQueue) ?? [], jobKey(identity)]);
       continue;
     }
     const placement = placeWorkload(podSets.podSets, capacity(clusterQueue)!);
@@ -108,14 +127,13 @@ export function queuePlan(docs: readonly any[], queues: readonly any[]): QueuePl
       note(`on an idle ClusterQueue "${clusterQueue}", Kueue's first choice of flavors leaves no room for podset "${placement.failure.podSet}"; it may still be admitted in other flavors: not counted`, false, clusterQueue);
       continue;
     }
-    const sums = usage.get(clusterQueue) ?? new Map<string, bigint>();
-    for (const [key, v] of placement.usage) sums.set(key, (sums.get(key) ?? BigInt(0)) + v);
-    usage.set(clusterQueue, sums);
+    addUsage(usage, clusterQueue, placement.usage);
     jobs.set(clusterQueue, [...jobs.get(clusterQueue) ?? [], jobKey(identity)]);
   }
   const clusterQueues = [...index.clusterQueues.keys()].sort(compare).map(name => {
     const cq = capacity(name)!;
     const sums = usage.get(name) ?? new Map<string, bigint>();
+    const neverSums = neverUsage.get(name) ?? new Map<string, bigint>();
     const rows: FlavorRow[] = cq.groups.flatMap(g => g.flavors.flatMap(f => [...f.quotas].map(([resource, q]) => ({
       flavor: f.flavor,
       resource,
@@ -123,21 +141,53 @@ export function queuePlan(docs: readonly any[], queues: readonly any[]): QueuePl
       nominal: q.nominal,
       ...(q.borrowingLimit === undefined ? {} : { borrowingLimit: q.borrowingLimit }),
       ...(q.limit === undefined ? {} : { limit: q.limit }),
+      neverAdmitted: neverSums.get(`${f.flavor} ${resource}`) ?? BigInt(0),
     }))));
+    // What never-admitted jobs ask of a resource no group covers: a row of its own, with no quota.
+    for (const [key, v] of neverSums) {
+      if (!key.startsWith(`${UNCOVERED} `)) continue;
+      const resource = key.slice(UNCOVERED.length + 1);
+      rows.push({ flavor: UNCOVERED, resource, requested: v, nominal: BigInt(0), limit: BigInt(0), neverAdmitted: v });
+    }
     const cohortNote = cq.cohortNote === undefined ? {} : { cohortNote: cq.cohortNote };
-    return { name, cohort: cq.cohort, ...cohortNote, jobs: (jobs.get(name) ?? []).sort(compare), rows };
+    return { name, cohort: cq.cohort, ...cohortNote, jobs: (jobs.get(name) ?? []).sort(compare), neverAdmitted: (neverJobs.get(name) ?? []).sort(compare), rows };
   });
   const key = (n: QueueNote) => jobKey(n);
   notes.sort((a, b) => Number(b.neverAdmitted) - Number(a.neverAdmitted) || compare(key(a), key(b)));
   return { clusterQueues, notes };
 }
 
-/** What a row's demand means against the quota: within nominal, borrowed, or more than the queue can get at once. */
+/** The flavor of the rows of a resource no resource group covers. */
+export const UNCOVERED = '(not covered)';
+
+/**
+ * Where a job the ClusterQueue never admits asks for its requests, per `flavor resource`: for each
+ * podset and resource group, the first flavor Kueue would give its pods at all (node labels,
+ * taints, topology), else the group's first; a resource no group covers goes to UNCOVERED.
+ */
+export function askedUsage(podSets: readonly PodSet[], cq: ClusterQueueCapacity): Map<string, bigint> {
+  const usage = new Map<string, bigint>();
+  for (const podSet of podSets) {
+    for (const [resource, v] of queueRequests(podSet, cq)) {
+      const group = cq.groups.find(g => g.covered.includes(resource));
+      const flavor = group === undefined ? undefined : group.flavors.find(f => rejection(podSet, group, f, cq) === undefined) ?? group.flavors[0];
+      const key = `${flavor?.flavor ?? UNCOVERED} ${resource}`;
+      usage.set(key, (usage.get(key) ?? BigInt(0)) + v);
+    }
+  }
+  return usage;
+}
+
+/**
+ * What a row's demand means against the quota: within nominal, borrowed, or more than the queue
+ * can get at once; and how much of it jobs never admitted ask for.
+ */
 export function rowState(row: FlavorRow): string {
   const show = (v: bigint) => formatResource(row.resource, v);
-  if (row.requested <= row.nominal) return 'within nominal quota';
-  if (row.limit === undefined || row.requested <= row.limit) return `borrows ${show(row.requested - row.nominal)}`;
-  return `${show(row.requested - row.limit)} above what it can get: jobs wait`;
+  const never = row.neverAdmitted > BigInt(0) ? `; ${show(row.neverAdmitted)} of it asked by jobs never admitted` : '';
+  if (row.requested <= row.nominal) return `within nominal quota${never}`;
+  if (row.limit === undefined || row.requested <= row.limit) return `borrows ${show(row.requested - row.nominal)}${never}`;
+  return `${show(row.requested - row.limit)} above what it can get: jobs wait${never}`;
 }
 
 /** The change of one ClusterQueue's demand in one flavor and resource. */
@@ -148,6 +198,8 @@ export interface QueueChange {
   readonly before: bigint;
   readonly after: bigint;
   readonly limit?: bigint;
+  /** The part of `after` asked by jobs the ClusterQueue never admits (0 when none). */
+  readonly neverAdmitted: bigint;
 }
 
 /** The (ClusterQueue, flavor, resource) whose demand moved from `before` to `after`, in the after plan's order. */
@@ -163,9 +215,10 @@ export function queueChanges(before: QueuePlan | undefined, after: QueuePlan | u
     before: old.get(`${r.clusterQueue} ${r.flavor} ${r.resource}`)?.requested ?? BigInt(0),
     after: r.requested,
     ...(r.limit === undefined ? {} : { limit: r.limit }),
+    neverAdmitted: r.neverAdmitted,
   }));
   for (const [k, r] of old) {
-    if (!seen.has(k)) changes.push({ clusterQueue: r.clusterQueue, flavor: r.flavor, resource: r.resource, before: r.requested, after: BigInt(0) });
+    if (!seen.has(k)) changes.push({ clusterQueue: r.clusterQueue, flavor: r.flavor, resource: r.resource, before: r.requested, after: BigInt(0), neverAdmitted: BigInt(0) });
   }
   return changes.filter(c => c.before !== c.after);
 }

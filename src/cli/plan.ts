@@ -30,6 +30,11 @@ export interface JobPlan {
   readonly amounts: Amounts;
   /** What the plan could not count (a TrainJob whose runtime is not in the input). */
   readonly note?: string;
+  /**
+   * Why Kueue never admits the job, when its ClusterQueue is in the input and can never give what
+   * it asks for. Its amounts still count in every total (it asks for them all the same).
+   */
+  readonly neverAdmitted?: string;
   /** A Workspace's WorkspaceKind, chosen pod config and whether it is paused (no pod). */
   readonly workspace?: { readonly kind: string; readonly podConfig: string; readonly paused: boolean };
   /** The document with its keys sorted: any change to it makes the job "changed". */
@@ -44,6 +49,8 @@ export interface Total {
   readonly workspaces: number;
   readonly pods: number;
   readonly amounts: Amounts;
+  /** How many of its jobs Kueue never admits (counted in the amounts all the same). */
+  readonly neverAdmitted: number;
 }
 
 export interface Plan {
@@ -132,7 +139,10 @@ export function plan(inputs: readonly InputDocument[], queueInputs: readonly Inp
   const queues = queuePlan(docs, kueueObjects([...docs, ...queueInputs.map(i => i.doc).filter(d => d !== undefined)]));
   const runtimes = runtimeIndex(docs);
   const kinds = workspaceKindIndex(docs);
-  const all = docs.map(d => jobPlan(d, runtimes, kinds)).filter((j): j is JobPlan => j !== undefined);
+  // A job its ClusterQueue never admits keeps its row and its amounts, and carries the reason.
+  const never = new Map((queues?.notes ?? []).filter(n => n.neverAdmitted).map(n => [jobKey(n), n.note.replace(/^never admitted: /, '')]));
+  const all = docs.map(d => jobPlan(d, runtimes, kinds)).filter((j): j is JobPlan => j !== undefined)
+    .map(j => (never.has(jobKey(j)) ? { ...j, neverAdmitted: never.get(jobKey(j))! } : j));
   all.sort((a, b) => compare(a.namespace, b.namespace) || compare(a.name, b.name) || compare(a.kind, b.kind));
   return {
     jobs: all.filter(j => j.workspace === undefined),
@@ -151,7 +161,7 @@ export function totals(jobs: readonly JobPlan[], keyOf: (j: JobPlan) => string):
   const groups = new Map<string, Total>();
   for (const j of jobs) {
     const key = keyOf(j);
-    const t = groups.get(key) ?? { key, jobs: 0, workspaces: 0, pods: 0, amounts: NO_AMOUNTS };
+    const t = groups.get(key) ?? { key, jobs: 0, workspaces: 0, pods: 0, amounts: NO_AMOUNTS, neverAdmitted: 0 };
     const isWorkspaceRow = j.workspace !== undefined;
     groups.set(key, {
       key,
@@ -159,6 +169,7 @@ export function totals(jobs: readonly JobPlan[], keyOf: (j: JobPlan) => string):
       workspaces: t.workspaces + (isWorkspaceRow ? 1 : 0),
       pods: t.pods + j.pods,
       amounts: add(t.amounts, j.amounts),
+      neverAdmitted: t.neverAdmitted + (j.neverAdmitted === undefined ? 0 : 1),
     });
   }
   return [...groups.values()].sort((a, b) => compare(a.key, b.key));
@@ -170,7 +181,14 @@ export interface PlanChange {
   readonly removed: readonly JobPlan[];
   readonly changed: ReadonlyArray<{ readonly before: JobPlan; readonly after: JobPlan }>;
   /** Per queue of either plan whose totals changed: after − before, sorted by queue. */
-  readonly byQueue: ReadonlyArray<{ readonly key: string; readonly pods: number; readonly before: Amounts; readonly after: Amounts }>;
+  readonly byQueue: ReadonlyArray<{
+    readonly key: string;
+    readonly pods: number;
+    readonly before: Amounts;
+    readonly after: Amounts;
+    /** The queue's jobs Kueue never admits after the change. */
+    readonly neverAdmitted: number;
+  }>;
   /** Per ClusterQueue, flavor and resource whose demand moved (when either plan has ClusterQueues). */
   readonly byClusterQueue: readonly QueueChange[];
 }
@@ -190,16 +208,19 @@ export function planChange(before: Plan, after: Plan): PlanChange {
     .map(key => {
       const b = oldQueues.get(key);
       const a = newQueues.get(key);
-      return { key, pods: (a?.pods ?? 0) - (b?.pods ?? 0), before: b?.amounts ?? NO_AMOUNTS, after: a?.amounts ?? NO_AMOUNTS };
+      return { key, pods: (a?.pods ?? 0) - (b?.pods ?? 0), before: b?.amounts ?? NO_AMOUNTS, after: a?.amounts ?? NO_AMOUNTS, neverAdmitted: a?.neverAdmitted ?? 0 };
     })
     .filter(q => q.pods !== 0 || fingerprintAmounts(q.before) !== fingerprintAmounts(q.after));
   return { added, removed, changed, byQueue, byClusterQueue: queueChanges(before.queues, after.queues) };
 }
 
-/** The job's document and what it asks for: a TrainJob changes when its runtime does. */
+/** The job's document, what it asks for and whether it is ever admitted: a TrainJob changes when its runtime does, a job when its queue does. */
 function fingerprint(j: JobPlan): string {
-  return `${j.canonical} ${JSON.stringify(j.roles)} ${fingerprintAmounts(j.amounts)}`;
+  return `${j.canonical} ${JSON.stringify(j.roles)} ${fingerprintAmounts(j.amounts)} ${j.neverAdmitted ?? ''}`;
 }
+
+/** Whether Kueue never admits some job of the plan (`plan` then exits 1). */
+export const hasNeverAdmitted = (p: Plan) => workloads(p).some(j => j.neverAdmitted !== undefined);
 
 function fingerprintAmounts(a: Amounts): string {
   return [a.milliCpu, a.memoryBytes, ...[...a.accelerators.entries()].filter(([, n]) => n !== BigInt(0)).map(([k, n]) => `${k}=${n}`)].join(' ');

@@ -334,7 +334,9 @@ function runPlan(args: readonly string[], io: Io): number {
   if (now.length === 0) noDocuments(paths, values, io);
   const before = against === undefined ? [] : readDocuments(against, io.stdin);
   const queues = readDocuments(values.get('queues') ?? [], io.stdin);
-  const { plan, planChange, changeJson, planJson, changeMarkdown, changeText, planMarkdown, planText, hasClusterQueue, hasNeverAdmitted } = planModules();
+  const {
+    plan, planChange, changeJson, planJson, changeMarkdown, changeText, planMarkdown, planText, hasClusterQueue, hasNeverAdmitted,
+  } = planModules();
   const broken = [...before, ...now, ...queues].filter(d => d.error !== undefined);
   for (const d of broken) io.err(`${d.file}:${d.line}: not YAML: ${d.error}\n`);
   const after = plan(now, queues);

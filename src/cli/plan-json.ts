@@ -82,7 +82,10 @@ function row(j: JobPlan): object {
 }
 
 const total = (what: 'queue' | 'namespace') => (t: Total) =>
-  ({ [what]: t.key, jobs: t.jobs, workspaces: t.workspaces, pods: t.pods, demand: demand(t.amounts), ...(t.neverAdmitted === 0 ? {} : { neverAdmitted: t.neverAdmitted }) });
+  ({ [what]: t.key, jobs: t.jobs, workspaces: t.workspaces, pods: t.pods, demand: demand(t.amounts), ...neverCount(t.neverAdmitted) });
+
+/** `neverAdmitted: n` when some job is never admitted; nothing otherwise, so a plan without one reads as it always did. */
+const neverCount = (n: number) => (n === 0 ? {} : { neverAdmitted: n });
 
 function planObject(plan: Plan): object {
   return {
@@ -112,7 +115,7 @@ export function changeJson(change: PlanChange, after: Plan): string {
         difference: demand(subtract(c.after.amounts, c.before.amounts)),
       })),
       queues: change.byQueue.map(q => ({
-        queue: q.key, pods: q.pods, difference: demand(subtract(q.after, q.before)), ...(q.neverAdmitted === 0 ? {} : { neverAdmitted: q.neverAdmitted }),
+        queue: q.key, pods: q.pods, difference: demand(subtract(q.after, q.before)), ...neverCount(q.neverAdmitted),
       })),
       ...(after.queues === undefined && change.byClusterQueue.length === 0 ? {} : {
         clusterQueues: change.byClusterQueue.map(c => ({

@@ -103,7 +103,8 @@ function workspaceRows(workspaces: readonly JobPlan[]): string[][] {
 function totalTable(style: Style, what: string, totals: readonly Total[], label: (k: string) => string, withWorkspaces: boolean): string[] {
   const header = [what, 'Jobs', ...(withWorkspaces ? ['Workspaces'] : []), 'Pods', 'Accelerators', 'CPU', 'Memory'];
   return style.table(header, totals.map(t => [
-    withNever(label(t.key), t.neverAdmitted), String(t.jobs), ...(withWorkspaces ? [String(t.workspaces)] : []), String(t.pods), ...amountCells(t.amounts),
+    withNever(label(t.key), t.neverAdmitted), String(t.jobs), ...(withWorkspaces ? [String(t.workspaces)] : []), String(t.pods),
+    ...amountCells(t.amounts),
   ]));
 }
 
@@ -162,15 +163,19 @@ export function changeMarkdown(change: PlanChange, after: Plan, style: Style = M
   if (change.byQueue.length > 0) {
     lines.push(...style.heading(3, 'Change per queue'), '', ...style.table(['Queue', 'Pods', 'Accelerators', 'CPU', 'Memory'], change.byQueue.map(q => {
       const d = subtract(q.after, q.before);
-      return [withNever(queue(q.key), q.neverAdmitted), signedInt(q.pods), formatAccelerators(d.accelerators, true), signedCpu(d.milliCpu), signedBytes(d.memoryBytes)];
+      return [withNever(queue(q.key), q.neverAdmitted), signedInt(q.pods), formatAccelerators(d.accelerators, true), signedCpu(d.milliCpu),
+        signedBytes(d.memoryBytes)];
     })), '');
   }
   if (change.byClusterQueue.length > 0) {
     const signed = (resource: string, v: bigint) => (v > BigInt(0) ? `+${formatResource(resource, v)}` : formatResource(resource, v));
     const never = new Map((after.queues?.clusterQueues ?? []).map(cq => [cq.name, cq.neverAdmitted.length]));
+    // A row that jobs never admitted ask for names how many there are on its ClusterQueue.
+    const label = (c: PlanChange['byClusterQueue'][number]) => withNever(c.clusterQueue, c.neverAdmitted > BigInt(0) ? never.get(c.clusterQueue) ?? 0 : 0);
     lines.push(...style.heading(3, 'Change per ClusterQueue and flavor'), '', ...style.table(
       ['ClusterQueue', 'Flavor', 'Resource', 'Before', 'After', 'Change', 'At most'],
-      change.byClusterQueue.map(c => [withNever(c.clusterQueue, c.neverAdmitted > BigInt(0) ? never.get(c.clusterQueue) ?? 0 : 0), c.flavor, c.resource, quantity(c.resource, c.before), quantity(c.resource, c.after),
+      change.byClusterQueue.map(c => [label(c), c.flavor, c.resource,
+        quantity(c.resource, c.before), quantity(c.resource, c.after),
         signed(c.resource, c.after - c.before), c.limit === undefined ? 'not bounded by the input' : quantity(c.resource, c.limit)]),
     ), '');
   }

@@ -150,7 +150,8 @@ export function queuePlan(docs: readonly any[], queues: readonly any[]): QueuePl
       rows.push({ flavor: UNCOVERED, resource, requested: v, nominal: BigInt(0), limit: BigInt(0), neverAdmitted: v });
     }
     const cohortNote = cq.cohortNote === undefined ? {} : { cohortNote: cq.cohortNote };
-    return { name, cohort: cq.cohort, ...cohortNote, jobs: (jobs.get(name) ?? []).sort(compare), neverAdmitted: (neverJobs.get(name) ?? []).sort(compare), rows };
+    const neverAdmitted = (neverJobs.get(name) ?? []).sort(compare);
+    return { name, cohort: cq.cohort, ...cohortNote, jobs: (jobs.get(name) ?? []).sort(compare), neverAdmitted, rows };
   });
   const key = (n: QueueNote) => jobKey(n);
   notes.sort((a, b) => Number(b.neverAdmitted) - Number(a.neverAdmitted) || compare(key(a), key(b)));
@@ -218,7 +219,9 @@ export function queueChanges(before: QueuePlan | undefined, after: QueuePlan | u
     neverAdmitted: r.neverAdmitted,
   }));
   for (const [k, r] of old) {
-    if (!seen.has(k)) changes.push({ clusterQueue: r.clusterQueue, flavor: r.flavor, resource: r.resource, before: r.requested, after: BigInt(0), neverAdmitted: BigInt(0) });
+    if (seen.has(k)) continue;
+    const gone = { before: r.requested, after: BigInt(0), neverAdmitted: BigInt(0) };
+    changes.push({ clusterQueue: r.clusterQueue, flavor: r.flavor, resource: r.resource, ...gone });
   }
   return changes.filter(c => c.before !== c.after);
 }

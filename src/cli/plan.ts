@@ -208,7 +208,8 @@ export function planChange(before: Plan, after: Plan): PlanChange {
     .map(key => {
       const b = oldQueues.get(key);
       const a = newQueues.get(key);
-      return { key, pods: (a?.pods ?? 0) - (b?.pods ?? 0), before: b?.amounts ?? NO_AMOUNTS, after: a?.amounts ?? NO_AMOUNTS, neverAdmitted: a?.neverAdmitted ?? 0 };
+      const amounts = { before: b?.amounts ?? NO_AMOUNTS, after: a?.amounts ?? NO_AMOUNTS };
+      return { key, pods: (a?.pods ?? 0) - (b?.pods ?? 0), ...amounts, neverAdmitted: a?.neverAdmitted ?? 0 };
     })
     .filter(q => q.pods !== 0 || fingerprintAmounts(q.before) !== fingerprintAmounts(q.after));
   return { added, removed, changed, byQueue, byClusterQueue: queueChanges(before.queues, after.queues) };

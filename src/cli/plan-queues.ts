@@ -180,15 +180,16 @@ export function askedUsage(podSets: readonly PodSet[], cq: ClusterQueueCapacity)
 }
 
 /**
- * What a row's demand means against the quota: within nominal, borrowed, or more than the queue
- * can get at once; and how much of it jobs never admitted ask for.
+ * What a row's demand means against the quota: the demand of the jobs it may admit within nominal,
+ * borrowed, or more than the queue can get at once; then what jobs never admitted ask on top.
  */
 export function rowState(row: FlavorRow): string {
   const show = (v: bigint) => formatResource(row.resource, v);
-  const never = row.neverAdmitted > BigInt(0) ? `; ${show(row.neverAdmitted)} of it asked by jobs never admitted` : '';
-  if (row.requested <= row.nominal) return `within nominal quota${never}`;
-  if (row.limit === undefined || row.requested <= row.limit) return `borrows ${show(row.requested - row.nominal)}${never}`;
-  return `${show(row.requested - row.limit)} above what it can get: jobs wait${never}`;
+  const admitted = row.requested - row.neverAdmitted;
+  const never = row.neverAdmitted > BigInt(0) ? `, and ${show(row.neverAdmitted)} asked by jobs never admitted` : '';
+  if (admitted <= row.nominal) return `within nominal quota${never}`;
+  if (row.limit === undefined || admitted <= row.limit) return `borrows ${show(admitted - row.nominal)}${never}`;
+  return `${show(admitted - row.limit)} above what it can get: jobs wait${never}`;
 }
 
 /** The change of one ClusterQueue's demand in one flavor and resource. */

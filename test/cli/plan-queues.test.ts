@@ -36,23 +36,23 @@ const PLAN = `## Training jobs: 5
 
 | Queue | Jobs | Pods | Accelerators | CPU | Memory |
 |---|---|---|---|---|---|
-| team-a | 3 | 14 | 84 nvidia.com/gpu | 336 | 2368Gi |
+| team-a (1 never admitted) | 3 | 14 | 84 nvidia.com/gpu | 336 | 2368Gi |
 | team-b | 2 | 5 | 8 nvidia.com/gpu | 22 | 76Gi |
 
 ### Per namespace
 
 | Namespace | Jobs | Pods | Accelerators | CPU | Memory |
 |---|---|---|---|---|---|
-| team-a | 3 | 14 | 84 nvidia.com/gpu | 336 | 2368Gi |
+| team-a (1 never admitted) | 3 | 14 | 84 nvidia.com/gpu | 336 | 2368Gi |
 | team-b | 2 | 5 | 8 nvidia.com/gpu | 22 | 76Gi |
 
 ### Per ClusterQueue and flavor
 
 | ClusterQueue | Flavor | Resource | Requested | Nominal quota | Borrowing limit | At most | State |
 |---|---|---|---|---|---|---|---|
-| team-a (2 jobs) | a100 | cpu | 80 | 128 | - | 192 | within nominal quota |
-| team-a (2 jobs) | a100 | memory | 320Gi | 1Ti | - | 1536Gi | within nominal quota |
-| team-a (2 jobs) | a100 | nvidia.com/gpu | 20 | 16 | 8 | 20 | borrows 4 |
+| team-a (3 jobs, 1 never admitted) | a100 | cpu | 336 | 128 | - | 192 | within nominal quota, and 256 asked by jobs never admitted |
+| team-a (3 jobs, 1 never admitted) | a100 | memory | 2368Gi | 1Ti | - | 1536Gi | within nominal quota, and 2Ti asked by jobs never admitted |
+| team-a (3 jobs, 1 never admitted) | a100 | nvidia.com/gpu | 84 | 16 | 8 | 20 | borrows 4, and 64 asked by jobs never admitted |
 | team-b (2 jobs) | a100 | cpu | 22 | 64 | - | 192 | within nominal quota |
 | team-b (2 jobs) | a100 | memory | 76Gi | 512Gi | - | 1536Gi | within nominal quota |
 | team-b (2 jobs) | a100 | nvidia.com/gpu | 8 | 8 | - | 24 | within nominal quota |
@@ -61,6 +61,7 @@ const PLAN = `## Training jobs: 5
 | team-b (2 jobs) | cpu-only | nvidia.com/gpu | 0 | 0 | - | 0 | within nominal quota |
 
 Each job is placed as Kueue places it on an idle queue (its first flavor with room); "At most" is nominal quota plus what the queue may borrow.
+A job a ClusterQueue never admits is counted where it asks (the first flavor its pods may use) and named under "Never admitted".
 
 - ClusterQueue team-a: ${COHORT}
 - ClusterQueue team-b: ${COHORT}
@@ -73,19 +74,20 @@ Each job is placed as Kueue places it on an idle queue (its first flavor with ro
 const TEXT_QUOTA = `Per ClusterQueue and flavor
 ---------------------------
 
-ClusterQueue     Flavor    Resource        Requested  Nominal quota  Borrowing limit  At most  State
----------------  --------  --------------  ---------  -------------  ---------------  -------  --------------------
-team-a (2 jobs)  a100      cpu             80         128            -                192      within nominal quota
-team-a (2 jobs)  a100      memory          320Gi      1Ti            -                1536Gi   within nominal quota
-team-a (2 jobs)  a100      nvidia.com/gpu  20         16             8                20       borrows 4
-team-b (2 jobs)  a100      cpu             22         64             -                192      within nominal quota
-team-b (2 jobs)  a100      memory          76Gi       512Gi          -                1536Gi   within nominal quota
-team-b (2 jobs)  a100      nvidia.com/gpu  8          8              -                24       within nominal quota
-team-b (2 jobs)  cpu-only  cpu             0          32             -                32       within nominal quota
-team-b (2 jobs)  cpu-only  memory          0          128Gi          -                128Gi    within nominal quota
-team-b (2 jobs)  cpu-only  nvidia.com/gpu  0          0              -                0        within nominal quota
+ClusterQueue                       Flavor    Resource        Requested  Nominal quota  Borrowing limit  At most  State
+---------------------------------  --------  --------------  ---------  -------------  ---------------  -------  ----------------------------------------------------------
+team-a (3 jobs, 1 never admitted)  a100      cpu             336        128            -                192      within nominal quota, and 256 asked by jobs never admitted
+team-a (3 jobs, 1 never admitted)  a100      memory          2368Gi     1Ti            -                1536Gi   within nominal quota, and 2Ti asked by jobs never admitted
+team-a (3 jobs, 1 never admitted)  a100      nvidia.com/gpu  84         16             8                20       borrows 4, and 64 asked by jobs never admitted
+team-b (2 jobs)                    a100      cpu             22         64             -                192      within nominal quota
+team-b (2 jobs)                    a100      memory          76Gi       512Gi          -                1536Gi   within nominal quota
+team-b (2 jobs)                    a100      nvidia.com/gpu  8          8              -                24       within nominal quota
+team-b (2 jobs)                    cpu-only  cpu             0          32             -                32       within nominal quota
+team-b (2 jobs)                    cpu-only  memory          0          128Gi          -                128Gi    within nominal quota
+team-b (2 jobs)                    cpu-only  nvidia.com/gpu  0          0              -                0        within nominal quota
 
 Each job is placed as Kueue places it on an idle queue (its first flavor with room); "At most" is nominal quota plus what the queue may borrow.
+A job a ClusterQueue never admits is counted where it asks (the first flavor its pods may use) and named under "Never admitted".
 
 - ClusterQueue team-a: ${COHORT}
 - ClusterQueue team-b: ${COHORT}
@@ -107,19 +109,20 @@ test('the platform\'s jobs and Kueue objects are valid against their pinned CRDs
 
 describe('plan with the queues in the input', () => {
   test('Markdown: the demand per ClusterQueue and flavor, the cohort, and the job never admitted', () => {
-    expect(runCli(['plan', PLATFORM])).toEqual({ status: 0, stdout: PLAN, stderr: '' });
+    // llama-pretrain is never admitted: the plan fails as lint does.
+    expect(runCli(['plan', PLATFORM])).toEqual({ status: 1, stdout: PLAN, stderr: '' });
   });
 
   test('text: the same tables aligned', () => {
     const { status, stdout } = runCli(['plan', '--format', 'text', PLATFORM]);
-    expect(status).toBe(0);
+    expect(status).toBe(1);
     expect(stdout.slice(stdout.indexOf('Per ClusterQueue and flavor'))).toBe(TEXT_QUOTA);
     expect(stdout).toContain('team-a/llama-pretrain  PyTorchJob  team-a (never admitted)  Master 1, Worker 7');
   });
 
   test('JSON: clusterQueues, neverAdmitted and queueNotes beside the plan', () => {
     const { status, stdout } = runCli(['plan', '--format', 'json', PLATFORM]);
-    expect(status).toBe(0);
+    expect(status).toBe(1);
     const json = JSON.parse(stdout);
     expect(json.clusterQueues).toEqual([
       {
@@ -127,10 +130,11 @@ describe('plan with the queues in the input', () => {
         cohort: 'research',
         cohortNote: COHORT,
         jobs: ['PyTorchJob team-a/resnet', 'PyTorchJob team-a/vit'],
+        neverAdmitted: ['PyTorchJob team-a/llama-pretrain'],
         flavors: [
-          row('a100', 'cpu', '80', '128', null, '192', 'within nominal quota'),
-          row('a100', 'memory', '320Gi', '1Ti', null, '1536Gi', 'within nominal quota'),
-          row('a100', GPU, '20', '16', '8', '20', 'borrows 4'),
+          { ...row('a100', 'cpu', '336', '128', null, '192', 'within nominal quota, and 256 asked by jobs never admitted'), neverAdmitted: '256' },
+          { ...row('a100', 'memory', '2368Gi', '1Ti', null, '1536Gi', 'within nominal quota, and 2Ti asked by jobs never admitted'), neverAdmitted: '2Ti' },
+          { ...row('a100', GPU, '84', '16', '8', '20', 'borrows 4, and 64 asked by jobs never admitted'), neverAdmitted: '64' },
         ],
       },
       {
@@ -138,6 +142,7 @@ describe('plan with the queues in the input', () => {
         cohort: 'research',
         cohortNote: COHORT,
         jobs: ['TrainJob team-b/bert', 'XGBoostJob team-b/churn'],
+        neverAdmitted: [],
         flavors: [
           row('a100', 'cpu', '22', '64', null, '192', 'within nominal quota'),
           row('a100', 'memory', '76Gi', '512Gi', null, '1536Gi', 'within nominal quota'),
@@ -149,12 +154,16 @@ describe('plan with the queues in the input', () => {
       },
     ]);
     expect(json.neverAdmitted).toEqual([{ kind: 'PyTorchJob', namespace: 'team-a', name: 'llama-pretrain', queue: 'team-a', clusterQueue: 'team-a', reason: LLAMA }]);
+    // The job keeps its row and its demand in every total, each saying so.
+    expect(json.jobs[0]).toMatchObject({ name: 'llama-pretrain', neverAdmitted: LLAMA, demand: { accelerators: { [GPU]: 64 } } });
+    expect(json.queues[0]).toMatchObject({ queue: 'team-a', jobs: 3, neverAdmitted: 1, demand: { accelerators: { [GPU]: 84 } } });
+    expect(json.queues[1]).not.toHaveProperty('neverAdmitted');
     expect(json.queueNotes).toEqual([]);
     expect(Object.keys(json)).toEqual(['jobs', 'workspaces', 'queues', 'namespaces', 'notes', 'clusterQueues', 'neverAdmitted', 'queueNotes']);
   });
 
   test('--queues names the queues kept apart from the jobs: the same plan', () => {
-    expect(runCli(['plan', JOBS, '--queues', QUEUES])).toEqual({ status: 0, stdout: PLAN, stderr: '' });
+    expect(runCli(['plan', JOBS, '--queues', QUEUES])).toEqual({ status: 1, stdout: PLAN, stderr: '' });
     // The jobs alone: no quota view, and no JSON fields for it.
     const alone = runCli(['plan', '--format', 'json', JOBS]);
     expect(Object.keys(JSON.parse(alone.stdout))).toEqual(['jobs', 'workspaces', 'queues', 'namespaces', 'notes']);
@@ -188,15 +197,15 @@ Each job is placed as Kueue places it on an idle queue (its first flavor with ro
 describe('plan --against: how a change moves each ClusterQueue\'s demand', () => {
   test('Markdown: the change per ClusterQueue and flavor, measured against today\'s queues when the old manifests have none', () => {
     const { status, stdout } = runCli(['plan', JOBS, '--queues', QUEUES, '--against', BEFORE]);
-    expect(status).toBe(0);
+    expect(status).toBe(1);
     const start = stdout.indexOf('### Change per ClusterQueue');
     expect(stdout.slice(start, stdout.indexOf('## Training jobs after the change'))).toBe(`### Change per ClusterQueue and flavor
 
 | ClusterQueue | Flavor | Resource | Before | After | Change | At most |
 |---|---|---|---|---|---|---|
-| team-a | a100 | cpu | 32 | 80 | +48 | 192 |
-| team-a | a100 | memory | 128Gi | 320Gi | +192Gi | 1536Gi |
-| team-a | a100 | nvidia.com/gpu | 8 | 20 | +12 | 20 |
+| team-a (1 never admitted) | a100 | cpu | 32 | 336 | +304 | 192 |
+| team-a (1 never admitted) | a100 | memory | 128Gi | 2368Gi | +2240Gi | 1536Gi |
+| team-a (1 never admitted) | a100 | nvidia.com/gpu | 8 | 84 | +76 | 20 |
 | team-b | a100 | cpu | 0 | 22 | +22 | 192 |
 | team-b | a100 | memory | 0 | 76Gi | +76Gi | 1536Gi |
 | team-b | a100 | nvidia.com/gpu | 0 | 8 | +8 | 24 |
@@ -207,11 +216,11 @@ describe('plan --against: how a change moves each ClusterQueue\'s demand', () =>
 
   test('JSON: change.clusterQueues', () => {
     const json = JSON.parse(runCli(['plan', '--format', 'json', BEFORE, '--queues', QUEUES, '--against', JOBS]).stdout);
-    // Backwards: the jobs of today against the old manifests, so team-a gives back what it gained.
+    // Backwards: the jobs of today against the old manifests, so team-a gives back what it gained, the never-admitted job's demand too.
     expect(json.change.clusterQueues).toEqual([
-      { clusterQueue: 'team-a', flavor: 'a100', resource: 'cpu', before: '80', after: '32', difference: '-48', atMost: '192' },
-      { clusterQueue: 'team-a', flavor: 'a100', resource: 'memory', before: '320Gi', after: '128Gi', difference: '-192Gi', atMost: '1536Gi' },
-      { clusterQueue: 'team-a', flavor: 'a100', resource: GPU, before: '20', after: '8', difference: '-12', atMost: '20' },
+      { clusterQueue: 'team-a', flavor: 'a100', resource: 'cpu', before: '336', after: '32', difference: '-304', atMost: '192' },
+      { clusterQueue: 'team-a', flavor: 'a100', resource: 'memory', before: '2368Gi', after: '128Gi', difference: '-2240Gi', atMost: '1536Gi' },
+      { clusterQueue: 'team-a', flavor: 'a100', resource: GPU, before: '84', after: '8', difference: '-76', atMost: '20' },
       { clusterQueue: 'team-b', flavor: 'a100', resource: 'cpu', before: '22', after: '0', difference: '-22', atMost: '192' },
       { clusterQueue: 'team-b', flavor: 'a100', resource: 'memory', before: '76Gi', after: '0', difference: '-76Gi', atMost: '1536Gi' },
       { clusterQueue: 'team-b', flavor: 'a100', resource: GPU, before: '8', after: '0', difference: '-8', atMost: '24' },

@@ -76,7 +76,8 @@ Options:
   -h, --help                   print this help
 
 PATH is a YAML file, a folder (searched recursively for *.yaml and *.yml) or - for standard input.
-Exit status: 0 planned, 1 an input document is not YAML, 2 usage error (or PATHs without YAML
+Exit status: 0 planned, 1 an input document is not YAML or Kueue can never admit a job of PATH
+(its ClusterQueue can never give what it asks for), 2 usage error (or PATHs without YAML
 documents), 3 internal error.
 `);
   });

@@ -181,3 +181,27 @@ describe('one pod arithmetic', () => {
     expect(stdout).toContain('| cq (1 job) | cpu | memory | 3136Mi | 16Gi | - | 16Gi | within nominal quota |');
   });
 });
+
+describe('plan matches the flavors\' node labels, as docs/cli.md and docs/kueue.md both say', () => {
+  test('a job whose nodeSelector asks for h100 is counted on h100, though a100 comes first with room', () => {
+    const flavors = [resourceFlavor('a100', { nodeLabels: { 'example.com/gpu': 'a100' } }), resourceFlavor('h100', { nodeLabels: { 'example.com/gpu': 'h100' } })];
+    const cq = clusterQueue('cq', { a100: [{ name: GPU, nominalQuota: 8 }], h100: [{ name: GPU, nominalQuota: 8 }] });
+    const job = {
+      apiVersion: 'kubeflow.org/v1',
+      kind: 'PyTorchJob',
+      metadata: { name: 'pinned', namespace: 'ml', labels: { 'kueue.x-k8s.io/queue-name': 'q' } },
+      spec: {
+        pytorchReplicaSpecs: {
+          Master: { replicas: 1, template: { spec: { nodeSelector: { 'example.com/gpu': 'h100' }, containers: [{ name: 'pytorch', image: 'img', resources: { limits: { [GPU]: 4 } } }] } } },
+        },
+      },
+    };
+    const { status, stdout } = runCli(['plan', '-'], [job, ...flavors, cq, localQueue('ml', 'q', 'cq')].map(d => yaml.dump(d)).join('---\n'));
+    expect(status).toBe(0);
+    expect(stdout).toContain('| cq (1 job) | a100 | nvidia.com/gpu | 0 | 8 | - | 8 | within nominal quota |\n| cq (1 job) | h100 | nvidia.com/gpu | 4 | 8 | - | 8 | within nominal quota |');
+    const flat = (file: string) => fs.readFileSync(path.join(__dirname, '..', '..', 'docs', file), 'utf8').replace(/\s+/g, ' ');
+    expect(flat('cli.md')).toContain('the flavors\' node labels are matched with the pods\' `nodeSelector` and required node affinity');
+    expect(flat('kueue.md')).toContain('`app/kueue-never-admitted` (at synth and in `lint`) and `plan` count, for each podset, only the flavors Kueue v0.15.2 would give its pods');
+    expect(flat('cli.md')).not.toContain('node labels and taints are not matched');
+  });
+});

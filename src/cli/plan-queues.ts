@@ -124,10 +124,16 @@ export function queuePlan(docs: readonly any[], queues: readonly any[]): QueuePl
     }
     const placement = placeWorkload(podSets.podSets, capacity(clusterQueue)!);
     if (placement.failure !== undefined) {
-      note(`on an idle ClusterQueue "${clusterQueue}", Kueue's first choice of flavors leaves no room for podset "${placement.failure.podSet}"; it may still be admitted in other flavors: not counted`, false, clusterQueue);
-      continue;
+      // Still demand: the podsets placed where they went, the others where their pods ask first.
+      const placed = new Set(placement.placed.map(p => p.podSet));
+      // Only whole podsets: the failing one may have taken a flavor of an earlier resource group.
+      for (const p of placement.placed) addUsage(usage, clusterQueue, new Map([...p.requests].map(([r, v]) => [`${p.flavors.get(r)} ${r}`, v])));
+      addUsage(usage, clusterQueue, askedUsage(podSets.podSets.filter(p => !placed.has(p.name)), capacity(clusterQueue)!));
+      note(`on an idle ClusterQueue "${clusterQueue}", Kueue's first choice of flavors leaves no room for podset "${placement.failure.podSet}"; `
+        + 'it may still be admitted in other flavors: counted, that podset and those after it in the first flavor their pods may use', false, clusterQueue);
+    } else {
+      addUsage(usage, clusterQueue, placement.usage);
     }
-    addUsage(usage, clusterQueue, placement.usage);
     jobs.set(clusterQueue, [...jobs.get(clusterQueue) ?? [], jobKey(identity)]);
   }
   const clusterQueues = [...index.clusterQueues.keys()].sort(compare).map(name => {

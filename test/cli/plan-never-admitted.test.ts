@@ -205,3 +205,27 @@ describe('plan matches the flavors\' node labels, as docs/cli.md and docs/kueue.
     expect(flat('cli.md')).not.toContain('node labels and taints are not matched');
   });
 });
+
+describe('a job whose podsets Kueue\'s first choice of flavors cannot all place', () => {
+  test('is still counted: the podsets placed where they went, the others in the first flavor their pods may use', () => {
+    const cq = clusterQueue('cq', { a: [{ name: GPU, nominalQuota: 8 }], b: [{ name: GPU, nominalQuota: 8 }] });
+    const role = { replicas: 1, template: { spec: { containers: [{ name: 'tensorflow', image: 'img', resources: { limits: { [GPU]: 5 } } }] } } };
+    const job = {
+      apiVersion: 'kubeflow.org/v1',
+      kind: 'TFJob',
+      metadata: { name: 'three', namespace: 'ml', labels: { 'kueue.x-k8s.io/queue-name': 'q' } },
+      spec: { tfReplicaSpecs: { Chief: role, PS: role, Worker: role } },
+    };
+    const docs = [job, resourceFlavor('a'), resourceFlavor('b'), cq, localQueue('ml', 'q', 'cq')];
+    const { status, stdout } = runCli(['plan', '-'], docs.map(d => yaml.dump(d)).join('---\n'));
+    expect(status).toBe(0);
+    // Chief takes 5 of a, PS 5 of b, and Worker fits neither's 3 left: counted in a, its pods' first flavor.
+    expect(stdout.slice(stdout.indexOf('| cq'))).toBe(`| cq (1 job) | a | nvidia.com/gpu | 10 | 8 | - | 8 | 2 above what it can get: jobs wait |
+| cq (1 job) | b | nvidia.com/gpu | 5 | 8 | - | 8 | within nominal quota |
+
+Each job is placed as Kueue places it on an idle queue (its first flavor with room); "At most" is nominal quota plus what the queue may borrow.
+
+- TFJob ml/three: on an idle ClusterQueue "cq", Kueue's first choice of flavors leaves no room for podset "Worker"; it may still be admitted in other flavors: `
+      + 'counted, that podset and those after it in the first flavor their pods may use\n');
+  });
+});

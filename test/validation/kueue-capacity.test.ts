@@ -76,6 +76,9 @@ describe('app/kueue-never-admitted', () => {
     };
     // cpu: max(2 + 1, 6 + 1) + 0.5; memory: max(4Gi, 1Gi) + 128Mi.
     expect(podRequests(spec)).toEqual(new Map([['cpu', BigInt(7500)], ['memory', BigInt(4 * 2 ** 30 + 128 * 2 ** 20)]]));
+    // Pod-level requests of CPU, memory and huge pages replace the containers' total (PodRequests); pod-level limits are not read.
+    const podLevel = { ...spec, resources: { requests: { cpu: '10', nvidia: '1' }, limits: { memory: '99Gi' } } };
+    expect(podRequests(podLevel)).toEqual(new Map([['cpu', BigInt(10500)], ['memory', BigInt(4 * 2 ** 30 + 128 * 2 ** 20)]]));
     const job = queuedJob('ml', 'init', 'team', { Worker: { replicas: 1, limits: {} } });
     job.spec.pytorchReplicaSpecs.Worker.template.spec = { ...spec, containers: [{ ...spec.containers[0], image: 'x' }] };
     const cq = clusterQueue('team-cq', { a100: [{ name: 'cpu', nominalQuota: 7 }, { name: 'memory', nominalQuota: '64Gi' }] });

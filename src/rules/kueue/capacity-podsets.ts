@@ -13,13 +13,11 @@
  *
  * Kinds Kueue does not integrate (the v1 MPIJob and MXJob) make no Workload and have no podsets.
  */
-import { Requests, podRequests } from './pod-requests';
+import { podRequests } from './pod-requests';
 import { BUILTIN_RUNTIMES, BUILTIN_RUNTIMES_RELEASE } from '../trainer/builtin-runtimes.generated';
 import { ANCESTOR_LABEL, NODE_JOB } from '../trainer/names';
 import { CLUSTER_RUNTIME, isTrainJob, isTrainerRuntime, runtimeKey, runtimeReferenceOf } from '../trainer/runtime-lookup';
 import { replicaSpecs, replicasOf, trainingKindOf } from '../training-operator/training-kinds';
-
-export { Requests, podRequests };
 
 /** One podset: its name, its pod count and the pod spec its pods run. */
 export interface PodSet {

@@ -20,8 +20,9 @@
  */
 import { cohortChain, cohortNameOf, isKueueDocument, isKueueGroup, parentNameOf } from './api';
 import { formatResource, resourceValue } from './capacity-amounts';
-import { PodSet, Requests, podSetRequests } from './capacity-podsets';
+import { PodSet, podSetRequests } from './capacity-podsets';
 import { FlavorSpec, flavorRejection, flavorSpec } from './flavor-selection';
+import { Requests } from './pod-requests';
 
 const isKind = isKueueDocument;
 const nameOf = (doc: any) => (typeof doc?.metadata?.name === 'string' ? doc.metadata.name : '');

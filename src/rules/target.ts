@@ -9,7 +9,7 @@
  */
 import { show as showValue } from './finding';
 import { SUPPORT_WINDOW, UPSTREAM_IDS, UpstreamId, UpstreamWindow, upstreamWindow } from './support-window';
-import { UserError } from '../util/user-error';
+import { forJsiiHost } from '../util/user-error';
 import { after, compareParts, lowest, parseVersion } from '../util/versions';
 
 /** The versions a target names, by upstream key; what `TargetVersions` holds. */
@@ -53,9 +53,10 @@ export const FULL_WINDOW: VersionWindow = Object.fromEntries(SUPPORT_WINDOW.map(
  * A target that cannot be read, or names a version outside the window: a finding's parts, so a
  * construct raises it with its path (`fail`) and the command prints it as it is.
  */
-export class TargetError extends UserError {
+export class TargetError extends Error {
   constructor(readonly field: string, readonly value: unknown, readonly allowed: string) {
     super(`${field} is ${showValue(value)}; ${allowed}`);
+    forJsiiHost(this);
   }
 }
 

@@ -1,6 +1,6 @@
 /**
- * The error the library throws for a caller's mistake (a wrong prop, a wrong config string), so
- * that the message reaches a Python, Java or Go program first and alone.
+ * The Error the library throws for a caller's mistake (a wrong prop, a wrong config string), made
+ * so that the message reaches a Python, Java or Go program first and alone.
  *
  * Under those languages the library runs in a jsii kernel, a Node process that serves the host
  * program's calls, and the kernel hands the host two texts of an error: a message and a stack.
@@ -15,18 +15,15 @@
  * - `toString()` is the message alone: for a method call (as opposed to `new`) the kernel wraps
  *   the error in its own, whose message is `String(error)`, which was `Error: <message>`.
  *
- * In a Node program (TypeScript, JavaScript) nothing changes: the stack keeps its frames, which
- * point at the caller's line, and `String(error)` is `Error: <message>` as for any Error.
+ * In a Node program (TypeScript, JavaScript) nothing changes: it is a plain Error (no subclass,
+ * whose name Node would print), its stack keeps its frames, which start at the throw, and
+ * `String(error)` is `Error: <message>`.
  */
-export class UserError extends Error {
-  constructor(message: string) {
-    super(message);
-    forJsiiHost(this);
-  }
-
-  public toString(): string {
-    return inJsiiHost() ? this.message : super.toString();
-  }
+export function userError(message: string): Error {
+  const error = new Error(message);
+  // The stack starts at the caller's throw, as it did with `new Error` there.
+  if (typeof Error.captureStackTrace === 'function') Error.captureStackTrace(error, userError);
+  return forJsiiHost(error);
 }
 
 /**
@@ -42,18 +39,14 @@ export function inJsiiHost(): boolean {
 }
 
 /**
- * In a jsii kernel, makes the error's stack its message, read when the kernel sends it (so a
- * message completed after the throw, such as a "did you mean" added on the way out, is the one
- * sent). Elsewhere it leaves the error alone.
+ * In a jsii kernel, makes the error's stack and its string form its message, read when the kernel
+ * uses them (so a message completed after the throw, such as a "did you mean" added on the way
+ * out, is the one sent). Elsewhere it leaves the error alone.
  */
 export function forJsiiHost<E extends Error>(error: E): E {
   if (inJsiiHost()) {
-    Object.defineProperty(error, 'stack', {
-      get: () => error.message,
-      set: () => undefined,
-      configurable: true,
-      enumerable: false,
-    });
+    Object.defineProperty(error, 'stack', { get: () => error.message, set: () => undefined, configurable: true });
+    Object.defineProperty(error, 'toString', { value: () => error.message, configurable: true, writable: true });
   }
   return error;
 }

@@ -6,7 +6,10 @@
 #   npm run test:bindings        (or: bash test/bindings/run.sh)
 #
 # Needs Node, Python 3 with venv and pip, JDK 17 + Maven, Go, and the package registries (PyPI,
-# Maven Central, the Go module proxy). Two registries do not serve what the packages depend on:
+# Maven Central, the Go module proxy). PyPI is asked once per set of pins: the Python venvs and the
+# Python guide's test install from a wheel folder outside the repository (see python_wheels). The
+# guide's test runs on Node.js 24 (scripts/node-binary.sh, which fetches it once from the npm
+# registry). Two registries do not serve what the packages depend on:
 # Maven Central has no org.cdk8s:cdk8s-plus-28 and the Go module proxy has neither
 # github.com/cdk8s-team/cdk8s-core-go nor cdk8s-plus-go. pacmak therefore also builds those from the
 # npm packages in node_modules (same versions as package.json) into the artifacts directory, and

@@ -16,6 +16,7 @@ import { CONSTRUCT_PROPS, fromCaller, OWN_CLASSES } from './registry';
 import { CLASSES, ENUMS, INTERFACE_EXAMPLES, INTERFACES, OPEN_STRUCTS, STRUCTS } from './schema.generated';
 import { show as showValue } from '../rules/finding';
 import { nearest } from '../util/nearest';
+import { userError } from '../util/user-error';
 
 /** Where a value came from, for the message: a construct, or a static method such as `Accelerator.nvidia`. */
 export type Where = constructs.IConstruct | string;
@@ -93,7 +94,7 @@ function show(value: unknown): string {
 /** A wrong value: thrown as an Error whose message starts with the construct path. */
 function raise(where: Where, field: string, shown: string, allowed: string): never {
   const prefix = typeof where === 'string' ? where : where.node.path;
-  throw new Error(`${prefix}: ${field} is ${shown}; ${allowed}`);
+  throw userError(`${prefix}: ${field} is ${shown}; ${allowed}`);
 }
 
 /**

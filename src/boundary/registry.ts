@@ -1,3 +1,5 @@
+import { inJsiiHost } from '../util/user-error';
+
 /**
  * The library's classes by name, from the public modules loaded so far: install.ts fills it as
  * each module loads, check.ts reads it for `instanceof` tests (a class not in it has no instance
@@ -13,6 +15,9 @@ export const OWN_CLASSES = new Map<string, Function>();
  * under the message is the user's line rather than the boundary's or the constructor's.
  */
 export function fromCaller(error: unknown, entry: Function): unknown {
+  // In a jsii kernel the caller is a program in another language, which prints its own
+  // traceback: the error keeps its message as its stack (util/user-error.ts).
+  if (inJsiiHost()) return error;
   if (error instanceof Error && typeof Error.captureStackTrace === 'function') Error.captureStackTrace(error, entry);
   return error;
 }

@@ -1,6 +1,7 @@
 import { ApiObject } from 'cdk8s';
 import { guardExports } from '../boundary/install';
 import { allowField } from '../rules/allowed-fields';
+import { userError } from '../util/user-error';
 
 /**
  * Escape hatches beyond the pinned CRDs. A JSON patch on a construct's `apiObject` is applied to the
@@ -20,7 +21,7 @@ export class EscapeHatch {
    */
   public static allowUnknownField(apiObject: ApiObject, pointer: string): void {
     if (typeof pointer !== 'string' || !pointer.startsWith('/') || pointer.length < 2) {
-      throw new Error(`${apiObject.node.path}: pointer is ${JSON.stringify(pointer)}; expected a JSON pointer such as "/spec/newField"`);
+      throw userError(`${apiObject.node.path}: pointer is ${JSON.stringify(pointer)}; expected a JSON pointer such as "/spec/newField"`);
     }
     allowField(apiObject, fieldPath(pointer));
   }

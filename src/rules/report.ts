@@ -1,5 +1,6 @@
 import { IConstruct } from 'constructs';
 import { Finding, describe, finding } from './finding';
+import { userError } from '../util/user-error';
 
 /*
  * How findings reach the user. Impossible single values are thrown at once, with the construct path
@@ -9,7 +10,7 @@ import { Finding, describe, finding } from './finding';
 
 /** Throws the finding at once, as `<path>: <message>`. */
 export function raise(scope: IConstruct, f: Finding): never {
-  throw new Error(`${scope.node.path}: ${describe(f)}`);
+  throw userError(`${scope.node.path}: ${describe(f)}`);
 }
 
 /** Throws `field is value; allowed` at once. */

@@ -10,6 +10,7 @@
  */
 import { IConstruct } from 'constructs';
 import { RULE_SOURCES, RuleSource } from './rule';
+import { userError } from '../util/user-error';
 
 /** The prefix of every switch: `cdk8s-kubeflow/rules/<source>`. */
 export const RULES_CONTEXT_PREFIX = 'cdk8s-kubeflow/rules/';
@@ -43,5 +44,5 @@ export function sourcesOff(scope: IConstruct): ReadonlySet<RuleSource> {
 function isOff(key: string, value: unknown): boolean {
   if (value === undefined || value === 'on' || value === true) return false;
   if (value === 'off' || value === false) return true;
-  throw new Error(`context ${key} is ${JSON.stringify(value)}; expected "off" or false to switch the group off ("on", true or nothing leaves it on)`);
+  throw userError(`context ${key} is ${JSON.stringify(value)}; expected "off" or false to switch the group off ("on", true or nothing leaves it on)`);
 }

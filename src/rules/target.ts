@@ -9,6 +9,7 @@
  */
 import { show as showValue } from './finding';
 import { SUPPORT_WINDOW, UPSTREAM_IDS, UpstreamId, UpstreamWindow, upstreamWindow } from './support-window';
+import { forJsiiHost } from '../util/user-error';
 import { after, compareParts, lowest, parseVersion } from '../util/versions';
 
 /** The versions a target names, by upstream key; what `TargetVersions` holds. */
@@ -55,6 +56,7 @@ export const FULL_WINDOW: VersionWindow = Object.fromEntries(SUPPORT_WINDOW.map(
 export class TargetError extends Error {
   constructor(readonly field: string, readonly value: unknown, readonly allowed: string) {
     super(`${field} is ${showValue(value)}; ${allowed}`);
+    forJsiiHost(this);
   }
 }
 

@@ -13,6 +13,7 @@
  */
 import { IConstruct } from 'constructs';
 import { Finding } from './finding';
+import { userError } from '../util/user-error';
 
 /** The context key: a list of raw values (strings) accepted where the pinned operator knows a fixed set. */
 export const ACCEPT_UNKNOWN_VALUES_CONTEXT = 'cdk8s-kubeflow/accept-unknown-values';
@@ -22,7 +23,7 @@ export function acceptedUnknownValues(scope: IConstruct): ReadonlySet<string> {
   const value = scope.node.root.node.tryGetContext(ACCEPT_UNKNOWN_VALUES_CONTEXT);
   if (value === undefined) return new Set();
   if (!Array.isArray(value) || value.some(v => typeof v !== 'string')) {
-    throw new Error(`context ${ACCEPT_UNKNOWN_VALUES_CONTEXT} is ${JSON.stringify(value)}; expected a list of the raw values to accept, such as ["Sometimes"]`);
+    throw userError(`context ${ACCEPT_UNKNOWN_VALUES_CONTEXT} is ${JSON.stringify(value)}; expected a list of the raw values to accept, such as ["Sometimes"]`);
   }
   return new Set(value);
 }

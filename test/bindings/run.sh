@@ -6,7 +6,10 @@
 #   npm run test:bindings        (or: bash test/bindings/run.sh)
 #
 # Needs Node, Python 3 with venv and pip, JDK 17 + Maven, Go, and the package registries (PyPI,
-# Maven Central, the Go module proxy). Two registries do not serve what the packages depend on:
+# Maven Central, the Go module proxy). PyPI is asked once per set of pins: the Python venvs and the
+# Python guide's test install from a wheel folder outside the repository (see python_wheels). The
+# guide's test runs on Node.js 24 (scripts/node-binary.sh, which fetches it once from the npm
+# registry). Two registries do not serve what the packages depend on:
 # Maven Central has no org.cdk8s:cdk8s-plus-28 and the Go module proxy has neither
 # github.com/cdk8s-team/cdk8s-core-go nor cdk8s-plus-go. pacmak therefore also builds those from the
 # npm packages in node_modules (same versions as package.json) into the artifacts directory, and
@@ -159,18 +162,45 @@ check_artifacts() {
 }
 
 # ---- Python -------------------------------------------------------------------------------------
+# Every wheel the Python tests install, the wheel's own dependencies included, is downloaded once
+# per set of pins into a folder outside the repository; the venvs below, and the Python guide's
+# test (docs/python.md, run in a fresh folder), install from it with pip --no-index, so they take
+# nothing from PyPI once it is filled. The folder is named by the Python version and the pins.
+PY_PINS=("cdk8s==$CDK8S_VERSION" "cdk8s-plus-28==$PLUS_VERSION" "constructs==$CONSTRUCTS_VERSION"
+         "jsii==$JSII_RUNTIME_VERSION" "pytest==$PYTEST_VERSION")
+PY_KEY="$(python3 -c 'import sys; print("py%d.%d" % sys.version_info[:2])')-$(printf '%s\n' "${PY_PINS[@]}" | sha256sum | cut -c1-12)"
+export CDK8S_KUBEFLOW_WHEELHOUSE="${CDK8S_KUBEFLOW_CACHE:-$HOME/.cache/cdk8s-kubeflow}/python-wheels/$PY_KEY"
+python_wheels() {
+  if [ -f "$CDK8S_KUBEFLOW_WHEELHOUSE/.complete" ]; then
+    echo "cached: $CDK8S_KUBEFLOW_WHEELHOUSE"
+    return 0
+  fi
+  local tmp="$CDK8S_KUBEFLOW_WHEELHOUSE.tmp.$$"
+  rm -rf "$tmp" && mkdir -p "$tmp"
+  # With the wheel, so that its own requirements (typeguard, publication) are there too; the
+  # wheel itself is left out of the cache (its version stays 0.0.0 from build to build).
+  python3 -m pip download --quiet --disable-pip-version-check --dest "$tmp" "$WHEEL" "${PY_PINS[@]}"
+  rm -f "$tmp"/cdk8s_kubeflow-*.whl
+  touch "$tmp/.complete"
+  rm -rf "$CDK8S_KUBEFLOW_WHEELHOUSE" && mv "$tmp" "$CDK8S_KUBEFLOW_WHEELHOUSE"
+  echo "downloaded: $(ls "$CDK8S_KUBEFLOW_WHEELHOUSE" | wc -l) wheels into $CDK8S_KUBEFLOW_WHEELHOUSE"
+}
+pip_offline() {
+  "$1/bin/python" -m pip install --quiet --disable-pip-version-check --no-index --find-links "$CDK8S_KUBEFLOW_WHEELHOUSE" "${@:2}"
+}
 VENV="$BINDINGS/python/.venv"
 python_setup() {
   [ -x "$VENV/bin/python" ] || python3 -m venv "$VENV"
-  "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check \
-    "cdk8s==$CDK8S_VERSION" "cdk8s-plus-28==$PLUS_VERSION" "constructs==$CONSTRUCTS_VERSION" \
-    "jsii==$JSII_RUNTIME_VERSION" "pytest==$PYTEST_VERSION"
+  pip_offline "$VENV" "${PY_PINS[@]}"
   # The version stays 0.0.0 from build to build: force the new wheel in.
-  "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --no-deps --force-reinstall "$WHEEL"
+  pip_offline "$VENV" --no-deps --force-reinstall "$WHEEL"
   "$VENV/bin/python" -m pip check
 }
+# The guide's test (test_guide.py) runs the guide on Node.js 24, whatever node runs this script,
+# with the wheel just built; the other tests run on the node first on PATH.
 python_test() {
-  "$VENV/bin/python" -m pytest -p no:cacheprovider "$BINDINGS/python"
+  CDK8S_KUBEFLOW_GUIDE_NODE="$(scripts/node-binary.sh 24)" CDK8S_KUBEFLOW_WHEEL="$ROOT/$WHEEL" \
+    "$VENV/bin/python" -m pytest -p no:cacheprovider "$BINDINGS/python"
 }
 
 # ---- the integrations of docs/bindings.md (Pulumi, AWS CDK) ---------------------------------------
@@ -252,6 +282,7 @@ if [ "$ONLY" != python ]; then
   step "pacmak go (+ cdk8s, cdk8s-plus-28)" package_go
 fi
 step "publish to $OUTDIR/ and check the artifacts" publish_and_check
+step "python: wheels for offline installs" python_wheels
 step "python: venv and install" python_setup
 step "python: pytest" python_test
 if [ "$ONLY" = python ]; then

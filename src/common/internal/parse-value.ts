@@ -1,5 +1,6 @@
 import { show } from '../../rules/finding';
 import { lazy } from '../../util/lazy';
+import { userError } from '../../util/user-error';
 
 // Loaded by the first refusal, not with the package (test/load-laziness.test.ts).
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -14,7 +15,7 @@ const suggest = lazy(() => require('../../util/nearest') as typeof import('../..
 
 /** Throws the error of a refused config value: `<Class.parse>: <key> is <value>; <allowed>`. */
 export function refuseValue(method: string, key: string | undefined, value: unknown, allowed: string): never {
-  throw new Error(`${method}: ${key ?? 'value'} is ${show(value)}; ${allowed}`);
+  throw userError(`${method}: ${key ?? 'value'} is ${show(value)}; ${allowed}`);
 }
 
 /** `"a", "b" or "c"`. */

@@ -35,14 +35,18 @@ def test_parse_gives_the_library_message_with_the_config_key():
     with pytest.raises(RuntimeError) as error:
         kf.RestartPolicy.parse("OnFailre", "workers.restartPolicy")
     assert str(error.value) == (
-        'Error: RestartPolicy.parse: workers.restartPolicy is "OnFailre"; expected "Always", "OnFailure", "Never" or "ExitCode", '
+        'RestartPolicy.parse: workers.restartPolicy is "OnFailre"; expected "Always", "OnFailure", "Never" or "ExitCode", '
         "the values training-operator v1.9.4 knows (for a newer operator's value, use RestartPolicy.of(value) and list the value "
         'in the cdk8s context key "cdk8s-kubeflow/accept-unknown-values"): did you mean "OnFailure"?'
     )
+    # What Python prints first, the cause jsii chains to it: the jsii kernel wraps an error thrown in
+    # a method call in its own, whose text is the library's message (util/user-error.ts), then the
+    # kernel's frames.
+    assert error.value.__cause__.stack.startswith("@jsii/kernel.RuntimeError: RestartPolicy.parse: workers.restartPolicy is ")
     with pytest.raises(RuntimeError) as error:
         kf.Parse.size("64G", "resources.memory")
     assert str(error.value) == (
-        'Error: Parse.size: resources.memory is "64G"; expected a number with a binary unit Ki, Mi, Gi, Ti or Pi, '
+        'Parse.size: resources.memory is "64G"; expected a number with a binary unit Ki, Mi, Gi, Ti or Pi, '
         'such as "512Mi" or "16Gi": did you mean "64Gi"?'
     )
 

@@ -101,8 +101,12 @@ def test_python_names(synthesized):
     assert [g.replica_type for g in job.replica_groups] == ["Master", "Worker"]
 
 
-def test_synth_time_validation_reaches_python():
+def test_a_construct_time_error_reaches_python_as_the_message_alone():
     app = cdk8s.Testing.app()
     chart = Chart(app, "bad")
-    with pytest.raises(Exception, match="workers is -1"):
+    with pytest.raises(RuntimeError) as error:
         kf.DistributedPyTorch(chart, "job", image="pytorch/pytorch:2.5.0", workers=-1)
+    message = "bad/job: workers is -1; expected a whole number of 0 or more"
+    assert str(error.value) == message
+    # The cause jsii chains to it, which Python prints first: the message, without JavaScript frames.
+    assert error.value.__cause__.stack == message

@@ -206,8 +206,8 @@ def test_more_processes_than_gpus_is_refused_at_synth():
     )
     with pytest.raises(RuntimeError) as error:
         app.synth()
-    # The library's message, with the "Error: " the jsii kernel puts before an error thrown in a
-    # method call (it rethrows the error's string form; a constructor's error keeps its message).
+    # cdk8s's own message, with the "Error: " the jsii kernel puts before an error thrown in a method
+    # call (it rethrows the error's string form); the library's own errors leave it out.
     assert str(error.value) == (
         "Error: Validation failed with the following errors:\n"
         "  [bad/job] numProcPerNode is 8; expected at most the 4 accelerators per node (one process per device)"

@@ -256,11 +256,13 @@ class TrainJobTest {
                 .runtime(TrainingRuntimeRef.cluster("torchtune-llama3.2-1b"))
                 .datasetInitializer(TrainJobInitializer.builder().storageUri("tatsu-lab/alpaca").build())
                 .build());
-        // The Java runtime appends the JavaScript stack ("Error: <message>" and its frames) to the message.
+        // The Java runtime appends what the jsii kernel sends as the error's stack to the message, on
+        // the next line; for the library's errors that is the message again, without JavaScript
+        // frames (src/util/user-error.ts).
+        String expected = "bad/job: datasetInitializer.storageUri is \"tatsu-lab/alpaca\"; "
+                + "expected a URI with a scheme, such as hf://tatsu-lab/alpaca or s3://bucket/path";
         String message = error.getMessage();
-        int stack = message.indexOf("\nError: ");
-        assertTrue(stack > 0, message);
-        assertEquals("bad/job: datasetInitializer.storageUri is \"tatsu-lab/alpaca\"; "
-                + "expected a URI with a scheme, such as hf://tatsu-lab/alpaca or s3://bucket/path", message.substring(0, stack));
+        assertEquals(expected, message.split("\n", 2)[0], message);
+        assertFalse(message.contains("\n    at "), message);
     }
 }

@@ -312,16 +312,22 @@ export class ReplicaGroup extends Construct {
 
   /**
    * Adds a volume to the pods without mounting it (a sidecar may mount it). A volume of the same
-   * name must be the same volume.
+   * name must be the same volume; a different one is refused at synth, naming both.
    *
    * @param volume the volume, listed in the pod spec once by name
    */
   public addVolume(volume: kplus.Volume): void {
-    const clash = this.allVolumes().find(v => v.name === volume.name);
-    if (clash && !sameVolume(clash, volume)) {
-      fail(this, 'volumes', volume.name, 'expected each volume name to stand for one volume; a different volume of this name is already in the pod');
-    }
-    if (!clash) this.extraVolumes.push(volume);
+    // A different volume of a name already in the pod is kept too, for the check at synth to
+    // name both (validatePod); the pod lists the first.
+    if (!this.allVolumes().some(v => sameVolume(v, volume))) this.extraVolumes.push(volume);
+  }
+
+  /**
+   * The volume of this name in the pods, if there is one.
+   * @internal
+   */
+  public _volumeNamed(name: string): kplus.Volume | undefined {
+    return this.allVolumes().find(v => v.name === name);
   }
 
   /**
@@ -336,11 +342,8 @@ export class ReplicaGroup extends Construct {
     if (taken) {
       fail(this, `containers[${this.mainContainer.name}].volumeMounts.mountPath`, path, `expected every mount path of a container to be used once; volume "${taken.volume.name}" is mounted there`);
     }
-    const volume = storage.asVolume();
-    const clash = this.allVolumes().find(v => v.name === volume.name);
-    if (clash && !sameVolume(clash, volume)) {
-      fail(this, 'volumes', volume.name, 'expected each volume name to stand for one volume; a different volume of this name is already in the pod');
-    }
+    // A different volume of a name already in the pod is a finding at synth (validatePod), which
+    // names both, beside the other mistakes of the app.
     this.mainContainer.mount(path, storage, options);
   }
 

@@ -117,9 +117,10 @@ export const MIRRORED_CHECKS: readonly MirroredCheck[] = [
 export const CONSTRUCT_ONLY_CHECKS: readonly ExplainedCheck[] = [
   EXPLAINED('boundary.types', 'boundary/check.ts', [],
     'the jsii boundary\'s type checks of what JavaScript and the bindings pass (a string where a number is declared, a missing required prop): a manifest has no such types to confuse'),
-  EXPLAINED('common.parse', 'common/parse.ts', ['refuseValue \'Parse.size\'', 'refuseValue \'Parse.duration\''], IN_CODE),
-  EXPLAINED('common.parse-value', 'common/internal/parse-value.ts',
-    ['throw `${method}: ${key ?? \'value\'} is ${show(value)}; ${allowed}`', 'refuseValue method'], IN_CODE),
+  EXPLAINED('common.parse', 'common/parse.ts',
+    ['refuseValue \'Parse.cpu\'', 'refuseValue \'Parse.count\'', 'refuseValue \'Parse.size\'', 'refuseValue \'Parse.duration\''], IN_CODE),
+  EXPLAINED('common.parse-value', 'common/internal/parse-value.ts', ['throw method', 'finding key ?? \'value\'', 'refuseValue method'], IN_CODE),
+  EXPLAINED('common.config-reader', 'common/config-reader.ts', ['throw message', 'throw \'ConfigReader\'', 'finding key'], IN_CODE),
   EXPLAINED('common.accelerator-parse', 'common/accelerator.ts', ['refuseValue \'Accelerator.parse\''], IN_CODE),
   EXPLAINED('common.accelerator-device', 'common/accelerator.ts', ['finding field'],
     'an Accelerator of 0 devices renders a valid limit of 0, so only the prop says a device was meant (a malformed resource name or a fraction is also found in the manifest, by k8s/resource-name and k8s/resource-integer)'),
@@ -140,8 +141,6 @@ export const CONSTRUCT_ONLY_CHECKS: readonly ExplainedCheck[] = [
   EXPLAINED('common.platform-defaults-target', 'common/defaults.ts', ['fail e.field'],
     'a target names the versions the cluster runs, an intent of the program that no manifest holds; lint takes the same as --target and checks it the same way (rules/target.ts)'),
   EXPLAINED('common.volume-names', 'common/internal/volumes.ts', ['finding field'], ONE_VALUE),
-  EXPLAINED('common.replica-volume-names', 'common/replica.ts', ['fail \'volumes\''], ONE_VALUE),
-  EXPLAINED('trainer.volume-names', 'trainer/train-job.ts', ['fail \'volumes\''], ONE_VALUE),
   EXPLAINED('common.rdma-device', 'common/internal/networking.ts', ['finding `${field}.rdmaDevicesPerPod`', 'finding `${field}.rdmaDevice`'],
     'rdmaDevicesPerPod without an rdmaDevice renders nothing, so only the props show it; a malformed device name is also found in the manifest\'s limits, by k8s/resource-name'),
   EXPLAINED('common.network-values', 'common/internal/networking.ts', [

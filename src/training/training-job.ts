@@ -12,6 +12,7 @@ import { networkingFindings, withoutRdma } from '../common/internal/networking';
 import { nodeHealthFindings } from '../common/internal/node-health';
 import { FrameworkContainer, PodRenderContext, ReplicaCountRule, ReplicaGroupSettings } from '../common/internal/pod-render';
 import { amountFindings } from '../common/internal/quantities';
+import { sameVolume, volumeClash } from '../common/internal/volumes';
 import { mergeRoleOptions } from '../common/internal/role-options';
 import { KubeflowResource, PodMetadataField } from '../common/kubeflow-resource';
 import { ILocalQueue, IWorkloadPriorityClass } from '../common/kueue-references';
@@ -94,6 +95,8 @@ export abstract class TrainingJob extends KubeflowResource {
   private readonly jobProps: TrainingJobProps;
   private readonly kind: TrainingKind;
   private readonly groups: ReplicaGroup[] = [];
+  /** Volumes mounted job-wide under a name that stands for another volume, found at synth. */
+  private readonly volumeClashes: Finding[] = [];
 
   /**
    * @param scope the construct this job belongs to
@@ -163,6 +166,16 @@ export abstract class TrainingJob extends KubeflowResource {
    * @param options how it is mounted (read-only, sub-path, propagation)
    */
   public mount(path: string, storage: kplus.IStorage, options?: kplus.MountOptions): void {
+    // A different volume of a name the pods have is reported once, for the job, at synth (rather
+    // than by every replica type it would reach); the pods are not given it.
+    const volume = storage.asVolume();
+    for (const group of this.groups) {
+      const named = group._volumeNamed(volume.name);
+      if (named && !sameVolume(named, volume)) {
+        this.volumeClashes.push(volumeClash('volumes', named, volume));
+        return;
+      }
+    }
     for (const group of this.groups) group.mount(path, storage, options);
   }
 
@@ -386,6 +399,7 @@ export abstract class TrainingJob extends KubeflowResource {
       const type = group.replicaType;
       for (const f of group._securityFindings(security, defaults)) errors.push({ ...f, field: `${type}.${f.field}` });
     }
+    errors.push(...this.volumeClashes);
     errors.push(...this.gpuScaleFindings());
     // A gang larger than the job's pods is kubeflow/gang-min-available's, which the engine runs on the
     // rendered job at synth and names the prop in (one message for the construct and lint).

@@ -1,4 +1,4 @@
-import { show } from '../../rules/finding';
+import { Finding, describe, finding } from '../../rules/finding';
 import { lazy } from '../../util/lazy';
 
 // Loaded by the first refusal, not with the package (test/load-laziness.test.ts).
@@ -12,9 +12,20 @@ const suggest = lazy(() => require('../../util/nearest') as typeof import('../..
  * pinned controller does not know; see rules/unknown-values.ts.)
  */
 
+/**
+ * The error of a refused config value, `<Class.parse>: <key> is <value>; <allowed>`, with the
+ * finding it describes, so that a ConfigReader can record it without the method's name (it reports
+ * the key alone, beside the other refused values).
+ */
+export class RefusedValue extends Error {
+  constructor(method: string, public readonly finding: Finding) {
+    super(`${method}: ${describe(finding)}`);
+  }
+}
+
 /** Throws the error of a refused config value: `<Class.parse>: <key> is <value>; <allowed>`. */
 export function refuseValue(method: string, key: string | undefined, value: unknown, allowed: string): never {
-  throw new Error(`${method}: ${key ?? 'value'} is ${show(value)}; ${allowed}`);
+  throw new RefusedValue(method, finding(key ?? 'value', value, allowed));
 }
 
 /** `"a", "b" or "c"`. */

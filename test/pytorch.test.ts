@@ -274,13 +274,15 @@ describe('validation', () => {
       '  [test/job] spec.runPolicy.schedulingPolicy.minAvailable (gangScheduling.minAvailable) is 3; expected at most the job\'s 2 pods, or the group can never be scheduled');
   });
 
-  test('two mounts at one path are rejected at once; an equal volume of one name is one volume', () => {
+  test('two mounts at one path are refused at synth; an equal volume of one name is one volume', () => {
+    expect(synthErrors(chart => {
+      const job = new DistributedPyTorch(chart, 'job', { metadata: { name: 'train' }, image: IMAGE, workers: 0, sharedMemory: Size.gibibytes(1) });
+      job.mount('/dev/shm/', kplus.Volume.fromPersistentVolumeClaim(chart, 'AV', kplus.PersistentVolumeClaim.fromClaimName(chart, 'A', 'a')));
+    })).toBe('Validation failed with the following errors:\n'
+      + '  [test/job/Master] containers[pytorch].volumeMounts.mountPath is "/dev/shm/"; expected every mount path of a container to be used once; volume "dshm" is mounted there');
     const app = Testing.app();
     const chart = new Chart(app, 'test');
     const job = new DistributedPyTorch(chart, 'job', { metadata: { name: 'train' }, image: IMAGE, workers: 0, sharedMemory: Size.gibibytes(1) });
-    const a = kplus.PersistentVolumeClaim.fromClaimName(chart, 'A', 'a');
-    expect(() => job.mount('/dev/shm/', kplus.Volume.fromPersistentVolumeClaim(chart, 'AV', a))).toThrow(
-      'test/job/Master: containers[pytorch].volumeMounts.mountPath is "/dev/shm/"; expected every mount path of a container to be used once; volume "dshm" is mounted there');
     job.mount('/x', kplus.Volume.fromEmptyDir(chart, 'E1', 'scratch'));
     // The same volume again, or an equal one, is one volume.
     job.mount('/z', kplus.Volume.fromEmptyDir(chart, 'E3', 'scratch'));

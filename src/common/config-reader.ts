@@ -275,7 +275,7 @@ export class ConfigReader extends Construct {
       return parse();
     } catch (error) {
       if (!(error instanceof RefusedValue)) throw error;
-      this.refused.push(error.finding);
+      this.refused.push(error.refused);
       return undefined;
     }
   }

@@ -16,7 +16,7 @@ import { roleProp } from './internal/prop-fields';
 import { presetSecurity, userSecurity } from './internal/security-contexts';
 import { envToAdd, setOnce } from './internal/set-once';
 import { Finding, finding } from '../rules/finding';
-import { addCheck, countFinding, fail, raise, raiseFirst } from '../rules/report';
+import { addCheck, countFinding, failAtSynth, raise, raiseFirst } from '../rules/report';
 import { sameVolume, volumeNameFindings, volumesByName } from './internal/volumes';
 import { Resources } from './resources';
 import { RestartPolicy } from './run-policy';
@@ -340,7 +340,9 @@ export class ReplicaGroup extends Construct {
   public mount(path: string, storage: kplus.IStorage, options?: kplus.MountOptions): void {
     const taken = this.mainContainer.mounts.find(m => normalPath(m.path) === normalPath(path));
     if (taken) {
-      fail(this, `containers[${this.mainContainer.name}].volumeMounts.mountPath`, path, `expected every mount path of a container to be used once; volume "${taken.volume.name}" is mounted there`);
+      // Reported at synth with the app's other mistakes; the first mount stays.
+      failAtSynth(this, `containers[${this.mainContainer.name}].volumeMounts.mountPath`, path, `expected every mount path of a container to be used once; volume "${taken.volume.name}" is mounted there`);
+      return;
     }
     // A different volume of a name already in the pod is a finding at synth (validatePod), which
     // names both, beside the other mistakes of the app.
@@ -394,6 +396,22 @@ export class ReplicaGroup extends Construct {
    */
   public addPodAnnotation(key: string, value: string): void {
     setOnce(this, 'podAnnotations', this.podAnnotations, key, value);
+  }
+
+  /**
+   * The value of a key of the pods' labels or annotations, if set.
+   * @internal
+   */
+  public _podMetadataValue(field: 'podLabels' | 'podAnnotations', key: string): string | undefined {
+    return (field === 'podLabels' ? this.podLabels : this.podAnnotations)[key];
+  }
+
+  /**
+   * The main container's variable of this name, if set.
+   * @internal
+   */
+  public _envValue(name: string): kplus.EnvValue | undefined {
+    return this.mainContainer.env.variables[name];
   }
 
   /**

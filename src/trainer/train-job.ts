@@ -22,7 +22,7 @@ import { Finding, finding } from '../rules/finding';
 import { KUEUE_QUEUE_LABEL, kueueJobLabels } from '../rules/kueue/labels';
 import type { PlacementNeed } from '../rules/kueue/trainjob-placement';
 import { oncePerSynth } from '../rules/render-hook';
-import { checkCount, fail, raise, raiseFirst } from '../rules/report';
+import { checkCount, fail, failAtSynth, raise, raiseFirst } from '../rules/report';
 import { LAUNCHER_JOB, LIBRARY_PATCH_MANAGER, NODE_JOB, RUNTIME_PROVIDED_ANNOTATION, TRAINER_GROUP } from '../rules/trainer/names';
 import { isTrainerRuntime, runtimeKey } from '../rules/trainer/runtime-lookup';
 import { dropUndefined, mergeMaps, uniqueByContent } from '../util/collections';
@@ -282,7 +282,11 @@ export class TrainJob extends KubeflowResource {
    */
   public mount(path: string, storage: kplus.IStorage, options?: kplus.MountOptions): void {
     const taken = this.mounts.find(m => normalPath(m.path) === normalPath(path));
-    if (taken) fail(this, 'mount.path', path, `expected every mount path to be used once; volume "${taken.volume.name}" is mounted there`);
+    if (taken) {
+      // Reported at synth with the app's other mistakes; the first mount stays.
+      failAtSynth(this, 'mount.path', path, `expected every mount path to be used once; volume "${taken.volume.name}" is mounted there`);
+      return;
+    }
     const volume = storage.asVolume();
     // A different volume of a name already mounted is a finding at synth (validateJob), which names
     // both, beside the other mistakes of the app; the patch lists the first.

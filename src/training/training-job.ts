@@ -12,8 +12,9 @@ import { networkingFindings, withoutRdma } from '../common/internal/networking';
 import { nodeHealthFindings } from '../common/internal/node-health';
 import { FrameworkContainer, PodRenderContext, ReplicaCountRule, ReplicaGroupSettings } from '../common/internal/pod-render';
 import { amountFindings } from '../common/internal/quantities';
-import { sameVolume, volumeClash } from '../common/internal/volumes';
 import { mergeRoleOptions } from '../common/internal/role-options';
+import { envToAdd, passOnceToGroups, sameEnv } from '../common/internal/set-once';
+import { sameVolume, volumeClash } from '../common/internal/volumes';
 import { KubeflowResource, PodMetadataField } from '../common/kubeflow-resource';
 import { ILocalQueue, IWorkloadPriorityClass } from '../common/kueue-references';
 import { ReplicaGroup, ReplicaOptions, RoleOptions } from '../common/replica';
@@ -186,6 +187,9 @@ export abstract class TrainingJob extends KubeflowResource {
    * @param value its value, literal or taken from a ConfigMap, Secret or field
    */
   public addEnv(name: string, value: kplus.EnvValue): void {
+    // Another value of a variable a group has is reported once, for the job.
+    const existing = this.groups.map(g => g._envValue(name)).find(v => v !== undefined && !sameEnv(v, value));
+    if (existing && !envToAdd(this, name, existing, value)) return;
     for (const group of this.groups) group.addEnv(name, value);
   }
 
@@ -232,6 +236,7 @@ export abstract class TrainingJob extends KubeflowResource {
    * @internal
    */
   protected _addPodMetadata(field: PodMetadataField, key: string, value: string): void {
+    if (!passOnceToGroups(this, field, this.groups.map(g => g._podMetadataValue(field, key)), key, value)) return;
     for (const group of this.groups) group._addPodMetadata(field, key, value);
   }
 

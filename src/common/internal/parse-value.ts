@@ -18,8 +18,8 @@ const suggest = lazy(() => require('../../util/nearest') as typeof import('../..
  * the key alone, beside the other refused values).
  */
 export class RefusedValue extends Error {
-  constructor(method: string, public readonly finding: Finding) {
-    super(`${method}: ${describe(finding)}`);
+  constructor(method: string, public readonly refused: Finding) {
+    super(`${method}: ${describe(refused)}`);
   }
 }
 

@@ -131,8 +131,6 @@ describe('presets never contradict the user', () => {
 });
 
 describe('add* sets a key once', () => {
-  const job = () => new DistributedPyTorch(chart(), 'job', { metadata: { name: 'train' }, image: IMAGE, workers: 1 });
-
   test('a second value for a key is reported at synth, naming both, every such mistake in one report; the same value again is accepted', () => {
     expect(synthErrors(c => {
       const j = new DistributedPyTorch(c, 'job', { metadata: { name: 'train' }, image: IMAGE, workers: 1 });

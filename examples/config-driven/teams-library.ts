@@ -8,7 +8,7 @@
 import { App, Chart } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import * as yaml from 'js-yaml';
-import * as kf from 'cdk8s-kubeflow';
+import * as kf from '../../src';
 
 /** One job of a team, as the config writes it: every value a string or a number. */
 interface JobConfig {

@@ -2,7 +2,7 @@ import { Duration, Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { Accelerator } from './accelerator';
-import { RefusedValue } from './internal/parse-value';
+import { refusedFinding, refusedValue } from './internal/parse-value';
 import { NcclDebug, RdmaDevice } from './networking';
 import { NodeHealth } from './node-health';
 import { Parse } from './parse';
@@ -274,8 +274,9 @@ export class ConfigReader extends Construct {
     try {
       return parse();
     } catch (error) {
-      if (!(error instanceof RefusedValue)) throw error;
-      this.refused.push(error.refused);
+      const refused = refusedFinding(error);
+      if (refused === undefined) throw error;
+      this.refused.push(refused);
       return undefined;
     }
   }
@@ -283,7 +284,7 @@ export class ConfigReader extends Construct {
   /** The config's value as a string, or the refusal of a value of another type (a YAML number or boolean). */
   private text(value: unknown, key: string, what = 'a string'): string {
     if (typeof value === 'string') return value;
-    throw new RefusedValue('ConfigReader', finding(key, value, `expected ${what}`));
+    throw refusedValue('ConfigReader', finding(key, value, `expected ${what}`));
   }
 }
 

@@ -12,20 +12,28 @@ const suggest = lazy(() => require('../../util/nearest') as typeof import('../..
  * pinned controller does not know; see rules/unknown-values.ts.)
  */
 
+/** Where a refused config value's error keeps its finding (the error stays a plain Error, as all of the library's). */
+const REFUSED = Symbol.for('cdk8s-kubeflow.refused-config-value');
+
 /**
- * The error of a refused config value, `<Class.parse>: <key> is <value>; <allowed>`, with the
+ * The error of a refused config value, `<Class.parse>: <key> is <value>; <allowed>`, carrying the
  * finding it describes, so that a ConfigReader can record it without the method's name (it reports
  * the key alone, beside the other refused values).
  */
-export class RefusedValue extends Error {
-  constructor(method: string, public readonly refused: Finding) {
-    super(`${method}: ${describe(refused)}`);
-  }
+export function refusedValue(method: string, refused: Finding): Error {
+  const error = new Error(`${method}: ${describe(refused)}`);
+  Object.defineProperty(error, REFUSED, { value: refused });
+  return error;
+}
+
+/** The finding of a refused config value's error, or undefined for any other error. */
+export function refusedFinding(error: unknown): Finding | undefined {
+  return error instanceof Error ? (error as unknown as { [REFUSED]?: Finding })[REFUSED] : undefined;
 }
 
 /** Throws the error of a refused config value: `<Class.parse>: <key> is <value>; <allowed>`. */
 export function refuseValue(method: string, key: string | undefined, value: unknown, allowed: string): never {
-  throw new RefusedValue(method, finding(key ?? 'value', value, allowed));
+  throw refusedValue(method, finding(key ?? 'value', value, allowed));
 }
 
 /** `"a", "b" or "c"`. */

@@ -359,12 +359,13 @@ describe('impossible values fail at once', () => {
   test('ports', () => {
     expect(make({ ports: [{ id: 'Jupyter Lab', displayName: 'JupyterLab' }] })).toThrow(
       'test/kind: ports.id is "Jupyter Lab"; expected a port id: at most 32 lower-case letters, digits, "-" and "_", starting and ending with a letter or digit');
-    expect(withKind(k => k.addPort({ id: 'jupyterlab', displayName: 'Again' }))).toThrow('test/kind: ports.id is "jupyterlab"; expected every port id once');
+    expect(synthErrors(c => minimalKind(c).addPort({ id: 'jupyterlab', displayName: 'Again' }))).toBe(report('ports.id is "jupyterlab"; expected every port id once'));
     expect(withKind(k => k.addPort({ id: 'vscode', displayName: 'V' }))).toThrow('test/kind: ports[vscode].displayName is "V"; expected 2 to 64 characters');
   });
 
   test('image options', () => {
-    expect(withKind(k => { k.addImageConfig('scipy', SCIPY); k.addImageConfig('scipy', SCIPY); })).toThrow('test/kind: imageConfig[scipy].id is "scipy"; expected every option id once');
+    expect(synthErrors(c => { const k = minimalKind(c); k.addImageConfig('scipy', SCIPY); k.addPodConfig('small'); })).toBe(report(
+      'imageConfig[scipy].id is "scipy"; expected every option id once', 'podConfig[small].id is "small"; expected every option id once'));
     expect(withKind(k => k.addImageConfig('', SCIPY))).toThrow('test/kind: imageConfig[].id is ""; expected an option id of 1 to 256 characters');
     expect(withKind(k => k.addImageConfig('x', SCIPY))).toThrow('test/kind: imageConfig[x].displayName is "x"; expected 2 to 128 characters');
     expect(withKind(k => k.addImageConfig('scipy', { ...SCIPY, image: '' }))).toThrow('test/kind: imageConfig[scipy].image is ""; expected a container image');

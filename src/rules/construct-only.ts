@@ -73,7 +73,7 @@ export const MIRRORED_CHECKS: readonly MirroredCheck[] = [
   MIRRORED('trainer.storage-uri', 'trainer/train-job.ts', ['fail `${field}.storageUri`'], ['crd/schema']),
   MIRRORED('trainer.mount-path-once', 'trainer/train-job.ts', ['failAtSynth \'mount.path\''], ['k8s/mount-path-unique']),
   MIRRORED('notebooks.option-lengths', 'notebooks/internal/option-catalogue.ts', [
-    'finding `${at}.id`', 'lengthFinding `${at}.displayName`', 'lengthFinding `${at}.description`', 'finding `${at}.labels`', 'lengthFinding `${at}.labels[${key}]`',
+    'lengthFinding `${at}.displayName`', 'lengthFinding `${at}.description`', 'finding `${at}.labels`', 'lengthFinding `${at}.labels[${key}]`',
     'lengthFinding `${at}.redirect.message`',
   ], ['crd/schema']),
   MIRRORED('notebooks.activity-probe', 'notebooks/workspace-activity.ts',
@@ -83,7 +83,8 @@ export const MIRRORED_CHECKS: readonly MirroredCheck[] = [
     'checkLength `ports[${port.id}].displayName`', 'checkLength `${field}.denyMessage`',
   ], ['crd/schema']),
   MIRRORED('notebooks.image-ports', 'notebooks/workspace-kind.ts',
-    ['fail `${field}.image`', 'fail `${field}.ports`', 'fail `${field}.ports.id`', 'fail `${field}.ports[${port.id}].port`', 'fail \'ports.id\''],
+    ['fail `${field}.image`', 'fail `${field}.ports`', 'fail `${field}.ports.id`', 'fail `${field}.ports[${port.id}].port`', 'fail \'ports.id\'',
+      'failAtSynth `${field}.id`', 'failAtSynth \'ports.id\''],
     ['crd/schema', 'k8s/image', 'kubeflow/image-port']),
   MIRRORED('notebooks.activity-rule-bounds', 'notebooks/workspace-kind.ts', ['fail `${field}.inactiveFor`'], ['crd/schema']),
   MIRRORED('notebooks.filter-rules', 'notebooks/workspace-kind.ts', ['fail `${field}.namespaceSelector`', 'fail `${field}.hideInUi`', 'fail `${field}.deny`'], ['crd/schema']),

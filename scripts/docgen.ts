@@ -67,10 +67,10 @@ export const GROUPS: ReadonlyArray<{ readonly title: string; readonly intro: str
   {
     title: 'Shared pieces',
     intro: 'What every training construct is built from and takes: the base of the top-level constructs, replica groups, resources, run policy, scheduling, security and platform defaults; '
-      + 'and the app that keeps file names when charts depend on each other.',
+      + 'the readers of a configuration file\'s values (Parse, ConfigReader); and the app that keeps file names when charts depend on each other.',
     types: [
       'KubeflowResource', 'TrainingJob', 'TrainingJobProps', 'ReplicaGroup', 'ReplicaOptions', 'RoleOptions',
-      'Resources', 'Accelerator', 'Parse', 'RunPolicy', 'CleanPodPolicy',
+      'Resources', 'Accelerator', 'Parse', 'ConfigReader', 'RunPolicy', 'CleanPodPolicy',
       'RestartPolicy', 'ManagedBy', 'GangScheduling', 'GangScheduler', 'PodSecurity',
       'PlatformDefaults', 'PlatformDefaultsProps', 'TargetVersions', 'EscapeHatch', 'PyTorchInitContainerTemplate', 'PyTorchInitContainerTemplateProps',
       'StableFileNamesApp',

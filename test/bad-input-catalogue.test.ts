@@ -405,13 +405,13 @@ const CASES: Case[] = [
   {
     construct: 'DistributedJax',
     input: 'one path mounted twice',
-    at: 'construction',
+    at: 'synth',
     build: c => {
       const job = jax()(c);
       job.mount('/data', kplus.Volume.fromPersistentVolumeClaim(c, 'a', kplus.PersistentVolumeClaim.fromClaimName(c, 'ca', 'a')));
       job.mount('/data/', kplus.Volume.fromPersistentVolumeClaim(c, 'b', kplus.PersistentVolumeClaim.fromClaimName(c, 'cb', 'b')));
     },
-    message: 'test/job/Worker: containers[jax].volumeMounts.mountPath is "/data/"; expected every mount path of a container to be used once; volume "pvc-a" is mounted there',
+    message: `${REPORT}  [test/job/Worker] containers[jax].volumeMounts.mountPath is "/data/"; expected every mount path of a container to be used once; volume "pvc-a" is mounted there`,
   },
   {
     construct: 'DistributedJax',
@@ -656,12 +656,24 @@ const CASES: Case[] = [
   {
     construct: 'TrainJob',
     input: 'two mounts at one path',
-    at: 'construction',
-    message: 'test/job: mount.path is "/data/"; expected every mount path to be used once; volume "a" is mounted there',
+    at: 'synth',
+    message: `${REPORT}  [test/job] mount.path is "/data/"; expected every mount path to be used once; volume "a" is mounted there`,
     build: c => {
       const job = trainJob()(c);
       job.mount('/data', kplus.Volume.fromEmptyDir(c, 'a', 'a'));
       job.mount('/data/', kplus.Volume.fromEmptyDir(c, 'b', 'b'));
+    },
+  },
+  {
+    construct: 'TrainJob',
+    input: 'two claims mounted under one volume name',
+    at: 'synth',
+    message: `${REPORT}  [test/job] volumes is "data"; expected each volume name to stand for one volume; it stands for claim "team-a-data" and claim "team-b-data": give one of them another name`,
+    build: c => {
+      const job = trainJob()(c);
+      const claim = (id: string, name: string) => kplus.Volume.fromPersistentVolumeClaim(c, id, kplus.PersistentVolumeClaim.fromClaimName(c, `${id}Claim`, name), { name: 'data' });
+      job.mount('/data', claim('a', 'team-a-data'));
+      job.mount('/shared', claim('b', 'team-b-data'));
     },
   },
   {

@@ -97,11 +97,14 @@ test('PlatformDefaults.set twice on one scope adds to the defaults; a conflictin
   expect(PlatformDefaults.of(chart)).toEqual(expect.objectContaining({
     labels: { team: 'vision', tier: 'gold' }, queue: 'research', imagePullSecrets: ['registry'], tolerations: [{ key: 'x', operator: 'Exists' }],
   }));
-  expect(() => PlatformDefaults.set(chart, { queue: 'other' })).toThrow(
-    'c/KubeflowPlatformDefaults: queue is "other"; expected the value an earlier PlatformDefaults.set gave this scope ("research"), or none; set a different default on a child scope instead');
-  expect(() => PlatformDefaults.set(chart, { labels: { team: 'nlp' } })).toThrow(
-    'c/KubeflowPlatformDefaults: labels["team"] is "nlp"; expected the value an earlier PlatformDefaults.set gave this scope ("vision"), or none');
-  expect(() => PlatformDefaults.set(chart, { security: PodSecurity.RESTRICTED })).not.toThrow();
-  expect(() => PlatformDefaults.set(chart, { security: PodSecurity.DEFAULT })).toThrow(
-    'c/KubeflowPlatformDefaults: security is "PodSecurity default"; expected the value an earlier PlatformDefaults.set gave this scope ("PodSecurity restricted"), or none; set a different default on a child scope instead');
+  // Conflicting values are reported together at synth; the earlier values stay.
+  PlatformDefaults.set(chart, { queue: 'other' });
+  PlatformDefaults.set(chart, { labels: { team: 'nlp', owner: 'ml' } });
+  PlatformDefaults.set(chart, { security: PodSecurity.RESTRICTED });
+  PlatformDefaults.set(chart, { security: PodSecurity.DEFAULT });
+  expect(PlatformDefaults.of(chart)).toEqual(expect.objectContaining({ queue: 'research', labels: { team: 'vision', tier: 'gold', owner: 'ml' }, security: PodSecurity.RESTRICTED }));
+  expect(() => app.synth()).toThrow(new Error('Validation failed with the following errors:\n'
+    + '  [c/KubeflowPlatformDefaults] queue is "other"; expected the value an earlier PlatformDefaults.set gave this scope ("research"), or none; set a different default on a child scope instead\n'
+    + '  [c/KubeflowPlatformDefaults] labels["team"] is "nlp"; expected the value an earlier PlatformDefaults.set gave this scope ("vision"), or none\n'
+    + '  [c/KubeflowPlatformDefaults] security is "PodSecurity default"; expected the value an earlier PlatformDefaults.set gave this scope ("PodSecurity restricted"), or none; set a different default on a child scope instead'));
 });

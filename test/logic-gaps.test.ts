@@ -131,20 +131,27 @@ describe('presets never contradict the user', () => {
 });
 
 describe('add* sets a key once', () => {
-  const job = () => new DistributedPyTorch(chart(), 'job', { metadata: { name: 'train' }, image: IMAGE, workers: 1 });
-
-  test('a second value for a key is an error that names both; the same value again is accepted', () => {
-    const j = job();
-    j.worker!.addNodeSelector('pool', 'a100');
-    j.worker!.addNodeSelector('pool', 'a100');
-    expect(() => j.worker!.addNodeSelector('pool', 'h100')).toThrow(new Error('test/job/Worker: nodeSelector["pool"] is "h100"; expected one value per key; it is already "a100"'));
-    j.worker!.addPodLabel('team', 'vision');
-    expect(() => j.worker!.addPodLabel('team', 'nlp')).toThrow(new Error('test/job/Worker: podLabels["team"] is "nlp"; expected one value per key; it is already "vision"'));
-    j.worker!.addPodAnnotation('note', 'x');
-    expect(() => j.worker!.addPodAnnotation('note', 'y')).toThrow(new Error('test/job/Worker: podAnnotations["note"] is "y"; expected one value per key; it is already "x"'));
-    j.addEnv('DATA', kplus.EnvValue.fromValue('/data'));
-    j.addEnv('DATA', kplus.EnvValue.fromValue('/data'));
-    expect(() => j.addEnv('DATA', kplus.EnvValue.fromValue('/other'))).toThrow(new Error('test/job/Master: env[DATA] is "/other"; expected one value per variable; it is already "/data"'));
+  test('a second value for a key is reported at synth, naming both, every such mistake in one report; the same value again is accepted', () => {
+    expect(synthErrors(c => {
+      const j = new DistributedPyTorch(c, 'job', { metadata: { name: 'train' }, image: IMAGE, workers: 1 });
+      j.worker!.addNodeSelector('pool', 'a100');
+      j.worker!.addNodeSelector('pool', 'a100');
+      j.worker!.addNodeSelector('pool', 'h100');
+      j.worker!.addPodLabel('team', 'vision');
+      j.worker!.addPodLabel('team', 'nlp');
+      j.worker!.addPodAnnotation('note', 'x');
+      j.worker!.addPodAnnotation('note', 'y');
+      j.addEnv('DATA', kplus.EnvValue.fromValue('/data'));
+      j.addEnv('DATA', kplus.EnvValue.fromValue('/data'));
+      // Job-wide: reported once, for the job, not once per replica type.
+      j.addEnv('DATA', kplus.EnvValue.fromValue('/other'));
+      j.addPodLabel('team', 'speech');
+    })).toBe(`${REPORT}`
+      + '  [test/job] env[DATA] is "/other"; expected one value per variable; it is already "/data"\n'
+      + '  [test/job] podLabels["team"] is "speech"; expected one value per key; it is already "vision"\n'
+      + '  [test/job/Worker] nodeSelector["pool"] is "h100"; expected one value per key; it is already "a100"\n'
+      + '  [test/job/Worker] podLabels["team"] is "nlp"; expected one value per key; it is already "vision"\n'
+      + '  [test/job/Worker] podAnnotations["note"] is "y"; expected one value per key; it is already "x"');
   });
 
   test('identical tolerations and pull secrets are added once, whatever order their fields are in', () => {

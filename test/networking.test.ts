@@ -161,10 +161,10 @@ describe('platform defaults', () => {
   });
 
   test('a second, different network for the same scope is a conflict; bad values are refused where they are set', () => {
-    const chart = fresh();
-    PlatformDefaults.set(chart, { network: { networks: ['ib'] } });
-    expect(thrown(() => PlatformDefaults.set(chart, { network: { networks: ['roce'] } })))
-      .toBe('test/KubeflowPlatformDefaults: network is {"networks":["roce"]}; expected the value an earlier PlatformDefaults.set gave this scope, or none; set a different default on a child scope instead');
+    expect(synthErrors(chart => {
+      PlatformDefaults.set(chart, { network: { networks: ['ib'] } });
+      PlatformDefaults.set(chart, { network: { networks: ['roce'] } });
+    })).toBe(`${REPORT}  [test/KubeflowPlatformDefaults] network is {"networks":["roce"]}; expected the value an earlier PlatformDefaults.set gave this scope, or none; set a different default on a child scope instead`);
     expect(thrown(() => PlatformDefaults.set(fresh(), { network: { networks: ['Bad'] } })))
       .toBe('test/KubeflowPlatformDefaults: network.networks[0] is "Bad"; expected "[namespace/]name[@interface]": namespace and name DNS-1123 labels (lower-case letters, digits, "-"), interface a Linux interface name');
   });

@@ -274,16 +274,16 @@ describe('validation', () => {
       '  [test/job] spec.runPolicy.schedulingPolicy.minAvailable (gangScheduling.minAvailable) is 3; expected at most the job\'s 2 pods, or the group can never be scheduled');
   });
 
-  test('two mounts at one path and two volumes with one name are rejected at once', () => {
+  test('two mounts at one path are refused at synth; an equal volume of one name is one volume', () => {
+    expect(synthErrors(chart => {
+      const job = new DistributedPyTorch(chart, 'job', { metadata: { name: 'train' }, image: IMAGE, workers: 0, sharedMemory: Size.gibibytes(1) });
+      job.mount('/dev/shm/', kplus.Volume.fromPersistentVolumeClaim(chart, 'AV', kplus.PersistentVolumeClaim.fromClaimName(chart, 'A', 'a')));
+    })).toBe('Validation failed with the following errors:\n'
+      + '  [test/job/Master] containers[pytorch].volumeMounts.mountPath is "/dev/shm/"; expected every mount path of a container to be used once; volume "dshm" is mounted there');
     const app = Testing.app();
     const chart = new Chart(app, 'test');
     const job = new DistributedPyTorch(chart, 'job', { metadata: { name: 'train' }, image: IMAGE, workers: 0, sharedMemory: Size.gibibytes(1) });
-    const a = kplus.PersistentVolumeClaim.fromClaimName(chart, 'A', 'a');
-    expect(() => job.mount('/dev/shm/', kplus.Volume.fromPersistentVolumeClaim(chart, 'AV', a))).toThrow(
-      'test/job/Master: containers[pytorch].volumeMounts.mountPath is "/dev/shm/"; expected every mount path of a container to be used once; volume "dshm" is mounted there');
     job.mount('/x', kplus.Volume.fromEmptyDir(chart, 'E1', 'scratch'));
-    expect(() => job.mount('/y', kplus.Volume.fromEmptyDir(chart, 'E2', 'scratch', { medium: kplus.EmptyDirMedium.MEMORY }))).toThrow(
-      'test/job/Master: volumes is "scratch"; expected each volume name to stand for one volume; a different volume of this name is already in the pod');
     // The same volume again, or an equal one, is one volume.
     job.mount('/z', kplus.Volume.fromEmptyDir(chart, 'E3', 'scratch'));
     app.synth();
@@ -291,15 +291,32 @@ describe('validation', () => {
     expect(volumes.map((v: any) => v.name)).toEqual(['dshm', 'scratch']);
   });
 
-  test('a volume added with addVolume and another mounted under its name clash', () => {
-    const chart = new Chart(Testing.app(), 'test');
-    const job = new DistributedPyTorch(chart, 'job', { metadata: { name: 'train' }, image: IMAGE, workers: 0 });
-    const config = kplus.ConfigMap.fromConfigMapName(chart, 'Cfg', 'settings');
-    job.master!.addVolume(kplus.Volume.fromConfigMap(chart, 'CfgVolume', config, { name: 'conf' }));
-    expect(() => job.mount('/etc/conf', kplus.Volume.fromEmptyDir(chart, 'Empty', 'conf'))).toThrow(
-      'test/job/Master: volumes is "conf"; expected each volume name to stand for one volume; a different volume of this name is already in the pod');
-    expect(() => job.master!.addVolume(kplus.Volume.fromEmptyDir(chart, 'Empty2', 'conf'))).toThrow(
-      'test/job/Master: volumes is "conf"; expected each volume name to stand for one volume; a different volume of this name is already in the pod');
+  test('two volumes of one name are refused at synth, naming both, beside the other mistakes of the app', () => {
+    expect(synthErrors(chart => {
+      const job = new DistributedPyTorch(chart, 'job', { metadata: { name: 'train' }, image: IMAGE, workers: 1 });
+      const claim = (id: string, name: string) => kplus.PersistentVolumeClaim.fromClaimName(chart, id, name);
+      job.mount('/data', kplus.Volume.fromPersistentVolumeClaim(chart, 'A', claim('ClaimA', 'team-a-data'), { name: 'data' }));
+      job.mount('/shared', kplus.Volume.fromPersistentVolumeClaim(chart, 'B', claim('ClaimB', 'team-b-data'), { name: 'data' }));
+      job.mount('/x', kplus.Volume.fromEmptyDir(chart, 'E1', 'scratch'));
+      job.mount('/y', kplus.Volume.fromEmptyDir(chart, 'E2', 'scratch', { medium: kplus.EmptyDirMedium.MEMORY }));
+      // A mistake of another construct of the same app is in the same report.
+      new DistributedPyTorch(chart, 'other', { metadata: { name: 'Other' }, image: IMAGE });
+    })).toBe('Validation failed with the following errors:\n'
+      + '  [test/job] volumes is "data"; expected each volume name to stand for one volume; it stands for claim "team-a-data" and claim "team-b-data": give one of them another name\n'
+      + '  [test/job] volumes is "scratch"; expected each volume name to stand for one volume; it stands for emptyDir {} and emptyDir {"medium":"Memory"}: give one of them another name\n'
+      + '  [test/other] metadata.name is "Other"; expected a DNS-1035 label: at most 63 lower-case letters, digits or "-", starting with a letter and ending with a letter or digit');
+  });
+
+  test('a volume added with addVolume and another mounted under its name clash at synth', () => {
+    expect(synthErrors(chart => {
+      const job = new DistributedPyTorch(chart, 'job', { metadata: { name: 'train' }, image: IMAGE, workers: 0 });
+      const config = kplus.ConfigMap.fromConfigMapName(chart, 'Cfg', 'settings');
+      job.master!.addVolume(kplus.Volume.fromConfigMap(chart, 'CfgVolume', config, { name: 'conf' }));
+      job.master!.mount('/etc/conf', kplus.Volume.fromEmptyDir(chart, 'Empty', 'conf'));
+      job.mount('/etc/more', kplus.Volume.fromEmptyDir(chart, 'Empty2', 'conf', { medium: kplus.EmptyDirMedium.MEMORY }));
+    })).toBe('Validation failed with the following errors:\n'
+      + '  [test/job] volumes is "conf"; expected each volume name to stand for one volume; it stands for ConfigMap "settings" and emptyDir {"medium":"Memory"}: give one of them another name\n'
+      + '  [test/job/Master] volumes is "conf"; expected each volume name to stand for one volume; it stands for ConfigMap "settings" and emptyDir {}: give one of them another name');
   });
 
   test('a failed validation writes nothing', () => {

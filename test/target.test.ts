@@ -122,10 +122,12 @@ describe('a wrong target', () => {
     expect(thrown(() => PlatformDefaults.set(chart, { target: { kubernetes: '1.33' } })))
       .toBe('test/KubeflowPlatformDefaults: target.kubernetes is "1.33"; expected a Kubernetes version from 1.34 to 1.35 (the support window, docs/versions.md)');
     PlatformDefaults.set(chart, { target: { trainer: 'v2.3' } });
-    expect(thrown(() => PlatformDefaults.set(chart, { target: { trainer: 'v2.4' } })))
-      .toBe('test/KubeflowPlatformDefaults: target["trainer"] is "v2.4"; expected the value an earlier PlatformDefaults.set gave this scope ("v2.3"), or none');
+    // A conflicting second call is reported at synth; the first value stays.
+    PlatformDefaults.set(chart, { target: { trainer: 'v2.4' } });
     PlatformDefaults.set(chart, { target: { kueue: 'v0.19' } });
     expect(PlatformDefaults.of(chart).target).toEqual({ trainer: 'v2.3', kueue: 'v0.19' });
+    expect(thrown(() => (chart.node.root as App).synth()))
+      .toBe(`${REPORT}  [test/KubeflowPlatformDefaults] target["trainer"] is "v2.4"; expected the value an earlier PlatformDefaults.set gave this scope ("v2.3"), or none`);
   });
 
   test('a value of the wrong type: the boundary\'s message, never a TypeError', () => {

@@ -1,10 +1,12 @@
 /**
  * A template library that builds training jobs from a configuration file (teams.yaml): the
- * config holds strings, and the library's `parse` functions turn them into the typed values the
- * constructs take, refusing a misspelt value with the config key that holds it.
- * docs/config-driven.md walks through it; test/docs/config-driven.test.ts runs it.
+ * config holds strings and numbers, and a ConfigReader turns them into the typed values the
+ * constructs take. A misspelt value is recorded with the config key that holds it, and the
+ * library goes on, so that synthesis reports every mistake of the config, and of the constructs,
+ * in one error. docs/config-driven.md walks through it; test/docs/config-driven.test.ts runs it.
  */
 import { App, Chart } from 'cdk8s';
+import * as kplus from 'cdk8s-plus-28';
 import * as yaml from 'js-yaml';
 import * as kf from '../../src';
 
@@ -17,6 +19,7 @@ interface JobConfig {
   readonly parameterServers?: number;
   readonly accelerator?: string;
   readonly gpus?: number;
+  readonly cpu?: string | number;
   readonly memory?: string;
   readonly sharedMemory?: string;
   readonly restartPolicy?: string;
@@ -26,6 +29,7 @@ interface JobConfig {
   readonly nprocPerNode?: string;
   readonly successPolicy?: string;
   readonly elastic?: { readonly minWorkers: number; readonly maxWorkers: number; readonly rendezvousBackend?: string };
+  readonly volumes?: ReadonlyArray<{ readonly name: string; readonly claim: string; readonly path: string }>;
 }
 
 interface TeamsConfig {
@@ -33,9 +37,11 @@ interface TeamsConfig {
   readonly teams: { readonly [team: string]: { readonly namespace: string; readonly queue?: string; readonly jobs: JobConfig[] } };
 }
 
-/** Adds one chart per team, with its jobs, to `app`. */
+/** Adds one chart per team, with its jobs, to `app`; `app.synth()` reports every mistake at once. */
 export function teamsFromConfig(app: App, configYaml: string): void {
   const config = yaml.load(configYaml) as TeamsConfig;
+  // Reads every value of the config, recording each refused one with its key; reported at synth.
+  const read = new kf.ConfigReader(app, 'config');
   for (const [team, spec] of Object.entries(config.teams)) {
     const chart = new Chart(app, team, { namespace: spec.namespace });
     spec.jobs.forEach((entry, i) => {
@@ -45,46 +51,41 @@ export function teamsFromConfig(app: App, configYaml: string): void {
       const common = {
         metadata: { name: job.name },
         image: job.image,
-        workers: job.workers,
+        workers: read.count(job.workers, key('workers')),
         queue: spec.queue,
-        restartPolicy: job.restartPolicy === undefined ? undefined : kf.RestartPolicy.parse(job.restartPolicy, key('restartPolicy')),
-        resources: resources(job, key),
-        sharedMemory: job.sharedMemory === undefined ? undefined : kf.Parse.size(job.sharedMemory, key('sharedMemory')),
-        runPolicy: runPolicy(job, key),
+        restartPolicy: read.restartPolicy(job.restartPolicy, key('restartPolicy')),
+        resources: {
+          cpu: read.cpu(job.cpu, key('cpu')),
+          memory: read.size(job.memory, key('memory')),
+          accelerator: read.accelerator(job.accelerator, job.gpus, key('accelerator'), key('gpus')),
+        },
+        sharedMemory: read.size(job.sharedMemory, key('sharedMemory')),
+        runPolicy: {
+          cleanPodPolicy: read.cleanPodPolicy(job.cleanPodPolicy, key('cleanPodPolicy')),
+          ttlAfterFinished: read.duration(job.ttlAfterFinished, key('ttlAfterFinished')),
+          activeDeadline: read.duration(job.activeDeadline, key('activeDeadline')),
+        },
       };
-      if (job.framework === 'pytorch') {
-        new kf.DistributedPyTorch(chart, job.name, {
+      const built = job.framework === 'pytorch'
+        ? new kf.DistributedPyTorch(chart, job.name, {
           ...common,
-          nprocPerNode: job.nprocPerNode === undefined ? undefined : kf.NprocPerNode.parse(job.nprocPerNode, key('nprocPerNode')),
+          nprocPerNode: read.nprocPerNode(job.nprocPerNode, key('nprocPerNode')),
           elastic: job.elastic && {
             minWorkers: job.elastic.minWorkers,
             maxWorkers: job.elastic.maxWorkers,
-            rendezvousBackend: job.elastic.rendezvousBackend === undefined ? undefined
-              : kf.RendezvousBackend.parse(job.elastic.rendezvousBackend, key('elastic.rendezvousBackend')),
+            rendezvousBackend: read.rendezvousBackend(job.elastic.rendezvousBackend, key('elastic.rendezvousBackend')),
           },
-        });
-      } else {
-        new kf.ParameterServerTF(chart, job.name, {
+        })
+        : new kf.ParameterServerTF(chart, job.name, {
           ...common,
-          parameterServers: job.parameterServers,
-          successPolicy: job.successPolicy === undefined ? undefined : kf.SuccessPolicy.parse(job.successPolicy, key('successPolicy')),
+          parameterServers: read.count(job.parameterServers, key('parameterServers')),
+          successPolicy: read.successPolicy(job.successPolicy, key('successPolicy')),
         });
+      // Each claim mounted under the volume name the config gives it.
+      for (const volume of job.volumes ?? []) {
+        const claim = kplus.PersistentVolumeClaim.fromClaimName(chart, `${job.name}-${volume.claim}`, volume.claim);
+        built.mount(volume.path, kplus.Volume.fromPersistentVolumeClaim(chart, `${job.name}-${volume.claim}-volume`, claim, { name: volume.name }));
       }
     });
   }
-}
-
-function resources(job: JobConfig, key: (field: string) => string): kf.Resources {
-  return {
-    memory: job.memory === undefined ? undefined : kf.Parse.size(job.memory, key('memory')),
-    accelerator: job.accelerator === undefined ? undefined : kf.Accelerator.parse(job.accelerator, job.gpus ?? 1, key('accelerator')),
-  };
-}
-
-function runPolicy(job: JobConfig, key: (field: string) => string): kf.RunPolicy {
-  return {
-    cleanPodPolicy: job.cleanPodPolicy === undefined ? undefined : kf.CleanPodPolicy.parse(job.cleanPodPolicy, key('cleanPodPolicy')),
-    ttlAfterFinished: job.ttlAfterFinished === undefined ? undefined : kf.Parse.duration(job.ttlAfterFinished, key('ttlAfterFinished')),
-    activeDeadline: job.activeDeadline === undefined ? undefined : kf.Parse.duration(job.activeDeadline, key('activeDeadline')),
-  };
 }

@@ -161,7 +161,9 @@ export function checkArgs(where: Where, ps: Param[], args: ArrayLike<unknown>, f
     }
     const value = args[i];
     if (value === undefined || value === null) {
-      if (!p.optional) raise(where, p.name, show(value), `expected ${describeType(p.type)}`);
+      // `any` takes undefined and null too, as in TypeScript and jsii (a ConfigReader's value that
+      // the file does not hold; Parse.cpu and Parse.count refuse it themselves, with the key).
+      if (!p.optional && p.type.kind !== 'any') raise(where, p.name, show(value), `expected ${describeType(p.type)}`);
       continue;
     }
     // A construct's props are reported by their field names alone (`workers`, not `props.workers`).

@@ -96,12 +96,13 @@ export const STRUCTS: { readonly [fqn: string]: { readonly [prop: string]: strin
 
 /** Classes: static members that make one (for messages), constructor and method parameters as name:type. */
 export const CLASSES: { readonly [fqn: string]: { readonly make?: string[]; readonly init?: string[]; readonly methods?: { readonly [name: string]: string[] }; readonly statics?: { readonly [name: string]: string[] } } } = {
-  "Accelerator": {"make": ["nvidia(count)", "amd(count)", "intel(count)", "custom(resourceName, count)", "parse(value, count, key)"], "statics": {"amd": ["count:number"], "custom": ["resourceName:string", "count:number"], "intel": ["count:number"], "nvidia": ["count:number"], "parse": ["value:string", "count:number", "key:?string"]}},
+  "Accelerator": {"make": ["nvidia(count)", "amd(count)", "intel(count)", "custom(resourceName, count)", "parse(value, count, key, countKey)"], "statics": {"amd": ["count:number"], "custom": ["resourceName:string", "count:number"], "intel": ["count:number"], "nvidia": ["count:number"], "parse": ["value:string", "count:number", "key:?string", "countKey:?string"]}},
   "ActivityProbe": {"make": ["jupyter(portId, options)", "script(script, options)"], "statics": {"jupyter": ["portId:string", "options:?ActivityProbeOptions"], "script": ["script:string", "options:?ScriptActivityProbeOptions"]}},
   "CleanPodPolicy": {"make": ["NONE", "RUNNING", "ALL", "of(value)", "parse(value, key)"], "statics": {"of": ["value:string"], "parse": ["value:string", "key:?string"]}},
   "ClusterQueue": {"init": ["scope:constructs.Construct", "id:string", "props:ClusterQueueProps"]},
   "ClusterTrainingRuntime": {"init": ["scope:constructs.Construct", "id:string", "props:TrainingRuntimeProps"]},
   "Cohort": {"init": ["scope:constructs.Construct", "id:string", "props:?CohortProps"], "statics": {"fromName": ["name:string"]}},
+  "ConfigReader": {"init": ["scope:constructs.Construct", "id:string"], "methods": {"accelerator": ["value:any", "count:any", "key:string", "countKey:?string"], "check": [], "cleanPodPolicy": ["value:any", "key:string"], "count": ["value:any", "key:string", "minimum:?number"], "cpu": ["value:any", "key:string"], "duration": ["value:any", "key:string"], "filterScope": ["value:any", "key:string"], "gangScheduler": ["value:any", "key:string"], "managedBy": ["value:any", "key:string"], "ncclDebug": ["value:any", "key:string"], "nodeHealth": ["value:any", "key:string"], "nprocPerNode": ["value:any", "key:string"], "paddleMode": ["value:any", "key:string"], "podSecurity": ["value:any", "key:string"], "preemptionPolicy": ["value:any", "key:string"], "queueingStrategy": ["value:any", "key:string"], "rdmaDevice": ["value:any", "key:string"], "redirectLevel": ["value:any", "key:string"], "rendezvousBackend": ["value:any", "key:string"], "restartPolicy": ["value:any", "key:string"], "size": ["value:any", "key:string"], "successPolicy": ["value:any", "key:string"]}},
   "DistributedJax": {"init": ["scope:constructs.Construct", "id:string", "props:DistributedJaxProps"]},
   "DistributedPaddle": {"init": ["scope:constructs.Construct", "id:string", "props:DistributedPaddleProps"]},
   "DistributedPyTorch": {"init": ["scope:constructs.Construct", "id:string", "props:DistributedPyTorchProps"]},
@@ -121,7 +122,7 @@ export const CLASSES: { readonly [fqn: string]: { readonly make?: string[]; read
   "NprocPerNode": {"make": ["AUTO", "CPU", "GPU", "of(processes)", "parse(value, key)"], "statics": {"of": ["processes:number"], "parse": ["value:string", "key:?string"]}},
   "PaddleMode": {"make": ["COLLECTIVE", "PARAMETER_SERVER", "parse(value, key)"], "statics": {"parse": ["value:string", "key:?string"]}},
   "ParameterServerTF": {"init": ["scope:constructs.Construct", "id:string", "props:ParameterServerTFProps"]},
-  "Parse": {"statics": {"duration": ["value:string", "key:?string"], "size": ["value:string", "key:?string"]}},
+  "Parse": {"statics": {"count": ["value:any", "key:?string", "minimum:?number"], "cpu": ["value:any", "key:?string"], "duration": ["value:string", "key:?string"], "size": ["value:string", "key:?string"]}},
   "PlatformDefaults": {"statics": {"of": ["construct:constructs.IConstruct"], "set": ["scope:constructs.IConstruct", "props:PlatformDefaultsProps"]}},
   "PodGroupPolicy": {"make": ["coscheduling(options)", "volcano(options)"], "statics": {"coscheduling": ["options:?CoschedulingOptions"], "volcano": ["options:?VolcanoPodGroupOptions"]}},
   "PodSecurity": {"make": ["DEFAULT", "RESTRICTED", "parse(value, key)"], "statics": {"parse": ["value:string", "key:?string"]}},

@@ -58,11 +58,18 @@ export class Accelerator {
    * known one but not equal (`nvidia.com/gpus`, `nvida`) is refused as a likely typo, with the
    * known name suggested; write such a resource with `Accelerator.custom`.
    *
+   * The count is checked here too (a whole number, 1 or more), and a bad one is refused with the
+   * key it came from: `countKey` when given, else the accelerator's key.
+   *
    * @param value a name or an extended resource name
    * @param count how many each pod needs
    * @param key the configuration key the value came from, named in the error (such as `workers.accelerator`)
+   * @param countKey the configuration key the count came from (such as `workers.gpus`); without it, a bad count is named as `count of <key>`
    */
-  public static parse(value: string, count: number, key?: string): Accelerator {
+  public static parse(value: string, count: number, key?: string, countKey?: string): Accelerator {
+    if (typeof count !== 'number' || !Number.isInteger(count) || count < 1) {
+      refuseValue('Accelerator.parse', countKey ?? `count of ${key ?? 'value'}`, count, 'expected a whole number of devices, 1 or more');
+    }
     const known = KNOWN_ACCELERATORS.find(([name, resource]) => value === name || value === resource);
     if (known) return new Accelerator(known[1], count);
     const names = KNOWN_ACCELERATORS.flatMap(([name, resource]) => [name, resource]);

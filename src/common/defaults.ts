@@ -8,7 +8,7 @@ import { nodeHealthFindings } from './internal/node-health';
 import { PodSecurity } from './security';
 import { TargetVersions } from './target';
 import { guardExports } from '../boundary/install';
-import { fail, raiseFirst } from '../rules/report';
+import { fail, failAtSynth, raiseFirst } from '../rules/report';
 import { TargetError, targetFromValue, targetWindow } from '../rules/target';
 
 /** What a platform team sets once for every workload below a scope. */
@@ -149,27 +149,35 @@ export class PlatformDefaults extends Construct {
   private add(props: PlatformDefaultsProps): void {
     checkValues(this, props);
     const current = this._props;
+    // A value that contradicts an earlier call for this scope is reported at synth, with the app's
+    // other mistakes, and left out: the earlier value stays.
+    const kept: { [field: string]: unknown } = { ...props };
     // A network is one setting: a second, different one for the same scope is a conflict.
     if (current.network && props.network && canonicalJson(current.network) !== canonicalJson(props.network)) {
-      fail(this, 'network', props.network, 'expected the value an earlier PlatformDefaults.set gave this scope, or none; set a different default on a child scope instead');
+      failAtSynth(this, 'network', props.network, 'expected the value an earlier PlatformDefaults.set gave this scope, or none; set a different default on a child scope instead');
+      delete kept.network;
     }
     for (const field of ['priorityClassName', 'queue', 'security'] as const) {
       const a = current[field];
       const b = props[field];
       if (a !== undefined && b !== undefined && a !== b) {
-        fail(this, field, show(b), `expected the value an earlier PlatformDefaults.set gave this scope (${JSON.stringify(show(a))}), or none; set a different default on a child scope instead`);
+        failAtSynth(this, field, show(b), `expected the value an earlier PlatformDefaults.set gave this scope (${JSON.stringify(show(a))}), or none; set a different default on a child scope instead`);
+        delete kept[field];
       }
     }
     for (const field of ['nodeSelector', 'labels', 'podAnnotations', 'target'] as const) {
-      for (const [key, value] of Object.entries(props[field] ?? {})) {
+      const map: { [key: string]: string | undefined } = { ...props[field] };
+      for (const [key, value] of Object.entries(map)) {
         if (value === undefined) continue;
         const earlier = (current[field] as { readonly [key: string]: string | undefined } | undefined)?.[key];
         if (earlier !== undefined && earlier !== value) {
-          fail(this, `${field}[${JSON.stringify(key)}]`, value, `expected the value an earlier PlatformDefaults.set gave this scope (${JSON.stringify(earlier)}), or none`);
+          failAtSynth(this, `${field}[${JSON.stringify(key)}]`, value, `expected the value an earlier PlatformDefaults.set gave this scope (${JSON.stringify(earlier)}), or none`);
+          delete map[key];
         }
       }
+      if (props[field] !== undefined) kept[field] = map;
     }
-    this._props = mergeDefaults(current, props);
+    this._props = mergeDefaults(current, kept as PlatformDefaultsProps);
   }
 }
 

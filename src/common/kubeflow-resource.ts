@@ -11,7 +11,7 @@ import { guardExports } from '../boundary/install';
 import { CONSTRUCT_PROPS } from '../boundary/registry';
 import { checkRenderedDocument, PropOf } from '../rules/engine';
 import { Finding } from '../rules/finding';
-import { fail } from '../rules/report';
+import { failAtSynth } from '../rules/report';
 
 /**
  * The base of the library's top-level constructs (the v1 training jobs, TrainJob, the training
@@ -63,7 +63,9 @@ export abstract class KubeflowResource extends Construct {
   public addLabel(key: string, value: string): void {
     const existing = this.metadata.getLabel(key);
     if (existing !== undefined && existing !== value) {
-      fail(this, `metadata.labels[${JSON.stringify(key)}]`, value, `expected one value per key; it is already ${JSON.stringify(existing)}`);
+      // Reported at synth with the app's other mistakes; the first value stays.
+      failAtSynth(this, `metadata.labels[${JSON.stringify(key)}]`, value, `expected one value per key; it is already ${JSON.stringify(existing)}`);
+      return;
     }
     this.metadata.addLabel(key, value);
   }
@@ -77,7 +79,9 @@ export abstract class KubeflowResource extends Construct {
   public addAnnotation(key: string, value: string): void {
     const existing: string | undefined = this.metadata.toJson().annotations?.[key];
     if (existing !== undefined && existing !== value) {
-      fail(this, `metadata.annotations[${JSON.stringify(key)}]`, value, `expected one value per key; it is already ${JSON.stringify(existing)}`);
+      // Reported at synth with the app's other mistakes; the first value stays.
+      failAtSynth(this, `metadata.annotations[${JSON.stringify(key)}]`, value, `expected one value per key; it is already ${JSON.stringify(existing)}`);
+      return;
     }
     this.metadata.addAnnotation(key, value);
   }

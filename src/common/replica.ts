@@ -16,7 +16,7 @@ import { roleProp } from './internal/prop-fields';
 import { presetSecurity, userSecurity } from './internal/security-contexts';
 import { envToAdd, setOnce } from './internal/set-once';
 import { Finding, finding } from '../rules/finding';
-import { addCheck, countFinding, fail, raise, raiseFirst } from '../rules/report';
+import { addCheck, countFinding, failAtSynth, raise, raiseFirst } from '../rules/report';
 import { sameVolume, volumeNameFindings, volumesByName } from './internal/volumes';
 import { Resources } from './resources';
 import { RestartPolicy } from './run-policy';
@@ -312,16 +312,22 @@ export class ReplicaGroup extends Construct {
 
   /**
    * Adds a volume to the pods without mounting it (a sidecar may mount it). A volume of the same
-   * name must be the same volume.
+   * name must be the same volume; a different one is refused at synth, naming both.
    *
    * @param volume the volume, listed in the pod spec once by name
    */
   public addVolume(volume: kplus.Volume): void {
-    const clash = this.allVolumes().find(v => v.name === volume.name);
-    if (clash && !sameVolume(clash, volume)) {
-      fail(this, 'volumes', volume.name, 'expected each volume name to stand for one volume; a different volume of this name is already in the pod');
-    }
-    if (!clash) this.extraVolumes.push(volume);
+    // A different volume of a name already in the pod is kept too, for the check at synth to
+    // name both (validatePod); the pod lists the first.
+    if (!this.allVolumes().some(v => sameVolume(v, volume))) this.extraVolumes.push(volume);
+  }
+
+  /**
+   * The volume of this name in the pods, if there is one.
+   * @internal
+   */
+  public _volumeNamed(name: string): kplus.Volume | undefined {
+    return this.allVolumes().find(v => v.name === name);
   }
 
   /**
@@ -334,13 +340,12 @@ export class ReplicaGroup extends Construct {
   public mount(path: string, storage: kplus.IStorage, options?: kplus.MountOptions): void {
     const taken = this.mainContainer.mounts.find(m => normalPath(m.path) === normalPath(path));
     if (taken) {
-      fail(this, `containers[${this.mainContainer.name}].volumeMounts.mountPath`, path, `expected every mount path of a container to be used once; volume "${taken.volume.name}" is mounted there`);
+      // Reported at synth with the app's other mistakes; the first mount stays.
+      failAtSynth(this, `containers[${this.mainContainer.name}].volumeMounts.mountPath`, path, `expected every mount path of a container to be used once; volume "${taken.volume.name}" is mounted there`);
+      return;
     }
-    const volume = storage.asVolume();
-    const clash = this.allVolumes().find(v => v.name === volume.name);
-    if (clash && !sameVolume(clash, volume)) {
-      fail(this, 'volumes', volume.name, 'expected each volume name to stand for one volume; a different volume of this name is already in the pod');
-    }
+    // A different volume of a name already in the pod is a finding at synth (validatePod), which
+    // names both, beside the other mistakes of the app.
     this.mainContainer.mount(path, storage, options);
   }
 
@@ -391,6 +396,22 @@ export class ReplicaGroup extends Construct {
    */
   public addPodAnnotation(key: string, value: string): void {
     setOnce(this, 'podAnnotations', this.podAnnotations, key, value);
+  }
+
+  /**
+   * The value of a key of the pods' labels or annotations, if set.
+   * @internal
+   */
+  public _podMetadataValue(field: 'podLabels' | 'podAnnotations', key: string): string | undefined {
+    return (field === 'podLabels' ? this.podLabels : this.podAnnotations)[key];
+  }
+
+  /**
+   * The main container's variable of this name, if set.
+   * @internal
+   */
+  public _envValue(name: string): kplus.EnvValue | undefined {
+    return this.mainContainer.env.variables[name];
   }
 
   /**

@@ -20,7 +20,7 @@ import { volumeNameFindings } from '../common/internal/volumes';
 import { KubeflowResource } from '../common/kubeflow-resource';
 import { PodSecurity } from '../common/security';
 import { Finding, finding } from '../rules/finding';
-import { checkLength, fail, raiseFirst } from '../rules/report';
+import { checkLength, fail, failAtSynth, raiseFirst } from '../rules/report';
 import { restrictedPodFindings } from '../rules/restricted';
 import { dropUndefined, listOf, mergeMaps } from '../util/collections';
 import { lazy } from '../util/lazy';
@@ -309,6 +309,11 @@ export class WorkspaceKind extends KubeflowResource implements IWorkspaceKind {
    */
   public addImageConfig(id: string, options: ImageConfigOptions): void {
     const field = `imageConfig[${id}]`;
+    if (this.images.ids.includes(id)) {
+      // Reported at synth with the app's other mistakes; the first option of the id stays.
+      failAtSynth(this, `${field}.id`, id, 'expected every option id once');
+      return;
+    }
     raiseFirst(this, [this.images.addFinding(id, options)]);
     if (!options.image || options.image.length < 2) fail(this, `${field}.image`, options.image, 'expected a container image');
     if (!options.ports || options.ports.length === 0) fail(this, `${field}.ports`, [], 'expected at least one port the image listens on');
@@ -336,6 +341,11 @@ export class WorkspaceKind extends KubeflowResource implements IWorkspaceKind {
    */
   public addPodConfig(id: string, options: PodConfigOptions = {}): void {
     const field = `podConfig[${id}]`;
+    if (this.pods.ids.includes(id)) {
+      // Reported at synth with the app's other mistakes; the first option of the id stays.
+      failAtSynth(this, `${field}.id`, id, 'expected every option id once');
+      return;
+    }
     raiseFirst(this, [this.pods.addFinding(id, options)]);
     const requested = options.requests?.accelerator;
     const limited = options.limits?.accelerator;
@@ -356,7 +366,11 @@ export class WorkspaceKind extends KubeflowResource implements IWorkspaceKind {
    */
   public addPort(port: WorkspacePort): void {
     if (!isPortId(port.id)) fail(this, 'ports.id', port.id, `expected ${PORT_ID_TEXT}`);
-    if (this.ports.some(p => p.id === port.id)) fail(this, 'ports.id', port.id, 'expected every port id once');
+    if (this.ports.some(p => p.id === port.id)) {
+      // Reported at synth with the app's other mistakes; the first port of the id stays.
+      failAtSynth(this, 'ports.id', port.id, 'expected every port id once');
+      return;
+    }
     checkLength(this, `ports[${port.id}].displayName`, port.displayName, 2, 64);
     this.ports.push(port);
   }

@@ -5,7 +5,11 @@ import { userError } from '../util/user-error';
 /*
  * How findings reach the user. Impossible single values are thrown at once, with the construct path
  * in front (`chart/job: workers is -1; expected ...`); cross-field checks are registered with
- * `node.addValidation` and returned at synth, where cdk8s puts `[chart/job] ` in front.
+ * `node.addValidation` and returned at synth, where cdk8s puts `[chart/job] ` in front. A call
+ * that contradicts an earlier call (a key set twice, two volumes of one name, one mount path
+ * twice) is recorded with `failAtSynth` and reported at synth too, in the one list cdk8s makes of
+ * every construct's findings, while the construct goes on with the earlier value: one run then
+ * shows every such mistake of the app instead of the first.
  */
 
 /** Throws the finding at once, as `<path>: <message>`. */
@@ -16,6 +20,24 @@ export function raise(scope: IConstruct, f: Finding): never {
 /** Throws `field is value; allowed` at once. */
 export function fail(scope: IConstruct, field: string, value: unknown, allowed: string): never {
   return raise(scope, finding(field, value, allowed));
+}
+
+/** The findings recorded on each construct by failAtSynth, reported by one validation per construct. */
+const RECORDED = new WeakMap<IConstruct, Finding[]>();
+
+/**
+ * Records `field is value; allowed` for the construct to report at synth; the caller goes on
+ * without the contradicting value (it keeps the earlier one), so nothing wrong is ever written.
+ */
+export function failAtSynth(scope: IConstruct, field: string, value: unknown, allowed: string): void {
+  let recorded = RECORDED.get(scope);
+  if (recorded === undefined) {
+    const list: Finding[] = [];
+    recorded = list;
+    RECORDED.set(scope, list);
+    scope.node.addValidation({ validate: () => list.map(describe) });
+  }
+  recorded.push(finding(field, value, allowed));
 }
 
 /** Throws the first finding, if there is one. */

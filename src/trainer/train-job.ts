@@ -14,7 +14,7 @@ import { deadlineFinding } from '../common/internal/durations';
 import { orderAfterKueueObjects, resolveKueueReferences } from '../common/internal/kueue-references';
 import { normalPath } from '../common/internal/paths';
 import { amountFindings, limitFindings, resourceQuantities } from '../common/internal/quantities';
-import { sameVolume } from '../common/internal/volumes';
+import { volumeNameFindings } from '../common/internal/volumes';
 import { KubeflowResource } from '../common/kubeflow-resource';
 import { ILocalQueue, IWorkloadPriorityClass } from '../common/kueue-references';
 import { Resources } from '../common/resources';
@@ -22,7 +22,7 @@ import { Finding, finding } from '../rules/finding';
 import { KUEUE_QUEUE_LABEL, kueueJobLabels } from '../rules/kueue/labels';
 import type { PlacementNeed } from '../rules/kueue/trainjob-placement';
 import { oncePerSynth } from '../rules/render-hook';
-import { checkCount, fail, raise, raiseFirst } from '../rules/report';
+import { checkCount, fail, failAtSynth, raise, raiseFirst } from '../rules/report';
 import { LAUNCHER_JOB, LIBRARY_PATCH_MANAGER, NODE_JOB, RUNTIME_PROVIDED_ANNOTATION, TRAINER_GROUP } from '../rules/trainer/names';
 import { isTrainerRuntime, runtimeKey } from '../rules/trainer/runtime-lookup';
 import { dropUndefined, mergeMaps, uniqueByContent } from '../util/collections';
@@ -282,13 +282,15 @@ export class TrainJob extends KubeflowResource {
    */
   public mount(path: string, storage: kplus.IStorage, options?: kplus.MountOptions): void {
     const taken = this.mounts.find(m => normalPath(m.path) === normalPath(path));
-    if (taken) fail(this, 'mount.path', path, `expected every mount path to be used once; volume "${taken.volume.name}" is mounted there`);
-    const volume = storage.asVolume();
-    const same = this.volumes.find(v => v.name === volume.name);
-    if (same && !sameVolume(same, volume)) {
-      fail(this, 'volumes', volume.name, 'expected each volume name to stand for one volume; a different volume of this name is already mounted');
+    if (taken) {
+      // Reported at synth with the app's other mistakes; the first mount stays.
+      failAtSynth(this, 'mount.path', path, `expected every mount path to be used once; volume "${taken.volume.name}" is mounted there`);
+      return;
     }
-    if (!same) this.volumes.push(volume);
+    const volume = storage.asVolume();
+    // A different volume of a name already mounted is a finding at synth (validateJob), which names
+    // both, beside the other mistakes of the app; the patch lists the first.
+    if (!this.volumes.some(v => v.name === volume.name)) this.volumes.push(volume);
     this.mounts.push({ path, volume, options });
   }
 
@@ -569,6 +571,7 @@ export class TrainJob extends KubeflowResource {
       const chart = Chart.of(named.apiObject).node.path;
       out.push(finding('runtime', this.runtime.name, `expected a runtime the job is written after: the app's ${named.kind} "${this.runtime.name}" is in the chart "${chart}", and a name orders nothing across charts; pass the runtime's ref (cdk8s then writes its chart first: App numbers the files for that, 0000-${chart}.k8s.yaml; StableFileNamesApp keeps the names and leaves the order to the GitOps tool) or define the job in the chart "${chart}"`));
     }
+    out.push(...volumeNameFindings(this.mounts.map(m => m.volume)));
     // What the job asks of a runtime of the app (initializer steps, patched jobs, reserved
     // variables) is checked on the rendered documents, by the app rule app/trainjob-runtime.
     return out;

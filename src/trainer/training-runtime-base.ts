@@ -12,6 +12,7 @@ import { guardExports } from '../boundary/install';
 import { FrameworkContainer, PodRenderContext } from '../common/internal/pod-render';
 import { sizeQuantity } from '../common/internal/quantities';
 import { mergeRoleOptions } from '../common/internal/role-options';
+import { passOnceToGroups } from '../common/internal/set-once';
 import { KubeflowResource, PodMetadataField } from '../common/kubeflow-resource';
 import { ReplicaGroup, ReplicaOptions } from '../common/replica';
 import { RestartPolicy } from '../common/run-policy';
@@ -162,7 +163,9 @@ export abstract class TrainingRuntimeBase extends KubeflowResource {
    * @internal
    */
   protected _addPodMetadata(field: PodMetadataField, key: string, value: string): void {
-    for (const group of this.trainerGroups()) group._addPodMetadata(field, key, value);
+    const groups = this.trainerGroups();
+    if (!passOnceToGroups(this, field, groups.map(g => g._podMetadataValue(field, key)), key, value)) return;
+    for (const group of groups) group._addPodMetadata(field, key, value);
   }
 
   /**

@@ -13,6 +13,8 @@ import { nodeHealthFindings } from '../common/internal/node-health';
 import { FrameworkContainer, PodRenderContext, ReplicaCountRule, ReplicaGroupSettings } from '../common/internal/pod-render';
 import { amountFindings } from '../common/internal/quantities';
 import { mergeRoleOptions } from '../common/internal/role-options';
+import { envToAdd, passOnceToGroups, sameEnv } from '../common/internal/set-once';
+import { sameVolume, volumeClash } from '../common/internal/volumes';
 import { KubeflowResource, PodMetadataField } from '../common/kubeflow-resource';
 import { ILocalQueue, IWorkloadPriorityClass } from '../common/kueue-references';
 import { ReplicaGroup, ReplicaOptions, RoleOptions } from '../common/replica';
@@ -94,6 +96,8 @@ export abstract class TrainingJob extends KubeflowResource {
   private readonly jobProps: TrainingJobProps;
   private readonly kind: TrainingKind;
   private readonly groups: ReplicaGroup[] = [];
+  /** Volumes mounted job-wide under a name that stands for another volume, found at synth. */
+  private readonly volumeClashes: Finding[] = [];
 
   /**
    * @param scope the construct this job belongs to
@@ -163,6 +167,16 @@ export abstract class TrainingJob extends KubeflowResource {
    * @param options how it is mounted (read-only, sub-path, propagation)
    */
   public mount(path: string, storage: kplus.IStorage, options?: kplus.MountOptions): void {
+    // A different volume of a name the pods have is reported once, for the job, at synth (rather
+    // than by every replica type it would reach); the pods are not given it.
+    const volume = storage.asVolume();
+    for (const group of this.groups) {
+      const named = group._volumeNamed(volume.name);
+      if (named && !sameVolume(named, volume)) {
+        this.volumeClashes.push(volumeClash('volumes', named, volume));
+        return;
+      }
+    }
     for (const group of this.groups) group.mount(path, storage, options);
   }
 
@@ -173,6 +187,9 @@ export abstract class TrainingJob extends KubeflowResource {
    * @param value its value, literal or taken from a ConfigMap, Secret or field
    */
   public addEnv(name: string, value: kplus.EnvValue): void {
+    // Another value of a variable a group has is reported once, for the job.
+    const existing = this.groups.map(g => g._envValue(name)).find(v => v !== undefined && !sameEnv(v, value));
+    if (existing && !envToAdd(this, name, existing, value)) return;
     for (const group of this.groups) group.addEnv(name, value);
   }
 
@@ -219,6 +236,7 @@ export abstract class TrainingJob extends KubeflowResource {
    * @internal
    */
   protected _addPodMetadata(field: PodMetadataField, key: string, value: string): void {
+    if (!passOnceToGroups(this, field, this.groups.map(g => g._podMetadataValue(field, key)), key, value)) return;
     for (const group of this.groups) group._addPodMetadata(field, key, value);
   }
 
@@ -386,6 +404,7 @@ export abstract class TrainingJob extends KubeflowResource {
       const type = group.replicaType;
       for (const f of group._securityFindings(security, defaults)) errors.push({ ...f, field: `${type}.${f.field}` });
     }
+    errors.push(...this.volumeClashes);
     errors.push(...this.gpuScaleFindings());
     // A gang larger than the job's pods is kubeflow/gang-min-available's, which the engine runs on the
     // rendered job at synth and names the prop in (one message for the construct and lint).

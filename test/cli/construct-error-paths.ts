@@ -15,6 +15,7 @@ const L2_FOLDERS = ['common', 'training', 'trainer', 'notebooks', 'kueue'];
 const FIELD_ARGUMENT: { [helper: string]: number } = {
   finding: 0,
   fail: 1,
+  failAtSynth: 1,
   countFinding: 0,
   checkCount: 1,
   lengthFinding: 0,

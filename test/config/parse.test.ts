@@ -137,3 +137,47 @@ describe('Accelerator.parse', () => {
     expect(() => api.Accelerator.parse('gaudi', 1)).toThrow(new RegExp(`^Accelerator\\.parse: value is "gaudi"; ${allowed.replace(/[.()]/g, '\\$&')}$`));
   });
 });
+
+describe('Parse.cpu', () => {
+  test.each([
+    ['500m', '500m'], ['2', '2'], ['1.5', '1.5'], ['0.25', '0.25'], ['.5', '0.5'], ['0', '0'], ['1000m', '1000m'], [2, '2'], [1.5, '1.5'],
+  ])('%j is written %s', (value, amount) => {
+    expect(api.Parse.cpu(value).amount).toBe(amount);
+  });
+
+  test.each([
+    ['500 m', '500m'], ['500M', '500m'], ['-1', '1'], [-1, '1'], ['0.5m', '0.5'], ['1.0005', '1001m'], ['2 cores', '2'], ['4cpu', '4'], [' 2 ', '2'], ['250millicores', '250m'],
+  ])('%j is refused with %s suggested', (value, guess) => {
+    expect(() => api.Parse.cpu(value, 'resources.cpu')).toThrow(new Error(
+      `Parse.cpu: resources.cpu is ${typeof value === 'string' ? JSON.stringify(value) : value}; expected cores such as "2" or "1.5", or whole millicores such as "500m" (0 or more, at most 3 decimals of a core): did you mean "${guess}"?`));
+  });
+
+  test.each([['lots'], ['1Gi'], [true], [Number.NaN]])('%j is refused without a guess', value => {
+    expect(() => api.Parse.cpu(value)).toThrow(/^Parse\.cpu: value is .*; expected cores such as "2" or "1\.5", or whole millicores such as "500m" \(0 or more, at most 3 decimals of a core\)$/);
+  });
+});
+
+describe('Parse.count', () => {
+  test.each([[4, 0, 4], ['4', 0, 4], [0, 0, 0], ['12', 1, 12]])('%j (minimum %d) is %d', (value, minimum, count) => {
+    expect(api.Parse.count(value, 'workers', minimum)).toBe(count);
+  });
+
+  test('refuses fractions, text and counts below the minimum, with the whole number meant when there is one', () => {
+    expect(() => api.Parse.count(2.5, 'teams.vision.jobs[0].workers', 1)).toThrow(new Error('Parse.count: teams.vision.jobs[0].workers is 2.5; expected a whole number of 1 or more'));
+    expect(() => api.Parse.count('four', 'workers')).toThrow(new Error('Parse.count: workers is "four"; expected a whole number of 0 or more'));
+    expect(() => api.Parse.count(0, 'gpus', 1)).toThrow(new Error('Parse.count: gpus is 0; expected a whole number of 1 or more'));
+    expect(() => api.Parse.count(-2)).toThrow(new Error('Parse.count: value is -2; expected a whole number of 0 or more'));
+    expect(() => api.Parse.count(' 4', 'workers')).toThrow(new Error('Parse.count: workers is " 4"; expected a whole number of 0 or more: did you mean "4"?'));
+    expect(() => api.Parse.count('4.0', 'workers')).toThrow(new Error('Parse.count: workers is "4.0"; expected a whole number of 0 or more: did you mean "4"?'));
+  });
+});
+
+describe('Accelerator.parse checks the count, naming its key', () => {
+  test('with countKey, the count\'s own key; without, the accelerator\'s', () => {
+    expect(() => api.Accelerator.parse('nvidia', 0, 'teams.vision.jobs[0].accelerator', 'teams.vision.jobs[0].gpus')).toThrow(new Error(
+      'Accelerator.parse: teams.vision.jobs[0].gpus is 0; expected a whole number of devices, 1 or more'));
+    expect(() => api.Accelerator.parse('nvidia', 1.5, 'workers.accelerator')).toThrow(new Error(
+      'Accelerator.parse: count of workers.accelerator is 1.5; expected a whole number of devices, 1 or more'));
+    expect(() => api.Accelerator.parse('nvidia', -1)).toThrow(new Error('Accelerator.parse: count of value is -1; expected a whole number of devices, 1 or more'));
+  });
+});

@@ -109,10 +109,12 @@ const CASES: StaticCase[] = [
   { cls: 'PreemptionPolicy', method: 'parse', args: () => ['LowerPriority'], use: (c, p) => new ClusterQueue(c, 'job', { preemption: { withinClusterQueue: p as any }, resourceGroups: [] }) },
   { cls: 'QueueingStrategy', method: 'parse', args: () => ['StrictFIFO'], use: (c, s) => new ClusterQueue(c, 'job', { queueingStrategy: s as any, resourceGroups: [] }) },
   { cls: 'Parse', method: 'duration', args: () => ['1d'], use: (c, ttlAfterFinished) => job(c, { runPolicy: { ttlAfterFinished } }) },
+  { cls: 'Parse', method: 'cpu', args: () => ['500m'], use: (c, cpu) => job(c, { resources: { cpu } }) },
+  { cls: 'Parse', method: 'count', args: () => ['4', 'workers', 1], use: (c, workers) => job(c, { workers }) },
 ];
 
 test(`static factories: ${PROPERTY_RUNS} arbitrary arguments end in the library's error or a manifest that keeps them`, () => {
   const all = Object.entries(CLASSES).flatMap(([cls, entry]) => Object.keys(entry.statics ?? {}).map(m => `${cls}.${m}`)).sort();
   expect(CASES.map(c => `${c.cls}.${c.method}`).sort()).toEqual(all);
-  expect(staticsProperty(CASES, ['test', 'test/job', 'test/kind', 'test/ws', 'test/tj', 'test/claim'])).toBe(30 + 11 + 6 + 39 + 19); // 30: the arguments of the factories above (Cohort.fromName's one among them); 39: the arguments of the parse functions; 19: of ResourceQuota's factories
+  expect(staticsProperty(CASES, ['test', 'test/job', 'test/kind', 'test/ws', 'test/tj', 'test/claim'])).toBe(30 + 11 + 6 + 45 + 19); // 30: the arguments of the factories above (Cohort.fromName's one among them); 45: the arguments of the parse functions; 19: of ResourceQuota's factories
 });

@@ -1,4 +1,4 @@
-import { show } from '../../rules/finding';
+import { Finding, describe, finding } from '../../rules/finding';
 import { lazy } from '../../util/lazy';
 import { userError } from '../../util/user-error';
 
@@ -13,9 +13,28 @@ const suggest = lazy(() => require('../../util/nearest') as typeof import('../..
  * pinned controller does not know; see rules/unknown-values.ts.)
  */
 
+/** Where a refused config value's error keeps its finding (the error stays a plain Error, as all of the library's). */
+const REFUSED = Symbol.for('cdk8s-kubeflow.refused-config-value');
+
+/**
+ * The error of a refused config value, `<Class.parse>: <key> is <value>; <allowed>`, carrying the
+ * finding it describes, so that a ConfigReader can record it without the method's name (it reports
+ * the key alone, beside the other refused values).
+ */
+export function refusedValue(method: string, refused: Finding): Error {
+  const error = userError(`${method}: ${describe(refused)}`);
+  Object.defineProperty(error, REFUSED, { value: refused });
+  return error;
+}
+
+/** The finding of a refused config value's error, or undefined for any other error. */
+export function refusedFinding(error: unknown): Finding | undefined {
+  return error instanceof Error ? (error as unknown as { [REFUSED]?: Finding })[REFUSED] : undefined;
+}
+
 /** Throws the error of a refused config value: `<Class.parse>: <key> is <value>; <allowed>`. */
 export function refuseValue(method: string, key: string | undefined, value: unknown, allowed: string): never {
-  throw userError(`${method}: ${key ?? 'value'} is ${show(value)}; ${allowed}`);
+  throw refusedValue(method, finding(key ?? 'value', value, allowed));
 }
 
 /** `"a", "b" or "c"`. */

@@ -24,10 +24,41 @@ export function volumeNameFindings(volumes: kplus.Volume[], field = 'volumes'): 
       seen.set(v.name, v);
     } else if (!reported.has(v.name) && !sameVolume(previous, v)) {
       reported.add(v.name);
-      out.push(finding(field, v.name, 'expected each volume name to stand for one volume; two different volumes share it'));
+      out.push(volumeClash(field, previous, v));
     }
   }
   return out;
+}
+
+/** Two different volumes of one name, both named, and the way out. */
+export function volumeClash(field: string, first: kplus.Volume, second: kplus.Volume): Finding {
+  return finding(field, second.name, `expected each volume name to stand for one volume; it stands for ${twoSources(first, second)}: give one of them another name`);
+}
+
+/**
+ * The two volumes of one name as a reader tells them apart: `claim "team-a" and claim "team-b"`,
+ * with each one's whole source where that alone would read the same (a claim mounted read-only
+ * and the same claim writable).
+ */
+function twoSources(a: kplus.Volume, b: kplus.Volume): string {
+  const [x, y] = [source(a, false), source(b, false)];
+  return x === y ? `${source(a, true)} and ${source(b, true)}` : `${x} and ${y}`;
+}
+
+/** A volume's source: `claim "data"`, `ConfigMap "settings"`, `Secret "token"`, `emptyDir {"medium":"Memory"}`. */
+function source(volume: kplus.Volume, whole: boolean): string {
+  const { name: _name, ...sources } = volume._toKube() as unknown as { [key: string]: any };
+  const [kind, spec] = Object.entries(sources).find(([, v]) => v !== undefined) ?? ['volume', {}];
+  const named: { [kind: string]: [string, string] } = {
+    persistentVolumeClaim: ['claim', 'claimName'], configMap: ['ConfigMap', 'name'], secret: ['Secret', 'secretName'],
+  };
+  if (!whole && named[kind] && typeof spec?.[named[kind][1]] === 'string') return `${named[kind][0]} ${JSON.stringify(spec[named[kind][1]])}`;
+  // A quantity renders as {"value":"1024Mi"}: shown as its value.
+  return `${kind} ${JSON.stringify(JSON.parse(canonicalJson(spec)), (_k, v) => (isQuantity(v) ? v.value : v))}`;
+}
+
+function isQuantity(v: unknown): v is { value: string | number } {
+  return typeof v === 'object' && v !== null && Object.keys(v).length === 1 && 'value' in v;
 }
 
 /** Each volume once, by name, sorted by name so output does not depend on the order of calls. */

@@ -10,8 +10,8 @@ export interface CatalogueOption<O extends WorkspaceOptionProps> {
 }
 
 /**
- * The image or pod-config options of a WorkspaceKind: ids that are unique (refused at once, when the
- * option is added) and the option the spawner selects first. That the default and the redirects
+ * The image or pod-config options of a WorkspaceKind: their own values (refused at once, when the
+ * option is added; an id added twice is the kind's, at synth) and the option the spawner selects first. That the default and the redirects
  * name options, and that redirects do not loop, is the document rules' (kubeflow/option-default,
  * kubeflow/option-redirect), which judge the rendered kind as the webhook does.
  */
@@ -36,7 +36,6 @@ export class OptionCatalogue<O extends WorkspaceOptionProps> {
     const at = `${this.field}[${id}]`;
     const length = optionIdLengthFinding(`${at}.id`, id);
     if (length) return length;
-    if (this.ids.includes(id)) return finding(`${at}.id`, id, 'expected every option id once');
     const simple = lengthFinding(`${at}.displayName`, options.displayName ?? id, 2, 128)
       ?? (options.description !== undefined ? lengthFinding(`${at}.description`, options.description, 2, 1024) : undefined);
     if (simple) return simple;

@@ -11,7 +11,11 @@ const project = new cdk8s.ConstructLibraryCdk8s({
   defaultReleaseBranch: 'main',
   packageManager: javascript.NodePackageManager.NPM,
   projenrcTs: true,
-  minNodeVersion: '20.16.0',
+  // Supported: Node 22 and 24 (CI runs jest on both). The engines field says `>= 22.0.0`: npm only
+  // warns (EBADENGINE) when the package is installed on an older Node, and ignores the field of
+  // the project it runs in, so `npm ci && npm test` still works on a machine with Node 20 (past its
+  // end of life, not supported). No upper bound, which would warn on every newer Node.
+  minNodeVersion: '22.0.0',
 
   // Toolchain: jsii 6 is the newest line and runs on Node 20; typescript-eslint and ts-jest
   // accept TypeScript 6.0 but not 7, so the dev compiler is pinned to the same line.

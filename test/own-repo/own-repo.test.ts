@@ -10,6 +10,9 @@ import { expectValidManifests } from '../harness';
  * block marked `<!-- own-repo: file <path> -->` is written, in page order, in one shell inside a
  * temporary folder of the system's (nowhere near this checkout), with `PACKAGE` set to the tarball
  * `npm pack` makes of this checkout (so `lib/` must be compiled: the test command compiles first).
+ * The guide's app runs `node main.ts` through Node's type stripping, which the machine's Node 20
+ * lacks, so the user's shell has Node 24 first on its PATH (scripts/node-binary.sh), whichever Node
+ * runs jest.
  * Then it makes the guide's deliberate mistake (the findings, no stack trace) and runs the guide's
  * CI workflow, once on the committed output (passes) and once after a code change without a new
  * synth (fails). Needs no network beyond the npm registry, and not even that when the npm cache
@@ -49,10 +52,12 @@ fs.mkdirSync(packed);
  * so npm takes what the cache holds instead of asking the registry again, and a git identity.
  */
 const npmCache = process.env.npm_config_cache ?? path.join(os.homedir(), '.npm');
+const node24 = spawnSync(path.join(root, 'scripts', 'node-binary.sh'), ['24'], { encoding: 'utf8' }).stdout.trim();
 function userEnv(): NodeJS.ProcessEnv {
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k)));
   return {
     ...env,
+    PATH: `${node24}${path.delimiter}${env.PATH}`,
     HOME: home,
     npm_config_cache: npmCache,
     npm_config_prefer_offline: 'true',
@@ -82,6 +87,10 @@ function ciSteps(): SpawnSyncReturns<string>[] {
   }
   return results;
 }
+
+test('the user\'s shell runs Node 24', () => {
+  expect(bash('node --version', work, userEnv()).stdout).toMatch(/^v24\.\d+\.\d+\n$/);
+});
 
 test('the guide marks its steps and files', () => {
   expect(all.map(b => b.file ?? b.kind)).toEqual([
@@ -141,7 +150,7 @@ test('a mistake prints the findings the guide shows, no stack trace, status 1', 
   const good = fs.readFileSync(main, 'utf8');
   fs.writeFileSync(main, good.replace('workers: 2,', "workers: 2,\n    env: { WORLD_SIZE: kplus.EnvValue.fromValue('4') },"));
   try {
-    const result = bash('npx ts-node main.ts', app, userEnv());
+    const result = bash('node main.ts', app, userEnv());
     const shown = /A mistake stops it[\s\S]*?```text\n([\s\S]*?)```/.exec(guide)![1];
     expect({ status: result.status, stdout: result.stdout, stderr: result.stderr }).toEqual({ status: 1, stdout: '', stderr: shown });
     expect(result.stderr).not.toMatch(/^\s+at /m);
@@ -153,17 +162,62 @@ test('a mistake prints the findings the guide shows, no stack trace, status 1', 
   }
 }, 300_000);
 
-test('the CI step passes on the committed output, without banners', () => {
+test('the CI step passes on the committed output, without banners or warnings', () => {
   const results = ciSteps();
-  expect(results.map(r => r.status)).toEqual([0, 0]);
+  expect(results.map(r => r.status)).toEqual([0, 0, 0]);
   const output = results.map(r => r.stdout + r.stderr).join('');
-  expect(output).not.toMatch(/new version|upgrade|http error|404|end-of-life|Error/i);
+  expect(output).not.toMatch(/new version|upgrade|http error|404|end-of-life|Error|Warning/i);
+}, 300_000);
+
+/** Writes `files` into the app, runs `code` there, and removes them again. */
+function withFiles(files: Record<string, string>, code: string, env = userEnv()): SpawnSyncReturns<string> {
+  for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(app, name), text);
+  try {
+    return bash(code, app, env);
+  } finally {
+    for (const name of Object.keys(files)) fs.rmSync(path.join(app, name));
+  }
+}
+
+test('what Node cannot strip, `npx tsc` refuses with the codes the guide names', () => {
+  const typeImport = "import { DistributedPyTorchProps } from 'cdk8s-kubeflow';\nexport const props: DistributedPyTorchProps | undefined = undefined;\n";
+  const enumFile = 'export enum Team { Vision }\n';
+  const result = withFiles({ 'type-import.ts': typeImport, 'team.ts': enumFile }, 'npx tsc');
+  expect(result.status).toBe(2);
+  expect(result.stdout.trim().split('\n').sort()).toEqual([
+    "team.ts(1,13): error TS1294: This syntax is not allowed when 'erasableSyntaxOnly' is enabled.",
+    "type-import.ts(1,10): error TS1484: 'DistributedPyTorchProps' is a type and must be imported using a type-only import when 'verbatimModuleSyntax' is enabled.",
+  ]);
+  // What `node` says without the check, as the guide quotes it.
+  const run = withFiles({ 'type-import.ts': typeImport }, 'node type-import.ts');
+  expect(run.status).toBe(1);
+  expect(run.stderr).toContain("SyntaxError: Named export 'DistributedPyTorchProps' not found.");
+  // With `import type`, both pass; a relative import names the `.ts` file.
+  const fixed = withFiles({
+    'props.ts': typeImport.replace('import {', 'import type {'),
+    'use.ts': "import { props } from './props.ts';\nconsole.log(props === undefined);\n",
+  }, 'npx tsc && node use.ts');
+  expect({ status: fixed.status, stdout: fixed.stdout, stderr: fixed.stderr }).toEqual({ status: 0, stdout: 'true\n', stderr: '' });
+}, 300_000);
+
+test('on the Node that runs jest, the compiled way of the guide writes the same YAML', () => {
+  // "On an older Node.js": the guide's Node 20 way. CI runs jest on 20, 22 and 24, so each runs it.
+  const expected = fs.readFileSync(path.join(app, 'dist', 'training.k8s.yaml'), 'utf8');
+  const env = { ...userEnv(), PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH}` };
+  try {
+    const result = bash('node --version && npx tsc --noEmit false --outDir build && node build/main.js', app, env);
+    expect({ status: result.status, stdout: result.stdout, stderr: result.stderr })
+      .toEqual({ status: 0, stdout: `${process.version}\n`, stderr: '' });
+    expect(fs.readFileSync(path.join(app, 'dist', 'training.k8s.yaml'), 'utf8')).toBe(expected);
+  } finally {
+    fs.rmSync(path.join(app, 'build'), { recursive: true, force: true });
+  }
 }, 300_000);
 
 test('the CI step fails when the code changed and dist/ was not synthesized again', () => {
   const main = path.join(app, 'main.ts');
   fs.writeFileSync(main, fs.readFileSync(main, 'utf8').replace('workers: 2,', 'workers: 3,'));
   const results = ciSteps();
-  expect(results.map(r => r.status)).toEqual([0, 1]);
-  expect(results[1].stdout).toMatch(/^-\s+replicas: 2\n\+\s+replicas: 3$/m);
+  expect(results.map(r => r.status)).toEqual([0, 0, 1]);
+  expect(results[2].stdout).toMatch(/^-\s+replicas: 2\n\+\s+replicas: 3$/m);
 }, 300_000);

@@ -18,8 +18,8 @@ import { RedirectLevel } from '../notebooks/workspace-options';
 import { Finding, describe, finding } from '../rules/finding';
 import { PaddleMode } from '../training/paddle';
 import { NprocPerNode, RendezvousBackend } from '../training/pytorch';
-import { userError } from '../util/user-error';
 import { SuccessPolicy } from '../training/tensorflow';
+import { userError } from '../util/user-error';
 
 /**
  * Reads a configuration file's values and reports every refused one together, instead of stopping

@@ -416,9 +416,9 @@ function defaultedFields(doc: any, rendered: any, patches: readonly Patch[], rep
     const given = valueAt(doc, at);
     // A quantity as a number here and a string there: the prediction spells it so, the construct as written.
     if (given !== undefined && typeof given !== 'object' && String(given) === String(valueAt(rendered, at))) continue;
-    const said = `${field}: ${JSON.stringify(valueAt(rendered, at))}${given === undefined ? '' : ` (written ${JSON.stringify(given)})`}`;
-    if (role === undefined) jobWide.push(said);
-    else perRole.set(said, [...perRole.get(said) ?? [], role]);
+    const text = `${field}: ${JSON.stringify(valueAt(rendered, at))}${given === undefined ? '' : ` (written ${JSON.stringify(given)})`}`;
+    if (role === undefined) jobWide.push(text);
+    else perRole.set(text, [...perRole.get(text) ?? [], role]);
   }
   const fields = [...new Set(jobWide), ...[...perRole].map(([f, roles]) => `${f} in ${roles.join(' and ')}`)];
   if (fields.length === 0) return undefined;

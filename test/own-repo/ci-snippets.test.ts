@@ -113,11 +113,13 @@ afterEach(() => {
 /** What every snippet must do in the guide's app: each step passes, the plan shows two more GPUs, gh posts it. */
 function expectPosted(ran: Ran[]): void {
   expect(ran.map(r => [r.step, r.status])).toEqual(ran.map(r => [r.step, 0]));
-  const lint = ran.find(r => /lint --format github/.test(r.output) || r.step === 'Lint every manifest')!;
-  expect(lint.output).not.toMatch(/::error/);
+  // The guide's job has no finding: no annotation, the summary alone.
+  expect(ran.find(r => r.step === 'Lint every manifest')!.output).toBe('1 document checked; no findings\n');
+  // The plan is all on standard output, into plan.md: the job grew by two workers of one GPU each.
+  expect(ran.find(r => r.step === 'Plan against the target branch')!.output).not.toMatch(/Change/);
   const plan = fs.readFileSync(path.join(ws.app, 'plan.md'), 'utf8');
-  expect(plan).toMatch(/resnet/);
-  expect(plan).toMatch(/\+2/);
+  expect(plan).toMatch(/^## Change: 0 added, 0 removed, 1 changed$/m);
+  expect(plan).toMatch(/^\| changed \| team-vision\/resnet \| PyTorchJob \|.*\| Master 1, Worker 2 -> Master 1, Worker 4 \| \+2 nvidia\.com\/gpu \|/m);
   expect(fs.readFileSync(ghLog, 'utf8').split('\n')).toEqual(['pr', 'comment', String(PULL_REQUEST), '--body-file', 'plan.md', 'GH_TOKEN=set', '']);
   expect(fs.readFileSync(`${ghLog}.body`, 'utf8')).toBe(plan);
   // The base is the target branch's commit, synthesized in its own worktree: two workers there.

@@ -416,7 +416,7 @@ function defaultedFields(doc: any, rendered: any, patches: readonly Patch[], rep
     const given = valueAt(doc, at);
     // A quantity as a number here and a string there: the prediction spells it so, the construct as written.
     if (given !== undefined && typeof given !== 'object' && String(given) === String(valueAt(rendered, at))) continue;
-    const text = `${field}: ${JSON.stringify(valueAt(rendered, at))}${given === undefined ? '' : ` (written ${JSON.stringify(given)})`}`;
+    const text = `${field}: ${flow(valueAt(rendered, at))}${given === undefined ? '' : ` (written ${flow(given)})`}`;
     if (role === undefined) jobWide.push(text);
     else perRole.set(text, [...perRole.get(text) ?? [], role]);
   }
@@ -424,6 +424,13 @@ function defaultedFields(doc: any, rendered: any, patches: readonly Patch[], rep
   if (fields.length === 0) return undefined;
   return 'Upstream\'s defaulting (or reading a quantity) gives the job these anyway, and the construct writes them, so the '
     + `synthesized YAML has them where the input has not: ${fields.join('; ')}`;
+}
+
+/** A value as YAML's flow style writes it, scalars bare (`{containerPort: 23456, name: pytorchjob-port}`): a quantity's quotes are no matter. */
+function flow(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(flow).join(', ')}]`;
+  if (isMap(value)) return `{${Object.entries(value).map(([k, v]) => `${k}: ${flow(v)}`).join(', ')}}`;
+  return String(value);
 }
 
 /**

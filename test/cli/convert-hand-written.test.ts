@@ -43,7 +43,7 @@ test('the PyTorchJob: 57 lines by its L2 (160 by its L1 before), its shared memo
   const { code } = convertFile('pytorchjob.yaml').conversion;
   expect(code.split('\n').length).toBe(57);
   expect(code).toContain('    sharedMemory: Size.gibibytes(64),\n');
-  expect(code).toContain('// template.spec.volumes.0.emptyDir.sizeLimit: "65536Mi" (written "64Gi") in Master and Worker.');
-  expect(code).toContain('synthesized YAML has them where the input has not: spec.nprocPerNode: "auto";');
+  expect(code).toContain('// template.spec.volumes.0.emptyDir.sizeLimit: 65536Mi (written 64Gi) in Master and Worker.');
+  expect(code).toContain('synthesized YAML has them where the input has not: spec.nprocPerNode: auto;');
   expect(code.match(/JsonPatch\.remove/g)!.length).toBe(6);
 });

@@ -1,6 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { LINT_RULES } from '../../src/cli/rules';
+import { runCli } from '../cli/run-cli';
 
 /**
  * Statements that several pages make about one fact must agree. Each fact is registered once, with
@@ -41,6 +42,56 @@ function statements(claim: Claim): Array<{ page: string; value: string; words: s
   return out;
 }
 
+/**
+ * Whether `plan` reads flavors' node labels, asked of the command: a job of 8 GPUs whose pods select
+ * the h100 nodes, on a ClusterQueue with 4 GPUs of h100 and 8 of a100, is never admitted only if the
+ * labels are matched; without its selector (the control) it fits the a100 flavor either way.
+ */
+function planMatchesNodeLabels(): string {
+  const never = (yaml: string) => /never admitted/i.test(runCli(['plan', '--format', 'text', '-'], yaml).stdout);
+  const control = never(SELECTING_H100.replace(/^ *nodeSelector:.*\n/m, ''));
+  expect(control).toBe(false);
+  return never(SELECTING_H100) ? 'yes' : 'no';
+}
+const SELECTING_H100 = `apiVersion: kueue.x-k8s.io/v1beta2
+kind: ResourceFlavor
+metadata: {name: h100}
+spec: {nodeLabels: {example.com/gpu: h100}}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ResourceFlavor
+metadata: {name: a100}
+spec: {nodeLabels: {example.com/gpu: a100}}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata: {name: team}
+spec:
+  namespaceSelector: {}
+  resourceGroups:
+    - coveredResources: [nvidia.com/gpu]
+      flavors:
+        - {name: h100, resources: [{name: nvidia.com/gpu, nominalQuota: 4}]}
+        - {name: a100, resources: [{name: nvidia.com/gpu, nominalQuota: 8}]}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: LocalQueue
+metadata: {name: team, namespace: vision}
+spec: {clusterQueue: team}
+---
+apiVersion: kubeflow.org/v1
+kind: PyTorchJob
+metadata: {name: resnet, namespace: vision, labels: {kueue.x-k8s.io/queue-name: team}}
+spec:
+  pytorchReplicaSpecs:
+    Master:
+      replicas: 1
+      template:
+        spec:
+          nodeSelector: {example.com/gpu: h100}
+          containers: [{name: pytorch, image: "p:1", resources: {limits: {nvidia.com/gpu: 8}}}]
+`;
+
 const engines = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).engines.node as string;
 
 const CLAIMS: readonly Claim[] = [
@@ -58,6 +109,7 @@ const CLAIMS: readonly Claim[] = [
       ],
     },
     statedOn: ['docs/cli.md', 'docs/kueue.md'],
+    truth: planMatchesNodeLabels,
   },
   {
     fact: 'from which Node.js version does the package run?',

@@ -2,7 +2,8 @@
  * `convert` on jobs written by hand as a user would (test/cli/fixtures/hand-written: a PyTorchJob of
  * a Master and three workers with eight GPUs each, shared memory in Gi, the accelerator's toleration
  * left out, Istio opted out; a TFJob of a parameter server and four GPU workers, restartPolicy
- * OnFailure): each is said by its L2 construct, the module synthesizes the same job (after
+ * OnFailure; an MPIJob of a launcher and two GPU workers; an XGBoostJob of a master and three
+ * workers): each is said by its L2 construct, the module synthesizes the same job (after
  * upstream's defaulting, as the round-trip test compares), and the comment beside the job names
  * what the construct writes that the input left to upstream's defaulting.
  */
@@ -22,6 +23,8 @@ const convertFile = (file: string) => {
 test.each([
   ['pytorchjob.yaml', 'kubeflow.org/v1 PyTorchJob', 'DistributedPyTorch'],
   ['tfjob.yaml', 'kubeflow.org/v1 TFJob', 'ParameterServerTF'],
+  ['mpijob.yaml', 'kubeflow.org/v1 MPIJob', 'MpiAllReduce'],
+  ['xgboostjob.yaml', 'kubeflow.org/v1 XGBoostJob', 'DistributedXGBoost'],
 ])('%s converts to its L2 construct and synthesizes the same job', (file, kind, construct) => {
   const { expected, conversion } = convertFile(file);
   expect(conversion.tiers).toEqual([{ kind, tier: 'l2+patch', objects: 1 }]);

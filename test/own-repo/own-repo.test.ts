@@ -2,7 +2,7 @@ import { SpawnSyncReturns } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as yaml from 'js-yaml';
-import { blocks, bash as run, followGuide, guide, userEnv as envOf, workspace } from './guide-app';
+import { bash, blocks, followGuide, guide, userEnv as envOf, workspace } from './guide-app';
 import { expectValidManifests } from '../harness';
 
 /**
@@ -17,7 +17,6 @@ const all = blocks();
 const ws = workspace();
 const { work, app } = ws;
 const userEnv = () => envOf(ws.home);
-const bash = run;
 
 afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
 

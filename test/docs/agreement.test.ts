@@ -92,7 +92,8 @@ spec:
           containers: [{name: pytorch, image: "p:1", resources: {limits: {nvidia.com/gpu: 8}}}]
 `;
 
-const engines = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).engines.node as string;
+const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+const engines = pkg.engines.node as string;
 
 const CLAIMS: readonly Claim[] = [
   {
@@ -123,6 +124,13 @@ const CLAIMS: readonly Claim[] = [
     says: /node-version: (\d+)/,
     statedOn: ['docs/cli.md', 'docs/own-repo.md'],
   },
+  // The versions a page tells users to install are the ones the library is built and tested with.
+  ...['cdk8s', 'cdk8s-plus-28', 'constructs'].map((name): Claim => ({
+    fact: `which version of ${name} do the pages install?`,
+    says: new RegExp(`(?<![\\w-])${name.replace(/[.-]/g, '\\$&')}@(\\d+\\.\\d+\\.\\d+)`),
+    statedOn: ['docs/own-repo.md'],
+    truth: () => pkg.devDependencies[name],
+  })),
   ...['kubernetes', 'jobset', 'trainer', 'training-operator', 'notebooks', 'kueue', 'library'].map((source): Claim => ({
     fact: `how many rules of the ${source} source does \`cdk8s-kubeflow rules\` list?`,
     // docs/cli.md's table row, `| Kubernetes (`kubernetes`) | 122 |`.

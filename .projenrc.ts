@@ -1,4 +1,5 @@
 import { cdk8s, javascript } from 'projen';
+import { linkedFiles } from './projenrc/linked-files';
 
 const project = new cdk8s.ConstructLibraryCdk8s({
   name: 'cdk8s-kubeflow',
@@ -143,10 +144,13 @@ project.addTask('synth', {
 // test reports, synthesized examples, scratch folders) stays out. The compiled library with its
 // declarations and source maps (the maps make the stack of an internal error point into src/),
 // the jsii assembly, the launcher, and the README, licence and API reference; npm adds
-// package.json. docs/ is read on the repository (the README links it); `--help` is the page that
-// ships. test/npm-package.test.ts packs a tree full of junk and checks the exact list.
+// package.json. And the pages the README links to, with what they link to in docs/ and examples/
+// (projenrc/linked-files.ts), so its links work where users read it: in node_modules and on the
+// registry's page. A page newly linked needs `npx projen`; test/npm-package.test.ts packs a tree
+// full of junk, checks the exact list and that every relative link resolves inside the tarball.
 project.package.addField('files', [
   'lib/**/*.js', 'lib/**/*.d.ts', 'lib/**/*.js.map', '!lib/src/cli/**', '.jsii', 'bin/cdk8s-kubeflow', 'README.md', 'LICENSE', 'API.md',
+  ...linkedFiles(__dirname),
 ]);
 
 // The command's modules import js-yaml, a dev dependency: the compile bundles it into the command's

@@ -9,7 +9,11 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 
+import { linkedFiles, relativeLinks } from '../projenrc/linked-files';
+
 const ROOT = path.join(__dirname, '..');
+/** The tarball's files, as the packing test lists them. */
+const packed: string[] = [];
 
 /** Junk a working tree gathers: test and build outputs, scratch folders, logs, a stray file. */
 const JUNK: { [file: string]: string } = {
@@ -66,10 +70,14 @@ describe('the npm tarball', () => {
     expect(pack.status).toBe(0);
     const files: string[] = JSON.parse(pack.stdout)[0].files.map((f: { path: string }) => f.path).sort();
 
-    // Outside lib/: exactly these.
+    packed.push(...files);
+    // Outside lib/: exactly these, and the pages the README links to with what they link to
+    // (projenrc/linked-files.ts; the junk docs/draft.md is linked from nowhere).
     expect(files.filter(f => !f.startsWith('lib/'))).toEqual([
-      '.jsii', 'API.md', 'LICENSE', 'README.md', 'bin/cdk8s-kubeflow', 'package.json',
-    ]);
+      '.jsii', 'API.md', 'LICENSE', 'README.md', 'bin/cdk8s-kubeflow', ...linkedFiles(ROOT), 'package.json',
+    ].sort());
+    expect(files).toEqual(expect.arrayContaining(['docs/cli.md', 'docs/own-repo.md', 'docs/kueue.md', 'examples/pytorch-production.ts']));
+    expect(files).not.toContain('docs/draft.md');
     // In lib/: every compiled module with its declarations and source map, and nothing else, but
     // the command's modules: it ships as one bundle, lib/cli/cdk8s-kubeflow.js (scripts/bundle-cli.ts).
     const compiled = walk(path.join(ROOT, 'lib')).map(f => `lib/${f}`).filter(f => /\.(js|d\.ts|js\.map)$/.test(f))
@@ -83,6 +91,17 @@ describe('the npm tarball', () => {
     expect(files).not.toContain('lib/src/index.js.map');
     expect(files).toEqual(expect.arrayContaining(['lib/src/index.js', 'lib/src/index.d.ts', 'lib/cli/cdk8s-kubeflow.js', 'lib/imports/kubeflow.js']));
     expect(files.filter(f => f.startsWith('lib/cli/'))).toEqual(['lib/cli/cdk8s-kubeflow.js']);
+  });
+
+  test('every relative link of the README and of the pages shipped with it resolves to a file in the tarball (run `npx projen` after linking a new page)', () => {
+    expect(packed.length).toBeGreaterThan(0);
+    const inTarball = new Set(packed);
+    const pages = packed.filter(f => f === 'README.md' || (f.startsWith('docs/') && f.endsWith('.md')));
+    expect(pages.length).toBeGreaterThan(15);
+    const dead = pages.flatMap(page => relativeLinks(fs.readFileSync(path.join(ROOT, page), 'utf8'))
+      .map(link => ({ page, link, target: path.posix.normalize(path.posix.join(path.posix.dirname(page), link)) }))
+      .filter(l => !inTarball.has(l.target) && !inTarball.has(`${l.target.replace(/\/$/, '')}/README.md`)));
+    expect(dead).toEqual([]);
   });
 
   test('has no dependency: the library needs only its peers, and the command carries its parser in its bundle', () => {

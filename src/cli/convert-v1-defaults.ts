@@ -17,7 +17,8 @@
  * - Kubernetes reads a quantity written as a number and as a string alike (`resource.Quantity`),
  *   a pod template's `metadata: {}` like none (`PodTemplateSpec.ObjectMeta` is a struct), and a
  *   claim volume's or a volume mount's `readOnly: false` like none (plain bools in
- *   `PersistentVolumeClaimVolumeSource` and `VolumeMount`).
+ *   `PersistentVolumeClaimVolumeSource` and `VolumeMount`), and an emptyDir's `sizeLimit` in Gi
+ *   like the same size in Mi (`resource.Quantity`; cdk8s-plus writes sizes in Mi).
  */
 import { isObject as isMap } from '../rules/kubernetes/names';
 import { TRAINING_JOB_REPLICA_KEYS } from '../rules/kubernetes/replica-keys';
@@ -92,6 +93,9 @@ export function withUpstreamDefaults(doc: any): any {
     }
     for (const v of Array.isArray(template.spec?.volumes) ? template.spec.volumes : []) {
       if (isMap(v?.persistentVolumeClaim) && v.persistentVolumeClaim.readOnly === false) delete v.persistentVolumeClaim.readOnly;
+      // cdk8s-plus writes an emptyDir's size in Mi: 64Gi and 65536Mi are one quantity to Kubernetes.
+      const gi = isMap(v?.emptyDir) ? /^([1-9]\d*)Gi$/.exec(String(v.emptyDir.sizeLimit)) : null;
+      if (gi !== null) v.emptyDir.sizeLimit = `${Number(gi[1]) * 1024}Mi`;
     }
   }
   return job;

@@ -228,17 +228,20 @@ export function v1JobL2(doc: any, chart: string, id: string, findings: readonly 
   if (distinct > MAX_PATCHES) {
     return { cannot: `the ${construct} construct does not say ${fields.map(p => p.field).join(', ')} (${distinct} fields, one patched alike in several pods counted once; convert patches at most ${MAX_PATCHES})` };
   }
+  const defaulted = defaultedFields(doc, rendered, patches, replicaKey);
+  const note = defaulted === undefined ? '' : `${commentLines(defaulted, '').join('\n')}\n`;
   const code = `new ${construct}(${chart}, ${quoteString(id)}, ${print(object(props))})`;
   const patchLines = patches.flatMap(p => [...commentLines(p.reason, '  '), `  ${patchCode(p)},`]);
   if (patches.length > 0) imports.add('cdk8s JsonPatch');
   if (claims.length === 0) {
     const statement = patches.length === 0 ? `${code};` : [`${code}.apiObject.addJsonPatch(`, ...patchLines, ');'].join('\n');
-    return { code: statement, imports: [...imports], patched: patches.length > 0 };
+    return { code: `${note}${statement}`, imports: [...imports], patched: patches.length > 0 };
   }
   // Mounts are calls on the job: a block gives it a name of its own.
   imports.add('cdk8s-plus-28 PersistentVolumeClaim');
   imports.add('cdk8s-plus-28 Volume');
   const lines = [
+    ...note === '' ? [] : [note.trimEnd()],
     '{',
     `  const job = ${code.replace(/\n/g, '\n  ')};`,
     ...claims.flatMap(c => mountCode(c, chart, id).map(l => `  ${l}`)),
@@ -382,6 +385,9 @@ function patchesFor(doc: any, rendered: any, replicaKey: string): Patch[] {
       out.push({ op: 'remove', path, hardening: true, field, reason: `The input mounts the service account token in the ${role} pods; the construct leaves it unmounted unless a service account is named` });
     } else if (value === undefined && role !== undefined && last === 'securityContext' && path[path.length - 3] === 'containers') {
       out.push({ op: 'remove', path, hardening: true, field, reason: `The input gives the ${role} container no security context; the construct forbids privilege escalation and privileged mode` });
+    } else if (value === undefined && role !== undefined && last === 'tolerations' && path.length === 6) {
+      // Like the hardening, the construct's own addition rather than a field it cannot say: not counted.
+      out.push({ op: 'remove', path, hardening: true, field, reason: `The construct lets the ${role} pods tolerate their accelerator's taint, which the input leaves out` });
     } else if (value === undefined) {
       const what = role !== undefined && last === 'tolerations' ? `lets the ${role} pods tolerate their accelerator's taint`
         : field === 'spec.mainContainer' ? 'names the container mpirun execs into (spec.mainContainer)' : `writes ${field}`;
@@ -391,6 +397,40 @@ function patchesFor(doc: any, rendered: any, replicaKey: string): Patch[] {
     }
   }
   return out;
+}
+
+/**
+ * What the construct writes that the input as written has not, and upstream's defaulting writes
+ * anyway (convert-v1-defaults.ts), as a comment beside the object: a reviewer of the synthesized
+ * YAML sees these fields appear and reads why; undefined when there are none. The fields a patch
+ * sets are left out (the patch has its own comment).
+ */
+function defaultedFields(doc: any, rendered: any, patches: readonly Patch[], replicaKey: string): string | undefined {
+  const patched = patches.map(p => p.path.join('/'));
+  const jobWide: string[] = [];
+  const perRole = new Map<string, string[]>();
+  for (const at of differences(doc, rendered)) {
+    if (patched.some(p => at.join('/').startsWith(p))) continue;
+    const role = at[0] === 'spec' && at[1] === replicaKey ? at[2] : undefined;
+    const field = role === undefined ? at.join('.') : at.slice(3).join('.');
+    const given = valueAt(doc, at);
+    // A quantity as a number here and a string there: the prediction spells it so, the construct as written.
+    if (given !== undefined && typeof given !== 'object' && String(given) === String(valueAt(rendered, at))) continue;
+    const text = `${field}: ${flow(valueAt(rendered, at))}${given === undefined ? '' : ` (written ${flow(given)})`}`;
+    if (role === undefined) jobWide.push(text);
+    else perRole.set(text, [...perRole.get(text) ?? [], role]);
+  }
+  const fields = [...new Set(jobWide), ...[...perRole].map(([f, roles]) => `${f} in ${roles.join(' and ')}`)];
+  if (fields.length === 0) return undefined;
+  return 'Upstream\'s defaulting (or reading a quantity) gives the job these anyway, and the construct writes them, so the '
+    + `synthesized YAML has them where the input has not: ${fields.join('; ')}`;
+}
+
+/** A value as YAML's flow style writes it, scalars bare (`{containerPort: 23456, name: pytorchjob-port}`): a quantity's quotes are no matter. */
+function flow(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(flow).join(', ')}]`;
+  if (isMap(value)) return `{${Object.entries(value).map(([k, v]) => `${k}: ${flow(v)}`).join(', ')}}`;
+  return String(value);
 }
 
 /**

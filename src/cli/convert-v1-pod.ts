@@ -132,7 +132,8 @@ export function mapPod(template: any, context: PodContext): PodMapping | undefin
     const mounts: unknown[] = [];
     const volumes: Array<{ name: string }> = [];
     if (storage.shm !== undefined) {
-      options.set('sharedMemory', said(ref(`Size.mebibytes(${storage.shm})`), ['cdk8s Size']));
+      const size = storage.shm % 1024 === 0 ? `Size.gibibytes(${storage.shm / 1024})` : `Size.mebibytes(${storage.shm})`;
+      options.set('sharedMemory', said(ref(size), ['cdk8s Size']));
       mounts.push({ mountPath: SHM.mountPath, name: SHM.name });
       volumes.push({ emptyDir: { medium: 'Memory', sizeLimit: `${storage.shm}Mi` }, name: SHM.name } as any);
     }

@@ -98,7 +98,9 @@ ApiObject that holds it as written, with a comment on each fallback. Standard er
 objects per kind and by what said them.
 
 Options:
-  --out FILE  write the module to FILE instead of standard output
+  --out FILE  write the module to FILE instead of standard output, and beside it main.ts (unless
+              there is one), the app's entry point: \`npx ts-node main.ts\` in that folder
+              writes the objects to dist/
   -h, --help  print this help
 
 ${PATHS}
@@ -369,15 +371,29 @@ function runConvert(args: readonly string[], io: Io): number {
     io.err(`cdk8s-kubeflow: ${e.message}\n`);
     return EXIT.FINDINGS;
   }
-  if (outs.length === 1) {
-    try {
-      fs.writeFileSync(outs[0], conversion.code);
-    } catch (e) {
-      throw new UsageError(`--out ${outs[0]}: ${(e as Error).message}`);
-    }
-  } else {
+  if (outs.length === 0) {
     io.out(conversion.code);
+    io.err(conversionSummary(conversion));
+    return EXIT.OK;
+  }
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { entryPoint, RUN_COMMAND } = require('./convert-entry') as typeof import('./convert-entry');
+  const entry = entryPoint(outs[0]);
+  const written = [outs[0]];
+  try {
+    fs.writeFileSync(outs[0], conversion.code);
+    if (entry !== undefined && !fs.existsSync(entry.file)) {
+      fs.writeFileSync(entry.file, entry.code);
+      written.push(entry.file);
+    }
+  } catch (e) {
+    throw new UsageError(`--out ${outs[0]}: ${(e as Error).message}`);
   }
   io.err(conversionSummary(conversion));
+  const folder = path.dirname(outs[0]);
+  const run = `${folder === '.' ? '' : `cd ${folder} && `}${RUN_COMMAND}`;
+  io.err(entry === undefined || written.length > 1
+    ? `cdk8s-kubeflow: wrote ${written.join(' and ')}; \`${run}\` writes the objects to dist/\n`
+    : `cdk8s-kubeflow: wrote ${outs[0]}; ${entry.file} is there already, so it was left as it is (it runs the module with \`${run}\` when it calls its default function)\n`);
   return EXIT.OK;
 }

@@ -63,7 +63,8 @@ const synthesized = new Map(converted.map(c => [c.name, synthesizeModule(c.conve
  * convert-v1-defaults.ts, as paths): replicas and restart policy of a replica spec, the framework
  * port, a resource request that equals its limit or a quantity spelled as a number, an empty pod
  * template metadata, a claim volume's or mount's `readOnly: false`, the run policy's
- * cleanPodPolicy, a PyTorchJob's nprocPerNode "auto", and the MPI launcher's service account.
+ * cleanPodPolicy, a PyTorchJob's nprocPerNode "auto", the MPI launcher's service account, and an
+ * emptyDir's sizeLimit in Gi written in Mi.
  */
 const ACCEPTED = [
   /^spec\/\w+ReplicaSpecs\/\w+\/(replicas|restartPolicy)$/,
@@ -74,6 +75,7 @@ const ACCEPTED = [
   /^spec\/runPolicy(\/cleanPodPolicy)?$/,
   /^spec\/nprocPerNode$/,
   /^spec\/mpiReplicaSpecs\/Launcher\/template\/spec\/serviceAccountName$/,
+  /^spec\/\w+ReplicaSpecs\/\w+\/template\/spec\/volumes\/\d+\/emptyDir\/sizeLimit$/,
 ];
 const moduleName = (name: string) => `${name.replace(/[^A-Za-z0-9]+/g, '_')}.ts`;
 

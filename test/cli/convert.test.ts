@@ -81,13 +81,36 @@ describe('several files', () => {
     expect(runCli(['convert', FIXTURES]).stdout).toBe(all.stdout);
   });
 
-  test('--out writes the module to the file and nothing to standard output', () => {
+  test('--out writes the module to the file, main.ts beside it, and names the command that runs them; nothing to standard output', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'convert-out-'));
     try {
       const out = path.join(dir, 'app.ts');
       const result = runCli(['convert', '--out', out, FIXTURES]);
-      expect(result).toEqual({ status: EXIT.OK, stdout: '', stderr: all.stderr });
+      const main = path.join(dir, 'main.ts');
+      expect(result).toEqual({
+        status: EXIT.OK,
+        stdout: '',
+        stderr: `${all.stderr}cdk8s-kubeflow: wrote ${out} and ${main}; \`cd ${dir} && npx ts-node main.ts\` writes the objects to dist/\n`,
+      });
       expect(fs.readFileSync(out, 'utf8')).toBe(all.stdout);
+      expect(fs.readFileSync(main, 'utf8')).toBe([
+        '// The entry point of the app cdk8s-kubeflow convert wrote: `npx ts-node main.ts` writes dist/.',
+        "import { StableFileNamesApp } from 'cdk8s-kubeflow';",
+        "import converted from './app';",
+        '',
+        'const app = new StableFileNamesApp();',
+        'converted(app);',
+        'app.synth();',
+        '',
+      ].join('\n'));
+      // A main.ts of the user's is left as it is, and the message says so.
+      fs.writeFileSync(main, '// mine\n');
+      const again = runCli(['convert', '--out', out, FIXTURES]);
+      expect(again.stderr.split('\n').slice(-2)).toEqual([
+        `cdk8s-kubeflow: wrote ${out}; ${main} is there already, so it was left as it is (it runs the module with \`cd ${dir} && npx ts-node main.ts\` when it calls its default function)`,
+        '',
+      ]);
+      expect(fs.readFileSync(main, 'utf8')).toBe('// mine\n');
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

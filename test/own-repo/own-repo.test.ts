@@ -1,77 +1,22 @@
-import { spawnSync, SpawnSyncReturns } from 'child_process';
+import { SpawnSyncReturns } from 'child_process';
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import * as yaml from 'js-yaml';
+import { bash, blocks, followGuide, guide, userEnv as envOf, workspace } from './guide-app';
 import { expectValidManifests } from '../harness';
 
 /**
- * Follows docs/own-repo.md literally: every block marked `<!-- own-repo: run -->` is run and every
- * block marked `<!-- own-repo: file <path> -->` is written, in page order, in one shell inside a
- * temporary folder of the system's (nowhere near this checkout), with `PACKAGE` set to the tarball
- * `npm pack` makes of this checkout (so `lib/` must be compiled: the test command compiles first).
- * The guide's app runs `node main.ts` through Node's type stripping, which the machine's Node 20
- * lacks, so the user's shell has Node 24 first on its PATH (scripts/node-binary.sh), whichever Node
- * runs jest.
+ * Follows docs/own-repo.md literally (guide-app.ts: every `run` block run and every `file` block
+ * written, in page order, in a temporary folder, with `PACKAGE` the tarball of this checkout).
  * Then it makes the guide's deliberate mistake (the findings, no stack trace) and runs the guide's
  * CI workflow, once on the committed output (passes) and once after a code change without a new
  * synth (fails). Needs no network beyond the npm registry, and not even that when the npm cache
  * holds the pinned versions.
  */
-const root = path.join(__dirname, '..', '..');
-const guide = fs.readFileSync(path.join(root, 'docs', 'own-repo.md'), 'utf8');
-
-interface Block { readonly kind: 'run' | 'file'; readonly file?: string; readonly code: string }
-
-function blocks(): Block[] {
-  const re = /^<!-- own-repo: (run|file (\S+)) -->\n```[^\n]*\n([\s\S]*?)^```$/gm;
-  return [...guide.matchAll(re)].map(m => (m[1] === 'run'
-    ? { kind: 'run', code: m[3] }
-    : { kind: 'file', file: m[2], code: m[3] }));
-}
-
-/** The guide as one bash script: run blocks as they are, file blocks as quoted here-documents. */
-function script(all: Block[]): string {
-  const steps = all.map(b => (b.kind === 'run' ? b.code
-    : `mkdir -p "$(dirname '${b.file}')"\ncat > '${b.file}' <<'OWN_REPO_FILE'\n${b.code}OWN_REPO_FILE\n`));
-  return ['set -euo pipefail', ...steps].join('\n');
-}
-
 const all = blocks();
-const work = fs.mkdtempSync(path.join(os.tmpdir(), 'own-repo-'));
-const app = path.join(work, 'ml-jobs');
-const home = path.join(work, 'home');
-fs.mkdirSync(home);
-const packed = path.join(work, 'packed');
-fs.mkdirSync(packed);
-
-/**
- * The environment of a new user's shell: no npm_* variables inherited from `npm test` (they would
- * point npm at this project), a home folder of its own (so no cdk8s-cli version cache hides an
- * upgrade check the guide should have turned off), the machine's npm cache with `prefer-offline`
- * so npm takes what the cache holds instead of asking the registry again, and a git identity.
- */
-const npmCache = process.env.npm_config_cache ?? path.join(os.homedir(), '.npm');
-const node24 = spawnSync(path.join(root, 'scripts', 'node-binary.sh'), ['24'], { encoding: 'utf8' }).stdout.trim();
-function userEnv(): NodeJS.ProcessEnv {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k)));
-  return {
-    ...env,
-    PATH: `${node24}${path.delimiter}${env.PATH}`,
-    HOME: home,
-    npm_config_cache: npmCache,
-    npm_config_prefer_offline: 'true',
-    npm_config_update_notifier: 'false',
-    GIT_AUTHOR_NAME: 'own-repo test',
-    GIT_AUTHOR_EMAIL: 'own-repo@example.com',
-    GIT_COMMITTER_NAME: 'own-repo test',
-    GIT_COMMITTER_EMAIL: 'own-repo@example.com',
-  };
-}
-
-function bash(code: string, cwd: string, env: NodeJS.ProcessEnv): SpawnSyncReturns<string> {
-  return spawnSync('bash', ['-c', code], { cwd, env, encoding: 'utf8', timeout: 300_000 });
-}
+const ws = workspace();
+const { work, app } = ws;
+const userEnv = () => envOf(ws.home);
 
 afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
 
@@ -99,20 +44,8 @@ test('the guide marks its steps and files', () => {
   ]);
 });
 
-/** `npm pack` of this checkout into a folder of the test's, as the guide says to make a tarball. */
-function pack(): string {
-  const result = spawnSync('npm', ['pack', '--pack-destination', packed, root], { cwd: work, env: userEnv(), encoding: 'utf8', timeout: 300_000 });
-  expect({ status: result.status, stderr: result.stderr.split('\n').filter(l => /ERR!/.test(l)) }).toEqual({ status: 0, stderr: [] });
-  const name = result.stdout.trim().split('\n').pop()!;
-  expect(name).toMatch(/^cdk8s-kubeflow-[\d.]+\.tgz$/);
-  return path.join(packed, name);
-}
-
 test('following the guide, with PACKAGE a tarball, synthesizes the PyTorchJob', () => {
-  // The guide packs the compiled library; `npm test` compiles first, a bare `npx jest` may not have.
-  const compiled = path.join(root, 'lib', 'src', 'index.js');
-  expect({ compiled: fs.existsSync(compiled), hint: 'run `npx projen compile` first' }).toEqual({ compiled: true, hint: 'run `npx projen compile` first' });
-  const result = bash(script(all), work, { ...userEnv(), PACKAGE: pack() });
+  const result = followGuide(ws);
   expect({ status: result.status, stderr: result.stderr }).toEqual({ status: 0, stderr: '' });
   // npm's own lines (`added N packages`), and nothing from the app: it writes its files quietly.
   expect(result.stdout).toMatch(/^\nadded \d+ packages in [\d.]+m?s\n\nadded \d+ packages in [\d.]+m?s\n$/);

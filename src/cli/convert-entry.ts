@@ -10,8 +10,11 @@ import * as path from 'path';
 /** The entry point's file name, beside the module. */
 export const ENTRY_POINT = 'main.ts';
 
-/** The command that runs the app, from the module's folder (the guide's app has ts-node). */
-export const RUN_COMMAND = `npx ts-node ${ENTRY_POINT}`;
+/**
+ * The command that runs the app, from the module's folder: Node's own type stripping (on by default
+ * from Node 22.18 and 23.6), as the guide's app runs its main.ts, so no compile step or ts-node.
+ */
+export const RUN_COMMAND = `node ${ENTRY_POINT}`;
 
 /** The entry point of the module at `moduleFile`, or undefined when the module is itself named main.ts. */
 export function entryPoint(moduleFile: string): { readonly file: string; readonly code: string } | undefined {
@@ -20,9 +23,10 @@ export function entryPoint(moduleFile: string): { readonly file: string; readonl
   return {
     file: path.join(path.dirname(moduleFile), ENTRY_POINT),
     code: [
-      '// The entry point of the app cdk8s-kubeflow convert wrote: `npx ts-node main.ts` writes dist/.',
+      `// The entry point of the app cdk8s-kubeflow convert wrote: \`${RUN_COMMAND}\` writes dist/.`,
       "import { StableFileNamesApp } from 'cdk8s-kubeflow';",
-      `import converted from './${name}';`,
+      "// A relative import names the .ts file, as Node's type stripping needs.",
+      `import converted from './${name}.ts';`,
       '',
       'const app = new StableFileNamesApp();',
       'converted(app);',

@@ -99,8 +99,8 @@ objects per kind and by what said them.
 
 Options:
   --out FILE  write the module to FILE instead of standard output, and beside it main.ts (unless
-              there is one), the app's entry point: \`npx ts-node main.ts\` in that folder
-              writes the objects to dist/
+              there is one), the app's entry point: \`node main.ts\` in that folder (Node
+              22.18 or newer) writes the objects to dist/
   -h, --help  print this help
 
 ${PATHS}

@@ -90,13 +90,14 @@ describe('several files', () => {
       expect(result).toEqual({
         status: EXIT.OK,
         stdout: '',
-        stderr: `${all.stderr}cdk8s-kubeflow: wrote ${out} and ${main}; \`cd ${dir} && npx ts-node main.ts\` writes the objects to dist/\n`,
+        stderr: `${all.stderr}cdk8s-kubeflow: wrote ${out} and ${main}; \`cd ${dir} && node main.ts\` writes the objects to dist/\n`,
       });
       expect(fs.readFileSync(out, 'utf8')).toBe(all.stdout);
       expect(fs.readFileSync(main, 'utf8')).toBe([
-        '// The entry point of the app cdk8s-kubeflow convert wrote: `npx ts-node main.ts` writes dist/.',
+        '// The entry point of the app cdk8s-kubeflow convert wrote: `node main.ts` writes dist/.',
         "import { StableFileNamesApp } from 'cdk8s-kubeflow';",
-        "import converted from './app';",
+        '// A relative import names the .ts file, as Node\'s type stripping needs.',
+        "import converted from './app.ts';",
         '',
         'const app = new StableFileNamesApp();',
         'converted(app);',
@@ -107,7 +108,7 @@ describe('several files', () => {
       fs.writeFileSync(main, '// mine\n');
       const again = runCli(['convert', '--out', out, FIXTURES]);
       expect(again.stderr.split('\n').slice(-2)).toEqual([
-        `cdk8s-kubeflow: wrote ${out}; ${main} is there already, so it was left as it is (it runs the module with \`cd ${dir} && npx ts-node main.ts\` when it calls its default function)`,
+        `cdk8s-kubeflow: wrote ${out}; ${main} is there already, so it was left as it is (it runs the module with \`cd ${dir} && node main.ts\` when it calls its default function)`,
         '',
       ]);
       expect(fs.readFileSync(main, 'utf8')).toBe('// mine\n');

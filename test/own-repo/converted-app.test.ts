@@ -26,7 +26,7 @@ test('convert --out writes app.ts and main.ts, prints the command, and the comma
     '  kubeflow.org/v1 PyTorchJob: 1 by its L2 construct with JSON patches',
     '  kubeflow.org/v1 TFJob: 1 by its L2 construct with JSON patches',
     '  kubeflow.org/v1 XGBoostJob: 1 by its L2 construct with JSON patches',
-    'cdk8s-kubeflow: wrote converted/app.ts and converted/main.ts; `cd converted && npx ts-node main.ts` writes the objects to dist/',
+    'cdk8s-kubeflow: wrote converted/app.ts and converted/main.ts; `cd converted && node main.ts` writes the objects to dist/',
     '',
   ].join('\n'));
   const command = /`([^`]+)`/.exec(converted.stderr)![1];

@@ -3,7 +3,7 @@
 // Only exports belong here: after jsii, scripts/lazy-entry.ts rewrites the compiled entry so that
 // each export loads its module on first use.
 export * from './common/accelerator';
-export * from './common/config-reader';
+export * from './config/config-reader';
 export * from './common/defaults';
 export * from './training/elastic';
 export * from './common/escape-hatch';

@@ -20,10 +20,12 @@ const LAYERS: ReadonlyArray<{ readonly layer: string; readonly folders: readonly
   { layer: 'trainer', folders: ['trainer'], uses: ['util', 'rules', 'boundary', 'common'] },
   { layer: 'notebooks', folders: ['notebooks'], uses: ['util', 'rules', 'boundary', 'common'] },
   { layer: 'kueue', folders: ['kueue'], uses: ['util', 'rules', 'boundary', 'common'] },
+  // Reads config values into the families' types, so it sits above them.
+  { layer: 'config', folders: ['config'], uses: ['util', 'rules', 'boundary', 'common', 'training', 'trainer', 'notebooks', 'kueue'] },
   { layer: 'cli', folders: ['cli'], uses: ['util', 'rules'] },
-  { layer: 'entry', folders: ['index.ts'], uses: ['util', 'rules', 'boundary', 'common', 'training', 'trainer', 'notebooks', 'kueue'] },
+  { layer: 'entry', folders: ['index.ts'], uses: ['util', 'rules', 'boundary', 'common', 'training', 'trainer', 'notebooks', 'kueue', 'config'] },
 ];
-const PUBLIC_FAMILIES = ['common', 'training', 'trainer', 'notebooks', 'kueue'];
+const PUBLIC_FAMILIES = ['common', 'training', 'trainer', 'notebooks', 'kueue', 'config'];
 
 interface Module { readonly file: string; readonly imports: ReadonlyArray<{ readonly target: string; readonly typeOnly: boolean }> }
 

@@ -121,7 +121,7 @@ export const CONSTRUCT_ONLY_CHECKS: readonly ExplainedCheck[] = [
   EXPLAINED('common.parse', 'common/parse.ts',
     ['refuseValue \'Parse.cpu\'', 'refuseValue \'Parse.count\'', 'refuseValue \'Parse.size\'', 'refuseValue \'Parse.duration\''], IN_CODE),
   EXPLAINED('common.parse-value', 'common/internal/parse-value.ts', ['finding key ?? \'value\'', 'refuseValue method'], IN_CODE),
-  EXPLAINED('common.config-reader', 'common/config-reader.ts', ['throw message', 'finding key'], IN_CODE),
+  EXPLAINED('config.config-reader', 'config/config-reader.ts', ['throw message', 'finding key'], IN_CODE),
   EXPLAINED('common.accelerator-parse', 'common/accelerator.ts', ['refuseValue \'Accelerator.parse\''], IN_CODE),
   EXPLAINED('common.accelerator-device', 'common/accelerator.ts', ['finding field'],
     'an Accelerator of 0 devices renders a valid limit of 0, so only the prop says a device was meant (a malformed resource name or a fraction is also found in the manifest, by k8s/resource-name and k8s/resource-integer)'),

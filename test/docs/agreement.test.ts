@@ -102,6 +102,7 @@ const CLAIMS: readonly Claim[] = [
       yes: [
         /`plan` count, for each podset, only the flavors Kueue \S+ would give its pods/,
         /[Tt]he flavors' node labels and taints are matched with the pods' selectors and tolerations/,
+        /[Tt]he flavors' node labels are matched with the pods' `nodeSelector`/,
       ],
       no: [
         /[Tt]he flavors' node labels and taints are not matched/,
@@ -113,10 +114,10 @@ const CLAIMS: readonly Claim[] = [
     truth: planMatchesNodeLabels,
   },
   {
-    fact: 'from which Node.js version does the package run?',
-    says: /Node\.js (\d+(?:\.\d+)*) or newer/,
-    statedOn: ['README.md'],
-    // package.json's engines field, `>= 20.16.0`, as the pages write it (no trailing .0).
+    fact: 'from which Node.js version does the library run, as supported?',
+    says: /Node\.js (\d+) (?:or|and) \d+(?::| are) the versions (?:the|this) library supports/,
+    statedOn: ['README.md', 'docs/own-repo.md'],
+    // package.json's engines field, `>= 22.0.0`, as the pages write it (no trailing .0).
     truth: () => /^>=\s*(\d+(?:\.\d+)*)$/.exec(engines)![1].replace(/(\.0)+$/, ''),
   },
   {

@@ -1,16 +1,16 @@
 import { Duration, Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { Accelerator } from './accelerator';
-import { refusedFinding, refusedValue } from './internal/parse-value';
-import { NcclDebug, RdmaDevice } from './networking';
-import { NodeHealth } from './node-health';
-import { Parse } from './parse';
-import { CleanPodPolicy, ManagedBy, RestartPolicy } from './run-policy';
-import { GangScheduler } from './scheduling';
-import { PodSecurity } from './security';
 import { checkConstructor } from '../boundary/constructor-checks';
 import { guardExports } from '../boundary/install';
+import { Accelerator } from '../common/accelerator';
+import { refusedFinding, refusedValue } from '../common/internal/parse-value';
+import { NcclDebug, RdmaDevice } from '../common/networking';
+import { NodeHealth } from '../common/node-health';
+import { Parse } from '../common/parse';
+import { CleanPodPolicy, ManagedBy, RestartPolicy } from '../common/run-policy';
+import { GangScheduler } from '../common/scheduling';
+import { PodSecurity } from '../common/security';
 import { PreemptionPolicy } from '../kueue/preemption-policy';
 import { QueueingStrategy } from '../kueue/queueing-strategy';
 import { FilterScope } from '../notebooks/workspace-activity';
@@ -136,6 +136,8 @@ export class ConfigReader extends Construct {
   }
 
   /**
+   * A RestartPolicy, as `RestartPolicy.parse` reads it.
+   *
    * @param value the config's value
    * @param key the configuration key it came from
    */
@@ -144,6 +146,8 @@ export class ConfigReader extends Construct {
   }
 
   /**
+   * A CleanPodPolicy, as `CleanPodPolicy.parse` reads it.
+   *
    * @param value the config's value
    * @param key the configuration key it came from
    */
@@ -152,6 +156,8 @@ export class ConfigReader extends Construct {
   }
 
   /**
+   * A ManagedBy, as `ManagedBy.parse` reads it.
+   *
    * @param value the config's value
    * @param key the configuration key it came from
    */
@@ -160,6 +166,8 @@ export class ConfigReader extends Construct {
   }
 
   /**
+   * A RdmaDevice, as `RdmaDevice.parse` reads it.
+   *
    * @param value the config's value
    * @param key the configuration key it came from
    */
@@ -168,6 +176,8 @@ export class ConfigReader extends Construct {
   }
 
   /**
+   * A NcclDebug, as `NcclDebug.parse` reads it.
+   *
    * @param value the config's value
    * @param key the configuration key it came from
    */
@@ -176,6 +186,8 @@ export class ConfigReader extends Construct {
   }
 
   /**
+   * A NodeHealth, as `NodeHealth.parse` reads it.
+   *
    * @param value the config's value
    * @param key the configuration key it came from
    */
@@ -184,6 +196,8 @@ export class ConfigReader extends Construct {
   }
 
   /**
+   * A GangScheduler, as `GangScheduler.parse` reads it.
+   *
    * @param value the config's value
    * @param key the configuration key it came from
    */
@@ -192,6 +206,8 @@ export class ConfigReader extends Construct {
   }
 
   /**
+   * A PodSecurity, as `PodSecurity.parse` reads it.
+   *
    * @param value the config's value
    * @param key the configuration key it came from
    */
@@ -200,6 +216,8 @@ export class ConfigReader extends Construct {
   }
 
   /**
+   * A FilterScope, as `FilterScope.parse` reads it.
+   *
    * @param value the config's value
    * @param key the configuration key it came from
    */
@@ -208,6 +226,8 @@ export class ConfigReader extends Construct {
   }
 
   /**
+   * A RedirectLevel, as `RedirectLevel.parse` reads it.
+   *
    * @param value the config's value
    * @param key the configuration key it came from
    */
@@ -216,6 +236,8 @@ export class ConfigReader extends Construct {
   }
 
   /**
+   * A PaddleMode, as `PaddleMode.parse` reads it.
+   *
    * @param value the config's value
    * @param key the configuration key it came from
    */
@@ -235,6 +257,8 @@ export class ConfigReader extends Construct {
   }
 
   /**
+   * A RendezvousBackend, as `RendezvousBackend.parse` reads it.
+   *
    * @param value the config's value
    * @param key the configuration key it came from
    */
@@ -243,6 +267,8 @@ export class ConfigReader extends Construct {
   }
 
   /**
+   * A SuccessPolicy, as `SuccessPolicy.parse` reads it.
+   *
    * @param value the config's value
    * @param key the configuration key it came from
    */
@@ -251,6 +277,8 @@ export class ConfigReader extends Construct {
   }
 
   /**
+   * A PreemptionPolicy, as `PreemptionPolicy.parse` reads it.
+   *
    * @param value the config's value
    * @param key the configuration key it came from
    */
@@ -259,6 +287,8 @@ export class ConfigReader extends Construct {
   }
 
   /**
+   * A QueueingStrategy, as `QueueingStrategy.parse` reads it.
+   *
    * @param value the config's value
    * @param key the configuration key it came from
    */

@@ -18,11 +18,11 @@
  *   npx ts-node --project tsconfig.dev.json bench/startup.ts [runs, default 11] [--no-write]
  */
 import { spawnSync } from 'child_process';
-import { isDeepStrictEqual } from 'util';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { parseAllDocuments } from 'yaml';
+import { isDeepStrictEqual } from 'util';
+import * as jsYaml from 'js-yaml';
 import { ROOT, fmtMs, log, median } from './util';
 
 /** Ten jobs, the guide's way on Node 24, within this many times one Helm process (issue 42). */
@@ -46,32 +46,60 @@ export const STAGE_NAMES: Record<Stage, string> = {
   app: 'synth: the rules, the schema, YAML and the files',
 };
 
+/** Medians over the rounds of one case: wall time, and CPU time (the process and its children). */
+export interface Figure {
+  readonly ms: number;
+  readonly cpuMs: number;
+}
+
+/** Extra ways to run the app, where the Node runs them. */
+export const VARIANTS = {
+  cacheOff: 'the app with NODE_DISABLE_COMPILE_CACHE=1 (Node 22.1+: no compile cache, as before the library enabled it)',
+  cacheEnv: 'the app with NODE_COMPILE_CACHE set (Node 22.1+: every module cached, cdk8s and cdk8s-plus-28 too)',
+  typeStripped: '`node main.ts` (Node 22.18+: type stripping, no compile step)',
+} as const;
+export type VariantKey = keyof typeof VARIANTS;
+
 export interface NodeFigures {
   readonly version: string;
-  /** Median ms of each stage's whole process, per N (the `app` stage is the guide's app). */
-  readonly stages: Record<number, Record<Stage, number>>;
+  /** Each stage's whole process, per N (the `app` stage is the guide's app). */
+  readonly stages: Record<number, Record<Stage, Figure>>;
   /** `cdk8s synth` running the app, per N. */
-  readonly cdk8sSynth: Record<number, number>;
-  /** The app run with NODE_COMPILE_CACHE set for the whole process (Node 22.1 and later), per N. */
-  readonly compileCacheEnv?: Record<number, number>;
-  /** The app as main.ts run by Node's type stripping (Node 22.18 and later), per N. */
-  readonly typeStripped?: Record<number, number>;
+  readonly cdk8sSynth: Record<number, Figure>;
+  /** The variants this Node runs, per N. */
+  readonly variants: Partial<Record<VariantKey, Record<number, Figure>>>;
 }
 
 export interface StartupResult {
   readonly runs: number;
   readonly helmVersion: string;
-  /** Median ms of one `helm template` process, per N. */
-  readonly helm: Record<number, number>;
+  /** One `helm template` process, per N. */
+  readonly helm: Record<number, Figure>;
   readonly nodes: NodeFigures[];
 }
 
-function run(command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): { status: number | null; out: string; err: string; ms: number } {
+interface Ran { readonly status: number | null; readonly out: string; readonly err: string; readonly ms: number; readonly cpuMs: number }
+
+/**
+ * Runs a command under bash, whose `times` then prints the CPU time of the command and its
+ * children (user + system, to the millisecond) on a third pipe: on a shared machine the wall time
+ * also counts the waits for a core, which CPU time leaves out. bash's own start is in the wall time
+ * of every case alike (a few ms).
+ */
+function run(command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Ran {
   const start = process.hrtime.bigint();
-  const r = spawnSync(command, args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, ...options });
+  const r = spawnSync('bash', ['-c', '"$@"; s=$?; times >&3; exit $s', 'bash', command, ...args], {
+    encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe', 'pipe'], ...options,
+  });
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
-  if (r.error) return { status: null, out: '', err: String(r.error), ms };
-  return { status: r.status, out: r.stdout, err: r.stderr, ms };
+  if (r.error) return { status: null, out: '', err: String(r.error), ms, cpuMs: NaN };
+  // `times` prints the shell's own user and system time, then its children's: "0m0.123s 0m0.045s".
+  const children = String(r.output[3] ?? '').trim().split('\n')[1] ?? '';
+  const cpuMs = children.split(/\s+/).reduce((sum, t) => {
+    const m = /^(\d+)m([\d.]+)s$/.exec(t);
+    return m ? sum + (Number(m[1]) * 60 + Number(m[2])) * 1000 : NaN;
+  }, 0);
+  return { status: r.status, out: r.stdout, err: r.stderr, ms, cpuMs };
 }
 
 /** The Helm binary, built from its module on first use; or why there is none. */
@@ -171,7 +199,7 @@ function setUpApp(dir: string): void {
   for (const n of STARTUP_NS) fs.writeFileSync(path.join(dir, `values-${n}.yaml`), `names:\n${jobNames(n).map(j => `  - ${j}\n`).join('')}`);
 }
 
-const documents = (text: string) => parseAllDocuments(text).map(d => d.toJSON()).filter(d => d !== null);
+const documents = (text: string) => jsYaml.loadAll(text).filter(d => d !== null && d !== undefined);
 
 /** The fairness check: Helm renders exactly the documents the app writes. */
 function assertSameJobs(helm: string, node: string, dir: string, n: number): void {
@@ -198,42 +226,45 @@ export function measureStartup(runs = 11): StartupResult | string {
     const nodes = nodeBinaries();
     for (const n of STARTUP_NS) assertSameJobs(helm, nodes[0], dir, n);
     const versions = nodes.map(node => run(node, ['--version']).out.trim());
-    const major = (v: string) => Number(/^v(\d+)/.exec(v)?.[1]);
-    const minor = (v: string) => Number(/^v\d+\.(\d+)/.exec(v)?.[1]);
-    // Each case: a name and a function that runs one process and returns its wall time.
-    const cases: Array<{ key: string; once: () => number }> = [];
+    // Each case: a name and a function that runs one process and returns its times.
+    const cases: Array<{ key: string; once: () => Ran }> = [];
     const cacheRoot = path.join(dir, 'compile-cache');
     fs.mkdirSync(path.join(cacheRoot, 'tmp'), { recursive: true });
-    const timed = (command: string, args: string[], env: NodeJS.ProcessEnv): number => {
+    const timed = (command: string, args: string[], env: NodeJS.ProcessEnv): Ran => {
       const r = run(command, args, { cwd: dir, env });
       if (r.status !== 0) throw new Error(`${command} ${args.join(' ')} exited with ${r.status}: ${r.err}${r.out}`);
-      return r.ms;
+      return r;
     };
     const baseEnv = (node: string, n: number): NodeJS.ProcessEnv => {
       const env: NodeJS.ProcessEnv = { ...process.env, JOBS: String(n), PATH: `${path.dirname(node)}${path.delimiter}${process.env.PATH}`, CDK8S_CHECK_UPGRADE: 'false' };
-      // A compile cache the library enables goes under os.tmpdir(): this run's own folder, so the
+      // The compile cache the library enables goes under os.tmpdir(): this run's own folder, so the
       // warm-up writes it and the recorded runs find it, as a user's second run does.
       delete env.NODE_COMPILE_CACHE;
+      delete env.NODE_DISABLE_COMPILE_CACHE;
       env.TMPDIR = path.join(cacheRoot, 'tmp');
       return env;
+    };
+    const variants = (v: string): VariantKey[] => {
+      const [major, minor] = v.slice(1).split('.').map(Number);
+      const atLeast = (m: number, n: number) => major > m || (major === m && minor >= n);
+      return [...(atLeast(22, 1) ? ['cacheOff', 'cacheEnv'] as const : []), ...(atLeast(22, 18) ? ['typeStripped'] as const : [])];
     };
     nodes.forEach((node, i) => {
       const v = versions[i];
       for (const n of STARTUP_NS) {
         for (const stage of STAGES) cases.push({ key: `${v}/${n}/${stage}`, once: () => timed(node, [`${stage}.js`], baseEnv(node, n)) });
         cases.push({ key: `${v}/${n}/cdk8s-synth`, once: () => timed(path.join(ROOT, 'node_modules', '.bin', 'cdk8s'), ['synth', '--no-check-upgrade'], baseEnv(node, n)) });
-        if (major(v) > 22 || (major(v) === 22 && minor(v) >= 1)) {
-          cases.push({ key: `${v}/${n}/compile-cache-env`, once: () => timed(node, ['app.js'], { ...baseEnv(node, n), NODE_COMPILE_CACHE: path.join(cacheRoot, `env-${v}`) }) });
-        }
-        if (major(v) > 22 || (major(v) === 22 && minor(v) >= 18)) {
-          cases.push({ key: `${v}/${n}/type-stripped`, once: () => timed(node, ['main.ts'], baseEnv(node, n)) });
+        for (const variant of variants(v)) {
+          const env = variant === 'cacheOff' ? { ...baseEnv(node, n), NODE_DISABLE_COMPILE_CACHE: '1' }
+            : variant === 'cacheEnv' ? { ...baseEnv(node, n), NODE_COMPILE_CACHE: path.join(cacheRoot, 'env') } : baseEnv(node, n);
+          cases.push({ key: `${v}/${n}/${variant}`, once: () => timed(node, [variant === 'typeStripped' ? 'main.ts' : 'app.js'], env) });
         }
       }
     });
     for (const n of STARTUP_NS) cases.push({ key: `helm/${n}`, once: () => timed(helm, ['template', 'bench', CHART, '-f', `values-${n}.yaml`], process.env) });
     log(`start-up against Helm: ${cases.length} cases, ${runs} rounds`);
     for (const c of cases) c.once();
-    const times = new Map<string, number[]>(cases.map(c => [c.key, []]));
+    const times = new Map<string, Ran[]>(cases.map(c => [c.key, []]));
     for (let round = 0; round < runs; round++) {
       // The order rotates every round, so drift on a shared machine hits every case alike.
       for (let k = 0; k < cases.length; k++) {
@@ -241,18 +272,17 @@ export function measureStartup(runs = 11): StartupResult | string {
         times.get(c.key)!.push(c.once());
       }
     }
-    const med = (key: string) => median(times.get(key) ?? []);
-    const perN = (f: (n: number) => number) => Object.fromEntries(STARTUP_NS.map(n => [n, f(n)])) as Record<number, number>;
+    const fig = (key: string): Figure => ({ ms: median(times.get(key)!.map(r => r.ms)), cpuMs: median(times.get(key)!.map(r => r.cpuMs)) });
+    const perN = (f: (n: number) => Figure) => Object.fromEntries(STARTUP_NS.map(n => [n, f(n)])) as Record<number, Figure>;
     return {
       runs,
       helmVersion,
-      helm: perN(n => med(`helm/${n}`)),
+      helm: perN(n => fig(`helm/${n}`)),
       nodes: versions.map(v => ({
         version: v,
-        stages: Object.fromEntries(STARTUP_NS.map(n => [n, Object.fromEntries(STAGES.map(s => [s, med(`${v}/${n}/${s}`)]))])) as Record<number, Record<Stage, number>>,
-        cdk8sSynth: perN(n => med(`${v}/${n}/cdk8s-synth`)),
-        compileCacheEnv: times.has(`${v}/1/compile-cache-env`) ? perN(n => med(`${v}/${n}/compile-cache-env`)) : undefined,
-        typeStripped: times.has(`${v}/1/type-stripped`) ? perN(n => med(`${v}/${n}/type-stripped`)) : undefined,
+        stages: Object.fromEntries(STARTUP_NS.map(n => [n, Object.fromEntries(STAGES.map(s => [s, fig(`${v}/${n}/${s}`)]))])) as Record<number, Record<Stage, Figure>>,
+        cdk8sSynth: perN(n => fig(`${v}/${n}/cdk8s-synth`)),
+        variants: Object.fromEntries(variants(v).map(k => [k, perN(n => fig(`${v}/${n}/${k}`))])),
       })),
     };
   } finally {
@@ -260,43 +290,71 @@ export function measureStartup(runs = 11): StartupResult | string {
   }
 }
 
-/** The section of docs/benchmarks.md (and the printed table). */
+const both = (f: Figure) => `${fmtMs(f.ms)} (CPU ${fmtMs(f.cpuMs)})`;
+const times = (a: Figure, b: Figure) => `${(a.ms / b.ms).toFixed(2)}× (CPU ${(a.cpuMs / b.cpuMs).toFixed(2)}×)`;
+
+/** Whether a Node's ten jobs carry the verdict: Node 24, as issue 42 sets it. */
+export const judged = (version: string, n: number) => n === 10 && /^v24\./.test(version);
+
+/** The section of docs/benchmarks.md (and what the script prints). */
 export function startupSection(r: StartupResult | string): string[] {
   if (typeof r === 'string') return ['## Start-up against Helm (row 9)', '', `Skipped: ${r}.`, ''];
-  const x = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
   const lines = [
     '## Start-up against Helm (row 9)',
     '',
-    `Whole processes, medians of ${r.runs} alternating rounds after a warm-up (bench/startup.ts). Helm: ${r.helmVersion}, built from \`${HELM_MODULE}@${HELM_VERSION}\`, rendering bench/helm-chart/ (the same PyTorchJobs, asserted). The app is the own-repo guide's main.ts with N jobs, compiled to JavaScript.`,
+    `Whole processes timed from the bench (wall time, and in parentheses the CPU time of the process and its children), medians of ${r.runs} rounds after a warm-up, every case in every round, the order rotating (bench/startup.ts). The app is the own-repo guide's main.ts with N jobs named resnet-0, resnet-1, ..., run as JavaScript (\`node app.js\`). Helm ${r.helmVersion}, built from \`${HELM_MODULE}@${HELM_VERSION}\`, renders the same PyTorchJobs from bench/helm-chart/ (asserted: the same documents).`,
     '',
-    `| Node | N | the app (\`node app.js\`) | \`cdk8s synth\` | with NODE_COMPILE_CACHE | \`node main.ts\` (type stripping) | one \`helm template\` | app / Helm | target |`,
-    '|:---|---:|---:|---:|---:|---:|---:|---:|:---:|',
+    `| Node | N | the app | one \`helm template\` | app / Helm | target | \`cdk8s synth\` | ${Object.values(VARIANTS).join(' | ')} |`,
+    `|:---|---:|---:|---:|---:|:---:|---:|${Object.keys(VARIANTS).map(() => '---:').join('|')}|`,
   ];
   for (const node of r.nodes) {
     for (const n of STARTUP_NS) {
       const app = node.stages[n].app;
-      const target = n === 10 && /^v24\./.test(node.version) ? (app / r.helm[n] <= STARTUP_TARGET ? `≤ ${STARTUP_TARGET}×: PASS` : `≤ ${STARTUP_TARGET}×: **MISS**`) : '';
-      lines.push(`| ${node.version} | ${n} | ${fmtMs(app)} | ${fmtMs(node.cdk8sSynth[n])} | ${node.compileCacheEnv ? fmtMs(node.compileCacheEnv[n]) : '—'} | ${node.typeStripped ? fmtMs(node.typeStripped[n]) : '—'} | ${fmtMs(r.helm[n])} | ${x(app, r.helm[n])} | ${target} |`);
+      const ratio = app.ms / r.helm[n].ms;
+      const target = judged(node.version, n) ? `≤ ${STARTUP_TARGET}×: ${ratio <= STARTUP_TARGET ? 'PASS' : '**MISS**'}` : '';
+      const variantCells = (Object.keys(VARIANTS) as VariantKey[]).map(k => (node.variants[k] ? both(node.variants[k]![n]) : '—'));
+      lines.push(`| ${node.version} | ${n} | ${both(app)} | ${both(r.helm[n])} | ${times(app, r.helm[n])} | ${target} | ${both(node.cdk8sSynth[n])} | ${variantCells.join(' | ')} |`);
     }
   }
-  lines.push('', 'Where the app\'s time goes (each part: the median of a process that does a little more, less the median of the one before):', '');
+  lines.push('', "Where the app's time goes: each stage is a process that does what the one before it does and a little more; a part is the difference of the two medians (wall; CPU in parentheses), so small parts can come out negative from the noise.", '');
   const heads = r.nodes.flatMap(node => STARTUP_NS.map(n => `${node.version}, N=${n}`));
   lines.push(`| part | ${heads.join(' | ')} |`, `|:---|${heads.map(() => '---:').join('|')}|`);
   STAGES.forEach((stage, i) => {
     const cells = r.nodes.flatMap(node => STARTUP_NS.map(n => {
       const s = node.stages[n];
-      return fmtMs(i === 0 ? s[stage] : s[stage] - s[STAGES[i - 1]]);
+      const prev: Figure = i === 0 ? { ms: 0, cpuMs: 0 } : s[STAGES[i - 1]];
+      return both({ ms: s[stage].ms - prev.ms, cpuMs: s[stage].cpuMs - prev.cpuMs });
     }));
     lines.push(`| ${STAGE_NAMES[stage]} | ${cells.join(' | ')} |`);
   });
-  lines.push(`| **the whole app** | ${r.nodes.flatMap(node => STARTUP_NS.map(n => `**${fmtMs(node.stages[n].app)}**`)).join(' | ')} |`, '');
+  lines.push(`| **the whole app** | ${r.nodes.flatMap(node => STARTUP_NS.map(n => `**${both(node.stages[n].app)}**`)).join(' | ')} |`, '');
   return lines;
+}
+
+/**
+ * Writes the section into docs/benchmarks.md when this script runs alone: in place of the one there
+ * (from a whole `npm run bench` or an earlier run of this script), else before "How it was
+ * measured", with a line saying it comes from a run of its own.
+ */
+function writeSection(section: string[]): void {
+  const doc = path.join(ROOT, 'docs', 'benchmarks.md');
+  const text = fs.readFileSync(doc, 'utf8');
+  const load = os.loadavg()[0].toFixed(1);
+  const when = new Date().toISOString().slice(0, 16).replace('T', ' ');
+  const [head, ...rest] = section;
+  const block = [head, '', `Measured by \`bench/startup.ts\` alone (${when} UTC, load average ${load} at the end, ${os.cpus().length} cores), not in the run the table above comes from.`, ...rest].join('\n');
+  const start = text.indexOf(head);
+  const next = start < 0 ? -1 : text.indexOf('\n## ', start + head.length);
+  const updated = start >= 0 ? `${text.slice(0, start)}${block}\n${next < 0 ? '' : text.slice(next + 1)}`
+    : text.replace('## How it was measured', `${block}\n## How it was measured`);
+  fs.writeFileSync(doc, updated);
+  log('wrote the start-up section of docs/benchmarks.md');
 }
 
 if (require.main === module) {
   const argv = process.argv.slice(2);
   const runs = Number(argv.find(a => /^\d+$/.test(a)) ?? 11);
-  const r = measureStartup(runs);
-  const section = startupSection(r);
+  const section = startupSection(measureStartup(runs));
   process.stdout.write(`${section.join('\n')}\n`);
+  if (!argv.includes('--no-write')) writeSection(section);
 }

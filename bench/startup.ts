@@ -320,7 +320,7 @@ export function startupSection(r: StartupResult | string): string[] {
   const lines = [
     '## Start-up against Helm (row 9)',
     '',
-    `Whole processes timed from the bench (wall time, and in parentheses the CPU time of the process and its children), medians of ${r.runs} rounds after a warm-up, every case in every round, the order rotating (bench/startup.ts). The app is the own-repo guide's main.ts with N jobs named resnet-0, resnet-1, ..., run as JavaScript (\`node app.js\`). Helm ${r.helmVersion}, built from \`${HELM_MODULE}@${HELM_VERSION}\`, renders the same PyTorchJobs from bench/helm-chart/ (asserted: the same documents).`,
+    `Whole processes timed from the bench (wall time, and in parentheses the CPU time of the process and its children), medians of ${r.runs} rounds after a warm-up, every case in every round, the order rotating (bench/startup.ts). The app is the own-repo guide's main.ts with N jobs named resnet-0, resnet-1, ..., run as JavaScript (\`node app.js\`). Helm, built from \`${HELM_MODULE}@${HELM_VERSION}\` (\`helm version --short\` prints ${r.helmVersion}: \`go install\` does not stamp the release's patch version), renders the same PyTorchJobs from bench/helm-chart/ (asserted: the same documents).`,
     '',
     `| Node | N | the app | one \`helm template\` | app / Helm | target | \`cdk8s synth\` | ${Object.values(VARIANTS).join(' | ')} |`,
     `|:---|---:|---:|---:|---:|:---:|---:|${Object.keys(VARIANTS).map(() => '---:').join('|')}|`,

@@ -196,6 +196,8 @@ project.tasks.addEnvironment('JSII_SILENCE_WARNING_DEPRECATED_NODE_VERSION', '1'
 project.addTask('bench', {
   description: 'Run the benchmarks and print the table (also written to docs/benchmarks.md)',
   exec: 'ts-node --project tsconfig.dev.json bench/run.ts',
+  // `npm run bench -- --no-write` reaches run.ts only when the task passes its arguments on.
+  receiveArgs: true,
 });
 
 // The test command compiles with jsii first, so a jsii error fails it, and type-checks the

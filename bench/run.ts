@@ -20,6 +20,7 @@ import type { LintResult, ScalingPoint } from './lint';
 import { CRDS_DIR, ImportBaseline, RequireTimes, ensureCompiledLibrary, generateCdk8sImport, measureRequire } from './load-cost';
 import { PHASES, Phase, PhaseResult, medianRun, pairedDifference } from './phases';
 import { KPLUS_SPEC, SizeResult, Tarball, measureSize, strayParts } from './size';
+import { STARTUP_NS, STARTUP_TARGET, StartupResult, judged as judgedStartup, measureStartup, startupSection } from './startup';
 import { ROOT, fmtBytes, fmtInt, fmtMs, lineCount, log, median, ratioInterval, relativeMad, walk } from './util';
 import { TRAIN_JOB_SHAPE, TRAIN_JOB_VARIANTS, VARIANTS, VARIANT_LABEL, Variant } from './workloads';
 
@@ -41,6 +42,8 @@ const PER_TEMPLATE_NS = [1000];
 /** Sizes of the Trainer v2 workload (one ClusterTrainingRuntime + N TrainJobs). */
 const TRAIN_JOB_NS = [1000];
 const LOAD_RUNS = 41;
+/** Rounds of the start-up row (bench/startup.ts): each round runs about 40 processes, `cdk8s synth` among them. */
+const STARTUP_RUNS = 11;
 const MEMORY_N = 1000;
 /** The breakdown of rows 1 and 6 by phase (bench/phases.ts): each L2 beside its L1. */
 const PHASE_GROUPS: Variant[][] = [['l2', 'l1'], ['trainJob', 'trainJobL1', 'trainJobSharedVolume']];
@@ -270,6 +273,34 @@ function trainJobRows(s: SynthResult): Row[] {
       verdict: verdict(r, TARGETS.trainJobOverL1Goal),
     }];
   });
+}
+
+/** Start-up against Helm (bench/startup.ts); a string when it was skipped (no Go) or failed. */
+function measureStartupHere(): StartupResult | string {
+  try {
+    return measureStartup(STARTUP_RUNS);
+  } catch (e) {
+    return `it failed: ${String(e).split('\n')[0]}`;
+  }
+}
+
+/** Row 9: the guide's app against one `helm template`, per Node and N; the verdict is ten jobs on Node 24. */
+function startupRows(r: StartupResult | string): Row[] {
+  if (typeof r === 'string') {
+    return [{ measure: '9. Start-up against Helm: the own-repo guide\'s app vs one `helm template`', ours: `skipped (${r})`, baseline: 'n/a', ratio: 'n/a', target: '—', verdict: '' }];
+  }
+  return r.nodes.flatMap(node => STARTUP_NS.map(n => {
+    const app = node.stages[n].app;
+    const helm = r.helm[n];
+    return {
+      measure: `9. Start-up: the own-repo guide's app with ${n} job${n === 1 ? '' : 's'} in one fresh \`node\` (${node.version}; ${r.runs} runs) vs one \`helm template\` of the same job${n === 1 ? '' : 's'} (\`cdk8s synth\`: ${fmtMs(node.cdk8sSynth[n].ms)})`,
+      ours: fmtMs(app.ms),
+      baseline: fmtMs(helm.ms),
+      ratio: `${fmtRatio(app.ms / helm.ms)} (CPU ${fmtRatio(app.cpuMs / helm.cpuMs)})`,
+      target: judgedStartup(node.version, n) ? `≤ ${STARTUP_TARGET.toFixed(2)}×` : '—',
+      verdict: judgedStartup(node.version, n) ? verdict(app.ms / helm.ms, STARTUP_TARGET) : '',
+    };
+  }));
 }
 
 function lintRows(lint: LintResult | string, scaling: ScalingPoint[] | string, cli: CliStartResult | string): Row[] {
@@ -652,10 +683,13 @@ async function main(): Promise<void> {
     const { lint, scaling } = measureLintHere();
     log(`cdk8s-kubeflow lint of one file, ${LOAD_RUNS} fresh processes`);
     const cliStart = measureCliStartHere();
+    log('start-up against Helm: one and ten jobs in fresh processes, Node 20 and 24, beside helm template');
+    const startup = measureStartupHere();
 
     const { rows: sRows, medians } = synthRows(synth);
     const rows = [
       ...sRows, ...loadRows(load, imp), ...sizeRows(size), ...memoryRows(mem), ...trainJobRows(synth), ...lintRows(lint, scaling, cliStart),
+      ...startupRows(startup),
     ];
     const missed = rows.filter(r => r.verdict.includes('MISS'));
     const synthMissed = sRows.some(r => r.verdict.includes('MISS'));
@@ -735,6 +769,7 @@ async function main(): Promise<void> {
       '',
       ...(reading.length ? ['## Reading the missed targets', '', ...reading, ''] : []),
       ...phaseSection(phases),
+      ...startupSection(startup),
       '## How it was measured',
       '',
       ...notes,

@@ -7,6 +7,7 @@
  */
 import { execFileSync } from 'child_process';
 import * as fs from 'fs';
+import * as os from 'os';
 import * as path from 'path';
 import { exportedNames, readPlan, renderEntry } from '../scripts/lazy-entry';
 import * as source from '../src';
@@ -136,4 +137,35 @@ test('a name two modules export is bound from the first, as tsc binds it', () =>
   const modules: { [m: string]: object } = { './a': { X: 1, Y: 2, default: 0 }, './b': { X: 3, Z: 4 } };
   expect(exportedNames({ modules: ['./a', './b'], namespaces: [{ name: 'Z', module: '../z' }] }, m => modules[m]))
     .toEqual([{ name: 'X', module: './a' }, { name: 'Y', module: './a' }]);
+});
+
+// Node 22.1 and later: requiring the package turns on Node's compile cache for the modules loaded
+// after it (bench/startup.ts measures what it saves), in the folder Node's own variables choose;
+// NODE_DISABLE_COMPILE_CACHE=1 leaves it off. Older Node has no compile cache and nothing changes.
+test('requiring the package enables Node\'s compile cache where Node has one, and the variable turns it off', () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const hasCache = typeof (require('module') as { enableCompileCache?: unknown }).enableCompileCache === 'function';
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'compile-cache-'));
+  try {
+    const folder = (extra: NodeJS.ProcessEnv) => {
+      const env: NodeJS.ProcessEnv = { ...process.env };
+      delete env.NODE_COMPILE_CACHE;
+      delete env.NODE_DISABLE_COMPILE_CACHE;
+      Object.assign(env, extra);
+      const script = `const m = require('module'); const before = m.getCompileCacheDir ? m.getCompileCacheDir() : undefined;
+        require(${JSON.stringify(ENTRY)});
+        process.stdout.write(JSON.stringify([before ?? null, m.getCompileCacheDir ? m.getCompileCacheDir() ?? null : null]));`;
+      return JSON.parse(execFileSync(process.execPath, ['-e', script], { cwd: ROOT, encoding: 'utf8', env }));
+    };
+    const chosen = path.join(tmp, 'chosen');
+    if (hasCache) {
+      expect(folder({ TMPDIR: tmp })).toEqual([null, expect.stringContaining(path.join(tmp, 'node-compile-cache'))]);
+      expect(folder({ NODE_DISABLE_COMPILE_CACHE: '1', TMPDIR: tmp })).toEqual([null, null]);
+      expect(folder({ TMPDIR: tmp, NODE_COMPILE_CACHE: chosen })[1]).toEqual(expect.stringContaining(chosen));
+    } else {
+      expect(folder({ TMPDIR: tmp })).toEqual([null, null]);
+    }
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
 });

@@ -193,6 +193,8 @@ export function rowState(row: FlavorRow): string {
   const show = (v: bigint) => formatResource(row.resource, v);
   const admitted = row.requested - row.neverAdmitted;
   const never = row.neverAdmitted > BigInt(0) ? `, and ${show(row.neverAdmitted)} asked by jobs never admitted` : '';
+  // "Within nominal quota" would read as if the row fitted when only jobs never admitted ask.
+  if (admitted === BigInt(0) && row.neverAdmitted > BigInt(0)) return `${show(row.neverAdmitted)} asked by jobs never admitted, nothing by the others`;
   if (admitted <= row.nominal) return `within nominal quota${never}`;
   if (row.limit === undefined || admitted <= row.limit) return `borrows ${show(admitted - row.nominal)}${never}`;
   return `${show(admitted - row.limit)} above what it can get: jobs wait${never}`;

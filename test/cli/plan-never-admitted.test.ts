@@ -65,9 +65,9 @@ Changed jobs show the difference in accelerators, CPU and memory.
 
 | ClusterQueue | Flavor | Resource | Requested | Nominal quota | Borrowing limit | At most | State |
 |---|---|---|---|---|---|---|---|
-| research (1 job, 1 never admitted) | h100 | cpu | 288 | 512 | - | 512 | within nominal quota, and 288 asked by jobs never admitted |
-| research (1 job, 1 never admitted) | h100 | memory | 2304Gi | 4Ti | - | 4Ti | within nominal quota, and 2304Gi asked by jobs never admitted |
-| research (1 job, 1 never admitted) | h100 | nvidia.com/gpu | 72 | 64 | - | 64 | within nominal quota, and 72 asked by jobs never admitted |
+| research (1 job, 1 never admitted) | h100 | cpu | 288 | 512 | - | 512 | 288 asked by jobs never admitted, nothing by the others |
+| research (1 job, 1 never admitted) | h100 | memory | 2304Gi | 4Ti | - | 4Ti | 2304Gi asked by jobs never admitted, nothing by the others |
+| research (1 job, 1 never admitted) | h100 | nvidia.com/gpu | 72 | 64 | - | 64 | 72 asked by jobs never admitted, nothing by the others |
 
 Each job is placed as Kueue places it on an idle queue (its first flavor with room); "At most" is nominal quota plus what the queue may borrow.
 A job a ClusterQueue never admits is counted where it asks (the first flavor its pods may use) and named under "Never admitted".
@@ -118,7 +118,7 @@ describe('a job grown past its quota', () => {
       nominalQuota,
       borrowingLimit: null,
       atMost: nominalQuota,
-      state: `within nominal quota, and ${requested} asked by jobs never admitted`,
+      state: `${requested} asked by jobs never admitted, nothing by the others`,
       neverAdmitted: requested,
     });
     expect(json.clusterQueues).toEqual([{

@@ -64,11 +64,11 @@ export class Accelerator {
    * @param value a name or an extended resource name
    * @param count how many each pod needs
    * @param key the configuration key the value came from, named in the error (such as `workers.accelerator`)
-   * @param countKey the configuration key the count came from (such as `workers.gpus`); without it, a bad count is named as `count of <key>`
+   * @param countKey the configuration key the count came from (such as `workers.gpus`); without it, a bad count is named as `count of <key>` (or `count` when no key is given either)
    */
   public static parse(value: string, count: number, key?: string, countKey?: string): Accelerator {
     if (typeof count !== 'number' || !Number.isInteger(count) || count < 1) {
-      refuseValue('Accelerator.parse', countKey ?? `count of ${key ?? 'value'}`, count, 'expected a whole number of devices, 1 or more');
+      refuseValue('Accelerator.parse', countKey ?? (key === undefined ? 'count' : `count of ${key}`), count, 'expected a whole number of devices, 1 or more');
     }
     const known = KNOWN_ACCELERATORS.find(([name, resource]) => value === name || value === resource);
     if (known) return new Accelerator(known[1], count);

@@ -178,6 +178,6 @@ describe('Accelerator.parse checks the count, naming its key', () => {
       'Accelerator.parse: teams.vision.jobs[0].gpus is 0; expected a whole number of devices, 1 or more'));
     expect(() => api.Accelerator.parse('nvidia', 1.5, 'workers.accelerator')).toThrow(new Error(
       'Accelerator.parse: count of workers.accelerator is 1.5; expected a whole number of devices, 1 or more'));
-    expect(() => api.Accelerator.parse('nvidia', -1)).toThrow(new Error('Accelerator.parse: count of value is -1; expected a whole number of devices, 1 or more'));
+    expect(() => api.Accelerator.parse('nvidia', -1)).toThrow(new Error('Accelerator.parse: count is -1; expected a whole number of devices, 1 or more'));
   });
 });

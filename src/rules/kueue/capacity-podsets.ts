@@ -45,6 +45,21 @@ export function runtimeIndex(docs: readonly any[]): RuntimeIndex {
   return new Map(docs.filter(isTrainerRuntime).map(doc => [runtimeKey(doc), doc]));
 }
 
+/**
+ * The runtime a TrainJob names: the input's, else the ClusterTrainingRuntime of that name the
+ * Trainer ships (builtin-runtimes.generated.ts), marked `builtIn`; undefined when neither.
+ */
+export function namedRuntime(job: any, runtimes: RuntimeIndex): { readonly runtime: any; readonly builtIn: boolean } | undefined {
+  const ref = runtimeReferenceOf(job);
+  if (ref === undefined) return undefined;
+  const own = runtimes.get(ref.key);
+  if (own !== undefined) return { runtime: own, builtIn: false };
+  if (ref.kind === CLUSTER_RUNTIME && Object.prototype.hasOwnProperty.call(BUILTIN_RUNTIMES, ref.name)) {
+    return { runtime: BUILTIN_RUNTIMES[ref.name], builtIn: true };
+  }
+  return undefined;
+}
+
 /** Whether Kueue makes a Workload for the document's kind. */
 export function isKueueJob(doc: any): boolean {
   return isTrainJob(doc) || (trainingKindOf(doc) !== undefined && KUEUE_V1_KINDS.has(doc.kind));
@@ -86,11 +101,9 @@ const TRAINER_STEP = 'trainer';
 export function trainJobPodSets(job: any, runtimes: RuntimeIndex): JobPodSets {
   const ref = runtimeReferenceOf(job);
   const key = ref?.key ?? 'ClusterTrainingRuntime (no name)';
-  const own = runtimes.get(key);
   // A ClusterTrainingRuntime the input lacks is, by its name, one the Trainer ships: counted as shipped.
-  const builtIn = own === undefined && ref?.kind === CLUSTER_RUNTIME && Object.prototype.hasOwnProperty.call(BUILTIN_RUNTIMES, ref.name)
-    ? BUILTIN_RUNTIMES[ref.name] : undefined;
-  const runtime = own ?? builtIn;
+  const named = namedRuntime(job, runtimes);
+  const runtime = named?.runtime;
   const trainer = job.spec?.trainer ?? {};
   const numNodes = positive(trainer.numNodes);
   if (runtime === undefined) {
@@ -106,7 +119,7 @@ export function trainJobPodSets(job: any, runtimes: RuntimeIndex): JobPodSets {
   const isTrainerStep = (rJob: any) => rJob?.template?.metadata?.labels?.[ANCESTOR_LABEL] === TRAINER_STEP;
   const firstTrainerStep = jobs.find(isTrainerStep);
   return {
-    ...(builtIn === undefined ? {} : { note: `runtime ${key} is not in the input: counted as the one built into ${BUILTIN_RUNTIMES_RELEASE}` }),
+    ...(named?.builtIn !== true ? {} : { note: `runtime ${key} is not in the input: counted as the one built into ${BUILTIN_RUNTIMES_RELEASE}` }),
     podSets: jobs.map(rJob => {
       let count = positive(rJob?.template?.spec?.parallelism) ?? 1;
       if (isTrainerStep(rJob) && mlPolicy !== undefined) count = positive(mlPolicy.numNodes) ?? 1;

@@ -26,15 +26,14 @@
  * app/kueue-never-admitted's, and a job handed to MultiKueue runs elsewhere.
  */
 import { neverAdmitted } from './capacity';
-import { PodSet, RuntimeIndex, trainJobPodSets } from './capacity-podsets';
+import { PodSet, RuntimeIndex, namedRuntime, runtimeIndex, trainJobPodSets } from './capacity-podsets';
 import { ClusterQueueCapacity, QueueIndex, clusterQueueCapacity, clusterQueueOf, queueIndex, queueRequests, rejection } from './capacity-queues';
 import { FlavorSpec, tolerationText, topologyRequest } from './flavor-selection';
 import { KUEUE_QUEUE_LABEL } from './labels';
 import { AppDocument, AppFinding, namespaceOf } from '../app-document';
 import { isObject } from '../kubernetes/names';
 import { Rule } from '../rule';
-import { BUILTIN_RUNTIMES } from '../trainer/builtin-runtimes.generated';
-import { CLUSTER_RUNTIME, isTrainJob, isTrainerRuntime, runtimeKey, runtimeReferenceOf } from '../trainer/runtime-lookup';
+import { isTrainJob } from '../trainer/runtime-lookup';
 
 export const KUEUE_TRAINJOB_PLACEMENT = new Rule('kueue', 'app/kueue-trainjob-placement', 'app',
   'kueue v0.15.2 pkg/controller/jobs/trainjob RunWithPodSetsInfo (the assigned flavors\' node labels, tolerations and topology gate go into spec.podTemplateOverrides, '
@@ -66,17 +65,6 @@ export interface TrainJobPlacement {
   readonly refusals: readonly PlacementRefusal[];
 }
 
-/** The runtimes of the input, and the one the Trainer ships under the job's runtime name when the input lacks it. */
-function runtimesFor(job: any, runtimes: RuntimeIndex): RuntimeIndex | undefined {
-  const ref = runtimeReferenceOf(job);
-  if (ref === undefined) return undefined;
-  if (runtimes.has(ref.key)) return runtimes;
-  if (ref.kind === CLUSTER_RUNTIME && Object.prototype.hasOwnProperty.call(BUILTIN_RUNTIMES, ref.name)) {
-    return new Map([...runtimes, [ref.key, BUILTIN_RUNTIMES[ref.name]]]);
-  }
-  return undefined;
-}
-
 /**
  * What the pods of a queued TrainJob need to run where Kueue counts them, or why they cannot;
  * undefined when the input does not say (not queued, queues or runtime outside the input, never
@@ -87,10 +75,9 @@ export function trainJobPlacement(job: any, index: QueueIndex, runtimes: Runtime
   if (!isTrainJob(job) || typeof queue !== 'string' || queue === '' || job.spec?.managedBy === MULTIKUEUE) return undefined;
   const { clusterQueue } = clusterQueueOf(index, namespaceOf(job), queue);
   const cq = clusterQueue === undefined ? undefined : clusterQueueCapacity(index, clusterQueue);
-  const known = runtimesFor(job, runtimes);
-  if (cq === undefined || !cq.wellFormed || known === undefined) return undefined;
+  if (cq === undefined || !cq.wellFormed || namedRuntime(job, runtimes) === undefined) return undefined;
   if (cq.groups.some(g => g.flavors.some(f => f.spec === undefined))) return undefined;
-  const { podSets } = trainJobPodSets(job, known);
+  const { podSets } = trainJobPodSets(job, runtimes);
   if (neverAdmitted(podSets, cq) !== undefined) return undefined;
   const needs: PlacementNeed[] = [];
   const refusals: PlacementRefusal[] = [];
@@ -210,7 +197,7 @@ export function kueueTrainJobPlacement(docs: readonly AppDocument[], out: AppFin
   const all = docs.map(d => d.doc);
   const index = queueIndex(all);
   if (index.clusterQueues.size === 0) return;
-  const runtimes: RuntimeIndex = new Map(all.filter(isTrainerRuntime).map(doc => [runtimeKey(doc), doc]));
+  const runtimes = runtimeIndex(all);
   for (const d of docs) {
     const placement = trainJobPlacement(d.doc, index, runtimes);
     if (placement === undefined) continue;
@@ -220,7 +207,7 @@ export function kueueTrainJobPlacement(docs: readonly AppDocument[], out: AppFin
       finding: { field: `metadata.labels["${KUEUE_QUEUE_LABEL}"]`, value: queue, rule: KUEUE_TRAINJOB_PLACEMENT.id, allowed },
     });
     for (const refusal of placement.refusals) report(refusal.allowed);
-    const runtime = runtimesFor(d.doc, runtimes)!.get(runtimeReferenceOf(d.doc)!.key);
+    const runtime = namedRuntime(d.doc, runtimes)!.runtime;
     for (const need of placement.needs) {
       const has = podPlacement(d.doc, runtime, need.job);
       const missing = [

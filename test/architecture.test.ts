@@ -12,18 +12,20 @@ const SRC = path.join(__dirname, '..', 'src');
 /** Layers from the bottom up; a module may import its own layer's modules and those of `uses`. */
 const LAYERS: ReadonlyArray<{ readonly layer: string; readonly folders: readonly string[]; readonly uses: readonly string[] }> = [
   { layer: 'util', folders: ['util'], uses: [] },
-  { layer: 'rules', folders: ['rules'], uses: ['util'] },
-  { layer: 'boundary', folders: ['boundary'], uses: ['util', 'rules'] },
-  { layer: 'common', folders: ['common'], uses: ['util', 'rules', 'boundary'] },
+  // The kind table: every kind declared once, read by every layer above.
+  { layer: 'kinds', folders: ['kinds'], uses: ['util'] },
+  { layer: 'rules', folders: ['rules'], uses: ['util', 'kinds'] },
+  { layer: 'boundary', folders: ['boundary'], uses: ['util', 'kinds', 'rules'] },
+  { layer: 'common', folders: ['common'], uses: ['util', 'kinds', 'rules', 'boundary'] },
   // The three families sit side by side: none imports another.
-  { layer: 'training', folders: ['training'], uses: ['util', 'rules', 'boundary', 'common'] },
-  { layer: 'trainer', folders: ['trainer'], uses: ['util', 'rules', 'boundary', 'common'] },
-  { layer: 'notebooks', folders: ['notebooks'], uses: ['util', 'rules', 'boundary', 'common'] },
-  { layer: 'kueue', folders: ['kueue'], uses: ['util', 'rules', 'boundary', 'common'] },
+  { layer: 'training', folders: ['training'], uses: ['util', 'kinds', 'rules', 'boundary', 'common'] },
+  { layer: 'trainer', folders: ['trainer'], uses: ['util', 'kinds', 'rules', 'boundary', 'common'] },
+  { layer: 'notebooks', folders: ['notebooks'], uses: ['util', 'kinds', 'rules', 'boundary', 'common'] },
+  { layer: 'kueue', folders: ['kueue'], uses: ['util', 'kinds', 'rules', 'boundary', 'common'] },
   // Reads config values into the families' types, so it sits above them.
-  { layer: 'config', folders: ['config'], uses: ['util', 'rules', 'boundary', 'common', 'training', 'trainer', 'notebooks', 'kueue'] },
-  { layer: 'cli', folders: ['cli'], uses: ['util', 'rules'] },
-  { layer: 'entry', folders: ['index.ts'], uses: ['util', 'rules', 'boundary', 'common', 'training', 'trainer', 'notebooks', 'kueue', 'config'] },
+  { layer: 'config', folders: ['config'], uses: ['util', 'kinds', 'rules', 'boundary', 'common', 'training', 'trainer', 'notebooks', 'kueue'] },
+  { layer: 'cli', folders: ['cli'], uses: ['util', 'kinds', 'rules'] },
+  { layer: 'entry', folders: ['index.ts'], uses: ['util', 'kinds', 'rules', 'boundary', 'common', 'training', 'trainer', 'notebooks', 'kueue', 'config'] },
 ];
 const PUBLIC_FAMILIES = ['common', 'training', 'trainer', 'notebooks', 'kueue', 'config'];
 

@@ -1,11 +1,9 @@
-import { ApiObjectMetadata } from 'cdk8s';
 import { Construct } from 'constructs';
-import { TrainingKind } from './internal/training-kind';
+import { TrainingKind, trainingKind } from './internal/training-kind';
 import { TrainingJob, TrainingJobProps } from './training-job';
-import * as kubeflow from '../../imports/kubeflow';
 import { guardExports } from '../boundary/install';
 import { ReplicaGroup, RoleOptions } from '../common/replica';
-import { RestartPolicy } from '../common/run-policy';
+import { JAX_JOB } from '../kinds/training-operator';
 import { Finding } from '../rules/finding';
 import { checkCount } from '../rules/report';
 
@@ -22,9 +20,6 @@ export interface DistributedJaxProps extends TrainingJobProps {
    */
   readonly worker?: RoleOptions;
 }
-
-const DEFAULT_PORT = 6666;
-const PORT_NAME = 'jaxjob-port';
 
 /**
  * A JAXJob for `jax.distributed.initialize()`. It has workers only; worker 0 is the coordinator.
@@ -49,11 +44,7 @@ export class DistributedJax extends TrainingJob {
 
   /** @internal */
   protected _kind(): TrainingKind {
-    return {
-      kindName: 'JAXJob',
-      framework: { containerName: 'jax', port: DEFAULT_PORT, portName: PORT_NAME, defaultRestartPolicy: RestartPolicy.NEVER },
-      createResource: (scope, id, metadata: ApiObjectMetadata | undefined, spec) => new kubeflow.JaxJob(scope, id, { metadata, spec }),
-    };
+    return trainingKind(JAX_JOB);
   }
 
   /** @internal */

@@ -1,8 +1,8 @@
-import { ApiObjectMetadata, Lazy } from 'cdk8s';
+import { Lazy } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { checkedProps } from '../boundary/constructor-checks';
-import { TrainingKind } from './internal/training-kind';
+import { TrainingKind, trainingKind } from './internal/training-kind';
 import { TrainingJob, TrainingJobProps } from './training-job';
 import * as kubeflow from '../../imports/kubeflow';
 import { guardExports } from '../boundary/install';
@@ -10,6 +10,7 @@ import { isLabel } from '../common/internal/names';
 import { FrameworkContainer } from '../common/internal/pod-render';
 import { ReplicaGroup, RoleOptions } from '../common/replica';
 import { CleanPodPolicy, RestartPolicy } from '../common/run-policy';
+import { MPI_JOB } from '../kinds/training-operator';
 import { Finding, finding } from '../rules/finding';
 import { checkCount, fail } from '../rules/report';
 import { lazy } from '../util/lazy';
@@ -82,7 +83,8 @@ export interface MpiAllReduceProps extends TrainingJobProps {
   readonly mainContainer?: string;
 }
 
-const DEFAULT_CONTAINER = 'mpi';
+/** The container the operator's defaults name (`spec.mainContainer` unset). */
+const DEFAULT_CONTAINER = MPI_JOB.container;
 const ONE_LAUNCHER = { min: 1, max: 1, expected: '1: an MPIJob has exactly one launcher' };
 /**
  * The v1 operator adds a `kubectl-delivery` init container to the launcher in code
@@ -90,8 +92,6 @@ const ONE_LAUNCHER = { min: 1, max: 1, expected: '1: an MPIJob has exactly one l
  * platform could replace, so the restricted standard cannot hold for the launcher.
  */
 const NOT_RESTRICTABLE = 'expected PodSecurity.DEFAULT: the training operator adds its kubectl-delivery init container to the MPI launcher without a security context, so a namespace that enforces the "restricted" Pod Security Standard refuses the launcher whatever the job sets; run the job in a baseline namespace (harden its containers with securityContext) or use Trainer v2\'s MPI runtime';
-/** Kueue's `kubeflow.org/mpijob` integration watches the MPI Operator's v2beta1 MPIJob, not this one. */
-const NOT_QUEUEABLE = 'Kueue\'s kubeflow.org/mpijob integration serves the MPI Operator\'s v2beta1 MPIJob, not the Training Operator\'s v1 MPIJob, so this job would run unqueued; for a queued MPI job use Trainer v2\'s MPI runtime (a TrainJob) or the MPI Operator';
 
 /** The flags the generated `mpirun` passes before the user's own. */
 const MPIRUN_FLAGS = [
@@ -205,13 +205,7 @@ export class MpiAllReduce extends TrainingJob {
 
   /** @internal */
   protected _kind(): TrainingKind {
-    return {
-      kindName: 'MPIJob',
-      framework: framework(DEFAULT_CONTAINER),
-      createResource: (scope, id, metadata: ApiObjectMetadata | undefined, spec) => new kubeflow.MpiJob(scope, id, { metadata, spec }),
-      notQueueable: NOT_QUEUEABLE,
-      notRestrictable: NOT_RESTRICTABLE,
-    };
+    return trainingKind(MPI_JOB, { notRestrictable: NOT_RESTRICTABLE });
   }
 
   /** @internal */

@@ -1,15 +1,14 @@
-import { ApiObjectMetadata } from 'cdk8s';
 import { Construct } from 'constructs';
 import { ElasticBounds } from './elastic';
 import { dropUndefined } from '../util/collections';
 import { checkElasticBounds, checkWorkersWithinBounds, elasticWorkerCount, renderElasticBounds } from './internal/elastic-bounds';
-import { TrainingKind } from './internal/training-kind';
+import { TrainingKind, trainingKind } from './internal/training-kind';
 import { TrainingJob, TrainingJobProps } from './training-job';
 import * as kubeflow from '../../imports/kubeflow';
 import { guardExports } from '../boundary/install';
 import { parseKnown } from '../common/internal/parse-value';
 import { ReplicaGroup, RoleOptions } from '../common/replica';
-import { RestartPolicy } from '../common/run-policy';
+import { PADDLE_JOB } from '../kinds/training-operator';
 import { Finding } from '../rules/finding';
 import { checkCount, fail } from '../rules/report';
 import { PADDLE_PARAMETER_SERVERS, PADDLE_WORKERS } from '../rules/training-operator/replica-count-texts';
@@ -78,9 +77,6 @@ export interface DistributedPaddleProps extends TrainingJobProps {
   readonly elastic?: ElasticBounds;
 }
 
-const DEFAULT_PORT = 36543;
-const PORT_NAME = 'master';
-
 /**
  * A PaddleJob for `python -m paddle.distributed.launch`. In collective mode it has workers only;
  * in parameter-server mode it adds parameter servers under the replica type `Master`. The
@@ -133,11 +129,7 @@ export class DistributedPaddle extends TrainingJob {
 
   /** @internal */
   protected _kind(): TrainingKind {
-    return {
-      kindName: 'PaddleJob',
-      framework: { containerName: 'paddle', port: DEFAULT_PORT, portName: PORT_NAME, defaultRestartPolicy: RestartPolicy.ON_FAILURE },
-      createResource: (scope, id, metadata: ApiObjectMetadata | undefined, spec) => new kubeflow.PaddleJob(scope, id, { metadata, spec }),
-    };
+    return trainingKind(PADDLE_JOB);
   }
 
   /** @internal */

@@ -1,15 +1,14 @@
-import { ApiObjectMetadata } from 'cdk8s';
 import { Construct } from 'constructs';
 import { ElasticBounds } from './elastic';
 import { dropUndefined } from '../util/collections';
 import { checkElasticBounds, checkWorkersWithinBounds, elasticWorkerCount, renderElasticBounds } from './internal/elastic-bounds';
-import { TrainingKind } from './internal/training-kind';
+import { TrainingKind, trainingKind } from './internal/training-kind';
 import { TrainingJob, TrainingJobProps } from './training-job';
 import * as kubeflow from '../../imports/kubeflow';
 import { guardExports } from '../boundary/install';
 import { parseKnown } from '../common/internal/parse-value';
 import { ReplicaGroup, RoleOptions } from '../common/replica';
-import { RestartPolicy } from '../common/run-policy';
+import { PYTORCH_JOB } from '../kinds/training-operator';
 import { Finding, finding } from '../rules/finding';
 import { checkCount, fail } from '../rules/report';
 import { ELASTIC_WORKERS } from '../rules/training-operator/replica-count-texts';
@@ -178,11 +177,7 @@ export class DistributedPyTorch extends TrainingJob {
 
   /** @internal */
   protected _kind(): TrainingKind {
-    return {
-      kindName: 'PyTorchJob',
-      framework: { containerName: 'pytorch', port: 23456, portName: 'pytorchjob-port', defaultRestartPolicy: RestartPolicy.ON_FAILURE },
-      createResource: (scope, id, metadata: ApiObjectMetadata | undefined, spec) => new kubeflow.PyTorchJob(scope, id, { metadata, spec }),
-    };
+    return trainingKind(PYTORCH_JOB);
   }
 
   /** @internal */

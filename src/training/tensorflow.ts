@@ -1,13 +1,13 @@
-import { ApiObjectMetadata } from 'cdk8s';
 import { Construct } from 'constructs';
 import { checkedProps } from '../boundary/constructor-checks';
-import { TrainingKind } from './internal/training-kind';
+import { TrainingKind, trainingKind } from './internal/training-kind';
 import { TrainingJob, TrainingJobProps } from './training-job';
 import * as kubeflow from '../../imports/kubeflow';
 import { guardExports } from '../boundary/install';
 import { parseKnown } from '../common/internal/parse-value';
 import { ReplicaGroup, RoleOptions } from '../common/replica';
-import { CleanPodPolicy, RestartPolicy } from '../common/run-policy';
+import { CleanPodPolicy } from '../common/run-policy';
+import { TF_JOB } from '../kinds/training-operator';
 import { Finding, finding } from '../rules/finding';
 import { checkCount, fail } from '../rules/report';
 import { TF_WORKERS } from '../rules/training-operator/replica-count-texts';
@@ -162,11 +162,7 @@ export class ParameterServerTF extends TrainingJob {
 
   /** @internal */
   protected _kind(): TrainingKind {
-    return {
-      kindName: 'TFJob',
-      framework: { containerName: 'tensorflow', port: 2222, portName: 'tfjob-port', defaultRestartPolicy: RestartPolicy.NEVER },
-      createResource: (scope, id, metadata: ApiObjectMetadata | undefined, spec) => new kubeflow.TfJob(scope, id, { metadata, spec }),
-    };
+    return trainingKind(TF_JOB);
   }
 
   /** @internal */

@@ -22,7 +22,6 @@ import { RunPolicy } from '../common/run-policy';
 import { GangScheduling } from '../common/scheduling';
 import { PodSecurity } from '../common/security';
 import { Finding, finding } from '../rules/finding';
-import { TRAINING_JOB_REPLICA_KEYS } from '../rules/kubernetes/replica-keys';
 import { kueueJobLabels } from '../rules/kueue/labels';
 import { checkCount, fail, raise, raiseFirst } from '../rules/report';
 import { dropUndefined } from '../util/collections';
@@ -287,7 +286,7 @@ export abstract class TrainingJob extends KubeflowResource {
     const runPolicy = this.renderRunPolicy();
     return dropUndefined({
       ...this._renderKindSpec(),
-      [TRAINING_JOB_REPLICA_KEYS[this.kind.kindName]]: replicaSpecs,
+      [this.kind.facts.replicaKey]: replicaSpecs,
       runPolicy: Object.keys(runPolicy).length ? runPolicy : undefined,
     });
   }

@@ -1,11 +1,9 @@
-import { ApiObjectMetadata } from 'cdk8s';
 import { Construct } from 'constructs';
-import { TrainingKind } from './internal/training-kind';
+import { TrainingKind, trainingKind } from './internal/training-kind';
 import { TrainingJob, TrainingJobProps } from './training-job';
-import * as kubeflow from '../../imports/kubeflow';
 import { guardExports } from '../boundary/install';
 import { ReplicaGroup, RoleOptions } from '../common/replica';
-import { RestartPolicy } from '../common/run-policy';
+import { XGBOOST_JOB } from '../kinds/training-operator';
 import { Finding } from '../rules/finding';
 import { checkCount } from '../rules/report';
 
@@ -29,10 +27,6 @@ export interface DistributedXGBoostProps extends TrainingJobProps {
    */
   readonly worker?: RoleOptions;
 }
-
-/** The port the operator uses when a manifest names none. */
-const DEFAULT_PORT = 9999;
-const PORT_NAME = 'xgboostjob-port';
 
 /**
  * An XGBoostJob. It always has exactly one Master (written with `replicas: 1`, which the operator's
@@ -62,11 +56,7 @@ export class DistributedXGBoost extends TrainingJob {
 
   /** @internal */
   protected _kind(): TrainingKind {
-    return {
-      kindName: 'XGBoostJob',
-      framework: { containerName: 'xgboost', port: DEFAULT_PORT, portName: PORT_NAME, defaultRestartPolicy: RestartPolicy.NEVER },
-      createResource: (scope, id, metadata: ApiObjectMetadata | undefined, spec) => new kubeflow.XgBoostJob(scope, id, { metadata, spec }),
-    };
+    return trainingKind(XGBOOST_JOB);
   }
 
   /** @internal */

@@ -1,8 +1,10 @@
 /**
  * Which documents the rules know, as a table: each row says how the kind's names are checked,
- * where its pod templates are, where its integers are, and any pod pieces of its own. A new
- * shape (Trainer v2's TrainJob and runtimes, with JobSet-shaped templates) is a new row.
- * Documents of other kinds get the object-metadata rules only.
+ * where its pod templates are, where its integers are, and any pod pieces of its own. The kinds
+ * and their API versions are the kind table's (src/kinds/): a new v1 job kind gets its row here
+ * from the table, and needs an entry here only for integer fields of its own. A new shape
+ * (Trainer v2's TrainJob and runtimes, with JobSet-shaped templates) is a new row. Documents of
+ * other kinds get the object-metadata rules only.
  */
 import { Finding } from '../finding';
 import { checkClaimSpec, checkVolumeClaimPolicies } from './claim-spec';
@@ -16,7 +18,11 @@ import {
   DNS1035_LABEL_TEXT, DNS1123_LABEL_TEXT, DNS1123_SUBDOMAIN_TEXT, isDns1035Label, isDns1123Label, isDns1123Subdomain,
 } from './names';
 import { checkWorkspace, checkWorkspaceKind } from './notebooks';
-import { KUEUE_API_VERSIONS } from '../kueue/api';
+import { KindFacts, V1JobFacts, apiVersionOf, apiVersionsOf } from '../../kinds/kind';
+import { CLUSTER_QUEUE, COHORT, KUEUE_TOPOLOGY, LOCAL_QUEUE, RESOURCE_FLAVOR, WORKLOAD_PRIORITY_CLASS } from '../../kinds/kueue';
+import { WORKSPACE, WORKSPACE_KIND } from '../../kinds/notebooks';
+import { CLUSTER_TRAINING_RUNTIME, TRAINING_RUNTIME, TRAIN_JOB } from '../../kinds/trainer';
+import { MPI_JOB, PADDLE_JOB, PYTORCH_JOB, V1_JOBS } from '../../kinds/training-operator';
 import { checkTrainingRuntime, checkTrainJob } from '../trainer/documents';
 
 export { TRAINING_JOB_REPLICA_KEYS } from './replica-keys';
@@ -44,17 +50,28 @@ export interface DocumentKind {
   readonly check?: (doc: any, out: Finding[]) => void;
 }
 
+/** The kind table's identity of a kind, in the version the library writes. */
+function identity(facts: KindFacts): Pick<DocumentKind, 'apiVersion' | 'kind' | 'namespaced'> {
+  return { apiVersion: apiVersionOf(facts), kind: facts.kind, namespaced: facts.namespaced };
+}
+
+/** The integer fields of a v1 job's spec outside its replica specs and run policy, for the kinds that have any. */
+const V1_JOB_INTEGERS: ReadonlyMap<V1JobFacts, readonly IntegerField[]> = new Map([
+  [PYTORCH_JOB, [...under('spec', ELASTIC_POLICY_INTEGERS), i32('spec.elasticPolicy.nProcPerNode'), i32('spec.elasticPolicy.rdzvPort')]],
+  [MPI_JOB, [i32('spec.slotsPerWorker')]],
+  [PADDLE_JOB, under('spec', ELASTIC_POLICY_INTEGERS)],
+]);
+
 /** The Kubeflow v1 training jobs: `spec.<key>ReplicaSpecs.<Type>.template`. */
-function trainingJob(kind: string, key: string, extra: readonly IntegerField[] = []): DocumentKind {
+function trainingJob(facts: V1JobFacts): DocumentKind {
+  const key = facts.replicaKey;
   return {
-    apiVersion: 'kubeflow.org/v1',
-    kind,
-    namespaced: true,
+    ...identity(facts),
     // The operator names a Service after the job (`<job>-<type>-<n>`), and Service names are
     // DNS-1035 labels (ValidateServiceName), so a job name must be one too.
     name: DNS1035_NAME,
     podTemplates: [`spec.${key}.*.template`],
-    integers: [i32(`spec.${key}.*.replicas`), ...under('spec', RUN_POLICY_INTEGERS), ...extra],
+    integers: [i32(`spec.${key}.*.replicas`), ...under('spec', RUN_POLICY_INTEGERS), ...V1_JOB_INTEGERS.get(facts) ?? []],
   };
 }
 
@@ -87,11 +104,9 @@ function volumeClaimPolicyVolumes(doc: any): string[] {
  * Trainer v2's TrainingRuntime and ClusterTrainingRuntime: one pod template per replicated job
  * of the JobSet template (`spec.template.spec.replicatedJobs[].template.spec.template`).
  */
-function trainingRuntime(kind: string, namespaced: boolean): DocumentKind {
+function trainingRuntime(facts: KindFacts): DocumentKind {
   return {
-    apiVersion: 'trainer.kubeflow.org/v1alpha1',
-    kind,
-    namespaced,
+    ...identity(facts),
     name: SUBDOMAIN_NAME,
     podTemplates: [`${REPLICATED_JOBS}.template.spec.template`],
     addedVolumes: volumeClaimPolicyVolumes,
@@ -121,26 +136,18 @@ function core(kind: string, name: NameFormat, check?: (doc: any, out: Finding[])
  * A Kueue object: a custom resource's name, and its integer fields, in the version the library
  * writes (`v1beta2`) and in `v1beta1`, which lint still reads (the fields below are the same in both).
  */
-function kueue(kind: string, namespaced: boolean, integers: readonly IntegerField[] = []): DocumentKind[] {
-  return KUEUE_API_VERSIONS.map(apiVersion => ({ apiVersion, kind, namespaced, name: SUBDOMAIN_NAME, podTemplates: [], integers }));
+function kueue(facts: KindFacts, integers: readonly IntegerField[] = []): DocumentKind[] {
+  return apiVersionsOf(facts).map(apiVersion => ({
+    apiVersion, kind: facts.kind, namespaced: facts.namespaced, name: SUBDOMAIN_NAME, podTemplates: [], integers,
+  }));
 }
 
 const WORKSPACE_KIND_TEMPLATE = 'spec.podTemplate';
 
 export const DOCUMENT_KINDS: readonly DocumentKind[] = [
-  trainingJob('PyTorchJob', 'pytorchReplicaSpecs', [
-    ...under('spec', ELASTIC_POLICY_INTEGERS), i32('spec.elasticPolicy.nProcPerNode'), i32('spec.elasticPolicy.rdzvPort'),
-  ]),
-  trainingJob('TFJob', 'tfReplicaSpecs'),
-  trainingJob('MPIJob', 'mpiReplicaSpecs', [i32('spec.slotsPerWorker')]),
-  trainingJob('XGBoostJob', 'xgbReplicaSpecs'),
-  trainingJob('PaddleJob', 'paddleReplicaSpecs', under('spec', ELASTIC_POLICY_INTEGERS)),
-  trainingJob('JAXJob', 'jaxReplicaSpecs'),
-  trainingJob('MXJob', 'mxReplicaSpecs'),
+  ...V1_JOBS.map(trainingJob),
   {
-    apiVersion: 'kubeflow.org/v1beta1',
-    kind: 'WorkspaceKind',
-    namespaced: false,
+    ...identity(WORKSPACE_KIND),
     name: SUBDOMAIN_NAME,
     podTemplates: [],
     integers: [
@@ -160,21 +167,17 @@ export const DOCUMENT_KINDS: readonly DocumentKind[] = [
     check: checkWorkspaceKind,
   },
   {
-    apiVersion: 'kubeflow.org/v1beta1',
-    kind: 'Workspace',
-    namespaced: true,
+    ...identity(WORKSPACE),
     // The controller names the workspace's StatefulSet and Service after it (a DNS-1123 label).
     name: LABEL_NAME,
     podTemplates: [],
     integers: [i32('spec.podTemplate.volumes.secrets[].defaultMode', 0, 0o777)],
     check: checkWorkspace,
   },
-  trainingRuntime('TrainingRuntime', true),
-  trainingRuntime('ClusterTrainingRuntime', false),
+  trainingRuntime(TRAINING_RUNTIME),
+  trainingRuntime(CLUSTER_TRAINING_RUNTIME),
   {
-    apiVersion: 'trainer.kubeflow.org/v1alpha1',
-    kind: 'TrainJob',
-    namespaced: true,
+    ...identity(TRAIN_JOB),
     // The TrainJob CRD's CEL rules (trainjob_types.go): an RFC 1035 label of at most 63 characters.
     name: DNS1035_NAME,
     // The TrainJob has no pod template: its runtime has. Its runtime patches hold partial pods
@@ -193,12 +196,12 @@ export const DOCUMENT_KINDS: readonly DocumentKind[] = [
     check: checkTrainJob,
   },
   // Kueue's objects: no pod templates; their webhook checks are rules/kueue's.
-  ...kueue('ResourceFlavor', false, [{ path: 'spec.tolerations[].tolerationSeconds', format: 'int64' }]),
-  ...kueue('ClusterQueue', false, [i32('spec.preemption.borrowWithinCohort.maxPriorityThreshold')]),
-  ...kueue('Cohort', false),
-  ...kueue('LocalQueue', true),
-  ...kueue('WorkloadPriorityClass', false, [i32('value')]),
-  ...kueue('Topology', false),
+  ...kueue(RESOURCE_FLAVOR, [{ path: 'spec.tolerations[].tolerationSeconds', format: 'int64' }]),
+  ...kueue(CLUSTER_QUEUE, [i32('spec.preemption.borrowWithinCohort.maxPriorityThreshold')]),
+  ...kueue(COHORT),
+  ...kueue(LOCAL_QUEUE),
+  ...kueue(WORKLOAD_PRIORITY_CLASS, [i32('value')]),
+  ...kueue(KUEUE_TOPOLOGY),
   core('PersistentVolumeClaim', SUBDOMAIN_NAME, (doc, out) => checkClaimSpec(doc.spec, 'spec', out)),
   core('ConfigMap', SUBDOMAIN_NAME, checkConfigMap),
   core('Secret', SUBDOMAIN_NAME, checkSecret),

@@ -6,17 +6,20 @@
  * whichever version it is written in.
  */
 
-/** Kueue's API group. */
-export const KUEUE_GROUP = 'kueue.x-k8s.io';
+import { apiVersionOf, apiVersionsOf } from '../../kinds/kind';
+import { CLUSTER_QUEUE, KUEUE_GROUP } from '../../kinds/kueue';
 
-/** The API version the library writes. */
-export const KUEUE_API_VERSION = `${KUEUE_GROUP}/v1beta2`;
+/** Kueue's API group. */
+export { KUEUE_GROUP };
+
+/** The API version the library writes (the kind table's, src/kinds/kueue.ts). */
+export const KUEUE_API_VERSION = apiVersionOf(CLUSTER_QUEUE);
 
 /** The older API version, which Kueue v0.20 and later do not serve (lint still reads it). */
-export const KUEUE_V1BETA1 = `${KUEUE_GROUP}/v1beta1`;
+export const KUEUE_V1BETA1 = apiVersionsOf(CLUSTER_QUEUE)[0];
 
 /** The API versions whose documents the rules judge: the one written, and the older one lint reads. */
-export const KUEUE_API_VERSIONS: readonly string[] = [KUEUE_V1BETA1, KUEUE_API_VERSION];
+export const KUEUE_API_VERSIONS: readonly string[] = apiVersionsOf(CLUSTER_QUEUE);
 
 /**
  * Whether a document is a Kueue object of a version the rules read (v1beta1 or v1beta2), and, with

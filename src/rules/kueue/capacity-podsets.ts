@@ -2,7 +2,7 @@
  * The podsets of the Workload Kueue makes for a job, and what each pod of a podset requests, as
  * Kueue v0.15.2 counts them:
  *
- * - a Training Operator v1 job (PyTorchJob, TFJob, XGBoostJob, PaddleJob, JAXJob) has one podset per
+ * - a Training Operator v1 job of a kind Kueue queues (the kind table's `kueue`) has one podset per
  *   replica type with `replicas` pods, 1 when unset (pkg/controller/jobs/kubeflow/kubeflowjob
  *   PodSets, podsCount);
  * - a Trainer v2 TrainJob has one podset per replicated job of the JobSet the Trainer makes from
@@ -14,6 +14,8 @@
  * Kinds Kueue does not integrate (the v1 MPIJob and MXJob) make no Workload and have no podsets.
  */
 import { podRequests } from './pod-requests';
+import { isKueueQueued } from '../../kinds/kind';
+import { V1_JOBS } from '../../kinds/training-operator';
 import { BUILTIN_RUNTIMES, BUILTIN_RUNTIMES_RELEASE } from '../trainer/builtin-runtimes.generated';
 import { ANCESTOR_LABEL, NODE_JOB } from '../trainer/names';
 import { CLUSTER_RUNTIME, isTrainJob, isTrainerRuntime, runtimeKey, runtimeReferenceOf } from '../trainer/runtime-lookup';
@@ -34,8 +36,8 @@ export interface JobPodSets {
   readonly note?: string;
 }
 
-/** The v1 kinds Kueue's kubeflow integration manages (pkg/controller/jobs/kubeflow/jobs). */
-const KUEUE_V1_KINDS = new Set(['PyTorchJob', 'TFJob', 'XGBoostJob', 'PaddleJob', 'JAXJob']);
+/** The v1 kinds Kueue's kubeflow integration manages (pkg/controller/jobs/kubeflow/jobs): the kind table's v1 jobs Kueue queues. */
+const KUEUE_V1_KINDS = new Set(V1_JOBS.filter(isKueueQueued).map(k => k.kind));
 
 /** The runtimes of an input, by their identity (`runtimeKey`). */
 export type RuntimeIndex = ReadonlyMap<string, any>;

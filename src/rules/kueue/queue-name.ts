@@ -4,6 +4,8 @@
  * subdomain (it names a LocalQueue). A label value allows more (capitals, "_"), so the label rule
  * alone lets such a name through; Kueue then refuses the whole job.
  */
+import { apiVersionOf } from '../../kinds/kind';
+import { KUEUE_QUEUED_KINDS } from '../../kinds/kind-table';
 import { AppDocument, AppFinding } from '../app-document';
 import { DNS1123_SUBDOMAIN_TEXT, isDns1123Subdomain } from '../kubernetes/names';
 import { Rule } from '../rule';
@@ -12,11 +14,11 @@ import { KUEUE_QUEUE_LABEL } from './labels';
 export const KUEUE_QUEUE_NAME = new Rule('kueue', 'app/kueue-queue-name', 'app',
   'kueue v0.15.2 pkg/controller/jobframework/validation.go ValidateQueueName (the kueue.x-k8s.io/queue-name label of a job Kueue manages: IsDNS1123Subdomain)');
 
-/** The kinds whose Kueue webhook runs ValidateJobOnCreate (jobframework BaseWebhook, trainjob_webhook.go). */
-const KUEUE_KINDS = new Set([
-  'kubeflow.org/v1 PyTorchJob', 'kubeflow.org/v1 TFJob', 'kubeflow.org/v1 XGBoostJob', 'kubeflow.org/v1 PaddleJob', 'kubeflow.org/v1 JAXJob',
-  'trainer.kubeflow.org/v1alpha1 TrainJob',
-]);
+/**
+ * The kinds whose Kueue webhook runs ValidateJobOnCreate (jobframework BaseWebhook,
+ * trainjob_webhook.go): the kinds Kueue queues, from the kind table.
+ */
+const KUEUE_KINDS = new Set(KUEUE_QUEUED_KINDS.map(k => `${apiVersionOf(k)} ${k.kind}`));
 
 export function kueueQueueNames(docs: readonly AppDocument[], out: AppFinding[]): void {
   for (const d of docs) {

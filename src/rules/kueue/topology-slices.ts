@@ -9,6 +9,8 @@
  * (trainer/trainjob-runtime.ts), where the runtime is known. Whether the annotation is a number at
  * all is kueue/topology's.
  */
+import { isKueueQueued } from '../../kinds/kind';
+import { V1_JOBS } from '../../kinds/training-operator';
 import { Finding } from '../finding';
 import { child } from '../kubernetes/field-path';
 import { Rule } from '../rule';
@@ -20,8 +22,11 @@ export const KUEUE_SLICE_RULES = [KUEUE_SLICE_SIZE];
 
 export const SLICE_SIZE_ANNOTATION = 'kueue.x-k8s.io/podset-slice-size';
 
-/** The v1 kinds Kueue v0.15.2 manages (pkg/controller/jobs/kubeflow/jobs): its webhook checks their slices. */
-const KUEUE_V1_KINDS = ['PyTorchJob', 'TFJob', 'XGBoostJob', 'PaddleJob', 'JAXJob'];
+/**
+ * The v1 kinds Kueue v0.15.2 manages (pkg/controller/jobs/kubeflow/jobs): its webhook checks their
+ * slices. The kind table's v1 jobs Kueue queues.
+ */
+const KUEUE_V1_KINDS = V1_JOBS.filter(isKueueQueued).map(k => k.kind);
 
 /** The slice size written in `annotations`, when it is a whole number Go's ParseInt reads (else kueue/topology reports it). */
 export function sliceSizeOf(annotations: unknown): number | undefined {

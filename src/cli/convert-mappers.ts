@@ -3,7 +3,7 @@
  * how it says it (the tier `convert` counts). A kind with a typed class in the package (the pinned
  * CRDs' L1 in imports/) gets its class, with JSON patches for what the class cannot say; any other
  * object (Kueue's, a ConfigMap, a newer apiVersion) becomes a cdk8s `ApiObject` that holds its
- * fields as written. A new kind is a row of MAPPERS.
+ * fields as written. The kinds and their classes are the kind table's (src/kinds/).
  */
 import { Expr, json, object, print, quoteString } from './convert-code';
 import { runtimeL2 } from './convert-runtime';
@@ -11,6 +11,8 @@ import { trainJobL2 } from './convert-train-job';
 import { PatchedField, TypedClass, mapTyped, normalised } from './convert-typed';
 import { v1JobL2 } from './convert-v1-job';
 import { workspaceL2 } from './convert-workspace';
+import { KindFacts, L1Class, apiVersionOf } from '../kinds/kind';
+import { KINDS } from '../kinds/kind-table';
 import { kindSchema } from '../rules/schema';
 
 /** How an object is said: by its L2 construct (with JSON patches for what it cannot say), its typed L1 class (with JSON patches), or a plain ApiObject. */
@@ -34,43 +36,40 @@ export interface Statement {
 export type Mapper = (doc: any, chart: string, id: string, findings: readonly string[]) => Statement;
 
 /* eslint-disable @typescript-eslint/no-require-imports */
-const typed = (namespace: string, className: string, module: () => any): TypedClass =>
-  ({ namespace, className, module, load: () => module()[className] });
-const kubeflowL1 = (name: string) => typed('kubeflow', name, () => require('../../imports/kubeflow'));
-const trainerL1 = (name: string) => typed('trainer', name, () => require('../../imports/trainer'));
-const notebooksL1 = (name: string) => typed('notebooks', name, () => require('../../imports/notebooks'));
-const kueueL1 = (name: string) => typed('kueue', name, () => require('../../imports/kueue'));
+/** The modules of imports/, loaded when a class of theirs is first needed. */
+const L1_MODULES: { readonly [module in L1Class['module']]: () => any } = {
+  kubeflow: () => require('../../imports/kubeflow'),
+  trainer: () => require('../../imports/trainer'),
+  notebooks: () => require('../../imports/notebooks'),
+  kueue: () => require('../../imports/kueue'),
+};
 /* eslint-enable @typescript-eslint/no-require-imports */
+const typed = ({ module, className }: L1Class): TypedClass =>
+  ({ namespace: module, className, module: L1_MODULES[module], load: () => L1_MODULES[module]()[className] });
 
 const NOTEBOOKS = 'its construct builds the pod template from props and options, and convert does not map a template back to props yet';
 // convert-kueue-links.ts plans every object of these kinds; the row's text is never shown.
 const KUEUE = 'its construct is planned with the Kueue objects it names';
 
+/** The L2 mapper of a kind of the kind table, or why it has none. */
+function l2Of(kind: KindFacts): L2Mapper | string {
+  switch (kind.family) {
+    case 'training-operator': return kind.l2 !== undefined ? v1JobL2 : `the package has no ${kind.kind} construct (the legacy kind has an L1 only)`;
+    case 'kueue': return KUEUE;
+    case 'trainer': return kind.kind === 'TrainJob' ? trainJobL2 : runtimeL2;
+    case 'notebooks': return kind.kind === 'Workspace' ? workspaceL2 : NOTEBOOKS;
+  }
+}
+
 /**
  * The kinds with a typed class in the package, by `apiVersion kind`: the class, and the L2 mapper
- * or why there is none (the comment on each object said by its L1).
+ * or why there is none (the comment on each object said by its L1). Every kind of the kind table
+ * with an L1, in the version the package writes: convert reads v1beta1 Kueue objects in their
+ * v1beta2 form, the version the package's classes write.
  */
-const TYPED: { readonly [apiVersionKind: string]: { readonly l1: TypedClass; readonly l2: L2Mapper | string } } = {
-  'kubeflow.org/v1 PyTorchJob': { l1: kubeflowL1('PyTorchJob'), l2: v1JobL2 },
-  'kubeflow.org/v1 TFJob': { l1: kubeflowL1('TfJob'), l2: v1JobL2 },
-  'kubeflow.org/v1 MPIJob': { l1: kubeflowL1('MpiJob'), l2: v1JobL2 },
-  'kubeflow.org/v1 XGBoostJob': { l1: kubeflowL1('XgBoostJob'), l2: v1JobL2 },
-  'kubeflow.org/v1 PaddleJob': { l1: kubeflowL1('PaddleJob'), l2: v1JobL2 },
-  'kubeflow.org/v1 JAXJob': { l1: kubeflowL1('JaxJob'), l2: v1JobL2 },
-  'kubeflow.org/v1 MXJob': { l1: kubeflowL1('MxJob'), l2: 'the package has no MXJob construct (the legacy kind has an L1 only)' },
-  'trainer.kubeflow.org/v1alpha1 TrainJob': { l1: trainerL1('TrainJob'), l2: trainJobL2 },
-  'trainer.kubeflow.org/v1alpha1 TrainingRuntime': { l1: trainerL1('TrainingRuntime'), l2: runtimeL2 },
-  'trainer.kubeflow.org/v1alpha1 ClusterTrainingRuntime': { l1: trainerL1('ClusterTrainingRuntime'), l2: runtimeL2 },
-  'kubeflow.org/v1beta1 Workspace': { l1: notebooksL1('Workspace'), l2: workspaceL2 },
-  'kubeflow.org/v1beta1 WorkspaceKind': { l1: notebooksL1('WorkspaceKind'), l2: NOTEBOOKS },
-  // Convert reads v1beta1 Kueue objects in their v1beta2 form, the version the package's classes write.
-  'kueue.x-k8s.io/v1beta2 ResourceFlavor': { l1: kueueL1('ResourceFlavor'), l2: KUEUE },
-  'kueue.x-k8s.io/v1beta2 ClusterQueue': { l1: kueueL1('ClusterQueue'), l2: KUEUE },
-  'kueue.x-k8s.io/v1beta2 LocalQueue': { l1: kueueL1('LocalQueue'), l2: KUEUE },
-  'kueue.x-k8s.io/v1beta2 WorkloadPriorityClass': { l1: kueueL1('WorkloadPriorityClass'), l2: KUEUE },
-  'kueue.x-k8s.io/v1beta2 Topology': { l1: kueueL1('Topology'), l2: KUEUE },
-  'kueue.x-k8s.io/v1beta2 Cohort': { l1: kueueL1('Cohort'), l2: KUEUE },
-};
+const TYPED: { readonly [apiVersionKind: string]: { readonly l1: TypedClass; readonly l2: L2Mapper | string } } = Object.fromEntries(
+  KINDS.filter(k => k.l1 !== undefined).map(k => [`${apiVersionOf(k)} ${k.kind}`, { l1: typed(k.l1!), l2: l2Of(k) }]),
+);
 
 /** An L2 mapper: the construct's code, or why the construct cannot say the object. */
 type L2Mapper = (doc: any, chart: string, id: string, findings: readonly string[]) => L2Mapping;

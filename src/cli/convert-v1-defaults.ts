@@ -20,6 +20,7 @@
  *   `PersistentVolumeClaimVolumeSource` and `VolumeMount`), and an emptyDir's `sizeLimit` in Gi
  *   like the same size in Mi (`resource.Quantity`; cdk8s-plus writes sizes in Mi).
  */
+import { V1_JOBS } from '../kinds/training-operator';
 import { isObject as isMap } from '../rules/kubernetes/names';
 import { TRAINING_JOB_REPLICA_KEYS } from '../rules/kubernetes/replica-keys';
 
@@ -35,19 +36,18 @@ export interface OperatorDefaults {
   readonly replicas?: { readonly [replicaType: string]: number };
 }
 
-export const OPERATOR_DEFAULTS: { readonly [kind: string]: OperatorDefaults } = {
-  PyTorchJob: { containerName: 'pytorch', port: { name: 'pytorchjob-port', number: 23456 }, restartPolicy: 'OnFailure' },
-  TFJob: { containerName: 'tensorflow', port: { name: 'tfjob-port', number: 2222 }, restartPolicy: 'Never' },
-  XGBoostJob: { containerName: 'xgboost', port: { name: 'xgboostjob-port', number: 9999 }, restartPolicy: 'Never' },
-  PaddleJob: { containerName: 'paddle', port: { name: 'master', number: 36543 }, restartPolicy: 'OnFailure' },
-  JAXJob: { containerName: 'jax', port: { name: 'jaxjob-port', number: 6666 }, restartPolicy: 'Never' },
-  // SetDefaults_MPIJob adds no port, and defaults the Worker's replicas to 0.
-  MPIJob: { containerName: 'mpi', restartPolicy: 'Never', replicas: { Worker: 0 } },
-};
-
+/** The defaults of the kinds `convert` maps to a construct, from the kind table (src/kinds/training-operator.ts). */
+export const OPERATOR_DEFAULTS: { readonly [kind: string]: OperatorDefaults } = Object.fromEntries(
+  V1_JOBS.filter(k => k.l2 !== undefined).map(k => [k.kind, {
+    containerName: k.container,
+    ...(k.port === undefined ? {} : { port: k.port }),
+    restartPolicy: k.restartPolicy,
+    ...(k.defaultReplicas === undefined ? {} : { replicas: k.defaultReplicas }),
+  }]),
+);
 
 /**
- * A copy of a v1 job (kubeflow.org/v1, one of the six kinds above) with the defaults above filled
+ * A copy of a v1 job (kubeflow.org/v1, one of the kinds above) with the defaults above filled
  * in; any other object is returned as it is.
  */
 export function withUpstreamDefaults(doc: any): any {

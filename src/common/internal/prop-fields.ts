@@ -10,24 +10,33 @@
  * for a field (MPI's launcher command) answer first; see `KubeflowResource`.
  */
 
-/** v1 replica types and the role option that sets each. */
+import { v1JobNamed } from '../../kinds/kind-table';
+import { V1_JOBS } from '../../kinds/training-operator';
+
+/**
+ * v1 replica types and the role option that sets each, for a replica type its kind's row does not
+ * list (a misspelt type of a known kind is named by the option it would be).
+ */
 const ROLE_OF_REPLICA: { [type: string]: string } = {
   Master: 'master', Worker: 'worker', PS: 'parameterServer', Chief: 'chief', Evaluator: 'evaluator', Launcher: 'launcher',
 };
 
-/** v1 replica types whose count a prop sets. */
+/** v1 replica types whose count a prop sets, likewise. */
 const COUNT_OF_REPLICA: { [type: string]: string } = { Worker: 'workers', PS: 'parameterServers' };
 
-/** The role option of a replica type of a kind (a PaddleJob's parameter servers are its `Master` replicas). */
+/** The role of a replica type in its kind's row of the kind table (a PaddleJob's parameter servers are its `Master` replicas). */
+const roleInRow = (kind: string | undefined, replicaType: string) => v1JobNamed(kind)?.roles.find(r => r.type === replicaType);
+
+/** The role option of a replica type of a kind. */
 export function roleOfReplica(kind: string | undefined, replicaType: string): string | undefined {
-  if (kind === 'PaddleJob' && replicaType === 'Master') return 'parameterServer';
-  return ROLE_OF_REPLICA[replicaType];
+  const role = roleInRow(kind, replicaType);
+  return role !== undefined ? role.options : ROLE_OF_REPLICA[replicaType];
 }
 
 /** The prop that counts a replica type's pods, if one does. */
 function countOfReplica(kind: string | undefined, replicaType: string): string | undefined {
-  if (kind === 'PaddleJob' && replicaType === 'Master') return 'parameterServers';
-  return COUNT_OF_REPLICA[replicaType];
+  const role = roleInRow(kind, replicaType);
+  return role !== undefined ? role.count?.prop : COUNT_OF_REPLICA[replicaType];
 }
 
 /**
@@ -161,8 +170,11 @@ const CONTAINER_FIELDS: ReadonlyArray<readonly [RegExp, string]> = [
   [/^securityContext(\.|\[|$)/, 'securityContext'],
 ];
 
-/** The main containers' names: the frameworks' (v1 jobs and Trainer runtimes) and the ones props name. */
-const MAIN_CONTAINERS = ['pytorch', 'tensorflow', 'xgboost', 'paddle', 'jax', 'mpi', 'node', 'trainer'];
+/**
+ * The main containers' names: the v1 jobs' frameworks (the kind table's, for the kinds with a
+ * construct) and the Trainer runtimes' (`node`, and `trainer` as props name it).
+ */
+const MAIN_CONTAINERS = [...V1_JOBS.filter(k => k.l2 !== undefined).map(k => k.container), 'node', 'trainer'];
 
 /**
  * The prop of `props` that set `field` of the rendered document, as a prop path (`worker.image`,

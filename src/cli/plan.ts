@@ -9,6 +9,8 @@ import { InputDocument } from './input';
 import { QueueChange, QueuePlan, compare, jobKey, kueueObjects, queueChanges, queuePlan } from './plan-queues';
 import { RuntimeIndex, runtimeIndex, trainJobDemand } from './train-job-plan';
 import { WorkspaceKindIndex, isWorkspace, workspaceDemand, workspaceKindIndex } from './workspace-plan';
+import { WORKSPACE } from '../kinds/notebooks';
+import { TRAIN_JOB } from '../kinds/trainer';
 import { trainingJobPodSets } from '../rules/kueue/capacity-podsets';
 import { KUEUE_QUEUE_LABEL } from '../rules/kueue/labels';
 import { trainingKindOf } from '../rules/operators';
@@ -95,7 +97,7 @@ export function jobPlan(doc: any, runtimes: RuntimeIndex = new Map(), kinds: Wor
 function trainJobPlan(doc: any, runtimes: RuntimeIndex): JobPlan {
   const demand = trainJobDemand(doc, runtimes);
   return {
-    ...identity('TrainJob', doc),
+    ...identity(TRAIN_JOB.kind, doc),
     roles: demand.roles,
     pods: demand.pods,
     amounts: demand.amounts,
@@ -106,7 +108,7 @@ function trainJobPlan(doc: any, runtimes: RuntimeIndex): JobPlan {
 function workspacePlan(doc: any, kinds: WorkspaceKindIndex): JobPlan {
   const demand = workspaceDemand(doc, kinds);
   return {
-    ...identity('Workspace', doc),
+    ...identity(WORKSPACE.kind, doc),
     // A workspace's queue may sit on its pod template rather than on the Workspace.
     queue: demand.queue,
     roles: [['workspace', demand.pods]],

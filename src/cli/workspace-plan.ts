@@ -10,12 +10,13 @@
  * (`spec.podTemplate.podMetadata.labels`), else of the Workspace.
  */
 import { Amounts, NO_AMOUNTS, podAmounts } from './amounts';
+import { isDocumentOf } from '../kinds/kind';
+import { WORKSPACE, WORKSPACE_KIND } from '../kinds/notebooks';
 import { KUEUE_QUEUE_LABEL } from '../rules/kueue/labels';
 
-const API_VERSION = 'kubeflow.org/v1beta1';
 
-export const isWorkspace = (doc: any) => doc?.apiVersion === API_VERSION && doc?.kind === 'Workspace';
-const isWorkspaceKind = (doc: any) => doc?.apiVersion === API_VERSION && doc?.kind === 'WorkspaceKind';
+export const isWorkspace = (doc: any) => isDocumentOf(doc, WORKSPACE);
+const isWorkspaceKind = (doc: any) => isDocumentOf(doc, WORKSPACE_KIND);
 
 /** The WorkspaceKinds of an input, by name. */
 export type WorkspaceKindIndex = ReadonlyMap<string, any>;

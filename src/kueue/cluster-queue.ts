@@ -12,6 +12,7 @@ import * as kueue from '../../imports/kueue';
 import { checkConstructor } from '../boundary/constructor-checks';
 import { guardExports } from '../boundary/install';
 import { KubeflowResource, PodMetadataField } from '../common/kubeflow-resource';
+import { CLUSTER_QUEUE } from '../kinds/kueue';
 import { dropUndefined } from '../util/collections';
 
 /** The quotas of one flavor in a resource group. */
@@ -133,7 +134,7 @@ export class ClusterQueue extends KubeflowResource {
 
   /** @internal */
   protected _addPodMetadata(field: PodMetadataField, key: string): void {
-    refusePodMetadata(this, 'ClusterQueue', field, key);
+    refusePodMetadata(this, CLUSTER_QUEUE.kind, field, key);
   }
 }
 

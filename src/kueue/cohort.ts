@@ -8,6 +8,7 @@ import * as kueue from '../../imports/kueue';
 import { checkConstructor } from '../boundary/constructor-checks';
 import { guardExports } from '../boundary/install';
 import { KubeflowResource, PodMetadataField } from '../common/kubeflow-resource';
+import { COHORT } from '../kinds/kueue';
 import { dropUndefined } from '../util/collections';
 
 /**
@@ -92,7 +93,7 @@ export class Cohort extends KubeflowResource implements ICohort {
 
   /** @internal */
   protected _addPodMetadata(field: PodMetadataField, key: string): void {
-    refusePodMetadata(this, 'Cohort', field, key);
+    refusePodMetadata(this, COHORT.kind, field, key);
   }
 }
 

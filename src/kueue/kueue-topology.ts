@@ -5,6 +5,7 @@ import { checkConstructor } from '../boundary/constructor-checks';
 import { KubeflowResource, PodMetadataField } from '../common/kubeflow-resource';
 import { refusePodMetadata } from './internal/no-pods';
 import { guardExports } from '../boundary/install';
+import { KUEUE_TOPOLOGY } from '../kinds/kueue';
 
 /** A Kueue Topology's settings. */
 export interface KueueTopologyProps {
@@ -50,7 +51,7 @@ export class KueueTopology extends KubeflowResource {
 
   /** @internal */
   protected _addPodMetadata(field: PodMetadataField, key: string): void {
-    refusePodMetadata(this, 'Topology', field, key);
+    refusePodMetadata(this, KUEUE_TOPOLOGY.kind, field, key);
   }
 }
 

@@ -7,6 +7,7 @@ import { checkConstructor } from '../boundary/constructor-checks';
 import { guardExports } from '../boundary/install';
 import { KubeflowResource, PodMetadataField } from '../common/kubeflow-resource';
 import { ILocalQueue } from '../common/kueue-references';
+import { LOCAL_QUEUE } from '../kinds/kueue';
 
 /** A LocalQueue's settings. */
 export interface LocalQueueProps {
@@ -51,7 +52,7 @@ export class LocalQueue extends KubeflowResource implements ILocalQueue {
 
   /** @internal */
   protected _addPodMetadata(field: PodMetadataField, key: string): void {
-    refusePodMetadata(this, 'LocalQueue', field, key);
+    refusePodMetadata(this, LOCAL_QUEUE.kind, field, key);
   }
 }
 

@@ -7,6 +7,7 @@ import * as kueue from '../../imports/kueue';
 import { checkConstructor } from '../boundary/constructor-checks';
 import { guardExports } from '../boundary/install';
 import { KubeflowResource, PodMetadataField } from '../common/kubeflow-resource';
+import { RESOURCE_FLAVOR } from '../kinds/kueue';
 import { dropUndefined } from '../util/collections';
 
 /** A Kueue ResourceFlavor's settings: which nodes the flavor stands for. */
@@ -73,7 +74,7 @@ export class ResourceFlavor extends KubeflowResource {
 
   /** @internal */
   protected _addPodMetadata(field: PodMetadataField, key: string): void {
-    refusePodMetadata(this, 'ResourceFlavor', field, key);
+    refusePodMetadata(this, RESOURCE_FLAVOR.kind, field, key);
   }
 }
 

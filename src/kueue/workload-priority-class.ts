@@ -6,6 +6,7 @@ import { checkConstructor } from '../boundary/constructor-checks';
 import { guardExports } from '../boundary/install';
 import { KubeflowResource, PodMetadataField } from '../common/kubeflow-resource';
 import { IWorkloadPriorityClass } from '../common/kueue-references';
+import { WORKLOAD_PRIORITY_CLASS } from '../kinds/kueue';
 
 /** A WorkloadPriorityClass's settings. */
 export interface WorkloadPriorityClassProps {
@@ -52,7 +53,7 @@ export class WorkloadPriorityClass extends KubeflowResource implements IWorkload
 
   /** @internal */
   protected _addPodMetadata(field: PodMetadataField, key: string): void {
-    refusePodMetadata(this, 'WorkloadPriorityClass', field, key);
+    refusePodMetadata(this, WORKLOAD_PRIORITY_CLASS.kind, field, key);
   }
 }
 

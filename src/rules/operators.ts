@@ -9,7 +9,9 @@
  */
 import { Finding } from './finding';
 import { checkKaiTopology } from './kai-topology';
-import { isKueueDocument } from './kueue/api';
+import { isDocumentOf } from '../kinds/kind';
+import { CLUSTER_QUEUE, COHORT, RESOURCE_FLAVOR } from '../kinds/kueue';
+import { WORKSPACE_KIND } from '../kinds/notebooks';
 import { checkKueueApiVersion } from './kueue/api-version-served';
 import { checkClusterQueue } from './kueue/cluster-queue';
 import { checkCohort } from './kueue/cohort';
@@ -72,16 +74,16 @@ export function kubeflowFindings(doc: any): Finding[] {
     checkNprocPerNode(doc, facts, out);
     checkKnownValues(doc, facts, out);
     checkReplicaSlices(facts.kind, doc.spec?.[facts.replicaKey], `spec.${facts.replicaKey}`, out);
-  } else if (doc.apiVersion === 'kubeflow.org/v1beta1' && doc.kind === 'WorkspaceKind') {
+  } else if (isDocumentOf(doc, WORKSPACE_KIND)) {
     checkWorkspaceKindOptions(doc, out);
     checkWorkspaceKindActivity(doc, out);
     checkWorkspaceKindSelectors(doc, out);
     checkWorkspaceKindTemplates(doc, out);
-  } else if (isKueueDocument(doc, 'ClusterQueue')) {
+  } else if (isDocumentOf(doc, CLUSTER_QUEUE)) {
     checkClusterQueue(doc, out);
-  } else if (isKueueDocument(doc, 'Cohort')) {
+  } else if (isDocumentOf(doc, COHORT)) {
     checkCohort(doc, out);
-  } else if (isKueueDocument(doc, 'ResourceFlavor')) {
+  } else if (isDocumentOf(doc, RESOURCE_FLAVOR)) {
     checkResourceFlavor(doc, out);
   }
   return out;

@@ -3,6 +3,7 @@ import { Construct } from 'constructs';
 import { TrainingRuntimeBase, TrainingRuntimeProps } from './training-runtime-base';
 import * as trainer from '../../imports/trainer';
 import { guardExports } from '../boundary/install';
+import { CLUSTER_TRAINING_RUNTIME } from '../kinds/trainer';
 import { omitNamespace } from '../rules/render-hook';
 
 /**
@@ -21,7 +22,7 @@ export class ClusterTrainingRuntime extends TrainingRuntimeBase {
 
   /** @internal */
   protected _kindName(): string {
-    return 'ClusterTrainingRuntime';
+    return CLUSTER_TRAINING_RUNTIME.kind;
   }
 
   /** @internal */

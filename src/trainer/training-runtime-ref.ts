@@ -1,3 +1,4 @@
+import { CLUSTER_TRAINING_RUNTIME, TRAINING_RUNTIME } from '../kinds/trainer';
 import { RuntimeFacts } from './internal/trainer-runtime';
 import { guardExports } from '../boundary/install';
 
@@ -18,7 +19,7 @@ export class TrainingRuntimeRef {
    * @param name the runtime's name
    */
   public static cluster(name: string): TrainingRuntimeRef {
-    return new TrainingRuntimeRef('ClusterTrainingRuntime', name, false);
+    return new TrainingRuntimeRef(CLUSTER_TRAINING_RUNTIME.kind, name, false);
   }
 
   /**
@@ -27,7 +28,7 @@ export class TrainingRuntimeRef {
    * @param name the runtime's name
    */
   public static namespaced(name: string): TrainingRuntimeRef {
-    return new TrainingRuntimeRef('TrainingRuntime', name, false);
+    return new TrainingRuntimeRef(TRAINING_RUNTIME.kind, name, false);
   }
 
   /**
@@ -39,7 +40,7 @@ export class TrainingRuntimeRef {
    * @param name the runtime's name
    */
   public static providedByCluster(name: string): TrainingRuntimeRef {
-    return new TrainingRuntimeRef('ClusterTrainingRuntime', name, true);
+    return new TrainingRuntimeRef(CLUSTER_TRAINING_RUNTIME.kind, name, true);
   }
 
   /**
@@ -49,7 +50,7 @@ export class TrainingRuntimeRef {
    * @param name the runtime's name
    */
   public static providedInNamespace(name: string): TrainingRuntimeRef {
-    return new TrainingRuntimeRef('TrainingRuntime', name, true);
+    return new TrainingRuntimeRef(TRAINING_RUNTIME.kind, name, true);
   }
 
   /** @internal */

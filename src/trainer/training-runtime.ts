@@ -3,6 +3,7 @@ import { Construct } from 'constructs';
 import { TrainingRuntimeBase, TrainingRuntimeProps } from './training-runtime-base';
 import * as trainer from '../../imports/trainer';
 import { guardExports } from '../boundary/install';
+import { TRAINING_RUNTIME } from '../kinds/trainer';
 
 /**
  * A TrainingRuntime: a runtime in one namespace, for the TrainJobs of that namespace only.
@@ -19,7 +20,7 @@ export class TrainingRuntime extends TrainingRuntimeBase {
 
   /** @internal */
   protected _kindName(): string {
-    return 'TrainingRuntime';
+    return TRAINING_RUNTIME.kind;
   }
 
   /** @internal */

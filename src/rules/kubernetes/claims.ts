@@ -3,6 +3,8 @@
  * app creates in another namespace (and none in its own) leaves the pods Pending.
  */
 import { documentKind } from './';
+import { apiVersionOf } from '../../kinds/kind';
+import { WORKSPACE } from '../../kinds/notebooks';
 import { AppDocument, AppFinding, namespaceOf, showNamespace } from '../app-document';
 import { named } from './field-path';
 import { compileLocation, select } from './select';
@@ -16,7 +18,7 @@ const TEMPLATE_SPECS = new Map<string, ReturnType<typeof compileLocation>>();
 
 /** Where a kind names claims, besides its pod templates' volumes. */
 const CLAIM_FIELDS: Readonly<Record<string, readonly string[]>> = {
-  'kubeflow.org/v1beta1/Workspace': ['spec.podTemplate.volumes.home', 'spec.podTemplate.volumes.data[].pvcName'],
+  [`${apiVersionOf(WORKSPACE)}/${WORKSPACE.kind}`]: ['spec.podTemplate.volumes.home', 'spec.podTemplate.volumes.data[].pvcName'],
 };
 const COMPILED_CLAIM_FIELDS = new Map(Object.entries(CLAIM_FIELDS).map(([k, v]) => [k, v.map(compileLocation)]));
 

@@ -6,6 +6,8 @@
  * known here.
  */
 import { unknownOptionFinding } from './option-ids';
+import { isDocumentOf } from '../../kinds/kind';
+import { WORKSPACE, WORKSPACE_KIND } from '../../kinds/notebooks';
 import { Finding } from '../finding';
 import { Rule } from '../rule';
 import { DocumentFinding } from '../training-operator/restricted-namespaces';
@@ -19,13 +21,13 @@ export const WORKSPACE_REFERENCE_RULES = [WORKSPACE_OPTION];
 export function workspaceOptionFindings(docs: readonly any[], out: DocumentFinding[]): void {
   const kinds = new Map<string, any>();
   for (const doc of docs) {
-    if (doc?.apiVersion === 'kubeflow.org/v1beta1' && doc?.kind === 'WorkspaceKind' && typeof doc.metadata?.name === 'string') {
+    if (isDocumentOf(doc, WORKSPACE_KIND) && typeof doc.metadata?.name === 'string') {
       kinds.set(doc.metadata.name, doc);
     }
   }
   if (kinds.size === 0) return;
   docs.forEach((doc, index) => {
-    if (doc?.apiVersion !== 'kubeflow.org/v1beta1' || doc?.kind !== 'Workspace') return;
+    if (!isDocumentOf(doc, WORKSPACE)) return;
     const kind = kinds.get(doc.spec?.kind);
     if (kind === undefined) return;
     for (const catalogue of ['imageConfig', 'podConfig']) {

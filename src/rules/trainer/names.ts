@@ -3,6 +3,8 @@
  * and the limits it and its successors put on them.
  */
 
+import { TRAINING_RUNTIME } from '../../kinds/trainer';
+
 /** The label that marks a replicated job as a step of the TrainJob (`LabelTrainJobAncestor`). */
 export const ANCESTOR_LABEL = 'trainer.kubeflow.org/trainjob-ancestor-step';
 
@@ -27,8 +29,8 @@ export const INITIALIZER_MOUNT_PATH = '/workspace';
 /** Trainer v2.4 refuses replicated-job names longer than this (JobSet pod and service names must fit). */
 export const MAX_REPLICATED_JOB_NAME = 20;
 
-/** The API group of the runtimes a TrainJob refers to. */
-export const TRAINER_GROUP = 'trainer.kubeflow.org';
+/** The API group of the runtimes a TrainJob refers to (the kind table's). */
+export const TRAINER_GROUP = TRAINING_RUNTIME.group;
 
 /** Environment variables each policy's plugin sets itself (`TorchRunReservedEnvNames`, ...). */
 export const RESERVED_ENV: Readonly<Record<string, readonly string[]>> = {

@@ -5,9 +5,10 @@
  * which counts a job's pods through it.
  */
 import { TRAINER_GROUP } from './names';
+import { CLUSTER_TRAINING_RUNTIME, TRAINING_RUNTIME, TRAIN_JOB } from '../../kinds/trainer';
 
-export const CLUSTER_RUNTIME = 'ClusterTrainingRuntime';
-const RUNTIME_KINDS = [CLUSTER_RUNTIME, 'TrainingRuntime'];
+export const CLUSTER_RUNTIME = CLUSTER_TRAINING_RUNTIME.kind;
+const RUNTIME_KINDS = [CLUSTER_RUNTIME, TRAINING_RUNTIME.kind];
 
 const text = (v: unknown) => (typeof v === 'string' ? v : '');
 const groupOf = (doc: any) => text(doc?.apiVersion).split('/')[0];
@@ -19,7 +20,7 @@ function key(kind: string, namespace: string, name: string): string {
 
 /** Whether a document is a Trainer v2 TrainJob. */
 export function isTrainJob(doc: any): boolean {
-  return doc?.kind === 'TrainJob' && groupOf(doc) === TRAINER_GROUP;
+  return doc?.kind === TRAIN_JOB.kind && groupOf(doc) === TRAINER_GROUP;
 }
 
 /** Whether a document is a Trainer v2 TrainingRuntime or ClusterTrainingRuntime. */

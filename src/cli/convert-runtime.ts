@@ -15,6 +15,8 @@
 import { Expr, json, object, print, quoteString } from './convert-code';
 import type { L2Mapping } from './convert-mappers';
 import type { ChartInput } from './convert-reader';
+import { isDocumentOf } from '../kinds/kind';
+import { CLUSTER_TRAINING_RUNTIME, TRAINING_RUNTIME, TRAIN_JOB } from '../kinds/trainer';
 import { isObject as isMap } from '../rules/kubernetes/names';
 import { ANCESTOR_LABEL, NODE_JOB } from '../rules/trainer/names';
 import { canonicalJson } from '../util/collections';
@@ -217,9 +219,10 @@ export function runtimeL2(doc: any, chart: string, id: string, findings: readonl
 export function runtimesNamedAhead(charts: readonly ChartInput[]): Map<any, L2Mapping> {
   const objects = charts.flatMap((c, chart) => c.objects.map((o, index) => ({ chart, index, doc: o.doc, file: c.file })));
   const out = new Map<any, L2Mapping>();
-  for (const runtime of objects.filter(o => o.doc.apiVersion === RUNTIME_API_VERSION && /^(Cluster)?TrainingRuntime$/.test(o.doc.kind))) {
-    const job = objects.find(o => o.doc.apiVersion === RUNTIME_API_VERSION && o.doc.kind === 'TrainJob'
-      && (o.doc.spec?.runtimeRef?.kind ?? 'ClusterTrainingRuntime') === runtime.doc.kind && o.doc.spec?.runtimeRef?.name === runtime.doc.metadata?.name
+  for (const runtime of objects.filter(o => isDocumentOf(o.doc, TRAINING_RUNTIME) || isDocumentOf(o.doc, CLUSTER_TRAINING_RUNTIME))) {
+    const job = objects.find(o => isDocumentOf(o.doc, TRAIN_JOB)
+      && (o.doc.spec?.runtimeRef?.kind ?? CLUSTER_TRAINING_RUNTIME.kind) === runtime.doc.kind
+      && o.doc.spec?.runtimeRef?.name === runtime.doc.metadata?.name
       && (o.chart !== runtime.chart || o.index < runtime.index));
     if (job === undefined) continue;
     const where = job.chart === runtime.chart ? 'before it in its file' : `in ${job.file}`;
@@ -230,5 +233,3 @@ export function runtimesNamedAhead(charts: readonly ChartInput[]): Map<any, L2Ma
   }
   return out;
 }
-
-const RUNTIME_API_VERSION = 'trainer.kubeflow.org/v1alpha1';

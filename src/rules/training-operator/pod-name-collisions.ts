@@ -10,8 +10,8 @@
  * cost nothing.
  */
 import { AppDocument, AppFinding, labelOf, namespaceOf, showNamespace } from '../app-document';
-import { TRAINING_JOB_REPLICA_KEYS } from '../kubernetes';
 import { Rule } from '../rule';
+import { trainingKindOf } from './training-kinds';
 
 export const POD_NAME_COLLISION = new Rule('training-operator', 'app/pod-name-collision', 'app',
   'training-operator pkg/common/util GenGeneralName: pods and services <job>-<replica type lower-cased>-<index>');
@@ -25,7 +25,7 @@ export function podNameCollisions(docs: readonly AppDocument[], out: AppFinding[
   const byNamespace = new Map<string, Map<string, Replicas[]>>();
   for (const d of docs) {
     const doc = d.doc;
-    const key = doc?.apiVersion === 'kubeflow.org/v1' ? TRAINING_JOB_REPLICA_KEYS[doc.kind] : undefined;
+    const key = trainingKindOf(doc)?.replicaKey;
     const name = doc?.metadata?.name;
     const specs = doc?.spec?.[key ?? ''];
     if (key === undefined || typeof name !== 'string' || typeof specs !== 'object' || specs === null) continue;

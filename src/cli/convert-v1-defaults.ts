@@ -20,6 +20,7 @@
  *   `PersistentVolumeClaimVolumeSource` and `VolumeMount`), and an emptyDir's `sizeLimit` in Gi
  *   like the same size in Mi (`resource.Quantity`; cdk8s-plus writes sizes in Mi).
  */
+import { apiVersionOf } from '../kinds/kind';
 import { V1_JOBS } from '../kinds/training-operator';
 import { isObject as isMap } from '../rules/kubernetes/names';
 import { TRAINING_JOB_REPLICA_KEYS } from '../rules/kubernetes/replica-keys';
@@ -35,6 +36,9 @@ export interface OperatorDefaults {
   /** The replicas of a replica spec that has none, when not 1. */
   readonly replicas?: { readonly [replicaType: string]: number };
 }
+
+/** The apiVersion of every v1 job. */
+const V1_API_VERSION = apiVersionOf(V1_JOBS[0]);
 
 /** The defaults of the kinds `convert` maps to a construct, from the kind table (src/kinds/training-operator.ts). */
 export const OPERATOR_DEFAULTS: { readonly [kind: string]: OperatorDefaults } = Object.fromEntries(
@@ -52,7 +56,7 @@ export const OPERATOR_DEFAULTS: { readonly [kind: string]: OperatorDefaults } = 
  */
 export function withUpstreamDefaults(doc: any): any {
   const defaults = OPERATOR_DEFAULTS[doc?.kind];
-  if (doc?.apiVersion !== 'kubeflow.org/v1' || defaults === undefined || !isMap(doc.spec)) return doc;
+  if (doc?.apiVersion !== V1_API_VERSION || defaults === undefined || !isMap(doc.spec)) return doc;
   const job = JSON.parse(JSON.stringify(doc));
   const spec = job.spec;
   // SetDefaults_MPIJob sets both fields when neither is set; the others set runPolicy's.

@@ -104,3 +104,43 @@ test('the operator\'s facts and defaults derived for the rules and convert', () 
   expect(V1_KINDS.MPIJob.cleansRunningPods([])).toBe(true);
   expect(V1_KINDS.PyTorchJob.cleansRunningPods(['Master', 'Worker'])).toBe(false);
 });
+
+// The modules are required inside isolateModules, after the row is added, so that they derive their tables from it.
+/* eslint-disable @typescript-eslint/no-require-imports */
+test('a new v1 job kind is one row: every table derived from the kind table has it', () => {
+  jest.isolateModules(() => {
+    const actual = jest.requireActual('../../src/kinds/training-operator');
+    const row = {
+      ...actual.JAX_JOB,
+      kind: 'FooJob',
+      l2: 'DistributedFoo',
+      replicaKey: 'fooReplicaSpecs',
+      replicaTypes: ['Worker'],
+      container: 'foo',
+      port: { name: 'foojob-port', number: 7777 },
+    };
+    jest.doMock('../../src/kinds/training-operator', () => ({ ...actual, V1_JOBS: [...actual.V1_JOBS, row] }));
+    const job = {
+      apiVersion: 'kubeflow.org/v1',
+      kind: 'FooJob',
+      metadata: { name: 'foo', labels: { 'kueue.x-k8s.io/queue-name': 'Not_A_Queue' } },
+      spec: { fooReplicaSpecs: { Worker: { replicas: 2, template: { metadata: { annotations: { 'kueue.x-k8s.io/podset-slice-size': '3' } }, spec: {} } } } },
+    };
+    expect(require('../../src/rules/kubernetes/replica-keys').TRAINING_JOB_REPLICA_KEYS.FooJob).toBe('fooReplicaSpecs');
+    expect(require('../../src/rules/training-operator/training-kinds').trainingKindOf(job)?.container).toBe('foo');
+    expect(require('../../src/rules/kubernetes/documents').documentKind(job)?.podTemplates).toEqual(['spec.fooReplicaSpecs.*.template']);
+    expect(require('../../src/rules/kueue/capacity-podsets').kueuePodSets(job, new Map())?.podSets.map((p: any) => [p.name, p.count])).toEqual([['Worker', 2]]);
+    const queueNames: any[] = [];
+    require('../../src/rules/kueue/queue-name').kueueQueueNames([{ path: 'c/foo', doc: job }], queueNames);
+    expect(queueNames.map(f => f.finding.value)).toEqual(['Not_A_Queue']);
+    const slices: any[] = [];
+    require('../../src/rules/kueue/topology-slices').checkReplicaSlices('FooJob', job.spec.fooReplicaSpecs, 'spec.fooReplicaSpecs', slices);
+    expect(slices.map(f => f.value)).toEqual(['3']);
+    expect(require('../../src/cli/convert-v1-kinds').V1_KINDS.FooJob).toMatchObject({ construct: 'DistributedFoo', queueable: true });
+    expect(require('../../src/cli/convert-v1-defaults').OPERATOR_DEFAULTS.FooJob)
+      .toEqual({ containerName: 'foo', port: { name: 'foojob-port', number: 7777 }, restartPolicy: 'Never' });
+    const { propForField } = require('../../src/common/internal/prop-fields');
+    expect(propForField('spec.fooReplicaSpecs.Worker.template.spec.containers[foo].image', { worker: { image: 'x' } }, 'FooJob')).toBe('worker.image');
+  });
+});
+/* eslint-enable @typescript-eslint/no-require-imports */

@@ -129,7 +129,7 @@ export const MX_JOB: V1JobFacts = {
   ...V1,
   kind: 'MXJob',
   l1: { module: 'kubeflow', className: 'MxJob' },
-  kueue: { notQueued: 'Kueue v0.15.2 has no integration for the MXJob' },
+  kueue: { notQueued: 'Kueue v0.15.2\'s kubeflow integration does not serve the MXJob' },
   replicaKey: 'mxReplicaSpecs',
   replicaTypes: ['Scheduler', 'Server', 'Worker', 'TunerTracker', 'TunerServer', 'Tuner'],
   container: 'mxnet',

@@ -22,8 +22,7 @@ import { Resources } from './resources';
 import { RestartPolicy } from './run-policy';
 import { PodSecurity } from './security';
 import { Topology } from './topology';
-import { guardExports } from '../boundary/install';
-import { CONSTRUCT_PROPS } from '../boundary/registry';
+import { checkedPropsOf } from '../boundary/checked-props';
 
 /** What can be set for every replica type of a job, or for one of them. */
 export interface ReplicaOptions {
@@ -560,7 +559,7 @@ export class ReplicaGroup extends Construct {
   private named(f: Finding): Finding {
     const parent = this.node.scope;
     const kind = parent ? renderedKind(parent) : undefined;
-    const prop = parent ? roleProp(f.field, CONSTRUCT_PROPS.get(parent), kind, this.replicaType) : undefined;
+    const prop = parent ? roleProp(f.field, checkedPropsOf(parent), kind, this.replicaType) : undefined;
     return prop === undefined || prop === f.field ? f : { ...f, field: `${f.field} (${prop})` };
   }
 
@@ -609,6 +608,3 @@ function renderedKind(parent: Construct | { apiObject?: { kind?: string } }): st
 function withSafeSecurity(props: kplus.ContainerProps): kplus.ContainerProps {
   return { ...props, resources: props.resources ?? {}, securityContext: props.securityContext ?? {} };
 }
-
-// The boundary checks on this module's classes, installed as it loads (see ../boundary/install.ts).
-guardExports(exports);

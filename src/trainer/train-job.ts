@@ -7,8 +7,6 @@ import { appRuntimeNamed } from './internal/trainer-runtime';
 import { TrainJobInitializer } from './train-job-initializer';
 import { TrainingRuntimeRef } from './training-runtime-ref';
 import * as trainer from '../../imports/trainer';
-import { checkConstructor } from '../boundary/constructor-checks';
-import { guardExports } from '../boundary/install';
 import { Accelerator } from '../common/accelerator';
 import { deadlineFinding } from '../common/internal/durations';
 import { orderAfterKueueObjects, resolveKueueReferences } from '../common/internal/kueue-references';
@@ -218,8 +216,7 @@ export class TrainJob extends KubeflowResource {
    * @param props the runtime, the trainer and the initializers
    */
   public constructor(scope: Construct, id: string, props: TrainJobProps) {
-    super(scope, id);
-    checkConstructor(this, new.target, [scope, id, props]);
+    super(scope, id, props);
     props = resolveKueueReferences(this, props);
     this.props = props;
     this.runtime = props.runtime;
@@ -635,6 +632,3 @@ function initializer(init: TrainJobInitializer | undefined): any {
     secretRef: init.secret ? { name: init.secret.name } : undefined,
   });
 }
-
-// The boundary checks on this module's classes, installed as it loads (see ../boundary/install.ts).
-guardExports(exports);

@@ -1,5 +1,4 @@
 import { RuntimeFacts } from './internal/trainer-runtime';
-import { guardExports } from '../boundary/install';
 
 /**
  * The runtime a TrainJob runs on (`spec.runtimeRef`): a built-in or platform runtime by name, or a
@@ -78,6 +77,3 @@ export class TrainingRuntimeRef {
     return this._facts ? this._facts.apiObject.name : this.fixedName!;
   }
 }
-
-// The boundary checks on this module's classes, installed as it loads (see ../boundary/install.ts).
-guardExports(exports);

@@ -3,7 +3,6 @@ import { Construct } from 'constructs';
 import { TrainingKind } from './internal/training-kind';
 import { TrainingJob, TrainingJobProps } from './training-job';
 import * as kubeflow from '../../imports/kubeflow';
-import { guardExports } from '../boundary/install';
 import { ReplicaGroup, RoleOptions } from '../common/replica';
 import { RestartPolicy } from '../common/run-policy';
 import { Finding } from '../rules/finding';
@@ -66,6 +65,3 @@ export class DistributedJax extends TrainingJob {
     return [];
   }
 }
-
-// The boundary checks on this module's classes, installed as it loads (see ../boundary/install.ts).
-guardExports(exports);

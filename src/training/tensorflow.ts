@@ -1,10 +1,8 @@
 import { ApiObjectMetadata } from 'cdk8s';
 import { Construct } from 'constructs';
-import { checkedProps } from '../boundary/constructor-checks';
 import { TrainingKind } from './internal/training-kind';
 import { TrainingJob, TrainingJobProps } from './training-job';
 import * as kubeflow from '../../imports/kubeflow';
-import { guardExports } from '../boundary/install';
 import { parseKnown } from '../common/internal/parse-value';
 import { ReplicaGroup, RoleOptions } from '../common/replica';
 import { CleanPodPolicy, RestartPolicy } from '../common/run-policy';
@@ -125,7 +123,7 @@ export class ParameterServerTF extends TrainingJob {
    * @param props which replica types the job has and how many pods of each, the success policy and the options of every pod
    */
   public constructor(scope: Construct, id: string, props: ParameterServerTFProps) {
-    super(scope, id, withCleanPodDefault(checkedProps(scope, id, new.target, props)));
+    super(scope, id, props);
     this.props = props;
     checkCount(this, 'parameterServers', props.parameterServers, 0);
     checkCount(this, 'workers', props.workers, 0);
@@ -158,6 +156,11 @@ export class ParameterServerTF extends TrainingJob {
         : { min: 1, expected: TF_WORKERS });
     }
     if (props.evaluator) this.evaluator = this._addReplicaGroup('Evaluator', { ...props.evaluator, replicas: 1 }, one('Evaluator', 'evaluator'));
+  }
+
+  /** @internal */
+  protected _withKindDefaults(props: TrainingJobProps): TrainingJobProps {
+    return withCleanPodDefault(props as ParameterServerTFProps);
   }
 
   /** @internal */
@@ -195,6 +198,3 @@ function withCleanPodDefault(props: ParameterServerTFProps): ParameterServerTFPr
   if (!lingering || props.runPolicy?.cleanPodPolicy) return props;
   return { ...props, runPolicy: { ...props.runPolicy, cleanPodPolicy: CleanPodPolicy.RUNNING } };
 }
-
-// The boundary checks on this module's classes, installed as it loads (see ../boundary/install.ts).
-guardExports(exports);

@@ -7,9 +7,10 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { ApiObject, App, Chart, ImplicitTokenResolver, JsonPatch, Lazy, LazyResolver, NumberStringUnionResolver, ResolutionContext, YamlOutputType } from 'cdk8s';
+import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { DistributedPyTorch } from '../src';
-import { aroundEachChartRender, aroundEachSynth, propsRenderedByDefault, renderingError } from '../src/rules/cdk8s-adapter';
+import { aroundEachChartRender, aroundEachSynth, kubeContainer, kubeVolume, propsRenderedByDefault, renderingError } from '../src/rules/cdk8s-adapter';
 import { addRenderStep } from '../src/rules/render-hook';
 
 const IMAGE = 'registry.example.com/train:1.0';
@@ -83,8 +84,10 @@ describe('what the adapter assumes of cdk8s', () => {
   });
 });
 
-/** The cdk8s the lock file pins: the adapter's assumptions are checked against this one. */
-const LOCKED_CDK8S: string = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package-lock.json'), 'utf8')).packages['node_modules/cdk8s'].version;
+/** The versions the lock file pins: the adapter's assumptions are checked against these. */
+const LOCK = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package-lock.json'), 'utf8')).packages;
+const LOCKED_CDK8S: string = LOCK['node_modules/cdk8s'].version;
+const LOCKED_PLUS: string = LOCK['node_modules/cdk8s-plus-28'].version;
 
 describe(`what the one-walk rendering assumes of cdk8s ${LOCKED_CDK8S} (the lock file's)`, () => {
   test(`the installed cdk8s is ${LOCKED_CDK8S}, the lock file's`, () => {
@@ -145,6 +148,24 @@ describe(`what the one-walk rendering assumes of cdk8s ${LOCKED_CDK8S} (the lock
     }
     expect((thrown as Error).message).toBe(renderingError(object, new Error('no data')).message);
     expect((thrown as Error).message).toBe("Failed serializing construct at path 'a/cm' with name 'cm': Error: no data");
+  });
+});
+
+describe(`what the library's pods assume of cdk8s-plus-28 ${LOCKED_PLUS} (the lock file's)`, () => {
+  test(`the installed cdk8s-plus-28 is ${LOCKED_PLUS}, the lock file's`, () => {
+    expect(JSON.parse(fs.readFileSync(require.resolve('cdk8s-plus-28/package.json'), 'utf8')).version).toBe(LOCKED_PLUS);
+  });
+
+  test('8. a Volume and a Container give, with _toKube(), the Kubernetes form cdk8s-plus\'s own pod writes', () => {
+    const chart = new Chart(tempApp(), 'a');
+    const volume = kplus.Volume.fromEmptyDir(chart, 'scratch', 'scratch', { medium: kplus.EmptyDirMedium.MEMORY });
+    const pod = new kplus.Pod(chart, 'pod', { containers: [{ image: 'registry.example.com/app:1', volumeMounts: [{ path: '/scratch', volume }] }], volumes: [volume] });
+    const podSpec = ApiObject.of(pod).toJson().spec;
+    expect(kplus.k8s.toJson_Volume(kubeVolume(volume))).toEqual(podSpec.volumes[0]);
+    expect(kubeVolume(volume)).toEqual({ name: 'scratch', emptyDir: { medium: 'Memory', sizeLimit: undefined } });
+    const json = kplus.k8s.toJson_Container(kubeContainer(pod.containers[0]));
+    expect(JSON.parse(JSON.stringify(json))).toEqual(podSpec.containers[0]);
+    expect(json.image).toBe('registry.example.com/app:1');
   });
 });
 

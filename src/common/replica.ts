@@ -23,6 +23,7 @@ import { RestartPolicy } from './run-policy';
 import { PodSecurity } from './security';
 import { Topology } from './topology';
 import { checkedPropsOf } from '../boundary/checked-props';
+import { kubeContainer, kubeVolume } from '../rules/cdk8s-adapter';
 
 /** What can be set for every replica type of a job, or for one of them. */
 export interface ReplicaOptions {
@@ -471,7 +472,7 @@ export class ReplicaGroup extends Construct {
     const spec: k8s.PodSpec = {
       containers,
       initContainers: initContainers.length ? initContainers : undefined,
-      volumes: volumes.length ? volumes.map(v => v._toKube()) : undefined,
+      volumes: volumes.length ? volumes.map(kubeVolume) : undefined,
       nodeSelector: mergeMaps(defaults.nodeSelector, this.nodeSelector),
       tolerations: tolerations.length ? tolerations : undefined,
       // Health requirements are merged into the user's affinity, never replacing it.
@@ -515,7 +516,7 @@ export class ReplicaGroup extends Construct {
     out.push(...restrictedPodFindings({
       hostNetwork: this.options.hostNetwork,
       hostIPC: this.options.hostIpc,
-      volumes: volumesByName(this.allVolumes()).map(v => v._toKube()),
+      volumes: volumesByName(this.allVolumes()).map(kubeVolume),
       securityContext: restrictedPodContext(),
       containers: [...this.customSecurity].map(([c, asked]) => ({ name: c.name, securityContext: askedOverRestricted(asked) })),
     }, optionFieldName));
@@ -523,7 +524,7 @@ export class ReplicaGroup extends Construct {
   }
 
   private renderContainer(container: kplus.Container, security: PodSecurity, main: boolean): k8s.Container {
-    const kube = container._toKube();
+    const kube = kubeContainer(container);
     const resources = main ? this.resourceRequirements() : kube.resources;
     const custom = this.customSecurity.get(container);
     return dropUndefined({

@@ -17,6 +17,7 @@ import { envToAdd } from '../common/internal/set-once';
 import { volumeNameFindings } from '../common/internal/volumes';
 import { KubeflowResource } from '../common/kubeflow-resource';
 import { PodSecurity } from '../common/security';
+import { kubeVolume } from '../rules/cdk8s-adapter';
 import { Finding, finding } from '../rules/finding';
 import { checkLength, fail, failAtSynth, raiseFirst } from '../rules/report';
 import { restrictedPodFindings } from '../rules/restricted';
@@ -473,7 +474,7 @@ export class WorkspaceKind extends KubeflowResource implements IWorkspaceKind {
         ? [...this.env.entries()].map(([name, v]) => dropUndefined({ name, value: v.value, valueFrom: v.valueFrom }))
         : undefined,
       extraVolumeMounts: this.mounts.length ? this.mounts.map(renderMount) : undefined,
-      extraVolumes: volumes.length ? volumes.map(v => v._toKube() as core.Volume) : undefined,
+      extraVolumes: volumes.length ? volumes.map(v => kubeVolume(v) as core.Volume) : undefined,
       securityContext: this.podSecurityContext(restricted),
       containerSecurityContext: this.props.containerSecurityContext ?? presetSecurity(security, undefined),
       options: {

@@ -34,8 +34,14 @@
  *    `NumberStringUnionResolver`, in that order (what resolve-props folds into its walk);
  * 7. an error while rendering is rethrown as `Failed serializing construct at path '<path>' with
  *    name '<name>': <error>`.
+ *
+ * And of cdk8s-plus-28, whose volumes and containers the library's pods are written with:
+ * 8. `Volume` and `Container` give their Kubernetes form with `_toKube()`, a method cdk8s-plus marks
+ *    internal: the form its own pods write (`kubeVolume`, `kubeContainer`).
  */
 import { ApiObject, App, Chart, ImplicitTokenResolver, LazyResolver, NumberStringUnionResolver } from 'cdk8s';
+import * as kplus from 'cdk8s-plus-28';
+import { k8s } from 'cdk8s-plus-28';
 
 /** What runs around each synthesis of an app. */
 export interface SynthBracket {
@@ -113,4 +119,14 @@ function hasDefaultResolversOnly(app: App): boolean {
 /** The error cdk8s's `toJson()` throws for an error while rendering the object's props. */
 export function renderingError(apiObject: ApiObject, cause: unknown): Error {
   return new Error(`Failed serializing construct at path '${apiObject.node.path}' with name '${apiObject.name}': ${cause}`);
+}
+
+/** A cdk8s-plus volume as a pod lists it (what cdk8s-plus's own pods write). */
+export function kubeVolume(volume: kplus.Volume): k8s.Volume {
+  return volume._toKube();
+}
+
+/** A cdk8s-plus container as a pod lists it (what cdk8s-plus's own pods write). */
+export function kubeContainer(container: kplus.Container): k8s.Container {
+  return container._toKube();
 }

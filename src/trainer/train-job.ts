@@ -16,6 +16,7 @@ import { volumeNameFindings } from '../common/internal/volumes';
 import { KubeflowResource } from '../common/kubeflow-resource';
 import { ILocalQueue, IWorkloadPriorityClass } from '../common/kueue-references';
 import { Resources } from '../common/resources';
+import { kubeVolume } from '../rules/cdk8s-adapter';
 import { Finding, finding } from '../rules/finding';
 import { KUEUE_QUEUE_LABEL, kueueJobLabels } from '../rules/kueue/labels';
 import type { PlacementNeed } from '../rules/kueue/trainjob-placement';
@@ -401,7 +402,7 @@ export class TrainJob extends KubeflowResource {
       serviceAccountName: p.serviceAccountName,
       nodeSelector,
       tolerations: tolerations.length ? tolerations : undefined,
-      volumes: this.volumes.length ? this.volumes.map(v => v._toKube()) : undefined,
+      volumes: this.volumes.length ? this.volumes.map(kubeVolume) : undefined,
       containers: this.mounts.length ? [{
         name: NODE_JOB,
         volumeMounts: this.mounts.map(m => dropUndefined({
@@ -457,7 +458,7 @@ export class TrainJob extends KubeflowResource {
       tolerations: this.tolerations.length ? this.tolerations.map(t => k8s.toJson_Toleration(t)) : undefined,
       serviceAccountName: p.serviceAccountName,
       mounts: this.mounts.length ? this.mounts.map(m => dropUndefined({
-        path: m.path, volume: k8s.toJson_Volume(m.volume._toKube()), readOnly: m.options?.readOnly, subPath: m.options?.subPath,
+        path: m.path, volume: k8s.toJson_Volume(kubeVolume(m.volume)), readOnly: m.options?.readOnly, subPath: m.options?.subPath,
       })) : undefined,
     });
     const initializers = dropUndefined({

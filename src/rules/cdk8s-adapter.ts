@@ -31,12 +31,10 @@
  *    then sorts the keys and drops null and undefined values, unless the environment variable
  *    `CDK8S_DISABLE_SORT` is set; the JSON patches are the private array `patches`, applied after;
  * 6. a new App's resolvers are exactly `LazyResolver`, `ImplicitTokenResolver` and
- *    `NumberStringUnionResolver`, in that order (what resolve-props folds into its walk);
- * 7. an error while rendering is rethrown as `Failed serializing construct at path '<path>' with
- *    name '<name>': <error>`.
+ *    `NumberStringUnionResolver`, in that order (what resolve-props folds into its walk).
  *
  * And of cdk8s-plus-28, whose volumes and containers the library's pods are written with:
- * 8. `Volume` and `Container` give their Kubernetes form with `_toKube()`, a method cdk8s-plus marks
+ * 7. `Volume` and `Container` give their Kubernetes form with `_toKube()`, a method cdk8s-plus marks
  *    internal: the form its own pods write (`kubeVolume`, `kubeContainer`).
  */
 import { ApiObject, App, Chart, ImplicitTokenResolver, LazyResolver, NumberStringUnionResolver } from 'cdk8s';
@@ -114,11 +112,6 @@ function hasDefaultResolversOnly(app: App): boolean {
     && resolvers[0].constructor === LazyResolver
     && resolvers[1].constructor === ImplicitTokenResolver
     && resolvers[2].constructor === NumberStringUnionResolver;
-}
-
-/** The error cdk8s's `toJson()` throws for an error while rendering the object's props. */
-export function renderingError(apiObject: ApiObject, cause: unknown): Error {
-  return new Error(`Failed serializing construct at path '${apiObject.node.path}' with name '${apiObject.name}': ${cause}`);
 }
 
 /** A cdk8s-plus volume as a pod lists it (what cdk8s-plus's own pods write). */

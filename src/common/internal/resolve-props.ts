@@ -1,5 +1,5 @@
 import { ApiObject, Lazy } from 'cdk8s';
-import { propsRenderedByDefault, renderingError } from '../../rules/cdk8s-adapter';
+import { propsRenderedByDefault } from '../../rules/cdk8s-adapter';
 
 /*
  * What `ApiObject.toJson()` of cdk8s gives for an object the library renders, in one walk instead
@@ -24,7 +24,7 @@ import { propsRenderedByDefault, renderingError } from '../../rules/cdk8s-adapte
  * cdk8s's own list, a value of another kind) gives `undefined`, and the object renders through
  * cdk8s as before: the answer is always exactly cdk8s's. test/resolve-props.test.ts compares the
  * two on every object of every example app and on each of those cases. What this needs of cdk8s's
- * internals (the private fields `props` and `patches`, its default resolvers, its error) is read
+ * internals (the private fields `props` and `patches`, its default resolvers) is read
  * through the one cdk8s adapter (rules/cdk8s-adapter.ts), whose test checks it against the pinned
  * cdk8s: should a release rename a field, every object falls back to cdk8s's path.
  *
@@ -59,7 +59,7 @@ export function resolveProps(apiObject: ApiObject): any {
   } catch (e) {
     if (e === NOT_PLAIN) return undefined;
     // The message cdk8s gives for an error while rendering (a Lazy that throws).
-    throw renderingError(apiObject, e);
+    throw new Error(`Failed serializing construct at path '${apiObject.node.path}' with name '${apiObject.name}': ${e}`);
   }
   const result: any = {};
   for (const key of ['apiVersion', 'kind', 'metadata', ...Object.keys(json)]) {

@@ -9,8 +9,11 @@
  * (.jsii) and every other compiled module. The jsii kernel under the Python, Java and Go packages
  * finds a class by reading its name off the entry point, which the getter answers.
  *
- * The boundary checks do not depend on the entry point: each public module guards its own classes
- * when it loads (src/boundary/install.ts), whether the entry, another module or a test loads it.
+ * src/index.ts ends by handing its exports to the boundary (`guardExports(exports)`,
+ * src/boundary/install.ts), the one place the classes are guarded. The rewritten entry does the
+ * same lazily: when an export is first read, it hands the boundary the exports of every public
+ * module loaded by then (the one just read and the ones it loaded), so a class is guarded before
+ * the caller can reach it, whether as an export or as a value another class returns.
  *
  * The compile task runs this right after jsii. It reads src/index.ts, not the compiled entry, so a
  * second run writes the same file; it refuses a statement it does not know, so a change to
@@ -30,21 +33,35 @@ export interface EntryPlan {
   readonly modules: string[];
   /** `export * as <name> from '<module>'`, in order. */
   readonly namespaces: Array<{ name: string; module: string }>;
+  /** The boundary module whose `guardExports` the entry hands its exports to, if it does. */
+  readonly guard?: string;
 }
 
-/** Reads src/index.ts; anything but comments and the two export forms is an error. */
+/**
+ * Reads src/index.ts; anything but comments, the two export forms and the boundary's import and
+ * call (`import { guardExports } from '<module>';`, then `guardExports(exports);` as the last
+ * statement) is an error.
+ */
 export function readPlan(source: string): EntryPlan {
   const modules: string[] = [];
   const namespaces: Array<{ name: string; module: string }> = [];
+  let imported: string | undefined;
+  let guard: string | undefined;
   const statements = source.replace(/\/\*[\s\S]*?\*\//g, '').split('\n').map(l => l.replace(/\/\/.*$/, '').trim()).filter(Boolean);
-  for (const statement of statements) {
+  for (const [i, statement] of statements.entries()) {
     const star = /^export \* from '(\.{1,2}\/[\w./-]+)';$/.exec(statement);
     const ns = /^export \* as (\w+) from '(\.{1,2}\/[\w./-]+)';$/.exec(statement);
+    const guardImport = /^import \{ guardExports \} from '(\.{1,2}\/[\w./-]+)';$/.exec(statement);
     if (star) modules.push(star[1]);
     else if (ns) namespaces.push({ name: ns[1], module: ns[2] });
+    else if (guardImport && imported === undefined) imported = guardImport[1];
+    else if (statement === 'guardExports(exports);' && imported !== undefined && i === statements.length - 1) guard = imported;
     else throw new Error(`src/index.ts: "${statement}" is not an export the lazy entry can write (scripts/lazy-entry.ts)`);
   }
-  return { modules, namespaces };
+  if (imported !== undefined && guard === undefined) {
+    throw new Error('src/index.ts: guardExports is imported but its exports are not handed to it last (scripts/lazy-entry.ts)');
+  }
+  return guard === undefined ? { modules, namespaces } : { modules, namespaces, guard };
 }
 
 /**
@@ -90,6 +107,21 @@ export function renderEntry(plan: EntryPlan, names: Array<{ name: string; module
     'const names = {',
     ...names.map(n => `  ${n.name}: ${modules.indexOf(n.module)},`),
     '};',
+    ...(plan.guard === undefined ? [] : [
+      '// The boundary (src/index.ts hands it its exports): when an export is first read, every public',
+      '// module loaded by then has its classes guarded, so a class another module returns is too.',
+      'const guarded = new Set();',
+      'function guardLoaded() {',
+      `  const boundary = require(${JSON.stringify(plan.guard)});`,
+      '  for (let i = 0; i < modules.length; i++) {',
+      '    if (guarded.has(i)) continue;',
+      '    const loaded = require.cache[require("path").join(__dirname, modules[i]) + ".js"];',
+      '    if (!loaded || !loaded.loaded) continue;',
+      '    guarded.add(i);',
+      '    boundary.guardExports(loaded.exports);',
+      '  }',
+      '}',
+    ]),
     'function define(name, load) {',
     '  Object.defineProperty(exports, name, {',
     '    enumerable: true,',
@@ -103,7 +135,9 @@ export function renderEntry(plan: EntryPlan, names: Array<{ name: string; module
     '}',
     // tsc declares the namespaces before the names it re-exports; the keys keep that order.
     ...plan.namespaces.map(n => `define(${JSON.stringify(n.name)}, () => require(${JSON.stringify(n.module)}));`),
-    'for (const name of Object.keys(names)) define(name, () => require(modules[names[name]])[name]);',
+    plan.guard === undefined
+      ? 'for (const name of Object.keys(names)) define(name, () => require(modules[names[name]])[name]);'
+      : 'for (const name of Object.keys(names)) define(name, () => { const value = require(modules[names[name]])[name]; guardLoaded(); return value; });',
     '',
   ];
   return lines.join('\n');

@@ -1,7 +1,10 @@
 // The public API: the L2 constructs and the types their props use. Plumbing lives in ./private and
 // is not exported (test/public-api.test.ts lists every public name, so a new one is a decision).
-// Only exports belong here: after jsii, scripts/lazy-entry.ts rewrites the compiled entry so that
-// each export loads its module on first use.
+// Only exports belong here, and the one statement at the end that guards them: after jsii,
+// scripts/lazy-entry.ts rewrites the compiled entry so that each export loads its module on first
+// use and is guarded then.
+import { guardExports } from './boundary/install';
+
 export * from './common/accelerator';
 export * from './config/config-reader';
 export * from './common/defaults';
@@ -61,3 +64,7 @@ export * as notebooks from '../imports/notebooks';
 export * as trainer from '../imports/trainer';
 export * as kueue from '../imports/kueue';
 export * as core from '../imports/core';
+
+// The boundary: every class exported above checks its arguments against the table generated from
+// the jsii assembly, installed here once for all of them (src/boundary/install.ts).
+guardExports(exports);

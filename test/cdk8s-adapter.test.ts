@@ -6,10 +6,11 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { ApiObject, App, Chart, YamlOutputType } from 'cdk8s';
+import { ApiObject, App, Chart, ImplicitTokenResolver, JsonPatch, Lazy, LazyResolver, NumberStringUnionResolver, ResolutionContext, YamlOutputType } from 'cdk8s';
+import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { DistributedPyTorch } from '../src';
-import { aroundEachChartRender, aroundEachSynth } from '../src/rules/cdk8s-adapter';
+import { aroundEachChartRender, aroundEachSynth, kubeContainer, kubeVolume, propsRenderedByDefault } from '../src/rules/cdk8s-adapter';
 import { addRenderStep } from '../src/rules/render-hook';
 
 const IMAGE = 'registry.example.com/train:1.0';
@@ -80,6 +81,77 @@ describe('what the adapter assumes of cdk8s', () => {
     new Construct(app, 'bad').node.addValidation({ validate: () => ['wrong'] });
     expect(() => app.synth()).toThrow('[bad] wrong');
     expect(written(app)).toEqual([]);
+  });
+});
+
+/** The versions the lock file pins: the adapter's assumptions are checked against these. */
+const LOCK = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package-lock.json'), 'utf8')).packages;
+const LOCKED_CDK8S: string = LOCK['node_modules/cdk8s'].version;
+const LOCKED_PLUS: string = LOCK['node_modules/cdk8s-plus-28'].version;
+
+describe(`what the one-walk rendering assumes of cdk8s ${LOCKED_CDK8S} (the lock file's)`, () => {
+  test(`the installed cdk8s is ${LOCKED_CDK8S}, the lock file's`, () => {
+    expect(JSON.parse(fs.readFileSync(require.resolve('cdk8s/package.json'), 'utf8')).version).toBe(LOCKED_CDK8S);
+  });
+
+  test('5. an ApiObject keeps the props it renders in the private field props, and its JSON patches in the private array patches', () => {
+    const spec = { replicas: 2 };
+    const object = new ApiObject(new Chart(tempApp(), 'a'), 'cm', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm' }, spec } as any);
+    const internals = object as any;
+    expect(internals.props.spec).toBe(spec);
+    expect(internals.patches).toEqual([]);
+    expect(propsRenderedByDefault(object)).toBe(internals.props);
+    object.addJsonPatch(JsonPatch.add('/spec/paused', true));
+    expect(internals.patches).toHaveLength(1);
+    expect(propsRenderedByDefault(object)).toBeUndefined();
+    // A later change to the field is what toJson() renders: it is read, not copied, at construction.
+    internals.patches.length = 0;
+    internals.props.spec = { replicas: 3 };
+    expect(object.toJson().spec).toEqual({ replicas: 3 });
+  });
+
+  test('5. toJson() resolves the props with the metadata, sorts keys and drops null and undefined, unless CDK8S_DISABLE_SORT is set', () => {
+    const object = new ApiObject(new Chart(tempApp(), 'a'), 'cm', {
+      apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm' }, data: { zeta: 'z', alpha: Lazy.any({ produce: () => 'a' }), gone: null, unset: undefined },
+    } as any);
+    expect(propsRenderedByDefault(object)).toBeDefined();
+    const json = object.toJson();
+    expect(Object.keys(json)).toEqual(['apiVersion', 'kind', 'metadata', 'data']);
+    expect(json.data).toEqual({ alpha: 'a', zeta: 'z' });
+    expect(Object.keys(json.data)).toEqual(['alpha', 'zeta']);
+    process.env.CDK8S_DISABLE_SORT = '1';
+    try {
+      expect(propsRenderedByDefault(object)).toBeUndefined();
+      expect(Object.keys(object.toJson().data)).toEqual(['zeta', 'alpha']);
+    } finally {
+      delete process.env.CDK8S_DISABLE_SORT;
+    }
+  });
+
+  test('6. a new App resolves with LazyResolver, ImplicitTokenResolver and NumberStringUnionResolver, in that order; another resolver leaves rendering to cdk8s', () => {
+    const app = tempApp();
+    expect(app.resolvers.map(r => r.constructor)).toEqual([LazyResolver, ImplicitTokenResolver, NumberStringUnionResolver]);
+    const own = new App({ outdir: app.outdir, resolvers: [{ resolve: (_: ResolutionContext) => undefined }, ...app.resolvers] });
+    const object = new ApiObject(new Chart(own, 'a'), 'cm', { apiVersion: 'v1', kind: 'ConfigMap' });
+    expect(propsRenderedByDefault(object)).toBeUndefined();
+  });
+});
+
+describe(`what the library's pods assume of cdk8s-plus-28 ${LOCKED_PLUS} (the lock file's)`, () => {
+  test(`the installed cdk8s-plus-28 is ${LOCKED_PLUS}, the lock file's`, () => {
+    expect(JSON.parse(fs.readFileSync(require.resolve('cdk8s-plus-28/package.json'), 'utf8')).version).toBe(LOCKED_PLUS);
+  });
+
+  test('7. a Volume and a Container give, with _toKube(), the Kubernetes form cdk8s-plus\'s own pod writes', () => {
+    const chart = new Chart(tempApp(), 'a');
+    const volume = kplus.Volume.fromEmptyDir(chart, 'scratch', 'scratch', { medium: kplus.EmptyDirMedium.MEMORY });
+    const pod = new kplus.Pod(chart, 'pod', { containers: [{ image: 'registry.example.com/app:1', volumeMounts: [{ path: '/scratch', volume }] }], volumes: [volume] });
+    const podSpec = ApiObject.of(pod).toJson().spec;
+    expect(kplus.k8s.toJson_Volume(kubeVolume(volume))).toEqual(podSpec.volumes[0]);
+    expect(kubeVolume(volume)).toEqual({ name: 'scratch', emptyDir: { medium: 'Memory', sizeLimit: undefined } });
+    const json = kplus.k8s.toJson_Container(kubeContainer(pod.containers[0]));
+    expect(JSON.parse(JSON.stringify(json))).toEqual(podSpec.containers[0]);
+    expect(json?.image).toBe('registry.example.com/app:1');
   });
 });
 

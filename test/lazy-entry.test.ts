@@ -69,29 +69,46 @@ test('requiring the package loads only the entry; an export loads its module and
   expect(loaded.pytorch).not.toContain('src/notebooks/workspace-kind');
 });
 
-test('each public module guards its own classes when it loads, without the entry point', () => {
-  // One fresh process per module, so that no other module's load guards it.
+test('reading any one export guards its class and every class of the table loaded with it', () => {
+  // One fresh process per export, so that no other read guards what this one loaded.
   const unguarded: string[] = [];
-  for (const module of plan.modules) {
+  for (const { name } of names) {
     const found = JSON.parse(execFileSync(process.execPath, ['-e', `
-      const m = require(${JSON.stringify(path.join(LIB, module))});
+      const kf = require(${JSON.stringify(ENTRY)});
+      kf[${JSON.stringify(name)}];
+      const path = require('path');
       const { OWN_CLASSES } = require(${JSON.stringify(path.join(LIB, 'boundary', 'registry'))});
       const { CLASSES } = require(${JSON.stringify(path.join(LIB, 'boundary', 'schema.generated'))});
       const GUARDED = Symbol.for('cdk8s-kubeflow.boundary.guarded');
       const out = [];
-      for (const [name, cls] of Object.entries(m)) {
-        if (typeof cls !== 'function' || !CLASSES[name]) continue;
-        if (OWN_CLASSES.get(name) !== cls) out.push(name + ' (not registered)');
-        for (const [method, ps] of Object.entries(CLASSES[name].methods || {})) if (ps.length && !cls.prototype[method][GUARDED]) out.push(name + '.prototype.' + method);
-        for (const [method, ps] of Object.entries(CLASSES[name].statics || {})) if (ps.length && !cls[method][GUARDED]) out.push(name + '.' + method);
+      for (const module of ${JSON.stringify(plan.modules)}) {
+        const loaded = require.cache[path.join(${JSON.stringify(LIB)}, module) + '.js'];
+        if (!loaded) continue;
+        for (const [name, cls] of Object.entries(loaded.exports)) {
+          if (typeof cls !== 'function' || !CLASSES[name]) continue;
+          if (OWN_CLASSES.get(name) !== cls) out.push(name + ' (not registered)');
+          for (const [method, ps] of Object.entries(CLASSES[name].methods || {})) if (ps.length && !cls.prototype[method][GUARDED]) out.push(name + '.prototype.' + method);
+          for (const [method, ps] of Object.entries(CLASSES[name].statics || {})) if (ps.length && !cls[method][GUARDED]) out.push(name + '.' + method);
+        }
       }
+      if (typeof kf[${JSON.stringify(name)}] === 'function' && CLASSES[${JSON.stringify(name)}] && OWN_CLASSES.get(${JSON.stringify(name)}) !== kf[${JSON.stringify(name)}]) out.push(${JSON.stringify(name)} + ' (read, not registered)');
       process.stdout.write(JSON.stringify(out));`], { cwd: ROOT, encoding: 'utf8' }));
-    unguarded.push(...found);
+    unguarded.push(...found.map((f: string) => `${name}: ${f}`));
   }
   expect(unguarded).toEqual([]);
   // Every class of the table is exported by one of those modules.
   const exported = new Set(names.map(n => n.name));
   expect(Object.keys(CLASSES).filter(c => !c.includes('.') && !exported.has(c))).toEqual([]);
+});
+
+test('src/index.ts hands its exports to the boundary last, and the lazy entry does it per read', () => {
+  expect(plan.guard).toBe('./boundary/install');
+  expect(() => readPlan("import { guardExports } from './boundary/install';\nexport * from './a';\n"))
+    .toThrow('src/index.ts: guardExports is imported but its exports are not handed to it last (scripts/lazy-entry.ts)');
+  expect(() => readPlan("import { guardExports } from './boundary/install';\nguardExports(exports);\nexport * from './a';\n"))
+    .toThrow('src/index.ts: "guardExports(exports);" is not an export the lazy entry can write (scripts/lazy-entry.ts)');
+  expect(renderEntry({ modules: ['./a'], namespaces: [] }, [{ name: 'A', module: './a' }])).not.toContain('guardLoaded');
+  expect(renderEntry(plan, names)).toContain('define(name, () => { const value = require(modules[names[name]])[name]; guardLoaded(); return value; })');
 });
 
 test('a class reached only as a return value is guarded: the ReplicaGroup of a job read from the entry', () => {

@@ -12,7 +12,8 @@
 import * as cdk8s from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import * as constructs from 'constructs';
-import { CONSTRUCT_PROPS, fromCaller, OWN_CLASSES } from './registry';
+import { keepCheckedProps } from './checked-props';
+import { fromCaller, OWN_CLASSES } from './registry';
 import { CLASSES, ENUMS, INTERFACE_EXAMPLES, INTERFACES, OPEN_STRUCTS, STRUCTS } from './schema.generated';
 import { show as showValue } from '../rules/finding';
 import { nearest } from '../util/nearest';
@@ -98,33 +99,16 @@ function raise(where: Where, field: string, shown: string, allowed: string): nev
 }
 
 /**
- * Checks the arguments of a constructor against the table. Construct constructors call it right
- * after `super(scope, id)`; `target` is `new.target`, so a base class checks the props of the
- * concrete class (a user's subclass is checked as the library class it extends).
+ * Checks the arguments of a constructor against the table and keeps the props on the construct
+ * (checked-props.ts). `KubeflowResource`'s constructor calls it for every top-level construct, right
+ * after `super(scope, id)`; `target` is `new.target`, so the base checks the props of the concrete
+ * class (a user's subclass is checked as the library class it extends).
  */
-export function checkConstructor(scope: constructs.IConstruct, target: Function, args: unknown[]): void {
-  // A job creates its replica groups from its checked props, with the job's other fields spread
-  // in: checking them again would only cost time and see the job's fields as unknown. (A replica
-  // group a user adds under a job is therefore not checked.)
-  const parent = scope.node.scope;
-  if (DERIVED.has(target.name) && parent && checkedConstructs.has(parent)) return;
-  checkedConstructs.add(scope);
+export function checkConstructor(construct: constructs.IConstruct, target: Function, args: unknown[]): void {
   // scope and id were used by super() already; constructs checks those itself.
-  checkInit(scope, target, args);
+  checkInit(construct, target, args);
   const props = args[2];
-  if (typeof props === 'object' && props !== null) CONSTRUCT_PROPS.set(scope, props);
-}
-
-/**
- * Checks a construct's props before `super()` is called, for constructs that change their props
- * on the way to the base class (MPI and TF add a clean-pod default): `scope` and `id` give the path
- * the construct will have. Returns the props.
- */
-export function checkedProps<T>(scope: constructs.IConstruct, id: string, target: Function, props: T): T {
-  // Without a scope, constructs makes a root; its own checks handle a scope that is not one.
-  const parentPath = (scope as constructs.IConstruct | undefined)?.node?.path;
-  checkInit(parentPath ? `${parentPath}/${id}` : String(id), target, [scope, id, props]);
-  return props;
+  if (typeof props === 'object' && props !== null) keepCheckedProps(construct, props);
 }
 
 /**
@@ -144,12 +128,6 @@ function checkInit(where: Where, target: Function, args: unknown[]): void {
     return;
   }
 }
-
-/** Constructs the library creates inside another from props it checked. */
-const DERIVED = new Set(['ReplicaGroup']);
-
-/** Constructs whose constructor arguments were checked. */
-const checkedConstructs = new WeakSet<constructs.IConstruct>();
 
 /** Checks the arguments of a method or static factory; `from` is the first argument to check. */
 export function checkArgs(where: Where, ps: Param[], args: ArrayLike<unknown>, from = 0, isConstructor = false): void {

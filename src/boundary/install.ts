@@ -1,16 +1,19 @@
 /**
- * Installs the boundary checks on the library's classes: every public module ends by handing its
- * exports to `guardExports`, which registers each class the table lists (so `instanceof` can be
- * tested against it) and wraps its public methods and static factories to check their arguments
- * against the table before they run. A class is guarded as soon as its module has loaded, however
- * it was reached: through the package's entry point, which loads each module on first use
- * (scripts/lazy-entry.ts), or as the value another module's method returns. Constructors cannot be
- * wrapped without replacing the exported classes, so each construct calls `checkConstructor`
- * itself, right after `super()`. test/lazy-entry.test.ts loads each public module alone and checks
- * that every class of the table is guarded.
+ * Installs the boundary checks on the library's classes, in one place: the package's entry point.
+ * `guardExports` registers each class the table lists (so `instanceof` can be tested against it)
+ * and wraps its public methods and static factories to check their arguments against the table
+ * before they run. src/index.ts hands it its exports once every module is loaded; the compiled
+ * entry (written by scripts/lazy-entry.ts), which loads each module on first use, hands it the
+ * exports of every public module loaded so far each time an export is first read, so a class
+ * reached only as the value another module's method returns (a job's `ReplicaGroup`) is guarded
+ * too. A public module has no call of its own: a new class is guarded by being exported.
+ * Constructors cannot be wrapped without replacing the exported classes, so the construct base
+ * checks the props (`KubeflowResource`, through constructor-checks.ts). test/lazy-entry.test.ts
+ * reads each export alone in a fresh process and checks that every class of the table loaded with
+ * it is guarded.
  *
- * This module loads no public module (they load the boundary, not the reverse), and check.ts only
- * on a wrapper's first call, so that requiring the library reads only the table (see ../lazy.ts).
+ * This module loads no public module (they are handed to it), and check.ts only on a wrapper's
+ * first call, so that reading an export costs only the table (see ../util/lazy.ts).
  */
 import type { Where } from './check';
 import { fromCaller, OWN_CLASSES } from './registry';
@@ -22,7 +25,7 @@ const check = lazy(() => require('./check') as typeof import('./check'));
 
 const GUARDED = Symbol.for('cdk8s-kubeflow.boundary.guarded');
 
-/** Registers and guards every class among a module's exports that the table lists as the library's own. */
+/** Registers and guards every class among a module's (or the entry's) exports that the table lists as the library's own. */
 export function guardExports(api: object): void {
   for (const [name, value] of Object.entries(api)) {
     // Only the classes the table lists as the library's own (unprefixed names); other exports are skipped.

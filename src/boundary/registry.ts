@@ -22,8 +22,3 @@ export function fromCaller(error: unknown, entry: Function): unknown {
   return error;
 }
 
-/**
- * The props each construct was created with, as the boundary checked them: the rules' messages
- * name the prop that set a rendered field (common/internal/prop-fields.ts), whatever the family.
- */
-export const CONSTRUCT_PROPS = new WeakMap<object, object>();

@@ -110,7 +110,7 @@ export const CLASSES: { readonly [fqn: string]: { readonly make?: string[]; read
   "EscapeHatch": {"statics": {"allowUnknownField": ["apiObject:cdk8s.ApiObject", "pointer:string"]}},
   "FilterScope": {"make": ["WORKSPACE_KIND", "IMAGE_CONFIG", "POD_CONFIG", "parse(value, key)"], "statics": {"parse": ["value:string", "key:?string"]}},
   "GangScheduler": {"make": ["VOLCANO", "SCHEDULER_PLUGINS", "of(schedulerName)", "parse(value, key)"], "statics": {"of": ["schedulerName:string"], "parse": ["value:string", "key:?string"]}},
-  "KubeflowResource": {"init": ["scope:constructs.Construct", "id:string"], "methods": {"addAnnotation": ["key:string", "value:string"], "addLabel": ["key:string", "value:string"], "addPodAnnotation": ["key:string", "value:string"], "addPodLabel": ["key:string", "value:string"]}},
+  "KubeflowResource": {"init": ["scope:constructs.Construct", "id:string", "props:?any"], "methods": {"addAnnotation": ["key:string", "value:string"], "addLabel": ["key:string", "value:string"], "addPodAnnotation": ["key:string", "value:string"], "addPodLabel": ["key:string", "value:string"]}},
   "KueueTopology": {"init": ["scope:constructs.Construct", "id:string", "props:KueueTopologyProps"]},
   "LocalQueue": {"init": ["scope:constructs.Construct", "id:string", "props:LocalQueueProps"]},
   "ManagedBy": {"make": ["TRAINING_OPERATOR", "MULTI_KUEUE", "parse(value, key)"], "statics": {"parse": ["value:string", "key:?string"]}},

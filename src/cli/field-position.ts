@@ -10,7 +10,7 @@
  * Only documents with findings are asked, so the document is read again here by the `yaml`
  * package, the parser that keeps positions.
  */
-import { DocumentSource, YamlNode, YamlPackage, fullParser, parseWithPositions } from './yaml-parser';
+import { DocumentSource, YamlNode, YamlPackage, documentTree } from './yaml-parser';
 
 /** 1-based line and column. */
 export interface Position {
@@ -20,13 +20,11 @@ export interface Position {
 
 /** The position of `field` (after `prefix`, the path of the document inside its file's value, such as `items[2]`) in the document. */
 export function fieldPosition(source: DocumentSource, field: string, prefix = ''): Position | undefined {
-  const { docs, lines } = parseWithPositions(source.text);
-  const doc = docs[source.index];
-  if (doc === undefined || doc.contents === null) return undefined;
-  const yaml = fullParser();
+  const tree = documentTree(source);
+  if (tree === undefined) return undefined;
   const path = prefix === '' ? field : field === 'document' ? prefix : `${prefix}.${field}`;
-  const offset = nodeOffset(yaml, doc.contents, path === 'document' ? '' : path, doc.contents.range?.[0] ?? doc.range[0]);
-  const at = lines.linePos(offset);
+  const offset = nodeOffset(tree.yaml, tree.contents, path === 'document' ? '' : path, tree.start);
+  const at = tree.lines.linePos(offset);
   return { line: at.line + source.firstLine - 1, column: at.col };
 }
 

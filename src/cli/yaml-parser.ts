@@ -11,7 +11,11 @@
  *   of fields, asked for only for the documents that have findings (field-position.ts).
  *
  * Positions are wanted for few documents, and the full parser is some ten times slower than the
- * fast one: that is the reason for two.
+ * fast one: that is the reason for two. They sit behind this one module: the command reads YAML
+ * through `parseYamlStream` alone, which picks the parser, and asks for a document's tree (for the
+ * positions of its fields) through `documentTree` alone; which parser read what stays here.
+ * `fastParse` and `fullParse` are exported for test/cli/yaml-parser.test.ts, which holds the pair
+ * to one answer.
  */
 import * as path from 'path';
 import * as jsYaml from 'js-yaml';
@@ -75,7 +79,7 @@ export interface ParsedYaml {
 let yamlPackage: YamlPackage | undefined;
 
 /** The `yaml` package that cdk8s bundles. */
-export function fullParser(): YamlPackage {
+function fullParser(): YamlPackage {
   if (yamlPackage === undefined) {
     let cdk8sFolder: string;
     try {
@@ -90,7 +94,7 @@ export function fullParser(): YamlPackage {
   return yamlPackage;
 }
 
-/** Every document of a multi-document YAML text, empty documents left out. */
+/** The one entry point: every document of a multi-document YAML text, empty documents left out. */
 export function parseYamlStream(text: string): ParsedYaml[] {
   return fastParse(text) ?? fullParse(text);
 }
@@ -199,10 +203,29 @@ export function fullParse(text: string): ParsedYaml[] {
   return out;
 }
 
+/** A document as the full parser reads it: its nodes keep their offsets in the source's text. */
+export interface DocumentTree {
+  /** The `yaml` package's node tests (`isMap`, `isSeq`, `isScalar`) for walking `contents`. */
+  readonly yaml: YamlPackage;
+  readonly contents: YamlNode;
+  /** The offset of the document's first node (its contents', else the document's). */
+  readonly start: number;
+  /** The 1-based line and column, in the source's text, of an offset. */
+  readonly lines: LineCounter;
+}
+
+/** The tree of the document a source names (from `parseYamlStream`'s `source`), or undefined for an empty one. */
+export function documentTree(source: DocumentSource): DocumentTree | undefined {
+  const { docs, lines } = parseWithPositions(source.text);
+  const doc = docs[source.index];
+  if (doc === undefined || doc.contents === null) return undefined;
+  return { yaml: fullParser(), contents: doc.contents, start: doc.contents.range?.[0] ?? doc.range[0], lines };
+}
+
 let lastParse: { text: string; docs: ParsedDocument[]; lines: LineCounter } | undefined;
 
 /** The `yaml` package's documents of a text, with its line counter; the last text's are kept. */
-export function parseWithPositions(text: string): { docs: ParsedDocument[]; lines: LineCounter } {
+function parseWithPositions(text: string): { docs: ParsedDocument[]; lines: LineCounter } {
   if (lastParse?.text !== text) {
     const yaml = fullParser();
     const lines = new yaml.LineCounter();

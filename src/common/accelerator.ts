@@ -1,5 +1,4 @@
 import { didYouMean, quotedList, refuseValue, typoOf } from './internal/parse-value';
-import { guardExports } from '../boundary/install';
 import { Finding, finding } from '../rules/finding';
 
 /** The accelerators the library names, with their resource names (as the factories above write them). */
@@ -104,6 +103,3 @@ export class Accelerator {
     return undefined;
   }
 }
-
-// The boundary checks on this module's classes, installed as it loads (see ../boundary/install.ts).
-guardExports(exports);

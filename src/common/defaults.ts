@@ -7,7 +7,6 @@ import { mergeNetworking, networkingFindings } from './internal/networking';
 import { nodeHealthFindings } from './internal/node-health';
 import { PodSecurity } from './security';
 import { TargetVersions } from './target';
-import { guardExports } from '../boundary/install';
 import { fail, failAtSynth, raiseFirst } from '../rules/report';
 import { TargetError, targetFromValue, targetWindow } from '../rules/target';
 
@@ -217,6 +216,3 @@ function mergeDefaults(outer: PlatformDefaultsProps, inner: PlatformDefaultsProp
     target: outer.target || inner.target ? { ...withoutUndefined(outer.target ?? {}), ...withoutUndefined(inner.target ?? {}) } : undefined,
   };
 }
-
-// The boundary checks on this module's classes, installed as it loads (see ../boundary/install.ts).
-guardExports(exports);

@@ -1,5 +1,4 @@
 import { ApiObject } from 'cdk8s';
-import { guardExports } from '../boundary/install';
 import { allowField } from '../rules/allowed-fields';
 import { userError } from '../util/user-error';
 
@@ -34,6 +33,3 @@ function fieldPath(pointer: string): string {
   return pointer.slice(1).split('/').map(s => s.replace(/~1/g, '/').replace(/~0/g, '~'))
     .reduce((path, segment) => (/^\d+$/.test(segment) ? `${path}[${segment}]` : path ? `${path}.${segment}` : segment), '');
 }
-
-// The boundary checks on this module's classes, installed as it loads (see ../boundary/install.ts).
-guardExports(exports);

@@ -7,8 +7,8 @@ import { propForField } from './internal/prop-fields';
 import { resolvePropsInOneWalk } from './internal/resolve-props';
 import { setOnce } from './internal/set-once';
 import { targetWindowOf } from './internal/target';
-import { guardExports } from '../boundary/install';
-import { CONSTRUCT_PROPS } from '../boundary/registry';
+import { checkedPropsOf } from '../boundary/checked-props';
+import { checkConstructor } from '../boundary/constructor-checks';
 import { checkRenderedDocument, PropOf } from '../rules/engine';
 import { Finding } from '../rules/finding';
 import { failAtSynth } from '../rules/report';
@@ -31,9 +31,16 @@ export abstract class KubeflowResource extends Construct {
   /**
    * @param scope the construct this one belongs to
    * @param id its construct id, unique within `scope`
+   * @param props the props the concrete construct was created with: checked here, for every
+   * construct at once, against the types of the jsii assembly (a JavaScript caller, a
+   * configuration file or another jsii language can pass anything), and kept for the messages
+   * that name the prop behind a rendered field
    */
-  protected constructor(scope: Construct, id: string) {
+  protected constructor(scope: Construct, id: string, props?: any) {
     super(scope, id);
+    // The one constructor check of the library's top-level constructs: `new.target` is the class
+    // the caller named, so its own props type is the one checked (see ../boundary/install.ts).
+    checkConstructor(this, new.target, [scope, id, props]);
   }
 
   /** The L1 API object this construct renders into. */
@@ -124,7 +131,7 @@ export abstract class KubeflowResource extends Construct {
     // The construct's own answer first (it may know better, as MPI does for the launcher's
     // command), then the table every family shares, from the props the construct was created with.
     const own = steps.propOf;
-    const propOf = (field: string) => own?.(field) ?? propForField(field, CONSTRUCT_PROPS.get(this), apiObject.kind);
+    const propOf = (field: string) => own?.(field) ?? propForField(field, checkedPropsOf(this), apiObject.kind);
     checkRenderedDocument(this, apiObject, propOf, steps.validate, () => targetWindowOf(this));
     return apiObject;
   }
@@ -188,6 +195,3 @@ interface AdoptSteps {
   /** The construct's synth-time checks. */
   readonly validate: () => Finding[];
 }
-
-// The boundary checks on this module's classes, installed as it loads (see ../boundary/install.ts).
-guardExports(exports);

@@ -1,6 +1,5 @@
 import { dropUndefined } from '../util/collections';
 import { parseKnown } from './internal/parse-value';
-import { guardExports } from '../boundary/install';
 
 /**
  * The extended resource an RDMA device plugin publishes; a pod that asks for one gets the RDMA
@@ -156,6 +155,3 @@ export interface GpuNetworking {
    */
   readonly nccl?: NcclSettings;
 }
-
-// The boundary checks on this module's classes, installed as it loads (see ../boundary/install.ts).
-guardExports(exports);

@@ -1,5 +1,4 @@
 import { parseKnown } from './internal/parse-value';
-import { guardExports } from '../boundary/install';
 
 /**
  * Nodes a job's pods must stay off: those whose label `labelKey` has one of `values`, as a health
@@ -52,6 +51,3 @@ export class NodeHealth {
    */
   private constructor(public readonly labelKey: string, public readonly values: string[]) {}
 }
-
-// The boundary checks on this module's classes, installed as it loads (see ../boundary/install.ts).
-guardExports(exports);

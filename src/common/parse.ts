@@ -1,7 +1,6 @@
 import { Duration, Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { refuseValue } from './internal/parse-value';
-import { guardExports } from '../boundary/install';
 
 /**
  * Reads the values a configuration file holds as text, for template libraries that build props
@@ -152,6 +151,3 @@ function inLargestUnit(seconds: number): Duration {
   if (seconds > 0 && seconds % 60 === 0) return Duration.minutes(seconds / 60);
   return Duration.seconds(seconds);
 }
-
-// The boundary checks on this module's classes, installed as it loads (see ../boundary/install.ts).
-guardExports(exports);

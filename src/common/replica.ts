@@ -22,8 +22,8 @@ import { Resources } from './resources';
 import { RestartPolicy } from './run-policy';
 import { PodSecurity } from './security';
 import { Topology } from './topology';
-import { guardExports } from '../boundary/install';
-import { CONSTRUCT_PROPS } from '../boundary/registry';
+import { checkedPropsOf } from '../boundary/checked-props';
+import { kubeContainer, kubeVolume } from '../rules/cdk8s-adapter';
 
 /** What can be set for every replica type of a job, or for one of them. */
 export interface ReplicaOptions {
@@ -472,7 +472,7 @@ export class ReplicaGroup extends Construct {
     const spec: k8s.PodSpec = {
       containers,
       initContainers: initContainers.length ? initContainers : undefined,
-      volumes: volumes.length ? volumes.map(v => v._toKube()) : undefined,
+      volumes: volumes.length ? volumes.map(kubeVolume) : undefined,
       nodeSelector: mergeMaps(defaults.nodeSelector, this.nodeSelector),
       tolerations: tolerations.length ? tolerations : undefined,
       // Health requirements are merged into the user's affinity, never replacing it.
@@ -516,7 +516,7 @@ export class ReplicaGroup extends Construct {
     out.push(...restrictedPodFindings({
       hostNetwork: this.options.hostNetwork,
       hostIPC: this.options.hostIpc,
-      volumes: volumesByName(this.allVolumes()).map(v => v._toKube()),
+      volumes: volumesByName(this.allVolumes()).map(kubeVolume),
       securityContext: restrictedPodContext(),
       containers: [...this.customSecurity].map(([c, asked]) => ({ name: c.name, securityContext: askedOverRestricted(asked) })),
     }, optionFieldName));
@@ -524,7 +524,7 @@ export class ReplicaGroup extends Construct {
   }
 
   private renderContainer(container: kplus.Container, security: PodSecurity, main: boolean): k8s.Container {
-    const kube = container._toKube();
+    const kube = kubeContainer(container);
     const resources = main ? this.resourceRequirements() : kube.resources;
     const custom = this.customSecurity.get(container);
     return dropUndefined({
@@ -560,7 +560,7 @@ export class ReplicaGroup extends Construct {
   private named(f: Finding): Finding {
     const parent = this.node.scope;
     const kind = parent ? renderedKind(parent) : undefined;
-    const prop = parent ? roleProp(f.field, CONSTRUCT_PROPS.get(parent), kind, this.replicaType) : undefined;
+    const prop = parent ? roleProp(f.field, checkedPropsOf(parent), kind, this.replicaType) : undefined;
     return prop === undefined || prop === f.field ? f : { ...f, field: `${f.field} (${prop})` };
   }
 
@@ -609,6 +609,3 @@ function renderedKind(parent: Construct | { apiObject?: { kind?: string } }): st
 function withSafeSecurity(props: kplus.ContainerProps): kplus.ContainerProps {
   return { ...props, resources: props.resources ?? {}, securityContext: props.securityContext ?? {} };
 }
-
-// The boundary checks on this module's classes, installed as it loads (see ../boundary/install.ts).
-guardExports(exports);

@@ -1,6 +1,5 @@
 import { Duration } from 'cdk8s';
 import { parseKnown } from './internal/parse-value';
-import { guardExports } from '../boundary/install';
 
 /** Which pods the operator deletes when a job finishes. */
 export class CleanPodPolicy {
@@ -125,6 +124,3 @@ export interface RunPolicy {
    */
   readonly managedBy?: ManagedBy;
 }
-
-// The boundary checks on this module's classes, installed as it loads (see ../boundary/install.ts).
-guardExports(exports);

@@ -1,6 +1,5 @@
 import { Duration } from 'cdk8s';
 import { parseKnown } from './internal/parse-value';
-import { guardExports } from '../boundary/install';
 
 /**
  * The gang scheduler the cluster's Training Operator was started with
@@ -65,6 +64,3 @@ export interface GangScheduling {
    */
   readonly scheduleTimeout?: Duration;
 }
-
-// The boundary checks on this module's classes, installed as it loads (see ../boundary/install.ts).
-guardExports(exports);

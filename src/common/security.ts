@@ -1,5 +1,4 @@
 import { parseKnown } from './internal/parse-value';
-import { guardExports } from '../boundary/install';
 /**
  * The security settings written on every pod and container of a construct.
  *
@@ -34,6 +33,3 @@ export class PodSecurity {
     return this.name === 'restricted';
   }
 }
-
-// The boundary checks on this module's classes, installed as it loads (see ../boundary/install.ts).
-guardExports(exports);

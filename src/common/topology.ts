@@ -1,4 +1,3 @@
-import { guardExports } from '../boundary/install';
 import { Finding, finding } from '../rules/finding';
 import { QUALIFIED_NAME_TEXT, isDns1123Subdomain, isQualifiedName } from '../rules/kubernetes/names';
 
@@ -217,6 +216,3 @@ export class Topology {
     return this.scheduler === 'kai' ? `KAI ${this.kaiOptions?.topologyName}` : `${this.mode} ${this.level ?? ''}`.trim();
   }
 }
-
-// The boundary checks on this module's classes, installed as it loads (see ../boundary/install.ts).
-guardExports(exports);

@@ -1,8 +1,6 @@
 import { Duration, Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { checkConstructor } from '../boundary/constructor-checks';
-import { guardExports } from '../boundary/install';
 import { Accelerator } from '../common/accelerator';
 import { refusedFinding, refusedValue } from '../common/internal/parse-value';
 import { NcclDebug, RdmaDevice } from '../common/networking';
@@ -55,7 +53,6 @@ export class ConfigReader extends Construct {
    */
   public constructor(scope: Construct, id: string) {
     super(scope, id);
-    checkConstructor(this, new.target, [scope, id]);
     this.node.addValidation({ validate: () => this.errors });
   }
 
@@ -318,6 +315,3 @@ export class ConfigReader extends Construct {
     throw refusedValue('ConfigReader', finding(key, value, `expected ${what}`));
   }
 }
-
-// The boundary checks on this module's classes, installed as it loads (see ../boundary/install.ts).
-guardExports(exports);

@@ -9,8 +9,6 @@ import { QueueingStrategy } from './queueing-strategy';
 import { ResourceFlavor } from './resource-flavor';
 import { ResourceQuota } from './resource-quota';
 import * as kueue from '../../imports/kueue';
-import { checkConstructor } from '../boundary/constructor-checks';
-import { guardExports } from '../boundary/install';
 import { KubeflowResource, PodMetadataField } from '../common/kubeflow-resource';
 import { CLUSTER_QUEUE } from '../kinds/kueue';
 import { dropUndefined } from '../util/collections';
@@ -102,8 +100,7 @@ export class ClusterQueue extends KubeflowResource {
    * @param props the quotas and policies
    */
   public constructor(scope: Construct, id: string, props: ClusterQueueProps) {
-    super(scope, id);
-    checkConstructor(this, new.target, [scope, id, props]);
+    super(scope, id, props);
     this.cohort = props.cohort;
     const apiObject = this._adopt(new kueue.ClusterQueue(this, 'Resource', {
       metadata: props.metadata,
@@ -137,6 +134,3 @@ export class ClusterQueue extends KubeflowResource {
     refusePodMetadata(this, CLUSTER_QUEUE.kind, field, key);
   }
 }
-
-// The boundary checks on this module's classes, installed as it loads (see ../boundary/install.ts).
-guardExports(exports);

@@ -5,8 +5,6 @@ import type { ResourceGroup } from './cluster-queue';
 import { refusePodMetadata } from './internal/no-pods';
 import { dependOnFlavors, renderResourceGroups } from './internal/resource-groups';
 import * as kueue from '../../imports/kueue';
-import { checkConstructor } from '../boundary/constructor-checks';
-import { guardExports } from '../boundary/install';
 import { KubeflowResource, PodMetadataField } from '../common/kubeflow-resource';
 import { COHORT } from '../kinds/kueue';
 import { dropUndefined } from '../util/collections';
@@ -75,8 +73,7 @@ export class Cohort extends KubeflowResource implements ICohort {
    * @param props the parent, quotas and weight
    */
   public constructor(scope: Construct, id: string, props: CohortProps = {}) {
-    super(scope, id);
-    checkConstructor(this, new.target, [scope, id, props]);
+    super(scope, id, props);
     this.parent = props.parent;
     const groups = props.resourceGroups ?? [];
     const apiObject = this._adopt(new kueue.Cohort(this, 'Resource', {
@@ -101,6 +98,3 @@ export class Cohort extends KubeflowResource implements ICohort {
 class NamedCohort implements ICohort {
   public constructor(public readonly name: string) {}
 }
-
-// The boundary checks on this module's classes, installed as it loads (see ../boundary/install.ts).
-guardExports(exports);

@@ -1,10 +1,8 @@
 import { ApiObjectMetadata } from 'cdk8s';
 import { Construct } from 'constructs';
 import * as kueue from '../../imports/kueue';
-import { checkConstructor } from '../boundary/constructor-checks';
 import { KubeflowResource, PodMetadataField } from '../common/kubeflow-resource';
 import { refusePodMetadata } from './internal/no-pods';
-import { guardExports } from '../boundary/install';
 import { KUEUE_TOPOLOGY } from '../kinds/kueue';
 
 /** A Kueue Topology's settings. */
@@ -40,8 +38,7 @@ export class KueueTopology extends KubeflowResource {
    * @param props the levels
    */
   public constructor(scope: Construct, id: string, props: KueueTopologyProps) {
-    super(scope, id);
-    checkConstructor(this, new.target, [scope, id, props]);
+    super(scope, id, props);
     this.levels = [...props.levels];
     this._adopt(new kueue.Topology(this, 'Resource', {
       metadata: props.metadata,
@@ -54,6 +51,3 @@ export class KueueTopology extends KubeflowResource {
     refusePodMetadata(this, KUEUE_TOPOLOGY.kind, field, key);
   }
 }
-
-// The boundary checks on this module's classes, installed as it loads (see ../boundary/install.ts).
-guardExports(exports);

@@ -3,8 +3,6 @@ import { Construct } from 'constructs';
 import { ClusterQueue } from './cluster-queue';
 import { refusePodMetadata } from './internal/no-pods';
 import * as kueue from '../../imports/kueue';
-import { checkConstructor } from '../boundary/constructor-checks';
-import { guardExports } from '../boundary/install';
 import { KubeflowResource, PodMetadataField } from '../common/kubeflow-resource';
 import { ILocalQueue } from '../common/kueue-references';
 import { LOCAL_QUEUE } from '../kinds/kueue';
@@ -35,8 +33,7 @@ export class LocalQueue extends KubeflowResource implements ILocalQueue {
    * @param props the ClusterQueue
    */
   public constructor(scope: Construct, id: string, props: LocalQueueProps) {
-    super(scope, id);
-    checkConstructor(this, new.target, [scope, id, props]);
+    super(scope, id, props);
     this.clusterQueue = props.clusterQueue;
     const apiObject = this._adopt(new kueue.LocalQueue(this, 'Resource', {
       metadata: props.metadata,
@@ -55,6 +52,3 @@ export class LocalQueue extends KubeflowResource implements ILocalQueue {
     refusePodMetadata(this, LOCAL_QUEUE.kind, field, key);
   }
 }
-
-// The boundary checks on this module's classes, installed as it loads (see ../boundary/install.ts).
-guardExports(exports);

@@ -1,4 +1,3 @@
-import { guardExports } from '../boundary/install';
 import { parseKnown } from '../common/internal/parse-value';
 
 /**
@@ -62,6 +61,3 @@ export interface ClusterQueuePreemption {
    */
   readonly borrowWithinCohortMaxPriorityThreshold?: number;
 }
-
-// The boundary checks on this module's classes, installed as it loads (see ../boundary/install.ts).
-guardExports(exports);

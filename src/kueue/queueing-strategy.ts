@@ -1,4 +1,3 @@
-import { guardExports } from '../boundary/install';
 import { parseKnown } from '../common/internal/parse-value';
 
 /** The order a ClusterQueue admits its jobs in (`queueingStrategy`). */
@@ -27,6 +26,3 @@ export class QueueingStrategy {
     /** The value Kueue reads. */
     public readonly value: string) {}
 }
-
-// The boundary checks on this module's classes, installed as it loads (see ../boundary/install.ts).
-guardExports(exports);

@@ -4,8 +4,6 @@ import { Construct } from 'constructs';
 import { refusePodMetadata } from './internal/no-pods';
 import { KueueTopology } from './kueue-topology';
 import * as kueue from '../../imports/kueue';
-import { checkConstructor } from '../boundary/constructor-checks';
-import { guardExports } from '../boundary/install';
 import { KubeflowResource, PodMetadataField } from '../common/kubeflow-resource';
 import { RESOURCE_FLAVOR } from '../kinds/kueue';
 import { dropUndefined } from '../util/collections';
@@ -56,8 +54,7 @@ export class ResourceFlavor extends KubeflowResource {
    * @param props the nodes the flavor stands for
    */
   public constructor(scope: Construct, id: string, props: ResourceFlavorProps = {}) {
-    super(scope, id);
-    checkConstructor(this, new.target, [scope, id, props]);
+    super(scope, id, props);
     const apiObject = this._adopt(new kueue.ResourceFlavor(this, 'Resource', {
       metadata: props.metadata,
       spec: dropUndefined({
@@ -77,6 +74,3 @@ export class ResourceFlavor extends KubeflowResource {
     refusePodMetadata(this, RESOURCE_FLAVOR.kind, field, key);
   }
 }
-
-// The boundary checks on this module's classes, installed as it loads (see ../boundary/install.ts).
-guardExports(exports);

@@ -2,7 +2,6 @@ import { Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { k8s } from 'cdk8s-plus-28';
 import * as kueue from '../../imports/kueue';
-import { guardExports } from '../boundary/install';
 import { Accelerator } from '../common/accelerator';
 import { sizeQuantity } from '../common/internal/quantities';
 
@@ -109,6 +108,3 @@ export class ResourceQuota {
 function quantity(amount: string | number): k8s.Quantity {
   return typeof amount === 'number' ? k8s.Quantity.fromNumber(amount) : k8s.Quantity.fromString(amount);
 }
-
-// The boundary checks on this module's classes, installed as it loads (see ../boundary/install.ts).
-guardExports(exports);

@@ -2,8 +2,6 @@ import { ApiObjectMetadata } from 'cdk8s';
 import { Construct } from 'constructs';
 import { refusePodMetadata } from './internal/no-pods';
 import * as kueue from '../../imports/kueue';
-import { checkConstructor } from '../boundary/constructor-checks';
-import { guardExports } from '../boundary/install';
 import { KubeflowResource, PodMetadataField } from '../common/kubeflow-resource';
 import { IWorkloadPriorityClass } from '../common/kueue-references';
 import { WORKLOAD_PRIORITY_CLASS } from '../kinds/kueue';
@@ -41,8 +39,7 @@ export class WorkloadPriorityClass extends KubeflowResource implements IWorkload
    * @param props the priority and description
    */
   public constructor(scope: Construct, id: string, props: WorkloadPriorityClassProps) {
-    super(scope, id);
-    checkConstructor(this, new.target, [scope, id, props]);
+    super(scope, id, props);
     this.value = props.value;
     this._adopt(new kueue.WorkloadPriorityClass(this, 'Resource', {
       metadata: props.metadata,
@@ -56,6 +53,3 @@ export class WorkloadPriorityClass extends KubeflowResource implements IWorkload
     refusePodMetadata(this, WORKLOAD_PRIORITY_CLASS.kind, field, key);
   }
 }
-
-// The boundary checks on this module's classes, installed as it loads (see ../boundary/install.ts).
-guardExports(exports);

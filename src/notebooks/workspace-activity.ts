@@ -1,7 +1,6 @@
 import { Duration } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import * as notebooks from '../../imports/notebooks';
-import { guardExports } from '../boundary/install';
 import { secondsOf, WHOLE_SECONDS } from '../common/internal/durations';
 import { isPortId, PORT_ID_TEXT } from '../common/internal/names';
 import { parseKnown } from '../common/internal/parse-value';
@@ -201,6 +200,3 @@ export interface FilterRule {
    */
   readonly denyMessage?: string;
 }
-
-// The boundary checks on this module's classes, installed as it loads (see ../boundary/install.ts).
-guardExports(exports);

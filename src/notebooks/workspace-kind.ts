@@ -2,14 +2,12 @@ import { ApiObjectMetadata, Lazy, Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { checkConstructor } from '../boundary/constructor-checks';
 import { OptionCatalogue } from './internal/option-catalogue';
 import type { ExtraMount } from './internal/workspace-kind-render';
 import { ActivityProbe, ActivityRule, FilterRule } from './workspace-activity';
 import { ImageConfigOptions, PodConfigOptions, SpawnerImage, WorkspacePort } from './workspace-options';
 import * as core from '../../imports/core';
 import * as notebooks from '../../imports/notebooks';
-import { guardExports } from '../boundary/install';
 import { secondsOf, WHOLE_SECONDS } from '../common/internal/durations';
 import { isPortId, PORT_ID_TEXT } from '../common/internal/names';
 import { checkContainerMountPath, checkMountPath } from '../common/internal/paths';
@@ -19,6 +17,7 @@ import { envToAdd } from '../common/internal/set-once';
 import { volumeNameFindings } from '../common/internal/volumes';
 import { KubeflowResource } from '../common/kubeflow-resource';
 import { PodSecurity } from '../common/security';
+import { kubeVolume } from '../rules/cdk8s-adapter';
 import { Finding, finding } from '../rules/finding';
 import { checkLength, fail, failAtSynth, raiseFirst } from '../rules/report';
 import { restrictedPodFindings } from '../rules/restricted';
@@ -222,8 +221,7 @@ export class WorkspaceKind extends KubeflowResource implements IWorkspaceKind {
    * @param props how the kind appears in the spawner, and the pod template its workspaces share
    */
   public constructor(scope: Construct, id: string, props: WorkspaceKindProps) {
-    super(scope, id);
-    checkConstructor(this, new.target, [scope, id, props]);
+    super(scope, id, props);
     this.props = props;
     if (props.metadata?.namespace !== undefined) {
       fail(this, 'metadata.namespace', props.metadata.namespace, 'expected none: a WorkspaceKind is cluster-scoped');
@@ -476,7 +474,7 @@ export class WorkspaceKind extends KubeflowResource implements IWorkspaceKind {
         ? [...this.env.entries()].map(([name, v]) => dropUndefined({ name, value: v.value, valueFrom: v.valueFrom }))
         : undefined,
       extraVolumeMounts: this.mounts.length ? this.mounts.map(renderMount) : undefined,
-      extraVolumes: volumes.length ? volumes.map(v => v._toKube() as core.Volume) : undefined,
+      extraVolumes: volumes.length ? volumes.map(v => kubeVolume(v) as core.Volume) : undefined,
       securityContext: this.podSecurityContext(restricted),
       containerSecurityContext: this.props.containerSecurityContext ?? presetSecurity(security, undefined),
       options: {
@@ -588,6 +586,3 @@ export class WorkspaceKind extends KubeflowResource implements IWorkspaceKind {
 class NamedWorkspaceKind implements IWorkspaceKind {
   public constructor(public readonly name: string) {}
 }
-
-// The boundary checks on this module's classes, installed as it loads (see ../boundary/install.ts).
-guardExports(exports);

@@ -1,7 +1,6 @@
 import * as kplus from 'cdk8s-plus-28';
 import { k8s } from 'cdk8s-plus-28';
 import * as notebooks from '../../imports/notebooks';
-import { guardExports } from '../boundary/install';
 import { DNS_LABEL_TEXT, DNS_SUBDOMAIN_TEXT, isLabel, isSubdomain } from '../common/internal/names';
 import { parseKnown } from '../common/internal/parse-value';
 import { Resources } from '../common/resources';
@@ -232,6 +231,3 @@ export interface WorkspacePort {
    */
   readonly removeRequestHeaders?: string[];
 }
-
-// The boundary checks on this module's classes, installed as it loads (see ../boundary/install.ts).
-guardExports(exports);

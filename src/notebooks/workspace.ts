@@ -3,8 +3,6 @@ import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { IWorkspaceKind, WorkspaceKind } from './workspace-kind';
 import * as notebooks from '../../imports/notebooks';
-import { checkConstructor } from '../boundary/constructor-checks';
-import { guardExports } from '../boundary/install';
 import { DNS_SUBDOMAIN_TEXT, isSubdomain } from '../common/internal/names';
 import { checkMountPath, normalPath } from '../common/internal/paths';
 import { KubeflowResource } from '../common/kubeflow-resource';
@@ -250,8 +248,7 @@ export class Workspace extends KubeflowResource {
    * @param props the kind and the options chosen from it, the volumes and secrets, and the workspace's metadata
    */
   public constructor(scope: Construct, id: string, props: WorkspaceProps) {
-    super(scope, id);
-    checkConstructor(this, new.target, [scope, id, props]);
+    super(scope, id, props);
     this.props = props;
     this.kind = props.kind;
     if (!(props.kind instanceof WorkspaceKind)) {
@@ -419,6 +416,3 @@ export class Workspace extends KubeflowResource {
     return errors;
   }
 }
-
-// The boundary checks on this module's classes, installed as it loads (see ../boundary/install.ts).
-guardExports(exports);

@@ -24,8 +24,22 @@
  *
  * The same bracket around one chart's `toJson()` lets the objects the validation rendered be the
  * ones the chart returns, instead of rendering each twice.
+ *
+ * It is also where the one-walk rendering of the library's objects (common/internal/resolve-props.ts)
+ * reads what cdk8s keeps private, assuming of `ApiObject.prototype.toJson` (checked the same way):
+ * 5. it renders the private field `props`, with `metadata` resolved, through the app's resolvers,
+ *    then sorts the keys and drops null and undefined values, unless the environment variable
+ *    `CDK8S_DISABLE_SORT` is set; the JSON patches are the private array `patches`, applied after;
+ * 6. a new App's resolvers are exactly `LazyResolver`, `ImplicitTokenResolver` and
+ *    `NumberStringUnionResolver`, in that order (what resolve-props folds into its walk).
+ *
+ * And of cdk8s-plus-28, whose volumes and containers the library's pods are written with:
+ * 7. `Volume` and `Container` give their Kubernetes form with `_toKube()`, a method cdk8s-plus marks
+ *    internal: the form its own pods write (`kubeVolume`, `kubeContainer`).
  */
-import { App, Chart } from 'cdk8s';
+import { ApiObject, App, Chart, ImplicitTokenResolver, LazyResolver, NumberStringUnionResolver } from 'cdk8s';
+import * as kplus from 'cdk8s-plus-28';
+import { k8s } from 'cdk8s-plus-28';
 
 /** What runs around each synthesis of an app. */
 export interface SynthBracket {
@@ -70,4 +84,42 @@ function bracketMethod<T extends object>(target: T, method: keyof T & string, br
       }
     },
   });
+}
+
+/** The fields of cdk8s's ApiObject that `toJson()` reads and TypeScript keeps private. */
+interface ApiObjectInternals {
+  readonly props?: unknown;
+  readonly patches?: unknown;
+}
+
+/**
+ * The props `apiObject.toJson()` renders, when cdk8s renders them with its three default resolvers,
+ * keys sorted and no JSON patch, so that one walk over them gives cdk8s's answer; otherwise (or
+ * should a cdk8s release rename the private fields) undefined, and cdk8s renders the object itself.
+ */
+export function propsRenderedByDefault(apiObject: ApiObject): object | undefined {
+  const internals = apiObject as unknown as ApiObjectInternals;
+  const props = internals.props;
+  if (props === null || typeof props !== 'object' || !Array.isArray(internals.patches) || internals.patches.length > 0) return undefined;
+  if (process.env.CDK8S_DISABLE_SORT || !hasDefaultResolversOnly(App.of(apiObject))) return undefined;
+  return props;
+}
+
+/** Whether the app resolves with cdk8s's three default resolvers and no others. */
+function hasDefaultResolversOnly(app: App): boolean {
+  const resolvers = app.resolvers;
+  return resolvers.length === 3
+    && resolvers[0].constructor === LazyResolver
+    && resolvers[1].constructor === ImplicitTokenResolver
+    && resolvers[2].constructor === NumberStringUnionResolver;
+}
+
+/** A cdk8s-plus volume as a pod lists it (what cdk8s-plus's own pods write). */
+export function kubeVolume(volume: kplus.Volume): k8s.Volume {
+  return volume._toKube();
+}
+
+/** A cdk8s-plus container as a pod lists it (what cdk8s-plus's own pods write). */
+export function kubeContainer(container: kplus.Container): k8s.Container {
+  return container._toKube();
 }

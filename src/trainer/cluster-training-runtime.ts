@@ -2,7 +2,6 @@ import { ApiObject, ApiObjectMetadata } from 'cdk8s';
 import { Construct } from 'constructs';
 import { TrainingRuntimeBase, TrainingRuntimeProps } from './training-runtime-base';
 import * as trainer from '../../imports/trainer';
-import { guardExports } from '../boundary/install';
 import { CLUSTER_TRAINING_RUNTIME } from '../kinds/trainer';
 import { omitNamespace } from '../rules/render-hook';
 
@@ -32,6 +31,3 @@ export class ClusterTrainingRuntime extends TrainingRuntimeBase {
     return resource;
   }
 }
-
-// The boundary checks on this module's classes, installed as it loads (see ../boundary/install.ts).
-guardExports(exports);

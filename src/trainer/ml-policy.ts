@@ -1,4 +1,3 @@
-import { guardExports } from '../boundary/install';
 import { Finding, finding } from '../rules/finding';
 import { countFinding } from '../rules/report';
 import { SSH_PATH_TEXT } from '../rules/trainer/names';
@@ -109,6 +108,3 @@ export class MlPolicy {
     return out;
   }
 }
-
-// The boundary checks on this module's classes, installed as it loads (see ../boundary/install.ts).
-guardExports(exports);

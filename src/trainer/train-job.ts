@@ -7,8 +7,6 @@ import { appRuntimeNamed } from './internal/trainer-runtime';
 import { TrainJobInitializer } from './train-job-initializer';
 import { TrainingRuntimeRef } from './training-runtime-ref';
 import * as trainer from '../../imports/trainer';
-import { checkConstructor } from '../boundary/constructor-checks';
-import { guardExports } from '../boundary/install';
 import { Accelerator } from '../common/accelerator';
 import { deadlineFinding } from '../common/internal/durations';
 import { orderAfterKueueObjects, resolveKueueReferences } from '../common/internal/kueue-references';
@@ -18,6 +16,7 @@ import { volumeNameFindings } from '../common/internal/volumes';
 import { KubeflowResource } from '../common/kubeflow-resource';
 import { ILocalQueue, IWorkloadPriorityClass } from '../common/kueue-references';
 import { Resources } from '../common/resources';
+import { kubeVolume } from '../rules/cdk8s-adapter';
 import { Finding, finding } from '../rules/finding';
 import { KUEUE_QUEUE_LABEL, kueueJobLabels } from '../rules/kueue/labels';
 import type { PlacementNeed } from '../rules/kueue/trainjob-placement';
@@ -218,8 +217,7 @@ export class TrainJob extends KubeflowResource {
    * @param props the runtime, the trainer and the initializers
    */
   public constructor(scope: Construct, id: string, props: TrainJobProps) {
-    super(scope, id);
-    checkConstructor(this, new.target, [scope, id, props]);
+    super(scope, id, props);
     props = resolveKueueReferences(this, props);
     this.props = props;
     this.runtime = props.runtime;
@@ -404,7 +402,7 @@ export class TrainJob extends KubeflowResource {
       serviceAccountName: p.serviceAccountName,
       nodeSelector,
       tolerations: tolerations.length ? tolerations : undefined,
-      volumes: this.volumes.length ? this.volumes.map(v => v._toKube()) : undefined,
+      volumes: this.volumes.length ? this.volumes.map(kubeVolume) : undefined,
       containers: this.mounts.length ? [{
         name: NODE_JOB,
         volumeMounts: this.mounts.map(m => dropUndefined({
@@ -460,7 +458,7 @@ export class TrainJob extends KubeflowResource {
       tolerations: this.tolerations.length ? this.tolerations.map(t => k8s.toJson_Toleration(t)) : undefined,
       serviceAccountName: p.serviceAccountName,
       mounts: this.mounts.length ? this.mounts.map(m => dropUndefined({
-        path: m.path, volume: k8s.toJson_Volume(m.volume._toKube()), readOnly: m.options?.readOnly, subPath: m.options?.subPath,
+        path: m.path, volume: k8s.toJson_Volume(kubeVolume(m.volume)), readOnly: m.options?.readOnly, subPath: m.options?.subPath,
       })) : undefined,
     });
     const initializers = dropUndefined({
@@ -635,6 +633,3 @@ function initializer(init: TrainJobInitializer | undefined): any {
     secretRef: init.secret ? { name: init.secret.name } : undefined,
   });
 }
-
-// The boundary checks on this module's classes, installed as it loads (see ../boundary/install.ts).
-guardExports(exports);

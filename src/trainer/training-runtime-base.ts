@@ -7,8 +7,6 @@ import { registerAppRuntime } from './internal/trainer-runtime';
 import { MlPolicy } from './ml-policy';
 import { PodGroupPolicy } from './pod-group-policy';
 import { TrainingRuntimeRef } from './training-runtime-ref';
-import { checkConstructor } from '../boundary/constructor-checks';
-import { guardExports } from '../boundary/install';
 import { FrameworkContainer, PodRenderContext } from '../common/internal/pod-render';
 import { sizeQuantity } from '../common/internal/quantities';
 import { mergeRoleOptions } from '../common/internal/role-options';
@@ -114,8 +112,7 @@ export abstract class TrainingRuntimeBase extends KubeflowResource {
    * @param props the policy, the node pod options and the steps
    */
   protected constructor(scope: Construct, id: string, props: TrainingRuntimeProps) {
-    super(scope, id);
-    checkConstructor(this, new.target, [scope, id, props]);
+    super(scope, id, props);
     this.props = props;
     this.mlPolicy = props.mlPolicy;
     checkCount(this, 'numNodes', props.numNodes, 1);
@@ -346,6 +343,3 @@ function withWorkspaceMount(template: k8s.PodTemplateSpec, container: string): k
   }));
   return { ...template, spec: { ...template.spec!, containers } };
 }
-
-// The boundary checks on this module's classes, installed as it loads (see ../boundary/install.ts).
-guardExports(exports);

@@ -1,6 +1,5 @@
 import { CLUSTER_TRAINING_RUNTIME, TRAINING_RUNTIME } from '../kinds/trainer';
 import { RuntimeFacts } from './internal/trainer-runtime';
-import { guardExports } from '../boundary/install';
 
 /**
  * The runtime a TrainJob runs on (`spec.runtimeRef`): a built-in or platform runtime by name, or a
@@ -79,6 +78,3 @@ export class TrainingRuntimeRef {
     return this._facts ? this._facts.apiObject.name : this.fixedName!;
   }
 }
-
-// The boundary checks on this module's classes, installed as it loads (see ../boundary/install.ts).
-guardExports(exports);

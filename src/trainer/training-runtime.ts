@@ -2,7 +2,6 @@ import { ApiObject, ApiObjectMetadata } from 'cdk8s';
 import { Construct } from 'constructs';
 import { TrainingRuntimeBase, TrainingRuntimeProps } from './training-runtime-base';
 import * as trainer from '../../imports/trainer';
-import { guardExports } from '../boundary/install';
 import { TRAINING_RUNTIME } from '../kinds/trainer';
 
 /**
@@ -28,6 +27,3 @@ export class TrainingRuntime extends TrainingRuntimeBase {
     return new trainer.TrainingRuntime(this, 'Resource', { metadata, spec });
   }
 }
-
-// The boundary checks on this module's classes, installed as it loads (see ../boundary/install.ts).
-guardExports(exports);

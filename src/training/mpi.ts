@@ -1,11 +1,9 @@
 import { Lazy } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { checkedProps } from '../boundary/constructor-checks';
 import { TrainingKind, trainingKind } from './internal/training-kind';
 import { TrainingJob, TrainingJobProps } from './training-job';
 import * as kubeflow from '../../imports/kubeflow';
-import { guardExports } from '../boundary/install';
 import { isLabel } from '../common/internal/names';
 import { FrameworkContainer } from '../common/internal/pod-render';
 import { ReplicaGroup, RoleOptions } from '../common/replica';
@@ -132,7 +130,7 @@ export class MpiAllReduce extends TrainingJob {
    * @param props the workers and their slots, the launcher's command and the options of every pod
    */
   public constructor(scope: Construct, id: string, props: MpiAllReduceProps) {
-    super(scope, id, withCleanPodDefault(checkedProps(scope, id, new.target, props)));
+    super(scope, id, props);
     this.props = props;
     checkCount(this, 'workers', props.workers, 0);
     checkCount(this, 'slotsPerWorker', props.slotsPerWorker, 1);
@@ -204,6 +202,11 @@ export class MpiAllReduce extends TrainingJob {
   }
 
   /** @internal */
+  protected _withKindDefaults(props: TrainingJobProps): TrainingJobProps {
+    return withCleanPodDefault(props as MpiAllReduceProps);
+  }
+
+  /** @internal */
   protected _kind(): TrainingKind {
     return trainingKind(MPI_JOB, { notRestrictable: NOT_RESTRICTABLE });
   }
@@ -267,6 +270,3 @@ function withCleanPodDefault(props: MpiAllReduceProps): MpiAllReduceProps {
   if (props.runPolicy?.cleanPodPolicy) return props;
   return { ...props, runPolicy: { ...props.runPolicy, cleanPodPolicy: CleanPodPolicy.RUNNING } };
 }
-
-// The boundary checks on this module's classes, installed as it loads (see ../boundary/install.ts).
-guardExports(exports);

@@ -2,7 +2,6 @@ import { ApiObject } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { checkConstructor } from '../boundary/constructor-checks';
-import { guardExports } from '../boundary/install';
 import { checkRenderedDocument } from '../rules/engine';
 import { checkCount } from '../rules/report';
 
@@ -54,6 +53,7 @@ export class PyTorchInitContainerTemplate extends Construct {
    */
   public constructor(scope: Construct, id: string, props: PyTorchInitContainerTemplateProps = {}) {
     super(scope, id);
+    // Not a KubeflowResource (it renders a cdk8s-plus ConfigMap), so it makes the check that base makes.
     checkConstructor(this, new.target, [scope, id, props]);
     const user = props.user ?? 65534;
     checkCount(this, 'user', user, 1);
@@ -88,6 +88,3 @@ function template(user: number): string {
     '',
   ].join('\n');
 }
-
-// The boundary checks on this module's classes, installed as it loads (see ../boundary/install.ts).
-guardExports(exports);

@@ -5,7 +5,6 @@ import { checkElasticBounds, checkWorkersWithinBounds, elasticWorkerCount, rende
 import { TrainingKind, trainingKind } from './internal/training-kind';
 import { TrainingJob, TrainingJobProps } from './training-job';
 import * as kubeflow from '../../imports/kubeflow';
-import { guardExports } from '../boundary/install';
 import { parseKnown } from '../common/internal/parse-value';
 import { ReplicaGroup, RoleOptions } from '../common/replica';
 import { PADDLE_JOB } from '../kinds/training-operator';
@@ -147,6 +146,3 @@ export class DistributedPaddle extends TrainingJob {
   }
 
 }
-
-// The boundary checks on this module's classes, installed as it loads (see ../boundary/install.ts).
-guardExports(exports);

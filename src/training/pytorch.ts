@@ -5,7 +5,6 @@ import { checkElasticBounds, checkWorkersWithinBounds, elasticWorkerCount, rende
 import { TrainingKind, trainingKind } from './internal/training-kind';
 import { TrainingJob, TrainingJobProps } from './training-job';
 import * as kubeflow from '../../imports/kubeflow';
-import { guardExports } from '../boundary/install';
 import { parseKnown } from '../common/internal/parse-value';
 import { ReplicaGroup, RoleOptions } from '../common/replica';
 import { PYTORCH_JOB } from '../kinds/training-operator';
@@ -227,6 +226,3 @@ export class DistributedPyTorch extends TrainingJob {
     return devices ? NprocPerNode.of(devices) : undefined;
   }
 }
-
-// The boundary checks on this module's classes, installed as it loads (see ../boundary/install.ts).
-guardExports(exports);

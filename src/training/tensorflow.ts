@@ -1,9 +1,7 @@
 import { Construct } from 'constructs';
-import { checkedProps } from '../boundary/constructor-checks';
 import { TrainingKind, trainingKind } from './internal/training-kind';
 import { TrainingJob, TrainingJobProps } from './training-job';
 import * as kubeflow from '../../imports/kubeflow';
-import { guardExports } from '../boundary/install';
 import { parseKnown } from '../common/internal/parse-value';
 import { ReplicaGroup, RoleOptions } from '../common/replica';
 import { CleanPodPolicy } from '../common/run-policy';
@@ -125,7 +123,7 @@ export class ParameterServerTF extends TrainingJob {
    * @param props which replica types the job has and how many pods of each, the success policy and the options of every pod
    */
   public constructor(scope: Construct, id: string, props: ParameterServerTFProps) {
-    super(scope, id, withCleanPodDefault(checkedProps(scope, id, new.target, props)));
+    super(scope, id, props);
     this.props = props;
     checkCount(this, 'parameterServers', props.parameterServers, 0);
     checkCount(this, 'workers', props.workers, 0);
@@ -161,6 +159,11 @@ export class ParameterServerTF extends TrainingJob {
   }
 
   /** @internal */
+  protected _withKindDefaults(props: TrainingJobProps): TrainingJobProps {
+    return withCleanPodDefault(props as ParameterServerTFProps);
+  }
+
+  /** @internal */
   protected _kind(): TrainingKind {
     return trainingKind(TF_JOB);
   }
@@ -191,6 +194,3 @@ function withCleanPodDefault(props: ParameterServerTFProps): ParameterServerTFPr
   if (!lingering || props.runPolicy?.cleanPodPolicy) return props;
   return { ...props, runPolicy: { ...props.runPolicy, cleanPodPolicy: CleanPodPolicy.RUNNING } };
 }
-
-// The boundary checks on this module's classes, installed as it loads (see ../boundary/install.ts).
-guardExports(exports);

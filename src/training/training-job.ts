@@ -2,10 +2,9 @@ import { ApiObjectMetadata, Duration, Lazy } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { checkConstructor } from '../boundary/constructor-checks';
+import { keepCheckedProps } from '../boundary/checked-props';
 import { PlatformDefaultsProps } from '../common/defaults';
 import { TrainingKind, noQueueExpected, noTopologyExpected } from './internal/training-kind';
-import { guardExports } from '../boundary/install';
 import { deadlineFinding, wholeSecondsFinding } from '../common/internal/durations';
 import { orderAfterKueueObjects, resolveKueueReferences } from '../common/internal/kueue-references';
 import { networkingFindings, withoutRdma } from '../common/internal/networking';
@@ -104,8 +103,12 @@ export abstract class TrainingJob extends KubeflowResource {
    * @param props the options of every replica type, and the job's metadata and policies
    */
   protected constructor(scope: Construct, id: string, props: TrainingJobProps) {
-    super(scope, id);
-    checkConstructor(this, new.target, [scope, id, props]);
+    super(scope, id, props);
+    // A kind's own defaults (MPI and TF clean up idle pods) apply to the props the boundary checked
+    // above, as the user gave them; the props kept for messages are the ones the job renders from.
+    const withDefaults = this._withKindDefaults(props);
+    if (withDefaults !== props) keepCheckedProps(this, withDefaults);
+    props = withDefaults;
     const kind = this._kind();
     this.kind = kind;
     // A kind Kueue cannot queue refuses the constructs as it refuses the names, under their own prop.
@@ -244,6 +247,14 @@ export abstract class TrainingJob extends KubeflowResource {
    * @internal
    */
   protected abstract _kind(): TrainingKind;
+
+  /**
+   * The job's props with its kind's defaults, from the props as given (the base checked them).
+   * @internal
+   */
+  protected _withKindDefaults(props: TrainingJobProps): TrainingJobProps {
+    return props;
+  }
 
   /**
    * The spec fields particular to the kind, next to the replica specs and run policy.
@@ -420,6 +431,3 @@ export abstract class TrainingJob extends KubeflowResource {
 
 /** A role's options and pod count, as the kinds pass them to `_addReplicaGroup`. */
 type RoleProps = Omit<ReplicaGroupSettings, 'framework' | 'count'>;
-
-// The boundary checks on this module's classes, installed as it loads (see ../boundary/install.ts).
-guardExports(exports);

@@ -1,7 +1,6 @@
 import { Construct } from 'constructs';
 import { TrainingKind, trainingKind } from './internal/training-kind';
 import { TrainingJob, TrainingJobProps } from './training-job';
-import { guardExports } from '../boundary/install';
 import { ReplicaGroup, RoleOptions } from '../common/replica';
 import { XGBOOST_JOB } from '../kinds/training-operator';
 import { Finding } from '../rules/finding';
@@ -69,6 +68,3 @@ export class DistributedXGBoost extends TrainingJob {
     return [];
   }
 }
-
-// The boundary checks on this module's classes, installed as it loads (see ../boundary/install.ts).
-guardExports(exports);

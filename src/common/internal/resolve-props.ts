@@ -1,4 +1,5 @@
-import { ApiObject, App, ImplicitTokenResolver, Lazy, LazyResolver, NumberStringUnionResolver } from 'cdk8s';
+import { ApiObject, Lazy } from 'cdk8s';
+import { propsRenderedByDefault } from '../../rules/cdk8s-adapter';
 
 /*
  * What `ApiObject.toJson()` of cdk8s gives for an object the library renders, in one walk instead
@@ -22,9 +23,10 @@ import { ApiObject, App, ImplicitTokenResolver, Lazy, LazyResolver, NumberString
  * Anything else (user resolvers on the app, `CDK8S_DISABLE_SORT`, JSON patches added through
  * cdk8s's own list, a value of another kind) gives `undefined`, and the object renders through
  * cdk8s as before: the answer is always exactly cdk8s's. test/resolve-props.test.ts compares the
- * two on every object of every example app and on each of those cases. The walk reads two fields
- * cdk8s keeps private (`props`, `patches`): should a cdk8s release rename them, every object falls
- * back to cdk8s's path, and that test fails to say so.
+ * two on every object of every example app and on each of those cases. What this needs of cdk8s's
+ * internals (the private fields `props` and `patches`, its default resolvers) is read
+ * through the one cdk8s adapter (rules/cdk8s-adapter.ts), whose test checks it against the pinned
+ * cdk8s: should a release rename a field, every object falls back to cdk8s's path.
  *
  * Only the objects of the library's constructs render this way. An L1 object written by hand
  * renders through cdk8s's own `toJson()`, as any class `cdk8s import` generates does.
@@ -32,12 +34,6 @@ import { ApiObject, App, ImplicitTokenResolver, Lazy, LazyResolver, NumberString
 
 /** Thrown out of the walk at a value none of the cases above covers: cdk8s decides then. */
 const NOT_PLAIN = Symbol('not plain');
-
-/** The fields of cdk8s's ApiObject that `toJson()` reads and TypeScript keeps private. */
-interface ApiObjectInternals {
-  readonly props?: unknown;
-  readonly patches?: unknown;
-}
 
 /** What the generated L1 classes (imports/) have beside ApiObject for this (see scripts/l1/modules.ts). */
 interface ResolvableL1 extends ApiObject {
@@ -55,10 +51,8 @@ export function resolvePropsInOneWalk(apiObject: ApiObject): void {
  * sorted, `apiVersion`, `kind` and `metadata` first), or `undefined` where only cdk8s can say.
  */
 export function resolveProps(apiObject: ApiObject): any {
-  const internals = apiObject as unknown as ApiObjectInternals;
-  const props = internals.props;
-  if (props === null || typeof props !== 'object' || !Array.isArray(internals.patches) || internals.patches.length > 0) return undefined;
-  if (process.env.CDK8S_DISABLE_SORT || !hasDefaultResolversOnly(App.of(apiObject))) return undefined;
+  const props = propsRenderedByDefault(apiObject);
+  if (props === undefined) return undefined;
   let json: any;
   try {
     json = resolveValue({ ...props, metadata: apiObject.metadata.toJson() });
@@ -72,15 +66,6 @@ export function resolveProps(apiObject: ApiObject): any {
     if (key in json) result[key] = json[key];
   }
   return result;
-}
-
-/** Whether the app resolves with cdk8s's three default resolvers and no others. */
-function hasDefaultResolversOnly(app: App): boolean {
-  const resolvers = app.resolvers;
-  return resolvers.length === 3
-    && resolvers[0].constructor === LazyResolver
-    && resolvers[1].constructor === ImplicitTokenResolver
-    && resolvers[2].constructor === NumberStringUnionResolver;
 }
 
 /** `sanitizeValue(resolve(value))` with the default resolvers; throws NOT_PLAIN where that is not known here. */

@@ -1,4 +1,5 @@
 import * as kplus from 'cdk8s-plus-28';
+import { kubeVolume } from '../../rules/cdk8s-adapter';
 import { Finding, finding } from '../../rules/finding';
 import { canonicalJson } from '../../util/collections';
 
@@ -10,7 +11,7 @@ import { canonicalJson } from '../../util/collections';
 
 /** Whether two volumes render the same (the same object, or equal content). */
 export function sameVolume(a: kplus.Volume, b: kplus.Volume): boolean {
-  return a === b || canonicalJson(a._toKube()) === canonicalJson(b._toKube());
+  return a === b || canonicalJson(kubeVolume(a)) === canonicalJson(kubeVolume(b));
 }
 
 /** A finding for every name that stands for two different volumes. */
@@ -47,7 +48,7 @@ function twoSources(a: kplus.Volume, b: kplus.Volume): string {
 
 /** A volume's source: `claim "data"`, `ConfigMap "settings"`, `Secret "token"`, `emptyDir {"medium":"Memory"}`. */
 function source(volume: kplus.Volume, whole: boolean): string {
-  const { name: _name, ...sources } = volume._toKube() as unknown as { [key: string]: any };
+  const { name: _name, ...sources } = kubeVolume(volume) as unknown as { [key: string]: any };
   const [kind, spec] = Object.entries(sources).find(([, v]) => v !== undefined) ?? ['volume', {}];
   const named: { [kind: string]: [string, string] } = {
     persistentVolumeClaim: ['claim', 'claimName'], configMap: ['ConfigMap', 'name'], secret: ['Secret', 'secretName'],

@@ -450,7 +450,8 @@ function writeSection(section: string[]): void {
   const load = os.loadavg()[0].toFixed(1);
   const when = new Date().toISOString().slice(0, 16).replace('T', ' ');
   const [head, ...rest] = section;
-  const block = [head, '', `Measured by \`bench/startup.ts\` alone (${when} UTC, load average ${load} at the end, ${os.cpus().length} cores), not in the run the table above comes from.`, ...rest].join('\n');
+  const busy = os.loadavg()[0] > os.cpus().length ? ' The load average was above the core count: the wall times count the waits for a core, so read the CPU figures.' : '';
+  const block = [head, '', `Measured by \`bench/startup.ts\` alone (${when} UTC, load average ${load} at the end, ${os.cpus().length} cores), not in the run the table above comes from.${busy}`, ...rest].join('\n');
   const start = text.indexOf(head);
   const next = start < 0 ? -1 : text.indexOf('\n## ', start + head.length);
   const updated = start >= 0 ? `${text.slice(0, start)}${block}\n${next < 0 ? '' : text.slice(next + 1)}`

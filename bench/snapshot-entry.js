@@ -43,17 +43,24 @@ const loaded = new Map();
 /** After deserialization: Node's own require, for what the snapshot does not hold. */
 let nodeRequire = null;
 
+/** As Node looks: the file, with .js or .json, then a folder's package.json `main`, then its index.js. */
 function fileOf(candidate) {
-  for (const file of [candidate, `${candidate}.js`, `${candidate}.json`, path.join(candidate, 'index.js')]) {
+  const isFile = file => {
     try {
-      if (fs.statSync(file).isFile()) return file;
-    } catch { /* not this one */ }
-  }
+      return fs.statSync(file).isFile();
+    } catch {
+      return false;
+    }
+  };
+  const found = [candidate, `${candidate}.js`, `${candidate}.json`].find(isFile);
+  if (found) return found;
   try {
     const main = JSON.parse(fs.readFileSync(path.join(candidate, 'package.json'), 'utf8')).main;
-    if (main) return fileOf(path.join(candidate, main));
+    const inMain = main && fileOf(path.join(candidate, main));
+    if (inMain) return inMain;
   } catch { /* no package.json */ }
-  return null;
+  const index = path.join(candidate, 'index.js');
+  return isFile(index) ? index : null;
 }
 
 function resolve(request, dir) {

@@ -15,9 +15,9 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { InputError, readDocuments } from './input';
-import { lint } from './lint';
-import { LINT_FORMATS, LintFormat, formatLint } from './lint-output';
+import { InputError, readDocuments } from './shared/input';
+import { lint } from './lint/lint';
+import { LINT_FORMATS, LintFormat, formatLint } from './lint/lint-output';
 import { RULE_SOURCES, RuleSource } from '../rules/rule';
 import { TargetError, VersionWindow, parseTargetText, targetWindow } from '../rules/target';
 
@@ -185,7 +185,7 @@ export function main(argv: readonly string[], io: Io = PROCESS_IO): number {
       case 'rules':
         if (rest.length > 0) throw new UsageError('rules takes no arguments');
         // eslint-disable-next-line @typescript-eslint/no-require-imports
-        io.out((require('./rules') as typeof import('./rules')).rulesText());
+        io.out((require('./rules/rules') as typeof import('./rules/rules')).rulesText());
         return EXIT.OK;
       case '--help': case '-h': case 'help':
         if (rest.length > 1 || (rest.length === 1 && !isCommand(rest[0]))) throw new UsageError(`help takes one command: ${Object.keys(COMMAND_USAGE).join(', ')}`);
@@ -313,10 +313,10 @@ function runLint(args: readonly string[], io: Io): number {
 function planModules() {
   /* eslint-disable @typescript-eslint/no-require-imports */
   return {
-    ...require('./plan') as typeof import('./plan'),
-    ...require('./plan-json') as typeof import('./plan-json'),
-    ...require('./plan-markdown') as typeof import('./plan-markdown'),
-    ...require('./plan-queues') as typeof import('./plan-queues'),
+    ...require('./plan/plan') as typeof import('./plan/plan'),
+    ...require('./plan/plan-json') as typeof import('./plan/plan-json'),
+    ...require('./plan/plan-markdown') as typeof import('./plan/plan-markdown'),
+    ...require('./plan/plan-queues') as typeof import('./plan/plan-queues'),
   };
   /* eslint-enable @typescript-eslint/no-require-imports */
 }
@@ -360,8 +360,8 @@ function runConvert(args: readonly string[], io: Io): number {
   if (outs.length > 1) throw new UsageError('--out takes one FILE');
   if (paths.length === 0) throw new UsageError('convert needs at least one PATH');
   /* eslint-disable @typescript-eslint/no-require-imports */
-  const { convert, conversionSummary } = require('./convert') as typeof import('./convert');
-  const { ConvertInputError } = require('./convert-reader') as typeof import('./convert-reader');
+  const { convert, conversionSummary } = require('./convert/convert') as typeof import('./convert/convert');
+  const { ConvertInputError } = require('./convert/convert-reader') as typeof import('./convert/convert-reader');
   /* eslint-enable @typescript-eslint/no-require-imports */
   let conversion;
   try {
@@ -377,7 +377,7 @@ function runConvert(args: readonly string[], io: Io): number {
     return EXIT.OK;
   }
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { entryPoint, RUN_COMMAND } = require('./convert-entry') as typeof import('./convert-entry');
+  const { entryPoint, RUN_COMMAND } = require('./convert/convert-entry') as typeof import('./convert/convert-entry');
   const entry = entryPoint(outs[0]);
   const written = [outs[0]];
   try {

@@ -9,8 +9,8 @@ import * as path from 'path';
 import { lintMessages, scratchFolder, synthesizeModule, typeErrors } from './convert-harness';
 import { tempFolder } from './examples-output';
 import { runCli } from './run-cli';
-import { normalised } from '../../src/cli/convert-typed';
-import { readDocuments } from '../../src/cli/input';
+import { normalised } from '../../src/cli/convert/convert-typed';
+import { readDocuments } from '../../src/cli/shared/input';
 import { EXIT } from '../../src/cli/main';
 
 const ROOT = path.join(__dirname, '..', '..');

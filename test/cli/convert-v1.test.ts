@@ -8,9 +8,9 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { lintMessages, scratchFolder, synthesizeModule, typeErrors } from './convert-harness';
 import { runCli } from './run-cli';
-import { differences } from '../../src/cli/convert-typed';
-import { withUpstreamDefaults } from '../../src/cli/convert-v1-defaults';
-import { readDocuments } from '../../src/cli/input';
+import { differences } from '../../src/cli/convert/convert-typed';
+import { withUpstreamDefaults } from '../../src/cli/convert/convert-v1-defaults';
+import { readDocuments } from '../../src/cli/shared/input';
 import { EXIT } from '../../src/cli/main';
 import { expectValidManifests } from '../harness';
 

@@ -11,9 +11,9 @@ import * as path from 'path';
 import { lintMessages, scratchFolder, synthesizeModule, typeErrors } from './convert-harness';
 import { tempFolder } from './examples-output';
 import { runCli } from './run-cli';
-import { kueueAsRead } from '../../src/cli/convert-kueue';
-import { normalised, propertyName } from '../../src/cli/convert-typed';
-import { readDocuments } from '../../src/cli/input';
+import { kueueAsRead } from '../../src/cli/convert/convert-kueue';
+import { normalised, propertyName } from '../../src/cli/convert/convert-typed';
+import { readDocuments } from '../../src/cli/shared/input';
 import { COMMAND_USAGE, EXIT } from '../../src/cli/main';
 import { kindSchema, pinnedKinds } from '../../src/rules/schema';
 

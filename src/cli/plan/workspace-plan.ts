@@ -10,7 +10,7 @@
  * (`spec.podTemplate.podMetadata.labels`), else of the Workspace.
  */
 import { Amounts, NO_AMOUNTS, podAmounts } from './amounts';
-import { KUEUE_QUEUE_LABEL } from '../rules/kueue/labels';
+import { KUEUE_QUEUE_LABEL } from '../../rules/kueue/labels';
 
 const API_VERSION = 'kubeflow.org/v1beta1';
 

@@ -11,8 +11,8 @@
  */
 import { Expr, json, object, print, quoteString } from './convert-code';
 import type { L2Mapping } from './convert-mappers';
-import { isObject as isMap } from '../rules/kubernetes/names';
-import { RUNTIME_PROVIDED_ANNOTATION, TRAINER_GROUP } from '../rules/trainer/names';
+import { isObject as isMap } from '../../rules/kubernetes/names';
+import { RUNTIME_PROVIDED_ANNOTATION, TRAINER_GROUP } from '../../rules/trainer/names';
 
 
 const METADATA = ['name', 'namespace', 'labels', 'annotations'];

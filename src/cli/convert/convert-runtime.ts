@@ -15,9 +15,9 @@
 import { Expr, json, object, print, quoteString } from './convert-code';
 import type { L2Mapping } from './convert-mappers';
 import type { ChartInput } from './convert-reader';
-import { isObject as isMap } from '../rules/kubernetes/names';
-import { ANCESTOR_LABEL, NODE_JOB } from '../rules/trainer/names';
-import { canonicalJson } from '../util/collections';
+import { isObject as isMap } from '../../rules/kubernetes/names';
+import { ANCESTOR_LABEL, NODE_JOB } from '../../rules/trainer/names';
+import { canonicalJson } from '../../util/collections';
 
 const FRAMEWORK_LABEL = 'trainer.kubeflow.org/framework';
 const ISTIO_ANNOTATION = 'sidecar.istio.io/inject';

@@ -21,7 +21,7 @@ import { KUEUE_KINDS, KUEUE_MAPPERS, KueueKind, KueueReference } from './convert
 import type { L2Mapping } from './convert-mappers';
 import type { ChartInput } from './convert-reader';
 import { normalised } from './convert-typed';
-import { KUEUE_API_VERSION } from '../rules/kueue/api';
+import { KUEUE_API_VERSION } from '../../rules/kueue/api';
 
 /** What convert does with the input's Kueue objects. */
 export interface KueuePlan {

@@ -5,15 +5,15 @@
  * workspaces are keyed by kind, namespace and name.
  */
 import { Amounts, NO_AMOUNTS, add, podAmounts, times } from './amounts';
-import { InputDocument } from './input';
+import { InputDocument } from '../shared/input';
 import { QueueChange, QueuePlan, compare, jobKey, kueueObjects, queueChanges, queuePlan } from './plan-queues';
 import { RuntimeIndex, runtimeIndex, trainJobDemand } from './train-job-plan';
 import { WorkspaceKindIndex, isWorkspace, workspaceDemand, workspaceKindIndex } from './workspace-plan';
-import { trainingJobPodSets } from '../rules/kueue/capacity-podsets';
-import { KUEUE_QUEUE_LABEL } from '../rules/kueue/labels';
-import { trainingKindOf } from '../rules/operators';
-import { isTrainJob } from '../rules/trainer/runtime-lookup';
-import { canonicalJson } from '../util/collections';
+import { trainingJobPodSets } from '../../rules/kueue/capacity-podsets';
+import { KUEUE_QUEUE_LABEL } from '../../rules/kueue/labels';
+import { trainingKindOf } from '../../rules/operators';
+import { isTrainJob } from '../../rules/trainer/runtime-lookup';
+import { canonicalJson } from '../../util/collections';
 
 /** What one training job (or notebook workspace, with `workspace` set) asks for. */
 export interface JobPlan {

@@ -12,8 +12,8 @@
  * object; the round-trip test synthesizes the code and proves the prediction.
  */
 import { Expr, json, object, quoteString } from './convert-code';
-import { isObject as isMap } from '../rules/kubernetes/names';
-import { canonicalJson } from '../util/collections';
+import { isObject as isMap } from '../../rules/kubernetes/names';
+import { canonicalJson } from '../../util/collections';
 
 /** A prop's code, what the module imports for it, and its value as code (equal code, equal value). */
 export interface Said {

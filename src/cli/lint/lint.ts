@@ -5,17 +5,17 @@
  * namespaces enforcing Pod Security "restricted", Workspace options) see the whole input. Other
  * kinds are counted as skipped.
  */
-import { fieldPosition } from './field-position';
-import { InputDocument } from './input';
-import { appFindings } from '../rules/across-documents';
-import { ruleSource, ruleVersions } from '../rules/catalogue';
-import { Finding, describe } from '../rules/finding';
-import { kubernetesFindings } from '../rules/kubernetes';
-import { checkKueueApiVersion } from '../rules/kueue/api-version-served';
-import { kubeflowFindings, kubeflowInputFindings } from '../rules/operators';
-import { RuleSource } from '../rules/rule';
-import { pinnedKinds, schemaFindings } from '../rules/schema';
-import { FULL_WINDOW, VersionWindow, ruleApplies } from '../rules/target';
+import { fieldPosition } from '../shared/field-position';
+import { InputDocument } from '../shared/input';
+import { appFindings } from '../../rules/across-documents';
+import { ruleSource, ruleVersions } from '../../rules/catalogue';
+import { Finding, describe } from '../../rules/finding';
+import { kubernetesFindings } from '../../rules/kubernetes';
+import { checkKueueApiVersion } from '../../rules/kueue/api-version-served';
+import { kubeflowFindings, kubeflowInputFindings } from '../../rules/operators';
+import { RuleSource } from '../../rules/rule';
+import { pinnedKinds, schemaFindings } from '../../rules/schema';
+import { FULL_WINDOW, VersionWindow, ruleApplies } from '../../rules/target';
 
 /** The rule id of a document that is not YAML. */
 export const YAML_SYNTAX = 'yaml/syntax';

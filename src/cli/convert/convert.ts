@@ -10,11 +10,11 @@ import { planKueue } from './convert-kueue-links';
 import { Statement, Tier, mapperFor } from './convert-mappers';
 import { chartInputs } from './convert-reader';
 import { runtimesNamedAhead } from './convert-runtime';
-import { InputDocument } from './input';
-import { lint } from './lint';
-import { KUEUE_V1BETA1 } from '../rules/kueue/api';
-import { KUEUE_API_VERSION_SERVED } from '../rules/kueue/api-version-served';
-import { kueueV1beta2Form } from '../rules/kueue/v1beta2-form';
+import { InputDocument } from '../shared/input';
+import { lint } from '../lint/lint';
+import { KUEUE_V1BETA1 } from '../../rules/kueue/api';
+import { KUEUE_API_VERSION_SERVED } from '../../rules/kueue/api-version-served';
+import { kueueV1beta2Form } from '../../rules/kueue/v1beta2-form';
 
 /** The generated module and what it holds. */
 export interface Conversion {

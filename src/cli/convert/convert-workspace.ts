@@ -8,7 +8,7 @@
  */
 import { Expr, array, json, object, print, quoteString } from './convert-code';
 import type { L2Mapping } from './convert-mappers';
-import { isObject as isMap } from '../rules/kubernetes/names';
+import { isObject as isMap } from '../../rules/kubernetes/names';
 
 const isStringMap = (v: unknown) => isMap(v) && Object.keys(v).length > 0 && Object.values(v).every(x => typeof x === 'string');
 const keysWithin = (v: unknown, allowed: readonly string[]) => isMap(v) && Object.keys(v).every(k => allowed.includes(k));

@@ -21,9 +21,9 @@ import { differences, escape } from './convert-typed';
 import { OPERATOR_DEFAULTS, withUpstreamDefaults } from './convert-v1-defaults';
 import { V1_KINDS, V1Role } from './convert-v1-kinds';
 import { ClaimMount, ISTIO_ANNOTATION, PodMapping, Said, mapPod, restrictedContainer, said } from './convert-v1-pod';
-import { isObject as isMap } from '../rules/kubernetes/names';
-import { TRAINING_JOB_REPLICA_KEYS } from '../rules/kubernetes/replica-keys';
-import { KUEUE_PRIORITY_LABEL, KUEUE_QUEUE_LABEL } from '../rules/kueue/labels';
+import { isObject as isMap } from '../../rules/kubernetes/names';
+import { TRAINING_JOB_REPLICA_KEYS } from '../../rules/kubernetes/replica-keys';
+import { KUEUE_PRIORITY_LABEL, KUEUE_QUEUE_LABEL } from '../../rules/kueue/labels';
 
 /** The most fields a job may need patched (beyond the hardening; one patched alike in several pods counted once) to be said by its construct. */
 export const MAX_PATCHES = 2;

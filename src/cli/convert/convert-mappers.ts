@@ -11,7 +11,7 @@ import { trainJobL2 } from './convert-train-job';
 import { PatchedField, TypedClass, mapTyped, normalised } from './convert-typed';
 import { v1JobL2 } from './convert-v1-job';
 import { workspaceL2 } from './convert-workspace';
-import { kindSchema } from '../rules/schema';
+import { kindSchema } from '../../rules/schema';
 
 /** How an object is said: by its L2 construct (with JSON patches for what it cannot say), its typed L1 class (with JSON patches), or a plain ApiObject. */
 export type Tier = 'l2' | 'l2+patch' | 'l1' | 'l1+patch' | 'api-object';
@@ -36,10 +36,10 @@ export type Mapper = (doc: any, chart: string, id: string, findings: readonly st
 /* eslint-disable @typescript-eslint/no-require-imports */
 const typed = (namespace: string, className: string, module: () => any): TypedClass =>
   ({ namespace, className, module, load: () => module()[className] });
-const kubeflowL1 = (name: string) => typed('kubeflow', name, () => require('../../imports/kubeflow'));
-const trainerL1 = (name: string) => typed('trainer', name, () => require('../../imports/trainer'));
-const notebooksL1 = (name: string) => typed('notebooks', name, () => require('../../imports/notebooks'));
-const kueueL1 = (name: string) => typed('kueue', name, () => require('../../imports/kueue'));
+const kubeflowL1 = (name: string) => typed('kubeflow', name, () => require('../../../imports/kubeflow'));
+const trainerL1 = (name: string) => typed('trainer', name, () => require('../../../imports/trainer'));
+const notebooksL1 = (name: string) => typed('notebooks', name, () => require('../../../imports/notebooks'));
+const kueueL1 = (name: string) => typed('kueue', name, () => require('../../../imports/kueue'));
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 const NOTEBOOKS = 'its construct builds the pod template from props and options, and convert does not map a template back to props yet';

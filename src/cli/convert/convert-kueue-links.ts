@@ -21,6 +21,7 @@ import { KUEUE_KINDS, KUEUE_MAPPERS, KueueKind, KueueReference } from './convert
 import type { L2Mapping } from './convert-mappers';
 import type { ChartInput } from './convert-reader';
 import { normalised } from './convert-typed';
+import { Finding, describe } from '../../rules/finding';
 import { KUEUE_API_VERSION } from '../../rules/kueue/api';
 
 /** What convert does with the input's Kueue objects. */
@@ -50,7 +51,7 @@ const VARIABLE_PREFIX: { readonly [kind in KueueKind]: string } = {
  * The plan for the Kueue objects of `charts`; `findings` are lint's per input document (a construct
  * would refuse such an object at synth), `variables` the names the module uses already.
  */
-export function planKueue(charts: readonly ChartInput[], findings: ReadonlyMap<any, readonly string[]>, variables: ReadonlySet<string>): KueuePlan {
+export function planKueue(charts: readonly ChartInput[], findings: ReadonlyMap<any, readonly Finding[]>, variables: ReadonlySet<string>): KueuePlan {
   const all: KueueObject[] = charts.flatMap((c, chart) => c.objects.map((o, index) => ({ chart, index, doc: o.doc, id: o.id })))
     .filter(o => o.doc.apiVersion === KUEUE_API_VERSION && Object.keys(KUEUE_MAPPERS).includes(o.doc.kind))
     .map(o => ({ ...o, normalised: normalised(o.doc), kind: o.doc.kind as KueueKind, name: o.doc.metadata?.name }));
@@ -82,7 +83,7 @@ export function planKueue(charts: readonly ChartInput[], findings: ReadonlyMap<a
     for (const o of all.filter(x => x.kind === kind)) {
       const found = findings.get(o.doc) ?? [];
       if (found.length > 0) {
-        cannot.set(o, `the ${kind} construct would refuse it at synth (${found[0]})`);
+        cannot.set(o, `the ${kind} construct would refuse it at synth (${describe(found[0])})`);
         continue;
       }
       const unsaid = mapper.unsaid(o.normalised);

@@ -11,6 +11,7 @@ import { trainJobL2 } from './convert-train-job';
 import { PatchedField, TypedClass, mapTyped, normalised } from './convert-typed';
 import { v1JobL2 } from './convert-v1-job';
 import { workspaceL2 } from './convert-workspace';
+import type { Finding } from '../../rules/finding';
 import { kindSchema } from '../../rules/schema';
 
 /** How an object is said: by its L2 construct (with JSON patches for what it cannot say), its typed L1 class (with JSON patches), or a plain ApiObject. */
@@ -31,7 +32,7 @@ export interface Statement {
  * Adds one object to the chart held in `chart` under the construct id `id`; `findings` are what
  * `lint` finds in the object (an L2 construct would refuse it at synth).
  */
-export type Mapper = (doc: any, chart: string, id: string, findings: readonly string[]) => Statement;
+export type Mapper = (doc: any, chart: string, id: string, findings: readonly Finding[]) => Statement;
 
 /* eslint-disable @typescript-eslint/no-require-imports */
 const typed = (namespace: string, className: string, module: () => any): TypedClass =>
@@ -73,7 +74,7 @@ const TYPED: { readonly [apiVersionKind: string]: { readonly l1: TypedClass; rea
 };
 
 /** An L2 mapper: the construct's code, or why the construct cannot say the object. */
-type L2Mapper = (doc: any, chart: string, id: string, findings: readonly string[]) => L2Mapping;
+type L2Mapper = (doc: any, chart: string, id: string, findings: readonly Finding[]) => L2Mapping;
 
 /** The L2 code of an object (the construct and what the module imports for it), or why the construct cannot say it. */
 export type L2Mapping =

@@ -15,6 +15,7 @@
 import { Expr, json, object, print, quoteString } from './convert-code';
 import type { L2Mapping } from './convert-mappers';
 import type { ChartInput } from './convert-reader';
+import { Finding, describe } from '../../rules/finding';
 import { isObject as isMap } from '../../rules/kubernetes/names';
 import { ANCESTOR_LABEL, NODE_JOB } from '../../rules/trainer/names';
 import { canonicalJson } from '../../util/collections';
@@ -105,9 +106,9 @@ interface Patch {
 }
 
 /** The runtime construct for `doc` (a runtime manifest, nulls dropped), or what it cannot say. */
-export function runtimeL2(doc: any, chart: string, id: string, findings: readonly string[]): L2Mapping {
+export function runtimeL2(doc: any, chart: string, id: string, findings: readonly Finding[]): L2Mapping {
   const kind: string = doc.kind;
-  if (findings.length > 0) return { cannot: `the ${kind} construct would refuse it at synth (${findings[0]})` };
+  if (findings.length > 0) return { cannot: `the ${kind} construct would refuse it at synth (${describe(findings[0])})` };
   const metadata = doc.metadata;
   const policy = doc.spec?.mlPolicy;
   const frameworks = isMap(policy) ? Object.keys(policy).filter(k => k !== 'numNodes') : [];

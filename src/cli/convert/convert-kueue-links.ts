@@ -49,120 +49,145 @@ const VARIABLE_PREFIX: { readonly [kind in KueueKind]: string } = {
 
 /**
  * The plan for the Kueue objects of `charts`; `findings` are lint's per input document (a construct
- * would refuse such an object at synth), `variables` the names the module uses already.
+ * would refuse such an object at synth), `variables` the names the module uses already. The steps,
+ * in order: accept each object whose construct can say it and take the objects it names (kind by
+ * kind, the named kinds first), give a variable to each object another names, write the code.
  */
 export function planKueue(charts: readonly ChartInput[], findings: ReadonlyMap<any, readonly Finding[]>, variables: ReadonlySet<string>): KueuePlan {
-  const all: KueueObject[] = charts.flatMap((c, chart) => c.objects.map((o, index) => ({ chart, index, doc: o.doc, id: o.id })))
-    .filter(o => o.doc.apiVersion === KUEUE_API_VERSION && Object.keys(KUEUE_MAPPERS).includes(o.doc.kind))
-    .map(o => ({ ...o, normalised: normalised(o.doc), kind: o.doc.kind as KueueKind, name: o.doc.metadata?.name }));
-  const cannot = new Map<KueueObject, string>();
+  const links = new KueueLinks(charts);
+  for (const kind of KUEUE_KINDS) {
+    for (const o of links.all.filter(x => x.kind === kind)) links.accept(o, findings.get(o.doc) ?? []);
+  }
+  return { mappings: links.mappings(links.variables(variables)), charts: chartOrder(charts, links.chartDependencies) };
+}
+
+/** The links the Kueue objects' constructs make, accepted one object at a time. */
+class KueueLinks {
+  /** The Kueue objects of the typed kinds, in input order. */
+  readonly all: readonly KueueObject[];
+  /** Why an object's construct cannot say it. */
+  readonly cannot = new Map<KueueObject, string>();
   /** The objects each accepted object names, in the order its construct adds the dependencies. */
-  const named = new Map<KueueObject, KueueObject[]>();
-  const chartDependencies = charts.map(() => new Set<number>());
+  readonly named = new Map<KueueObject, KueueObject[]>();
+  /** The charts each chart names objects of. */
+  readonly chartDependencies: ReadonlyArray<Set<number>>;
+
+  constructor(private readonly charts: readonly ChartInput[]) {
+    this.all = charts.flatMap((c, chart) => c.objects.map((o, index) => ({ chart, index, doc: o.doc, id: o.id })))
+      .filter(o => o.doc.apiVersion === KUEUE_API_VERSION && Object.keys(KUEUE_MAPPERS).includes(o.doc.kind))
+      .map(o => ({ ...o, normalised: normalised(o.doc), kind: o.doc.kind as KueueKind, name: o.doc.metadata?.name }));
+    this.chartDependencies = charts.map(() => new Set<number>());
+  }
+
+  /** Accepts `o` with the links its construct makes, or records why its construct cannot say it. */
+  accept(o: KueueObject, found: readonly Finding[]): void {
+    const kind = o.kind;
+    const mapper = KUEUE_MAPPERS[kind];
+    if (found.length > 0) {
+      this.cannot.set(o, `the ${kind} construct would refuse it at synth (${describe(found[0])})`);
+      return;
+    }
+    const unsaid = mapper.unsaid(o.normalised);
+    if (unsaid.length > 0) {
+      this.cannot.set(o, `the ${kind} construct does not say ${unsaid.join(', ')}`);
+      return;
+    }
+    const targets = mapper.references(o.normalised).map(r => ({ r, t: this.target(o, r) }));
+    const why = targets.find(x => typeof x.t === 'string' && !x.r.byName);
+    if (why !== undefined) {
+      this.cannot.set(o, why.t as string);
+      return;
+    }
+    // A reference by name that cannot be linked is written by name.
+    const linked = targets.filter(x => typeof x.t !== 'string');
+    this.named.set(o, [...new Set(linked.map(x => x.t as KueueObject))]);
+    let moved = this.reordered(o.chart);
+    if (moved !== undefined && linked.some(x => x.r.byName)) {
+      // The links by construct to cohorts reorder the chart: name those cohorts by name instead.
+      this.named.set(o, [...new Set(linked.filter(x => !x.r.byName).map(x => x.t as KueueObject))]);
+      moved = this.reordered(o.chart);
+    }
+    if (moved !== undefined) {
+      this.named.delete(o);
+      this.cannot.set(o, `the ${kind} construct would have cdk8s write ${moved}, against the input's order (cdk8s writes an object right before the first one that depends on it)`);
+      return;
+    }
+    for (const t of this.named.get(o)!) if (t.chart !== o.chart) this.chartDependencies[o.chart].add(t.chart);
+  }
 
   /** Whether chart `from` depends on chart `to`, directly or not (or is it). */
-  const reach = (from: number, to: number): boolean => from === to || [...chartDependencies[from]].some(n => reach(n, to));
+  private reach(from: number, to: number): boolean {
+    return from === to || [...this.chartDependencies[from]].some(n => this.reach(n, to));
+  }
 
   /** The object `o` names by `r`, or why its construct cannot take it. */
-  function target(o: KueueObject, r: KueueReference): KueueObject | string {
+  private target(o: KueueObject, r: KueueReference): KueueObject | string {
     const takes = `the ${o.kind} construct takes the ${r.kind} ${r.name} it names as a construct`;
-    const candidates = all.filter(x => x.kind === r.kind && x.name === r.name);
+    const candidates = this.all.filter(x => x.kind === r.kind && x.name === r.name);
     if (candidates.length === 0) return `${takes}, and the input does not define it`;
     if (candidates.length > 1) return `${takes}, and the input defines it more than once`;
     const t = candidates[0];
-    if (!named.has(t)) return `${takes}, and convert leaves that object to its L1 too`;
+    if (!this.named.has(t)) return `${takes}, and convert leaves that object to its L1 too`;
     if (t.chart === o.chart && t.index > o.index) return `${takes}, and its file defines it after this one (cdk8s would write it first)`;
-    if (t.chart !== o.chart && reach(t.chart, o.chart)) {
+    if (t.chart !== o.chart && this.reach(t.chart, o.chart)) {
       return `${takes}, and its file already depends on this one (cdk8s refuses charts that depend on each other both ways)`;
     }
     return t;
   }
 
-  for (const kind of KUEUE_KINDS) {
-    const mapper = KUEUE_MAPPERS[kind];
-    for (const o of all.filter(x => x.kind === kind)) {
-      const found = findings.get(o.doc) ?? [];
-      if (found.length > 0) {
-        cannot.set(o, `the ${kind} construct would refuse it at synth (${describe(found[0])})`);
-        continue;
-      }
-      const unsaid = mapper.unsaid(o.normalised);
-      if (unsaid.length > 0) {
-        cannot.set(o, `the ${kind} construct does not say ${unsaid.join(', ')}`);
-        continue;
-      }
-      const targets = mapper.references(o.normalised).map(r => ({ r, t: target(o, r) }));
-      const why = targets.find(x => typeof x.t === 'string' && !x.r.byName);
-      if (why !== undefined) {
-        cannot.set(o, why.t as string);
-        continue;
-      }
-      // A reference by name that cannot be linked is written by name.
-      const linked = targets.filter(x => typeof x.t !== 'string');
-      named.set(o, [...new Set(linked.map(x => x.t as KueueObject))]);
-      let moved = reordered(o.chart);
-      if (moved !== undefined && linked.some(x => x.r.byName)) {
-        // The links by construct to cohorts reorder the chart: name those cohorts by name instead.
-        named.set(o, [...new Set(linked.filter(x => !x.r.byName).map(x => x.t as KueueObject))]);
-        moved = reordered(o.chart);
-      }
-      if (moved !== undefined) {
-        named.delete(o);
-        cannot.set(o, `the ${kind} construct would have cdk8s write ${moved}, against the input's order (cdk8s writes an object right before the first one that depends on it)`);
-        continue;
-      }
-      const objects = named.get(o)!;
-      for (const t of objects) if (t.chart !== o.chart) chartDependencies[o.chart].add(t.chart);
-    }
-  }
-
   /** How cdk8s would reorder the chart's objects with the accepted links, or undefined when it keeps them in order. */
-  function reordered(chart: number): string | undefined {
-    const size = charts[chart].objects.length;
-    const inChart = new Map([...named].filter(([o]) => o.chart === chart)
+  private reordered(chart: number): string | undefined {
+    const size = this.charts[chart].objects.length;
+    const inChart = new Map([...this.named].filter(([o]) => o.chart === chart)
       .map(([o, ts]) => [o.index, ts.filter(t => t.chart === chart).map(t => t.index)]));
     const order = cdk8sOrder(size, inChart);
     const at = order.findIndex((n, i) => n !== i);
     if (at < 0) return undefined;
     const object = (i: number) => {
-      const doc = charts[chart].objects[i].doc;
+      const doc = this.charts[chart].objects[i].doc;
       return `${doc.kind} ${String(doc.metadata?.name)}`;
     };
     return `${object(order[at])} before ${object(at)}`;
   }
 
-  // Variables for the objects that others name, in input order.
-  const taken = new Set(variables);
-  const variableOf = new Map<KueueObject, string>();
-  const referenced = new Set([...named.values()].flat());
-  for (const o of all.filter(x => referenced.has(x))) {
-    const words = String(o.name).split(/[^A-Za-z0-9]+/).filter(w => w !== '');
-    const base = `${VARIABLE_PREFIX[o.kind]}${words.map(w => w[0].toUpperCase() + w.slice(1).toLowerCase()).join('')}`;
-    let name = base;
-    for (let n = 2; taken.has(name); n++) name = `${base}${n}`;
-    taken.add(name);
-    variableOf.set(o, name);
+  /** A variable for each object that others name, in input order, beside the names in `taken` already. */
+  variables(taken: ReadonlySet<string>): Map<KueueObject, string> {
+    const names = new Set(taken);
+    const variableOf = new Map<KueueObject, string>();
+    const referenced = new Set([...this.named.values()].flat());
+    for (const o of this.all.filter(x => referenced.has(x))) {
+      const words = String(o.name).split(/[^A-Za-z0-9]+/).filter(w => w !== '');
+      const base = `${VARIABLE_PREFIX[o.kind]}${words.map(w => w[0].toUpperCase() + w.slice(1).toLowerCase()).join('')}`;
+      let name = base;
+      for (let n = 2; names.has(name); n++) name = `${base}${n}`;
+      names.add(name);
+      variableOf.set(o, name);
+    }
+    return variableOf;
   }
 
-  const mappings = new Map<any, L2Mapping>();
-  for (const o of all) {
-    const targets = named.get(o);
-    if (targets === undefined) {
-      mappings.set(o.doc, { cannot: cannot.get(o)! });
-      continue;
+  /** Each object's L2 code (declared in its variable when others name it), or why there is none. */
+  mappings(variableOf: ReadonlyMap<KueueObject, string>): Map<any, L2Mapping> {
+    const mappings = new Map<any, L2Mapping>();
+    for (const o of this.all) {
+      const targets = this.named.get(o);
+      if (targets === undefined) {
+        mappings.set(o.doc, { cannot: this.cannot.get(o)! });
+        continue;
+      }
+      const variable = (r: KueueReference) => {
+        const t = targets.find(x => x.kind === r.kind && x.name === r.name);
+        return t === undefined ? `Cohort.fromName(${quoteString(r.name)})` : variableOf.get(t)!;
+      };
+      const { code, imports, patches = [] } = KUEUE_MAPPERS[o.kind].code(o.normalised, this.charts[o.chart].variable, o.id, variable);
+      const declared = variableOf.get(o);
+      const patchCall = (owner: string) => [`${owner}.apiObject.addJsonPatch(`, ...patches.map(p => `  ${p.op},`), ');'].join('\n');
+      const statement = patches.length === 0 ? (declared === undefined ? `${code};` : `const ${declared} = ${code};`)
+        : declared === undefined ? patchCall(code) : `const ${declared} = ${code};\n${patchCall(declared)}`;
+      mappings.set(o.doc, { code: statement, imports, ...patches.length === 0 ? {} : { patches: patches.map(p => `${p.why}.`) } });
     }
-    const variable = (r: KueueReference) => {
-      const t = targets.find(x => x.kind === r.kind && x.name === r.name);
-      return t === undefined ? `Cohort.fromName(${quoteString(r.name)})` : variableOf.get(t)!;
-    };
-    const { code, imports, patches = [] } = KUEUE_MAPPERS[o.kind].code(o.normalised, charts[o.chart].variable, o.id, variable);
-    const declared = variableOf.get(o);
-    const patchCall = (owner: string) => [`${owner}.apiObject.addJsonPatch(`, ...patches.map(p => `  ${p.op},`), ');'].join('\n');
-    const statement = patches.length === 0 ? (declared === undefined ? `${code};` : `const ${declared} = ${code};`)
-      : declared === undefined ? patchCall(code) : `const ${declared} = ${code};\n${patchCall(declared)}`;
-    mappings.set(o.doc, { code: statement, imports, ...patches.length === 0 ? {} : { patches: patches.map(p => `${p.why}.`) } });
+    return mappings;
   }
-  return { mappings, charts: chartOrder(charts, chartDependencies) };
 }
 
 /**

@@ -17,9 +17,9 @@ import { App, YamlOutputType } from 'cdk8s';
 import * as jsYaml from 'js-yaml';
 import { fmtInt, fmtMs, log, median } from './util';
 import { buildExamples } from '../examples/main';
-import { readDocuments } from '../src/cli/shared/input';
 import { lint } from '../src/cli/lint/lint';
 import { formatLint } from '../src/cli/lint/lint-output';
+import { readDocuments } from '../src/cli/shared/input';
 import { parseYamlStream } from '../src/cli/shared/yaml-parser';
 import { trainingKindOf } from '../src/rules/operators';
 

@@ -15,8 +15,8 @@ import { runCli } from './run-cli';
 import { print } from '../../src/cli/convert/convert-code';
 import { kueueAsRead } from '../../src/cli/convert/convert-kueue';
 import { mapTyped, normalised } from '../../src/cli/convert/convert-typed';
-import { readDocuments } from '../../src/cli/shared/input';
 import { EXIT } from '../../src/cli/main';
+import { readDocuments } from '../../src/cli/shared/input';
 import { kueueV1beta2Form } from '../../src/rules/kueue/v1beta2-form';
 
 const FIXTURES = path.join(__dirname, 'fixtures', 'convert-kueue');

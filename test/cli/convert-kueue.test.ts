@@ -15,8 +15,8 @@ import { runCli } from './run-cli';
 import { kueueAsRead } from '../../src/cli/convert/convert-kueue';
 import { cdk8sOrder } from '../../src/cli/convert/convert-kueue-links';
 import { normalised } from '../../src/cli/convert/convert-typed';
-import { readDocuments } from '../../src/cli/shared/input';
 import { EXIT } from '../../src/cli/main';
+import { readDocuments } from '../../src/cli/shared/input';
 
 const scratch = scratchFolder('converted-kueue');
 afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));

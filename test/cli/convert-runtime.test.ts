@@ -10,8 +10,8 @@ import { lintMessages, scratchFolder, synthesizeModule, typeErrors } from './con
 import { tempFolder } from './examples-output';
 import { runCli } from './run-cli';
 import { normalised } from '../../src/cli/convert/convert-typed';
-import { readDocuments } from '../../src/cli/shared/input';
 import { EXIT } from '../../src/cli/main';
+import { readDocuments } from '../../src/cli/shared/input';
 
 const ROOT = path.join(__dirname, '..', '..');
 const scratch = scratchFolder('converted-runtime');

@@ -10,8 +10,8 @@ import { lintMessages, scratchFolder, synthesizeModule, typeErrors } from './con
 import { runCli } from './run-cli';
 import { differences } from '../../src/cli/convert/convert-typed';
 import { withUpstreamDefaults } from '../../src/cli/convert/convert-v1-defaults';
-import { readDocuments } from '../../src/cli/shared/input';
 import { EXIT } from '../../src/cli/main';
+import { readDocuments } from '../../src/cli/shared/input';
 import { expectValidManifests } from '../harness';
 
 const scratch = scratchFolder('converted-v1');

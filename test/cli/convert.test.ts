@@ -13,8 +13,8 @@ import { tempFolder } from './examples-output';
 import { runCli } from './run-cli';
 import { kueueAsRead } from '../../src/cli/convert/convert-kueue';
 import { normalised, propertyName } from '../../src/cli/convert/convert-typed';
-import { readDocuments } from '../../src/cli/shared/input';
 import { COMMAND_USAGE, EXIT } from '../../src/cli/main';
+import { readDocuments } from '../../src/cli/shared/input';
 import { kindSchema, pinnedKinds } from '../../src/rules/schema';
 
 // The fixtures are named relative to the repository, as a user names files in theirs.

@@ -7,7 +7,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { LINT_RULES } from '../src/cli/rules';
+import { LINT_RULES } from '../src/cli/rules/rules';
 import { Proof, SUPPORT_WINDOW } from '../src/rules/support-window';
 import { versionsText } from '../src/rules/target';
 

@@ -3,7 +3,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { InventoryFile, InventoryRow, loadInventory, rowProblems } from '../scripts/inventory/model';
 import { rulesPages } from '../scripts/inventory/rules-page';
-import { LINT_RULES } from '../src/cli/rules';
+import { LINT_RULES } from '../src/cli/rules/rules';
 
 /**
  * The rules inventory (inventory/*.yaml): every row is covered by catalogue rules and a test that

@@ -9,7 +9,7 @@ import * as yaml from 'js-yaml';
 import { kindSchemas } from './harness';
 import { concretePath, fuzzSeed, FuzzLeaf, leafPaths, materialize, mutationsFor, replayCommand, rotation, seedSlot, setAt } from '../scripts/fuzz/leaves';
 import { Decision, decisionFor } from '../scripts/leaf-fuzz-compare';
-import { lint } from '../src/cli/lint';
+import { lint } from '../src/cli/lint/lint';
 
 const ROOT = path.join(__dirname, '..');
 const schema = kindSchemas().get('kubeflow.org/v1 PyTorchJob')!;

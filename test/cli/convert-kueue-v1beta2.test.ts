@@ -12,11 +12,11 @@ import * as path from 'path';
 import * as yamlText from 'js-yaml';
 import { scratchFolder, synthesizeCharts, typeErrors } from './convert-harness';
 import { runCli } from './run-cli';
-import { print } from '../../src/cli/convert-code';
-import { kueueAsRead } from '../../src/cli/convert-kueue';
-import { mapTyped, normalised } from '../../src/cli/convert-typed';
-import { readDocuments } from '../../src/cli/input';
+import { print } from '../../src/cli/convert/convert-code';
+import { kueueAsRead } from '../../src/cli/convert/convert-kueue';
+import { mapTyped, normalised } from '../../src/cli/convert/convert-typed';
 import { EXIT } from '../../src/cli/main';
+import { readDocuments } from '../../src/cli/shared/input';
 import { kueueV1beta2Form } from '../../src/rules/kueue/v1beta2-form';
 
 const FIXTURES = path.join(__dirname, 'fixtures', 'convert-kueue');

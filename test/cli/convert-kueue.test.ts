@@ -12,11 +12,11 @@ import { ApiObject, App, Chart } from 'cdk8s';
 import { lintMessages, runModule, scratchFolder, synthesizeCharts, synthesizeModule, typeErrors } from './convert-harness';
 import { tempFolder } from './examples-output';
 import { runCli } from './run-cli';
-import { kueueAsRead } from '../../src/cli/convert-kueue';
-import { cdk8sOrder } from '../../src/cli/convert-kueue-links';
-import { normalised } from '../../src/cli/convert-typed';
-import { readDocuments } from '../../src/cli/input';
+import { kueueAsRead } from '../../src/cli/convert/convert-kueue';
+import { cdk8sOrder } from '../../src/cli/convert/convert-kueue-links';
+import { normalised } from '../../src/cli/convert/convert-typed';
 import { EXIT } from '../../src/cli/main';
+import { readDocuments } from '../../src/cli/shared/input';
 
 const scratch = scratchFolder('converted-kueue');
 afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));

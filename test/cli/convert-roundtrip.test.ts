@@ -15,12 +15,12 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { lintMessages, scratchFolder, synthesizeCharts, synthesizeModule, typeErrors } from './convert-harness';
 import { synthesizeExamples } from './examples-output';
-import { convert } from '../../src/cli/convert';
-import { kueueAsRead } from '../../src/cli/convert-kueue';
-import { Tier } from '../../src/cli/convert-mappers';
-import { differences, normalised } from '../../src/cli/convert-typed';
-import { withUpstreamDefaults } from '../../src/cli/convert-v1-defaults';
-import { readDocuments } from '../../src/cli/input';
+import { convert } from '../../src/cli/convert/convert';
+import { kueueAsRead } from '../../src/cli/convert/convert-kueue';
+import { Tier } from '../../src/cli/convert/convert-mappers';
+import { differences, normalised } from '../../src/cli/convert/convert-typed';
+import { withUpstreamDefaults } from '../../src/cli/convert/convert-v1-defaults';
+import { readDocuments } from '../../src/cli/shared/input';
 
 const ROOT = path.join(__dirname, '..', '..');
 const UPSTREAM = path.join(ROOT, 'upstream', 'examples');

@@ -9,9 +9,9 @@ import * as path from 'path';
 import { lintMessages, scratchFolder, synthesizeModule, typeErrors } from './convert-harness';
 import { tempFolder } from './examples-output';
 import { runCli } from './run-cli';
-import { normalised } from '../../src/cli/convert-typed';
-import { readDocuments } from '../../src/cli/input';
+import { normalised } from '../../src/cli/convert/convert-typed';
 import { EXIT } from '../../src/cli/main';
+import { readDocuments } from '../../src/cli/shared/input';
 
 const ROOT = path.join(__dirname, '..', '..');
 const scratch = scratchFolder('converted-runtime');

@@ -11,10 +11,10 @@ import * as path from 'path';
 import { lintMessages, scratchFolder, synthesizeModule, typeErrors } from './convert-harness';
 import { tempFolder } from './examples-output';
 import { runCli } from './run-cli';
-import { kueueAsRead } from '../../src/cli/convert-kueue';
-import { normalised, propertyName } from '../../src/cli/convert-typed';
-import { readDocuments } from '../../src/cli/input';
+import { kueueAsRead } from '../../src/cli/convert/convert-kueue';
+import { normalised, propertyName } from '../../src/cli/convert/convert-typed';
 import { COMMAND_USAGE, EXIT } from '../../src/cli/main';
+import { readDocuments } from '../../src/cli/shared/input';
 import { kindSchema, pinnedKinds } from '../../src/rules/schema';
 
 // The fixtures are named relative to the repository, as a user names files in theirs.

@@ -23,7 +23,7 @@ import {
   ActivityProbe, ActivityRule, DistributedPaddle, DistributedPyTorch, FilterScope, GangScheduler, MlPolicy, MpiAllReduce, NprocPerNode,
   ParameterServerTF, RestartPolicy, Topology, TrainJob, TrainingRuntime, TrainingRuntimeRef, Workspace, WorkspaceKind, WorkspaceKindProps,
 } from '../../src';
-import { LINT_RULES } from '../../src/cli/rules';
+import { LINT_RULES } from '../../src/cli/rules/rules';
 import { DOCUMENT_RULES, ruleSource } from '../../src/rules/catalogue';
 import { CONSTRUCT_ONLY_CHECKS, MIRRORED_CHECKS, NOT_YET_IN_LINT } from '../../src/rules/construct-only';
 import { REPORT, synthErrors } from '../harness';

@@ -4,7 +4,7 @@ import { App } from 'cdk8s';
 import { buildApp } from './app-versions';
 import { synthesizeExamples } from './examples-output';
 import { runCli } from './run-cli';
-import { formatBytes, formatCpu, podAmounts } from '../../src/cli/amounts';
+import { formatBytes, formatCpu, podAmounts } from '../../src/cli/plan/amounts';
 
 /**
  * `plan` on the project examples: every job (TrainJobs resolved against the runtimes of the same

@@ -6,8 +6,8 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import fc from 'fast-check';
-import { inputFiles } from '../../src/cli/input';
-import { fastParse, fullParse, parseYamlStream } from '../../src/cli/yaml-parser';
+import { inputFiles } from '../../src/cli/shared/input';
+import { fastParse, fullParse, parseYamlStream } from '../../src/cli/shared/yaml-parser';
 
 const ROOT = path.join(__dirname, '..', '..');
 

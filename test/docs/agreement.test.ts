@@ -1,6 +1,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { LINT_RULES } from '../../src/cli/rules';
+import { LINT_RULES } from '../../src/cli/rules/rules';
 import { runCli } from '../cli/run-cli';
 
 /**

@@ -2,7 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { App, Chart, JsonPatch, Testing } from 'cdk8s';
 import { DistributedPyTorch, SpawnerImage, TrainingRuntimeRef, TrainJob, WorkspaceKind, WorkspaceKindProps } from '../../src';
-import { LINT_RULES } from '../../src/cli/rules';
+import { LINT_RULES } from '../../src/cli/rules/rules';
 import { RULE_SOURCES } from '../../src/rules/rule';
 
 /**

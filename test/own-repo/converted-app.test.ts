@@ -2,8 +2,8 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as yaml from 'js-yaml';
 import { ROOT, bash, followGuide, userEnv, workspace } from './guide-app';
-import { normalised } from '../../src/cli/convert-typed';
-import { withUpstreamDefaults } from '../../src/cli/convert-v1-defaults';
+import { normalised } from '../../src/cli/convert/convert-typed';
+import { withUpstreamDefaults } from '../../src/cli/convert/convert-v1-defaults';
 
 /**
  * `convert --out` writes an app that runs: in the app docs/own-repo.md sets up (guide-app.ts), the

@@ -24,9 +24,9 @@
  * convert-kueue-links.ts decides which objects the constructs say and links them up.
  */
 import { Expr, array, call, json, object, print, quoteString } from './convert-code';
-import { isObject as isMap } from '../rules/kubernetes/names';
-import { KUEUE_API_VERSION } from '../rules/kueue/api';
-import { kueueV1beta2Form } from '../rules/kueue/v1beta2-form';
+import { isObject as isMap } from '../../rules/kubernetes/names';
+import { KUEUE_API_VERSION } from '../../rules/kueue/api';
+import { kueueV1beta2Form } from '../../rules/kueue/v1beta2-form';
 
 /** A Kueue object another one names: its kind and `metadata.name`. */
 export interface KueueReference {

@@ -12,8 +12,8 @@
  * object; the round-trip test synthesizes the code and proves the prediction.
  */
 import { Expr, json, object, quoteString } from './convert-code';
-import { isObject as isMap } from '../rules/kubernetes/names';
-import { canonicalJson } from '../util/collections';
+import { isObject as isMap } from '../../rules/kubernetes/names';
+import { canonicalJson } from '../../util/collections';
 
 /** A prop's code, what the module imports for it, and its value as code (equal code, equal value). */
 export interface Said {
@@ -89,6 +89,19 @@ export function mapPod(template: any, context: PodContext): PodMapping | undefin
   if (!isMap(container) || container.name !== context.containerName || typeof container.image !== 'string') return undefined;
 
   const options = new Map<string, Said>();
+  const { c, resources } = containerOptions(container, context, options);
+  const pod: { [key: string]: unknown } = { containers: [c] };
+  const storage = storageOptions(spec, container, context, options, c, pod);
+  const accelerator = resources?.accelerator;
+  podOptions(spec, context, options, pod, accelerator);
+  const metadata = metadataOptions(template, context, options);
+  const rendered = Object.keys(metadata).length > 0 ? { metadata, spec: pod } : { spec: pod };
+  const accelerators = accelerator === undefined ? undefined : Number(resources!.amounts[accelerator]);
+  return { options, rendered, claims: storage?.claims ?? [], accelerators };
+}
+
+/** The main container's options (image, command, environment, resources, security) into `options`, and the container the construct renders. */
+function containerOptions(container: any, context: PodContext, options: Map<string, Said>) {
   const c: { [key: string]: unknown } = { name: context.containerName, image: container.image };
   options.set('image', said(json(container.image)));
   for (const field of ['command', 'args'] as const) {
@@ -125,8 +138,15 @@ export function mapPod(template: any, context: PodContext): PodMapping | undefin
   } else {
     c.securityContext = DEFAULT_CONTAINER_SECURITY;
   }
+  return { c, resources };
+}
 
-  const pod: { [key: string]: unknown } = { containers: [c] };
+/**
+ * Shared memory and the claims into `options` (the claims are mounted by the job mapper), and the
+ * mounts and volumes the construct renders into the container `c` and the pod.
+ */
+function storageOptions(spec: any, container: any, context: PodContext, options: Map<string, Said>,
+  c: { [key: string]: unknown }, pod: { [key: string]: unknown }) {
   const storage = podStorage(spec.volumes, container.volumeMounts, context.claims);
   if (storage !== undefined) {
     const mounts: unknown[] = [];
@@ -146,11 +166,16 @@ export function mapPod(template: any, context: PodContext): PodMapping | undefin
     if (mounts.length > 0) c.volumeMounts = mounts;
     if (volumes.length > 0) pod.volumes = volumes.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
+  return storage;
+}
+
+/** The pod's settings (node selector, tolerations, priority class) into `options`, and the pod spec the construct renders. */
+function podOptions(spec: any, context: PodContext, options: Map<string, Said>, pod: { [key: string]: unknown },
+  accelerator: string | undefined): void {
   if (isStringMap(spec.nodeSelector)) {
     options.set('nodeSelector', said(json(spec.nodeSelector)));
     pod.nodeSelector = spec.nodeSelector;
   }
-  const accelerator = resources?.accelerator;
   const tolerations = accelerator === undefined ? [] : [{ effect: 'NoSchedule', key: accelerator, operator: 'Exists' }];
   const given = Array.isArray(spec.tolerations) ? spec.tolerations : [];
   const own = given.slice(tolerations.length);
@@ -167,7 +192,10 @@ export function mapPod(template: any, context: PodContext): PodMapping | undefin
     options.set('priorityClassName', said(json(spec.priorityClassName)));
     pod.priorityClassName = spec.priorityClassName;
   }
+}
 
+/** The pod's labels and annotations into `options`, and the pod metadata the construct renders (the Istio opt-out unless kept). */
+function metadataOptions(template: any, context: PodContext, options: Map<string, Said>): { [key: string]: unknown } {
   const metadata: { [key: string]: unknown } = {};
   const labels = template.metadata?.labels;
   if (isStringMap(labels)) {
@@ -184,9 +212,7 @@ export function mapPod(template: any, context: PodContext): PodMapping | undefin
     }
   }
   if (Object.keys(annotations).length > 0) metadata.annotations = annotations;
-  const rendered = Object.keys(metadata).length > 0 ? { metadata, spec: pod } : { spec: pod };
-  const accelerators = accelerator === undefined ? undefined : Number(resources!.amounts[accelerator]);
-  return { options, rendered, claims: storage?.claims ?? [], accelerators };
+  return metadata;
 }
 
 interface EnvVar { readonly name: string; readonly value: string }

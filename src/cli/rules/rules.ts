@@ -5,10 +5,10 @@
  * (a target outside them drops its findings, docs/versions.md), so that a finding's rule id can be looked up and a team can
  * see what the command checks.
  */
-import { YAML_SYNTAX } from './lint';
-import { DOCUMENT_RULES } from '../rules/catalogue';
-import { RULE_SOURCES, RuleInfo } from '../rules/rule';
-import { versionsText } from '../rules/target';
+import { DOCUMENT_RULES } from '../../rules/catalogue';
+import { RULE_SOURCES, RuleInfo } from '../../rules/rule';
+import { versionsText } from '../../rules/target';
+import { YAML_SYNTAX } from '../lint/lint';
 
 /** The rule of a document that is not YAML: the command's own. */
 export const YAML_RULE: RuleInfo = { id: YAML_SYNTAX, source: 'library', family: 'yaml', upstream: 'YAML 1.1, as kubectl reads it (duplicate keys refused)' };

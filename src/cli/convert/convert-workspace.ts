@@ -8,7 +8,8 @@
  */
 import { Expr, array, json, object, print, quoteString } from './convert-code';
 import type { L2Mapping } from './convert-mappers';
-import { isObject as isMap } from '../rules/kubernetes/names';
+import { Finding, describe } from '../../rules/finding';
+import { isObject as isMap } from '../../rules/kubernetes/names';
 
 const isStringMap = (v: unknown) => isMap(v) && Object.keys(v).length > 0 && Object.values(v).every(x => typeof x === 'string');
 const keysWithin = (v: unknown, allowed: readonly string[]) => isMap(v) && Object.keys(v).every(k => allowed.includes(k));
@@ -17,8 +18,8 @@ const isDataVolume = (d: unknown) => isMap(d) && Object.keys(d).sort().join() ==
 const ref = (code: string): Expr => ({ type: 'ref', code, value: undefined });
 
 /** The `Workspace` construct for `doc` (a Workspace manifest, nulls dropped), or what it cannot say. */
-export function workspaceL2(doc: any, chart: string, id: string, findings: readonly string[]): L2Mapping {
-  if (findings.length > 0) return { cannot: `the Workspace construct would refuse it at synth (${findings[0]})` };
+export function workspaceL2(doc: any, chart: string, id: string, findings: readonly Finding[]): L2Mapping {
+  if (findings.length > 0) return { cannot: `the Workspace construct would refuse it at synth (${describe(findings[0])})` };
   const spec = doc.spec;
   const template = spec?.podTemplate;
   const podMetadata = template?.podMetadata;

@@ -5,23 +5,25 @@
  * namespaces enforcing Pod Security "restricted", Workspace options) see the whole input. Other
  * kinds are counted as skipped.
  */
-import { fieldPosition } from './field-position';
-import { InputDocument } from './input';
-import { appFindings } from '../rules/across-documents';
-import { ruleSource, ruleVersions } from '../rules/catalogue';
-import { Finding, describe } from '../rules/finding';
-import { kubernetesFindings } from '../rules/kubernetes';
-import { checkKueueApiVersion } from '../rules/kueue/api-version-served';
-import { kubeflowFindings, kubeflowInputFindings } from '../rules/operators';
-import { RuleSource } from '../rules/rule';
-import { pinnedKinds, schemaFindings } from '../rules/schema';
-import { FULL_WINDOW, VersionWindow, ruleApplies } from '../rules/target';
+import { appFindings } from '../../rules/across-documents';
+import { ruleSource, ruleVersions } from '../../rules/catalogue';
+import { Finding, describe } from '../../rules/finding';
+import { kubernetesFindings } from '../../rules/kubernetes';
+import { checkKueueApiVersion } from '../../rules/kueue/api-version-served';
+import { kubeflowFindings, kubeflowInputFindings } from '../../rules/operators';
+import { RuleSource } from '../../rules/rule';
+import { pinnedKinds, schemaFindings } from '../../rules/schema';
+import { FULL_WINDOW, VersionWindow, ruleApplies } from '../../rules/target';
+import { fieldPosition } from '../shared/field-position';
+import { InputDocument } from '../shared/input';
 
 /** The rule id of a document that is not YAML. */
 export const YAML_SYNTAX = 'yaml/syntax';
 
 /** One finding, with the document it is about. */
 export interface LintFinding {
+  /** The document's place in the input (0-based): what a caller matches the finding to its document by. */
+  readonly document: number;
   readonly file: string;
   /** 1-based line of the field (of its nearest parent in the document when it is not set). */
   readonly line: number;
@@ -105,18 +107,19 @@ export function lint(inputs: readonly InputDocument[], off: ReadonlySet<RuleSour
   };
   const on = (f: Finding) => (off.size === 0 || f.rule === YAML_SYNTAX || !off.has(ruleSource(f.rule) as RuleSource)) && inWindow(f);
   inputs.forEach((input, index) => {
-    for (const f of perDocument[index]) if (on(f)) findings.push(lintFinding(input, f));
+    for (const f of perDocument[index]) if (on(f)) findings.push(lintFinding(input, index, f));
   });
   const skippedKinds = [...skipped.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return { documents: inputs.length, checked, skipped: parsed.length - checked, skippedKinds, findings };
 }
 
-function lintFinding(input: InputDocument, f: Finding): LintFinding {
+function lintFinding(input: InputDocument, index: number, f: Finding): LintFinding {
   const doc = input.doc;
   const text = (v: unknown) => (typeof v === 'string' ? v : '');
   // Positions are found only now, for the documents with findings: the parser that keeps them is slow.
   const at = input.source === undefined ? undefined : fieldPosition(input.source, f.field, input.pathPrefix);
   return {
+    document: index,
     file: input.file,
     line: at?.line ?? input.line,
     column: at?.column ?? input.column ?? 1,

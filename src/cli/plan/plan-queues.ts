@@ -14,12 +14,12 @@
  * Notebook workspaces are left out (Kueue queues a Workspace's pod through its StatefulSet
  * integration, which the plan does not model), and so are jobs of kinds Kueue does not queue.
  */
-import { isKueueGroup } from '../rules/kueue/api';
-import { neverAdmittedReason } from '../rules/kueue/capacity';
-import { formatResource } from '../rules/kueue/capacity-amounts';
-import { PodSet, kueuePodSets, runtimeIndex, trainingJobPodSets } from '../rules/kueue/capacity-podsets';
-import { ClusterQueueCapacity, clusterQueueCapacity, clusterQueueOf, placeWorkload, queueIndex, queueRequests, rejection } from '../rules/kueue/capacity-queues';
-import { KUEUE_QUEUE_LABEL } from '../rules/kueue/labels';
+import { isKueueGroup } from '../../rules/kueue/api';
+import { neverAdmittedReason } from '../../rules/kueue/capacity';
+import { formatResource } from '../../rules/kueue/capacity-amounts';
+import { PodSet, kueuePodSets, runtimeIndex, trainingJobPodSets } from '../../rules/kueue/capacity-podsets';
+import { ClusterQueueCapacity, clusterQueueCapacity, clusterQueueOf, placeWorkload, queueIndex, queueRequests, rejection } from '../../rules/kueue/capacity-queues';
+import { KUEUE_QUEUE_LABEL } from '../../rules/kueue/labels';
 
 /** One resource of one flavor of a ClusterQueue, with what the jobs on it request there. */
 export interface FlavorRow {

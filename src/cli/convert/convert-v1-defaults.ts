@@ -20,10 +20,10 @@
  *   `PersistentVolumeClaimVolumeSource` and `VolumeMount`), and an emptyDir's `sizeLimit` in Gi
  *   like the same size in Mi (`resource.Quantity`; cdk8s-plus writes sizes in Mi).
  */
-import { apiVersionOf } from '../kinds/kind';
-import { V1_JOBS } from '../kinds/training-operator';
-import { isObject as isMap } from '../rules/kubernetes/names';
-import { TRAINING_JOB_REPLICA_KEYS } from '../rules/kubernetes/replica-keys';
+import { apiVersionOf } from '../../kinds/kind';
+import { V1_JOBS } from '../../kinds/training-operator';
+import { isObject as isMap } from '../../rules/kubernetes/names';
+import { TRAINING_JOB_REPLICA_KEYS } from '../../rules/kubernetes/replica-keys';
 
 /** What `SetDefaults_<Kind>` of the Training Operator v1.9.4 fills in, per kind (`<kind>_types.go` constants). */
 export interface OperatorDefaults {

@@ -15,11 +15,12 @@
 import { Expr, json, object, print, quoteString } from './convert-code';
 import type { L2Mapping } from './convert-mappers';
 import type { ChartInput } from './convert-reader';
-import { isDocumentOf } from '../kinds/kind';
-import { CLUSTER_TRAINING_RUNTIME, TRAINING_RUNTIME, TRAIN_JOB } from '../kinds/trainer';
-import { isObject as isMap } from '../rules/kubernetes/names';
-import { ANCESTOR_LABEL, NODE_JOB } from '../rules/trainer/names';
-import { canonicalJson } from '../util/collections';
+import { isDocumentOf } from '../../kinds/kind';
+import { CLUSTER_TRAINING_RUNTIME, TRAINING_RUNTIME, TRAIN_JOB } from '../../kinds/trainer';
+import { isObject as isMap } from '../../rules/kubernetes/names';
+import { ANCESTOR_LABEL, NODE_JOB } from '../../rules/trainer/names';
+import { canonicalJson } from '../../util/collections';
+import { Finding, describe } from '../../rules/finding';
 
 const FRAMEWORK_LABEL = 'trainer.kubeflow.org/framework';
 const ISTIO_ANNOTATION = 'sidecar.istio.io/inject';
@@ -107,9 +108,17 @@ interface Patch {
 }
 
 /** The runtime construct for `doc` (a runtime manifest, nulls dropped), or what it cannot say. */
-export function runtimeL2(doc: any, chart: string, id: string, findings: readonly string[]): L2Mapping {
+export function runtimeL2(doc: any, chart: string, id: string, findings: readonly Finding[]): L2Mapping {
+  if (findings.length > 0) return { cannot: `the ${doc.kind} construct would refuse it at synth (${describe(findings[0])})` };
+  const runtime = readRuntime(doc);
+  const cannot = unsaid(runtime);
+  if (cannot.length > 0) return { cannot: `the ${doc.kind} construct does not say ${cannot.join(', ')}` };
+  return runtimeCode(runtime, chart, id);
+}
+
+/** The parts of a runtime its construct's props say, read from the manifest. */
+function readRuntime(doc: any) {
   const kind: string = doc.kind;
-  if (findings.length > 0) return { cannot: `the ${kind} construct would refuse it at synth (${findings[0]})` };
   const metadata = doc.metadata;
   const policy = doc.spec?.mlPolicy;
   const frameworks = isMap(policy) ? Object.keys(policy).filter(k => k !== 'numNodes') : [];
@@ -122,6 +131,14 @@ export function runtimeL2(doc: any, chart: string, id: string, findings: readonl
   const resources = resourcesProp(container?.resources);
   const sharedMemory = sharedMemoryProp(pod?.spec?.volumes, container?.volumeMounts);
   const topology = topologyProp(pod?.metadata);
+  return { doc, kind, metadata, policy, framework, job, pod, container, resources, sharedMemory, topology };
+}
+
+type RuntimeReading = ReturnType<typeof readRuntime>;
+
+/** What of the runtime its construct does not say (empty when it says all of it). */
+function unsaid(runtime: RuntimeReading): string[] {
+  const { doc, kind, metadata, policy, framework, job, pod, container, resources, sharedMemory, topology } = runtime;
   const checks: Array<[boolean, string]> = [
     [keysWithin(doc, ['apiVersion', 'kind', 'metadata', 'spec']), 'fields beside metadata and spec'],
     [keysWithin(metadata, kind === 'TrainingRuntime' ? ['name', 'namespace', 'labels', 'annotations'] : ['name', 'labels', 'annotations'])
@@ -156,9 +173,12 @@ export function runtimeL2(doc: any, chart: string, id: string, findings: readonl
         'volumes other than shared memory'],
     );
   }
-  const cannot = checks.filter(([ok]) => !ok).map(([, what]) => what);
-  if (cannot.length > 0) return { cannot: `the ${kind} construct does not say ${cannot.join(', ')}` };
+  return checks.filter(([ok]) => !ok).map(([, what]) => what);
+}
 
+/** The construct's code for a runtime it says, with a JSON patch for each of its own settings the input does not have. */
+function runtimeCode(runtime: RuntimeReading, chart: string, id: string): L2Mapping {
+  const { kind, metadata, policy, framework, pod, container, resources, sharedMemory, topology } = runtime;
   const patches: Patch[] = [];
   if (pod.metadata === undefined) {
     patches.push({ path: [...POD, 'metadata'], reason: `The construct opts the pods out of Istio's sidecar (${ISTIO_ANNOTATION}: "false"), which the input does not` });

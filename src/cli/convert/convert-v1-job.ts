@@ -2,7 +2,7 @@
  * The L2 mapper of the six Training Operator v1 kinds: a job is read back into the props of its
  * construct (DistributedPyTorch, ParameterServerTF, MpiAllReduce, DistributedXGBoost,
  * DistributedPaddle, DistributedJax), and the manifest the construct renders from those props is
- * predicted (convert-v1-pod.ts for the pods, here for the job) and compared with the input, both
+ * predicted (convert-v1-pod.ts for the pods, convert-v1-policies.ts for the job's policies, here for the job) and compared with the input, both
  * after upstream's defaulting (convert-v1-defaults.ts, the only differences accepted).
  *
  * What the props cannot say becomes a JSON patch on the construct's `apiObject`, with a comment
@@ -18,12 +18,14 @@
 import { Expr, json, object, print, quoteString } from './convert-code';
 import type { L2Mapping } from './convert-mappers';
 import { differences, escape } from './convert-typed';
-import { OPERATOR_DEFAULTS, withUpstreamDefaults } from './convert-v1-defaults';
-import { V1_KINDS, V1Role } from './convert-v1-kinds';
+import { OPERATOR_DEFAULTS, OperatorDefaults, withUpstreamDefaults } from './convert-v1-defaults';
+import { V1_KINDS, V1Kind, V1Role } from './convert-v1-kinds';
 import { ClaimMount, ISTIO_ANNOTATION, PodMapping, Said, mapPod, restrictedContainer, said } from './convert-v1-pod';
-import { isObject as isMap } from '../rules/kubernetes/names';
-import { TRAINING_JOB_REPLICA_KEYS } from '../rules/kubernetes/replica-keys';
-import { KUEUE_PRIORITY_LABEL, KUEUE_QUEUE_LABEL } from '../rules/kueue/labels';
+import { elasticProps, gangScheduling, runPolicyProps } from './convert-v1-policies';
+import { Finding, describe } from '../../rules/finding';
+import { isObject as isMap } from '../../rules/kubernetes/names';
+import { TRAINING_JOB_REPLICA_KEYS } from '../../rules/kubernetes/replica-keys';
+import { KUEUE_PRIORITY_LABEL, KUEUE_QUEUE_LABEL } from '../../rules/kueue/labels';
 
 /** The most fields a job may need patched (beyond the hardening; one patched alike in several pods counted once) to be said by its construct. */
 export const MAX_PATCHES = 2;
@@ -38,39 +40,116 @@ const OPTION_ORDER = ['containerName', 'image', 'command', 'args', 'workingDir',
 /** MPI: the launcher takes neither the job's resources nor its shared memory, and the construct refuses a job-wide command. */
 const MPI_ROLE_ONLY = ['command', 'args', 'resources', 'sharedMemory'];
 const RESTART_POLICIES = ['Always', 'OnFailure', 'Never', 'ExitCode'];
-const CLEAN_POD_POLICIES = ['None', 'Running', 'All'];
 
-/** The construct for `doc` (a v1 job, nulls dropped), or why it cannot say it. */
-export function v1JobL2(doc: any, chart: string, id: string, findings: readonly string[]): L2Mapping {
+/** A v1 job read far enough for its construct: the facts every step below shares. */
+interface JobReading {
+  readonly doc: any;
+  readonly kind: V1Kind;
+  readonly construct: string;
+  readonly defaults: OperatorDefaults;
+  readonly replicaKey: string;
+  /** The replica specs, upstream's defaults filled in. */
+  readonly replicaSpecs: { readonly [type: string]: any };
+  /** The replica types of the input, in its order. */
+  readonly types: readonly string[];
+  /** The kind's roles the input has, in the construct's order. */
+  readonly roles: readonly V1Role[];
+  readonly elastic: unknown;
+  readonly mpi: boolean;
+}
+
+/** What the job's pods are read into: the role options and rendered template per type, and the claims mounted into all. */
+interface PodsReading {
+  readonly pods: ReadonlyMap<string, PodMapping>;
+  readonly claims: readonly ClaimMount[];
+  readonly port?: { readonly number: number; readonly name: string };
+  readonly mainContainer: string;
+  readonly istioSidecar: boolean;
+  readonly restricted: boolean;
+  readonly gang?: ReturnType<typeof gangScheduling>;
+}
+
+/** The props written so far, in order, and what the module imports for them. */
+class Props {
+  readonly entries: Array<[string, Expr]> = [];
+  readonly imports: Set<string>;
+  constructor(construct: string) {
+    this.imports = new Set([`cdk8s-kubeflow ${construct}`]);
+  }
+  add(prop: string, expr: Expr): void {
+    this.entries.push([prop, expr]);
+  }
+  /** A prop's code, its imports taken. */
+  use(s: Said): Expr {
+    s.imports.forEach(i => this.imports.add(i));
+    return s.expr;
+  }
+}
+
+/**
+ * The construct for `doc` (a v1 job, nulls dropped), or why it cannot say it. The steps, in order:
+ * what refuses the job outright, its pods, the props (metadata, counts, role options, the kind's
+ * own fields, the job's policies), the manifest the props render, and the statement with the
+ * patches that make that manifest the input.
+ */
+export function v1JobL2(doc: any, chart: string, id: string, findings: readonly Finding[]): L2Mapping {
+  const job = readJob(doc, findings);
+  if (typeof job === 'string') return { cannot: job };
+  const pods = readPods(job);
+  if (typeof pods === 'string') return { cannot: pods };
+  const props = new Props(job.construct);
+  metadataProps(job, props);
+  countProps(job, props);
+  optionProps(job, pods, props);
+  const spec = kindFields(job, pods, props);
+  if (typeof spec === 'string') return { cannot: spec };
+  const runPolicy = policyProps(job, pods, props);
+  spec[job.replicaKey] = Object.fromEntries(job.roles.map(r => [r.type, {
+    replicas: job.replicaSpecs[r.type].replicas,
+    restartPolicy: job.replicaSpecs[r.type].restartPolicy,
+    template: pods.pods.get(r.type)!.rendered,
+  }]));
+  if (Object.keys(runPolicy).length > 0) spec.runPolicy = runPolicy;
+  const rendered = { apiVersion: doc.apiVersion, kind: doc.kind, metadata: doc.metadata, spec };
+  return statement(job, pods, rendered, props, chart, id);
+}
+
+/** The job read by its kind's construct, or why the construct cannot make it (its findings, its name, its replica types and counts). */
+function readJob(doc: any, findings: readonly Finding[]): JobReading | string {
   const kind = V1_KINDS[doc.kind];
   const construct = kind.construct;
-  if (findings.length > 0) return { cannot: `the ${construct} construct would refuse it at synth (${findings[0]})` };
-  const defaults = OPERATOR_DEFAULTS[doc.kind];
+  if (findings.length > 0) return `the ${construct} construct would refuse it at synth (${describe(findings[0])})`;
   const replicaKey = TRAINING_JOB_REPLICA_KEYS[doc.kind];
-  const name = doc.metadata?.name;
-  const input = withUpstreamDefaults(doc);
-  const replicaSpecs = input.spec?.[replicaKey];
-  if (typeof name !== 'string') return { cannot: `the ${construct} construct names every job (this one has no metadata.name)` };
-  if (!isMap(replicaSpecs)) return { cannot: `the ${construct} construct writes spec.${replicaKey}, which this job lacks` };
+  const replicaSpecs = withUpstreamDefaults(doc).spec?.[replicaKey];
+  if (typeof doc.metadata?.name !== 'string') return `the ${construct} construct names every job (this one has no metadata.name)`;
+  if (!isMap(replicaSpecs)) return `the ${construct} construct writes spec.${replicaKey}, which this job lacks`;
   const types = Object.keys(replicaSpecs);
   const known = kind.roles.map(r => r.type);
   const unknown = types.filter(t => !known.includes(t));
-  if (unknown.length > 0) return { cannot: `the ${construct} construct makes the replica types ${known.join(', ')}, not ${unknown.join(', ')}` };
+  if (unknown.length > 0) return `the ${construct} construct makes the replica types ${known.join(', ')}, not ${unknown.join(', ')}`;
   const missing = kind.roles.filter(r => r.required && !types.includes(r.type));
-  if (missing.length > 0) return { cannot: `the ${construct} construct always makes a ${missing[0].type}, which this job lacks` };
+  if (missing.length > 0) return `the ${construct} construct always makes a ${missing[0].type}, which this job lacks`;
   const elastic = doc.kind === 'PyTorchJob' || doc.kind === 'PaddleJob' ? doc.spec.elasticPolicy : undefined;
   if (doc.kind === 'PyTorchJob' && (elastic === undefined) !== types.includes('Master')) {
-    return { cannot: 'the DistributedPyTorch construct makes a Master for a static job and none for an elastic one' };
+    return 'the DistributedPyTorch construct makes a Master for a static job and none for an elastic one';
   }
   const roles = kind.roles.filter(r => types.includes(r.type));
   for (const role of roles) {
     const replicas = replicaSpecs[role.type].replicas;
     if (role.count === undefined ? replicas !== 1 : !isCount(replicas, role.count.min)) {
-      return { cannot: `the ${construct} construct does not make ${replicas} ${role.type} pods` };
+      return `the ${construct} construct does not make ${replicas} ${role.type} pods`;
     }
   }
+  return { doc, kind, construct, defaults: OPERATOR_DEFAULTS[doc.kind], replicaKey, replicaSpecs, types, roles, elastic, mpi: doc.kind === 'MPIJob' };
+}
 
-  // Job-wide facts the pods need first: the Istio annotation, the port, the MPI containers.
+/**
+ * Each role's pod read into role options, with the job-wide facts the pods need first (the Istio
+ * annotation, the port, the MPI containers, the security preset, gang scheduling); or why the
+ * construct cannot make a pod (a container it does not write).
+ */
+function readPods(job: JobReading): PodsReading | string {
+  const { doc, replicaSpecs, types, defaults, mpi } = job;
   const annotationOf = (t: string) => replicaSpecs[t].template?.metadata?.annotations?.[ISTIO_ANNOTATION];
   const istioSidecar = !types.every(t => annotationOf(t) === 'false');
   const containerOf = (t: string) => replicaSpecs[t].template?.spec?.containers?.[0];
@@ -80,7 +159,6 @@ export function v1JobL2(doc: any, chart: string, id: string, findings: readonly 
       && Object.keys(p[0]).sort().join() === 'containerPort,name' && p[0].name === defaults.port!.name && isCount(p[0].containerPort, 1));
     port = { number: exact?.[0].containerPort ?? defaults.port.number, name: defaults.port.name };
   }
-  const mpi = doc.kind === 'MPIJob';
   const mainContainer: string = mpi ? String(types.includes('Worker') ? containerOf('Worker')?.name : doc.spec.mainContainer ?? 'mpi') : defaults.containerName;
   const containerNameOf = (t: string) => (mpi && t === 'Launcher' ? String(containerOf(t)?.name) : mainContainer);
 
@@ -93,7 +171,7 @@ export function v1JobL2(doc: any, chart: string, id: string, findings: readonly 
     containerName: containerNameOf(t),
     port,
     istioSidecar,
-    serviceAccountName: mpi && t === 'Launcher' ? `${name}-launcher` : undefined,
+    serviceAccountName: mpi && t === 'Launcher' ? `${doc.metadata.name}-launcher` : undefined,
     claims,
     restricted,
     schedulerName: gang?.schedulerName,
@@ -101,10 +179,10 @@ export function v1JobL2(doc: any, chart: string, id: string, findings: readonly 
   const claimLists = new Set(types.map(t => JSON.stringify(podOf(t, true)?.claims ?? [])));
   const claims = claimLists.size === 1 ? JSON.parse([...claimLists][0]) as ClaimMount[] : [];
   const pods = new Map<string, PodMapping>();
-  for (const role of roles) {
+  for (const role of job.roles) {
     const pod = podOf(role.type, claimLists.size === 1);
     if (pod === undefined) {
-      return { cannot: `the ${construct} construct writes one container named ${containerNameOf(role.type)} in the ${role.type} pods (sidecars are added after construction, which convert does not write)` };
+      return `the ${job.construct} construct writes one container named ${containerNameOf(role.type)} in the ${role.type} pods (sidecars are added after construction, which convert does not write)`;
     }
     const options = new Map(pod.options);
     const restartPolicy = replicaSpecs[role.type].restartPolicy;
@@ -117,110 +195,150 @@ export function v1JobL2(doc: any, chart: string, id: string, findings: readonly 
     }
     pods.set(role.type, { ...pod, options });
   }
+  return { pods, claims, port, mainContainer, istioSidecar, restricted, gang };
+}
 
-  // Options every pod has alike are said once, for the job.
-  const jobOptions = new Map<string, Said>();
-  for (const option of OPTION_ORDER) {
-    const all = roles.map(r => pods.get(r.type)!.options.get(option));
-    if (option === 'containerName' || (mpi && MPI_ROLE_ONLY.includes(option)) || all.some(o => o === undefined)) continue;
-    if (new Set(all.map(o => print(o!.expr))).size === 1) jobOptions.set(option, all[0]!);
-  }
-  const roleOptions = (role: V1Role) => [...pods.get(role.type)!.options]
-    .filter(([o]) => !jobOptions.has(o))
-    .sort(([a], [b]) => OPTION_ORDER.indexOf(a) - OPTION_ORDER.indexOf(b));
-
-  const props: Array<[string, Expr]> = [];
-  const imports = new Set<string>([`cdk8s-kubeflow ${construct}`]);
-  const use = (s: Said) => {
-    s.imports.forEach(i => imports.add(i));
-    return s.expr;
-  };
-
-  // Metadata as written; Kueue's labels through the props that write them.
+/** Metadata as written; Kueue's labels through the props that write them (a kind Kueue queues). */
+function metadataProps(job: JobReading, props: Props): void {
+  const doc = job.doc;
   const labels = { ...doc.metadata.labels };
-  const queue = kind.queueable ? labels[KUEUE_QUEUE_LABEL] : undefined;
-  const priority = kind.queueable ? labels[KUEUE_PRIORITY_LABEL] : undefined;
+  const queue = job.kind.queueable ? labels[KUEUE_QUEUE_LABEL] : undefined;
+  const priority = job.kind.queueable ? labels[KUEUE_PRIORITY_LABEL] : undefined;
   if (typeof queue === 'string') delete labels[KUEUE_QUEUE_LABEL];
   if (typeof priority === 'string') delete labels[KUEUE_PRIORITY_LABEL];
-  props.push(['metadata', object(Object.entries(doc.metadata).filter(([k]) => k !== 'labels' || Object.keys(labels).length > 0)
-    .map(([k, v]): [string, Expr] => [k, json(k === 'labels' ? labels : v)]))]);
-  if (typeof queue === 'string') props.push(['queue', json(queue)]);
-  if (typeof priority === 'string') props.push(['workloadPriorityClass', json(priority)]);
+  props.add('metadata', object(Object.entries(doc.metadata).filter(([k]) => k !== 'labels' || Object.keys(labels).length > 0)
+    .map(([k, v]): [string, Expr] => [k, json(k === 'labels' ? labels : v)])));
+  if (typeof queue === 'string') props.add('queue', json(queue));
+  if (typeof priority === 'string') props.add('workloadPriorityClass', json(priority));
+}
 
-  for (const role of kind.roles.filter(r => r.count !== undefined)) {
-    const count = types.includes(role.type) ? replicaSpecs[role.type].replicas : 0;
-    if (count !== role.count!.default) props.push([role.count!.prop, json(count)]);
+/** The pod count of each counted role that is not the construct's default. */
+function countProps(job: JobReading, props: Props): void {
+  for (const role of job.kind.roles.filter(r => r.count !== undefined)) {
+    const count = job.types.includes(role.type) ? job.replicaSpecs[role.type].replicas : 0;
+    if (count !== role.count!.default) props.add(role.count!.prop, json(count));
   }
-  for (const [option, s] of jobOptions) props.push([option, use(s)]);
-  for (const role of roles) {
-    const own = roleOptions(role);
-    if (own.length > 0 || role.madeByOptions) props.push([role.options, object(own.map(([o, s]) => [o, use(s)]))]);
-  }
+}
 
-  // The kind's own fields, and what the construct writes of them.
-  const spec: { [field: string]: unknown } = {};
-  const accelerators = (t: string) => pods.get(t)?.accelerators;
-  if (doc.kind === 'PyTorchJob') {
-    const nproc = doc.spec.nprocPerNode;
-    if (typeof nproc === 'string' && ['auto', 'cpu', 'gpu'].includes(nproc)) {
-      props.push(['nprocPerNode', use(said(ref(`NprocPerNode.${nproc.toUpperCase()}`), ['cdk8s-kubeflow NprocPerNode']))]);
-      spec.nprocPerNode = nproc;
-    } else if (typeof nproc === 'string' && /^[1-9]\d*$/.test(nproc)) {
-      props.push(['nprocPerNode', use(said(ref(`NprocPerNode.of(${nproc})`), ['cdk8s-kubeflow NprocPerNode']))]);
-      spec.nprocPerNode = nproc;
-    } else if (accelerators(types.includes('Worker') ? 'Worker' : 'Master') !== undefined && elastic?.nProcPerNode === undefined) {
-      // Told nothing, the construct starts one process per accelerator; the operator's default is "auto".
-      props.push(['nprocPerNode', use(said(ref('NprocPerNode.AUTO'), ['cdk8s-kubeflow NprocPerNode']))]);
-      spec.nprocPerNode = 'auto';
-    }
+/** The role options: those every pod has alike said once, for the job; the rest under each role's options prop. */
+function optionProps(job: JobReading, pods: PodsReading, props: Props): void {
+  const jobOptions = new Map<string, Said>();
+  for (const option of OPTION_ORDER) {
+    const all = job.roles.map(r => pods.pods.get(r.type)!.options.get(option));
+    if (option === 'containerName' || (job.mpi && MPI_ROLE_ONLY.includes(option)) || all.some(o => o === undefined)) continue;
+    if (new Set(all.map(o => print(o!.expr))).size === 1) jobOptions.set(option, all[0]!);
   }
-  if (isMap(elastic)) {
-    const bounds = elasticProps(elastic, doc.kind === 'PyTorchJob', imports);
-    const workers = replicaSpecs.Worker?.replicas;
-    if (bounds === undefined || workers < elastic.minReplicas || workers > elastic.maxReplicas) {
-      return { cannot: `the ${construct} construct does not say spec.elasticPolicy as written (bounds that hold the workers, rendezvous settings by name)` };
-    }
-    props.push(['elastic', bounds.props]);
-    spec.elasticPolicy = bounds.rendered;
+  for (const [option, s] of jobOptions) props.add(option, props.use(s));
+  for (const role of job.roles) {
+    const own = [...pods.pods.get(role.type)!.options]
+      .filter(([o]) => !jobOptions.has(o))
+      .sort(([a], [b]) => OPTION_ORDER.indexOf(a) - OPTION_ORDER.indexOf(b));
+    if (own.length > 0 || role.madeByOptions) props.add(role.options, object(own.map(([o, s]) => [o, props.use(s)])));
   }
-  if (doc.kind === 'TFJob' && doc.spec.successPolicy === 'AllWorkers') {
-    props.push(['successPolicy', use(said(ref('SuccessPolicy.ALL_WORKERS'), ['cdk8s-kubeflow SuccessPolicy']))]);
+}
+
+/**
+ * Adds the props of a kind's own spec fields and writes into `spec` what the construct renders of
+ * them; returns why the construct cannot say them, or undefined.
+ */
+type KindFields = (job: JobReading, pods: PodsReading, props: Props, spec: { [field: string]: unknown }) => string | undefined;
+
+/** PyTorch's processes per node: as given, or one per accelerator when told nothing (the operator's default is "auto"). */
+const pytorchFields: KindFields = (job, pods, props, spec) => {
+  const nproc = job.doc.spec.nprocPerNode;
+  const accelerators = pods.pods.get(job.types.includes('Worker') ? 'Worker' : 'Master')?.accelerators;
+  const nprocProp = (code: string) => props.add('nprocPerNode', props.use(said(ref(code), ['cdk8s-kubeflow NprocPerNode'])));
+  if (typeof nproc === 'string' && ['auto', 'cpu', 'gpu'].includes(nproc)) {
+    nprocProp(`NprocPerNode.${nproc.toUpperCase()}`);
+    spec.nprocPerNode = nproc;
+  } else if (typeof nproc === 'string' && /^[1-9]\d*$/.test(nproc)) {
+    nprocProp(`NprocPerNode.of(${nproc})`);
+    spec.nprocPerNode = nproc;
+  } else if (accelerators !== undefined && (job.elastic as any)?.nProcPerNode === undefined) {
+    nprocProp('NprocPerNode.AUTO');
+    spec.nprocPerNode = 'auto';
+  }
+  return elasticFields(job, pods, props, spec);
+};
+
+/** The elastic policy of PyTorch and Paddle: bounds that hold the workers, rendezvous settings by name. */
+const elasticFields: KindFields = (job, _pods, props, spec) => {
+  const elastic = job.elastic;
+  if (!isMap(elastic)) return undefined;
+  const bounds = elasticProps(elastic, job.doc.kind === 'PyTorchJob', props.imports);
+  const workers = job.replicaSpecs.Worker?.replicas;
+  if (bounds === undefined || workers < elastic.minReplicas || workers > elastic.maxReplicas) {
+    return `the ${job.construct} construct does not say spec.elasticPolicy as written (bounds that hold the workers, rendezvous settings by name)`;
+  }
+  props.add('elastic', bounds.props);
+  spec.elasticPolicy = bounds.rendered;
+  return undefined;
+};
+
+const tfFields: KindFields = (job, _pods, props, spec) => {
+  if (job.doc.spec.successPolicy === 'AllWorkers') {
+    props.add('successPolicy', props.use(said(ref('SuccessPolicy.ALL_WORKERS'), ['cdk8s-kubeflow SuccessPolicy'])));
     spec.successPolicy = 'AllWorkers';
   }
-  if (doc.kind === 'TFJob' && doc.spec.enableDynamicWorker === true) {
-    props.push(['enableDynamicWorker', json(true)]);
+  if (job.doc.spec.enableDynamicWorker === true) {
+    props.add('enableDynamicWorker', json(true));
     spec.enableDynamicWorker = true;
   }
-  if (mpi) {
-    const slots = doc.spec.slotsPerWorker;
-    if (isCount(slots, 1)) props.push(['slotsPerWorker', json(slots)]);
-    spec.slotsPerWorker = isCount(slots, 1) ? slots : accelerators('Worker') ?? 1;
-    if (mainContainer !== 'mpi') props.push(['mainContainer', json(mainContainer)]);
-    spec.mainContainer = mainContainer;
-  }
-  if (port !== undefined && port.number !== defaults.port!.number) props.push(['port', json(port.number)]);
+  return undefined;
+};
 
-  const runPolicy = runPolicyProps(doc.spec.runPolicy, kind.cleansRunningPods(types), imports);
-  if (runPolicy.props.length > 0) props.push(['runPolicy', object(runPolicy.props)]);
-  if (gang !== undefined) {
-    props.push(['gangScheduling', gang.props]);
-    gang.imports.forEach(i => imports.add(i));
-    runPolicy.rendered.schedulingPolicy = gang.rendered;
-  }
-  if (restricted) {
-    props.push(['security', ref('PodSecurity.RESTRICTED')]);
-    imports.add('cdk8s-kubeflow PodSecurity');
-  }
-  if (istioSidecar) props.push(['istioSidecar', json(true)]);
+/** MPI: slots per worker (one per accelerator unless given) and the container mpirun execs into. */
+const mpiFields: KindFields = (job, pods, props, spec) => {
+  const slots = job.doc.spec.slotsPerWorker;
+  if (isCount(slots, 1)) props.add('slotsPerWorker', json(slots));
+  spec.slotsPerWorker = isCount(slots, 1) ? slots : pods.pods.get('Worker')?.accelerators ?? 1;
+  if (pods.mainContainer !== 'mpi') props.add('mainContainer', json(pods.mainContainer));
+  spec.mainContainer = pods.mainContainer;
+  return undefined;
+};
 
-  spec[replicaKey] = Object.fromEntries(roles.map(r => [r.type, {
-    replicas: replicaSpecs[r.type].replicas,
-    restartPolicy: replicaSpecs[r.type].restartPolicy,
-    template: pods.get(r.type)!.rendered,
-  }]));
-  if (Object.keys(runPolicy.rendered).length > 0) spec.runPolicy = runPolicy.rendered;
-  const rendered = { apiVersion: doc.apiVersion, kind: doc.kind, metadata: doc.metadata, spec };
+/** Each kind's own spec fields, by kind; a kind without a row has none. */
+const KIND_FIELDS: { readonly [kind: string]: KindFields } = {
+  PyTorchJob: pytorchFields,
+  PaddleJob: elasticFields,
+  TFJob: tfFields,
+  MPIJob: mpiFields,
+};
 
+/** The kind's own fields and the framework port, and the spec the construct writes of them; or why it cannot say them. */
+function kindFields(job: JobReading, pods: PodsReading, props: Props): { [field: string]: unknown } | string {
+  const spec: { [field: string]: unknown } = {};
+  const cannot = KIND_FIELDS[job.doc.kind]?.(job, pods, props, spec);
+  if (typeof cannot === 'string') return cannot;
+  if (pods.port !== undefined && pods.port.number !== job.defaults.port!.number) props.add('port', json(pods.port.number));
+  return spec;
+}
+
+/** The job's policies (run policy, gang scheduling, security preset, Istio), and the runPolicy the construct writes. */
+function policyProps(job: JobReading, pods: PodsReading, props: Props): { [key: string]: unknown } {
+  const runPolicy = runPolicyProps(job.doc.spec.runPolicy, job.kind.cleansRunningPods(job.types), props.imports);
+  if (runPolicy.props.length > 0) props.add('runPolicy', object(runPolicy.props));
+  if (pods.gang !== undefined) {
+    props.add('gangScheduling', pods.gang.props);
+    pods.gang.imports.forEach(i => props.imports.add(i));
+    runPolicy.rendered.schedulingPolicy = pods.gang.rendered;
+  }
+  if (pods.restricted) {
+    props.add('security', ref('PodSecurity.RESTRICTED'));
+    props.imports.add('cdk8s-kubeflow PodSecurity');
+  }
+  if (pods.istioSidecar) props.add('istioSidecar', json(true));
+  return runPolicy.rendered;
+}
+
+/**
+ * The construct's statement: the JSON patches that make what it renders (`rendered`) the input,
+ * the note on what upstream's defaulting adds, and the claims' mounts; or why it cannot say the
+ * job (more than MAX_PATCHES fields patched).
+ */
+function statement(job: JobReading, pods: PodsReading, rendered: any, props: Props, chart: string, id: string): L2Mapping {
+  const { doc, construct, replicaKey } = job;
+  const imports = props.imports;
   const patches = patchesFor(doc, rendered, replicaKey);
   const fields = patches.filter(p => !p.hardening);
   // A field patched alike in several pods (the same value, or removed from each) is one thing the construct cannot say.
@@ -230,12 +348,12 @@ export function v1JobL2(doc: any, chart: string, id: string, findings: readonly 
   }
   const defaulted = defaultedFields(doc, rendered, patches, replicaKey);
   const note = defaulted === undefined ? '' : `${commentLines(defaulted, '').join('\n')}\n`;
-  const code = `new ${construct}(${chart}, ${quoteString(id)}, ${print(object(props))})`;
+  const code = `new ${construct}(${chart}, ${quoteString(id)}, ${print(object(props.entries))})`;
   const patchLines = patches.flatMap(p => [...commentLines(p.reason, '  '), `  ${patchCode(p)},`]);
   if (patches.length > 0) imports.add('cdk8s JsonPatch');
-  if (claims.length === 0) {
-    const statement = patches.length === 0 ? `${code};` : [`${code}.apiObject.addJsonPatch(`, ...patchLines, ');'].join('\n');
-    return { code: `${note}${statement}`, imports: [...imports], patched: patches.length > 0 };
+  if (pods.claims.length === 0) {
+    const body = patches.length === 0 ? `${code};` : [`${code}.apiObject.addJsonPatch(`, ...patchLines, ');'].join('\n');
+    return { code: `${note}${body}`, imports: [...imports], patched: patches.length > 0 };
   }
   // Mounts are calls on the job: a block gives it a name of its own.
   imports.add('cdk8s-plus-28 PersistentVolumeClaim');
@@ -244,109 +362,11 @@ export function v1JobL2(doc: any, chart: string, id: string, findings: readonly 
     ...note === '' ? [] : [note.trimEnd()],
     '{',
     `  const job = ${code.replace(/\n/g, '\n  ')};`,
-    ...claims.flatMap(c => mountCode(c, chart, id).map(l => `  ${l}`)),
+    ...pods.claims.flatMap(c => mountCode(c, chart, id).map(l => `  ${l}`)),
     ...patches.length === 0 ? [] : ['  job.apiObject.addJsonPatch(', ...patchLines.map(l => `  ${l}`), '  );'],
     '}',
   ];
   return { code: lines.join('\n'), imports: [...imports], patched: patches.length > 0 };
-}
-
-/** The elastic prop (`ElasticOptions` for PyTorch, `ElasticBounds` for Paddle) and the elasticPolicy it renders, or undefined when the bounds are not both given. */
-function elasticProps(policy: { [key: string]: any }, pytorch: boolean, imports: Set<string>): { props: Expr; rendered: unknown } | undefined {
-  if (!isCount(policy.minReplicas, 1) || !isCount(policy.maxReplicas, policy.minReplicas)) return undefined;
-  const props: Array<[string, Expr]> = [['minWorkers', json(policy.minReplicas)], ['maxWorkers', json(policy.maxReplicas)]];
-  const rendered: { [key: string]: unknown } = { minReplicas: policy.minReplicas, maxReplicas: policy.maxReplicas };
-  if (isCount(policy.maxRestarts, 0)) {
-    props.push(['maxRestarts', json(policy.maxRestarts)]);
-    rendered.maxRestarts = policy.maxRestarts;
-  }
-  // Metrics by resource utilization only: their fields are plain in the typed props.
-  if (Array.isArray(policy.metrics) && policy.metrics.every(m => isMap(m) && m.type === 'Resource' && Object.keys(m).sort().join() === 'resource,type'
-    && Object.keys(m.resource).sort().join() === 'name,target' && Object.keys(m.resource.target).sort().join() === 'averageUtilization,type')) {
-    props.push(['metrics', json(policy.metrics)]);
-    rendered.metrics = policy.metrics;
-  }
-  if (pytorch) {
-    const backend = policy.rdzvBackend;
-    if (typeof backend === 'string' && ['c10d', 'etcd', 'etcd-v2'].includes(backend)) {
-      props.push(['rendezvousBackend', ref(`RendezvousBackend.${backend.replace('-', '_').toUpperCase()}`)]);
-      imports.add('cdk8s-kubeflow RendezvousBackend');
-      rendered.rdzvBackend = backend;
-    }
-    for (const [field, prop] of [['rdzvHost', 'rendezvousHost'], ['rdzvPort', 'rendezvousPort'], ['rdzvId', 'rendezvousId']]) {
-      if (typeof policy[field] === (field === 'rdzvPort' ? 'number' : 'string')) {
-        props.push([prop, json(policy[field])]);
-        rendered[field] = policy[field];
-      }
-    }
-  }
-  return { props: object(props), rendered };
-}
-
-/**
- * The `gangScheduling` prop of a job whose pods all name one gang scheduler and whose run policy
- * has a scheduling policy, and what the construct renders of it; undefined otherwise.
- */
-function gangScheduling(policy: unknown, schedulerNames: readonly unknown[], pods: number)
-  : { schedulerName: string; props: Expr; rendered: { [key: string]: unknown }; imports: string[] } | undefined {
-  const SCHEDULERS: { readonly [name: string]: string } = { 'volcano': 'VOLCANO', 'scheduler-plugins-scheduler': 'SCHEDULER_PLUGINS' };
-  const schedulerName = schedulerNames[0];
-  if (!isMap(policy) || typeof schedulerName !== 'string' || SCHEDULERS[schedulerName] === undefined || schedulerNames.some(n => n !== schedulerName)) {
-    return undefined;
-  }
-  const imports = ['cdk8s-kubeflow GangScheduler'];
-  const props: Array<[string, Expr]> = [['scheduler', ref(`GangScheduler.${SCHEDULERS[schedulerName]}`)]];
-  // minAvailable is every pod of the job unless given.
-  const rendered: { [key: string]: unknown } = { minAvailable: pods };
-  if (isCount(policy.minAvailable, 1) && policy.minAvailable !== pods) {
-    props.push(['minAvailable', json(policy.minAvailable)]);
-    rendered.minAvailable = policy.minAvailable;
-  }
-  for (const field of ['queue', 'priorityClass']) {
-    if (typeof policy[field] === 'string') {
-      props.push([field, json(policy[field])]);
-      rendered[field] = policy[field];
-    }
-  }
-  if (isCount(policy.scheduleTimeoutSeconds, 1)) {
-    props.push(['scheduleTimeout', ref(`Duration.seconds(${policy.scheduleTimeoutSeconds})`)]);
-    imports.push('cdk8s Duration');
-    rendered.scheduleTimeoutSeconds = policy.scheduleTimeoutSeconds;
-  }
-  return { schedulerName, props: object(props), rendered, imports };
-}
-
-/** The runPolicy prop for the fields it says, and what the construct renders (its own cleanPodPolicy default included). */
-function runPolicyProps(runPolicy: unknown, cleansRunningPods: boolean, imports: Set<string>)
-  : { props: Array<[string, Expr]>; rendered: { [key: string]: unknown } } {
-  const given = isMap(runPolicy) ? runPolicy : {};
-  const props: Array<[string, Expr]> = [];
-  const rendered: { [key: string]: unknown } = {};
-  const clean = CLEAN_POD_POLICIES.includes(given.cleanPodPolicy) ? given.cleanPodPolicy as string : undefined;
-  // An input without the field is the operator's None, which the construct writes when it would clean running pods.
-  const wanted = clean ?? (cleansRunningPods ? 'None' : undefined);
-  if (wanted !== undefined && !(cleansRunningPods && wanted === 'Running')) {
-    props.push(['cleanPodPolicy', ref(`CleanPodPolicy.${wanted.toUpperCase()}`)]);
-    imports.add('cdk8s-kubeflow CleanPodPolicy');
-  }
-  const cleanRendered = wanted ?? (cleansRunningPods ? 'Running' : undefined);
-  if (cleanRendered !== undefined) rendered.cleanPodPolicy = cleanRendered;
-  for (const [field, prop, min] of [['ttlSecondsAfterFinished', 'ttlAfterFinished', 0], ['activeDeadlineSeconds', 'activeDeadline', 1]] as const) {
-    if (isCount(given[field], min)) {
-      props.push([prop, ref(`Duration.seconds(${given[field]})`)]);
-      imports.add('cdk8s Duration');
-      rendered[field] = given[field];
-    }
-  }
-  if (isCount(given.backoffLimit, 0)) {
-    props.push(['backoffLimit', json(given.backoffLimit)]);
-    rendered.backoffLimit = given.backoffLimit;
-  }
-  if (typeof given.suspend === 'boolean') {
-    props.push(['suspend', json(given.suspend)]);
-    rendered.suspend = given.suspend;
-  }
-  return { props, rendered };
 }
 
 /** A JSON patch on the construct's object, and what it stands for. */

@@ -9,7 +9,7 @@
 import { Amounts, formatAccelerators, formatBytes, formatCpu, subtract } from './amounts';
 import { JobPlan, Plan, PlanChange, Total, jobKey } from './plan';
 import { QueuePlan, rowState } from './plan-queues';
-import { formatResource } from '../rules/kueue/capacity-amounts';
+import { formatResource } from '../../rules/kueue/capacity-amounts';
 
 const NONE = '(none)';
 

@@ -11,9 +11,10 @@ import { trainJobL2 } from './convert-train-job';
 import { PatchedField, TypedClass, mapTyped, normalised } from './convert-typed';
 import { v1JobL2 } from './convert-v1-job';
 import { workspaceL2 } from './convert-workspace';
-import { KindFacts, L1Class, apiVersionOf } from '../kinds/kind';
-import { KINDS } from '../kinds/kind-table';
-import { kindSchema } from '../rules/schema';
+import { KindFacts, L1Class, apiVersionOf } from '../../kinds/kind';
+import { KINDS } from '../../kinds/kind-table';
+import type { Finding } from '../../rules/finding';
+import { kindSchema } from '../../rules/schema';
 
 /** How an object is said: by its L2 construct (with JSON patches for what it cannot say), its typed L1 class (with JSON patches), or a plain ApiObject. */
 export type Tier = 'l2' | 'l2+patch' | 'l1' | 'l1+patch' | 'api-object';
@@ -33,15 +34,15 @@ export interface Statement {
  * Adds one object to the chart held in `chart` under the construct id `id`; `findings` are what
  * `lint` finds in the object (an L2 construct would refuse it at synth).
  */
-export type Mapper = (doc: any, chart: string, id: string, findings: readonly string[]) => Statement;
+export type Mapper = (doc: any, chart: string, id: string, findings: readonly Finding[]) => Statement;
 
 /* eslint-disable @typescript-eslint/no-require-imports */
 /** The modules of imports/, loaded when a class of theirs is first needed. */
 const L1_MODULES: { readonly [module in L1Class['module']]: () => any } = {
-  kubeflow: () => require('../../imports/kubeflow'),
-  trainer: () => require('../../imports/trainer'),
-  notebooks: () => require('../../imports/notebooks'),
-  kueue: () => require('../../imports/kueue'),
+  kubeflow: () => require('../../../imports/kubeflow'),
+  trainer: () => require('../../../imports/trainer'),
+  notebooks: () => require('../../../imports/notebooks'),
+  kueue: () => require('../../../imports/kueue'),
 };
 /* eslint-enable @typescript-eslint/no-require-imports */
 const typed = ({ module, className }: L1Class): TypedClass =>
@@ -72,7 +73,7 @@ const TYPED: { readonly [apiVersionKind: string]: { readonly l1: TypedClass; rea
 );
 
 /** An L2 mapper: the construct's code, or why the construct cannot say the object. */
-type L2Mapper = (doc: any, chart: string, id: string, findings: readonly string[]) => L2Mapping;
+type L2Mapper = (doc: any, chart: string, id: string, findings: readonly Finding[]) => L2Mapping;
 
 /** The L2 code of an object (the construct and what the module imports for it), or why the construct cannot say it. */
 export type L2Mapping =

@@ -11,8 +11,9 @@
  */
 import { Expr, json, object, print, quoteString } from './convert-code';
 import type { L2Mapping } from './convert-mappers';
-import { isObject as isMap } from '../rules/kubernetes/names';
-import { RUNTIME_PROVIDED_ANNOTATION, TRAINER_GROUP } from '../rules/trainer/names';
+import { Finding, describe } from '../../rules/finding';
+import { isObject as isMap } from '../../rules/kubernetes/names';
+import { RUNTIME_PROVIDED_ANNOTATION, TRAINER_GROUP } from '../../rules/trainer/names';
 
 
 const METADATA = ['name', 'namespace', 'labels', 'annotations'];
@@ -37,8 +38,8 @@ const outside = (value: unknown, allowed: readonly string[], at: string) =>
   (isMap(value) ? Object.keys(value).filter(k => !allowed.includes(k)).map(k => `${at}.${k}`) : [at]);
 
 /** The `TrainJob` construct for `doc` (a TrainJob manifest, nulls dropped), or what it cannot say. */
-export function trainJobL2(doc: any, chart: string, id: string, findings: readonly string[]): L2Mapping {
-  if (findings.length > 0) return { cannot: `the TrainJob construct would refuse it at synth (${findings[0]})` };
+export function trainJobL2(doc: any, chart: string, id: string, findings: readonly Finding[]): L2Mapping {
+  if (findings.length > 0) return { cannot: `the TrainJob construct would refuse it at synth (${describe(findings[0])})` };
   const spec = doc.spec;
   const ref = spec?.runtimeRef;
   const trainer = spec?.trainer;

@@ -25,7 +25,7 @@
 import { Amounts, formatBytes, formatCpu, subtract } from './amounts';
 import { JobPlan, Plan, PlanChange, Total, workloads } from './plan';
 import { QueuePlan, rowState } from './plan-queues';
-import { formatResource } from '../rules/kueue/capacity-amounts';
+import { formatResource } from '../../rules/kueue/capacity-amounts';
 
 const quantity = (resource: string, v: bigint | undefined) => (v === undefined ? null : formatResource(resource, v));
 

@@ -10,9 +10,9 @@
  * (`spec.podTemplate.podMetadata.labels`), else of the Workspace.
  */
 import { Amounts, NO_AMOUNTS, podAmounts } from './amounts';
-import { isDocumentOf } from '../kinds/kind';
-import { WORKSPACE, WORKSPACE_KIND } from '../kinds/notebooks';
-import { KUEUE_QUEUE_LABEL } from '../rules/kueue/labels';
+import { isDocumentOf } from '../../kinds/kind';
+import { WORKSPACE, WORKSPACE_KIND } from '../../kinds/notebooks';
+import { KUEUE_QUEUE_LABEL } from '../../rules/kueue/labels';
 
 
 export const isWorkspace = (doc: any) => isDocumentOf(doc, WORKSPACE);

@@ -4,8 +4,8 @@
  * What a pod asks for is what Kueue counts (rules/kueue/pod-requests.ts, the same arithmetic as the
  * capacity rules and plan's quota view): this module only sorts it into CPU, memory and accelerators.
  */
-import { formatBytes, formatCpu, scaledUp } from '../rules/kueue/capacity-amounts';
-import { Requests, podRequests } from '../rules/kueue/pod-requests';
+import { formatBytes, formatCpu, scaledUp } from '../../rules/kueue/capacity-amounts';
+import { Requests, podRequests } from '../../rules/kueue/pod-requests';
 
 // The exact arithmetic and the cores and bytes texts are Kueue's too (the capacity rule uses them).
 export { formatBytes, formatCpu, scaledUp };

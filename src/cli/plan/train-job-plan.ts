@@ -7,7 +7,7 @@
  * installed on the cluster) leaves only the job's own fields to count, and the plan says so.
  */
 import { Amounts, NO_AMOUNTS, add, podAmounts, times } from './amounts';
-import { RuntimeIndex, runtimeIndex, trainJobPodSets } from '../rules/kueue/capacity-podsets';
+import { RuntimeIndex, runtimeIndex, trainJobPodSets } from '../../rules/kueue/capacity-podsets';
 
 export { RuntimeIndex, runtimeIndex };
 

@@ -5,17 +5,17 @@
  * workspaces are keyed by kind, namespace and name.
  */
 import { Amounts, NO_AMOUNTS, add, podAmounts, times } from './amounts';
-import { InputDocument } from './input';
 import { QueueChange, QueuePlan, compare, jobKey, kueueObjects, queueChanges, queuePlan } from './plan-queues';
 import { RuntimeIndex, runtimeIndex, trainJobDemand } from './train-job-plan';
 import { WorkspaceKindIndex, isWorkspace, workspaceDemand, workspaceKindIndex } from './workspace-plan';
-import { WORKSPACE } from '../kinds/notebooks';
-import { TRAIN_JOB } from '../kinds/trainer';
-import { trainingJobPodSets } from '../rules/kueue/capacity-podsets';
-import { KUEUE_QUEUE_LABEL } from '../rules/kueue/labels';
-import { trainingKindOf } from '../rules/operators';
-import { isTrainJob } from '../rules/trainer/runtime-lookup';
-import { canonicalJson } from '../util/collections';
+import { WORKSPACE } from '../../kinds/notebooks';
+import { TRAIN_JOB } from '../../kinds/trainer';
+import { trainingJobPodSets } from '../../rules/kueue/capacity-podsets';
+import { KUEUE_QUEUE_LABEL } from '../../rules/kueue/labels';
+import { trainingKindOf } from '../../rules/operators';
+import { isTrainJob } from '../../rules/trainer/runtime-lookup';
+import { canonicalJson } from '../../util/collections';
+import { InputDocument } from '../shared/input';
 
 /** What one training job (or notebook workspace, with `workspace` set) asks for. */
 export interface JobPlan {

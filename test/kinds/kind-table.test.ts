@@ -5,8 +5,8 @@
  * lists, convert's kinds).
  */
 import * as kf from '../../src';
-import { OPERATOR_DEFAULTS } from '../../src/cli/convert-v1-defaults';
-import { V1_KINDS } from '../../src/cli/convert-v1-kinds';
+import { OPERATOR_DEFAULTS } from '../../src/cli/convert/convert-v1-defaults';
+import { V1_KINDS } from '../../src/cli/convert/convert-v1-kinds';
 import { apiVersionOf, apiVersionsOf, isDocumentOf, isKueueQueued } from '../../src/kinds/kind';
 import { KINDS, KUEUE_QUEUED_KINDS, kindOf } from '../../src/kinds/kind-table';
 import { JAX_JOB, MPI_JOB, V1_JOBS } from '../../src/kinds/training-operator';
@@ -136,8 +136,8 @@ test('a new v1 job kind is one row: every table derived from the kind table has 
     const slices: any[] = [];
     require('../../src/rules/kueue/topology-slices').checkReplicaSlices('FooJob', job.spec.fooReplicaSpecs, 'spec.fooReplicaSpecs', slices);
     expect(slices.map(f => f.value)).toEqual(['3']);
-    expect(require('../../src/cli/convert-v1-kinds').V1_KINDS.FooJob).toMatchObject({ construct: 'DistributedFoo', queueable: true });
-    expect(require('../../src/cli/convert-v1-defaults').OPERATOR_DEFAULTS.FooJob)
+    expect(require('../../src/cli/convert/convert-v1-kinds').V1_KINDS.FooJob).toMatchObject({ construct: 'DistributedFoo', queueable: true });
+    expect(require('../../src/cli/convert/convert-v1-defaults').OPERATOR_DEFAULTS.FooJob)
       .toEqual({ containerName: 'foo', port: { name: 'foojob-port', number: 7777 }, restartPolicy: 'Never' });
     const { propForField } = require('../../src/common/internal/prop-fields');
     expect(propForField('spec.fooReplicaSpecs.Worker.template.spec.containers[foo].image', { worker: { image: 'x' } }, 'FooJob')).toBe('worker.image');

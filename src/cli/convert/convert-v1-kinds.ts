@@ -4,8 +4,8 @@
  * itself. The facts are the kind table's (src/kinds/training-operator.ts), for the kinds with a
  * construct (the MXJob has none).
  */
-import { ReplicaRole, isKueueQueued } from '../kinds/kind';
-import { V1_JOBS } from '../kinds/training-operator';
+import { ReplicaRole, isKueueQueued } from '../../kinds/kind';
+import { V1_JOBS } from '../../kinds/training-operator';
 
 /** A replica type of a kind, and the props that make it. */
 export type V1Role = ReplicaRole;

@@ -21,7 +21,7 @@ import { readDocuments } from '../src/cli/input';
 import { lint } from '../src/cli/lint';
 import { formatLint } from '../src/cli/lint-output';
 import { parseYamlStream } from '../src/cli/yaml-parser';
-import { trainingKindOf } from '../src/rules/operators';
+import { trainingKindOf } from '../src/rules/training-operator/training-kinds';
 
 export interface LintResult {
   /** Timed runs of each. */

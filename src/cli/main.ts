@@ -8,7 +8,7 @@
  *   cdk8s-kubeflow --help | --version;  cdk8s-kubeflow COMMAND --help
  *
  * PATH is a YAML file, a folder (searched recursively for *.yaml and *.yml) or `-` for standard
- * input. Exit status (EXIT): 0 when all is well, 1 when lint found something (or a plan input is
+ * input. Exit status (EXIT): 0 when all is well, 1 when lint found an error (or a plan input is
  * not YAML, or a job of the plan can never be admitted), 2 for a usage error, 3 for an internal error (the command itself failed: a CI step
  * must not read that as "the manifests have findings"). The help is printed on standard output
  * with status 0; on a usage error, on standard error with status 2.
@@ -16,9 +16,10 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { InputError, readDocuments } from './input';
-import { lint } from './lint';
+import { hasErrors, lint } from './lint';
 import { LINT_FORMATS, LintFormat, formatLint } from './lint-output';
-import { RULE_SOURCES, RuleSource } from '../rules/rule';
+import { RuleSource } from '../rules/rule';
+import { RULE_SETS } from '../rules/rule-sets';
 import { TargetError, VersionWindow, parseTargetText, targetWindow } from '../rules/target';
 
 const PATHS = 'PATH is a YAML file, a folder (searched recursively for *.yaml and *.yml) or - for standard input.';
@@ -50,8 +51,11 @@ Options:
   -h, --help                 print this help
 
 ${PATHS}
-Exit status: 0 no findings, 1 findings, 2 usage error (or an input without YAML documents), 3
-internal error.
+An object silences one rule with the annotation ignore-rule.cdk8s-kubeflow.io/<source>.<name>
+(the rule id with "." for "/") whose value is the reason; lint lists every rule silenced.
+
+Exit status: 0 no findings or warnings only, 1 errors found, 2 usage error (or an input without
+YAML documents), 3 internal error.
 `,
   plan: `Usage: cdk8s-kubeflow plan [--format markdown|text|json] [--target VERSIONS] [--allow-empty] PATH... [--against PATH]... [--queues PATH]...
 
@@ -117,8 +121,9 @@ export const USAGE = `Usage:
       kubernetes, jobset, trainer, training-operator, notebooks, kueue or library. --target names
       the versions the cluster runs (kueue=v0.19,trainer=v2.3): rules of other versions say
       nothing; without it, lint judges for every version of the support window. An input without
-      YAML documents is an error (status 2) unless --allow-empty is given.
-      Exit status 1 when anything is found.
+      YAML documents is an error (status 2) unless --allow-empty is given. An object silences
+      one rule with the annotation ignore-rule.cdk8s-kubeflow.io/<source>.<name>: "<reason>";
+      lint lists every rule silenced. Exit status 1 when an error is found (warnings alone: 0).
   cdk8s-kubeflow plan [--format markdown|text|json] [--target VERSIONS] [--allow-empty] PATH... [--against PATH]... [--queues PATH]...
       Pods, accelerators, CPU and memory per training job (a TrainJob through its runtime in the
       same input) and per notebook workspace, per Kueue queue and per namespace, as Markdown (the
@@ -293,7 +298,7 @@ function runLint(args: readonly string[], io: Io): number {
   const formats = values.get('format') ?? ['text'];
   const format = formats[formats.length - 1];
   if (!(LINT_FORMATS as readonly string[]).includes(format)) throw new UsageError(`--format is "${format}"; expected text, json or github`);
-  const sources: readonly string[] = RULE_SOURCES.map(s => s.source);
+  const sources: readonly string[] = RULE_SETS.map(s => s.source);
   const off = new Set<RuleSource>();
   for (const source of values.get('rules-off') ?? []) {
     if (!sources.includes(source)) throw new UsageError(`--rules-off is "${source}"; expected one of ${sources.join(', ')}`);
@@ -303,7 +308,7 @@ function runLint(args: readonly string[], io: Io): number {
   const report = lint(readDocuments(paths, io.stdin), off, window);
   if (report.documents === 0) noDocuments(paths, values, io);
   io.out(formatLint(report, format as LintFormat));
-  return report.findings.length > 0 ? EXIT.FINDINGS : EXIT.OK;
+  return hasErrors(report) ? EXIT.FINDINGS : EXIT.OK;
 }
 
 /**

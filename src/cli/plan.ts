@@ -11,8 +11,8 @@ import { RuntimeIndex, runtimeIndex, trainJobDemand } from './train-job-plan';
 import { WorkspaceKindIndex, isWorkspace, workspaceDemand, workspaceKindIndex } from './workspace-plan';
 import { trainingJobPodSets } from '../rules/kueue/capacity-podsets';
 import { KUEUE_QUEUE_LABEL } from '../rules/kueue/labels';
-import { trainingKindOf } from '../rules/operators';
 import { isTrainJob } from '../rules/trainer/runtime-lookup';
+import { trainingKindOf } from '../rules/training-operator/training-kinds';
 import { canonicalJson } from '../util/collections';
 
 /** What one training job (or notebook workspace, with `workspace` set) asks for. */

@@ -16,12 +16,10 @@ export { KUBERNETES_RULES_CONTEXT } from './rule-switches';
 /** The rule layers and the strict schemas, loaded by the first pass rather than with the library. */
 /* eslint-disable @typescript-eslint/no-require-imports */
 const rules = lazy(() => ({
-  kubernetesFindings: (require('./kubernetes') as typeof import('./kubernetes')).kubernetesFindings,
-  appFindings: (require('./across-documents') as typeof import('./across-documents')).appFindings,
+  sets: require('./rule-sets') as typeof import('./rule-sets'),
   schema: require('./schema') as typeof import('./schema'),
-  kubeflowFindings: (require('./operators') as typeof import('./operators')).kubeflowFindings,
-  ruleSource: (require('./catalogue') as typeof import('./catalogue')).ruleSource,
-  ruleVersions: (require('./catalogue') as typeof import('./catalogue')).ruleVersions,
+  catalogue: require('./catalogue') as typeof import('./catalogue'),
+  ignoreRule: require('./library/ignore-rule') as typeof import('./library/ignore-rule'),
   knownValues: (require('./training-operator/known-values') as typeof import('./training-operator/known-values')).KNOWN_VALUES,
 }));
 /* eslint-enable @typescript-eslint/no-require-imports */
@@ -174,8 +172,10 @@ function keepRenderingsAroundChart(apiObject: ApiObject, state: AppState): void 
 function runPass(root: IConstruct, state: AppState): void {
   const inSynth = keepingRenderings(root);
   if (inSynth && state.current) return;
-  const off = sourcesOff(root);
-  const { kubernetesFindings, appFindings, schema, kubeflowFindings, ruleSource, ruleVersions, knownValues } = rules();
+  const { sets, schema, catalogue, ignoreRule, knownValues } = rules();
+  const { ruleSource, ruleVersions, ruleInfo } = catalogue;
+  const off = sourcesOff(root, sets.RULE_SETS.map(s => s.source));
+  const isRule = (id: string) => ruleInfo(id) !== undefined;
   const accepted = acceptedUnknownValues(root);
   const isKnownValueRule = (rule: string | undefined) => rule !== undefined && rule in knownValues;
   const switchedOn = (f: Finding) => off.size === 0 || !off.has(ruleSource(f.rule) as RuleSource);
@@ -193,6 +193,8 @@ function runPass(root: IConstruct, state: AppState): void {
   // The library's objects by path, for the findings across documents (a path is worked out by
   // walking up the tree, so once per object).
   const byPath = new Map<string, ApiObject>();
+  // The rules each of the library's documents silences (library/ignore-rule.ts), for the findings across documents.
+  const silencings = new Map<ApiObject, import('./library/ignore-rule').Silencings>();
   for (const apiObject of root.node.findAll().filter((c): c is ApiObject => c instanceof ApiObject)) {
     let doc: any;
     try {
@@ -210,17 +212,19 @@ function runPass(root: IConstruct, state: AppState): void {
     // The schema's findings on a patched document are about what a patch wrote, not a prop.
     const { propOf } = ours.get(apiObject)!;
     const on = (f: Finding) => switchedOn(f) && inWindow(f, apiObject);
-    const crd = crdSchemaFindings(apiObject, schema.schemaViolations(doc) ?? [], schema.toFinding);
+    const silenced = ignoreRule.silencingsOf(doc, isRule);
+    silencings.set(apiObject, silenced);
+    const crd = ignoreRule.unsilenced(crdSchemaFindings(apiObject, schema.schemaViolations(doc) ?? [], schema.toFinding), silenced);
     if (crd.length > 0) schemaFindings.set(apiObject, (hasJsonPatches(apiObject) ? crd : withProps(crd, propOf)).filter(on));
     // Most documents have no findings: nothing is copied for them.
-    const k8sFound = kubernetesFindings(doc);
-    const kubeflowFound = kubeflowFindings(doc);
-    const ruled = kubeflowFound.length === 0 ? k8sFound : [...k8sFound, ...withUnknownValuesAccepted(kubeflowFound, accepted, isKnownValueRule)];
+    const found = sets.documentFindings(doc);
+    const ruled = ignoreRule.unsilenced(found.length === 0 ? found : withUnknownValuesAccepted(found, accepted, isKnownValueRule), silenced);
     findings.set(apiObject, ruled.length === 0 ? [] : withProps(ruled, propOf).filter(on));
   }
-  for (const f of appFindings(documents)) {
+  for (const f of sets.appFindings(documents)) {
     const apiObject = byPath.get(f.path);
     if (!apiObject || !switchedOn(f.finding) || !inWindow(f.finding, apiObject)) continue;
+    if (ignoreRule.isSilenced(f.finding, silencings.get(apiObject)!)) continue;
     findings.get(apiObject)?.push(...withProps([f.finding], ours.get(apiObject)!.propOf));
   }
   state.findings = findings;

@@ -13,8 +13,10 @@ const F = 'pod';
 const SOURCE = 'k8s.io/kubernetes/pkg/apis/core/validation';
 
 export const DNS_CONFIG = new Rule('kubernetes', 'k8s/dns-config', F,
-  `${SOURCE} validatePodDNSConfig (at most 3 nameserver IPs, at most 32 search domains in 2048 characters, option names)`);
-export const HOST_ALIASES = new Rule('kubernetes', 'k8s/host-aliases', F, `${SOURCE} ValidateHostAliases (an IP, DNS-1123 subdomain hostnames)`);
+  `${SOURCE} validatePodDNSConfig (at most 3 nameserver IPs, at most 32 search domains in 2048 characters, option names)`,
+  'at most 3 nameservers, each an IP');
+export const HOST_ALIASES = new Rule('kubernetes', 'k8s/host-aliases', F, `${SOURCE} ValidateHostAliases (an IP, DNS-1123 subdomain hostnames)`,
+  'a host alias has an IP and subdomain host names');
 
 export const POD_NETWORK_RULES = [DNS_CONFIG, HOST_ALIASES];
 

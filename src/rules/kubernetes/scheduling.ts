@@ -15,22 +15,34 @@ import {
 const F = 'scheduling';
 const SOURCE = 'k8s.io/kubernetes/pkg/apis/core/validation';
 
-export const TOLERATION_KEY = new Rule('kubernetes', 'k8s/toleration-key', F, `${SOURCE} validateTolerations (key a qualified name; empty key needs Exists)`);
-export const TOLERATION_OPERATOR = new Rule('kubernetes', 'k8s/toleration-operator', F, `${SOURCE} validateTolerations (operator Equal or Exists)`);
-export const TOLERATION_VALUE = new Rule('kubernetes', 'k8s/toleration-value', F, `${SOURCE} validateTolerations (empty with Exists, a label value with Equal)`);
-export const TOLERATION_EFFECT = new Rule('kubernetes', 'k8s/toleration-effect', F, `${SOURCE} validateTaintEffect (allowEmpty)`);
-export const TOLERATION_SECONDS = new Rule('kubernetes', 'k8s/toleration-seconds', F, `${SOURCE} validateTolerations (tolerationSeconds only with NoExecute)`);
-export const NODE_SELECTOR_TERMS = new Rule('kubernetes', 'k8s/node-selector-terms', F, `${SOURCE} ValidateNodeSelector (at least one term)`);
+export const TOLERATION_KEY = new Rule('kubernetes', 'k8s/toleration-key', F, `${SOURCE} validateTolerations (key a qualified name; empty key needs Exists)`,
+  'a toleration key is a qualified name, and an empty key comes with operator Exists');
+export const TOLERATION_OPERATOR = new Rule('kubernetes', 'k8s/toleration-operator', F, `${SOURCE} validateTolerations (operator Equal or Exists)`,
+  'operator is Equal or Exists');
+export const TOLERATION_VALUE = new Rule('kubernetes', 'k8s/toleration-value', F, `${SOURCE} validateTolerations (empty with Exists, a label value with Equal)`,
+  'operator is Equal or Exists');
+export const TOLERATION_EFFECT = new Rule('kubernetes', 'k8s/toleration-effect', F, `${SOURCE} validateTaintEffect (allowEmpty)`,
+  'effect is NoSchedule, PreferNoSchedule, NoExecute or empty');
+export const TOLERATION_SECONDS = new Rule('kubernetes', 'k8s/toleration-seconds', F, `${SOURCE} validateTolerations (tolerationSeconds only with NoExecute)`,
+  'effect is NoSchedule, PreferNoSchedule, NoExecute or empty');
+export const NODE_SELECTOR_TERMS = new Rule('kubernetes', 'k8s/node-selector-terms', F, `${SOURCE} ValidateNodeSelector (at least one term)`,
+  'required node affinity has terms');
 export const NODE_SELECTOR_TERM_EMPTY = new Rule('kubernetes', 'k8s/node-selector-term-empty', F,
-  'k8s.io/component-helpers/scheduling/corev1/nodeaffinity: a term with no expressions and no fields matches no node');
+  'k8s.io/component-helpers/scheduling/corev1/nodeaffinity: a term with no expressions and no fields matches no node',
+  'a node selector term with no expressions and no fields matches no node, so the pod never schedules');
 export const NODE_SELECTOR_REQUIREMENT = new Rule('kubernetes', 'k8s/node-selector-requirement', F,
-  `${SOURCE} ValidateNodeSelectorRequirement and ValidateNodeFieldSelectorRequirement`);
+  `${SOURCE} ValidateNodeSelectorRequirement and ValidateNodeFieldSelectorRequirement`,
+  'required node affinity has terms');
 export const LABEL_SELECTOR = new Rule('kubernetes', 'k8s/label-selector', F,
-  'k8s.io/apimachinery/pkg/apis/meta/v1/validation ValidateLabelSelector and ValidateLabelSelectorRequirement');
-export const TOPOLOGY_KEY = new Rule('kubernetes', 'k8s/topology-key', F, `${SOURCE} validatePodAffinityTerm (topologyKey a non-empty qualified name)`);
-export const AFFINITY_NAMESPACE = new Rule('kubernetes', 'k8s/affinity-namespace', F, `${SOURCE} validatePodAffinityTerm (namespaces are DNS-1123 labels)`);
+  'k8s.io/apimachinery/pkg/apis/meta/v1/validation ValidateLabelSelector and ValidateLabelSelectorRequirement',
+  'matchLabels are labels');
+export const TOPOLOGY_KEY = new Rule('kubernetes', 'k8s/topology-key', F, `${SOURCE} validatePodAffinityTerm (topologyKey a non-empty qualified name)`,
+  'a pod affinity term has a topologyKey that is a qualified name, namespaces that are DNS labels and valid selectors');
+export const AFFINITY_NAMESPACE = new Rule('kubernetes', 'k8s/affinity-namespace', F, `${SOURCE} validatePodAffinityTerm (namespaces are DNS-1123 labels)`,
+  'a pod affinity term has a topologyKey that is a qualified name, namespaces that are DNS labels and valid selectors');
 export const AFFINITY_LABEL_KEYS = new Rule('kubernetes', 'k8s/affinity-label-keys', F,
-  `${SOURCE} ValidateMatchLabelKeysAndMismatchLabelKeys (label keys, only with a labelSelector, not in both lists, not in the selector once merged)`);
+  `${SOURCE} ValidateMatchLabelKeysAndMismatchLabelKeys (label keys, only with a labelSelector, not in both lists, not in the selector once merged)`,
+  'matchLabelKeys and mismatchLabelKeys of a pod affinity term need a labelSelector');
 
 export const SCHEDULING_RULES = [
   TOLERATION_KEY, TOLERATION_OPERATOR, TOLERATION_VALUE, TOLERATION_EFFECT, TOLERATION_SECONDS,

@@ -12,7 +12,8 @@ import { isObject, isQualifiedName } from './names';
 import { checkLabelSelector } from './scheduling';
 
 export const TOPOLOGY_SPREAD = new Rule('kubernetes', 'k8s/topology-spread', 'scheduling',
-  'k8s.io/kubernetes/pkg/apis/core/validation validateTopologySpreadConstraints (topologyKey, whenUnsatisfiable, one constraint per pair, minDomains, node policies, matchLabelKeys)');
+  'k8s.io/kubernetes/pkg/apis/core/validation validateTopologySpreadConstraints (topologyKey, whenUnsatisfiable, one constraint per pair, minDomains, node policies, matchLabelKeys)',
+  'a constraint has a topologyKey and whenUnsatisfiable DoNotSchedule or ScheduleAnyway, one per pair');
 
 export const TOPOLOGY_SPREAD_RULES = [TOPOLOGY_SPREAD];
 

@@ -18,13 +18,16 @@ const F = 'volumes';
 const SOURCE = 'k8s.io/kubernetes/pkg/apis/core/validation';
 
 export const VOLUME_FIELDS = new Rule('kubernetes', 'k8s/volume-fields', F,
-  `${SOURCE} validateVolumeSource: secretName, configMap name, claimName, hostPath (path without "..", type), nfs (server, absolute path), csi driver, emptyDir sizeLimit, gitRepo, and the in-tree types the kubelet still mounts`);
+  `${SOURCE} validateVolumeSource: secretName, configMap name, claimName, hostPath (path without "..", type), nfs (server, absolute path), csi driver, emptyDir sizeLimit, gitRepo, and the in-tree types the kubelet still mounts`,
+  'secret and configMap volumes name their object, a claim volume its claim');
 export const VOLUME_ITEMS = new Rule('kubernetes', 'k8s/volume-items', F,
   `${SOURCE} validateKeyToPath, validateDownwardAPIVolumeFile and validateProjectionSources (keys, relative paths without "..", one source each, no path twice); `
-  + 'pkg/api/pod/util.go dropDisabledClusterTrustBundleProjection and dropDisabledPodCertificateProjection (sources dropped while their gates are off)');
+  + 'pkg/api/pod/util.go dropDisabledClusterTrustBundleProjection and dropDisabledPodCertificateProjection (sources dropped while their gates are off)',
+  'an item of a secret or configMap volume has a key and a relative path without ".." that does not start with ".."');
 
 export const VOLUME_PLUGIN = new Rule('kubernetes', 'k8s/volume-plugin', F,
-  'k8s.io/kubernetes v1.34.4 cmd/kubelet/app/plugins.go ProbeVolumePlugins and k8s.io/csi-translation-lib plugins (volume types the kubelet has no plugin for, in-tree or by CSI migration)');
+  'k8s.io/kubernetes v1.34.4 cmd/kubelet/app/plugins.go ProbeVolumePlugins and k8s.io/csi-translation-lib plugins (volume types the kubelet has no plugin for, in-tree or by CSI migration)',
+  'the kubelet has a plugin for each volume type, in tree or through CSI migration');
 
 export const VOLUME_SOURCE_RULES = [VOLUME_FIELDS, VOLUME_ITEMS, VOLUME_PLUGIN];
 

@@ -40,7 +40,8 @@ export const KUEUE_TRAINJOB_PLACEMENT = new Rule('kueue', 'app/kueue-trainjob-pl
   + 'which Trainer v2.3.0\'s TrainJob does not have), podset.FromAssignment: a queued TrainJob\'s pods get their flavor\'s placement only from its runtime patch',
   // Kueue v0.17.0 writes the placement into a runtime patch of its own (manager kueue.x-k8s.io/manager),
   // which the Trainer applies: the control-plane tier sees v0.19.2 pin the pods to their flavor.
-  { upstream: 'kueue', before: 'v0.17.0' });
+  'a queued TrainJob\'s pods get the node labels, tolerations and topology gate of their assigned flavor through spec.podTemplateOverrides, which Trainer v2.3.0 does not have',
+  { versions: { upstream: 'kueue', before: 'v0.17.0' } });
 
 const MULTIKUEUE = 'kueue.x-k8s.io/multikueue';
 const DROPPED = 'Kueue v0.15.2 writes them into spec.podTemplateOverrides, which Trainer v2.3.0\'s TrainJob does not have (the API server drops it)';

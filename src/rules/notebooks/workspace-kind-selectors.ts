@@ -15,7 +15,8 @@ import { Rule } from '../rule';
 const WEBHOOK = 'kubeflow/notebooks workspaces/controller/internal/webhook workspacekind_webhook.go';
 
 export const FILTER_RULES = new Rule('notebooks', 'kubeflow/filter-rules', 'workspace-kind',
-  `${WEBHOOK} validateFilterRules (at least one effect set to true; matchImageConfig and matchPodConfig only on rules scoped to IMAGE_CONFIG or POD_CONFIG)`);
+  `${WEBHOOK} validateFilterRules (at least one effect set to true; matchImageConfig and matchPodConfig only on rules scoped to IMAGE_CONFIG or POD_CONFIG)`,
+  'each filter rule sets at least one effect (ui.hide, api.hide or api.deny true)');
 
 export const WORKSPACE_KIND_SELECTOR_RULES = [FILTER_RULES];
 

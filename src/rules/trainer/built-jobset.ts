@@ -12,9 +12,11 @@ import { jobSetShape } from './trainjob-reach';
 const SOURCE = 'sigs.k8s.io/jobset v0.12.0 pkg/webhooks/jobset_webhook.go';
 
 export const JOBSET_COORDINATOR = new Rule('jobset', 'app/jobset-coordinator', 'app',
-  `${SOURCE} validateCoordinator and validateCoordinatorLabelValue (the coordinator's job and pod index within the built JobSet, its endpoint a label value)`);
+  `${SOURCE} validateCoordinator and validateCoordinatorLabelValue (the coordinator's job and pod index within the built JobSet, its endpoint a label value)`,
+  'the coordinator endpoint <jobset>-<job>-<job index>-<pod index>.<subdomain> fits a label value (63 characters)');
 export const JOBSET_CLAIM_NAME = new Rule('jobset', 'app/jobset-claim-name', 'app',
-  `${SOURCE} validateVolumeClaimPolicies (the claim name "<template>-<JobSet>" at most 63 characters)`);
+  `${SOURCE} validateVolumeClaimPolicies (the claim name "<template>-<JobSet>" at most 63 characters)`,
+  'the claim name <template>-<jobset> is at most 63 characters');
 
 type Report = (field: string, value: unknown, allowed: string) => void;
 

@@ -21,7 +21,8 @@ import { MPI_LAUNCHER_IMAGE, MPI_NODE_IMAGE, PRTE_ENV, trainJobLauncherImage, tr
 import { nearest } from '../../util/nearest';
 
 export const TRAINJOB_RUNTIME = new Rule('trainer', 'app/trainjob-runtime', 'app',
-  'kubeflow/trainer v2.3.0 plugins/jobset, torch, mpi, xgboost, volcano Validate (a TrainJob against its runtime); the controller finds a TrainingRuntime only in the job\'s namespace');
+  'kubeflow/trainer v2.3.0 plugins/jobset, torch, mpi, xgboost, volcano Validate (a TrainJob against its runtime); the controller finds a TrainingRuntime only in the job\'s namespace',
+  'the runtime a TrainJob names exists (a TrainingRuntime in the job\'s namespace)');
 
 const POLICIES = ['torch', 'mpi', 'jax', 'xgboost', 'flux'];
 

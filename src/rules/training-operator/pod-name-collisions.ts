@@ -14,7 +14,8 @@ import { TRAINING_JOB_REPLICA_KEYS } from '../kubernetes';
 import { Rule } from '../rule';
 
 export const POD_NAME_COLLISION = new Rule('training-operator', 'app/pod-name-collision', 'app',
-  'training-operator pkg/common/util GenGeneralName: pods and services <job>-<replica type lower-cased>-<index>');
+  'training-operator pkg/common/util GenGeneralName: pods and services <job>-<replica type lower-cased>-<index>',
+  'two jobs of one namespace do not produce the same pod or Service name');
 
 interface Replicas {
   readonly doc: AppDocument;

@@ -10,7 +10,8 @@ import { Rule } from '../rule';
 import { TrainingKindFacts, replicaSpecs } from './training-kinds';
 
 export const POD_RESTART_POLICY = new Rule('training-operator', 'kubeflow/pod-restart-policy', 'replicas',
-  'training-operator pkg/core/pod.go SetRestartPolicy: the replica restartPolicy (Never for ExitCode) is written over the pod template\'s');
+  'training-operator pkg/core/pod.go SetRestartPolicy: the replica restartPolicy (Never for ExitCode) is written over the pod template\'s',
+  'the pod template\'s own restartPolicy is replaced by the replica\'s (Never for ExitCode), so a different one written on the pod never applies');
 
 export const POD_RESTART_POLICY_RULES = [POD_RESTART_POLICY];
 

@@ -583,12 +583,12 @@ export class ReplicaGroup extends Construct {
     const errors: Finding[] = [];
     const counted = this.countRuleFinding(this._replicas);
     if (counted) errors.push(counted);
-    // Container names and mount paths are the rule layer's (k8s/container-name-unique,
-    // k8s/mount-path-unique); two volumes of one name can only be seen here, before the pod lists
+    // Container names and mount paths are the rule layer's (kubernetes/container-name-unique,
+    // kubernetes/mount-path-unique); two volumes of one name can only be seen here, before the pod lists
     // each name once.
     errors.push(...volumeNameFindings(this.allVolumes()));
     // A podRestartPolicy the operator would overwrite is the document rule's
-    // (kubeflow/pod-restart-policy), which reads it in the rendered template.
+    // (training-operator/pod-restart-policy), which reads it in the rendered template.
     return errors;
   }
 }

@@ -369,8 +369,8 @@ export class Workspace extends KubeflowResource {
 
   private validateWorkspace(): Finding[] {
     const errors: Finding[] = [];
-    // The name's format is the rule layer's (k8s/object-name), as is a claim of this app in another
-    // namespace (app/claim-namespace).
+    // The name's format is the rule layer's (kubernetes/object-name), as is a claim of this app in another
+    // namespace (kubernetes/claim-namespace).
     if (!isSubdomain(this.kind.name)) errors.push(finding('kind', this.kind.name, `expected the name of a WorkspaceKind, ${DNS_SUBDOMAIN_TEXT}`));
 
     const kind = this.kind instanceof WorkspaceKind ? this.kind : undefined;

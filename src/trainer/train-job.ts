@@ -573,7 +573,7 @@ export class TrainJob extends KubeflowResource {
     }
     out.push(...volumeNameFindings(this.mounts.map(m => m.volume)));
     // What the job asks of a runtime of the app (initializer steps, patched jobs, reserved
-    // variables) is checked on the rendered documents, by the app rule app/trainjob-runtime.
+    // variables) is checked on the rendered documents, by the app rule trainer/trainjob-runtime.
     return out;
   }
 }

@@ -8,7 +8,7 @@ import { named } from './field-path';
 import { compileLocation, select } from './select';
 import { Rule } from '../rule';
 
-export const CLAIM_NAMESPACE = new Rule('kubernetes', 'app/claim-namespace', 'app',
+export const CLAIM_NAMESPACE = new Rule('kubernetes', 'kubernetes/claim-namespace', 'app',
   'kube-scheduler VolumeBinding and the kubelet: persistentVolumeClaim.claimName is looked up in the pod\'s namespace',
   'a pod mounts claims of its own namespace only, so a claim the app creates in another namespace leaves the pod pending');
 

@@ -1,7 +1,7 @@
 /**
  * What Kueue's ClusterQueue webhook refuses on a create (sigs.k8s.io/kueue v0.15.2
  * pkg/webhooks/clusterqueue_webhook.go ValidateClusterQueue, common.go), beyond what the CRD's
- * schema and CEL rules say (those are the strict schema's, `crd/schema`): the resource groups'
+ * schema and CEL rules say (those are the strict schema's, `library/schema`): the resource groups'
  * names, order and sizes, each flavor in one group, the quotas' signs and limits, the fair-sharing
  * weight. The namespace selector is a Kubernetes label selector, judged by the Kubernetes rule.
  */

@@ -14,7 +14,7 @@ import { child } from '../kubernetes/field-path';
 import { DNS1123_SUBDOMAIN_TEXT, QUALIFIED_NAME_TEXT, isDns1123Subdomain, isQualifiedName } from '../kubernetes/names';
 import { Rule } from '../rule';
 
-export const KAI_TOPOLOGY = new Rule('library', 'kai/topology', 'scheduling',
+export const KAI_TOPOLOGY = new Rule('library', 'library/kai-topology', 'scheduling',
   'KAI scheduler podgrouper default_grouper.go (the kai.scheduler/topology annotation names a Topology object; the placement annotations name one of its node label levels): the library\'s own, not a pinned source',
   'the topology annotation names an object a cluster can hold (a DNS-1123 subdomain), and a required or preferred placement level is a node label key (a qualified name)');
 

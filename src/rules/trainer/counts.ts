@@ -25,7 +25,7 @@ export const TRAINER_COUNT_RULES = [TRAINER_COUNTS, SSH_AUTH_MOUNT_PATH];
 /** A count below `min`, as the constructs word it. */
 function checkCount(value: unknown, field: string, min: number, out: Finding[]): void {
   if (value === undefined || value === null) return;
-  // A value that is no integer at all is the CRD schema's (crd/schema); only a whole number too small is this rule's.
+  // A value that is no integer at all is the CRD schema's (library/schema); only a whole number too small is this rule's.
   if (typeof value === 'number' && Number.isInteger(value) && value < min) {
     TRAINER_COUNTS.report(out, field, value, `expected a whole number of ${min} or more`);
   }

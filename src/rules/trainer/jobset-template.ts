@@ -5,7 +5,7 @@
  * runtime that admits TrainJobs which never start: the TrainJob is accepted, its JobSet is not.
  *
  * Only the checks that the template alone decides are here. The ones that need the TrainJob (names
- * built from its name) are app/jobset-pod-name's; the ones that need the cluster (feature gates, an
+ * built from its name) are jobset/pod-name's; the ones that need the cluster (feature gates, an
  * existing PersistentVolumeClaim) are in inventory/jobset.yaml with their reasons.
  */
 import { Finding } from '../finding';

@@ -32,12 +32,12 @@ export const PRTE_ENV = new Rule('trainer', 'trainer/prte-env', 'env',
  * a runtime that labels the nodes has a launcher that differs (MPI_LAUNCHER_IMAGE, while the
  * window holds versions on both sides).
  */
-export const MPI_LAUNCHER_IMAGE = new Rule('trainer', 'app/mpi-launcher-image', 'app',
+export const MPI_LAUNCHER_IMAGE = new Rule('trainer', 'trainer/mpi-launcher-image', 'app',
   'kubeflow/trainer v2.4.0 plugins/mpi (#4301: the TrainJob\'s image is set on the MPI launcher as well as the nodes); v2.3.0 builder.go Trainer() sets it on the trainer step\'s job only',
   'an MPI TrainJob\'s image equals its runtime\'s launcher image when the launcher is not the trainer step',
   { versions: { upstream: 'trainer', across: V2_4 } });
 
-export const MPI_NODE_IMAGE = new Rule('trainer', 'app/mpi-node-image', 'app',
+export const MPI_NODE_IMAGE = new Rule('trainer', 'trainer/mpi-node-image', 'app',
   'kubeflow/trainer v2.3.0 builder.go Trainer(): the TrainJob\'s image goes to the job with the trainer step label only, so the MPI nodes keep the runtime\'s (v2.4.0 sets it on the nodes too, #4301)',
   'no TrainJob image on an MPI runtime whose nodes are not the trainer step',
   { versions: { upstream: 'trainer', before: V2_4 } });

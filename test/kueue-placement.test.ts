@@ -237,7 +237,7 @@ describe('kueue/trainjob-placement', () => {
     builtin.spec.trainer.resourcesPerNode = { limits: { [GPU]: 8 } };
     const docs = [...platform({ h100: 64 }), builtin];
     const result = runCli(['lint', '-'], docs.map(d => yaml.dump(d)).join('---\n'));
-    expect(result.stdout.split('\n').filter(l => l.includes('[app/'))).toEqual([
+    expect(result.stdout.split('\n').filter(l => l.includes('[kueue/trainjob-placement]'))).toEqual([
       '<stdin>:53:5: TrainJob ml/train: metadata.labels["kueue.x-k8s.io/queue-name"] is "team"; expected the pods of the replicated job "node" to carry the placement of flavor "h100", '
         + `the one Kueue can give them in ClusterQueue "team-cq": nodeSelector ${GPU_LABEL}: "h100", toleration ${GPU_LABEL}=h100:NoSchedule in a runtime patch (or the runtime's pod template); `
         + `${DROPPED}, so without it the pods run on any node while Kueue holds that flavor's quota [kueue/trainjob-placement]`,

@@ -411,11 +411,13 @@ describe('output formats', () => {
         column: 19,
         document: { kind: 'PyTorchJob', namespace: 'ml', name: 'train' },
         rule: 'training-operator/injected-env',
+        severity: 'error',
         field: 'spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].env[WORLD_SIZE]',
         value: { name: 'WORLD_SIZE', value: '3' },
         allowed: 'expected a variable the operator does not set itself; it injects this one and a user value would break the job',
         message: 'spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].env[WORLD_SIZE] is {"name":"WORLD_SIZE","value":"3"}; expected a variable the operator does not set itself; it injects this one and a user value would break the job',
       }],
+      silenced: [],
     });
     expect(result.status).toBe(1);
   });
@@ -502,12 +504,15 @@ describe('the operator rules', () => {
       expect(rule.upstream).toMatch(/training-operator|kubeflow\/notebooks/);
     }
     expect(ids.sort()).toEqual([
-      'notebooks/activity-probe', 'notebooks/activity-rules', 'training-operator/clean-pod-policy', 'training-operator/elastic-bounds', 'training-operator/elastic-nproc', 'notebooks/filter-rules',
-      'training-operator/framework-container', 'training-operator/gang-min-available', 'notebooks/home-mount', 'notebooks/image-port',
-      'training-operator/injected-env', 'training-operator/managed-by', 'training-operator/mpi-launcher-gpu-env', 'training-operator/mpi-main-container', 'training-operator/mpi-np', 'training-operator/mpi-slots',
-      'training-operator/nproc-per-node', 'notebooks/option-default', 'notebooks/option-redirect', 'training-operator/pod-name-length', 'training-operator/pod-restart-policy',
-      'training-operator/pytorch-master', 'training-operator/rdzv-backend', 'training-operator/replica-count', 'training-operator/replica-restart-policy', 'training-operator/replica-type',
-      'training-operator/restricted-operator-init', 'training-operator/tf-success-policy', 'notebooks/workspace-kind-template', 'notebooks/workspace-option',
+      'notebooks/activity-probe', 'notebooks/activity-rules', 'notebooks/filter-rules', 'notebooks/home-mount', 'notebooks/image-port',
+      'notebooks/option-default', 'notebooks/option-redirect', 'notebooks/workspace-kind-template', 'notebooks/workspace-option',
+      'training-operator/clean-pod-policy', 'training-operator/elastic-bounds', 'training-operator/elastic-nproc',
+      'training-operator/framework-container', 'training-operator/gang-min-available', 'training-operator/injected-env',
+      'training-operator/managed-by', 'training-operator/mpi-launcher-gpu-env', 'training-operator/mpi-main-container', 'training-operator/mpi-np',
+      'training-operator/mpi-slots', 'training-operator/nproc-per-node', 'training-operator/pod-name-length', 'training-operator/pod-restart-policy',
+      'training-operator/pytorch-master', 'training-operator/rdzv-backend', 'training-operator/replica-count',
+      'training-operator/replica-restart-policy', 'training-operator/replica-type', 'training-operator/restricted-operator-init',
+      'training-operator/tf-success-policy',
     ]);
   });
 

@@ -235,11 +235,11 @@ describe('lint: the Kueue findings across the input', () => {
   test('the platform: the one job its ClusterQueue never admits', () => {
     const { status, stdout } = runCli(['lint', PLATFORM]);
     expect(status).toBe(1);
-    expect(stdout.split('\n').filter(l => l.includes('[app/')).map(l => l.slice(`${JOBS}:36:5: `.length))).toEqual([
+    expect(stdout.split('\n').filter(l => l.includes('[kueue/never-admitted]')).map(l => l.slice(`${JOBS}:36:5: `.length))).toEqual([
       `PyTorchJob team-a/llama-pretrain: metadata.labels["kueue.x-k8s.io/queue-name"] is "team-a"; expected a LocalQueue whose ClusterQueue can admit the job: ${LLAMA}; `
         + 'Kueue admits a workload whole, so the job stays suspended for good [kueue/never-admitted]',
     ]);
-    expect(stdout.split('\n').filter(l => l.includes('[app/')).map(l => l.slice(0, `${JOBS}:36:5: `.length))).toEqual([`${JOBS}:36:5: `]);
+    expect(stdout.split('\n').filter(l => l.includes('[kueue/never-admitted]')).map(l => l.slice(0, `${JOBS}:36:5: `.length))).toEqual([`${JOBS}:36:5: `]);
   });
 
   test('names of Kueue objects the input does not define, each with a near name', () => {
@@ -267,6 +267,6 @@ describe('lint: the Kueue findings across the input', () => {
   test('--rules-off kueue leaves them out', () => {
     const docs = [resourceFlavor('a100'), localQueue('ml', 'team', 'team-qc')];
     expect(lintDocs(docs).stdout).toContain('[kueue/reference]');
-    expect(runCli(['lint', '--rules-off', 'kueue', '-'], docs.map(d => yaml.dump(d)).join('---\n')).stdout).not.toContain('[app/');
+    expect(runCli(['lint', '--rules-off', 'kueue', '-'], docs.map(d => yaml.dump(d)).join('---\n')).stdout).not.toContain('[kueue/');
   });
 });

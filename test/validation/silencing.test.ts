@@ -3,6 +3,9 @@
  * "<reason>"`): honoured by the synth engine and by `lint`, which lists every rule silenced; an
  * annotation that names no rule or gives no reason silences nothing and is a finding.
  */
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
 import { ApiObject, App, Chart, Testing } from 'cdk8s';
 import { Construct } from 'constructs';
 import * as yaml from 'js-yaml';
@@ -108,6 +111,18 @@ describe('in lint', () => {
     expect(result.stdout.split('\n')[0]).toMatch(/^<stdin>:7:5: PyTorchJob training\/resnet: metadata\.annotations\["ignore-rule\.cdk8s-kubeflow\.io\/k8s\.label-key"\] is "the label is read by our own dashboard, never by Kubernetes"; expected the key to name a rule of `cdk8s-kubeflow rules` as ignore-rule\.cdk8s-kubeflow\.io\/<source>\.<name> \(such as ignore-rule\.cdk8s-kubeflow\.io\/kubernetes\.run-as-non-root\); "k8s\/label-key" is no rule \[library\/ignore-rule\]$/);
     expect(result.status).toBe(1);
   });
+});
+
+test('docs/cli.md: the example manifest gives the output the page shows', () => {
+  const page = fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'cli.md'), 'utf8');
+  const section = page.slice(page.indexOf('#### Silencing one rule on one object'));
+  const [manifest, shown] = [...section.matchAll(/```(?:yaml)?\n([\s\S]*?)```/g)].slice(0, 2).map(m => m[1]);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'silencing-'));
+  const file = path.join(dir, 'job.yaml');
+  fs.writeFileSync(file, manifest);
+  const result = runCli(['lint', file]);
+  expect(`$ cdk8s-kubeflow lint job.yaml\n${result.stdout.split(file).join('job.yaml')}`).toBe(shown);
+  expect(result.status).toBe(0);
 });
 
 describe('severity in lint\'s exit status and output', () => {

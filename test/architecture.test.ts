@@ -13,17 +13,19 @@ const SRC = path.join(__dirname, '..', 'src');
 const LAYERS: ReadonlyArray<{ readonly layer: string; readonly folders: readonly string[]; readonly uses: readonly string[] }> = [
   { layer: 'util', folders: ['util'], uses: [] },
   { layer: 'rules', folders: ['rules'], uses: ['util'] },
-  { layer: 'boundary', folders: ['boundary'], uses: ['util', 'rules'] },
-  { layer: 'common', folders: ['common'], uses: ['util', 'rules', 'boundary'] },
+  // What runs the rules at synth and reports to cdk8s: the constructs use it, lint never does.
+  { layer: 'synth', folders: ['synth'], uses: ['util', 'rules'] },
+  { layer: 'boundary', folders: ['boundary'], uses: ['util', 'rules', 'synth'] },
+  { layer: 'common', folders: ['common'], uses: ['util', 'rules', 'synth', 'boundary'] },
   // The three families sit side by side: none imports another.
-  { layer: 'training', folders: ['training'], uses: ['util', 'rules', 'boundary', 'common'] },
-  { layer: 'trainer', folders: ['trainer'], uses: ['util', 'rules', 'boundary', 'common'] },
-  { layer: 'notebooks', folders: ['notebooks'], uses: ['util', 'rules', 'boundary', 'common'] },
-  { layer: 'kueue', folders: ['kueue'], uses: ['util', 'rules', 'boundary', 'common'] },
+  { layer: 'training', folders: ['training'], uses: ['util', 'rules', 'synth', 'boundary', 'common'] },
+  { layer: 'trainer', folders: ['trainer'], uses: ['util', 'rules', 'synth', 'boundary', 'common'] },
+  { layer: 'notebooks', folders: ['notebooks'], uses: ['util', 'rules', 'synth', 'boundary', 'common'] },
+  { layer: 'kueue', folders: ['kueue'], uses: ['util', 'rules', 'synth', 'boundary', 'common'] },
   // Reads config values into the families' types, so it sits above them.
-  { layer: 'config', folders: ['config'], uses: ['util', 'rules', 'boundary', 'common', 'training', 'trainer', 'notebooks', 'kueue'] },
+  { layer: 'config', folders: ['config'], uses: ['util', 'rules', 'synth', 'boundary', 'common', 'training', 'trainer', 'notebooks', 'kueue'] },
   { layer: 'cli', folders: ['cli'], uses: ['util', 'rules'] },
-  { layer: 'entry', folders: ['index.ts'], uses: ['util', 'rules', 'boundary', 'common', 'training', 'trainer', 'notebooks', 'kueue', 'config'] },
+  { layer: 'entry', folders: ['index.ts'], uses: ['util', 'rules', 'synth', 'boundary', 'common', 'training', 'trainer', 'notebooks', 'kueue', 'config'] },
 ];
 const PUBLIC_FAMILIES = ['common', 'training', 'trainer', 'notebooks', 'kueue', 'config'];
 

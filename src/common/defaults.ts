@@ -8,8 +8,8 @@ import { nodeHealthFindings } from './internal/node-health';
 import { PodSecurity } from './security';
 import { TargetVersions } from './target';
 import { guardExports } from '../boundary/install';
-import { fail, failAtSynth, raiseFirst } from '../rules/report';
 import { TargetError, targetFromValue, targetWindow } from '../rules/target';
+import { fail, failAtSynth, raiseFirst } from '../synth/report';
 
 /** What a platform team sets once for every workload below a scope. */
 export interface PlatformDefaultsProps {

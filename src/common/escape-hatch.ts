@@ -1,6 +1,6 @@
 import { ApiObject } from 'cdk8s';
 import { guardExports } from '../boundary/install';
-import { allowField } from '../rules/allowed-fields';
+import { allowField } from '../synth/allowed-fields';
 import { userError } from '../util/user-error';
 
 /**

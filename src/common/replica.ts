@@ -16,7 +16,7 @@ import { roleProp } from './internal/prop-fields';
 import { presetSecurity, userSecurity } from './internal/security-contexts';
 import { envToAdd, setOnce } from './internal/set-once';
 import { Finding, finding } from '../rules/finding';
-import { addCheck, countFinding, failAtSynth, raise, raiseFirst } from '../rules/report';
+import { addCheck, countFinding, failAtSynth, raise, raiseFirst } from '../synth/report';
 import { sameVolume, volumeNameFindings, volumesByName } from './internal/volumes';
 import { Resources } from './resources';
 import { RestartPolicy } from './run-policy';

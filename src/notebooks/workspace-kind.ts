@@ -20,8 +20,8 @@ import { volumeNameFindings } from '../common/internal/volumes';
 import { KubeflowResource } from '../common/kubeflow-resource';
 import { PodSecurity } from '../common/security';
 import { Finding, finding } from '../rules/finding';
-import { checkLength, fail, failAtSynth, raiseFirst } from '../rules/report';
 import { restrictedPodFindings } from '../rules/restricted';
+import { checkLength, fail, failAtSynth, raiseFirst } from '../synth/report';
 import { dropUndefined, listOf, mergeMaps } from '../util/collections';
 import { lazy } from '../util/lazy';
 

@@ -10,7 +10,7 @@ import { checkMountPath, normalPath } from '../common/internal/paths';
 import { KubeflowResource } from '../common/kubeflow-resource';
 import { Finding, finding } from '../rules/finding';
 import { optionIdLengthFinding, unknownOptionFinding } from '../rules/notebooks/option-ids';
-import { checkLength, fail, raise, raiseFirst } from '../rules/report';
+import { checkLength, fail, raise, raiseFirst } from '../synth/report';
 import { dropUndefined, mergeMaps } from '../util/collections';
 
 /** A PersistentVolumeClaim the construct creates for a workspace. */

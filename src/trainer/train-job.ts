@@ -21,10 +21,10 @@ import { Resources } from '../common/resources';
 import { Finding, finding } from '../rules/finding';
 import { KUEUE_QUEUE_LABEL, kueueJobLabels } from '../rules/kueue/labels';
 import type { PlacementNeed } from '../rules/kueue/trainjob-placement';
-import { oncePerSynth } from '../rules/render-hook';
-import { checkCount, fail, failAtSynth, raise, raiseFirst } from '../rules/report';
 import { LAUNCHER_JOB, LIBRARY_PATCH_MANAGER, NODE_JOB, RUNTIME_PROVIDED_ANNOTATION, TRAINER_GROUP } from '../rules/trainer/names';
 import { isTrainerRuntime, runtimeKey } from '../rules/trainer/runtime-lookup';
+import { oncePerSynth } from '../synth/render-hook';
+import { checkCount, fail, failAtSynth, raise, raiseFirst } from '../synth/report';
 import { dropUndefined, mergeMaps, uniqueByContent } from '../util/collections';
 import { lazy } from '../util/lazy';
 

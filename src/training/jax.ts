@@ -7,7 +7,7 @@ import { guardExports } from '../boundary/install';
 import { ReplicaGroup, RoleOptions } from '../common/replica';
 import { RestartPolicy } from '../common/run-policy';
 import { Finding } from '../rules/finding';
-import { checkCount } from '../rules/report';
+import { checkCount } from '../synth/report';
 
 /** A distributed JAX job: workers only, one JAX process each. */
 export interface DistributedJaxProps extends TrainingJobProps {

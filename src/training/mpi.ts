@@ -11,7 +11,7 @@ import { FrameworkContainer } from '../common/internal/pod-render';
 import { ReplicaGroup, RoleOptions } from '../common/replica';
 import { CleanPodPolicy, RestartPolicy } from '../common/run-policy';
 import { Finding, finding } from '../rules/finding';
-import { checkCount, fail } from '../rules/report';
+import { checkCount, fail } from '../synth/report';
 import { lazy } from '../util/lazy';
 
 /** The operator's reading of mpirun's process count (a rule module), loaded by the first MPI job. */

@@ -11,8 +11,8 @@ import { parseKnown } from '../common/internal/parse-value';
 import { ReplicaGroup, RoleOptions } from '../common/replica';
 import { RestartPolicy } from '../common/run-policy';
 import { Finding } from '../rules/finding';
-import { checkCount, fail } from '../rules/report';
 import { PADDLE_PARAMETER_SERVERS, PADDLE_WORKERS } from '../rules/training-operator/replica-count-texts';
+import { checkCount, fail } from '../synth/report';
 
 /**
  * How a PaddleJob trains. The operator tells the modes apart by the replica types: a job with a

@@ -9,8 +9,8 @@ import { parseKnown } from '../common/internal/parse-value';
 import { ReplicaGroup, RoleOptions } from '../common/replica';
 import { CleanPodPolicy, RestartPolicy } from '../common/run-policy';
 import { Finding, finding } from '../rules/finding';
-import { checkCount, fail } from '../rules/report';
 import { TF_WORKERS } from '../rules/training-operator/replica-count-texts';
+import { checkCount, fail } from '../synth/report';
 
 /** When a TFJob counts as succeeded (`spec.successPolicy`). */
 export class SuccessPolicy {

@@ -24,7 +24,7 @@ import { PodSecurity } from '../common/security';
 import { Finding, finding } from '../rules/finding';
 import { TRAINING_JOB_REPLICA_KEYS } from '../rules/kubernetes/replica-keys';
 import { kueueJobLabels } from '../rules/kueue/labels';
-import { checkCount, fail, raise, raiseFirst } from '../rules/report';
+import { checkCount, fail, raise, raiseFirst } from '../synth/report';
 import { dropUndefined } from '../util/collections';
 
 /** What every training job accepts. Pod options here apply to every replica type. */

@@ -7,7 +7,7 @@ import { guardExports } from '../boundary/install';
 import { ReplicaGroup, RoleOptions } from '../common/replica';
 import { RestartPolicy } from '../common/run-policy';
 import { Finding } from '../rules/finding';
-import { checkCount } from '../rules/report';
+import { checkCount } from '../synth/report';
 
 const EXACTLY_ONE_MASTER = { min: 1, max: 1, expected: 'exactly 1; the operator rejects an XGBoostJob whose Master does not have one replica' };
 

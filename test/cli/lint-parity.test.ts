@@ -4,7 +4,7 @@
  * 1. The rule table: every catalogue rule is in `lint`'s rule set and sources, and the rules a
  *    fixture can trigger are proven by running `lint` on it.
  * 2. The constructs' error paths, read from the sources (construct-error-paths.ts): each is covered
- *    by one row of src/rules/construct-only.ts, mirrored by catalogue rules `lint` runs, or
+ *    by one row of test/cli/construct-only.ts, mirrored by catalogue rules `lint` runs, or
  *    construct-only with a reason, or listed as not yet in lint (a list that only shrinks). A new
  *    construct check with none of these fails here.
  * 3. Every mirrored row is proven: a valid document, the row's mistake made in it, and `lint`
@@ -17,6 +17,7 @@ import { Chart, Duration, Size, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { STATIC_PYTORCH, job, mpi, pytorch, replica, stream } from './broken-documents';
 import { constructErrorPaths, keyOf } from './construct-error-paths';
+import { CONSTRUCT_ONLY_CHECKS, MIRRORED_CHECKS, NOT_YET_IN_LINT } from './construct-only';
 import { CASES } from './lint-cases';
 import { runCli } from './run-cli';
 import {
@@ -25,7 +26,6 @@ import {
 } from '../../src';
 import { LINT_RULES } from '../../src/cli/rules';
 import { ALL_RULES, ruleSource } from '../../src/rules/catalogue';
-import { CONSTRUCT_ONLY_CHECKS, MIRRORED_CHECKS, NOT_YET_IN_LINT } from '../../src/rules/construct-only';
 import { REPORT, synthErrors } from '../harness';
 import { JUPYTERLAB_KIND, SCIPY_IMAGE } from '../harness/notebook-fixtures';
 

@@ -10,7 +10,7 @@ import { ApiObject, App, Chart, JsonPatch, Size, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import * as yaml from 'js-yaml';
 import { Accelerator, DistributedPaddle, DistributedPyTorch, MpiAllReduce, WorkspaceKind, WorkspaceKindProps } from '../../src';
-import { collectFindings } from '../../src/rules/engine';
+import { collectFindings } from '../../src/synth/engine';
 import { runCli } from '../cli/run-cli';
 import { REPORT, synthErrors } from '../harness';
 import { JUPYTERLAB_KIND as KIND, SCIPY_IMAGE as SCIPY } from '../harness/notebook-fixtures';

@@ -7,9 +7,9 @@ import { ApiObject, App, Chart, JsonPatch, Testing } from 'cdk8s';
 import { Construct } from 'constructs';
 import { pytorchJob, workspaceKind } from './fixtures';
 import { kubeflow } from '../../src';
-import { KUBERNETES_RULES_CONTEXT, checkRenderedDocument, collectFindings } from '../../src/rules/engine';
 import { RuleSource } from '../../src/rules/rule';
 import { RULE_SETS } from '../../src/rules/rule-sets';
+import { KUBERNETES_RULES_CONTEXT, checkRenderedDocument, collectFindings } from '../../src/synth/engine';
 
 /** The rule of every finding of the app, by source. */
 const EVERY_GROUP: { [source in RuleSource]?: string[] } = {

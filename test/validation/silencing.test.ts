@@ -13,9 +13,9 @@ import { pytorchJob } from './fixtures';
 import { DistributedPyTorch } from '../../src';
 import { hasErrors, LintReport } from '../../src/cli/lint';
 import { formatLint } from '../../src/cli/lint-output';
-import { checkRenderedDocument, collectFindings } from '../../src/rules/engine';
 import { describe as describeFinding } from '../../src/rules/finding';
 import { ignoreRuleKey } from '../../src/rules/library/ignore-rule';
+import { checkRenderedDocument, collectFindings } from '../../src/synth/engine';
 import { runCli } from '../cli/run-cli';
 
 const LABEL_KEY = ignoreRuleKey('kubernetes/label-key');

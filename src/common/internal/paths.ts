@@ -1,7 +1,7 @@
 import { IConstruct } from 'constructs';
 import { Finding, finding } from '../../rules/finding';
 import { mountPointOf } from '../../rules/kubernetes/mount-point';
-import { raise } from '../../rules/report';
+import { raise } from '../../synth/report';
 
 /*
  * Mount paths. Two kinds, because no one check is certainly right for both:

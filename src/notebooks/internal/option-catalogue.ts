@@ -1,6 +1,6 @@
 import { Finding, finding } from '../../rules/finding';
 import { optionIdLengthFinding } from '../../rules/notebooks/option-ids';
-import { lengthFinding } from '../../rules/report';
+import { lengthFinding } from '../../synth/report';
 import type { WorkspaceOptionProps } from '../workspace-options';
 
 /** One option of a catalogue: its id and what the user gave for it. */

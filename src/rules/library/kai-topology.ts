@@ -7,7 +7,7 @@
  * object name the API server would ever have stored; a level is a node label key (the Topology's
  * levels are `nodeLabel`s), and a key that is no qualified name is on no node. A topology without a
  * level is legal for KAI (it then ignores topology), so only the constructs, whose props ask for
- * placement, refuse that (src/rules/construct-only.ts).
+ * placement, refuse that (test/cli/construct-only.ts).
  */
 import { Finding } from '../finding';
 import { child } from '../kubernetes/field-path';

@@ -1,14 +1,14 @@
 import { ApiObject, App, Chart } from 'cdk8s';
 import { IConstruct } from 'constructs';
-import type { AppDocument } from './across-documents';
 import { allowedFields } from './allowed-fields';
 import { aroundEachChartRender, aroundEachSynth } from './cdk8s-adapter';
-import { Finding, describe, finding } from './finding';
 import { dropRenderings, hasJsonPatches, keepRenderings, rendersOncePerSynth, keepingRenderings } from './render-hook';
-import { RuleSource } from './rule';
 import { sourcesOff } from './rule-switches';
-import { FULL_WINDOW, VersionWindow, ruleApplies } from './target';
 import { acceptedUnknownValues, withUnknownValuesAccepted } from './unknown-values';
+import type { AppDocument } from '../rules/across-documents';
+import { Finding, describe, finding } from '../rules/finding';
+import { RuleSource } from '../rules/rule';
+import { FULL_WINDOW, VersionWindow, ruleApplies } from '../rules/target';
 import { lazy } from '../util/lazy';
 
 export { KUBERNETES_RULES_CONTEXT } from './rule-switches';
@@ -16,11 +16,11 @@ export { KUBERNETES_RULES_CONTEXT } from './rule-switches';
 /** The rule layers and the strict schemas, loaded by the first pass rather than with the library. */
 /* eslint-disable @typescript-eslint/no-require-imports */
 const rules = lazy(() => ({
-  sets: require('./rule-sets') as typeof import('./rule-sets'),
-  schema: require('./schema') as typeof import('./schema'),
-  catalogue: require('./catalogue') as typeof import('./catalogue'),
-  ignoreRule: require('./library/ignore-rule') as typeof import('./library/ignore-rule'),
-  knownValues: (require('./training-operator/known-values') as typeof import('./training-operator/known-values')).KNOWN_VALUES,
+  sets: require('../rules/rule-sets') as typeof import('../rules/rule-sets'),
+  schema: require('../rules/schema') as typeof import('../rules/schema'),
+  catalogue: require('../rules/catalogue') as typeof import('../rules/catalogue'),
+  ignoreRule: require('../rules/library/ignore-rule') as typeof import('../rules/library/ignore-rule'),
+  knownValues: (require('../rules/training-operator/known-values') as typeof import('../rules/training-operator/known-values')).KNOWN_VALUES,
 }));
 /* eslint-enable @typescript-eslint/no-require-imports */
 
@@ -194,7 +194,7 @@ function runPass(root: IConstruct, state: AppState): void {
   // walking up the tree, so once per object).
   const byPath = new Map<string, ApiObject>();
   // The rules each of the library's documents silences (library/ignore-rule.ts), for the findings across documents.
-  const silencings = new Map<ApiObject, import('./library/ignore-rule').Silencings>();
+  const silencings = new Map<ApiObject, import('../rules/library/ignore-rule').Silencings>();
   for (const apiObject of root.node.findAll().filter((c): c is ApiObject => c instanceof ApiObject)) {
     let doc: any;
     try {
@@ -243,7 +243,7 @@ function withProps(findings: Finding[], propOf: PropOf | undefined): Finding[] {
   });
 }
 
-type Violation = import('./schema').Violation;
+type Violation = import('../rules/schema').Violation;
 
 /**
  * The pinned CRD's schema on every object the library renders, as the API server validates a create:

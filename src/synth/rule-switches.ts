@@ -9,7 +9,7 @@
  * The constructs' own checks of their props belong to no group and stay on.
  */
 import { IConstruct } from 'constructs';
-import { RuleSource } from './rule';
+import { RuleSource } from '../rules/rule';
 import { userError } from '../util/user-error';
 
 /** The prefix of every switch: `cdk8s-kubeflow/rules/<source>`. */

@@ -28,13 +28,15 @@ const rules = lazy(() => ({
  * The engine of the rules over rendered documents. Every API object a construct of this library
  * writes is registered here; once per synth, before anything is written, one pass over the whole
  * app renders every API object (so a render-time error stops synthesis before the first file is
- * touched), runs the Kubernetes rules and the operator rules (`kubeflow/...`, the ones
+ * touched), runs every rule set's walk over one document (rules/rule-sets.ts, the same walks
  * `cdk8s-kubeflow lint` applies to hand-written YAML) on each of the library's documents, the
- * pinned CRD's schema (bounds, patterns, CEL rules) on each of them, and the rules across objects on
- * all of them. Each construct then reports its own document's findings, so cdk8s prefixes them with
- * its path. The findings of a rule group switched off (rule-switches.ts) are dropped, and so are
- * those of a rule whose versions lie outside the owner's target window (target.ts: a rule of
- * Trainer v2.4.0 and later says nothing to a chart whose target is Trainer v2.3).
+ * pinned CRD's schema (bounds, patterns, CEL rules) on each of them, and the sets' walks across
+ * objects on all of them. Each construct then reports its own document's findings, so cdk8s
+ * prefixes them with its path. The findings of a rule group switched off (rule-switches.ts) are
+ * dropped, and so are those of a rule whose versions lie outside the owner's target window
+ * (rules/target.ts: a rule of Trainer v2.4.0 and later says nothing to a chart whose target is
+ * Trainer v2.3), and those of a rule the document silences with an ignore-rule annotation
+ * (rules/library/ignore-rule.ts).
  *
  * cdk8s's public extension points carry it: the pass is a validation of the root
  * (`node.addValidation`; cdk8s validates from the root down, so it runs before every construct's

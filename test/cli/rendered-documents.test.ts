@@ -1,6 +1,6 @@
 /**
  * The operator rules on what the constructs render: random valid jobs (the property tests'
- * arbitraries) give no `kubeflow/...` finding: the validation engine runs the document rules on
+ * arbitraries) give no finding of the rule sets: the validation engine runs the document rules on
  * the constructs' own output, so a false positive would refuse a valid job.
  */
 import { Chart } from 'cdk8s';

@@ -21,7 +21,7 @@ import { lint } from '../src/cli/lint/lint';
 import { formatLint } from '../src/cli/lint/lint-output';
 import { readDocuments } from '../src/cli/shared/input';
 import { parseYamlStream } from '../src/cli/shared/yaml-parser';
-import { trainingKindOf } from '../src/rules/operators';
+import { trainingKindOf } from '../src/rules/training-operator/training-kinds';
 
 export interface LintResult {
   /** Timed runs of each. */

@@ -78,10 +78,9 @@ function instrument(libs: Libs, root: string): { take(): Record<Timed, number> }
   // before any synth, the wrapper is what it reads.
   const rules = path.join(root, 'lib', 'src', 'rules');
   /* eslint-disable @typescript-eslint/no-require-imports */
-  wrap(require(path.join(rules, 'kubernetes', 'index.js')), 'kubernetesFindings', 'rules');
   wrap(require(path.join(rules, 'schema', 'index.js')), 'schemaViolations', 'rules');
-  wrap(require(path.join(rules, 'operators.js')), 'kubeflowFindings', 'rules');
-  wrap(require(path.join(rules, 'across-documents.js')), 'appFindings', 'rules');
+  wrap(require(path.join(rules, 'rule-sets.js')), 'documentFindings', 'rules');
+  wrap(require(path.join(rules, 'rule-sets.js')), 'appFindings', 'rules');
   /* eslint-enable @typescript-eslint/no-require-imports */
   for (const l1 of [libs.kf.kubeflow.PyTorchJob, libs.kf.trainer.TrainJob, libs.kf.trainer.ClusterTrainingRuntime]) wrap(l1.prototype, 'toJson', 'render');
   wrap(libs.cdk8s.Yaml, 'stringify', 'yaml');

@@ -183,7 +183,7 @@ const REQUIRES = [
   'const { Accelerator, CleanPodPolicy, DistributedPyTorch, StableFileNamesApp } = kubeflow;',
 ];
 /** What engine.ts loads at the first pass (its `rules`), required by path. */
-const RULE_MODULES = ['kubernetes', 'across-documents', 'schema', 'operators', 'catalogue', 'training-operator/known-values']
+const RULE_MODULES = ['rule-sets', 'schema', 'catalogue', 'library/ignore-rule', 'training-operator/known-values']
   .map(m => `require(${JSON.stringify(path.join(ROOT, 'lib', 'src', 'rules', m))});`);
 
 function stageScript(stage: Stage): string {

@@ -12,7 +12,7 @@ import { Accelerator, MlPolicy, TrainingRuntime, TrainingRuntimeRef, TrainJob, W
  * TrainJob's flavor from its runtime's pods, and Trainer v2.3.0 drops the placement Kueue writes
  * (spec.podTemplateOverrides), so the job's runtime patch carries the one flavor's node labels and
  * tolerations instead. No topology request: its scheduling gate would not reach the pods either
- * (app/kueue-trainjob-placement refuses it); a v1 job gets one (llm-16-node, the speech team's job of kueue-platform).
+ * (kueue/trainjob-placement refuses it); a v1 job gets one (llm-16-node, the speech team's job of kueue-platform).
  *
  * The priority class is defined here and named by construct: Kueue makes no Workload for a job
  * whose WorkloadPriorityClass does not exist (the job would stay suspended, the error only in

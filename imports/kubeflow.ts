@@ -20,7 +20,7 @@ export class PyTorchJob extends ApiObject {
   /** JSON patches, kept here rather than by ApiObject, which would apply them before the typed serializer. */
   private readonly manifestPatches: JsonPatch[] = [];
 
-  /** What the library runs around the rendering (late metadata, one rendering per synth; src/rules/render-hook.ts). */
+  /** What the library runs around the rendering (late metadata, one rendering per synth; src/synth/render-hook.ts). */
   private renderHook?: (render: () => any) => any;
 
   /** How the props resolve where the library renders the object (src/common/internal/resolve-props.ts); cdk8s's `toJson()` otherwise. */
@@ -105,7 +105,7 @@ export class TfJob extends ApiObject {
   /** JSON patches, kept here rather than by ApiObject, which would apply them before the typed serializer. */
   private readonly manifestPatches: JsonPatch[] = [];
 
-  /** What the library runs around the rendering (late metadata, one rendering per synth; src/rules/render-hook.ts). */
+  /** What the library runs around the rendering (late metadata, one rendering per synth; src/synth/render-hook.ts). */
   private renderHook?: (render: () => any) => any;
 
   /** How the props resolve where the library renders the object (src/common/internal/resolve-props.ts); cdk8s's `toJson()` otherwise. */
@@ -190,7 +190,7 @@ export class MpiJob extends ApiObject {
   /** JSON patches, kept here rather than by ApiObject, which would apply them before the typed serializer. */
   private readonly manifestPatches: JsonPatch[] = [];
 
-  /** What the library runs around the rendering (late metadata, one rendering per synth; src/rules/render-hook.ts). */
+  /** What the library runs around the rendering (late metadata, one rendering per synth; src/synth/render-hook.ts). */
   private renderHook?: (render: () => any) => any;
 
   /** How the props resolve where the library renders the object (src/common/internal/resolve-props.ts); cdk8s's `toJson()` otherwise. */
@@ -275,7 +275,7 @@ export class XgBoostJob extends ApiObject {
   /** JSON patches, kept here rather than by ApiObject, which would apply them before the typed serializer. */
   private readonly manifestPatches: JsonPatch[] = [];
 
-  /** What the library runs around the rendering (late metadata, one rendering per synth; src/rules/render-hook.ts). */
+  /** What the library runs around the rendering (late metadata, one rendering per synth; src/synth/render-hook.ts). */
   private renderHook?: (render: () => any) => any;
 
   /** How the props resolve where the library renders the object (src/common/internal/resolve-props.ts); cdk8s's `toJson()` otherwise. */
@@ -360,7 +360,7 @@ export class PaddleJob extends ApiObject {
   /** JSON patches, kept here rather than by ApiObject, which would apply them before the typed serializer. */
   private readonly manifestPatches: JsonPatch[] = [];
 
-  /** What the library runs around the rendering (late metadata, one rendering per synth; src/rules/render-hook.ts). */
+  /** What the library runs around the rendering (late metadata, one rendering per synth; src/synth/render-hook.ts). */
   private renderHook?: (render: () => any) => any;
 
   /** How the props resolve where the library renders the object (src/common/internal/resolve-props.ts); cdk8s's `toJson()` otherwise. */
@@ -445,7 +445,7 @@ export class JaxJob extends ApiObject {
   /** JSON patches, kept here rather than by ApiObject, which would apply them before the typed serializer. */
   private readonly manifestPatches: JsonPatch[] = [];
 
-  /** What the library runs around the rendering (late metadata, one rendering per synth; src/rules/render-hook.ts). */
+  /** What the library runs around the rendering (late metadata, one rendering per synth; src/synth/render-hook.ts). */
   private renderHook?: (render: () => any) => any;
 
   /** How the props resolve where the library renders the object (src/common/internal/resolve-props.ts); cdk8s's `toJson()` otherwise. */
@@ -530,7 +530,7 @@ export class MxJob extends ApiObject {
   /** JSON patches, kept here rather than by ApiObject, which would apply them before the typed serializer. */
   private readonly manifestPatches: JsonPatch[] = [];
 
-  /** What the library runs around the rendering (late metadata, one rendering per synth; src/rules/render-hook.ts). */
+  /** What the library runs around the rendering (late metadata, one rendering per synth; src/synth/render-hook.ts). */
   private renderHook?: (render: () => any) => any;
 
   /** How the props resolve where the library renders the object (src/common/internal/resolve-props.ts); cdk8s's `toJson()` otherwise. */

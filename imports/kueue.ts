@@ -19,7 +19,7 @@ export class ResourceFlavor extends ApiObject {
   /** JSON patches, kept here rather than by ApiObject, which would apply them before the typed serializer. */
   private readonly manifestPatches: JsonPatch[] = [];
 
-  /** What the library runs around the rendering (late metadata, one rendering per synth; src/rules/render-hook.ts). */
+  /** What the library runs around the rendering (late metadata, one rendering per synth; src/synth/render-hook.ts). */
   private renderHook?: (render: () => any) => any;
 
   /** How the props resolve where the library renders the object (src/common/internal/resolve-props.ts); cdk8s's `toJson()` otherwise. */
@@ -104,7 +104,7 @@ export class ClusterQueue extends ApiObject {
   /** JSON patches, kept here rather than by ApiObject, which would apply them before the typed serializer. */
   private readonly manifestPatches: JsonPatch[] = [];
 
-  /** What the library runs around the rendering (late metadata, one rendering per synth; src/rules/render-hook.ts). */
+  /** What the library runs around the rendering (late metadata, one rendering per synth; src/synth/render-hook.ts). */
   private renderHook?: (render: () => any) => any;
 
   /** How the props resolve where the library renders the object (src/common/internal/resolve-props.ts); cdk8s's `toJson()` otherwise. */
@@ -189,7 +189,7 @@ export class Cohort extends ApiObject {
   /** JSON patches, kept here rather than by ApiObject, which would apply them before the typed serializer. */
   private readonly manifestPatches: JsonPatch[] = [];
 
-  /** What the library runs around the rendering (late metadata, one rendering per synth; src/rules/render-hook.ts). */
+  /** What the library runs around the rendering (late metadata, one rendering per synth; src/synth/render-hook.ts). */
   private renderHook?: (render: () => any) => any;
 
   /** How the props resolve where the library renders the object (src/common/internal/resolve-props.ts); cdk8s's `toJson()` otherwise. */
@@ -274,7 +274,7 @@ export class LocalQueue extends ApiObject {
   /** JSON patches, kept here rather than by ApiObject, which would apply them before the typed serializer. */
   private readonly manifestPatches: JsonPatch[] = [];
 
-  /** What the library runs around the rendering (late metadata, one rendering per synth; src/rules/render-hook.ts). */
+  /** What the library runs around the rendering (late metadata, one rendering per synth; src/synth/render-hook.ts). */
   private renderHook?: (render: () => any) => any;
 
   /** How the props resolve where the library renders the object (src/common/internal/resolve-props.ts); cdk8s's `toJson()` otherwise. */
@@ -359,7 +359,7 @@ export class WorkloadPriorityClass extends ApiObject {
   /** JSON patches, kept here rather than by ApiObject, which would apply them before the typed serializer. */
   private readonly manifestPatches: JsonPatch[] = [];
 
-  /** What the library runs around the rendering (late metadata, one rendering per synth; src/rules/render-hook.ts). */
+  /** What the library runs around the rendering (late metadata, one rendering per synth; src/synth/render-hook.ts). */
   private renderHook?: (render: () => any) => any;
 
   /** How the props resolve where the library renders the object (src/common/internal/resolve-props.ts); cdk8s's `toJson()` otherwise. */
@@ -448,7 +448,7 @@ export class Topology extends ApiObject {
   /** JSON patches, kept here rather than by ApiObject, which would apply them before the typed serializer. */
   private readonly manifestPatches: JsonPatch[] = [];
 
-  /** What the library runs around the rendering (late metadata, one rendering per synth; src/rules/render-hook.ts). */
+  /** What the library runs around the rendering (late metadata, one rendering per synth; src/synth/render-hook.ts). */
   private renderHook?: (render: () => any) => any;
 
   /** How the props resolve where the library renders the object (src/common/internal/resolve-props.ts); cdk8s's `toJson()` otherwise. */

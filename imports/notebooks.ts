@@ -20,7 +20,7 @@ export class Workspace extends ApiObject {
   /** JSON patches, kept here rather than by ApiObject, which would apply them before the typed serializer. */
   private readonly manifestPatches: JsonPatch[] = [];
 
-  /** What the library runs around the rendering (late metadata, one rendering per synth; src/rules/render-hook.ts). */
+  /** What the library runs around the rendering (late metadata, one rendering per synth; src/synth/render-hook.ts). */
   private renderHook?: (render: () => any) => any;
 
   /** How the props resolve where the library renders the object (src/common/internal/resolve-props.ts); cdk8s's `toJson()` otherwise. */
@@ -105,7 +105,7 @@ export class WorkspaceKind extends ApiObject {
   /** JSON patches, kept here rather than by ApiObject, which would apply them before the typed serializer. */
   private readonly manifestPatches: JsonPatch[] = [];
 
-  /** What the library runs around the rendering (late metadata, one rendering per synth; src/rules/render-hook.ts). */
+  /** What the library runs around the rendering (late metadata, one rendering per synth; src/synth/render-hook.ts). */
   private renderHook?: (render: () => any) => any;
 
   /** How the props resolve where the library renders the object (src/common/internal/resolve-props.ts); cdk8s's `toJson()` otherwise. */

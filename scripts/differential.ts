@@ -22,7 +22,7 @@ import {
   DistributedJax, DistributedPaddle, DistributedPyTorch, DistributedXGBoost, MpiAllReduce, ParameterServerTF, TrainingJob,
 } from '../src';
 import { ruleSource } from '../src/rules/catalogue';
-import { collectFindings, KUBERNETES_RULES_CONTEXT, PathFinding } from '../src/rules/engine';
+import { collectFindings, KUBERNETES_RULES_CONTEXT, PathFinding } from '../src/synth/engine';
 import { applyRole, consistent, decorateJob, FaultEffect, Ids, jobDataFor, jobProps, JobData } from '../test/properties/job-arbitraries';
 import { jobK8sEffect, jobK8sFault, JobK8sFault, kindK8sEffect, kindK8sFault, KindK8sFault } from '../test/properties/k8s-faults';
 import { buildKind, kindData, KindData } from '../test/properties/notebook-arbitraries';

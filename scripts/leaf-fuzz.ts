@@ -35,7 +35,7 @@ import {
 } from './fuzz/leaves';
 import { UPSTREAM_EXAMPLES, UPSTREAM_EXAMPLES_V2 } from './upstream/pins';
 import { lint } from '../src/cli/lint/lint';
-import { checkRenderedDocument, collectFindings } from '../src/rules/engine';
+import { checkRenderedDocument, collectFindings } from '../src/synth/engine';
 import { l1KindFor, propsFromJson } from '../test/harness/l1-from-json';
 import { kindSchemas } from '../test/harness/schema-validator';
 

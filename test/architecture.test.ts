@@ -15,17 +15,19 @@ const LAYERS: ReadonlyArray<{ readonly layer: string; readonly folders: readonly
   // The kind table: every kind declared once, read by every layer above.
   { layer: 'kinds', folders: ['kinds'], uses: ['util'] },
   { layer: 'rules', folders: ['rules'], uses: ['util', 'kinds'] },
-  { layer: 'boundary', folders: ['boundary'], uses: ['util', 'kinds', 'rules'] },
-  { layer: 'common', folders: ['common'], uses: ['util', 'kinds', 'rules', 'boundary'] },
+  // What runs the rules at synth and reports to cdk8s: the constructs use it, lint never does.
+  { layer: 'synth', folders: ['synth'], uses: ['util', 'kinds', 'rules'] },
+  { layer: 'boundary', folders: ['boundary'], uses: ['util', 'kinds', 'rules', 'synth'] },
+  { layer: 'common', folders: ['common'], uses: ['util', 'kinds', 'rules', 'synth', 'boundary'] },
   // The three families sit side by side: none imports another.
-  { layer: 'training', folders: ['training'], uses: ['util', 'kinds', 'rules', 'boundary', 'common'] },
-  { layer: 'trainer', folders: ['trainer'], uses: ['util', 'kinds', 'rules', 'boundary', 'common'] },
-  { layer: 'notebooks', folders: ['notebooks'], uses: ['util', 'kinds', 'rules', 'boundary', 'common'] },
-  { layer: 'kueue', folders: ['kueue'], uses: ['util', 'kinds', 'rules', 'boundary', 'common'] },
+  { layer: 'training', folders: ['training'], uses: ['util', 'kinds', 'rules', 'synth', 'boundary', 'common'] },
+  { layer: 'trainer', folders: ['trainer'], uses: ['util', 'kinds', 'rules', 'synth', 'boundary', 'common'] },
+  { layer: 'notebooks', folders: ['notebooks'], uses: ['util', 'kinds', 'rules', 'synth', 'boundary', 'common'] },
+  { layer: 'kueue', folders: ['kueue'], uses: ['util', 'kinds', 'rules', 'synth', 'boundary', 'common'] },
   // Reads config values into the families' types, so it sits above them.
-  { layer: 'config', folders: ['config'], uses: ['util', 'kinds', 'rules', 'boundary', 'common', 'training', 'trainer', 'notebooks', 'kueue'] },
+  { layer: 'config', folders: ['config'], uses: ['util', 'kinds', 'rules', 'synth', 'boundary', 'common', 'training', 'trainer', 'notebooks', 'kueue'] },
   { layer: 'cli', folders: ['cli'], uses: ['util', 'kinds', 'rules'] },
-  { layer: 'entry', folders: ['index.ts'], uses: ['util', 'kinds', 'rules', 'boundary', 'common', 'training', 'trainer', 'notebooks', 'kueue', 'config'] },
+  { layer: 'entry', folders: ['index.ts'], uses: ['util', 'kinds', 'rules', 'synth', 'boundary', 'common', 'training', 'trainer', 'notebooks', 'kueue', 'config'] },
 ];
 const PUBLIC_FAMILIES = ['common', 'training', 'trainer', 'notebooks', 'kueue', 'config'];
 

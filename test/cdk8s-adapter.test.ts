@@ -1,5 +1,5 @@
 /**
- * The guard of src/rules/cdk8s-adapter.ts: every behaviour of cdk8s the adapter relies on,
+ * The guard of src/synth/cdk8s-adapter.ts: every behaviour of cdk8s the adapter relies on,
  * checked against the installed cdk8s. If an upgrade changes one, this fails by name; read the
  * adapter's comment before changing either.
  */
@@ -10,8 +10,8 @@ import { ApiObject, App, Chart, ImplicitTokenResolver, JsonPatch, Lazy, LazyReso
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { DistributedPyTorch } from '../src';
-import { aroundEachChartRender, aroundEachSynth, kubeContainer, kubeVolume, propsRenderedByDefault } from '../src/rules/cdk8s-adapter';
-import { addRenderStep } from '../src/rules/render-hook';
+import { aroundEachChartRender, aroundEachSynth, kubeContainer, kubeVolume, propsRenderedByDefault } from '../src/synth/cdk8s-adapter';
+import { addRenderStep } from '../src/synth/render-hook';
 
 const IMAGE = 'registry.example.com/train:1.0';
 

@@ -7,7 +7,7 @@ import { SchemaNode, Violation, join, violations } from '../src/rules/schema/val
 
 /**
  * The generated part of the rules inventory: every bound and CEL rule of the pinned CRDs. Each row
- * that claims the strict schema validator (`crd/schema`) covers it is broken here, alone, against
+ * that claims the strict schema validator (`library/schema`) covers it is broken here, alone, against
  * the compact schema the validator uses at synth and in `lint`, and the validator must report that
  * very problem at that very path.
  */
@@ -185,7 +185,7 @@ test('rows not judged: transition rules, status, integer formats; every other ro
     const intFormat = b.keyword === 'format' && /int(32|64)/.test(b.row.checks);
     expect({ id: b.row.id, judged: transition || status || intFormat }).toEqual({ id: b.row.id, judged: true });
   }
-  expect(bounds.filter(b => b.row.reason === undefined).every(b => b.row.rules?.join() === 'crd/schema')).toBe(true);
+  expect(bounds.filter(b => b.row.reason === undefined).every(b => b.row.rules?.join() === 'library/schema')).toBe(true);
 });
 
 describe('the two bounds the inventory found unchecked, as findings', () => {
@@ -193,7 +193,7 @@ describe('the two bounds the inventory found unchecked, as findings', () => {
 
   test('a runtime spec or template with no field set (minProperties 1)', () => {
     expect(schemaFindings(runtime({ template: {} }))).toEqual([
-      { field: 'spec.template', value: {}, allowed: 'expected at least 1 field set', rule: 'crd/schema' },
+      { field: 'spec.template', value: {}, allowed: 'expected at least 1 field set', rule: 'library/schema' },
     ]);
     expect(schemaFindings(runtime({}))?.map(f => `${f.field}: ${f.allowed}`)).toEqual([
       'spec: expected at least 1 field set',
@@ -211,7 +211,7 @@ describe('the two bounds the inventory found unchecked, as findings', () => {
       field: 'spec.runtimePatches[0].time',
       value: '2024-02-30T10:00:00Z',
       allowed: 'expected a date-time string (RFC 3339, such as 2024-01-31T12:00:00Z)',
-      rule: 'crd/schema',
+      rule: 'library/schema',
     }]);
     for (const good of ['2024-02-29T10:00:00Z', '2024-01-31t23:59:59.5+05:30']) expect(schemaFindings(job(good))).toEqual([]);
     for (const bad of ['2024-01-31', '2024-01-31T24:00:00Z', '2024-01-31T10:00:00', 'yesterday']) {

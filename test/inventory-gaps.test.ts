@@ -1,5 +1,5 @@
 import { kubernetesFindings } from '../src/rules/kubernetes';
-import { kubeflowFindings } from '../src/rules/operators';
+import { documentFindings } from '../src/rules/rule-sets';
 
 /**
  * Checks the rules inventory found upstream making and no library rule covering, now covered:
@@ -16,26 +16,26 @@ const pytorch = (specs: Record<string, unknown>, extra: Record<string, unknown> 
 });
 
 describe('training-operator pkg/webhooks/pytorch validatePyTorchReplicaSpecs and validateSpec', () => {
-  test('a Worker with replicas 0 is refused (kubeflow/replica-count)', () => {
-    expect(kubeflowFindings(pytorch({ Master: replica(1), Worker: replica(0) }))).toEqual([{
+  test('a Worker with replicas 0 is refused (training-operator/replica-count)', () => {
+    expect(documentFindings(pytorch({ Master: replica(1), Worker: replica(0) }))).toEqual([{
       field: 'spec.pytorchReplicaSpecs.Worker.replicas',
       value: 0,
       allowed: 'expected at least 1; the operator refuses a Worker written with fewer replicas (leave the Worker out instead)',
-      rule: 'kubeflow/replica-count',
+      rule: 'training-operator/replica-count',
     }]);
-    expect(kubeflowFindings(pytorch({ Master: replica(1), Worker: replica(1) }))).toEqual([]);
-    expect(kubeflowFindings(pytorch({ Master: replica(1), Worker: replica() }))).toEqual([]);
+    expect(documentFindings(pytorch({ Master: replica(1), Worker: replica(1) }))).toEqual([]);
+    expect(documentFindings(pytorch({ Master: replica(1), Worker: replica() }))).toEqual([]);
   });
 
-  test('an elastic job without a Worker is refused (kubeflow/replica-count)', () => {
+  test('an elastic job without a Worker is refused (training-operator/replica-count)', () => {
     const elastic = { elasticPolicy: { minReplicas: 1, maxReplicas: 2, rdzvBackend: 'c10d' } };
-    expect(kubeflowFindings(pytorch({}, elastic))).toEqual([{
+    expect(documentFindings(pytorch({}, elastic))).toEqual([{
       field: 'spec.pytorchReplicaSpecs.Worker',
       value: undefined,
       allowed: 'expected at least 1 for an elastic job, which runs workers only',
-      rule: 'kubeflow/replica-count',
+      rule: 'training-operator/replica-count',
     }]);
-    expect(kubeflowFindings(pytorch({ Worker: replica(2) }, elastic))).toEqual([]);
+    expect(documentFindings(pytorch({ Worker: replica(2) }, elastic))).toEqual([]);
   });
 });
 

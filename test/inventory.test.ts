@@ -59,7 +59,7 @@ test('the library.yaml rows are the rules whose source is the library\'s own', (
 });
 
 describe('the check finds each kind of bad row', () => {
-  const good: InventoryRow = { id: 'x/one', where: 'a.go f', checks: 'something', rules: ['crd/schema'], test: 'test/inventory.test.ts' };
+  const good: InventoryRow = { id: 'x/one', where: 'a.go f', checks: 'something', rules: ['library/schema'], test: 'test/inventory.test.ts' };
   // crd-schema: a source no catalogue rule has, so that only the rows' own problems show.
   const of = (rows: InventoryRow[], source: InventoryFile['source'] = 'crd-schema') => inventoryProblems([{ file: 'x.yaml', source, pinned: 'p', rows }], root);
 
@@ -85,7 +85,7 @@ describe('the check finds each kind of bad row', () => {
   test('a rule of a source with a file, cited by no row; a source without a file is not asked for', () => {
     const trainer = LINT_RULES.filter(r => r.source === 'trainer').map(r => `rule ${r.id} (source trainer) is cited by no row of the inventory`);
     expect(of([good], 'trainer')).toEqual(trainer);
-    expect(of([{ ...good, rules: ['app/multikueue-queue'] }], 'kueue')).toEqual([
+    expect(of([{ ...good, rules: ['kueue/multikueue-queue'] }], 'kueue')).toEqual([
       'rule kueue/topology (source kueue) is cited by no row of the inventory', 'rule kueue/slice-size (source kueue) is cited by no row of the inventory',
       'rule kueue/cluster-queue-resources (source kueue) is cited by no row of the inventory',
       'rule kueue/cluster-queue-flavors (source kueue) is cited by no row of the inventory',
@@ -94,10 +94,10 @@ describe('the check finds each kind of bad row', () => {
       'rule kueue/cohort-resource-groups (source kueue) is cited by no row of the inventory',
       'rule kueue/resource-flavor-taints (source kueue) is cited by no row of the inventory',
       'rule kueue/api-version-served (source kueue) is cited by no row of the inventory',
-      'rule app/kueue-queue-name (source kueue) is cited by no row of the inventory',
-      'rule app/kueue-reference (source kueue) is cited by no row of the inventory',
-      'rule app/kueue-cohort-cycle (source kueue) is cited by no row of the inventory', 'rule app/kueue-never-admitted (source kueue) is cited by no row of the inventory',
-      'rule app/kueue-trainjob-placement (source kueue) is cited by no row of the inventory',
+      'rule kueue/queue-name (source kueue) is cited by no row of the inventory',
+      'rule kueue/reference (source kueue) is cited by no row of the inventory',
+      'rule kueue/cohort-cycle (source kueue) is cited by no row of the inventory', 'rule kueue/never-admitted (source kueue) is cited by no row of the inventory',
+      'rule kueue/trainjob-placement (source kueue) is cited by no row of the inventory',
     ]);
   });
   test('a file that is not an inventory', () => {

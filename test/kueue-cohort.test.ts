@@ -114,7 +114,7 @@ describe('the Cohort construct', () => {
   });
 });
 
-describe('app/kueue-cohort-cycle: chains of parents end at a root', () => {
+describe('kueue/cohort-cycle: chains of parents end at a root', () => {
   test('a cycle, a self-parent, a cohort and a ClusterQueue leading into a cycle', () => {
     expect(synthErrors(c => {
       new Cohort(c, 'A', { metadata: { name: 'a' }, parent: Cohort.fromName('b') });
@@ -216,10 +216,10 @@ describe('lint judges v1beta1 input as it judges v1beta2', () => {
   test('the same findings, rule by rule, for the same objects in both versions', () => {
     const v1beta2 = lint(...platform('v1beta2'));
     expect(v1beta2).toEqual([
-      'Cohort org: spec.parentName is "team"; expected a parent whose chain of parents ends at a root; "org" -> "team" -> "org" is a cycle; Kueue accepts it and admits nothing through the ClusterQueues below (cohort has a cycle) [app/kueue-cohort-cycle]',
-      'Cohort team: spec.parentName is "org"; expected a parent whose chain of parents ends at a root; "team" -> "org" -> "team" is a cycle; Kueue accepts it and admits nothing through the ClusterQueues below (cohort has a cycle) [app/kueue-cohort-cycle]',
+      'Cohort org: spec.parentName is "team"; expected a parent whose chain of parents ends at a root; "org" -> "team" -> "org" is a cycle; Kueue accepts it and admits nothing through the ClusterQueues below (cohort has a cycle) [kueue/cohort-cycle]',
+      'Cohort team: spec.parentName is "org"; expected a parent whose chain of parents ends at a root; "team" -> "org" -> "team" is a cycle; Kueue accepts it and admits nothing through the ClusterQueues below (cohort has a cycle) [kueue/cohort-cycle]',
       'ClusterQueue vision: spec.resourceGroups[0].flavors[0].resources[0].lendingLimit is 16; expected at most the nominalQuota (8): a ClusterQueue lends only from its own quota [kueue/cluster-queue-quotas]',
-      'ClusterQueue vision: spec.cohortName is "team"; expected a cohort whose chain of parents ends at a root; "team" -> "org" -> "team" is a cycle, so Kueue marks the ClusterQueue inactive and admits nothing through it [app/kueue-cohort-cycle]',
+      'ClusterQueue vision: spec.cohortName is "team"; expected a cohort whose chain of parents ends at a root; "team" -> "org" -> "team" is a cycle, so Kueue marks the ClusterQueue inactive and admits nothing through it [kueue/cohort-cycle]',
     ]);
     // v1beta1 names the cohort field `cohort`: the finding on it names the field the input has.
     // The finding that v1beta1 is no longer served from Kueue v0.20 (kueue/api-version-served) is the

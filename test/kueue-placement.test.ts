@@ -1,6 +1,6 @@
 /**
- * Which flavors Kueue gives a podset (node labels, taints, topology: app/kueue-never-admitted counts
- * only those), and where a queued TrainJob's pods run (app/kueue-trainjob-placement): in lint over
+ * Which flavors Kueue gives a podset (node labels, taints, topology: kueue/never-admitted counts
+ * only those), and where a queued TrainJob's pods run (kueue/trainjob-placement): in lint over
  * plain documents, and at synth, where the TrainJob writes the one flavor's placement itself.
  */
 import { Chart, Size, Testing } from 'cdk8s';
@@ -17,8 +17,8 @@ import { AppDocument, appFindings } from '../src/rules/across-documents';
 
 const at = (docs: any[]): AppDocument[] => docs.map((doc, i) => ({ path: `d${i}`, doc }));
 const allowed = (docs: any[], rule: string) => appFindings(at(docs)).filter(f => f.finding.rule === rule).map(f => f.finding.allowed);
-const NEVER = 'app/kueue-never-admitted';
-const PLACEMENT = 'app/kueue-trainjob-placement';
+const NEVER = 'kueue/never-admitted';
+const PLACEMENT = 'kueue/trainjob-placement';
 const TAIL = '; Kueue admits a workload whole, so the job stays suspended for good';
 const GPU_LABEL = 'example.com/gpu';
 
@@ -45,7 +45,7 @@ function job(replicas: number, spec: object = {}, annotations?: object): any {
 const start = (podSet: string, pods: number) => `expected a LocalQueue whose ClusterQueue can admit the job: LocalQueue "team" leads to ClusterQueue "team-cq", where podset "${podSet}" (${pods} pods) `
   + 'requests 16 nvidia.com/gpu, 16 cpu, 64Gi memory, and ';
 
-describe('app/kueue-never-admitted counts only the flavors a podset can use', () => {
+describe('kueue/never-admitted counts only the flavors a podset can use', () => {
   test('a nodeSelector that no flavor matches: each flavor names its label', () => {
     expect(allowed([...platform({ h100: 64, a100: 64 }), job(2, { nodeSelector: { [GPU_LABEL]: 'b200' } })], NEVER)).toEqual([
       `${start('Worker', 2)}flavor "h100" has node label ${GPU_LABEL} "h100", and the pods' nodeSelector asks "b200", `
@@ -168,7 +168,7 @@ function trainJobDoc(patchSpec?: object): any {
 const DROPPED = 'Kueue v0.15.2 writes them into spec.podTemplateOverrides, which Trainer v2.3.0\'s TrainJob does not have (the API server drops it)';
 const H100_TOLERATION = { key: GPU_LABEL, operator: 'Equal', value: 'h100', effect: 'NoSchedule' };
 
-describe('app/kueue-trainjob-placement', () => {
+describe('kueue/trainjob-placement', () => {
   test('one flavor can take the pods: the runtime and the patches together must carry its node labels and tolerations', () => {
     expect(allowed([...platform({ h100: 64 }), runtimeDoc(), trainJobDoc()], PLACEMENT)).toEqual([
       'expected the pods of the replicated job "node" to carry the placement of flavor "h100", the one Kueue can give them in ClusterQueue "team-cq": '
@@ -237,10 +237,10 @@ describe('app/kueue-trainjob-placement', () => {
     builtin.spec.trainer.resourcesPerNode = { limits: { [GPU]: 8 } };
     const docs = [...platform({ h100: 64 }), builtin];
     const result = runCli(['lint', '-'], docs.map(d => yaml.dump(d)).join('---\n'));
-    expect(result.stdout.split('\n').filter(l => l.includes('[app/'))).toEqual([
+    expect(result.stdout.split('\n').filter(l => l.includes('[kueue/trainjob-placement]'))).toEqual([
       '<stdin>:53:5: TrainJob ml/train: metadata.labels["kueue.x-k8s.io/queue-name"] is "team"; expected the pods of the replicated job "node" to carry the placement of flavor "h100", '
         + `the one Kueue can give them in ClusterQueue "team-cq": nodeSelector ${GPU_LABEL}: "h100", toleration ${GPU_LABEL}=h100:NoSchedule in a runtime patch (or the runtime's pod template); `
-        + `${DROPPED}, so without it the pods run on any node while Kueue holds that flavor's quota [app/kueue-trainjob-placement]`,
+        + `${DROPPED}, so without it the pods run on any node while Kueue holds that flavor's quota [kueue/trainjob-placement]`,
     ]);
     expect(result.status).toBe(1);
   });

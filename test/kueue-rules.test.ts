@@ -68,7 +68,7 @@ describe('ClusterQueue', () => {
 
   test('the namespace selector is a Kubernetes label selector', () => {
     expect(lint(clusterQueue({ namespaceSelector: { matchExpressions: [{ key: 'team', operator: 'In' }] }, resourceGroups: [] }))).toEqual([
-      'ClusterQueue vision: spec.namespaceSelector.matchExpressions[0].values is not set; expected at least one value when operator is "In" [k8s/label-selector]',
+      'ClusterQueue vision: spec.namespaceSelector.matchExpressions[0].values is not set; expected at least one value when operator is "In" [kubernetes/label-selector]',
     ]);
   });
 
@@ -88,13 +88,13 @@ describe('ClusterQueue', () => {
 describe('ResourceFlavor', () => {
   test('node labels are labels, tolerations are pod tolerations', () => {
     expect(lint(flavor({ nodeLabels: { 'example.com/gpu': 'a 100' }, tolerations: [{ key: 'example.com/gpu', operator: 'Exists', value: 'a100' }] }))).toEqual([
-      'ResourceFlavor a100: spec.tolerations is [{"key":"example.com/gpu","operator":"Exists","value":"a100"}]; expected a value the CRD\'s validation rule accepts: a value must be empty when \'operator\' is \'Exists\' (x-kubernetes-validations: self.all(x, has(x.operator) && x.operator == \'Exists\' ? !has(x.value) : true)) [crd/schema]',
-      'ResourceFlavor a100: spec.nodeLabels["example.com/gpu"] is "a 100"; expected a label value: empty, or at most 63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit [k8s/label-value]',
-      'ResourceFlavor a100: spec.tolerations[0].value is "a100"; expected no value when operator is "Exists" (it matches any value) [k8s/toleration-value]',
+      'ResourceFlavor a100: spec.tolerations is [{"key":"example.com/gpu","operator":"Exists","value":"a100"}]; expected a value the CRD\'s validation rule accepts: a value must be empty when \'operator\' is \'Exists\' (x-kubernetes-validations: self.all(x, has(x.operator) && x.operator == \'Exists\' ? !has(x.value) : true)) [library/schema]',
+      'ResourceFlavor a100: spec.nodeLabels["example.com/gpu"] is "a 100"; expected a label value: empty, or at most 63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit [kubernetes/label-value]',
+      'ResourceFlavor a100: spec.tolerations[0].value is "a100"; expected no value when operator is "Exists" (it matches any value) [kubernetes/toleration-value]',
     ]);
   });
 
-  test('every toleration mistake and a node label key, as Kubernetes judges them (k8s/label-key, k8s/toleration-*)', () => {
+  test('every toleration mistake and a node label key, as Kubernetes judges them (kubernetes/label-key, k8s/toleration-*)', () => {
     expect(findings(checkResourceFlavor, flavor({
       nodeLabels: { 'bad key': 'a100' },
       tolerations: [
@@ -104,11 +104,11 @@ describe('ResourceFlavor', () => {
         { key: 'gpu', operator: 'Exists', effect: 'NoSchedule', tolerationSeconds: 60 },
       ],
     }))).toEqual([
-      'spec.nodeLabels["bad key"] is "bad key"; expected a label key: an optional DNS subdomain prefix and "/", then at most 63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit [k8s/label-key]',
-      'spec.tolerations[0].key is "bad key"; expected a taint key: an optional DNS subdomain prefix and "/", then at most 63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit [k8s/toleration-key]',
-      'spec.tolerations[1].operator is "Matches"; expected "Equal" or "Exists" [k8s/toleration-operator]',
-      'spec.tolerations[2].effect is "Sometimes"; expected "NoSchedule", "PreferNoSchedule", "NoExecute", or empty for all effects [k8s/toleration-effect]',
-      'spec.tolerations[3].tolerationSeconds is 60; expected not set unless effect is "NoExecute" [k8s/toleration-seconds]',
+      'spec.nodeLabels["bad key"] is "bad key"; expected a label key: an optional DNS subdomain prefix and "/", then at most 63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit [kubernetes/label-key]',
+      'spec.tolerations[0].key is "bad key"; expected a taint key: an optional DNS subdomain prefix and "/", then at most 63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit [kubernetes/toleration-key]',
+      'spec.tolerations[1].operator is "Matches"; expected "Equal" or "Exists" [kubernetes/toleration-operator]',
+      'spec.tolerations[2].effect is "Sometimes"; expected "NoSchedule", "PreferNoSchedule", "NoExecute", or empty for all effects [kubernetes/toleration-effect]',
+      'spec.tolerations[3].tolerationSeconds is 60; expected not set unless effect is "NoExecute" [kubernetes/toleration-seconds]',
     ]);
   });
 

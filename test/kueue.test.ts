@@ -312,7 +312,7 @@ describe('Kueue\'s webhook checks: the same message at synth and in lint', () =>
     ));
   });
 
-  test('k8s/int32: a priority value beyond 32 bits (the CRD\'s format, which the API server leaves to the decoder)', () => {
+  test('kubernetes/int32: a priority value beyond 32 bits (the CRD\'s format, which the API server leaves to the decoder)', () => {
     expect(synthErrors(c => new WorkloadPriorityClass(c, 'P', { value: 2 ** 31 })))
       .toBe(report('[test/P] value is 2147483648; expected a whole number from -2147483648 to 2147483647 (int32)'));
   });

@@ -50,7 +50,7 @@ test('an unknown field is a finding with its document path, value and rule', () 
     field: `${WORKER}.template.spec.containers[0].foo`,
     value: 1,
     allowed: 'expected only fields the pinned CRD declares',
-    rule: 'crd/schema',
+    rule: 'library/schema',
   }]);
   expect(messages(findings)).toEqual([`${WORKER}.template.spec.containers[0].foo is 1; expected only fields the pinned CRD declares`]);
 });

@@ -97,7 +97,7 @@ describe('documents', () => {
   test('a mutated document is what lint judges: port 65536 is refused, 65535 accepted', () => {
     const base = materialize(seed, leaf('spec.pytorchReplicaSpecs.*.template.spec.containers[].ports[].containerPort'))!;
     const rules = (value: number) => lint([{ file: 'f.yaml', line: 1, doc: setAt(base.doc, base.concrete, value) }]).findings.map(f => `${f.field} ${f.rule}`);
-    expect(rules(65536)).toEqual(['spec.pytorchReplicaSpecs.Master.template.spec.containers[pytorch].ports[0].containerPort k8s/port-number']);
+    expect(rules(65536)).toEqual(['spec.pytorchReplicaSpecs.Master.template.spec.containers[pytorch].ports[0].containerPort kubernetes/port-number']);
     expect(rules(65535)).toEqual([]);
   });
 });

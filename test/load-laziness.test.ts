@@ -25,7 +25,8 @@ function loadedAfter(code: string): string[] {
 /** Modules that only a synth, a first construct or the CLI needs. */
 const DEFERRED = [
   /^src\/rules\/kubernetes\/(?!names$|replica-keys$|mount-point$)/,
-  /^src\/rules\/(across-documents|app-document|operators)$/,
+  /^src\/rules\/(across-documents|app-document|rule-sets|catalogue|document-index)$/,
+  /^src\/rules\/(jobset|library)\//,
   /^src\/rules\/trainer\/(?!names$|runtime-lookup$)/,
   /^src\/rules\/training-operator\/(?!training-kinds$|replica-count-texts$)/,
   /^src\/rules\/notebooks\/(?!option-ids$)/,
@@ -65,7 +66,7 @@ test('a synth loads the rules, the checks and the renderers it needs', () => {
     app.synthYaml();
   `);
   expect(deferred(modules)).toEqual(expect.arrayContaining([
-    'src/rules/kubernetes/index', 'src/rules/across-documents', 'src/rules/schema/index',
+    'src/rules/kubernetes/index', 'src/rules/rule-sets', 'src/rules/schema/index',
     'src/boundary/check', 'src/rules/training-operator/mpi-processes', 'src/notebooks/internal/workspace-kind-render',
   ]));
   expect(modules.filter(m => m.startsWith('src/cli/'))).toEqual([]);

@@ -197,7 +197,7 @@ describe('validation', () => {
 
   test('a launcher command whose -np exceeds the slots fails at synth time, in every spelling', () => {
     const gpus = { workers: 2, resources: { accelerator: Accelerator.nvidia(2) } };
-    // The document rule kubeflow/mpi-np, at the launcher's container, naming the prop that set it.
+    // The document rule training-operator/mpi-np, at the launcher's container, naming the prop that set it.
     const COMMAND = `${LAUNCHER}.command (launcherCommand)`;
     const tooMany = (field: string, value: string, max = 4, hosts = '2 workers', slots = 2) => 'Validation failed with the following errors:\n' +
       `  [test/job] ${field} is "${value}"; expected at most ${max} processes (${hosts} x ${slots} slotsPerWorker); mpirun cannot start more processes than the hostfile has slots (add --oversubscribe if that is meant)`;

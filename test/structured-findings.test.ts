@@ -71,7 +71,7 @@ describe('lint: the rules across documents name the other document by its label,
     const result = runCli(['lint', '-'], yaml.dump(list, { lineWidth: -1 }));
     expect(result.stdout.split('\n')).toEqual([
       '<stdin>:99:7: PyTorchJob training/resnet: metadata.name is "resnet"; expected a name no other PyTorchJob in namespace "training" has '
-        + '(<stdin>:1 is also PyTorchJob "resnet", and one would replace the other) [app/duplicate-object]',
+        + '(<stdin>:1 is also PyTorchJob "resnet", and one would replace the other) [kubernetes/duplicate-object]',
       '2 documents checked; 1 finding',
       '',
     ]);

@@ -97,7 +97,7 @@ describe('a rule of Trainer v2.4.0 and later (trainer/prte-env) at synth', () =>
     expect(errors((_app, chart) => build(chart), { [TARGET]: 'trainer=v2.3' })).toEqual([]);
   });
 
-  test('a strict form only the versions before v2.4.0 need (app/mpi-node-image) goes with a target of v2.4', () => {
+  test('a strict form only the versions before v2.4.0 need (trainer/mpi-node-image) goes with a target of v2.4', () => {
     const imageJob = (scope: Construct) => mpiJob(scope, { image: 'team/mpi:2' });
     expect(errors((_app, chart) => imageJob(chart))).toEqual([NODE_IMAGE]);
     expect(errors((_app, chart) => imageJob(chart), { [TARGET]: 'trainer=v2.3' })).toEqual([NODE_IMAGE]);

@@ -482,7 +482,7 @@ describe('cross-field checks at synth time, as the notebooks webhook does them',
       k.mount('/dev/shm', kplus.Volume.fromEmptyDir(k, 'shm2', 'shm2'));
       k.mount('/cache', kplus.Volume.fromEmptyDir(k, 'dshm', 'dshm'));
     }))).toBe(report(
-      // Both are the rendered document's: the Kubernetes rule (k8s/mount-path-unique), then the notebooks one (kubeflow/home-mount).
+      // Both are the rendered document's: the Kubernetes rule (kubernetes/mount-path-unique), then the notebooks one (notebooks/home-mount).
       'spec.podTemplate.extraVolumeMounts[2].mountPath is "/dev/shm"; expected a mount path no other mount of the container uses ("/data", "/data/" and "data" are the same path)',
       'spec.podTemplate.extraVolumeMounts[1].mountPath is "/home/jovyan/"; expected a path no other mount uses; the home volume is mounted there',
       'volumes is "dshm"; expected each volume name to stand for one volume; it stands for emptyDir {"medium":"Memory","sizeLimit":"1024Mi"} and emptyDir {}: give one of them another name',

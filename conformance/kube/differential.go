@@ -17,10 +17,10 @@ import (
 // start after the API server accepted it, and rules across objects. A rejected case whose findings
 // are all of these rules is reported (its verdicts are listed) but not held to agreement.
 var beyondObjectValidation = map[string]string{
-	"k8s/mount-path-unique": "the API server compares paths as written; the kubelet makes data, /data and /data/ one mount point",
-	"k8s/working-dir":       "the API server accepts any working directory; the kubelet passes it on and runc refuses a relative one",
-	"k8s/run-as-non-root":   "the kubelet refuses runAsNonRoot with uid 0 at start (verifyRunAsNonRoot)",
-	"k8s/capability-name":   "the API server accepts any capability name; CRI-O refuses an unknown one (or one written with CAP_) and runc ignores it",
+	"kubernetes/mount-path-unique": "the API server compares paths as written; the kubelet makes data, /data and /data/ one mount point",
+	"kubernetes/working-dir":       "the API server accepts any working directory; the kubelet passes it on and runc refuses a relative one",
+	"kubernetes/run-as-non-root":   "the kubelet refuses runAsNonRoot with uid 0 at start (verifyRunAsNonRoot)",
+	"kubernetes/capability-name":   "the API server accepts any capability name; CRI-O refuses an unknown one (or one written with CAP_) and runc ignores it",
 }
 
 // beyondRule says whether a rule is one no single-object validator can confirm: the list above

@@ -16,7 +16,7 @@ import { MODULES } from '../l1/generate';
 /** The test that breaks every covered row of this part. */
 export const CRD_SCHEMA_TEST = 'test/inventory-crd-schema.test.ts';
 /** The rule that covers the validator's rows. */
-const SCHEMA_RULE = 'crd/schema';
+const SCHEMA_RULE = 'library/schema';
 
 /** Where a row came from, kept beside the row for the generated test (not written to the inventory). */
 export interface CrdBound {
@@ -47,7 +47,7 @@ const STATUS_REASON = 'under status, which the API server discards on create (st
 const TRANSITION_REASON = 'a transition rule (oldSelf): it judges an update against the stored object, not an object a repository holds';
 // apiextensions-apiserver StripUnsupportedFormatsPostProcessorForVersion blanks every format outside
 // its list (string formats such as datetime); int32 and int64 are not on it.
-const INT_FORMAT_REASON = 'not checked by the API server: it blanks the int32 and int64 formats of a custom resource schema before validating (only string formats such as date-time are kept); an overflow fails later, when the operator decodes the object, which the Kubernetes rows k8s/int32 and k8s/int64 cover';
+const INT_FORMAT_REASON = 'not checked by the API server: it blanks the int32 and int64 formats of a custom resource schema before validating (only string formats such as date-time are kept); an overflow fails later, when the operator decodes the object, which the Kubernetes rows kubernetes/int32 and kubernetes/int64 cover';
 
 /** Every pinned CRD file. */
 export function crdFiles(root: string): CrdFile[] {

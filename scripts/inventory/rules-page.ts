@@ -3,6 +3,9 @@
  * reviewed rows) and docs/rules-crd-schema.md (the generated CRD rows, counted per CRD).
  */
 import { INVENTORY_SOURCES, InventoryFile, InventoryRow, isCovered, loadInventory } from './model';
+import { IGNORE_RULE_PREFIX, ignoreRuleKey } from '../../src/rules/library/ignore-rule';
+import { RULE_SETS } from '../../src/rules/rule-sets';
+import { versionsText } from '../../src/rules/target';
 
 const TITLES: Record<string, string> = {
   'kubernetes': 'Kubernetes 1.34.4',
@@ -75,6 +78,7 @@ function mainPage(files: readonly InventoryFile[]): string {
   out.push(gaps.length === 0
     ? 'Of the rows not judged, none is a gap (judgeable, no rule yet): each gives its reason.'
     : `Of the rows not judged, ${gaps.length} are gaps (judgeable, no rule yet): ${gaps.map(r => code(r.id)).join(', ')}.`, '');
+  out.push(...rulesSection(), ...silencingSection(), ...renamedSection());
   for (const s of sources) {
     out.push(`<a id="${s.source}"></a>`, '', `## ${TITLES[s.source]}`, '');
     if (s.source === 'crd-schema') {
@@ -99,7 +103,7 @@ function crdPage(files: readonly InventoryFile[]): string {
     '',
     'Every bound (length, count, range, pattern, enum, format, property count, required field, list keys) and',
     'every CEL rule of the pinned CRDs in `upstream/crds`, with its schema path (`[]` a list item, `.*` a map',
-    'value). Covered rows are judged by the library\'s strict schema validator (rule `crd/schema`) at synth and',
+    'value). Covered rows are judged by the library\'s strict schema validator (rule `library/schema`) at synth and',
     'in `lint`; `test/inventory-crd-schema.test.ts` breaks each one alone and asserts the validator\'s finding at',
     'that path. Back to the [rules inventory](rules.md).',
     '',
@@ -125,4 +129,79 @@ function crdPage(files: readonly InventoryFile[]): string {
     out.push('', '</details>', '');
   }
   return out.join('\n');
+}
+
+/** Every rule by source, from the rule sets (src/rules/rule-sets.ts): the anchor each rule's `anchor` points at. */
+function rulesSection(): string[] {
+  const out = [
+    '<a id="rules"></a>', '', '## Every rule', '',
+    'The rules of `cdk8s-kubeflow rules`, by source (the group `lint --rules-off` and the context key',
+    '`cdk8s-kubeflow/rules/<source>` switch), from the rule sets in `src/rules/<source>/rule-set.ts`. An',
+    '`error` makes `lint` exit with 1; a `warning` alone does not (a synth fails on either).', '',
+  ];
+  for (const set of RULE_SETS) {
+    out.push(`### ${set.title} (\`${set.source}\`)`, '', '| rule | severity | requires | versions |', '| --- | --- | --- | --- |');
+    for (const r of set.rules) {
+      const anchor = r.anchor.slice(r.anchor.indexOf('#') + 1);
+      out.push(`| <a id="${anchor}"></a>${code(r.id)} | ${r.severity} | ${cell(r.description)} | ${r.versions ? cell(versionsText(r.versions)) : 'all'} |`);
+    }
+    out.push('');
+  }
+  return out;
+}
+
+function silencingSection(): string[] {
+  const key = ignoreRuleKey('kubernetes/run-as-non-root');
+  return [
+    '<a id="silencing"></a>', '', '## Silencing a rule on one object', '',
+    `An object silences one rule with an annotation \`${IGNORE_RULE_PREFIX}<source>.<name>\` (the rule id with`,
+    'its "/" written as ".") whose value says why the rule does not apply. The synth engine and `lint` drop',
+    'that rule\'s findings on that object (its other rules still apply), and `lint` lists every rule silenced,',
+    'with the object and the reason, in its text, JSON and GitHub output, so a silenced rule is never invisible.',
+    'An annotation without a reason, or that names no rule, silences nothing and is a finding of',
+    '`library/ignore-rule`.', '',
+    '```yaml',
+    'metadata:',
+    '  annotations:',
+    `    ${key}: "the image must run as root; the namespace admits it"`,
+    '```', '',
+    'In a cdk8s app, on any construct of the library: `job.addAnnotation(\'' + key + '\', \'the image must run as root; the namespace admits it\')`.',
+    '',
+  ];
+}
+
+/** The ids before every rule's id started with its source, for scripts that keyed on them. */
+const RENAMED: ReadonlyArray<readonly [string, string]> = [
+  ['k8s/<name>', 'kubernetes/<name>'],
+  ['kubeflow/<name> (Training Operator v1 rules)', 'training-operator/<name>'],
+  ['kubeflow/<name> (Notebooks v2 rules: option-default, option-redirect, image-port, activity-probe, activity-rules, home-mount, filter-rules, workspace-kind-template, workspace-option)', 'notebooks/<name>'],
+  ['app/duplicate-object', 'kubernetes/duplicate-object'],
+  ['app/claim-namespace', 'kubernetes/claim-namespace'],
+  ['app/pod-name-collision', 'training-operator/pod-name-collision'],
+  ['app/trainjob-runtime', 'trainer/trainjob-runtime'],
+  ['app/trainjob-reach', 'trainer/trainjob-reach'],
+  ['app/mpi-launcher-image', 'trainer/mpi-launcher-image'],
+  ['app/mpi-node-image', 'trainer/mpi-node-image'],
+  ['app/jobset-pod-name', 'jobset/pod-name'],
+  ['app/jobset-coordinator', 'jobset/coordinator-index'],
+  ['app/jobset-claim-name', 'jobset/claim-name'],
+  ['app/multikueue-queue', 'kueue/multikueue-queue'],
+  ['app/kueue-queue-name', 'kueue/queue-name'],
+  ['app/kueue-reference', 'kueue/reference'],
+  ['app/kueue-cohort-cycle', 'kueue/cohort-cycle'],
+  ['app/kueue-never-admitted', 'kueue/never-admitted'],
+  ['app/kueue-trainjob-placement', 'kueue/trainjob-placement'],
+  ['kai/topology', 'library/kai-topology'],
+  ['crd/schema', 'library/schema'],
+  ['yaml/syntax', 'library/yaml-syntax'],
+];
+
+function renamedSection(): string[] {
+  return [
+    '<a id="renamed"></a>', '', '## Renamed rule ids', '',
+    'Every rule id starts with its source since issue 40; a script that keyed on an older id reads it here.', '',
+    '| before | now |', '| --- | --- |',
+    ...RENAMED.map(([before, now]) => `| ${cell(before.startsWith('k8s') || before.startsWith('kubeflow') ? before : code(before))} | ${code(now)} |`),
+    '',
+  ];
 }

@@ -133,7 +133,7 @@ function emitClass(code: any, name: string, kind: CrdKind, specRequired: boolean
   code.line('/** JSON patches, kept here rather than by ApiObject, which would apply them before the typed serializer. */');
   code.line('private readonly manifestPatches: JsonPatch[] = [];');
   code.line();
-  code.line('/** What the library runs around the rendering (late metadata, one rendering per synth; src/rules/render-hook.ts). */');
+  code.line('/** What the library runs around the rendering (late metadata, one rendering per synth; src/synth/render-hook.ts). */');
   code.line('private renderHook?: (render: () => any) => any;');
   code.line();
   code.line('/** How the props resolve where the library renders the object (src/common/internal/resolve-props.ts); cdk8s\'s `toJson()` otherwise. */');

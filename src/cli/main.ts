@@ -8,7 +8,7 @@
  *   cdk8s-kubeflow --help | --version;  cdk8s-kubeflow COMMAND --help
  *
  * PATH is a YAML file, a folder (searched recursively for *.yaml and *.yml) or `-` for standard
- * input. Exit status (EXIT): 0 when all is well, 1 when lint found something (or a plan input is
+ * input. Exit status (EXIT): 0 when all is well, 1 when lint found an error (or a plan input is
  * not YAML, or a job of the plan can never be admitted), 2 for a usage error, 3 for an internal error (the command itself failed: a CI step
  * must not read that as "the manifests have findings"). The help is printed on standard output
  * with status 0; on a usage error, on standard error with status 2.

@@ -7,7 +7,7 @@ import { mergeNetworking, networkingFindings } from './internal/networking';
 import { nodeHealthFindings } from './internal/node-health';
 import { PodSecurity } from './security';
 import { TargetVersions } from './target';
-import { fail, failAtSynth, raiseFirst } from '../rules/report';
+import { fail, failAtSynth, raiseFirst } from '../synth/report';
 import { TargetError, targetFromValue, targetWindow } from '../rules/target';
 
 /** What a platform team sets once for every workload below a scope. */

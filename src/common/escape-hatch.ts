@@ -1,5 +1,5 @@
 import { ApiObject } from 'cdk8s';
-import { allowField } from '../rules/allowed-fields';
+import { allowField } from '../synth/allowed-fields';
 import { userError } from '../util/user-error';
 
 /**

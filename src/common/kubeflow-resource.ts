@@ -2,16 +2,16 @@ import { ApiObject, ApiObjectMetadataDefinition } from 'cdk8s';
 import { Construct } from 'constructs';
 import { PlatformDefaults, PlatformDefaultsProps } from './defaults';
 import { PodSecurity } from './security';
-import { addLateMetadata, LateMetadata, omitNamespace } from '../rules/render-hook';
+import { addLateMetadata, LateMetadata, omitNamespace } from '../synth/render-hook';
 import { propForField } from './internal/prop-fields';
 import { resolvePropsInOneWalk } from './internal/resolve-props';
 import { setOnce } from './internal/set-once';
 import { targetWindowOf } from './internal/target';
 import { checkedPropsOf } from '../boundary/checked-props';
 import { checkConstructor } from '../boundary/constructor-checks';
-import { checkRenderedDocument, PropOf } from '../rules/engine';
+import { checkRenderedDocument, PropOf } from '../synth/engine';
 import { Finding } from '../rules/finding';
-import { failAtSynth } from '../rules/report';
+import { failAtSynth } from '../synth/report';
 
 /**
  * The base of the library's top-level constructs (the v1 training jobs, TrainJob, the training

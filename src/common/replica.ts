@@ -16,14 +16,14 @@ import { roleProp } from './internal/prop-fields';
 import { presetSecurity, userSecurity } from './internal/security-contexts';
 import { envToAdd, setOnce } from './internal/set-once';
 import { Finding, finding } from '../rules/finding';
-import { addCheck, countFinding, failAtSynth, raise, raiseFirst } from '../rules/report';
+import { addCheck, countFinding, failAtSynth, raise, raiseFirst } from '../synth/report';
 import { sameVolume, volumeNameFindings, volumesByName } from './internal/volumes';
 import { Resources } from './resources';
 import { RestartPolicy } from './run-policy';
 import { PodSecurity } from './security';
 import { Topology } from './topology';
 import { checkedPropsOf } from '../boundary/checked-props';
-import { kubeContainer, kubeVolume } from '../rules/cdk8s-adapter';
+import { kubeContainer, kubeVolume } from '../synth/cdk8s-adapter';
 
 /** What can be set for every replica type of a job, or for one of them. */
 export interface ReplicaOptions {
@@ -583,12 +583,12 @@ export class ReplicaGroup extends Construct {
     const errors: Finding[] = [];
     const counted = this.countRuleFinding(this._replicas);
     if (counted) errors.push(counted);
-    // Container names and mount paths are the rule layer's (k8s/container-name-unique,
-    // k8s/mount-path-unique); two volumes of one name can only be seen here, before the pod lists
+    // Container names and mount paths are the rule layer's (kubernetes/container-name-unique,
+    // kubernetes/mount-path-unique); two volumes of one name can only be seen here, before the pod lists
     // each name once.
     errors.push(...volumeNameFindings(this.allVolumes()));
     // A podRestartPolicy the operator would overwrite is the document rule's
-    // (kubeflow/pod-restart-policy), which reads it in the rendered template.
+    // (training-operator/pod-restart-policy), which reads it in the rendered template.
     return errors;
   }
 }

@@ -29,7 +29,7 @@ export interface CohortProps {
   /**
    * The parent cohort (`spec.parentName`): the cohort borrows from and lends to its parent's tree.
    * A `Cohort` of this app is written before this one. The chain of parents must end: a cycle leaves
-   * every ClusterQueue below it inactive (the `app/kueue-cohort-cycle` rule refuses one).
+   * every ClusterQueue below it inactive (the `kueue/cohort-cycle` rule refuses one).
    * @default - none: the cohort is the root of its tree
    */
   readonly parent?: ICohort;

@@ -17,10 +17,10 @@ import { envToAdd } from '../common/internal/set-once';
 import { volumeNameFindings } from '../common/internal/volumes';
 import { KubeflowResource } from '../common/kubeflow-resource';
 import { PodSecurity } from '../common/security';
-import { kubeVolume } from '../rules/cdk8s-adapter';
+import { kubeVolume } from '../synth/cdk8s-adapter';
 import { Finding, finding } from '../rules/finding';
-import { checkLength, fail, failAtSynth, raiseFirst } from '../rules/report';
 import { restrictedPodFindings } from '../rules/restricted';
+import { checkLength, fail, failAtSynth, raiseFirst } from '../synth/report';
 import { dropUndefined, listOf, mergeMaps } from '../util/collections';
 import { lazy } from '../util/lazy';
 
@@ -543,18 +543,18 @@ export class WorkspaceKind extends KubeflowResource implements IWorkspaceKind {
 
   private validateKind(): Finding[] {
     const errors: Finding[] = [];
-    // The name's format is the rule layer's (k8s/object-name).
+    // The name's format is the rule layer's (kubernetes/object-name).
     const portIds = this.portIds;
     if (portIds.length === 0) errors.push(finding('ports', [], 'expected at least one port definition (addPort); image options refer to them'));
     if (this.images.ids.length === 0) errors.push(finding('imageConfig', [], 'expected at least one image option (addImageConfig)'));
     if (this.pods.ids.length === 0) errors.push(finding('podConfig', [], 'expected at least one pod-config option (addPodConfig)'));
 
     // Image ports the kind does not declare, defaults and redirects that name no option, and
-    // redirect cycles are the document rules' (kubeflow/image-port, kubeflow/option-default,
-    // kubeflow/option-redirect).
+    // redirect cycles are the document rules' (notebooks/image-port, notebooks/option-default,
+    // notebooks/option-redirect).
 
     // The probe's port, pausing rules without a probe and a catch-all rule before others are the
-    // document rules' (kubeflow/activity-probe, kubeflow/activity-rules), which the engine runs on
+    // document rules' (notebooks/activity-probe, notebooks/activity-rules), which the engine runs on
     // the rendered kind at synth: one message for the construct and lint.
 
     for (const [variable, value] of this.env) {
@@ -566,8 +566,8 @@ export class WorkspaceKind extends KubeflowResource implements IWorkspaceKind {
       }
     }
 
-    // An extra mount at the home path (which the controller skips) is kubeflow/home-mount's; two
-    // extra mounts at one path are k8s/mount-path-unique's.
+    // An extra mount at the home path (which the controller skips) is notebooks/home-mount's; two
+    // extra mounts at one path are kubernetes/mount-path-unique's.
     errors.push(...volumeNameFindings(this.mounts.map(m => m.volume)));
     // Explicit contexts replace the preset's, so under RESTRICTED they must meet the standard
     // themselves; the workspace container is the one whose context the kind sets.

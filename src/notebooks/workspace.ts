@@ -8,7 +8,7 @@ import { checkMountPath, normalPath } from '../common/internal/paths';
 import { KubeflowResource } from '../common/kubeflow-resource';
 import { Finding, finding } from '../rules/finding';
 import { optionIdLengthFinding, unknownOptionFinding } from '../rules/notebooks/option-ids';
-import { checkLength, fail, raise, raiseFirst } from '../rules/report';
+import { checkLength, fail, raise, raiseFirst } from '../synth/report';
 import { dropUndefined, mergeMaps } from '../util/collections';
 
 /** A PersistentVolumeClaim the construct creates for a workspace. */
@@ -366,8 +366,8 @@ export class Workspace extends KubeflowResource {
 
   private validateWorkspace(): Finding[] {
     const errors: Finding[] = [];
-    // The name's format is the rule layer's (k8s/object-name), as is a claim of this app in another
-    // namespace (app/claim-namespace).
+    // The name's format is the rule layer's (kubernetes/object-name), as is a claim of this app in another
+    // namespace (kubernetes/claim-namespace).
     if (!isSubdomain(this.kind.name)) errors.push(finding('kind', this.kind.name, `expected the name of a WorkspaceKind, ${DNS_SUBDOMAIN_TEXT}`));
 
     const kind = this.kind instanceof WorkspaceKind ? this.kind : undefined;

@@ -15,7 +15,7 @@ export interface Finding {
   readonly value: unknown;
   /** What is allowed, starting with `expected` (lower case, actionable). */
   readonly allowed: string;
-  /** The id of the rule that found it, such as `k8s/label-value`; undefined for construct checks. */
+  /** The id of the rule that found it, such as `kubernetes/label-value`; undefined for construct checks. */
   readonly rule?: string;
 }
 

@@ -4,27 +4,24 @@ import type { RuleVersions } from './target';
 export type { RuleVersions } from './target';
 
 /**
- * Whose rule it is: the component that refuses (or mishandles) what the rule finds. Rules are
- * grouped by it in `cdk8s-kubeflow rules`, and each group can be switched off on its own (see
- * rule-switches.ts), so that, say, the Kubernetes rules can be compared with Kubernetes' own
- * validation while the operators' rules stay on.
+ * Whose rule it is: the component that refuses (or mishandles) what the rule finds. Each source
+ * folder of src/rules exports one rule set (rule-set.ts); `cdk8s-kubeflow rules` groups the rules
+ * by it, and each group can be switched off on its own (src/synth/rule-switches.ts), so that, say,
+ * the Kubernetes rules can be compared with Kubernetes' own validation while the operators' rules
+ * stay on. The ids of a source's rules start with `<source>/`.
  */
 export type RuleSource = 'kubernetes' | 'jobset' | 'trainer' | 'training-operator' | 'notebooks' | 'kueue' | 'library';
 
-/** The sources, in the order `cdk8s-kubeflow rules` lists them, with the name people know them by. */
-export const RULE_SOURCES: ReadonlyArray<{ readonly source: RuleSource; readonly title: string }> = [
-  { source: 'kubernetes', title: 'Kubernetes (API server, Pod Security admission, kubelet and container runtime)' },
-  { source: 'jobset', title: 'JobSet (webhook and controller)' },
-  { source: 'trainer', title: 'Kubeflow Trainer v2 (webhooks and runtime plugins)' },
-  { source: 'training-operator', title: 'Kubeflow Training Operator v1 (webhooks and controllers)' },
-  { source: 'notebooks', title: 'Kubeflow Notebooks v2 (webhooks)' },
-  { source: 'kueue', title: 'Kueue' },
-  { source: 'library', title: 'cdk8s-kubeflow\'s own (the YAML reader; the CRD schema, strictly)' },
-];
+/**
+ * How bad a finding of the rule is. An `error` is refused (or mishandled) by the component the
+ * rule mirrors; a `warning` is worth a look but works. `lint` exits with 1 only for errors, and a
+ * synth fails on either (cdk8s validations have no warnings).
+ */
+export type RuleSeverity = 'error' | 'warning';
 
 /** What every rule is, as data: for counting per source and family, for docs, and for findings to cite. */
 export interface RuleInfo {
-  /** A stable id such as `k8s/label-key`; every finding of the rule carries it. */
+  /** A stable id, `<source>/<name>` such as `kubernetes/label-key`; every finding of the rule carries it. */
   readonly id: string;
   /** The component whose behaviour the rule mirrors; the group the rule is listed and switched in. */
   readonly source: RuleSource;
@@ -32,6 +29,12 @@ export interface RuleInfo {
   readonly family: string;
   /** The upstream function or behaviour the rule mirrors. */
   readonly upstream: string;
+  /** What the rule requires, in one line (`cdk8s-kubeflow rules` and docs/rules.md print it). */
+  readonly description: string;
+  /** Whether a finding of the rule is an error or a warning (lint's exit status follows it). */
+  readonly severity: RuleSeverity;
+  /** Where the rule is described: `docs/rules.md#rule-<source>-<name>`. */
+  readonly anchor: string;
   /**
    * The upstream versions the rule applies to (rules of behaviour one version added or changed):
    * its findings are kept only where the target's window meets them (target.ts). Unversioned rules
@@ -40,25 +43,55 @@ export interface RuleInfo {
   readonly versions?: RuleVersions;
 }
 
+/** What a rule may add to its source, id, family, upstream and description. */
+export interface RuleOptions {
+  /** The upstream versions it applies to; none for a rule of every version. */
+  readonly versions?: RuleVersions;
+  /** `error` unless the rule finds what works but deserves a look. */
+  readonly severity?: RuleSeverity;
+}
+
+/** The anchor of a rule's row in docs/rules.md (the page the inventory script writes). */
+export function ruleAnchor(id: string): string {
+  return `docs/rules.md#rule-${id.replace(/[^a-z0-9]+/g, '-')}`;
+}
+
 /**
  * A named rule. The checks are written by subject (one walk over a document) rather than one walk
  * per rule, for speed; each check reports through the rule it applies, so every finding names it.
  */
 export class Rule implements RuleInfo {
+  readonly severity: RuleSeverity;
+  readonly versions?: RuleVersions;
+
   constructor(
     readonly source: RuleSource, readonly id: string, readonly family: string, readonly upstream: string,
-    /** The upstream versions it applies to; none for a rule of every version. */
-    readonly versions?: RuleVersions,
-  ) {}
+    readonly description: string, options: RuleOptions = {},
+  ) {
+    this.severity = options.severity ?? 'error';
+    if (options.versions !== undefined) this.versions = options.versions;
+  }
+
+  get anchor(): string {
+    return ruleAnchor(this.id);
+  }
 
   /** Adds a finding of this rule to `out`. */
   report(out: Finding[], field: string, value: unknown, allowed: string): void {
     out.push({ field, value, allowed, rule: this.id });
   }
 
-  /** The rule's identity alone (what the rule lists export). */
+  /** The rule's identity alone, as plain data. */
   info(): RuleInfo {
-    const info: RuleInfo = { id: this.id, source: this.source, family: this.family, upstream: this.upstream };
+    const info: RuleInfo = {
+      id: this.id,
+      source: this.source,
+      family: this.family,
+      upstream: this.upstream,
+      description: this.description,
+      severity: this.severity,
+      anchor: this.anchor,
+    };
     return this.versions === undefined ? info : { ...info, versions: this.versions };
   }
 }

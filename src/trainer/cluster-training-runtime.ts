@@ -3,7 +3,7 @@ import { Construct } from 'constructs';
 import { TrainingRuntimeBase, TrainingRuntimeProps } from './training-runtime-base';
 import * as trainer from '../../imports/trainer';
 import { CLUSTER_TRAINING_RUNTIME } from '../kinds/trainer';
-import { omitNamespace } from '../rules/render-hook';
+import { omitNamespace } from '../synth/render-hook';
 
 /**
  * A ClusterTrainingRuntime: a runtime every namespace's TrainJobs can use, which is how platform

@@ -1,6 +1,6 @@
 import { Finding, finding } from '../rules/finding';
-import { countFinding } from '../rules/report';
 import { SSH_PATH_TEXT } from '../rules/trainer/names';
+import { countFinding } from '../synth/report';
 
 /** Options of the MPI policy (OpenMPI, the only implementation Trainer v2.3 supports). */
 export interface MpiPolicyOptions {

@@ -16,14 +16,14 @@ import { volumeNameFindings } from '../common/internal/volumes';
 import { KubeflowResource } from '../common/kubeflow-resource';
 import { ILocalQueue, IWorkloadPriorityClass } from '../common/kueue-references';
 import { Resources } from '../common/resources';
-import { kubeVolume } from '../rules/cdk8s-adapter';
+import { kubeVolume } from '../synth/cdk8s-adapter';
 import { Finding, finding } from '../rules/finding';
 import { KUEUE_QUEUE_LABEL, kueueJobLabels } from '../rules/kueue/labels';
 import type { PlacementNeed } from '../rules/kueue/trainjob-placement';
-import { oncePerSynth } from '../rules/render-hook';
-import { checkCount, fail, failAtSynth, raise, raiseFirst } from '../rules/report';
 import { LAUNCHER_JOB, LIBRARY_PATCH_MANAGER, NODE_JOB, RUNTIME_PROVIDED_ANNOTATION, TRAINER_GROUP } from '../rules/trainer/names';
 import { isTrainerRuntime, runtimeKey } from '../rules/trainer/runtime-lookup';
+import { oncePerSynth } from '../synth/render-hook';
+import { checkCount, fail, failAtSynth, raise, raiseFirst } from '../synth/report';
 import { dropUndefined, mergeMaps, uniqueByContent } from '../util/collections';
 import { lazy } from '../util/lazy';
 
@@ -571,7 +571,7 @@ export class TrainJob extends KubeflowResource {
     }
     out.push(...volumeNameFindings(this.mounts.map(m => m.volume)));
     // What the job asks of a runtime of the app (initializer steps, patched jobs, reserved
-    // variables) is checked on the rendered documents, by the app rule app/trainjob-runtime.
+    // variables) is checked on the rendered documents, by the app rule trainer/trainjob-runtime.
     return out;
   }
 }

@@ -16,10 +16,10 @@ import { ReplicaGroup, ReplicaOptions } from '../common/replica';
 import { RestartPolicy } from '../common/run-policy';
 import { PodSecurity } from '../common/security';
 import { Finding, finding } from '../rules/finding';
-import { checkCount, raiseFirst } from '../rules/report';
 import {
   ANCESTOR_LABEL, DATASET_INITIALIZER, INITIALIZER_MOUNT_PATH, INITIALIZER_VOLUME, LAUNCHER_JOB, MODEL_INITIALIZER, NODE_JOB,
 } from '../rules/trainer/names';
+import { checkCount, raiseFirst } from '../synth/report';
 import { dropUndefined } from '../util/collections';
 
 /** The label the Kubeflow SDK lists runtimes by. */

@@ -4,7 +4,7 @@ import { TrainingJob, TrainingJobProps } from './training-job';
 import { ReplicaGroup, RoleOptions } from '../common/replica';
 import { JAX_JOB } from '../kinds/training-operator';
 import { Finding } from '../rules/finding';
-import { checkCount } from '../rules/report';
+import { checkCount } from '../synth/report';
 
 /** A distributed JAX job: workers only, one JAX process each. */
 export interface DistributedJaxProps extends TrainingJobProps {

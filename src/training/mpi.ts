@@ -10,7 +10,7 @@ import { ReplicaGroup, RoleOptions } from '../common/replica';
 import { CleanPodPolicy, RestartPolicy } from '../common/run-policy';
 import { MPI_JOB } from '../kinds/training-operator';
 import { Finding, finding } from '../rules/finding';
-import { checkCount, fail } from '../rules/report';
+import { checkCount, fail } from '../synth/report';
 import { lazy } from '../util/lazy';
 
 /** The operator's reading of mpirun's process count (a rule module), loaded by the first MPI job. */
@@ -223,9 +223,9 @@ export class MpiAllReduce extends TrainingJob {
 
   /** @internal */
   protected _validateKind(): Finding[] {
-    // The launcher's environment the operator sets (kubeflow/injected-env,
-    // kubeflow/mpi-launcher-gpu-env) and a `-np` above the hostfile's slots in a command the user
-    // wrote (kubeflow/mpi-np) are the document rules'. With trainingCommand the construct writes
+    // The launcher's environment the operator sets (training-operator/injected-env,
+    // training-operator/mpi-launcher-gpu-env) and a `-np` above the hostfile's slots in a command the user
+    // wrote (training-operator/mpi-np) are the document rules'. With trainingCommand the construct writes
     // `-np` itself, so only it can say that the count it derives is 0.
     if (this.props.trainingCommand && this.processes() < 1) {
       return [finding('workers', this.worker?.replicas ?? 0, 'expected at least 1 with trainingCommand: mpirun -np would be 0')];

@@ -2,8 +2,8 @@ import { ApiObject } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { checkConstructor } from '../boundary/constructor-checks';
-import { checkRenderedDocument } from '../rules/engine';
-import { checkCount } from '../rules/report';
+import { checkRenderedDocument } from '../synth/engine';
+import { checkCount } from '../synth/report';
 
 /** Where the training operator reads its PyTorch init-container template, and who it runs as. */
 export interface PyTorchInitContainerTemplateProps {

@@ -9,8 +9,8 @@ import { parseKnown } from '../common/internal/parse-value';
 import { ReplicaGroup, RoleOptions } from '../common/replica';
 import { PADDLE_JOB } from '../kinds/training-operator';
 import { Finding } from '../rules/finding';
-import { checkCount, fail } from '../rules/report';
 import { PADDLE_PARAMETER_SERVERS, PADDLE_WORKERS } from '../rules/training-operator/replica-count-texts';
+import { checkCount, fail } from '../synth/report';
 
 /**
  * How a PaddleJob trains. The operator tells the modes apart by the replica types: a job with a

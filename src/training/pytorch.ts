@@ -9,8 +9,8 @@ import { parseKnown } from '../common/internal/parse-value';
 import { ReplicaGroup, RoleOptions } from '../common/replica';
 import { PYTORCH_JOB } from '../kinds/training-operator';
 import { Finding, finding } from '../rules/finding';
-import { checkCount, fail } from '../rules/report';
 import { ELASTIC_WORKERS } from '../rules/training-operator/replica-count-texts';
+import { checkCount, fail } from '../synth/report';
 
 /** Processes per node for torchrun (`spec.nprocPerNode`). */
 export class NprocPerNode {

@@ -7,8 +7,8 @@ import { ReplicaGroup, RoleOptions } from '../common/replica';
 import { CleanPodPolicy } from '../common/run-policy';
 import { TF_JOB } from '../kinds/training-operator';
 import { Finding, finding } from '../rules/finding';
-import { checkCount, fail } from '../rules/report';
 import { TF_WORKERS } from '../rules/training-operator/replica-count-texts';
+import { checkCount, fail } from '../synth/report';
 
 /** When a TFJob counts as succeeded (`spec.successPolicy`). */
 export class SuccessPolicy {

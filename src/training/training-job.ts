@@ -22,7 +22,7 @@ import { GangScheduling } from '../common/scheduling';
 import { PodSecurity } from '../common/security';
 import { Finding, finding } from '../rules/finding';
 import { kueueJobLabels } from '../rules/kueue/labels';
-import { checkCount, fail, raise, raiseFirst } from '../rules/report';
+import { checkCount, fail, raise, raiseFirst } from '../synth/report';
 import { dropUndefined } from '../util/collections';
 
 /** What every training job accepts. Pod options here apply to every replica type. */
@@ -407,16 +407,16 @@ export abstract class TrainingJob extends KubeflowResource {
     const defaults = this._platformDefaults;
     const security = this._podSecurity(this.jobProps.security, defaults);
     // What the rendered job alone shows is the document rules' (run by the engine on every job
-    // and by `lint`): the name's format (k8s/object-name), the pod and service names the operator
-    // derives from it (kubeflow/pod-name-length, elastic workers counted to maxReplicas), and the
-    // environment the operator injects (kubeflow/injected-env). What stays here needs the props.
+    // and by `lint`): the name's format (kubernetes/object-name), the pod and service names the operator
+    // derives from it (training-operator/pod-name-length, elastic workers counted to maxReplicas), and the
+    // environment the operator injects (training-operator/injected-env). What stays here needs the props.
     for (const group of this.groups) {
       const type = group.replicaType;
       for (const f of group._securityFindings(security, defaults)) errors.push({ ...f, field: `${type}.${f.field}` });
     }
     errors.push(...this.volumeClashes);
     errors.push(...this.gpuScaleFindings());
-    // A gang larger than the job's pods is kubeflow/gang-min-available's, which the engine runs on the
+    // A gang larger than the job's pods is training-operator/gang-min-available's, which the engine runs on the
     // rendered job at synth and names the prop in (one message for the construct and lint).
     if (this.kind.notRestrictable && security.restricted) {
       errors.push(finding('security', 'PodSecurity.RESTRICTED', this.kind.notRestrictable));

@@ -4,7 +4,7 @@ import { TrainingJob, TrainingJobProps } from './training-job';
 import { ReplicaGroup, RoleOptions } from '../common/replica';
 import { XGBOOST_JOB } from '../kinds/training-operator';
 import { Finding } from '../rules/finding';
-import { checkCount } from '../rules/report';
+import { checkCount } from '../synth/report';
 
 const EXACTLY_ONE_MASTER = { min: 1, max: 1, expected: 'exactly 1; the operator rejects an XGBoostJob whose Master does not have one replica' };
 

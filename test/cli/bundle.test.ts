@@ -68,7 +68,7 @@ describe('the bundled command', () => {
   test.each(Object.keys(CASES))('lint of the %s case answers as the compiled modules do', name => {
     const run = bundled(['lint', '--format', 'json', '-'], CASES[name]);
     expect(run).toEqual(modules(['lint', '--format', 'json', '-'], CASES[name]));
-    expect(run.status).toBe(name === 'yaml/syntax' ? 1 : run.status);
+    expect(run.status).toBe(name === 'library/yaml-syntax' ? 1 : run.status);
   });
 
   test.each([
@@ -129,7 +129,7 @@ test('the launcher without its bundle (a checkout not compiled) says so: status 
 describe('the code cache of the bundled command', () => {
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'compile-cache-'));
   afterAll(() => fs.rmSync(folder, { recursive: true, force: true }));
-  const input = CASES['kubeflow/mpi-np'];
+  const input = CASES['training-operator/mpi-np'];
   const expected = modules(['lint', '-'], input);
   const cacheFiles = (dir: string) => (fs.existsSync(dir) ? fs.readdirSync(dir).sort() : []);
 

@@ -38,7 +38,7 @@ describe('cdk8s-kubeflow in a child process', () => {
     // every module the process loaded.
     const code = `process.exitCode = require(${JSON.stringify(COMPILED)}).main(['lint', '-']);`
       + 'process.on("exit", () => process.stderr.write(Object.keys(require.cache).join("\\n")));';
-    const r = spawnSync(process.execPath, ['-e', code], { cwd: ROOT, input: CASES['kubeflow/mpi-np'], encoding: 'utf8' });
+    const r = spawnSync(process.execPath, ['-e', code], { cwd: ROOT, input: CASES['training-operator/mpi-np'], encoding: 'utf8' });
     expect(r.status).toBe(1);
     const loaded = r.stderr.split('\n').map(f => path.relative(ROOT, f));
     const packages = [...new Set(loaded.filter(f => f.startsWith('node_modules/')).map(f => f.split('/')[1]))].sort();
@@ -60,10 +60,10 @@ describe('cdk8s-kubeflow in a child process', () => {
   });
 
   test('lint of standard input with findings: status 1, GitHub annotations', () => {
-    const input = CASES['kubeflow/mpi-np'];
+    const input = CASES['training-operator/mpi-np'];
     const result = command(['lint', '--format', 'github', '-'], input);
     expect(result).toEqual({ ...runCli(['lint', '--format', 'github', '-'], input), status: 1 });
-    expect(result.stdout).toMatch(/^::error file=<stdin>,line=17,col=15,title=kubeflow\/mpi-np \(MPIJob ml\/train\)::MPIJob ml\/train: /);
+    expect(result.stdout).toMatch(/^::error file=<stdin>,line=17,col=15,title=training-operator\/mpi-np \(MPIJob ml\/train\)::MPIJob ml\/train: /);
   });
 
   test('plan --against prints what the in-process command prints', () => {

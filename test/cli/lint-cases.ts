@@ -8,40 +8,40 @@ const elastic = (policy: { [field: string]: unknown }, workers = 2, spec: { [fie
   pytorch({ Worker: replica(workers) }, { ...spec, elasticPolicy: policy }, name);
 
 export const CASES: { [rule: string]: string } = {
-  'kubeflow/replica-type': stream(job('TFJob', 'tfReplicaSpecs', {
+  'training-operator/replica-type': stream(job('TFJob', 'tfReplicaSpecs', {
     Workers: { replicas: 2, template: { spec: { containers: [{ name: 'tensorflow', image: 'tf' }] } } },
   })),
-  'kubeflow/replica-count (XGBoost Master)': stream(xgboost({ replicas: 2, template: { spec: { containers: [{ name: 'xgboost', image: 'x' }] } } })),
-  'kubeflow/replica-count (MPI Launcher)': stream(job('MPIJob', 'mpiReplicaSpecs', {
+  'training-operator/replica-count (XGBoost Master)': stream(xgboost({ replicas: 2, template: { spec: { containers: [{ name: 'xgboost', image: 'x' }] } } })),
+  'training-operator/replica-count (MPI Launcher)': stream(job('MPIJob', 'mpiReplicaSpecs', {
     Worker: { replicas: 2, template: { spec: { containers: [{ name: 'mpi', image: 'm' }] } } },
   })),
-  'kubeflow/replica-count (PyTorch Master without replicas)': stream(pytorch({ Master: { template: replica(1).template }, Worker: replica(2) })),
-  'kubeflow/replica-count (TF Chief and Master)': stream(job('TFJob', 'tfReplicaSpecs', {
+  'training-operator/replica-count (PyTorch Master without replicas)': stream(pytorch({ Master: { template: replica(1).template }, Worker: replica(2) })),
+  'training-operator/replica-count (TF Chief and Master)': stream(job('TFJob', 'tfReplicaSpecs', {
     Chief: { replicas: 1, template: { spec: { containers: [{ name: 'tensorflow', image: 'tf' }] } } },
     Master: { replicas: 1, template: { spec: { containers: [{ name: 'tensorflow', image: 'tf' }] } } },
   })),
-  'kubeflow/replica-count (JAX without workers)': stream(job('JAXJob', 'jaxReplicaSpecs', {
+  'training-operator/replica-count (JAX without workers)': stream(job('JAXJob', 'jaxReplicaSpecs', {
     Worker: { replicas: 0, template: { spec: { containers: [{ name: 'jax', image: 'jax' }] } } },
   })),
-  'kubeflow/pytorch-master (elastic)': stream(pytorch({ Master: replica(1), Worker: replica(2) }, { elasticPolicy: { minReplicas: 1, maxReplicas: 4 } })),
-  'kubeflow/pytorch-master (static)': stream(pytorch({ Worker: replica(2) })),
-  'kubeflow/framework-container': stream(pytorch({ Master: replica(1), Worker: replica(2, { name: 'trainer' }) })),
-  'kubeflow/framework-container (MXJob)': stream(job('MXJob', 'mxReplicaSpecs', {
+  'training-operator/pytorch-master (elastic)': stream(pytorch({ Master: replica(1), Worker: replica(2) }, { elasticPolicy: { minReplicas: 1, maxReplicas: 4 } })),
+  'training-operator/pytorch-master (static)': stream(pytorch({ Worker: replica(2) })),
+  'training-operator/framework-container': stream(pytorch({ Master: replica(1), Worker: replica(2, { name: 'trainer' }) })),
+  'training-operator/framework-container (MXJob)': stream(job('MXJob', 'mxReplicaSpecs', {
     Scheduler: { replicas: 1, template: { spec: { containers: [{ name: 'mx', image: 'mx' }] } } },
   }, { jobMode: 'MXTrain' })),
-  'kubeflow/mpi-main-container': stream(mpi({}, 2, { mainContainer: 'worker' })),
-  'kubeflow/pod-name-length': stream(pytorch({ Master: replica(1), Worker: replica(12) }, {}, 'resnet50-imagenet-full-precision-sweep-learning-rate-0001')),
-  'kubeflow/pod-name-length (elastic, counted to maxReplicas)': stream(elastic({ minReplicas: 1, maxReplicas: 100 }, 2, {}, 'llama-70b-sft-elastic-rendezvous-c10d-nodes-sweep-0001')),
-  'kubeflow/injected-env': stream(pytorch({ Master: replica(1), Worker: replica(2, { env: [{ name: 'WORLD_SIZE', value: '3' }] }) })),
-  'kubeflow/mpi-launcher-gpu-env': stream(mpi({ env: [{ name: 'NVIDIA_VISIBLE_DEVICES', value: 'all' }] }, 2)),
-  'kubeflow/mpi-np': stream(mpi({ command: ['mpirun', '-np', '8', 'python', 'train.py'] }, 2, { slotsPerWorker: 2 })),
-  'kubeflow/elastic-bounds (min above max)': stream(elastic({ minReplicas: 4, maxReplicas: 2 })),
-  'kubeflow/elastic-bounds (workers outside)': stream(elastic({ minReplicas: 3, maxReplicas: 8 })),
-  'kubeflow/elastic-nproc': stream(elastic({ minReplicas: 1, maxReplicas: 4, nProcPerNode: 4 }, 2, { nprocPerNode: '4' })),
-  'crd/schema': stream(pytorch({ Master: replica(1), Worker: { ...replica(2), replica: 2 } })),
+  'training-operator/mpi-main-container': stream(mpi({}, 2, { mainContainer: 'worker' })),
+  'training-operator/pod-name-length': stream(pytorch({ Master: replica(1), Worker: replica(12) }, {}, 'resnet50-imagenet-full-precision-sweep-learning-rate-0001')),
+  'training-operator/pod-name-length (elastic, counted to maxReplicas)': stream(elastic({ minReplicas: 1, maxReplicas: 100 }, 2, {}, 'llama-70b-sft-elastic-rendezvous-c10d-nodes-sweep-0001')),
+  'training-operator/injected-env': stream(pytorch({ Master: replica(1), Worker: replica(2, { env: [{ name: 'WORLD_SIZE', value: '3' }] }) })),
+  'training-operator/mpi-launcher-gpu-env': stream(mpi({ env: [{ name: 'NVIDIA_VISIBLE_DEVICES', value: 'all' }] }, 2)),
+  'training-operator/mpi-np': stream(mpi({ command: ['mpirun', '-np', '8', 'python', 'train.py'] }, 2, { slotsPerWorker: 2 })),
+  'training-operator/elastic-bounds (min above max)': stream(elastic({ minReplicas: 4, maxReplicas: 2 })),
+  'training-operator/elastic-bounds (workers outside)': stream(elastic({ minReplicas: 3, maxReplicas: 8 })),
+  'training-operator/elastic-nproc': stream(elastic({ minReplicas: 1, maxReplicas: 4, nProcPerNode: 4 }, 2, { nprocPerNode: '4' })),
+  'library/schema': stream(pytorch({ Master: replica(1), Worker: { ...replica(2), replica: 2 } })),
   'k8s (a label value)': stream({ ...STATIC_PYTORCH(), metadata: { name: 'train', namespace: 'ml', labels: { team: 'vision team' } } }),
-  'app/duplicate-object': stream(STATIC_PYTORCH(), STATIC_PYTORCH()),
-  'yaml/syntax': `${stream(STATIC_PYTORCH())}---\nkind: [unclosed\n`,
+  'kubernetes/duplicate-object': stream(STATIC_PYTORCH(), STATIC_PYTORCH()),
+  'library/yaml-syntax': `${stream(STATIC_PYTORCH())}---\nkind: [unclosed\n`,
   'pod security (namespace enforcing restricted)': stream(
     { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'ml', labels: { 'pod-security.kubernetes.io/enforce': 'restricted' } } },
     pytorch({ Master: replica(1), Worker: replica(1) }),

@@ -28,7 +28,7 @@ test('lint reports a runtime with two ML policies and a TrainJob name the CRD re
   ].join('\n');
   const result = runCli(['lint', '--format', 'json', '-'], input);
   const findings = (JSON.parse(result.stdout).findings as Array<{ rule: string; field: string; message?: string }>)
-    .filter(f => f.rule === 'crd/schema');
+    .filter(f => f.rule === 'library/schema');
   expect(findings.map(f => f.field)).toEqual(['spec.mlPolicy', 'metadata.name']);
   expect(result.stdout).toContain('Only one of the policy can be configured (x-kubernetes-validations: [has(self.torch), has(self.mpi), has(self.jax), has(self.xgboost),has(self.flux)].filter(x, x).size() <= 1)');
   expect(result.stdout).toContain("metadata.name must match RFC 1035 DNS label format (x-kubernetes-validations: self.metadata.name.matches('^[a-z]([-a-z0-9]*[a-z0-9])?$'))");

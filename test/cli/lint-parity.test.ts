@@ -4,7 +4,7 @@
  * 1. The rule table: every catalogue rule is in `lint`'s rule set and sources, and the rules a
  *    fixture can trigger are proven by running `lint` on it.
  * 2. The constructs' error paths, read from the sources (construct-error-paths.ts): each is covered
- *    by one row of src/rules/construct-only.ts, mirrored by catalogue rules `lint` runs, or
+ *    by one row of test/cli/construct-only.ts, mirrored by catalogue rules `lint` runs, or
  *    construct-only with a reason, or listed as not yet in lint (a list that only shrinks). A new
  *    construct check with none of these fails here.
  * 3. Every mirrored row is proven: a valid document, the row's mistake made in it, and `lint`
@@ -17,6 +17,7 @@ import { Chart, Duration, Size, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { STATIC_PYTORCH, job, mpi, pytorch, replica, stream } from './broken-documents';
 import { constructErrorPaths, keyOf } from './construct-error-paths';
+import { CONSTRUCT_ONLY_CHECKS, MIRRORED_CHECKS, NOT_YET_IN_LINT } from './construct-only';
 import { CASES } from './lint-cases';
 import { runCli } from './run-cli';
 import {
@@ -24,8 +25,7 @@ import {
   ParameterServerTF, RestartPolicy, Topology, TrainJob, TrainingRuntime, TrainingRuntimeRef, Workspace, WorkspaceKind, WorkspaceKindProps,
 } from '../../src';
 import { LINT_RULES } from '../../src/cli/rules/rules';
-import { DOCUMENT_RULES, ruleSource } from '../../src/rules/catalogue';
-import { CONSTRUCT_ONLY_CHECKS, MIRRORED_CHECKS, NOT_YET_IN_LINT } from '../../src/rules/construct-only';
+import { ALL_RULES, ruleSource } from '../../src/rules/catalogue';
 import { REPORT, synthErrors } from '../harness';
 import { JUPYTERLAB_KIND, SCIPY_IMAGE } from '../harness/notebook-fixtures';
 
@@ -40,8 +40,8 @@ const rulesOf = (findings: readonly string[]) => new Set(findings.map(f => f.spl
 describe('every catalogue rule runs in lint', () => {
   test('lint\'s rule set is the catalogue, and every rule has a source lint can switch', () => {
     const lintIds = new Set(LINT_RULES.map(r => r.id));
-    expect(DOCUMENT_RULES.filter(r => !lintIds.has(r.id)).map(r => r.id)).toEqual([]);
-    expect(DOCUMENT_RULES.filter(r => ruleSource(r.id) === undefined).map(r => r.id)).toEqual([]);
+    expect(ALL_RULES.filter(r => !lintIds.has(r.id)).map(r => r.id)).toEqual([]);
+    expect(ALL_RULES.filter(r => ruleSource(r.id) === undefined).map(r => r.id)).toEqual([]);
   });
 
   test('the rules the lint fixtures and the mirrored rows\' proofs trigger are found by lint itself', () => {
@@ -49,13 +49,13 @@ describe('every catalogue rule runs in lint', () => {
     for (const input of [...Object.values(CASES), ...PROOFS.map(p => stream(...p.mistake())), ...MOVED.map(d => stream(d()))]) {
       for (const rule of rulesOf(lintFindings(input))) fired.add(rule);
     }
-    const catalogue = new Set(DOCUMENT_RULES.map(r => r.id));
+    const catalogue = new Set(ALL_RULES.map(r => r.id));
     // Every rule a fixture fired is a catalogue rule (or the reader's own), and the operator rules
     // are all proven this way, not only listed.
-    expect([...fired].filter(r => !catalogue.has(r) && r !== 'yaml/syntax')).toEqual([]);
-    const operatorRules = DOCUMENT_RULES.filter(r => r.source === 'training-operator' && r.id.startsWith('kubeflow/')
-      && !['kubeflow/clean-pod-policy', 'kubeflow/replica-restart-policy', 'kubeflow/managed-by', 'kubeflow/rdzv-backend', 'kubeflow/tf-success-policy',
-        'kubeflow/restricted-operator-init'].includes(r.id));
+    expect([...fired].filter(r => !catalogue.has(r) && r !== 'library/yaml-syntax')).toEqual([]);
+    const operatorRules = ALL_RULES.filter(r => r.source === 'training-operator' && r.id !== 'training-operator/pod-name-collision'
+      && !['training-operator/clean-pod-policy', 'training-operator/replica-restart-policy', 'training-operator/managed-by', 'training-operator/rdzv-backend', 'training-operator/tf-success-policy',
+        'training-operator/restricted-operator-init'].includes(r.id));
     expect(operatorRules.filter(r => !fired.has(r.id)).map(r => r.id)).toEqual([]);
   });
 });
@@ -269,9 +269,9 @@ const MOVED: ReadonlyArray<() => any> = [
   },
 ];
 
-// ---- the pod restart policy that moved into kubeflow/pod-restart-policy ------------------------
+// ---- the pod restart policy that moved into training-operator/pod-restart-policy ------------------------
 
-describe('a pod restartPolicy the operator overwrites: the construct check moved into kubeflow/pod-restart-policy', () => {
+describe('a pod restartPolicy the operator overwrites: the construct check moved into training-operator/pod-restart-policy', () => {
   const allowed = 'expected OnFailure (the replica\'s restartPolicy, which the operator applies over it) or none';
   const build = (c: Chart) => new DistributedPyTorch(c, 'res', { metadata: { name: 'train' }, image: IMAGE, workers: 1, worker: { podRestartPolicy: RestartPolicy.ALWAYS } });
 
@@ -281,7 +281,7 @@ describe('a pod restartPolicy the operator overwrites: the construct check moved
 
   test('lint of the rendered document, and of the same job written by hand, gives the same rule and message', () => {
     const doc = build(new Chart(Testing.app(), 'test')).apiObject.toJson();
-    const message = `kubeflow/pod-restart-policy spec.pytorchReplicaSpecs.Worker.template.spec.restartPolicy is "Always"; ${allowed}`;
+    const message = `training-operator/pod-restart-policy spec.pytorchReplicaSpecs.Worker.template.spec.restartPolicy is "Always"; ${allowed}`;
     expect(lintFindings(stream(doc))).toEqual([message]);
     expect(lintFindings(stream(MOVED[0]()))).toEqual([message]);
   });
@@ -294,7 +294,7 @@ describe('a pod restartPolicy the operator overwrites: the construct check moved
     };
     expect(exitCode(undefined)).toEqual([]);
     expect(exitCode('Never')).toEqual([]);
-    expect(exitCode('OnFailure')).toEqual(['kubeflow/pod-restart-policy spec.pytorchReplicaSpecs.Master.template.spec.restartPolicy is "OnFailure"; '
+    expect(exitCode('OnFailure')).toEqual(['training-operator/pod-restart-policy spec.pytorchReplicaSpecs.Master.template.spec.restartPolicy is "OnFailure"; '
       + 'expected Never or none with restartPolicy ExitCode: the operator decides restarts by exit code and writes Never on the pods']);
   });
 
@@ -303,13 +303,13 @@ describe('a pod restartPolicy the operator overwrites: the construct check moved
     d.spec.pytorchReplicaSpecs.Worker.template.spec.restartPolicy = 'Always';
     expect(lintFindings(stream(d))).toEqual([]);
     d.spec.pytorchReplicaSpecs.Worker.restartPolicy = 'Sometimes';
-    expect([...rulesOf(lintFindings(stream(d)))]).toEqual(['kubeflow/replica-restart-policy']);
+    expect([...rulesOf(lintFindings(stream(d)))]).toEqual(['training-operator/replica-restart-policy']);
   });
 });
 
-// ---- the counts that moved into kubeflow/replica-count -----------------------------------------
+// ---- the counts that moved into training-operator/replica-count -----------------------------------------
 
-describe('the worker counts moved into kubeflow/replica-count: one message for the construct and lint', () => {
+describe('the worker counts moved into training-operator/replica-count: one message for the construct and lint', () => {
   test('a static PyTorchJob whose Worker is scaled to 0: the webhook refuses it; synth and lint say so alike', () => {
     const allowed = 'expected at least 1; the operator refuses a Worker written with fewer replicas (leave the Worker out instead)';
     const build = (c: Chart) => {
@@ -319,9 +319,9 @@ describe('the worker counts moved into kubeflow/replica-count: one message for t
     };
     expect(synthErrors(build)).toBe(`${REPORT}  [test/res] spec.pytorchReplicaSpecs.Worker.replicas (workers) is 0; ${allowed}`);
     const doc = build(new Chart(Testing.app(), 'test')).apiObject.toJson();
-    expect(lintFindings(stream(doc))).toEqual([`kubeflow/replica-count spec.pytorchReplicaSpecs.Worker.replicas is 0; ${allowed}`]);
+    expect(lintFindings(stream(doc))).toEqual([`training-operator/replica-count spec.pytorchReplicaSpecs.Worker.replicas is 0; ${allowed}`]);
     // The same document written by hand.
-    expect(lintFindings(stream(pytorch({ Master: replica(1), Worker: replica(0) })))).toEqual([`kubeflow/replica-count spec.pytorchReplicaSpecs.Worker.replicas is 0; ${allowed}`]);
+    expect(lintFindings(stream(pytorch({ Master: replica(1), Worker: replica(0) })))).toEqual([`training-operator/replica-count spec.pytorchReplicaSpecs.Worker.replicas is 0; ${allowed}`]);
   });
 
   test('an elastic PyTorchJob without workers', () => {
@@ -330,7 +330,7 @@ describe('the worker counts moved into kubeflow/replica-count: one message for t
       metadata: { name: 'train' }, image: IMAGE, workers: 0, elastic: { minWorkers: 1, maxWorkers: 4 },
     })).toThrow(`test/res: workers is 0; ${allowed}`);
     expect(lintFindings(stream(pytorch({}, { elasticPolicy: { minReplicas: 1, maxReplicas: 4 } })))).toEqual([
-      `kubeflow/replica-count spec.pytorchReplicaSpecs.Worker is not set; ${allowed}`,
+      `training-operator/replica-count spec.pytorchReplicaSpecs.Worker is not set; ${allowed}`,
     ]);
   });
 
@@ -339,9 +339,9 @@ describe('the worker counts moved into kubeflow/replica-count: one message for t
     expect(() => new ParameterServerTF(new Chart(Testing.app(), 'test'), 'res', { metadata: { name: 'train' }, image: IMAGE, workers: 0, parameterServers: 2 }))
       .toThrow(`test/res: workers is 0; ${allowed}`);
     const ps = { replicas: 2, template: { spec: { containers: [{ name: 'tensorflow', image: IMAGE }] } } };
-    expect(lintFindings(stream(job('TFJob', 'tfReplicaSpecs', { PS: ps })))).toEqual([`kubeflow/replica-count spec.tfReplicaSpecs.Worker is not set; ${allowed}`]);
+    expect(lintFindings(stream(job('TFJob', 'tfReplicaSpecs', { PS: ps })))).toEqual([`training-operator/replica-count spec.tfReplicaSpecs.Worker is not set; ${allowed}`]);
     expect(lintFindings(stream(job('TFJob', 'tfReplicaSpecs', { PS: ps, Worker: { ...ps, replicas: 0 } })))).toEqual([
-      `kubeflow/replica-count spec.tfReplicaSpecs.Worker.replicas is 0; ${allowed}`,
+      `training-operator/replica-count spec.tfReplicaSpecs.Worker.replicas is 0; ${allowed}`,
     ]);
   });
 
@@ -351,7 +351,7 @@ describe('the worker counts moved into kubeflow/replica-count: one message for t
     expect(() => j.worker.scale(0)).toThrow(`test/res/Worker: replicas is 0; ${allowed}`);
     const worker = { replicas: 0, template: { spec: { containers: [{ name: 'paddle', image: IMAGE }] } } };
     expect(lintFindings(stream(job('PaddleJob', 'paddleReplicaSpecs', { Worker: worker })))).toEqual([
-      `kubeflow/replica-count spec.paddleReplicaSpecs.Worker.replicas is 0; ${allowed}`,
+      `training-operator/replica-count spec.paddleReplicaSpecs.Worker.replicas is 0; ${allowed}`,
     ]);
   });
 
@@ -361,17 +361,17 @@ describe('the worker counts moved into kubeflow/replica-count: one message for t
       .toThrow(`test/res: parameterServers is -1; ${allowed}`);
     const pod = { template: { spec: { containers: [{ name: 'tensorflow', image: IMAGE }] } } };
     expect(lintFindings(stream(job('TFJob', 'tfReplicaSpecs', { PS: { ...pod, replicas: -1 }, Worker: { ...pod, replicas: 2 } })))).toEqual([
-      `kubeflow/replica-count spec.tfReplicaSpecs.PS.replicas is -1; ${allowed}`,
+      `training-operator/replica-count spec.tfReplicaSpecs.PS.replicas is -1; ${allowed}`,
     ]);
     // Reported once, not also as a Worker count too small for a PyTorchJob.
     expect(lintFindings(stream(pytorch({ Master: replica(1), Worker: replica(-2) })))).toEqual([
-      `kubeflow/replica-count spec.pytorchReplicaSpecs.Worker.replicas is -2; ${allowed}`,
+      `training-operator/replica-count spec.pytorchReplicaSpecs.Worker.replicas is -2; ${allowed}`,
     ]);
   });
 
   test('a misspelt replica type is reported as such, without the counts of the type meant', () => {
     const ps = { replicas: 2, template: { spec: { containers: [{ name: 'tensorflow', image: IMAGE }] } } };
-    expect([...rulesOf(lintFindings(stream(job('TFJob', 'tfReplicaSpecs', { PS: ps, Workers: ps }))))]).toEqual(['kubeflow/replica-type']);
+    expect([...rulesOf(lintFindings(stream(job('TFJob', 'tfReplicaSpecs', { PS: ps, Workers: ps }))))]).toEqual(['training-operator/replica-type']);
   });
 
   test('jobs with enough workers have no count findings', () => {
@@ -390,12 +390,12 @@ describe('the counts of NOT_YET_IN_LINT that rules now read: the construct\'s te
   const chart = () => new Chart(Testing.app(), 'test');
   const wholeFrom1 = 'expected a whole number of 1 or more';
 
-  test('kubeflow/nproc-per-node: a PyTorchJob\'s nprocPerNode of 0', () => {
+  test('training-operator/nproc-per-node: a PyTorchJob\'s nprocPerNode of 0', () => {
     expect(() => new DistributedPyTorch(chart(), 'res', { metadata: { name: 'train' }, image: IMAGE, workers: 1, nprocPerNode: NprocPerNode.of(0) }))
       .toThrow(`test/res: nprocPerNode is 0; ${wholeFrom1}`);
     const d = STATIC_PYTORCH();
     d.spec.nprocPerNode = '0';
-    expect(lintFindings(stream(d))).toEqual([`kubeflow/nproc-per-node spec.nprocPerNode is "0"; ${wholeFrom1}`]);
+    expect(lintFindings(stream(d))).toEqual([`training-operator/nproc-per-node spec.nprocPerNode is "0"; ${wholeFrom1}`]);
     // The words torchrun reads, and whole numbers from 1, are not this rule's.
     for (const ok of ['auto', 'gpu', 'cpu', '1', '8']) {
       d.spec.nprocPerNode = ok;
@@ -403,13 +403,13 @@ describe('the counts of NOT_YET_IN_LINT that rules now read: the construct\'s te
     }
   });
 
-  test('kubeflow/mpi-slots: an MPIJob\'s slotsPerWorker of 0 (and -np is then not judged against no slots)', () => {
+  test('training-operator/mpi-slots: an MPIJob\'s slotsPerWorker of 0 (and -np is then not judged against no slots)', () => {
     expect(() => new MpiAllReduce(chart(), 'res', { metadata: { name: 'train' }, image: IMAGE, workers: 2, slotsPerWorker: 0 }))
       .toThrow(`test/res: slotsPerWorker is 0; ${wholeFrom1}`);
     const d = mpi({ command: ['mpirun', '-np', '4', 'python', 'train.py'] }, 2, { slotsPerWorker: 2 });
     expect(lintFindings(stream(d))).toEqual([]);
     d.spec.slotsPerWorker = 0;
-    expect(lintFindings(stream(d))).toEqual([`kubeflow/mpi-slots spec.slotsPerWorker is 0; ${wholeFrom1}`]);
+    expect(lintFindings(stream(d))).toEqual([`training-operator/mpi-slots spec.slotsPerWorker is 0; ${wholeFrom1}`]);
   });
 
   test('trainer/counts: a TrainJob\'s numNodes and numProcPerNode below 1', () => {
@@ -448,17 +448,17 @@ describe('the counts of NOT_YET_IN_LINT that rules now read: the construct\'s te
     expect(lintFindings(stream(d)).filter(f => f.startsWith('trainer/ssh'))).toEqual([]);
   });
 
-  test('kubeflow/gang-min-available: a gang larger than the job, one message at synth (naming the prop) and in lint', () => {
+  test('training-operator/gang-min-available: a gang larger than the job, one message at synth (naming the prop) and in lint', () => {
     const allowed = 'expected at most the job\'s 3 pods, or the group can never be scheduled';
     const build = (c: Chart) => new DistributedPyTorch(c, 'res', { metadata: { name: 'train' }, image: IMAGE, workers: 2, gangScheduling: { scheduler: GangScheduler.VOLCANO, minAvailable: 4 } });
     expect(synthErrors(build)).toBe(`${REPORT}  [test/res] spec.runPolicy.schedulingPolicy.minAvailable (gangScheduling.minAvailable) is 4; ${allowed}`);
     const doc = build(chart()).apiObject.toJson();
-    expect(lintFindings(stream(doc))).toEqual([`kubeflow/gang-min-available spec.runPolicy.schedulingPolicy.minAvailable is 4; ${allowed}`]);
+    expect(lintFindings(stream(doc))).toEqual([`training-operator/gang-min-available spec.runPolicy.schedulingPolicy.minAvailable is 4; ${allowed}`]);
     const d = STATIC_PYTORCH();
     d.spec.runPolicy = { schedulingPolicy: { minAvailable: 3 } };
     expect(lintFindings(stream(d))).toEqual([]);
     d.spec.runPolicy.schedulingPolicy.minAvailable = 4;
-    expect(lintFindings(stream(d))).toEqual([`kubeflow/gang-min-available spec.runPolicy.schedulingPolicy.minAvailable is 4; ${allowed}`]);
+    expect(lintFindings(stream(d))).toEqual([`training-operator/gang-min-available spec.runPolicy.schedulingPolicy.minAvailable is 4; ${allowed}`]);
   });
 });
 
@@ -476,15 +476,15 @@ describe('a WorkspaceKind\'s probe, activity rules and home mount: the construct
   const rules = (...r: ActivityRule[]) => r;
   const hours = (n: number, extra: Partial<ActivityRule> = {}): ActivityRule => ({ inactiveFor: Duration.hours(n), ...extra });
 
-  test('kubeflow/activity-probe: a Jupyter probe on a port the kind does not declare', () => {
+  test('notebooks/activity-probe: a Jupyter probe on a port the kind does not declare', () => {
     const build = kindWith({ activityProbe: ActivityProbe.jupyter('lab') });
     const allowed = 'expected a port the kind declares: "jupyterlab"';
     expect(synthErrors(build)).toBe(`${REPORT}  [test/kind] spec.podTemplate.activityProbe.jupyter.portId (activityProbe) is "lab"; ${allowed}`);
-    expect(lintOf(build)).toEqual([`kubeflow/activity-probe spec.podTemplate.activityProbe.jupyter.portId is "lab"; ${allowed}`]);
+    expect(lintOf(build)).toEqual([`notebooks/activity-probe spec.podTemplate.activityProbe.jupyter.portId is "lab"; ${allowed}`]);
     expect(lintOf(kindWith({ activityProbe: ActivityProbe.jupyter('jupyterlab') }))).toEqual([]);
   });
 
-  test('kubeflow/activity-probe: a script whose first line is no shebang the webhook accepts; the construct stops at once on a missing #!', () => {
+  test('notebooks/activity-probe: a script whose first line is no shebang the webhook accepts; the construct stops at once on a missing #!', () => {
     const allowed = 'expected a script that starts with a shebang such as "#!/usr/bin/env bash"';
     expect(() => kindWith({ activityProbe: ActivityProbe.script('echo hi\n') })(new Chart(Testing.app(), 'test')))
       .toThrow(`test/kind: activityProbe.script is "echo hi"; ${allowed}`);
@@ -492,35 +492,35 @@ describe('a WorkspaceKind\'s probe, activity rules and home mount: the construct
     const bare = kindWith({ activityProbe: ActivityProbe.script('#!\necho hi\n') });
     expect(synthErrors(bare)).toBe(`${REPORT}  [test/kind] spec.podTemplate.activityProbe.podExec.script (activityProbe) is "#!"; ${allowed}`);
     const long = kindWith({ activityProbe: ActivityProbe.script(`#!/bin/${'x'.repeat(260)}\necho hi\n`) });
-    expect(lintOf(long)).toEqual(['kubeflow/activity-probe spec.podTemplate.activityProbe.podExec.script is "267 characters"; '
+    expect(lintOf(long)).toEqual(['notebooks/activity-probe spec.podTemplate.activityProbe.podExec.script is "267 characters"; '
       + 'expected a shebang line of at most 255 characters (what the kernel reads)']);
     expect(lintOf(kindWith({ activityProbe: ActivityProbe.script('#!/usr/bin/env bash -e\r\necho hi\n') }))).toEqual([]);
   });
 
-  test('kubeflow/activity-rules: a rule that pauses workspaces on a kind without a probe', () => {
+  test('notebooks/activity-rules: a rule that pauses workspaces on a kind without a probe', () => {
     const build = kindWith({ activityRules: rules(hours(4)) });
     const allowed = 'expected an activityProbe on the kind; without one the controller cannot tell inactivity and rejects pausing rules';
     expect(synthErrors(build)).toBe(`${REPORT}  [test/kind] spec.activityRules[0].effect.pauseWorkspace (activityRules) is true; ${allowed}`);
-    expect(lintOf(build)).toEqual([`kubeflow/activity-rules spec.activityRules[0].effect.pauseWorkspace is true; ${allowed}`]);
+    expect(lintOf(build)).toEqual([`notebooks/activity-rules spec.activityRules[0].effect.pauseWorkspace is true; ${allowed}`]);
     // A rule that does not pause needs no probe.
     expect(lintOf(kindWith({ activityRules: rules(hours(4, { pauseWorkspace: false })) }))).toEqual([]);
   });
 
-  test('kubeflow/activity-rules: a catch-all rule before another rule that sets pauseWorkspace', () => {
+  test('notebooks/activity-rules: a catch-all rule before another rule that sets pauseWorkspace', () => {
     const probe = ActivityProbe.jupyter('jupyterlab');
     const build = kindWith({ activityProbe: probe, activityRules: rules(hours(4), hours(8, { namespaceSelector: { matchLabels: { team: 'ml' } } })) });
     const allowed = 'expected it to be the last rule; rules are matched in order and the 1 after it could never apply';
     expect(synthErrors(build)).toBe(`${REPORT}  [test/kind] spec.activityRules[0].match (activityRules) is "a catch-all rule (no selector)"; ${allowed}`);
-    expect(lintOf(build)).toEqual([`kubeflow/activity-rules spec.activityRules[0].match is "a catch-all rule (no selector)"; ${allowed}`]);
+    expect(lintOf(build)).toEqual([`notebooks/activity-rules spec.activityRules[0].match is "a catch-all rule (no selector)"; ${allowed}`]);
     expect(lintOf(kindWith({ activityProbe: probe, activityRules: rules(hours(8, { namespaceSelector: { matchLabels: { team: 'ml' } } }), hours(4)) }))).toEqual([]);
-    // The CRD requires pauseWorkspace on every rule (crd/schema), so every rule after a catch-all counts.
+    // The CRD requires pauseWorkspace on every rule (library/schema), so every rule after a catch-all counts.
   });
 
-  test('kubeflow/home-mount: an extra volume mounted at the home path, which the controller would skip', () => {
+  test('notebooks/home-mount: an extra volume mounted at the home path, which the controller would skip', () => {
     const build = kindWith({}, k => k.mount('/home/jovyan', kplus.Volume.fromEmptyDir(k, 'cache', 'cache')));
     const allowed = 'expected a path no other mount uses; the home volume is mounted there';
     expect(synthErrors(build)).toBe(`${REPORT}  [test/kind] spec.podTemplate.extraVolumeMounts[0].mountPath is "/home/jovyan"; ${allowed}`);
-    expect(lintOf(build)).toEqual([`kubeflow/home-mount spec.podTemplate.extraVolumeMounts[0].mountPath is "/home/jovyan"; ${allowed}`]);
+    expect(lintOf(build)).toEqual([`notebooks/home-mount spec.podTemplate.extraVolumeMounts[0].mountPath is "/home/jovyan"; ${allowed}`]);
     expect(lintOf(kindWith({}, k => k.mount('/home/jovyan/cache', kplus.Volume.fromEmptyDir(k, 'cache', 'cache'))))).toEqual([]);
   });
 });

@@ -9,125 +9,129 @@ import { UPSTREAM_EXAMPLES, UPSTREAM_EXAMPLES_V2 } from '../../scripts/upstream/
 import { internalError } from '../../src/cli/main';
 import { LINT_RULES } from '../../src/cli/rules/rules';
 import { inputFiles } from '../../src/cli/shared/input';
-import { KUBERNETES_RULES, POD_SECURITY_RESTRICTED_RULES } from '../../src/rules/kubernetes';
-import { KUBEFLOW_RULES } from '../../src/rules/operators';
-import { RULE_SOURCES } from '../../src/rules/rule';
+import { KUBERNETES_RULE_SET } from '../../src/rules/kubernetes/rule-set';
+import { NOTEBOOKS_RULE_SET } from '../../src/rules/notebooks/rule-set';
+import { RULE_SETS } from '../../src/rules/rule-sets';
+import { TRAINING_OPERATOR_RULE_SET } from '../../src/rules/training-operator/rule-set';
+
+/** The operators' rules of one document and of one input (before issue 40, the kubeflow/ rules). */
+const KUBEFLOW_RULES = [...TRAINING_OPERATOR_RULE_SET.rules, ...NOTEBOOKS_RULE_SET.rules].filter(r => r.id !== 'training-operator/pod-name-collision');
 
 const lines = (text: string) => text.split('\n').filter(l => l !== '');
 
 /** What `lint -` prints for each broken input of lint-cases.ts: findings, then the summary. */
 const EXPECTED: Array<[string, string[]]> = [
-  ['kubeflow/replica-type', [
-    '<stdin>:8:5: TFJob ml/train: spec.tfReplicaSpecs.Workers is "Workers"; expected a replica type of TFJob: "Chief", "Master", "PS", "Worker", "Evaluator" (spelled exactly) [kubeflow/replica-type]',
+  ['training-operator/replica-type', [
+    '<stdin>:8:5: TFJob ml/train: spec.tfReplicaSpecs.Workers is "Workers"; expected a replica type of TFJob: "Chief", "Master", "PS", "Worker", "Evaluator" (spelled exactly) [training-operator/replica-type]',
     '1 document checked; 1 finding',
   ]],
-  ['kubeflow/replica-count (XGBoost Master)', [
-    '<stdin>:9:7: XGBoostJob ml/train: spec.xgbReplicaSpecs.Master.replicas is 2; expected 1; the operator rejects an XGBoostJob whose Master does not have one replica [kubeflow/replica-count]',
+  ['training-operator/replica-count (XGBoost Master)', [
+    '<stdin>:9:7: XGBoostJob ml/train: spec.xgbReplicaSpecs.Master.replicas is 2; expected 1; the operator rejects an XGBoostJob whose Master does not have one replica [training-operator/replica-count]',
     '1 document checked; 1 finding',
   ]],
-  ['kubeflow/replica-count (MPI Launcher)', [
-    '<stdin>:7:3: MPIJob ml/train: spec.mpiReplicaSpecs.Launcher is not set; expected a Launcher with replicas: 1; an MPIJob has exactly one launcher (the controller refuses it otherwise, with only a warning event) [kubeflow/replica-count]',
+  ['training-operator/replica-count (MPI Launcher)', [
+    '<stdin>:7:3: MPIJob ml/train: spec.mpiReplicaSpecs.Launcher is not set; expected a Launcher with replicas: 1; an MPIJob has exactly one launcher (the controller refuses it otherwise, with only a warning event) [training-operator/replica-count]',
     '1 document checked; 1 finding',
   ]],
-  ['kubeflow/replica-count (PyTorch Master without replicas)', [
-    '<stdin>:8:5: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Master.replicas is not set; expected 1; a PyTorchJob has one Master, written with replicas: 1, which the operator makes rank 0 [kubeflow/replica-count]',
+  ['training-operator/replica-count (PyTorch Master without replicas)', [
+    '<stdin>:8:5: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Master.replicas is not set; expected 1; a PyTorchJob has one Master, written with replicas: 1, which the operator makes rank 0 [training-operator/replica-count]',
     '1 document checked; 1 finding',
   ]],
-  ['kubeflow/replica-count (TF Chief and Master)', [
-    '<stdin>:15:5: TFJob ml/train: spec.tfReplicaSpecs.Master is {"replicas":1,"template":{"spec":{"containers":[{"name":"tensorflow","image":"tf"}]}}}; expected no Master together with a Chief: a TFJob has at most one Chief or Master [kubeflow/replica-count]',
+  ['training-operator/replica-count (TF Chief and Master)', [
+    '<stdin>:15:5: TFJob ml/train: spec.tfReplicaSpecs.Master is {"replicas":1,"template":{"spec":{"containers":[{"name":"tensorflow","image":"tf"}]}}}; expected no Master together with a Chief: a TFJob has at most one Chief or Master [training-operator/replica-count]',
     '1 document checked; 1 finding',
   ]],
-  ['kubeflow/replica-count (JAX without workers)', [
-    '<stdin>:9:7: JAXJob ml/train: spec.jaxReplicaSpecs.Worker.replicas is 0; expected at least 1 Worker: worker 0 is the JAX coordinator [kubeflow/replica-count]',
+  ['training-operator/replica-count (JAX without workers)', [
+    '<stdin>:9:7: JAXJob ml/train: spec.jaxReplicaSpecs.Worker.replicas is 0; expected at least 1 Worker: worker 0 is the JAX coordinator [training-operator/replica-count]',
     '1 document checked; 1 finding',
   ]],
-  ['kubeflow/pytorch-master (elastic)', [
-    '<stdin>:11:5: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Master is {"replicas":1,"template":{"spec":{"containers":[{"name":"pytorch","image":"registry.example/train:1.0"}]}}}; expected no Master in an elastic job (elasticPolicy): its Workers find each other through the rendezvous backend, and a Master gets contradictory environment [kubeflow/pytorch-master]',
+  ['training-operator/pytorch-master (elastic)', [
+    '<stdin>:11:5: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Master is {"replicas":1,"template":{"spec":{"containers":[{"name":"pytorch","image":"registry.example/train:1.0"}]}}}; expected no Master in an elastic job (elasticPolicy): its Workers find each other through the rendezvous backend, and a Master gets contradictory environment [training-operator/pytorch-master]',
     '1 document checked; 1 finding',
   ]],
-  ['kubeflow/pytorch-master (static)', [
-    '<stdin>:7:3: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Master is not set; expected a Master in a job without elasticPolicy: the operator sets RANK and WORLD_SIZE only when one exists [kubeflow/pytorch-master]',
+  ['training-operator/pytorch-master (static)', [
+    '<stdin>:7:3: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Master is not set; expected a Master in a job without elasticPolicy: the operator sets RANK and WORLD_SIZE only when one exists [training-operator/pytorch-master]',
     '1 document checked; 1 finding',
   ]],
-  ['kubeflow/framework-container', [
-    '<stdin>:19:11: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Worker.template.spec.containers is ["trainer"]; expected a container named "pytorch": the operator looks for it to add its port and environment [kubeflow/framework-container]',
+  ['training-operator/framework-container', [
+    '<stdin>:19:11: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Worker.template.spec.containers is ["trainer"]; expected a container named "pytorch": the operator looks for it to add its port and environment [training-operator/framework-container]',
     '1 document checked; 1 finding',
   ]],
-  ['kubeflow/framework-container (MXJob)', [
-    '<stdin>:13:11: MXJob ml/train: spec.mxReplicaSpecs.Scheduler.template.spec.containers is ["mx"]; expected a container named "mxnet": the operator looks for it to add its port and environment [kubeflow/framework-container]',
+  ['training-operator/framework-container (MXJob)', [
+    '<stdin>:13:11: MXJob ml/train: spec.mxReplicaSpecs.Scheduler.template.spec.containers is ["mx"]; expected a container named "mxnet": the operator looks for it to add its port and environment [training-operator/framework-container]',
     '1 document checked; 1 finding',
   ]],
-  ['kubeflow/mpi-main-container', [
-    '<stdin>:20:11: MPIJob ml/train: spec.mpiReplicaSpecs.Worker.template.spec.containers is ["mpi"]; expected a container named "worker", as spec.mainContainer says: the launcher execs the MPI processes into it [kubeflow/mpi-main-container]',
+  ['training-operator/mpi-main-container', [
+    '<stdin>:20:11: MPIJob ml/train: spec.mpiReplicaSpecs.Worker.template.spec.containers is ["mpi"]; expected a container named "worker", as spec.mainContainer says: the launcher execs the MPI processes into it [training-operator/mpi-main-container]',
     '1 document checked; 1 finding',
   ]],
-  ['kubeflow/pod-name-length', [
-    '<stdin>:4:3: PyTorchJob ml/resnet50-imagenet-full-precision-sweep-learning-rate-0001: metadata.name is "resnet50-imagenet-full-precision-sweep-learning-rate-0001"; expected a name of at most 53 characters, so that the pod and service name "resnet50-imagenet-full-precision-sweep-learning-rate-0001-worker-11" fits in 63 [kubeflow/pod-name-length]',
+  ['training-operator/pod-name-length', [
+    '<stdin>:4:3: PyTorchJob ml/resnet50-imagenet-full-precision-sweep-learning-rate-0001: metadata.name is "resnet50-imagenet-full-precision-sweep-learning-rate-0001"; expected a name of at most 53 characters, so that the pod and service name "resnet50-imagenet-full-precision-sweep-learning-rate-0001-worker-11" fits in 63 [training-operator/pod-name-length]',
     '1 document checked; 1 finding',
   ]],
-  ['kubeflow/pod-name-length (elastic, counted to maxReplicas)', [
-    '<stdin>:4:3: PyTorchJob ml/llama-70b-sft-elastic-rendezvous-c10d-nodes-sweep-0001: metadata.name is "llama-70b-sft-elastic-rendezvous-c10d-nodes-sweep-0001"; expected a name of at most 53 characters, so that the pod and service name "llama-70b-sft-elastic-rendezvous-c10d-nodes-sweep-0001-worker-99" fits in 63 [kubeflow/pod-name-length]',
+  ['training-operator/pod-name-length (elastic, counted to maxReplicas)', [
+    '<stdin>:4:3: PyTorchJob ml/llama-70b-sft-elastic-rendezvous-c10d-nodes-sweep-0001: metadata.name is "llama-70b-sft-elastic-rendezvous-c10d-nodes-sweep-0001"; expected a name of at most 53 characters, so that the pod and service name "llama-70b-sft-elastic-rendezvous-c10d-nodes-sweep-0001-worker-99" fits in 63 [training-operator/pod-name-length]',
     '1 document checked; 1 finding',
   ]],
-  ['kubeflow/injected-env', [
-    '<stdin>:23:19: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].env[WORLD_SIZE] is {"name":"WORLD_SIZE","value":"3"}; expected a variable the operator does not set itself; it injects this one and a user value would break the job [kubeflow/injected-env]',
+  ['training-operator/injected-env', [
+    '<stdin>:23:19: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].env[WORLD_SIZE] is {"name":"WORLD_SIZE","value":"3"}; expected a variable the operator does not set itself; it injects this one and a user value would break the job [training-operator/injected-env]',
     '1 document checked; 1 finding',
   ]],
-  ['kubeflow/mpi-launcher-gpu-env', [
-    '<stdin>:17:19: MPIJob ml/train: spec.mpiReplicaSpecs.Launcher.template.spec.containers[mpi].env[NVIDIA_VISIBLE_DEVICES] is {"name":"NVIDIA_VISIBLE_DEVICES","value":"all"}; expected a variable the operator does not set itself; it sets this one to "" in a launcher without GPUs, so a user value would be lost [kubeflow/mpi-launcher-gpu-env]',
+  ['training-operator/mpi-launcher-gpu-env', [
+    '<stdin>:17:19: MPIJob ml/train: spec.mpiReplicaSpecs.Launcher.template.spec.containers[mpi].env[NVIDIA_VISIBLE_DEVICES] is {"name":"NVIDIA_VISIBLE_DEVICES","value":"all"}; expected a variable the operator does not set itself; it sets this one to "" in a launcher without GPUs, so a user value would be lost [training-operator/mpi-launcher-gpu-env]',
     '1 document checked; 1 finding',
   ]],
-  ['kubeflow/mpi-np', [
-    '<stdin>:17:15: MPIJob ml/train: spec.mpiReplicaSpecs.Launcher.template.spec.containers[mpi].command is "-np 8"; expected at most 4 processes (2 workers x 2 slotsPerWorker); mpirun cannot start more processes than the hostfile has slots (add --oversubscribe if that is meant) [kubeflow/mpi-np]',
+  ['training-operator/mpi-np', [
+    '<stdin>:17:15: MPIJob ml/train: spec.mpiReplicaSpecs.Launcher.template.spec.containers[mpi].command is "-np 8"; expected at most 4 processes (2 workers x 2 slotsPerWorker); mpirun cannot start more processes than the hostfile has slots (add --oversubscribe if that is meant) [training-operator/mpi-np]',
     '1 document checked; 1 finding',
   ]],
-  ['kubeflow/elastic-bounds (min above max)', [
-    '<stdin>:8:5: PyTorchJob ml/train: spec.elasticPolicy.minReplicas is 4; expected at most spec.elasticPolicy.maxReplicas (2) [kubeflow/elastic-bounds]',
+  ['training-operator/elastic-bounds (min above max)', [
+    '<stdin>:8:5: PyTorchJob ml/train: spec.elasticPolicy.minReplicas is 4; expected at most spec.elasticPolicy.maxReplicas (2) [training-operator/elastic-bounds]',
     '1 document checked; 1 finding',
   ]],
-  ['kubeflow/elastic-bounds (workers outside)', [
-    '<stdin>:12:7: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Worker.replicas is 2; expected at least spec.elasticPolicy.minReplicas (3) [kubeflow/elastic-bounds]',
+  ['training-operator/elastic-bounds (workers outside)', [
+    '<stdin>:12:7: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Worker.replicas is 2; expected at least spec.elasticPolicy.minReplicas (3) [training-operator/elastic-bounds]',
     '1 document checked; 1 finding',
   ]],
-  ['kubeflow/elastic-nproc', [
-    '<stdin>:11:5: PyTorchJob ml/train: spec.elasticPolicy.nProcPerNode is 4; expected not set together with spec.nprocPerNode, which replaces it [kubeflow/elastic-nproc]',
+  ['training-operator/elastic-nproc', [
+    '<stdin>:11:5: PyTorchJob ml/train: spec.elasticPolicy.nProcPerNode is 4; expected not set together with spec.nprocPerNode, which replaces it [training-operator/elastic-nproc]',
     '1 document checked; 1 finding',
   ]],
-  ['crd/schema', [
-    '<stdin>:22:7: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Worker.replica is 2; expected only fields the pinned CRD declares (did you mean "replicas"?) [crd/schema]',
+  ['library/schema', [
+    '<stdin>:22:7: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Worker.replica is 2; expected only fields the pinned CRD declares (did you mean "replicas"?) [library/schema]',
     '1 document checked; 1 finding',
   ]],
   ['k8s (a label value)', [
-    '<stdin>:7:5: PyTorchJob ml/train: metadata.labels.team is "vision team"; expected a label value: empty, or at most 63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit [k8s/label-value]',
+    '<stdin>:7:5: PyTorchJob ml/train: metadata.labels.team is "vision team"; expected a label value: empty, or at most 63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit [kubernetes/label-value]',
     '1 document checked; 1 finding',
   ]],
-  ['app/duplicate-object', [
-    '<stdin>:26:3: PyTorchJob ml/train: metadata.name is "train"; expected a name no other PyTorchJob in namespace "ml" has (<stdin>:1 is also PyTorchJob "train", and one would replace the other) [app/duplicate-object]',
+  ['kubernetes/duplicate-object', [
+    '<stdin>:26:3: PyTorchJob ml/train: metadata.name is "train"; expected a name no other PyTorchJob in namespace "ml" has (<stdin>:1 is also PyTorchJob "train", and one would replace the other) [kubernetes/duplicate-object]',
     '2 documents checked; 1 finding',
   ]],
-  ['yaml/syntax', [
-    '<stdin>:24:1: document is "Flow sequence in block collection must be sufficiently indented and end with a ]"; expected valid YAML [yaml/syntax]',
+  ['library/yaml-syntax', [
+    '<stdin>:24:1: document is "Flow sequence in block collection must be sufficiently indented and end with a ]"; expected valid YAML [library/yaml-syntax]',
     '1 document checked, 1 not YAML; 1 finding',
   ]],
   ['pod security (namespace enforcing restricted)', [
-    '<stdin>:20:15: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Master.template.spec.containers[pytorch].securityContext.allowPrivilegeEscalation is not set; expected false (Pod Security "restricted") [k8s/pss-privilege-escalation]',
-    '<stdin>:20:15: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Master.template.spec.containers[pytorch].securityContext.runAsNonRoot is not set; expected true on the container or the pod (Pod Security "restricted") [k8s/pss-run-as-non-root]',
-    '<stdin>:20:15: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Master.template.spec.containers[pytorch].securityContext.seccompProfile.type is not set; expected "RuntimeDefault" or "Localhost" on the container or the pod (Pod Security "restricted") [k8s/pss-seccomp]',
-    '<stdin>:20:15: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Master.template.spec.containers[pytorch].securityContext.capabilities.drop is not set; expected a list with "ALL" (Pod Security "restricted") [k8s/pss-capabilities]',
-    '<stdin>:27:15: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].securityContext.allowPrivilegeEscalation is not set; expected false (Pod Security "restricted") [k8s/pss-privilege-escalation]',
-    '<stdin>:27:15: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].securityContext.runAsNonRoot is not set; expected true on the container or the pod (Pod Security "restricted") [k8s/pss-run-as-non-root]',
-    '<stdin>:27:15: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].securityContext.seccompProfile.type is not set; expected "RuntimeDefault" or "Localhost" on the container or the pod (Pod Security "restricted") [k8s/pss-seccomp]',
-    '<stdin>:27:15: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].securityContext.capabilities.drop is not set; expected a list with "ALL" (Pod Security "restricted") [k8s/pss-capabilities]',
-    '<stdin>:22:5: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Worker is "init-pytorch"; expected an operator whose --pytorch-init-container-template-file gives init-pytorch a restricted security context (namespace "ml" enforces Pod Security "restricted"): the default template has none, so every worker pod is refused [kubeflow/restricted-operator-init]',
-    '<stdin>:43:15: MPIJob ml/hvd: spec.mpiReplicaSpecs.Launcher.template.spec.containers[mpi].securityContext.allowPrivilegeEscalation is not set; expected false (Pod Security "restricted") [k8s/pss-privilege-escalation]',
-    '<stdin>:43:15: MPIJob ml/hvd: spec.mpiReplicaSpecs.Launcher.template.spec.containers[mpi].securityContext.runAsNonRoot is not set; expected true on the container or the pod (Pod Security "restricted") [k8s/pss-run-as-non-root]',
-    '<stdin>:43:15: MPIJob ml/hvd: spec.mpiReplicaSpecs.Launcher.template.spec.containers[mpi].securityContext.seccompProfile.type is not set; expected "RuntimeDefault" or "Localhost" on the container or the pod (Pod Security "restricted") [k8s/pss-seccomp]',
-    '<stdin>:43:15: MPIJob ml/hvd: spec.mpiReplicaSpecs.Launcher.template.spec.containers[mpi].securityContext.capabilities.drop is not set; expected a list with "ALL" (Pod Security "restricted") [k8s/pss-capabilities]',
-    '<stdin>:50:15: MPIJob ml/hvd: spec.mpiReplicaSpecs.Worker.template.spec.containers[mpi].securityContext.allowPrivilegeEscalation is not set; expected false (Pod Security "restricted") [k8s/pss-privilege-escalation]',
-    '<stdin>:50:15: MPIJob ml/hvd: spec.mpiReplicaSpecs.Worker.template.spec.containers[mpi].securityContext.runAsNonRoot is not set; expected true on the container or the pod (Pod Security "restricted") [k8s/pss-run-as-non-root]',
-    '<stdin>:50:15: MPIJob ml/hvd: spec.mpiReplicaSpecs.Worker.template.spec.containers[mpi].securityContext.seccompProfile.type is not set; expected "RuntimeDefault" or "Localhost" on the container or the pod (Pod Security "restricted") [k8s/pss-seccomp]',
-    '<stdin>:50:15: MPIJob ml/hvd: spec.mpiReplicaSpecs.Worker.template.spec.containers[mpi].securityContext.capabilities.drop is not set; expected a list with "ALL" (Pod Security "restricted") [k8s/pss-capabilities]',
-    '<stdin>:38:5: MPIJob ml/hvd: spec.mpiReplicaSpecs.Launcher is "kubectl-delivery"; expected a job that can pass (namespace "ml" enforces Pod Security "restricted"): the operator adds the init container "kubectl-delivery" without a security context to every MPIJob v1 launcher; use Trainer v2\'s MPI runtime instead [kubeflow/restricted-operator-init]',
+    '<stdin>:20:15: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Master.template.spec.containers[pytorch].securityContext.allowPrivilegeEscalation is not set; expected false (Pod Security "restricted") [kubernetes/pss-privilege-escalation]',
+    '<stdin>:20:15: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Master.template.spec.containers[pytorch].securityContext.runAsNonRoot is not set; expected true on the container or the pod (Pod Security "restricted") [kubernetes/pss-run-as-non-root]',
+    '<stdin>:20:15: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Master.template.spec.containers[pytorch].securityContext.seccompProfile.type is not set; expected "RuntimeDefault" or "Localhost" on the container or the pod (Pod Security "restricted") [kubernetes/pss-seccomp]',
+    '<stdin>:20:15: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Master.template.spec.containers[pytorch].securityContext.capabilities.drop is not set; expected a list with "ALL" (Pod Security "restricted") [kubernetes/pss-capabilities]',
+    '<stdin>:27:15: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].securityContext.allowPrivilegeEscalation is not set; expected false (Pod Security "restricted") [kubernetes/pss-privilege-escalation]',
+    '<stdin>:27:15: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].securityContext.runAsNonRoot is not set; expected true on the container or the pod (Pod Security "restricted") [kubernetes/pss-run-as-non-root]',
+    '<stdin>:27:15: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].securityContext.seccompProfile.type is not set; expected "RuntimeDefault" or "Localhost" on the container or the pod (Pod Security "restricted") [kubernetes/pss-seccomp]',
+    '<stdin>:27:15: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].securityContext.capabilities.drop is not set; expected a list with "ALL" (Pod Security "restricted") [kubernetes/pss-capabilities]',
+    '<stdin>:22:5: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Worker is "init-pytorch"; expected an operator whose --pytorch-init-container-template-file gives init-pytorch a restricted security context (namespace "ml" enforces Pod Security "restricted"): the default template has none, so every worker pod is refused [training-operator/restricted-operator-init]',
+    '<stdin>:43:15: MPIJob ml/hvd: spec.mpiReplicaSpecs.Launcher.template.spec.containers[mpi].securityContext.allowPrivilegeEscalation is not set; expected false (Pod Security "restricted") [kubernetes/pss-privilege-escalation]',
+    '<stdin>:43:15: MPIJob ml/hvd: spec.mpiReplicaSpecs.Launcher.template.spec.containers[mpi].securityContext.runAsNonRoot is not set; expected true on the container or the pod (Pod Security "restricted") [kubernetes/pss-run-as-non-root]',
+    '<stdin>:43:15: MPIJob ml/hvd: spec.mpiReplicaSpecs.Launcher.template.spec.containers[mpi].securityContext.seccompProfile.type is not set; expected "RuntimeDefault" or "Localhost" on the container or the pod (Pod Security "restricted") [kubernetes/pss-seccomp]',
+    '<stdin>:43:15: MPIJob ml/hvd: spec.mpiReplicaSpecs.Launcher.template.spec.containers[mpi].securityContext.capabilities.drop is not set; expected a list with "ALL" (Pod Security "restricted") [kubernetes/pss-capabilities]',
+    '<stdin>:50:15: MPIJob ml/hvd: spec.mpiReplicaSpecs.Worker.template.spec.containers[mpi].securityContext.allowPrivilegeEscalation is not set; expected false (Pod Security "restricted") [kubernetes/pss-privilege-escalation]',
+    '<stdin>:50:15: MPIJob ml/hvd: spec.mpiReplicaSpecs.Worker.template.spec.containers[mpi].securityContext.runAsNonRoot is not set; expected true on the container or the pod (Pod Security "restricted") [kubernetes/pss-run-as-non-root]',
+    '<stdin>:50:15: MPIJob ml/hvd: spec.mpiReplicaSpecs.Worker.template.spec.containers[mpi].securityContext.seccompProfile.type is not set; expected "RuntimeDefault" or "Localhost" on the container or the pod (Pod Security "restricted") [kubernetes/pss-seccomp]',
+    '<stdin>:50:15: MPIJob ml/hvd: spec.mpiReplicaSpecs.Worker.template.spec.containers[mpi].securityContext.capabilities.drop is not set; expected a list with "ALL" (Pod Security "restricted") [kubernetes/pss-capabilities]',
+    '<stdin>:38:5: MPIJob ml/hvd: spec.mpiReplicaSpecs.Launcher is "kubectl-delivery"; expected a job that can pass (namespace "ml" enforces Pod Security "restricted"): the operator adds the init container "kubectl-delivery" without a security context to every MPIJob v1 launcher; use Trainer v2\'s MPI runtime instead [training-operator/restricted-operator-init]',
     '2 documents checked, 1 skipped (kinds not known: Namespace); 18 findings',
   ]],
 ];
@@ -172,41 +176,41 @@ describe('lint on the project examples', () => {
     images.push({ ...images[0] });
     const found = lines(lintDocs(docs).stdout);
     expect(found).toHaveLength(2);
-    expect(found[0]).toMatch(/^<stdin>:66:13: WorkspaceKind jupyterlab: spec\.podTemplate\.options\.imageConfig\.values\[2\] is .*; expected entries with distinct id "jupyter-scipy:v1\.10\.0" \(the same as the entry at index 0\) \[crd\/schema\]$/);
+    expect(found[0]).toMatch(/^<stdin>:66:13: WorkspaceKind jupyterlab: spec\.podTemplate\.options\.imageConfig\.values\[2\] is .*; expected entries with distinct id "jupyter-scipy:v1\.10\.0" \(the same as the entry at index 0\) \[library\/schema\]$/);
     expect(found[1]).toBe('1 document checked; 1 finding');
   });
 
-  test('kubeflow/option-default: a default that is not an option', () => {
+  test('notebooks/option-default: a default that is not an option', () => {
     const docs = platform();
     kindOf(docs).spec.podTemplate.options.podConfig.spawner.default = 'tiny';
     expect(lines(lintDocs(docs).stdout)).toEqual([
-      '<stdin>:68:11: WorkspaceKind jupyterlab: spec.podTemplate.options.podConfig.spawner.default is "tiny"; expected the id of an option: "cpu", "gpu" [kubeflow/option-default]',
+      '<stdin>:68:11: WorkspaceKind jupyterlab: spec.podTemplate.options.podConfig.spawner.default is "tiny"; expected the id of an option: "cpu", "gpu" [notebooks/option-default]',
       '1 document checked; 1 finding',
     ]);
   });
 
-  test('kubeflow/option-redirect: a cycle, and the default redirected', () => {
+  test('notebooks/option-redirect: a cycle, and the default redirected', () => {
     const docs = platform();
     const [cpu, gpu] = kindOf(docs).spec.podTemplate.options.podConfig.values;
     cpu.redirect = { to: 'gpu' };
     gpu.redirect = { to: 'cpu' };
     expect(lines(lintDocs(docs).stdout)).toEqual([
-      '<stdin>:69:9: WorkspaceKind jupyterlab: spec.podTemplate.options.podConfig.values[cpu].redirect.to is "gpu"; expected redirects that end at an option without one, but cpu -> gpu -> cpu is a cycle [kubeflow/option-redirect]',
-      '<stdin>:68:11: WorkspaceKind jupyterlab: spec.podTemplate.options.podConfig.spawner.default is "cpu"; expected an option that is not redirected (it redirects to "gpu"); the spawner does not show redirected options [kubeflow/option-default]',
+      '<stdin>:69:9: WorkspaceKind jupyterlab: spec.podTemplate.options.podConfig.values[cpu].redirect.to is "gpu"; expected redirects that end at an option without one, but cpu -> gpu -> cpu is a cycle [notebooks/option-redirect]',
+      '<stdin>:68:11: WorkspaceKind jupyterlab: spec.podTemplate.options.podConfig.spawner.default is "cpu"; expected an option that is not redirected (it redirects to "gpu"); the spawner does not show redirected options [notebooks/option-default]',
       '1 document checked; 2 findings',
     ]);
   });
 
-  test('kubeflow/image-port: an image port the kind does not declare', () => {
+  test('notebooks/image-port: an image port the kind does not declare', () => {
     const docs = platform();
     kindOf(docs).spec.podTemplate.options.imageConfig.values[1].spec.ports[0].id = 'vscode';
     expect(lines(lintDocs(docs).stdout)).toEqual([
-      '<stdin>:37:9: WorkspaceKind jupyterlab: spec.podTemplate.options.imageConfig.values[jupyter-pytorch-cuda-full:v1.10.0].spec.ports[0].id is "vscode"; expected the id of a port in spec.podTemplate.ports: "jupyterlab" [kubeflow/image-port]',
+      '<stdin>:37:9: WorkspaceKind jupyterlab: spec.podTemplate.options.imageConfig.values[jupyter-pytorch-cuda-full:v1.10.0].spec.ports[0].id is "vscode"; expected the id of a port in spec.podTemplate.ports: "jupyterlab" [notebooks/image-port]',
       '1 document checked; 1 finding',
     ]);
   });
 
-  test('kubeflow/workspace-option: a Workspace choosing an option its kind (in the same input) does not have', () => {
+  test('notebooks/workspace-option: a Workspace choosing an option its kind (in the same input) does not have', () => {
     const team = yaml.loadAll(fs.readFileSync(path.join(outdir, 'notebooks-team-vision.k8s.yaml'), 'utf8')) as any[];
     const workspace = team.find(d => d.kind === 'Workspace');
     workspace.spec.podTemplate.options.podConfig = 'tpu';
@@ -215,7 +219,7 @@ describe('lint on the project examples', () => {
     expect(found.slice(1)).toEqual([
       '2 documents checked; 1 finding',
     ]);
-    expect(found[0]).toMatch(new RegExp(`^<stdin>:\\d+:7: Workspace team-vision/${workspace.metadata.name}: spec\\.podTemplate\\.options\\.podConfig is "tpu"; expected the id of a pod-config option of WorkspaceKind "jupyterlab": "cpu", "gpu" \\[kubeflow/workspace-option\\]$`));
+    expect(found[0]).toMatch(new RegExp(`^<stdin>:\\d+:7: Workspace team-vision/${workspace.metadata.name}: spec\\.podTemplate\\.options\\.podConfig is "tpu"; expected the id of a pod-config option of WorkspaceKind "jupyterlab": "cpu", "gpu" \\[notebooks/workspace-option\\]$`));
   });
 });
 
@@ -224,10 +228,10 @@ const STALE = 'training-operator/xgboost/smoke-dist/xgboostjob_v1alpha1_rabit_te
 
 /** The upstream example whose pod templates carry `apiVersion: v1` and `kind: Pod`, which PodTemplateSpec does not have. */
 const STALE_FINDINGS = [
-  `${STALE}:11:9: XGBoostJob xgboost-dist-test: spec.xgbReplicaSpecs.Master.template.apiVersion is "v1"; expected only fields the pinned CRD declares [crd/schema]`,
-  `${STALE}:12:9: XGBoostJob xgboost-dist-test: spec.xgbReplicaSpecs.Master.template.kind is "Pod"; expected only fields the pinned CRD declares [crd/schema]`,
-  `${STALE}:25:9: XGBoostJob xgboost-dist-test: spec.xgbReplicaSpecs.Worker.template.apiVersion is "v1"; expected only fields the pinned CRD declares [crd/schema]`,
-  `${STALE}:26:9: XGBoostJob xgboost-dist-test: spec.xgbReplicaSpecs.Worker.template.kind is "Pod"; expected only fields the pinned CRD declares [crd/schema]`,
+  `${STALE}:11:9: XGBoostJob xgboost-dist-test: spec.xgbReplicaSpecs.Master.template.apiVersion is "v1"; expected only fields the pinned CRD declares [library/schema]`,
+  `${STALE}:12:9: XGBoostJob xgboost-dist-test: spec.xgbReplicaSpecs.Master.template.kind is "Pod"; expected only fields the pinned CRD declares [library/schema]`,
+  `${STALE}:25:9: XGBoostJob xgboost-dist-test: spec.xgbReplicaSpecs.Worker.template.apiVersion is "v1"; expected only fields the pinned CRD declares [library/schema]`,
+  `${STALE}:26:9: XGBoostJob xgboost-dist-test: spec.xgbReplicaSpecs.Worker.template.kind is "Pod"; expected only fields the pinned CRD declares [library/schema]`,
   '1 document checked; 4 findings',
 ];
 
@@ -259,7 +263,7 @@ describe('lint on every upstream example (each file alone: several share a job n
 const UPSTREAM_V2 = UPSTREAM_EXAMPLES_V2;
 const MULTI_STEP_FINDING = 'jobs/05-multi-step.yaml:85:5: TrainJob multi-step-example: spec.initializer.dataset is {"storageUri":"hf://tatsu-lab/alpaca"}; '
   + 'expected the runtime "torch-with-dataset-init" to mount the "initializer" volume in its "dataset-initializer" container, where the initializer writes '
-  + '(the Trainer webhook refuses the job otherwise) [app/trainjob-runtime]';
+  + '(the Trainer webhook refuses the job otherwise) [trainer/trainjob-runtime]';
 
 describe('lint on the Trainer v2.3.0 corpus: each job with the built-in runtimes, as a cluster has them installed', () => {
   const jobs = fs.readdirSync(path.join(UPSTREAM_V2, 'jobs')).filter(f => f.endsWith('.yaml')).sort();
@@ -309,7 +313,7 @@ test('a TrainJob alone on a built-in runtime is checked against that runtime as 
   const result = runCli(['lint', '-'], job);
   expect(lines(result.stdout)).toEqual([
     '<stdin>:6:17: TrainJob ml/sft: spec.initializer.model is {"storageUri":"hf://meta-llama/Llama-3.2-1B"}; expected a runtime with a "model-initializer" step; '
-      + 'the runtime "torch-distributed" (built into Trainer v2.3.0) has only "node" [app/trainjob-runtime]',
+      + 'the runtime "torch-distributed" (built into Trainer v2.3.0) has only "node" [trainer/trainjob-runtime]',
     '1 document checked; 1 finding',
   ]);
   expect(result.status).toBe(1);
@@ -335,7 +339,7 @@ describe('a TrainJob on a runtime the input does not define, when the input defi
     const result = runCli(['lint', '-'], docs.join('\n---\n') + '\n');
     return [result.status, ...lines(result.stdout)];
   };
-  const provided = '(the annotation cdk8s-kubeflow/runtime-provided: "true") [app/trainjob-runtime]';
+  const provided = '(the annotation cdk8s-kubeflow/runtime-provided: "true") [trainer/trainjob-runtime]';
 
   test('a near name', () => {
     expect(lint(runtime('ClusterTrainingRuntime', 'torch-8gpus'), job('ClusterTrainingRuntime', 'torch-8gpu'))).toEqual([
@@ -348,12 +352,12 @@ describe('a TrainJob on a runtime the input does not define, when the input defi
   test('the wrong kind, both ways', () => {
     expect(lint(runtime('ClusterTrainingRuntime', 'torch-8gpus'), job('TrainingRuntime', 'torch-8gpus'))).toEqual([
       1,
-      '<stdin>:12:16: TrainJob ml/sft: spec.runtimeRef.kind is "TrainingRuntime"; expected ClusterTrainingRuntime: the app\'s "torch-8gpus" is a ClusterTrainingRuntime, and the app defines no TrainingRuntime of that name (TrainingRuntimeRef.cluster("torch-8gpus"), or the runtime\'s ref) [app/trainjob-runtime]',
+      '<stdin>:12:16: TrainJob ml/sft: spec.runtimeRef.kind is "TrainingRuntime"; expected ClusterTrainingRuntime: the app\'s "torch-8gpus" is a ClusterTrainingRuntime, and the app defines no TrainingRuntime of that name (TrainingRuntimeRef.cluster("torch-8gpus"), or the runtime\'s ref) [trainer/trainjob-runtime]',
       '2 documents checked; 1 finding',
     ]);
     expect(lint(runtime('TrainingRuntime', 'team-torch'), job('ClusterTrainingRuntime', 'team-torch'))).toEqual([
       1,
-      '<stdin>:12:16: TrainJob ml/sft: spec.runtimeRef.kind is "ClusterTrainingRuntime"; expected TrainingRuntime: the app\'s "team-torch" is a TrainingRuntime in namespace "ml", and the app defines no ClusterTrainingRuntime of that name (TrainingRuntimeRef.namespaced("team-torch"), or the runtime\'s ref) [app/trainjob-runtime]',
+      '<stdin>:12:16: TrainJob ml/sft: spec.runtimeRef.kind is "ClusterTrainingRuntime"; expected TrainingRuntime: the app\'s "team-torch" is a TrainingRuntime in namespace "ml", and the app defines no ClusterTrainingRuntime of that name (TrainingRuntimeRef.namespaced("team-torch"), or the runtime\'s ref) [trainer/trainjob-runtime]',
       '2 documents checked; 1 finding',
     ]);
   });
@@ -392,7 +396,7 @@ describe('a TrainJob on a runtime the input does not define, when the input defi
 });
 
 describe('output formats', () => {
-  const input = CASES['kubeflow/injected-env'];
+  const input = CASES['training-operator/injected-env'];
 
   test('json', () => {
     const result = runCli(['lint', '--format', 'json', '-'], input);
@@ -406,12 +410,14 @@ describe('output formats', () => {
         line: 23,
         column: 19,
         document: { kind: 'PyTorchJob', namespace: 'ml', name: 'train' },
-        rule: 'kubeflow/injected-env',
+        rule: 'training-operator/injected-env',
+        severity: 'error',
         field: 'spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].env[WORLD_SIZE]',
         value: { name: 'WORLD_SIZE', value: '3' },
         allowed: 'expected a variable the operator does not set itself; it injects this one and a user value would break the job',
         message: 'spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].env[WORLD_SIZE] is {"name":"WORLD_SIZE","value":"3"}; expected a variable the operator does not set itself; it injects this one and a user value would break the job',
       }],
+      silenced: [],
     });
     expect(result.status).toBe(1);
   });
@@ -419,7 +425,7 @@ describe('output formats', () => {
   test('github: workflow-command annotations with escaped properties', () => {
     const result = runCli(['lint', '--format=github', '-'], input);
     expect(lines(result.stdout)).toEqual([
-      '::error file=<stdin>,line=23,col=19,title=kubeflow/injected-env (PyTorchJob ml/train)::PyTorchJob ml/train: spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].env[WORLD_SIZE] is {"name":"WORLD_SIZE","value":"3"}; expected a variable the operator does not set itself; it injects this one and a user value would break the job',
+      '::error file=<stdin>,line=23,col=19,title=training-operator/injected-env (PyTorchJob ml/train)::PyTorchJob ml/train: spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].env[WORLD_SIZE] is {"name":"WORLD_SIZE","value":"3"}; expected a variable the operator does not set itself; it injects this one and a user value would break the job',
       '1 document checked; 1 finding',
     ]);
   });
@@ -490,26 +496,29 @@ describe('an internal error exits with 3', () => {
 });
 
 describe('the operator rules', () => {
-  test('ids are unique, named kubeflow/..., and each cites its upstream source', () => {
+  test('ids are unique, named by their source, and each cites its upstream source', () => {
     const ids = KUBEFLOW_RULES.map(r => r.id);
     expect(new Set(ids).size).toBe(ids.length);
     for (const rule of KUBEFLOW_RULES) {
-      expect(rule.id).toMatch(/^kubeflow\/[a-z-]+$/);
+      expect(rule.id).toMatch(/^(training-operator|notebooks)\/[a-z-]+$/);
       expect(rule.upstream).toMatch(/training-operator|kubeflow\/notebooks/);
     }
     expect(ids.sort()).toEqual([
-      'kubeflow/activity-probe', 'kubeflow/activity-rules', 'kubeflow/clean-pod-policy', 'kubeflow/elastic-bounds', 'kubeflow/elastic-nproc', 'kubeflow/filter-rules',
-      'kubeflow/framework-container', 'kubeflow/gang-min-available', 'kubeflow/home-mount', 'kubeflow/image-port',
-      'kubeflow/injected-env', 'kubeflow/managed-by', 'kubeflow/mpi-launcher-gpu-env', 'kubeflow/mpi-main-container', 'kubeflow/mpi-np', 'kubeflow/mpi-slots',
-      'kubeflow/nproc-per-node', 'kubeflow/option-default', 'kubeflow/option-redirect', 'kubeflow/pod-name-length', 'kubeflow/pod-restart-policy',
-      'kubeflow/pytorch-master', 'kubeflow/rdzv-backend', 'kubeflow/replica-count', 'kubeflow/replica-restart-policy', 'kubeflow/replica-type',
-      'kubeflow/restricted-operator-init', 'kubeflow/tf-success-policy', 'kubeflow/workspace-kind-template', 'kubeflow/workspace-option',
+      'notebooks/activity-probe', 'notebooks/activity-rules', 'notebooks/filter-rules', 'notebooks/home-mount', 'notebooks/image-port',
+      'notebooks/option-default', 'notebooks/option-redirect', 'notebooks/workspace-kind-template', 'notebooks/workspace-option',
+      'training-operator/clean-pod-policy', 'training-operator/elastic-bounds', 'training-operator/elastic-nproc',
+      'training-operator/framework-container', 'training-operator/gang-min-available', 'training-operator/injected-env',
+      'training-operator/managed-by', 'training-operator/mpi-launcher-gpu-env', 'training-operator/mpi-main-container', 'training-operator/mpi-np',
+      'training-operator/mpi-slots', 'training-operator/nproc-per-node', 'training-operator/pod-name-length', 'training-operator/pod-restart-policy',
+      'training-operator/pytorch-master', 'training-operator/rdzv-backend', 'training-operator/replica-count',
+      'training-operator/replica-restart-policy', 'training-operator/replica-type', 'training-operator/restricted-operator-init',
+      'training-operator/tf-success-policy',
     ]);
   });
 
   test('docs/cli.md counts the rules of each source as they are', () => {
     const doc = fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'cli.md'), 'utf8');
-    for (const { source } of RULE_SOURCES) {
+    for (const { source } of RULE_SETS) {
       const row = new RegExp(`^\\| [^|]+ \\(\`${source}\`\\) \\| (\\d+) \\|`, 'm').exec(doc);
       expect([source, Number(row?.[1])]).toEqual([source, LINT_RULES.filter(r => r.source === source).length]);
     }
@@ -527,23 +536,23 @@ describe('the operator rules', () => {
       `Kubeflow Training Operator v1 (webhooks and controllers) [training-operator]: ${count('training-operator')}`,
       'Kubeflow Notebooks v2 (webhooks) [notebooks]: 9',
       'Kueue [kueue]: 15',
-      'cdk8s-kubeflow\'s own (the YAML reader; the CRD schema, strictly) [library]: 3',
+      'cdk8s-kubeflow\'s own (the YAML reader; the CRD schema, strictly) [library]: 4',
       `${LINT_RULES.length} rules`,
     ]);
-    expect(count('kubernetes')).toBe(KUBERNETES_RULES.length + POD_SECURITY_RESTRICTED_RULES.length + 2);
+    expect(count('kubernetes')).toBe(KUBERNETES_RULE_SET.rules.length);
     // Every rule once, under its own source.
     const listed = lines(result.stdout).filter(l => l.startsWith('    ')).map(l => l.trim().split(' ')[0]);
     expect([...listed].sort()).toEqual(LINT_RULES.map(r => r.id).sort());
     const trainer = result.stdout.slice(result.stdout.indexOf('Kubeflow Trainer v2'), result.stdout.indexOf('Kubeflow Training Operator'));
     expect(lines(trainer).filter(l => l.startsWith('    ')).map(l => l.trim().split(' ')[0]))
       .toEqual(['trainer/runtime-ref-kind', 'trainer/runtime-step', 'trainer/replicated-job-name', 'trainer/runtime-policy', 'trainer/ssh-auth-mount-path', 'trainer/replicated-job-name-length',
-        'trainer/patch-manager', 'trainer/patch-env', 'trainer/kueue-patch-metadata', 'trainer/counts', 'trainer/prte-env', 'app/trainjob-runtime', 'app/trainjob-reach', 'app/mpi-launcher-image', 'app/mpi-node-image']);
+        'trainer/patch-manager', 'trainer/patch-env', 'trainer/kueue-patch-metadata', 'trainer/counts', 'trainer/prte-env', 'trainer/trainjob-runtime', 'trainer/trainjob-reach', 'trainer/mpi-launcher-image', 'trainer/mpi-node-image']);
     // A rule of some upstream versions only says which.
     expect(lines(trainer).filter(l => l.includes('[versions: ')).map(l => `${l.trim().split(' ')[0]} ${/\[versions: (.*)\]$/.exec(l)![1]}`)).toEqual([
       'trainer/replicated-job-name-length Kubeflow Trainer v2.4.0 and later',
       'trainer/prte-env Kubeflow Trainer v2.4.0 and later',
-      'app/mpi-launcher-image Kubeflow Trainer: while the window holds versions before and from v2.4.0',
-      'app/mpi-node-image Kubeflow Trainer before v2.4.0',
+      'trainer/mpi-launcher-image Kubeflow Trainer: while the window holds versions before and from v2.4.0',
+      'trainer/mpi-node-image Kubeflow Trainer before v2.4.0',
     ]);
     const named = EXPECTED.flatMap(([, found]) => found.map(f => /\[([^\]]+)\]$/.exec(f)?.[1]).filter((id): id is string => id !== undefined));
     expect(named.filter(id => !listed.includes(id))).toEqual([]);

@@ -201,7 +201,7 @@ describe('plan matches the flavors\' node labels, as docs/cli.md and docs/kueue.
     expect(stdout).toContain('| cq (1 job) | a100 | nvidia.com/gpu | 0 | 8 | - | 8 | within nominal quota |\n| cq (1 job) | h100 | nvidia.com/gpu | 4 | 8 | - | 8 | within nominal quota |');
     const flat = (file: string) => fs.readFileSync(path.join(__dirname, '..', '..', 'docs', file), 'utf8').replace(/\s+/g, ' ');
     expect(flat('cli.md')).toContain('the flavors\' node labels are matched with the pods\' `nodeSelector` and required node affinity');
-    expect(flat('kueue.md')).toContain('`app/kueue-never-admitted` (at synth and in `lint`) and `plan` count, for each podset, only the flavors Kueue v0.15.2 would give its pods');
+    expect(flat('kueue.md')).toContain('`kueue/never-admitted` (at synth and in `lint`) and `plan` count, for each podset, only the flavors Kueue v0.15.2 would give its pods');
     expect(flat('cli.md')).not.toContain('node labels and taints are not matched');
   });
 });

@@ -235,11 +235,11 @@ describe('lint: the Kueue findings across the input', () => {
   test('the platform: the one job its ClusterQueue never admits', () => {
     const { status, stdout } = runCli(['lint', PLATFORM]);
     expect(status).toBe(1);
-    expect(stdout.split('\n').filter(l => l.includes('[app/')).map(l => l.slice(`${JOBS}:36:5: `.length))).toEqual([
+    expect(stdout.split('\n').filter(l => l.includes('[kueue/never-admitted]')).map(l => l.slice(`${JOBS}:36:5: `.length))).toEqual([
       `PyTorchJob team-a/llama-pretrain: metadata.labels["kueue.x-k8s.io/queue-name"] is "team-a"; expected a LocalQueue whose ClusterQueue can admit the job: ${LLAMA}; `
-        + 'Kueue admits a workload whole, so the job stays suspended for good [app/kueue-never-admitted]',
+        + 'Kueue admits a workload whole, so the job stays suspended for good [kueue/never-admitted]',
     ]);
-    expect(stdout.split('\n').filter(l => l.includes('[app/')).map(l => l.slice(0, `${JOBS}:36:5: `.length))).toEqual([`${JOBS}:36:5: `]);
+    expect(stdout.split('\n').filter(l => l.includes('[kueue/never-admitted]')).map(l => l.slice(0, `${JOBS}:36:5: `.length))).toEqual([`${JOBS}:36:5: `]);
   });
 
   test('names of Kueue objects the input does not define, each with a near name', () => {
@@ -250,23 +250,23 @@ describe('lint: the Kueue findings across the input', () => {
     ];
     const { status, stdout } = lintDocs(docs);
     expect(status).toBe(1);
-    expect(stdout.split('\n').filter(l => l.includes('[app/kueue-reference]'))).toEqual([
+    expect(stdout.split('\n').filter(l => l.includes('[kueue/reference]'))).toEqual([
       '<stdin>:6:3: ResourceFlavor a100: spec.topologyName is "defualt"; expected a Topology the input defines; did you mean "default"? '
-        + 'Without it every ClusterQueue that uses the flavor is inactive and admits nothing [app/kueue-reference]',
+        + 'Without it every ClusterQueue that uses the flavor is inactive and admits nothing [kueue/reference]',
       '<stdin>:26:11: ClusterQueue team-cq: spec.resourceGroups[0].flavors[0].name is "a10"; expected a ResourceFlavor the input defines; did you mean "a100"? '
-        + 'Without it the ClusterQueue admits nothing [app/kueue-reference]',
+        + 'Without it the ClusterQueue admits nothing [kueue/reference]',
       '<stdin>:37:3: LocalQueue ml/team: spec.clusterQueue is "team-qc"; expected a ClusterQueue the input defines; did you mean "team-cq"? '
-        + 'Without it the LocalQueue admits nothing [app/kueue-reference]',
+        + 'Without it the LocalQueue admits nothing [kueue/reference]',
       '<stdin>:51:5: PyTorchJob ml/train: metadata.labels["kueue.x-k8s.io/queue-name"] is "teem"; expected a LocalQueue the input defines in the job\'s namespace "ml"; '
-        + 'did you mean "team"? Without it Kueue admits nothing for the job and it stays suspended [app/kueue-reference]',
+        + 'did you mean "team"? Without it Kueue admits nothing for the job and it stays suspended [kueue/reference]',
       '<stdin>:52:5: PyTorchJob ml/train: metadata.labels["kueue.x-k8s.io/priority-class"] is "hihg"; expected a WorkloadPriorityClass the input defines; '
-        + 'did you mean "high"? Without it Kueue makes no Workload and the job stays suspended [app/kueue-reference]',
+        + 'did you mean "high"? Without it Kueue makes no Workload and the job stays suspended [kueue/reference]',
     ]);
   });
 
   test('--rules-off kueue leaves them out', () => {
     const docs = [resourceFlavor('a100'), localQueue('ml', 'team', 'team-qc')];
-    expect(lintDocs(docs).stdout).toContain('[app/kueue-reference]');
-    expect(runCli(['lint', '--rules-off', 'kueue', '-'], docs.map(d => yaml.dump(d)).join('---\n')).stdout).not.toContain('[app/');
+    expect(lintDocs(docs).stdout).toContain('[kueue/reference]');
+    expect(runCli(['lint', '--rules-off', 'kueue', '-'], docs.map(d => yaml.dump(d)).join('---\n')).stdout).not.toContain('[kueue/');
   });
 });

@@ -58,9 +58,9 @@ describe('line and column of each finding', () => {
 
   test('in a multi-document file: each document\'s findings at their own lines (after a comment, a ConfigMap and a `...` end marker)', () => {
     expect(lines(result.stdout)).toEqual([
-      '<stdin>:13:5: PyTorchJob ml/train: metadata.labels.team is "vision team"; expected a label value: empty, or at most 63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit [k8s/label-value]',
-      '<stdin>:35:19: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].env[WORLD_SIZE] is {"name":"WORLD_SIZE","value":"3"}; expected a variable the operator does not set itself; it injects this one and a user value would break the job [kubeflow/injected-env]',
-      '<stdin>:41:29: TFJob ml/mnist: spec.tfReplicaSpecs.Worker.replica is 2; expected only fields the pinned CRD declares (did you mean "replicas"?) [crd/schema]',
+      '<stdin>:13:5: PyTorchJob ml/train: metadata.labels.team is "vision team"; expected a label value: empty, or at most 63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit [kubernetes/label-value]',
+      '<stdin>:35:19: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].env[WORLD_SIZE] is {"name":"WORLD_SIZE","value":"3"}; expected a variable the operator does not set itself; it injects this one and a user value would break the job [training-operator/injected-env]',
+      '<stdin>:41:29: TFJob ml/mnist: spec.tfReplicaSpecs.Worker.replica is 2; expected only fields the pinned CRD declares (did you mean "replicas"?) [library/schema]',
       '2 documents checked, 1 skipped (kinds not known: ConfigMap); 3 findings',
     ]);
     expect(result.status).toBe(1);
@@ -69,9 +69,9 @@ describe('line and column of each finding', () => {
   test('json has the column too', () => {
     const json = JSON.parse(runCli(['lint', '--format', 'json', '-'], MULTI_DOCUMENT).stdout);
     expect(json.findings.map((f: any) => [f.line, f.column, f.rule])).toEqual([
-      [13, 5, 'k8s/label-value'],
-      [35, 19, 'kubeflow/injected-env'],
-      [41, 29, 'crd/schema'],
+      [13, 5, 'kubernetes/label-value'],
+      [35, 19, 'training-operator/injected-env'],
+      [41, 29, 'library/schema'],
     ]);
   });
 });
@@ -98,7 +98,7 @@ test('a list item found by index: the item\'s first character', () => {
     '      template: {spec: {containers: [{name: pytorch, image: registry.example/train:1.0}]}}', // 18
   ].join('\n');
   expect(lines(runCli(['lint', '-'], text).stdout)[0])
-    .toBe('<stdin>:15:15: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Master.template.spec.containers[0].ports[1].containerPort is "seventy"; expected a value of type integer [crd/schema]');
+    .toBe('<stdin>:15:15: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Master.template.spec.containers[0].ports[1].containerPort is "seventy"; expected a value of type integer [library/schema]');
 });
 
 test('a field that is not written: its parent\'s position (a Master without replicas, at `Master`)', () => {
@@ -117,7 +117,7 @@ test('a field that is not written: its parent\'s position (a Master without repl
     '      template: {spec: {containers: [{name: pytorch, image: registry.example/train:1.0}]}}', // 12
   ].join('\n');
   expect(lines(runCli(['lint', '-'], text).stdout)[0])
-    .toBe('<stdin>:8:5: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Master.replicas is not set; expected 1; a PyTorchJob has one Master, written with replicas: 1, which the operator makes rank 0 [kubeflow/replica-count]');
+    .toBe('<stdin>:8:5: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Master.replicas is not set; expected 1; a PyTorchJob has one Master, written with replicas: 1, which the operator makes rank 0 [training-operator/replica-count]');
 });
 
 test('a key with dots (a label key) is matched whole', () => {
@@ -134,7 +134,7 @@ test('a key with dots (a label key) is matched whole', () => {
     '    Master: {replicas: 1, template: {spec: {containers: [{name: pytorch, image: i}]}}}', // 10
   ].join('\n');
   expect(lines(runCli(['lint', '-'], text).stdout)[0])
-    .toBe('<stdin>:7:5: PyTorchJob ml/train: metadata.labels["app.kubernetes.io/name"] is 7; expected a value of type string [crd/schema]');
+    .toBe('<stdin>:7:5: PyTorchJob ml/train: metadata.labels["app.kubernetes.io/name"] is 7; expected a value of type string [library/schema]');
 });
 
 test('--format github annotates the line and column of each of two mistakes', () => {
@@ -166,8 +166,8 @@ test('--format github annotates the line and column of each of two mistakes', ()
   ].join('\n');
   const result = runCli(['lint', '--format', 'github', '-'], text);
   expect(lines(result.stdout)).toEqual([
-    '::error file=<stdin>,line=21,col=11,title=k8s/restart-policy (MPIJob ml/hvd)::MPIJob ml/hvd: spec.mpiReplicaSpecs.Worker.template.spec.restartPolicy is "Sometimes"; expected "Always", "OnFailure" or "Never"',
-    '::error file=<stdin>,line=16,col=15,title=kubeflow/mpi-np (MPIJob ml/hvd)::MPIJob ml/hvd: spec.mpiReplicaSpecs.Launcher.template.spec.containers[mpi].command is "-np 8"; expected at most 2 processes (2 workers x 1 slotsPerWorker); mpirun cannot start more processes than the hostfile has slots (add --oversubscribe if that is meant)',
+    '::error file=<stdin>,line=21,col=11,title=kubernetes/restart-policy (MPIJob ml/hvd)::MPIJob ml/hvd: spec.mpiReplicaSpecs.Worker.template.spec.restartPolicy is "Sometimes"; expected "Always", "OnFailure" or "Never"',
+    '::error file=<stdin>,line=16,col=15,title=training-operator/mpi-np (MPIJob ml/hvd)::MPIJob ml/hvd: spec.mpiReplicaSpecs.Launcher.template.spec.containers[mpi].command is "-np 8"; expected at most 2 processes (2 workers x 1 slotsPerWorker); mpirun cannot start more processes than the hostfile has slots (add --oversubscribe if that is meant)',
     '1 document checked; 2 findings',
   ]);
   expect(result.status).toBe(1);
@@ -187,10 +187,10 @@ test('a kind: List: the item\'s own field, not the first item\'s', () => {
   const text = ['apiVersion: v1', 'kind: List', 'items:', ...item('a', 1), ...item('b', 3)].join('\n');
   // The second item starts on line 12; its replicas are on line 18, at col 11.
   expect(lines(runCli(['lint', '-'], text).stdout)[0])
-    .toBe('<stdin>:18:11: XGBoostJob ml/b: spec.xgbReplicaSpecs.Master.replicas is 3; expected 1; the operator rejects an XGBoostJob whose Master does not have one replica [kubeflow/replica-count]');
+    .toBe('<stdin>:18:11: XGBoostJob ml/b: spec.xgbReplicaSpecs.Master.replicas is 3; expected 1; the operator rejects an XGBoostJob whose Master does not have one replica [training-operator/replica-count]');
 });
 
 test('a syntax error: the parser\'s position', () => {
   expect(lines(runCli(['lint', '-'], 'kind: PyTorchJob\nmetadata:\n  name: [a, b\n').stdout)[0])
-    .toMatch(/^<stdin>:4:1: document is ".+"; expected valid YAML \[yaml\/syntax\]$/);
+    .toMatch(/^<stdin>:4:1: document is ".+"; expected valid YAML \[library\/yaml-syntax\]$/);
 });

@@ -1,13 +1,13 @@
 /**
  * The operator rules on what the constructs render: random valid jobs (the property tests'
- * arbitraries) give no `kubeflow/...` finding: the validation engine runs the document rules on
+ * arbitraries) give no finding of the rule sets: the validation engine runs the document rules on
  * the constructs' own output, so a false positive would refuse a valid job.
  */
 import { Chart } from 'cdk8s';
 import * as fc from 'fast-check';
 import { DistributedJax, DistributedPyTorch, DistributedXGBoost } from '../../src';
 import { describe as describeFinding } from '../../src/rules/finding';
-import { kubeflowFindings } from '../../src/rules/operators';
+import { documentFindings } from '../../src/rules/rule-sets';
 import { RUNS, renderTwice } from '../harness/properties';
 import { Ids, consistent, decorateJob, jobDataFor, jobProps } from '../properties/job-arbitraries';
 
@@ -19,7 +19,7 @@ const config = fc.record({
   workers: fc.integer({ min: 1, max: 40 }),
   maxExtra: fc.integer({ min: 0, max: 40 }),
 }).map(c => consistent(c))
-  // MultiKueue needs a queue (app/multikueue-queue, a construct error by design).
+  // MultiKueue needs a queue (kueue/multikueue-queue, a construct error by design).
   .filter(c => c.job.runPolicy?.managedBy?.value !== 'kueue.x-k8s.io/multikueue' || (c.job.queue ?? c.job.platform?.queue) !== undefined);
 
 function build(chart: Chart, c: typeof config extends fc.Arbitrary<infer T> ? T : never): void {
@@ -53,6 +53,6 @@ function build(chart: Chart, c: typeof config extends fc.Arbitrary<infer T> ? T 
 test(`${RUNS} random valid PyTorch (static and elastic), XGBoost and JAX jobs give no operator finding`, () => {
   fc.assert(fc.property(config, c => {
     const docs = renderTwice(chart => build(chart, c));
-    expect(docs.flatMap(d => kubeflowFindings(d).map(f => `${d.kind} ${f.rule} ${describeFinding(f)}`))).toEqual([]);
+    expect(docs.flatMap(d => documentFindings(d).map(f => `${d.kind} ${f.rule} ${describeFinding(f)}`))).toEqual([]);
   }), { numRuns: RUNS });
 });

@@ -4,16 +4,17 @@
  */
 import * as yaml from 'js-yaml';
 import { runCli } from './run-cli';
-import { RULE_SOURCES, RuleSource } from '../../src/rules/rule';
+import { RuleSource } from '../../src/rules/rule';
+import { RULE_SETS } from '../../src/rules/rule-sets';
 import { pytorchJob, workspaceKind } from '../validation/fixtures';
 
 const EVERY_GROUP: { [source in RuleSource]?: string[] } = {
-  'kubernetes': ['app/duplicate-object', 'k8s/label-key'],
+  'kubernetes': ['kubernetes/duplicate-object', 'kubernetes/label-key'],
   'trainer': ['trainer/patch-manager'],
-  'training-operator': ['kubeflow/replica-type'],
-  'notebooks': ['kubeflow/option-default'],
-  'kueue': ['app/multikueue-queue'],
-  'library': ['crd/schema'],
+  'training-operator': ['training-operator/replica-type'],
+  'notebooks': ['notebooks/option-default'],
+  'kueue': ['kueue/multikueue-queue'],
+  'library': ['library/schema'],
 };
 
 function input(): string {
@@ -53,7 +54,7 @@ test('with every group on, the input has a finding of each', () => {
   expect(rulesFound([])).toEqual(all());
 });
 
-test.each(RULE_SOURCES.map(s => s.source))('--rules-off %s leaves that group out and keeps every other group', source => {
+test.each(RULE_SETS.map(s => s.source))('--rules-off %s leaves that group out and keeps every other group', source => {
   expect(rulesFound(['--rules-off', source])).toEqual(all([source]));
 });
 
@@ -63,12 +64,12 @@ test('repeated, and in the --name=value form', () => {
 
 test('a document that is not YAML is reported whatever is off', () => {
   const result = runCli(['lint', '--rules-off', 'library', '-'], 'kind: [unclosed\n');
-  expect(result.stdout.split('\n')[0]).toBe('<stdin>:2:1: document is "Flow sequence in block collection must be sufficiently indented and end with a ]"; expected valid YAML [yaml/syntax]');
+  expect(result.stdout.split('\n')[0]).toBe('<stdin>:2:1: document is "Flow sequence in block collection must be sufficiently indented and end with a ]"; expected valid YAML [library/yaml-syntax]');
   expect(result.status).toBe(1);
 });
 
 test('every group off: nothing found, status 0', () => {
-  const off = RULE_SOURCES.flatMap(s => ['--rules-off', s.source]);
+  const off = RULE_SETS.flatMap(s => ['--rules-off', s.source]);
   expect(runCli(['lint', ...off, '-'], input())).toEqual({ status: 0, stdout: '7 documents checked; no findings\n', stderr: '' });
 });
 

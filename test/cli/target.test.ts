@@ -62,7 +62,7 @@ const LENGTH = '<stdin>:33:11: ClusterTrainingRuntime mpi-custom: spec.template.
   + '[trainer/replicated-job-name-length]';
 const LAUNCHER = '<stdin>:51:5: TrainJob ml/job: spec.trainer.image is "example.com/node:2"; expected the image of the launcher of the MPI runtime "mpi-custom" ("example.com/launcher:1") '
   + 'while the target spans Trainer v2.3 and v2.4: Trainer before v2.4.0 runs the launcher from the runtime\'s image "example.com/launcher:1", v2.4.0 and later from the TrainJob\'s '
-  + '"example.com/node:2"; use the same image, or set the target to one of them (trainer=v2.3 or trainer=v2.4) [app/mpi-launcher-image]';
+  + '"example.com/node:2"; use the same image, or set the target to one of them (trainer=v2.3 or trainer=v2.4) [trainer/mpi-launcher-image]';
 
 const findings = (stdout: string) => stdout.split('\n').filter(l => l.startsWith('<stdin>:'));
 

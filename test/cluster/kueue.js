@@ -509,7 +509,7 @@ async function checkNotRunLocally(doc) {
   const problems = pods.length ? [`${pods.length} pods exist; expected none, the job is MultiKueue's`] : [];
   // Its ClusterQueue names MultiKueue's AdmissionCheck, which this tier does not run: Kueue must
   // hold the Workload there rather than admit it and lift the suspension (what it does on a
-  // ClusterQueue without the check, which the library refuses as app/multikueue-queue).
+  // ClusterQueue without the check, which the library refuses as kueue/multikueue-queue).
   if (!kind.suspended(now)) problems.push(`${doc.kind} ${name} is not suspended; expected Kueue to hold it for the MultiKueue admission check`);
   const admitted = w && conditionOf(w, 'Admitted');
   if (admitted && admitted.status === 'True') problems.push(`Workload ${w.metadata.name} is admitted in this cluster`);

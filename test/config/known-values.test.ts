@@ -7,7 +7,7 @@
 import { Chart, Testing } from 'cdk8s';
 import * as yaml from 'js-yaml';
 import { CleanPodPolicy, DistributedPyTorch, ParameterServerTF, RestartPolicy } from '../../src';
-import { kubeflowFindings } from '../../src/rules/operators';
+import { documentFindings } from '../../src/rules/rule-sets';
 import { runCli } from '../cli/run-cli';
 import { REPORT, expectValidManifests, synthErrors, synthManifests } from '../harness';
 
@@ -73,34 +73,34 @@ const pod = (name: string) => ({ spec: { containers: [{ name, image: 'x:1' }] } 
 
 describe('over documents (the rules lint and the engine share)', () => {
   test.each([
-    ['kubeflow/clean-pod-policy', job('PyTorchJob', { runPolicy: { cleanPodPolicy: 'Always' }, pytorchReplicaSpecs: { Worker: { replicas: 1, template: pod('pytorch') } } }),
+    ['training-operator/clean-pod-policy', job('PyTorchJob', { runPolicy: { cleanPodPolicy: 'Always' }, pytorchReplicaSpecs: { Worker: { replicas: 1, template: pod('pytorch') } } }),
       'spec.runPolicy.cleanPodPolicy', 'Always'],
-    ['kubeflow/clean-pod-policy', job('MPIJob', { cleanPodPolicy: 'all', mpiReplicaSpecs: { Launcher: { replicas: 1, template: pod('mpi') }, Worker: { replicas: 1, template: pod('mpi') } } }),
+    ['training-operator/clean-pod-policy', job('MPIJob', { cleanPodPolicy: 'all', mpiReplicaSpecs: { Launcher: { replicas: 1, template: pod('mpi') }, Worker: { replicas: 1, template: pod('mpi') } } }),
       'spec.cleanPodPolicy', 'all'],
-    ['kubeflow/replica-restart-policy', job('XGBoostJob', { xgbReplicaSpecs: { Master: { replicas: 1, restartPolicy: 'onFailure', template: pod('xgboost') } } }),
+    ['training-operator/replica-restart-policy', job('XGBoostJob', { xgbReplicaSpecs: { Master: { replicas: 1, restartPolicy: 'onFailure', template: pod('xgboost') } } }),
       'spec.xgbReplicaSpecs.Master.restartPolicy', 'onFailure'],
-    ['kubeflow/managed-by', job('JAXJob', { runPolicy: { managedBy: 'kueue.x-k8s.io/multi-kueue' }, jaxReplicaSpecs: { Worker: { replicas: 1, template: pod('jax') } } }),
+    ['training-operator/managed-by', job('JAXJob', { runPolicy: { managedBy: 'kueue.x-k8s.io/multi-kueue' }, jaxReplicaSpecs: { Worker: { replicas: 1, template: pod('jax') } } }),
       'spec.runPolicy.managedBy', 'kueue.x-k8s.io/multi-kueue'],
-    ['kubeflow/rdzv-backend', job('PyTorchJob', { elasticPolicy: { rdzvBackend: 'static' }, pytorchReplicaSpecs: { Worker: { replicas: 1, template: pod('pytorch') } } }),
+    ['training-operator/rdzv-backend', job('PyTorchJob', { elasticPolicy: { rdzvBackend: 'static' }, pytorchReplicaSpecs: { Worker: { replicas: 1, template: pod('pytorch') } } }),
       'spec.elasticPolicy.rdzvBackend', 'static'],
-    ['kubeflow/tf-success-policy', job('TFJob', { successPolicy: 'AllWorker', tfReplicaSpecs: { Worker: { replicas: 1, template: pod('tensorflow') } } }),
+    ['training-operator/tf-success-policy', job('TFJob', { successPolicy: 'AllWorker', tfReplicaSpecs: { Worker: { replicas: 1, template: pod('tensorflow') } } }),
       'spec.successPolicy', 'AllWorker'],
   ])('%s, case %#', (rule, doc, field, value) => {
-    const found = kubeflowFindings(doc).filter(f => f.rule === rule);
+    const found = documentFindings(doc).filter(f => f.rule === rule);
     expect(found.map(f => [f.field, f.value])).toEqual([[field, value]]);
     expect(found[0].allowed).toMatch(/^expected .*, the values training-operator v1\.9\.4 knows \(|^expected .*, the values training-operator v1\.9\.4 knows$/);
   });
 
   test('an empty replica restart policy is the unset one, which the controller defaults', () => {
     const doc = job('PyTorchJob', { pytorchReplicaSpecs: { Master: { replicas: 1, restartPolicy: '', template: pod('pytorch') } } });
-    expect(kubeflowFindings(doc).filter(f => f.rule === 'kubeflow/replica-restart-policy')).toEqual([]);
+    expect(documentFindings(doc).filter(f => f.rule === 'training-operator/replica-restart-policy')).toEqual([]);
   });
 
   test('lint reports the finding with the rule id and the values known', () => {
     const doc = job('TFJob', { runPolicy: { cleanPodPolicy: 'Always' }, tfReplicaSpecs: { Worker: { replicas: 1, restartPolicy: 'OnFailure', template: pod('tensorflow') } } });
     const result = runCli(['lint', '-'], yaml.dump(doc));
     expect(result.stdout.split('\n').filter(l => l)).toEqual([
-      `<stdin>:8:5: TFJob ml/train: spec.runPolicy.cleanPodPolicy is "Always"; ${CLEAN} [kubeflow/clean-pod-policy]`,
+      `<stdin>:8:5: TFJob ml/train: spec.runPolicy.cleanPodPolicy is "Always"; ${CLEAN} [training-operator/clean-pod-policy]`,
       '1 document checked; 1 finding',
     ]);
   });

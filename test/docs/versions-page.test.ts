@@ -12,5 +12,5 @@ test('the page has a row per upstream and every versioned rule', () => {
   expect(page).toContain('| Kubeflow Trainer | `trainer` | v2.2.0 | v2.4.0 | v2.2.0, v2.3.0 |');
   expect(page).toContain('| Kubeflow Notebooks v2 | `notebooks` | 8b61057 | 8b61057 | none |');
   expect(page).toContain('| v2.4.0 | read from its release notes only: not proven against running code |');
-  for (const id of ['trainer/replicated-job-name-length', 'trainer/prte-env', 'app/mpi-launcher-image', 'app/mpi-node-image']) expect(page).toContain(`| \`${id}\` |`);
+  for (const id of ['trainer/replicated-job-name-length', 'trainer/prte-env', 'trainer/mpi-launcher-image', 'trainer/mpi-node-image']) expect(page).toContain(`| \`${id}\` |`);
 });

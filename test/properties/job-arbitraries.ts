@@ -370,7 +370,7 @@ export function commonEffect(f: CommonFault): FaultEffect {
     case 'scheduleTimeout': return { job: p => ({ ...p, gangScheduling: { scheduler: GangScheduler.VOLCANO, ...p.gangScheduling, scheduleTimeout: Duration.millis(f.ms) } }) };
     case 'minAvailable': return { job: p => ({ ...p, gangScheduling: { scheduler: GangScheduler.VOLCANO, ...p.gangScheduling, minAvailable: f.n } }) };
     case 'pod restartPolicy': return f.exitCode
-      // Never is what the operator writes for ExitCode (kubeflow/pod-restart-policy accepts it); Always is overwritten.
+      // Never is what the operator writes for ExitCode (training-operator/pod-restart-policy accepts it); Always is overwritten.
       ? { role: o => ({ ...o, restartPolicy: RestartPolicy.EXIT_CODE, podRestartPolicy: RestartPolicy.ALWAYS }) }
       : { role: o => ({ ...o, restartPolicy: RestartPolicy.ON_FAILURE, podRestartPolicy: RestartPolicy.NEVER }) };
     case 'mount path twice': return {

@@ -53,7 +53,7 @@ function build(chart: Chart, c: Config, procsOverride?: number): void {
   const procs = procsOverride ?? fromFraction;
   const Runtime = c.clusterScoped ? ClusterTrainingRuntime : TrainingRuntime;
   const runtime = new Runtime(chart, 'rt', {
-    // A TrainingRuntime serves only its own namespace (app/trainjob-runtime checks it).
+    // A TrainingRuntime serves only its own namespace (trainer/trainjob-runtime checks it).
     metadata: { name: 'rt', namespace: c.clusterScoped ? undefined : 'ml' },
     mlPolicy: policyOf(c, c.policy === 'mpi' ? procs : undefined),
     image: 'trainer:1',
@@ -70,7 +70,7 @@ function build(chart: Chart, c: Config, procsOverride?: number): void {
     metadata: { name: 'job', namespace: 'ml' },
     runtime: runtime.ref,
     numNodes: c.jobNodes,
-    // MPI takes slots in the runtime; the jax and xgboost plugins never read numProcPerNode (app/trainjob-reach).
+    // MPI takes slots in the runtime; the jax and xgboost plugins never read numProcPerNode (trainer/trainjob-reach).
     numProcPerNode: c.policy === 'mpi' || c.policy === 'jax' || c.policy === 'xgboost' ? undefined : procs,
     env: Object.fromEntries(c.env.map(([n, v]) => [n, kplus.EnvValue.fromValue(v)])),
     nodeSelector: c.nodeSelector,

@@ -21,14 +21,14 @@ describe('app rules on the examples', () => {
   });
 });
 
-describe('app/duplicate-object', () => {
+describe('kubernetes/duplicate-object', () => {
   test('two PyTorchJobs of one name and namespace', () => {
     expect(appFindings([at('chart/a', pytorchJob()), at('chart/b', pytorchJob())])).toEqual([{
       path: 'chart/b',
       finding: {
         field: 'metadata.name',
         value: 'resnet',
-        rule: 'app/duplicate-object',
+        rule: 'kubernetes/duplicate-object',
         allowed: 'expected a name no other PyTorchJob in namespace "training" has (chart/a is also PyTorchJob "resnet", and one would replace the other)',
       },
     }]);
@@ -44,15 +44,15 @@ describe('app/duplicate-object', () => {
     const b = exampleDocument('notebooks-platform.k8s.yaml', 'WorkspaceKind');
     b.metadata.namespace = 'elsewhere';
     expect(appFindings([at('a', a), at('b', b)]).map(x => [x.path, x.finding.rule, x.finding.allowed])).toEqual([[
-      'b', 'app/duplicate-object',
+      'b', 'kubernetes/duplicate-object',
       'expected a name no other WorkspaceKind in no namespace (the default of kubectl\'s context) has (a is also WorkspaceKind "jupyterlab", and one would replace the other)',
     ]]);
   });
 });
 
-describe('app/pod-name-collision', () => {
+describe('training-operator/pod-name-collision', () => {
   const finding = (path: string, name: string, ns: string, other: string) => ({
-    path, finding: { field: 'metadata.name', value: name, rule: 'app/pod-name-collision', allowed: `expected a job name whose pod and service names no other training job in namespace "${ns}" uses (${other})` },
+    path, finding: { field: 'metadata.name', value: name, rule: 'training-operator/pod-name-collision', allowed: `expected a job name whose pod and service names no other training job in namespace "${ns}" uses (${other})` },
   });
   test('a PyTorchJob and a TFJob of one name both make a-worker-0', () => {
     expect(appFindings([
@@ -91,7 +91,7 @@ describe('app/pod-name-collision', () => {
   });
 });
 
-describe('app/claim-namespace', () => {
+describe('kubernetes/claim-namespace', () => {
   const claim = (name: string, namespace: string) => ({ apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name, namespace }, spec: {} });
   const withClaim = () => {
     const doc = pytorchJob();
@@ -104,7 +104,7 @@ describe('app/claim-namespace', () => {
       finding: {
         field: 'spec.pytorchReplicaSpecs.Worker.template.spec.volumes[data].persistentVolumeClaim.claimName',
         value: 'imagenet',
-        rule: 'app/claim-namespace',
+        rule: 'kubernetes/claim-namespace',
         allowed: 'expected a claim in the object\'s own namespace "training" (the app\'s claim "imagenet" is in namespace "datasets"; pods mount claims of their own namespace only)',
       },
     }]);
@@ -123,7 +123,7 @@ describe('app/claim-namespace', () => {
   });
 });
 
-describe('app/multikueue-queue', () => {
+describe('kueue/multikueue-queue', () => {
   test('managedBy MultiKueue without a queue label', () => {
     const doc = pytorchJob();
     doc.spec.runPolicy = { managedBy: 'kueue.x-k8s.io/multikueue' };
@@ -132,7 +132,7 @@ describe('app/multikueue-queue', () => {
       finding: {
         field: 'metadata.labels["kueue.x-k8s.io/queue-name"]',
         value: undefined,
-        rule: 'app/multikueue-queue',
+        rule: 'kueue/multikueue-queue',
         allowed: 'expected the name of a Kueue LocalQueue when spec.runPolicy.managedBy is "kueue.x-k8s.io/multikueue" (without it no controller runs the job)',
       },
     }]);
@@ -148,7 +148,7 @@ describe('app/multikueue-queue', () => {
   });
 });
 
-describe('app/multikueue-queue: the queue\'s ClusterQueue and MultiKueue\'s admission check', () => {
+describe('kueue/multikueue-queue: the queue\'s ClusterQueue and MultiKueue\'s admission check', () => {
   const API = 'kueue.x-k8s.io/v1beta1';
   /** A PyTorchJob handed to MultiKueue from LocalQueue "remote" of its namespace, whose ClusterQueue is "remote-cq". */
   function remoteJob(): any {
@@ -160,7 +160,7 @@ describe('app/multikueue-queue: the queue\'s ClusterQueue and MultiKueue\'s admi
   const localQueue = (namespace: string) => ({ apiVersion: API, kind: 'LocalQueue', metadata: { name: 'remote', namespace }, spec: { clusterQueue: 'remote-cq' } });
   const clusterQueue = (spec: object = {}) => ({ apiVersion: API, kind: 'ClusterQueue', metadata: { name: 'remote-cq' }, spec: { namespaceSelector: {}, resourceGroups: [], ...spec } });
   const check = (name: string, controllerName: string) => ({ apiVersion: API, kind: 'AdmissionCheck', metadata: { name }, spec: { controllerName } });
-  const findings = (...docs: any[]) => appFindings(docs.map((d, i) => at(`c/${i}`, d))).filter(f => f.finding.rule === 'app/multikueue-queue');
+  const findings = (...docs: any[]) => appFindings(docs.map((d, i) => at(`c/${i}`, d))).filter(f => f.finding.rule === 'kueue/multikueue-queue');
 
   test('a ClusterQueue of the input without an admission check: Kueue admits the job here, where nothing runs it', () => {
     const remote = remoteJob();
@@ -169,7 +169,7 @@ describe('app/multikueue-queue: the queue\'s ClusterQueue and MultiKueue\'s admi
       finding: {
         field: 'metadata.labels["kueue.x-k8s.io/queue-name"]',
         value: 'remote',
-        rule: 'app/multikueue-queue',
+        rule: 'kueue/multikueue-queue',
         allowed: 'expected a LocalQueue whose ClusterQueue has MultiKueue\'s AdmissionCheck (controllerName "kueue.x-k8s.io/multikueue"): ClusterQueue "remote-cq" has no admission check, '
           + 'so Kueue admits the job in this cluster, reserves its quota and lifts its suspension, and nothing runs it (its own controller leaves a job managed by MultiKueue alone)',
       },
@@ -199,7 +199,7 @@ describe('app/multikueue-queue: the queue\'s ClusterQueue and MultiKueue\'s admi
   });
 });
 
-describe('app/kueue-queue-name', () => {
+describe('kueue/queue-name', () => {
   test('a queue name that is a label value but no DNS-1123 subdomain, on a kind Kueue manages', () => {
     const doc = pytorchJob();
     doc.metadata.labels = { 'kueue.x-k8s.io/queue-name': 'Team_A' };
@@ -208,7 +208,7 @@ describe('app/kueue-queue-name', () => {
       finding: {
         field: 'metadata.labels["kueue.x-k8s.io/queue-name"]',
         value: 'Team_A',
-        rule: 'app/kueue-queue-name',
+        rule: 'kueue/queue-name',
         allowed: 'expected a DNS-1123 subdomain: at most 253 lower-case letters, digits, "-" or ".", each dot-separated part starting and ending with a letter or digit: it names a LocalQueue, and Kueue\'s webhook refuses the job otherwise',
       },
     }]);

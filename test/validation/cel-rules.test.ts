@@ -198,13 +198,13 @@ describe('lint: the same rules on YAML', () => {
         field: 'spec.initializer.dataset.storageUri',
         value: 'hf//tatsu-lab/alpaca',
         allowed: "expected a value the CRD's validation rule accepts: storageUri may be empty, or it must be a valid URI (scheme://...) (x-kubernetes-validations: self == '' || self.matches('^[A-Za-z][A-Za-z0-9+.-]*://.+$'))",
-        rule: 'crd/schema',
+        rule: 'library/schema',
       },
       {
         field: 'metadata.name',
         value: 'Fine_Tune',
         allowed: "expected a value the CRD's validation rule accepts: metadata.name must match RFC 1035 DNS label format (x-kubernetes-validations: self.metadata.name.matches('^[a-z]([-a-z0-9]*[a-z0-9])?$'))",
-        rule: 'crd/schema',
+        rule: 'library/schema',
       },
     ]);
   });
@@ -226,7 +226,7 @@ describe('lint: the same rules on YAML', () => {
       field: 'spec.podTemplate.activityProbe',
       value: { jupyter: { lastActivity: true }, minProbeIntervalSeconds: 7200 },
       allowed: "expected a value the CRD's validation rule accepts: minProbeIntervalSeconds must be less than or equal to probeIntervalSeconds (x-kubernetes-validations: self.minProbeIntervalSeconds <= self.probeIntervalSeconds)",
-      rule: 'crd/schema',
+      rule: 'library/schema',
     }]);
   });
 });

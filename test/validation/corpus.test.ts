@@ -97,8 +97,8 @@ describe('every Trainer v2 upstream example (v2.3.0 runtimes and jobs)', () => {
     expect(kind?.podTemplates).toEqual([]);
     expect(kubernetesFindings({ apiVersion: 'trainer.kubeflow.org/v1alpha1', kind: 'TrainJob', metadata: { name: 'Bad_Name', namespace: 'ml' }, spec: { trainer: { numNodes: 2 ** 31 } } })
       .map(f => `${f.rule} ${describeFinding(f)}`)).toEqual([
-      'k8s/object-name metadata.name is "Bad_Name"; expected a DNS-1035 label: at most 63 lower-case letters, digits or "-", starting with a letter and ending with a letter or digit',
-      'k8s/int32 spec.trainer.numNodes is 2147483648; expected a whole number from -2147483648 to 2147483647 (int32)',
+      'kubernetes/object-name metadata.name is "Bad_Name"; expected a DNS-1035 label: at most 63 lower-case letters, digits or "-", starting with a letter and ending with a letter or digit',
+      'kubernetes/int32 spec.trainer.numNodes is 2147483648; expected a whole number from -2147483648 to 2147483647 (int32)',
     ]);
   });
 
@@ -118,7 +118,7 @@ describe('every Trainer v2 upstream example (v2.3.0 runtimes and jobs)', () => {
     });
     expect(kubernetesFindings(runtime('initializer'))).toEqual([]);
     expect(kubernetesFindings(runtime('cache')).map(f => `${f.rule} ${describeFinding(f)}`)).toEqual([
-      'k8s/volume-mount-name spec.template.spec.replicatedJobs[0].template.spec.template.spec.containers[node].volumeMounts[0].name is "initializer"; expected the name of a volume of the pod: "cache"',
+      'kubernetes/volume-mount-name spec.template.spec.replicatedJobs[0].template.spec.template.spec.containers[node].volumeMounts[0].name is "initializer"; expected the name of a volume of the pod: "cache"',
       // The JobSet webhook (validateReplicatedJobsVolumeClaims) refuses a claim template no container mounts.
       'jobset/volume-claim-template spec.template.spec.volumeClaimPolicies[0].templates[0].metadata.name is "cache"; expected a container of the runtime to mount it (volumeMounts[].name); the JobSet webhook refuses it, so every TrainJob of this runtime is admitted and never starts',
     ]);

@@ -1,6 +1,6 @@
 /**
- * The Kueue rules across documents: a job its ClusterQueue can never admit (app/kueue-never-admitted)
- * and names of Kueue objects the input does not define (app/kueue-reference), on plain documents
+ * The Kueue rules across documents: a job its ClusterQueue can never admit (kueue/never-admitted)
+ * and names of Kueue objects the input does not define (kueue/reference), on plain documents
  * and at synth, where the app's Kueue objects are plain ApiObjects.
  */
 import { ApiObject, Chart } from 'cdk8s';
@@ -12,8 +12,8 @@ import { REPORT, expectValidManifests, synthErrors } from '../harness';
 
 const at = (docs: any[]): AppDocument[] => docs.map((doc, i) => ({ path: `d${i}`, doc }));
 const findings = (docs: any[], rule: string) => appFindings(at(docs)).filter(f => f.finding.rule === rule);
-const NEVER = 'app/kueue-never-admitted';
-const REFERENCE = 'app/kueue-reference';
+const NEVER = 'kueue/never-admitted';
+const REFERENCE = 'kueue/reference';
 const QUEUE_FIELD = 'metadata.labels["kueue.x-k8s.io/queue-name"]';
 const TAIL = '; Kueue admits a workload whole, so the job stays suspended for good';
 
@@ -22,7 +22,7 @@ const quotas = (gpu: number, extra: object = {}) => [
   { name: 'cpu', nominalQuota: 256 }, { name: 'memory', nominalQuota: '1Ti' }, { name: GPU, nominalQuota: gpu, ...extra },
 ];
 
-describe('app/kueue-never-admitted', () => {
+describe('kueue/never-admitted', () => {
   const platform = (cq: any) => [resourceFlavor('a100'), resourceFlavor('h100'), cq, localQueue('ml', 'team', cq.metadata.name)];
 
   test('a podset larger than the only flavor of a ClusterQueue without a cohort', () => {
@@ -210,11 +210,11 @@ test('malformed Kueue objects are judged by the schema, not thrown on by these r
   // A quota that is a quantity still does.
   odd[1] = clusterQueue('b', { f: [{ name: 'cpu', nominalQuota: '3' }, { name: 'memory', nominalQuota: 'lots' }] });
   expect(appFindings(at([...odd, job])).map(f => `${f.path} ${f.finding.rule} ${f.finding.field}`)).toEqual([
-    'd6 app/kueue-never-admitted metadata.labels["kueue.x-k8s.io/queue-name"]',
+    'd6 kueue/never-admitted metadata.labels["kueue.x-k8s.io/queue-name"]',
   ]);
 });
 
-test('app/kueue-trainjob-placement: a queued TrainJob whose pods would miss the placement of the one flavor that can take them', () => {
+test('kueue/trainjob-placement: a queued TrainJob whose pods would miss the placement of the one flavor that can take them', () => {
   const flavor = resourceFlavor('h100', { nodeLabels: { 'example.com/gpu': 'h100' } });
   const runtime = {
     apiVersion: 'trainer.kubeflow.org/v1alpha1',
@@ -229,11 +229,11 @@ test('app/kueue-trainjob-placement: a queued TrainJob whose pods would miss the 
     spec: { runtimeRef: { name: 'torch' } },
   };
   const docs = [flavor, clusterQueue('team-cq', { h100: quotas(16) }), localQueue('ml', 'team', 'team-cq'), runtime, job];
-  expect(findings(docs, 'app/kueue-trainjob-placement').map(f => [f.path, f.finding.field, f.finding.value])).toEqual([['d4', QUEUE_FIELD, 'team']]);
-  expect(findings(docs, 'app/kueue-trainjob-placement')[0].finding.allowed).toMatch(/^expected the pods of the replicated job "node" to carry the placement of flavor "h100", .*: nodeSelector example.com\/gpu: "h100" in a runtime patch/);
+  expect(findings(docs, 'kueue/trainjob-placement').map(f => [f.path, f.finding.field, f.finding.value])).toEqual([['d4', QUEUE_FIELD, 'team']]);
+  expect(findings(docs, 'kueue/trainjob-placement')[0].finding.allowed).toMatch(/^expected the pods of the replicated job "node" to carry the placement of flavor "h100", .*: nodeSelector example.com\/gpu: "h100" in a runtime patch/);
 });
 
-describe('app/kueue-reference', () => {
+describe('kueue/reference', () => {
   const platform = () => [
     resourceFlavor('a100'), clusterQueue('team-cq', { a100: quotas(16) }), localQueue('ml', 'team-a', 'team-cq'), localQueue('research', 'team-b', 'team-cq'),
     priorityClass('high'),
@@ -291,8 +291,8 @@ describe('app/kueue-reference', () => {
   });
 });
 
-describe('app/kueue-cohort-cycle', () => {
-  const CYCLE = 'app/kueue-cohort-cycle';
+describe('kueue/cohort-cycle', () => {
+  const CYCLE = 'kueue/cohort-cycle';
   const cohort = (version: string, name: string, parentName?: string) => ({
     apiVersion: `kueue.x-k8s.io/${version}`, kind: 'Cohort', metadata: { name }, spec: parentName === undefined ? {} : { parentName },
   });

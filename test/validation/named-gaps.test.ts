@@ -44,14 +44,14 @@ const valid = (build: (c: Chart) => unknown) => {
   expect(expectValidManifests(Testing.synth(chart))).toBeGreaterThan(0);
 };
 
-describe('kubeflow/filter-rules and the selectors of filter and activity rules (validateFilterRules, validateActivityRules)', () => {
+describe('notebooks/filter-rules and the selectors of filter and activity rules (validateFilterRules, validateActivityRules)', () => {
   const imageRule = (extra: Partial<FilterRule>): FilterRule => ({ scope: FilterScope.IMAGE_CONFIG, imageConfigSelector: { matchLabels: { tier: 'gpu' } }, ...extra });
 
   test('a rule whose effects are all false filters nothing', () => {
     const build = kindWith({ filterRules: [imageRule({ hideInUi: false, hideInApi: false })] });
     const allowed = 'expected at least one effect set to true: ui.hide, api.hide or api.deny (a rule with none filters nothing, and the webhook refuses it)';
     expect(synthErrors(build)).toBe(`${REPORT}  [test/kind] spec.filterRules[0].effect (filterRules) is {"api":{"hide":false},"ui":{"hide":false}}; ${allowed}`);
-    expect(lintOf(build)).toEqual([`kubeflow/filter-rules spec.filterRules[0].effect is {"api":{"hide":false},"ui":{"hide":false}}; ${allowed}`]);
+    expect(lintOf(build)).toEqual([`notebooks/filter-rules spec.filterRules[0].effect is {"api":{"hide":false},"ui":{"hide":false}}; ${allowed}`]);
     valid(kindWith({ filterRules: [imageRule({ hideInUi: false, deny: true })] }));
     expect(lintOf(kindWith({ filterRules: [imageRule({ hideInUi: false, deny: true })] }))).toEqual([]);
   });
@@ -60,20 +60,20 @@ describe('kubeflow/filter-rules and the selectors of filter and activity rules (
     const build = kindWith({ filterRules: [{ scope: FilterScope.WORKSPACE_KIND, podConfigSelector: { matchLabels: { size: 'large' } }, hideInUi: true }] });
     const allowed = 'expected matchNamespace only, or the scope "IMAGE_CONFIG" or "POD_CONFIG": a rule scoped to "WORKSPACE_KIND" filters the kind, which has no pod-config option to match';
     expect(synthErrors(build)).toBe(`${REPORT}  [test/kind] spec.filterRules[0].match[0].matchPodConfig (filterRules) is {"selector":{"matchLabels":{"size":"large"}}}; ${allowed}`);
-    expect(lintOf(build)).toEqual([`kubeflow/filter-rules spec.filterRules[0].match[0].matchPodConfig is {"selector":{"matchLabels":{"size":"large"}}}; ${allowed}`]);
+    expect(lintOf(build)).toEqual([`notebooks/filter-rules spec.filterRules[0].match[0].matchPodConfig is {"selector":{"matchLabels":{"size":"large"}}}; ${allowed}`]);
     const byNamespace = kindWith({ filterRules: [{ scope: FilterScope.WORKSPACE_KIND, namespaceSelector: { matchLabels: { team: 'ml' } }, hideInUi: true }] });
     valid(byNamespace);
     expect(lintOf(byNamespace)).toEqual([]);
   });
 
-  test('a filter rule\'s selector the API machinery refuses (k8s/label-selector)', () => {
+  test('a filter rule\'s selector the API machinery refuses (kubernetes/label-selector)', () => {
     const build = kindWith({ filterRules: [imageRule({ imageConfigSelector: { matchExpressions: [{ key: 'tier', operator: 'In' }] }, deny: true })] });
     const at = 'spec.filterRules[0].match[0].matchImageConfig.selector.matchExpressions[0].values';
     expect(synthErrors(build)).toBe(`${REPORT}  [test/kind] ${at} (filterRules) is not set; expected at least one value when operator is "In"`);
-    expect(lintOf(build)).toEqual([`k8s/label-selector ${at} is not set; expected at least one value when operator is "In"`]);
+    expect(lintOf(build)).toEqual([`kubernetes/label-selector ${at} is not set; expected at least one value when operator is "In"`]);
   });
 
-  test('an activity rule\'s selector the API machinery refuses (k8s/label-selector)', () => {
+  test('an activity rule\'s selector the API machinery refuses (kubernetes/label-selector)', () => {
     const probe = ActivityProbe.jupyter('jupyterlab');
     const build = kindWith({
       activityProbe: probe,
@@ -81,21 +81,21 @@ describe('kubeflow/filter-rules and the selectors of filter and activity rules (
     });
     const at = 'spec.activityRules[0].match.matchNamespace.selector.matchExpressions[0].values';
     expect(synthErrors(build)).toBe(`${REPORT}  [test/kind] ${at} (activityRules) is ["ml"]; expected no values when operator is "Exists"`);
-    expect(lintOf(build)).toEqual([`k8s/label-selector ${at} is ["ml"]; expected no values when operator is "Exists"`]);
+    expect(lintOf(build)).toEqual([`kubernetes/label-selector ${at} is ["ml"]; expected no values when operator is "Exists"`]);
     const fine = kindWith({ activityProbe: probe, activityRules: [{ inactiveFor: Duration.hours(4), namespaceSelector: { matchExpressions: [{ key: 'team', operator: 'Exists' }] } }] });
     valid(fine);
     expect(lintOf(fine)).toEqual([]);
   });
 });
 
-describe('kubeflow/workspace-kind-template: extraEnv values and request headers the controller renders as Go templates', () => {
+describe('notebooks/workspace-kind-template: extraEnv values and request headers the controller renders as Go templates', () => {
   const PREFIX = 'expected a Go template the controller can render (its functions are Go\'s built-ins and httpPathPrefix "<port id>", with no data): ';
 
   test('an env value that does not parse, through the env prop and in lint', () => {
     const build = kindWith({ env: { NB_PREFIX: kplus.EnvValue.fromValue('{{ WorkspaceKind.httpPathPrefix "jupyterlab" }}') } });
     const value = '"{{ WorkspaceKind.httpPathPrefix \\"jupyterlab\\" }}"';
     expect(synthErrors(build)).toBe(`${REPORT}  [test/kind] spec.podTemplate.extraEnv[NB_PREFIX].value (env) is ${value}; ${PREFIX}function "WorkspaceKind" not defined`);
-    expect(lintOf(build)).toEqual([`kubeflow/workspace-kind-template spec.podTemplate.extraEnv[NB_PREFIX].value is ${value}; ${PREFIX}function "WorkspaceKind" not defined`]);
+    expect(lintOf(build)).toEqual([`notebooks/workspace-kind-template spec.podTemplate.extraEnv[NB_PREFIX].value is ${value}; ${PREFIX}function "WorkspaceKind" not defined`]);
     const fine = kindWith({ env: { NB_PREFIX: kplus.EnvValue.fromValue(WorkspaceKind.httpPathPrefix('jupyterlab')) } });
     valid(fine);
     expect(lintOf(fine)).toEqual([]);
@@ -106,9 +106,9 @@ describe('kubeflow/workspace-kind-template: extraEnv values and request headers 
     const at = 'spec.podTemplate.ports[0].httpProxy.requestHeaders.set["X-Prefix"]';
     const allowed = `${PREFIX}wrong number of args for httpPathPrefix: want 1 (a port id) got 0`;
     expect(synthErrors(build)).toBe(`${REPORT}  [test/kind] ${at} (ports) is "{{ httpPathPrefix }}"; ${allowed}`);
-    expect(lintOf(build)).toEqual([`kubeflow/workspace-kind-template ${at} is "{{ httpPathPrefix }}"; ${allowed}`]);
+    expect(lintOf(build)).toEqual([`notebooks/workspace-kind-template ${at} is "{{ httpPathPrefix }}"; ${allowed}`]);
     const added = kindWith({ ports: [{ id: 'jupyterlab', displayName: 'JupyterLab', addRequestHeaders: { 'X-Prefix': '{{ "jupyterlab" | httpPathPrefix }}' } }] });
-    expect(lintOf(added)).toEqual(['kubeflow/workspace-kind-template spec.podTemplate.ports[0].httpProxy.requestHeaders.add["X-Prefix"] is "{{ \\"jupyterlab\\" | httpPathPrefix }}"; '
+    expect(lintOf(added)).toEqual(['notebooks/workspace-kind-template spec.podTemplate.ports[0].httpProxy.requestHeaders.add["X-Prefix"] is "{{ \\"jupyterlab\\" | httpPathPrefix }}"; '
       + `${PREFIX}httpPathPrefix takes a port id written as a quoted string, given a piped value`]);
   });
 
@@ -195,10 +195,10 @@ describe('the token projection and partition gap: what remained after the Kubern
     return d;
   };
 
-  test('k8s/int-range: an awsElasticBlockStore partition outside 0..255', () => {
+  test('kubernetes/int-range: an awsElasticBlockStore partition outside 0..255', () => {
     const rules = (partition: number) => kubernetesFindings(podWith({ awsElasticBlockStore: { volumeID: 'vol-1', partition } })).map(f => `${f.rule} ${describeFinding(f)}`);
-    expect(rules(-1)).toEqual(['k8s/int-range spec.pytorchReplicaSpecs.Worker.template.spec.volumes[data].awsElasticBlockStore.partition is -1; expected a whole number from 0 to 255']);
-    expect(rules(256)).toEqual(['k8s/int-range spec.pytorchReplicaSpecs.Worker.template.spec.volumes[data].awsElasticBlockStore.partition is 256; expected a whole number from 0 to 255']);
+    expect(rules(-1)).toEqual(['kubernetes/int-range spec.pytorchReplicaSpecs.Worker.template.spec.volumes[data].awsElasticBlockStore.partition is -1; expected a whole number from 0 to 255']);
+    expect(rules(256)).toEqual(['kubernetes/int-range spec.pytorchReplicaSpecs.Worker.template.spec.volumes[data].awsElasticBlockStore.partition is 256; expected a whole number from 0 to 255']);
     expect(rules(0)).toEqual([]);
     expect(rules(255)).toEqual([]);
   });
@@ -206,22 +206,22 @@ describe('the token projection and partition gap: what remained after the Kubern
   test('a serviceAccountToken projection: the lifetime and path rules, and no service account needed (admission names "default")', () => {
     const token = (t: any) => kubernetesFindings(podWith({ projected: { sources: [{ serviceAccountToken: { path: 'token', ...t } }] } })).map(f => `${f.rule} ${describeFinding(f)}`);
     const at = 'spec.pytorchReplicaSpecs.Worker.template.spec.volumes[data].projected.sources[0].serviceAccountToken';
-    expect(token({ expirationSeconds: 599 })).toEqual([`k8s/int-range ${at}.expirationSeconds is 599; expected a whole number from 600 to 9223372036854775807`]);
-    expect(token({ expirationSeconds: 2 ** 32 + 1 })).toEqual([`k8s/volume-items ${at}.expirationSeconds is 4294967297; expected at most 4294967296 seconds (2^32)`]);
+    expect(token({ expirationSeconds: 599 })).toEqual([`kubernetes/int-range ${at}.expirationSeconds is 599; expected a whole number from 600 to 9223372036854775807`]);
+    expect(token({ expirationSeconds: 2 ** 32 + 1 })).toEqual([`kubernetes/volume-items ${at}.expirationSeconds is 4294967297; expected at most 4294967296 seconds (2^32)`]);
     expect(token({ expirationSeconds: 600, audience: 'vault' })).toEqual([]);
-    expect(token({ path: '../token' })).toEqual([`k8s/volume-items ${at}.path is "../token"; expected a relative file path inside the volume, without ".." and not starting with ".."`]);
+    expect(token({ path: '../token' })).toEqual([`kubernetes/volume-items ${at}.path is "../token"; expected a relative file path inside the volume, without ".." and not starting with ".."`]);
   });
 });
 
-describe('kai/topology: the KAI scheduler\'s annotations on the job, now read by lint', () => {
+describe('library/kai-topology: the KAI scheduler\'s annotations on the job, now read by lint', () => {
   test('a Topology name and a level that can name nothing', () => {
     const build = (c: Chart) => new DistributedPyTorch(c, 'res', { metadata: { name: 'train' }, image: IMAGE, workers: 2, topology: Topology.kai({ topologyName: 'Rack_Topology', requiredLevel: 'rack' }) });
     expect(() => build(new Chart(Testing.app(), 'test'))).toThrow('test/res: topology.topologyName is "Rack_Topology"; expected the name of the cluster\'s Topology object (a DNS-1123 subdomain)');
     const d = STATIC_PYTORCH();
     d.metadata.annotations = { 'kai.scheduler/topology': 'Rack_Topology', 'kai.scheduler/topology-preferred-placement': 'rack block' };
     expect(lintFindings(stream(d))).toEqual([
-      'kai/topology metadata.annotations["kai.scheduler/topology"] is "Rack_Topology"; expected the name of the cluster\'s Topology object, a DNS-1123 subdomain: at most 253 lower-case letters, digits, "-" or ".", each dot-separated part starting and ending with a letter or digit',
-      'kai/topology metadata.annotations["kai.scheduler/topology-preferred-placement"] is "rack block"; expected a node label key such as "cloud.provider.com/topology-block": an optional DNS subdomain prefix and "/", then at most 63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit',
+      'library/kai-topology metadata.annotations["kai.scheduler/topology"] is "Rack_Topology"; expected the name of the cluster\'s Topology object, a DNS-1123 subdomain: at most 253 lower-case letters, digits, "-" or ".", each dot-separated part starting and ending with a letter or digit',
+      'library/kai-topology metadata.annotations["kai.scheduler/topology-preferred-placement"] is "rack block"; expected a node label key such as "cloud.provider.com/topology-block": an optional DNS subdomain prefix and "/", then at most 63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit',
     ]);
     // A topology without a level is legal for KAI: lint accepts it; only the construct, asked for placement, refuses it.
     d.metadata.annotations = { 'kai.scheduler/topology': 'rack-topology' };
@@ -230,7 +230,7 @@ describe('kai/topology: the KAI scheduler\'s annotations on the job, now read by
   });
 });
 
-describe('relative mount paths through props: refused only where the CRD refuses them (#21, k8s/mount-path no longer refuses them)', () => {
+describe('relative mount paths through props: refused only where the CRD refuses them (#21, kubernetes/mount-path no longer refuses them)', () => {
   test('a WorkspaceKind\'s extra mount keeps a relative path, which the kubelet mounts under "/"', () => {
     const build = kindWith({}, k => k.mount('cache', kplus.Volume.fromEmptyDir(k, 'cache', 'cache')));
     const kind = build(new Chart(Testing.app(), 'test')).apiObject.toJson();
@@ -239,7 +239,7 @@ describe('relative mount paths through props: refused only where the CRD refuses
     expect(lintOf(build)).toEqual([]);
     // "home/jovyan" lands on the home path as the kubelet mounts it: the controller's home mount wins.
     const onHome = kindWith({}, k => k.mount('home/jovyan', kplus.Volume.fromEmptyDir(k, 'cache', 'cache')));
-    expect(lintOf(onHome)).toEqual(['kubeflow/home-mount spec.podTemplate.extraVolumeMounts[0].mountPath is "home/jovyan"; expected a path no other mount uses; the home volume is mounted there']);
+    expect(lintOf(onHome)).toEqual(['notebooks/home-mount spec.podTemplate.extraVolumeMounts[0].mountPath is "home/jovyan"; expected a path no other mount uses; the home volume is mounted there']);
   });
 
   test('trainer/ssh-auth-mount-path: an MPI runtime\'s SSH key path may be relative (mounted under "/"), not empty', () => {
@@ -257,10 +257,10 @@ describe('relative mount paths through props: refused only where the CRD refuses
   test('a home path the WorkspaceKind CRD\'s pattern refuses is refused at once, as the API server would', () => {
     expect(() => kindWith({ homeMountPath: 'home/jovyan' })(new Chart(Testing.app(), 'test')))
       .toThrow('test/kind: homeMountPath is "home/jovyan"; expected an absolute path such as "/data" (2 to 4096 characters, without ":"), as the Notebooks CRD requires');
-    // The same path written into the YAML is what crd/schema refuses.
+    // The same path written into the YAML is what library/schema refuses.
     const doc = kindWith({})(new Chart(Testing.app(), 'test')).apiObject.toJson();
     doc.spec.podTemplate.volumeMounts.home = 'home/jovyan';
-    expect(lintFindings(stream(doc))).toEqual([expect.stringMatching(/^crd\/schema spec\.podTemplate\.volumeMounts\.home is "home\/jovyan"; /)]);
+    expect(lintFindings(stream(doc))).toEqual([expect.stringMatching(/^library\/schema spec\.podTemplate\.volumeMounts\.home is "home\/jovyan"; /)]);
   });
 });
 
@@ -269,28 +269,28 @@ describe('families the rotated leaf fuzz found (seeds 20261202 to 20261205 and 7
   const k8s = (d: any) => kubernetesFindings(d).map(f => `${f.rule} ${describeFinding(f)}`);
   const W = 'spec.pytorchReplicaSpecs.Worker.template';
 
-  test('k8s/runtime-class-name: an empty runtimeClassName is a set one, which names no RuntimeClass', () => {
+  test('kubernetes/runtime-class-name: an empty runtimeClassName is a set one, which names no RuntimeClass', () => {
     const d = STATIC_PYTORCH();
     worker(d).spec.runtimeClassName = '';
-    expect(k8s(d)).toEqual([`k8s/runtime-class-name ${W}.spec.runtimeClassName is ""; expected a runtime class name (or none): a DNS-1123 subdomain: at most 253 lower-case letters, digits, "-" or ".", each dot-separated part starting and ending with a letter or digit`]);
+    expect(k8s(d)).toEqual([`kubernetes/runtime-class-name ${W}.spec.runtimeClassName is ""; expected a runtime class name (or none): a DNS-1123 subdomain: at most 253 lower-case letters, digits, "-" or ".", each dot-separated part starting and ending with a letter or digit`]);
   });
 
-  test('k8s/finalizer: a pod template\'s finalizers, which every pod copies (ValidatePodCreate)', () => {
+  test('kubernetes/finalizer: a pod template\'s finalizers, which every pod copies (ValidatePodCreate)', () => {
     const d = STATIC_PYTORCH();
     worker(d).metadata = { finalizers: ['', 'cleanup', 'example.com/cleanup', 'foregroundDeletion'] };
     expect(k8s(d)).toEqual([
-      `k8s/finalizer ${W}.metadata.finalizers[0] is ""; expected a finalizer name: an optional DNS subdomain prefix and "/", then at most 63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit`,
-      `k8s/finalizer ${W}.metadata.finalizers[1] is "cleanup"; expected a finalizer with a domain prefix such as "example.com/cleanup" (only "kubernetes", "orphan" and "foregroundDeletion" go without one): the pods copy it, and Kubernetes refuses them`,
+      `kubernetes/finalizer ${W}.metadata.finalizers[0] is ""; expected a finalizer name: an optional DNS subdomain prefix and "/", then at most 63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit`,
+      `kubernetes/finalizer ${W}.metadata.finalizers[1] is "cleanup"; expected a finalizer with a domain prefix such as "example.com/cleanup" (only "kubernetes", "orphan" and "foregroundDeletion" go without one): the pods copy it, and Kubernetes refuses them`,
     ]);
   });
 
-  test('k8s/volume-fields: a CSI volume\'s node publish Secret; k8s/volume-source: a volume without a type is an emptyDir', () => {
+  test('kubernetes/volume-fields: a CSI volume\'s node publish Secret; kubernetes/volume-source: a volume without a type is an emptyDir', () => {
     const d = STATIC_PYTORCH();
     worker(d).spec.volumes = [{ name: 'creds', csi: { driver: 'secrets-store.csi.k8s.io', nodePublishSecretRef: { name: '' } } }, { name: 'scratch' }];
-    expect(k8s(d)).toEqual([`k8s/volume-fields ${W}.spec.volumes[creds].csi.nodePublishSecretRef.name is ""; expected the name of the Secret the CSI driver is given: a DNS-1123 subdomain: at most 253 lower-case letters, digits, "-" or ".", each dot-separated part starting and ending with a letter or digit`]);
+    expect(k8s(d)).toEqual([`kubernetes/volume-fields ${W}.spec.volumes[creds].csi.nodePublishSecretRef.name is ""; expected the name of the Secret the CSI driver is given: a DNS-1123 subdomain: at most 253 lower-case letters, digits, "-" or ".", each dot-separated part starting and ending with a letter or digit`]);
   });
 
-  test('kubeflow/pod-restart-policy: an empty pod policy is an unset one, which the operator fills', () => {
+  test('training-operator/pod-restart-policy: an empty pod policy is an unset one, which the operator fills', () => {
     const d = STATIC_PYTORCH();
     worker(d).spec.restartPolicy = '';
     expect(lintFindings(stream(d))).toEqual([]);
@@ -311,11 +311,11 @@ describe('families the rotated leaf fuzz found (seeds 20261202 to 20261205 and 7
     t.containerSecurityContext = { ...t.containerSecurityContext, windowsOptions: { hostProcess: true } };
     t.options.podConfig.values[0].spec.resources = { claims: [{ name: 'gpu' }] };
     expect(k8s(doc)).toEqual([
-      'k8s/sysctl spec.podTemplate.securityContext.sysctls[0].name is ""; expected a sysctl name such as net.core.somaxconn: at most 253 lower-case letters, digits, "-" or "_", in parts joined by "." or "/"',
-      'k8s/security-policy spec.podTemplate.securityContext.fsGroupChangePolicy is ""; expected "OnRootMismatch" or "Always"',
-      'k8s/windows-options spec.podTemplate.securityContext.windowsOptions.gmsaCredentialSpec is ""; expected a credential spec of 1 byte to 64 KiB',
-      'k8s/windows-options spec.podTemplate.containerSecurityContext.windowsOptions.hostProcess is true; expected false or none: a host process container needs hostNetwork, which the pods of a WorkspaceKind do not have',
-      'k8s/resource-claims spec.podTemplate.options.podConfig.values[0].spec.resources.claims[0].name is "gpu"; expected the name of a claim in the pod\'s resourceClaims (the pod has none)',
+      'kubernetes/sysctl spec.podTemplate.securityContext.sysctls[0].name is ""; expected a sysctl name such as net.core.somaxconn: at most 253 lower-case letters, digits, "-" or "_", in parts joined by "." or "/"',
+      'kubernetes/security-policy spec.podTemplate.securityContext.fsGroupChangePolicy is ""; expected "OnRootMismatch" or "Always"',
+      'kubernetes/windows-options spec.podTemplate.securityContext.windowsOptions.gmsaCredentialSpec is ""; expected a credential spec of 1 byte to 64 KiB',
+      'kubernetes/windows-options spec.podTemplate.containerSecurityContext.windowsOptions.hostProcess is true; expected false or none: a host process container needs hostNetwork, which the pods of a WorkspaceKind do not have',
+      'kubernetes/resource-claims spec.podTemplate.options.podConfig.values[0].spec.resources.claims[0].name is "gpu"; expected the name of a claim in the pod\'s resourceClaims (the pod has none)',
     ]);
   });
 });

@@ -54,36 +54,36 @@ const INT32 = 'expected a whole number from -2147483648 to 2147483647 (int32)';
 describe('integer values', () => {
   const over = 2147483648;
   runCases(pytorchJob, [
-    ['backoffLimit above int32', d => { d.spec.runPolicy = { backoffLimit: over }; }, [f('spec.runPolicy.backoffLimit', over, INT32, 'k8s/int32')]],
-    ['ttlSecondsAfterFinished above int32', d => { d.spec.runPolicy = { ttlSecondsAfterFinished: 1e12 }; }, [f('spec.runPolicy.ttlSecondsAfterFinished', 1e12, INT32, 'k8s/int32')]],
+    ['backoffLimit above int32', d => { d.spec.runPolicy = { backoffLimit: over }; }, [f('spec.runPolicy.backoffLimit', over, INT32, 'kubernetes/int32')]],
+    ['ttlSecondsAfterFinished above int32', d => { d.spec.runPolicy = { ttlSecondsAfterFinished: 1e12 }; }, [f('spec.runPolicy.ttlSecondsAfterFinished', 1e12, INT32, 'kubernetes/int32')]],
     ['scheduleTimeoutSeconds above int32', d => { d.spec.runPolicy = { schedulingPolicy: { scheduleTimeoutSeconds: over } }; },
-      [f('spec.runPolicy.schedulingPolicy.scheduleTimeoutSeconds', over, INT32, 'k8s/int32')]],
+      [f('spec.runPolicy.schedulingPolicy.scheduleTimeoutSeconds', over, INT32, 'kubernetes/int32')]],
     ['minAvailable a fraction', d => { d.spec.runPolicy = { schedulingPolicy: { minAvailable: 1.5 } }; },
-      [f('spec.runPolicy.schedulingPolicy.minAvailable', 1.5, INT32, 'k8s/int32')]],
+      [f('spec.runPolicy.schedulingPolicy.minAvailable', 1.5, INT32, 'kubernetes/int32')]],
     ['activeDeadlineSeconds of the job is int64', d => { d.spec.runPolicy = { activeDeadlineSeconds: over }; }, []],
     ['activeDeadlineSeconds of the job above int64', d => { d.spec.runPolicy = { activeDeadlineSeconds: 2 ** 63 }; },
-      [f('spec.runPolicy.activeDeadlineSeconds', 2 ** 63, 'expected a whole number from -9223372036854775808 to 9223372036854775807 (int64)', 'k8s/int64')]],
-    ['replicas above int32', d => { d.spec.pytorchReplicaSpecs.Worker.replicas = over; }, [f('spec.pytorchReplicaSpecs.Worker.replicas', over, INT32, 'k8s/int32')]],
-    ['elastic maxRestarts below int32', d => { d.spec.elasticPolicy = { maxRestarts: -over - 1 }; }, [f('spec.elasticPolicy.maxRestarts', -over - 1, INT32, 'k8s/int32')]],
+      [f('spec.runPolicy.activeDeadlineSeconds', 2 ** 63, 'expected a whole number from -9223372036854775808 to 9223372036854775807 (int64)', 'kubernetes/int64')]],
+    ['replicas above int32', d => { d.spec.pytorchReplicaSpecs.Worker.replicas = over; }, [f('spec.pytorchReplicaSpecs.Worker.replicas', over, INT32, 'kubernetes/int32')]],
+    ['elastic maxRestarts below int32', d => { d.spec.elasticPolicy = { maxRestarts: -over - 1 }; }, [f('spec.elasticPolicy.maxRestarts', -over - 1, INT32, 'kubernetes/int32')]],
     ['a pod activeDeadlineSeconds of 0', d => { s(d).activeDeadlineSeconds = 0; },
-      [f(`${WORKER}.activeDeadlineSeconds`, 0, 'expected a whole number from 1 to 2147483647', 'k8s/int-range')]],
+      [f(`${WORKER}.activeDeadlineSeconds`, 0, 'expected a whole number from 1 to 2147483647', 'kubernetes/int-range')]],
     ['a pod activeDeadlineSeconds above int32', d => { s(d).activeDeadlineSeconds = over; },
-      [f(`${WORKER}.activeDeadlineSeconds`, over, 'expected a whole number from 1 to 2147483647', 'k8s/int-range')]],
+      [f(`${WORKER}.activeDeadlineSeconds`, over, 'expected a whole number from 1 to 2147483647', 'kubernetes/int-range')]],
     ['a container port above int32 (one finding, the type)', d => { c(d).ports[0].containerPort = 1e10; },
-      [f(`${CONTAINER}.ports[0].containerPort`, 1e10, INT32, 'k8s/int32')]],
+      [f(`${CONTAINER}.ports[0].containerPort`, 1e10, INT32, 'kubernetes/int32')]],
     ['a negative probe period', d => { c(d).livenessProbe = { exec: { command: ['true'] }, periodSeconds: -1 }; },
-      [f(`${CONTAINER}.livenessProbe.periodSeconds`, -1, 'expected a whole number from 0 to 2147483647', 'k8s/int-range')]],
+      [f(`${CONTAINER}.livenessProbe.periodSeconds`, -1, 'expected a whole number from 0 to 2147483647', 'kubernetes/int-range')]],
     ['a gRPC probe port of 0', d => { c(d).readinessProbe = { grpc: { port: 0 } }; },
-      [f(`${CONTAINER}.readinessProbe.grpc.port`, 0, 'expected a whole number from 1 to 65535', 'k8s/int-range')]],
+      [f(`${CONTAINER}.readinessProbe.grpc.port`, 0, 'expected a whole number from 1 to 65535', 'kubernetes/int-range')]],
     ['a volume mode above 0777', d => { s(d).volumes.push({ name: 'cfg', configMap: { name: 'c', defaultMode: 0o1000 } }); },
-      [f(`${WORKER}.volumes[cfg].configMap.defaultMode`, 512, 'expected a whole number from 0 to 511', 'k8s/int-range')]],
+      [f(`${WORKER}.volumes[cfg].configMap.defaultMode`, 512, 'expected a whole number from 0 to 511', 'kubernetes/int-range')]],
     ['an affinity weight of 0', d => { s(d).affinity = { nodeAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 0, preference: { matchExpressions: [{ key: 'a', operator: 'Exists' }] } }] } }; },
-      [f(`${WORKER}.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].weight`, 0, 'expected a whole number from 1 to 100', 'k8s/int-range')]],
+      [f(`${WORKER}.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].weight`, 0, 'expected a whole number from 1 to 100', 'kubernetes/int-range')]],
     ['a topology spread maxSkew of 0', d => { s(d).topologySpreadConstraints = [{ maxSkew: 0, topologyKey: 'zone', whenUnsatisfiable: 'DoNotSchedule' }]; },
-      [f(`${WORKER}.topologySpreadConstraints[0].maxSkew`, 0, 'expected a whole number from 1 to 2147483647', 'k8s/int-range')]],
+      [f(`${WORKER}.topologySpreadConstraints[0].maxSkew`, 0, 'expected a whole number from 1 to 2147483647', 'kubernetes/int-range')]],
     ['a token lifetime under ten minutes', d => { s(d).volumes.push({ name: 'tok', projected: { sources: [{ serviceAccountToken: { path: 't', expirationSeconds: 60 } }] } }); },
-      [f(`${WORKER}.volumes[tok].projected.sources[0].serviceAccountToken.expirationSeconds`, 60, 'expected a whole number from 600 to 9223372036854775807', 'k8s/int-range')]],
-    ['a priority above int32', d => { s(d).priority = over; }, [f(`${WORKER}.priority`, over, INT32, 'k8s/int32')]],
+      [f(`${WORKER}.volumes[tok].projected.sources[0].serviceAccountToken.expirationSeconds`, 60, 'expected a whole number from 600 to 9223372036854775807', 'kubernetes/int-range')]],
+    ['a priority above int32', d => { s(d).priority = over; }, [f(`${WORKER}.priority`, over, INT32, 'kubernetes/int32')]],
   ]);
 });
 
@@ -91,7 +91,7 @@ describe('integer values of other kinds', () => {
   test('MPIJob slotsPerWorker above int32', () => {
     const doc = exampleDocument('mpi-reference.k8s.yaml', 'MPIJob');
     doc.spec.slotsPerWorker = 2147483648;
-    expect(kubernetesFindings(doc)).toEqual([f('spec.slotsPerWorker', 2147483648, INT32, 'k8s/int32')]);
+    expect(kubernetesFindings(doc)).toEqual([f('spec.slotsPerWorker', 2147483648, INT32, 'kubernetes/int32')]);
   });
 });
 
@@ -127,7 +127,7 @@ describe('every int32 field of the table is checked where it is', () => {
       for (const p of paths) {
         const doc: any = { apiVersion: kind.apiVersion, kind: kind.kind, metadata: { name: 'x' } };
         const shown = materialize(doc, p, 2147483648);
-        const found = kubernetesFindings(doc).filter(x => x.rule === 'k8s/int32');
+        const found = kubernetesFindings(doc).filter(x => x.rule === 'kubernetes/int32');
         if (found.length !== 1 || found[0].field !== shown) missed.push(`${p} -> ${JSON.stringify(found)}`);
       }
       expect(missed).toEqual([]);

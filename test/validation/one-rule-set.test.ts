@@ -10,7 +10,7 @@ import { ApiObject, App, Chart, JsonPatch, Size, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import * as yaml from 'js-yaml';
 import { Accelerator, DistributedPaddle, DistributedPyTorch, MpiAllReduce, WorkspaceKind, WorkspaceKindProps } from '../../src';
-import { collectFindings } from '../../src/rules/engine';
+import { collectFindings } from '../../src/synth/engine';
 import { runCli } from '../cli/run-cli';
 import { REPORT, synthErrors } from '../harness';
 import { JUPYTERLAB_KIND as KIND, SCIPY_IMAGE as SCIPY } from '../harness/notebook-fixtures';
@@ -45,32 +45,32 @@ interface Case {
 
 const CASES: Case[] = [
   {
-    rule: 'kubeflow/injected-env',
+    rule: 'training-operator/injected-env',
     was: 'TrainingJob.validateJob (Worker.env)',
     build: c => new DistributedPyTorch(c, 'res', { metadata: { name: 'train' }, image: IMAGE, workers: 1, worker: { env: { WORLD_SIZE: value('2') } } }),
     message: `spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].env[WORLD_SIZE] (worker.env) is {"name":"WORLD_SIZE","value":"2"}; ${INJECTED}`,
     prop: 'worker.env',
   },
   {
-    rule: 'kubeflow/pod-name-length',
+    rule: 'training-operator/pod-name-length',
     was: 'TrainingJob.validateJob (lastPodName)',
     build: c => new DistributedPyTorch(c, 'res', { metadata: { name: 'a'.repeat(55) }, image: IMAGE, workers: 16 }),
     message: `metadata.name is "${'a'.repeat(55)}"; expected a name of at most 53 characters, so that the pod and service name "${'a'.repeat(55)}-worker-15" fits in 63`,
   },
   {
-    rule: 'kubeflow/pod-name-length',
+    rule: 'training-operator/pod-name-length',
     was: 'DistributedPaddle._maxReplicasOf (elastic workers counted to maxWorkers)',
     build: c => new DistributedPaddle(c, 'res', { metadata: { name: 'x'.repeat(54) }, image: IMAGE, workers: 2, elastic: { minWorkers: 1, maxWorkers: 100 } }),
     message: `metadata.name is "${'x'.repeat(54)}"; expected a name of at most 53 characters, so that the pod and service name "${'x'.repeat(54)}-worker-99" fits in 63`,
   },
   {
-    rule: 'kubeflow/pod-name-length',
+    rule: 'training-operator/pod-name-length',
     was: 'MpiAllReduce TrainingKind.podName (the launcher is <job>-launcher)',
     build: c => new MpiAllReduce(c, 'res', { metadata: { name: 'm'.repeat(55) }, image: IMAGE, workers: 0, launcherCommand: ['mpirun', 'hostname'] }),
     message: `metadata.name is "${'m'.repeat(55)}"; expected a name of at most 54 characters, so that the pod and service name "${'m'.repeat(55)}-launcher" fits in 63`,
   },
   {
-    rule: 'kubeflow/mpi-launcher-gpu-env',
+    rule: 'training-operator/mpi-launcher-gpu-env',
     was: 'MpiAllReduce._validateKind (Launcher.env)',
     build: c => new MpiAllReduce(c, 'res', { metadata: { name: 'train' }, image: IMAGE, launcherCommand: ['mpirun', 'hostname'], launcher: { env: { NVIDIA_VISIBLE_DEVICES: value('all') } } }),
     message: 'spec.mpiReplicaSpecs.Launcher.template.spec.containers[mpi].env[NVIDIA_VISIBLE_DEVICES] (launcher.env) is {"name":"NVIDIA_VISIBLE_DEVICES","value":"all"}; '
@@ -78,7 +78,7 @@ const CASES: Case[] = [
     prop: 'launcher.env',
   },
   {
-    rule: 'kubeflow/mpi-np',
+    rule: 'training-operator/mpi-np',
     was: 'MpiAllReduce._validateKind (launcherCommand)',
     build: c => new MpiAllReduce(c, 'res', {
       metadata: { name: 'train' }, image: IMAGE, workers: 2, resources: { accelerator: Accelerator.nvidia(2) }, launcherCommand: ['mpirun', '-np', '8', 'python', 'train.py'],
@@ -88,14 +88,14 @@ const CASES: Case[] = [
     prop: 'launcherCommand',
   },
   {
-    rule: 'kubeflow/option-default',
+    rule: 'notebooks/option-default',
     was: 'OptionCatalogue.findings (defaultImageConfig)',
     build: kind({ defaultImageConfig: 'scipy-2025' }),
     message: 'spec.podTemplate.options.imageConfig.spawner.default (defaultImageConfig) is "scipy-2025"; expected the id of an option: "scipy"',
     prop: 'defaultImageConfig',
   },
   {
-    rule: 'kubeflow/option-default',
+    rule: 'notebooks/option-default',
     was: 'OptionCatalogue.findings (a redirected defaultPodConfig)',
     build: kind({ defaultPodConfig: 'old' }, k => { k.addPodConfig('old', { redirect: { to: 'small' } }); }),
     message: 'spec.podTemplate.options.podConfig.spawner.default (defaultPodConfig) is "old"; expected an option that is not redirected (it redirects to "small"); '
@@ -103,13 +103,13 @@ const CASES: Case[] = [
     prop: 'defaultPodConfig',
   },
   {
-    rule: 'kubeflow/option-redirect',
+    rule: 'notebooks/option-redirect',
     was: 'OptionCatalogue.findings (podConfig[old].redirect.to)',
     build: kind({}, k => { k.addPodConfig('old', { redirect: { to: 'new' } }); k.addPodConfig('new', { redirect: { to: 'old' } }); }),
     message: 'spec.podTemplate.options.podConfig.values[old].redirect.to is "new"; expected redirects that end at an option without one, but old -> new -> old is a cycle',
   },
   {
-    rule: 'kubeflow/image-port',
+    rule: 'notebooks/image-port',
     was: 'WorkspaceKind.validateKind (imageConfig[code].ports.id)',
     build: kind({}, k => k.addImageConfig('code', { ...SCIPY, ports: [{ id: 'vscode', port: 8080 }] })),
     message: 'spec.podTemplate.options.imageConfig.values[code].spec.ports[0].id is "vscode"; expected the id of a port in spec.podTemplate.ports: "jupyterlab"',
@@ -149,19 +149,19 @@ describe('a mistake forced in with an escape hatch is the document rule\'s too',
     return { errors, doc: res.apiObject.toJson() };
   }
 
-  test('kubeflow/replica-count: a second MPI launcher', () => {
+  test('training-operator/replica-count: a second MPI launcher', () => {
     const { errors, doc } = patched(c => new MpiAllReduce(c, 'res', { metadata: { name: 'train' }, image: IMAGE, trainingCommand: ['python', 'train.py'] }),
       JsonPatch.replace('/spec/mpiReplicaSpecs/Launcher/replicas', 2));
     const message = 'spec.mpiReplicaSpecs.Launcher.replicas is 2; expected 1; an MPIJob has exactly one launcher (the controller refuses it otherwise, with only a warning event)';
     expect(errors).toBe(`${REPORT}  [test/res] ${message}`);
-    expect(lintFindings([doc])).toEqual([`kubeflow/replica-count ${message}`]);
+    expect(lintFindings([doc])).toEqual([`training-operator/replica-count ${message}`]);
   });
 
-  test('kubeflow/injected-env: RANK patched into a worker', () => {
+  test('training-operator/injected-env: RANK patched into a worker', () => {
     const { errors, doc } = patched(c => new DistributedPyTorch(c, 'res', { metadata: { name: 'train' }, image: IMAGE, workers: 1 }),
       JsonPatch.add('/spec/pytorchReplicaSpecs/Worker/template/spec/containers/0/env', [{ name: 'RANK', value: '0' }]));
     const message = `spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].env[RANK] is {"name":"RANK","value":"0"}; ${INJECTED}`;
     expect(errors).toBe(`${REPORT}  [test/res] ${message}`);
-    expect(lintFindings([doc])).toEqual([`kubeflow/injected-env ${message}`]);
+    expect(lintFindings([doc])).toEqual([`training-operator/injected-env ${message}`]);
   });
 });

@@ -7,17 +7,18 @@ import { ApiObject, App, Chart, JsonPatch, Testing } from 'cdk8s';
 import { Construct } from 'constructs';
 import { pytorchJob, workspaceKind } from './fixtures';
 import { kubeflow } from '../../src';
-import { KUBERNETES_RULES_CONTEXT, checkRenderedDocument, collectFindings } from '../../src/rules/engine';
-import { RULE_SOURCES, RuleSource } from '../../src/rules/rule';
+import { RuleSource } from '../../src/rules/rule';
+import { RULE_SETS } from '../../src/rules/rule-sets';
+import { KUBERNETES_RULES_CONTEXT, checkRenderedDocument, collectFindings } from '../../src/synth/engine';
 
 /** The rule of every finding of the app, by source. */
 const EVERY_GROUP: { [source in RuleSource]?: string[] } = {
-  'kubernetes': ['k8s/label-key', 'app/duplicate-object'],
+  'kubernetes': ['kubernetes/label-key', 'kubernetes/duplicate-object'],
   'trainer': ['trainer/patch-manager'],
-  'training-operator': ['kubeflow/replica-type'],
-  'notebooks': ['kubeflow/option-default'],
-  'kueue': ['app/multikueue-queue'],
-  'library': ['crd/schema'],
+  'training-operator': ['training-operator/replica-type'],
+  'notebooks': ['notebooks/option-default'],
+  'kueue': ['kueue/multikueue-queue'],
+  'library': ['library/schema'],
 };
 
 /** An app with a finding of every group, documents registered as a construct of the library would. */
@@ -75,7 +76,7 @@ test('with every group on, the app has a finding of each', () => {
   expect(rulesFound(app())).toEqual(all());
 });
 
-test.each(RULE_SOURCES.map(s => s.source))('cdk8s-kubeflow/rules/%s off drops that group\'s findings and keeps every other group\'s', source => {
+test.each(RULE_SETS.map(s => s.source))('cdk8s-kubeflow/rules/%s off drops that group\'s findings and keeps every other group\'s', source => {
   expect(rulesFound(app({ [`cdk8s-kubeflow/rules/${source}`]: 'off' }))).toEqual(all([source]));
 });
 
@@ -114,9 +115,9 @@ test('a Kubernetes rule that a Trainer check applies (to a patched pod) goes wit
     }));
     return rulesFound(a);
   };
-  expect(build({})).toEqual(['k8s/label-key', 'trainer/patch-manager']);
+  expect(build({})).toEqual(['kubernetes/label-key', 'trainer/patch-manager']);
   expect(build({ 'cdk8s-kubeflow/rules/kubernetes': 'off' })).toEqual(['trainer/patch-manager']);
-  expect(build({ 'cdk8s-kubeflow/rules/trainer': 'off' })).toEqual(['k8s/label-key']);
+  expect(build({ 'cdk8s-kubeflow/rules/trainer': 'off' })).toEqual(['kubernetes/label-key']);
 });
 
 test('a value that is neither on nor off fails the synth rather than leaving the group on', () => {

@@ -1,15 +1,19 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { pytorchJob } from './fixtures';
-import { APP_RULES, appFindings } from '../../src/rules/across-documents';
-import { DOCUMENT_RULES, ruleSource } from '../../src/rules/catalogue';
-import { KUBERNETES_RULES, POD_SECURITY_RESTRICTED_RULES, TRAINER_DOCUMENT_RULES, kubernetesFindings, restrictedFindings } from '../../src/rules/kubernetes';
-import { KUBEFLOW_RULES } from '../../src/rules/operators';
-import { RULE_SOURCES } from '../../src/rules/rule';
+import { appFindings } from '../../src/rules/across-documents';
+import { ALL_RULES, ruleSeverity, ruleSource } from '../../src/rules/catalogue';
+import { kubernetesFindings, restrictedFindings } from '../../src/rules/kubernetes';
+import { KUBERNETES_RULE_SET } from '../../src/rules/kubernetes/rule-set';
+import { RULE_SETS } from '../../src/rules/rule-sets';
+import { TRAINER_RULE_SET } from '../../src/rules/trainer/rule-set';
+import { TRAINING_OPERATOR_RULE_SET } from '../../src/rules/training-operator/rule-set';
 
 /** The rule catalogue: what the layer checks, per family, each rule named, sourced and tested. */
 describe('the rule catalogue', () => {
-  const all = [...KUBERNETES_RULES, ...POD_SECURITY_RESTRICTED_RULES, ...TRAINER_DOCUMENT_RULES, ...APP_RULES];
+  // The rules test/validation covers: Kubernetes', Trainer's and every rule across documents.
+  const sets = [...KUBERNETES_RULE_SET.rules, ...TRAINER_RULE_SET.rules];
+  const all = [...sets, ...ALL_RULES.filter(r => r.family === 'app' && !sets.some(s => s.id === r.id))];
 
   test('rules per family', () => {
     const families: Record<string, string[]> = {};
@@ -32,38 +36,52 @@ describe('the rule catalogue', () => {
     });
   });
 
-  test('ids are unique and carry their layer', () => {
-    expect(new Set(all.map(r => r.id)).size).toBe(all.length);
-    expect([...KUBERNETES_RULES, ...POD_SECURITY_RESTRICTED_RULES].filter(r => !r.id.startsWith('k8s/'))).toEqual([]);
-    expect(TRAINER_DOCUMENT_RULES.filter(r => !r.id.startsWith('trainer/'))).toEqual([]);
-    expect(APP_RULES.filter(r => !r.id.startsWith('app/'))).toEqual([]);
+  test('ids are unique and start with their source', () => {
+    expect(new Set(ALL_RULES.map(r => r.id)).size).toBe(ALL_RULES.length);
+    expect(ALL_RULES.filter(r => !r.id.startsWith(`${r.source}/`)).map(r => r.id)).toEqual([]);
+  });
+
+  test('every rule has a one-line description, a severity and its anchor on the rules page', () => {
+    expect(ALL_RULES.filter(r => r.description.trim() === '' || r.description.includes('\n')).map(r => r.id)).toEqual([]);
+    // Every rule is an error today: each finds what its upstream refuses or what never works.
+    expect(ALL_RULES.filter(r => r.severity !== 'error').map(r => r.id)).toEqual([]);
+    expect(ruleSeverity('kubernetes/label-key')).toBe('error');
+    expect(ruleSeverity(undefined)).toBe('error');
+    expect(ALL_RULES.find(r => r.id === 'kubernetes/label-key')?.anchor).toBe('docs/rules.md#rule-kubernetes-label-key');
+    const page = fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'rules.md'), 'utf8');
+    expect(ALL_RULES.filter(r => !page.includes(`<a id="${r.anchor.slice(r.anchor.indexOf('#') + 1)}"></a>`)).map(r => r.id)).toEqual([]);
+  });
+
+  test('every rule is in the set of its source, and every set is of a different source', () => {
+    expect(RULE_SETS.flatMap(s => s.rules.filter(r => r.source !== s.source).map(r => r.id))).toEqual([]);
+    expect(new Set(RULE_SETS.map(s => s.source)).size).toBe(RULE_SETS.length);
+    expect(RULE_SETS.map(s => s.source)).toEqual(['kubernetes', 'jobset', 'trainer', 'training-operator', 'notebooks', 'kueue', 'library']);
   });
 
   test('every rule declares its source, one of the groups', () => {
-    const sources = new Set<string>(RULE_SOURCES.map(s => s.source));
-    expect(DOCUMENT_RULES.filter(r => !sources.has(r.source)).map(r => r.id)).toEqual([]);
-    expect(new Set(DOCUMENT_RULES.map(r => r.id)).size).toBe(DOCUMENT_RULES.length);
     const bySource: Record<string, string[]> = {};
-    for (const r of DOCUMENT_RULES) (bySource[r.source] ??= []).push(r.id);
-    // The Kubernetes group: the k8s/ rules and the across-document rules of the API server and kubelet.
-    expect(bySource.kubernetes).toEqual([...KUBERNETES_RULES, ...POD_SECURITY_RESTRICTED_RULES].map(r => r.id).concat('app/duplicate-object', 'app/claim-namespace'));
+    for (const r of ALL_RULES) (bySource[r.source] ??= []).push(r.id);
+    // The Kubernetes group: the Kubernetes rules and the across-document rules of the API server and kubelet.
+    expect(bySource.kubernetes.slice(-2)).toEqual(['kubernetes/duplicate-object', 'kubernetes/claim-namespace']);
+    expect(bySource.kubernetes.length).toBe(122);
     // Trainer's webhook and plugin rules are not Kubernetes rules, though one walk applies both.
-    expect(bySource.trainer).toEqual(['trainer/runtime-ref-kind', 'trainer/runtime-step', 'trainer/replicated-job-name', 'trainer/patch-manager', 'trainer/patch-env', 'trainer/kueue-patch-metadata', 'trainer/runtime-policy', 'trainer/counts', 'trainer/ssh-auth-mount-path', 'trainer/replicated-job-name-length', 'trainer/prte-env', 'app/trainjob-runtime', 'app/trainjob-reach', 'app/mpi-launcher-image', 'app/mpi-node-image']);
+    expect(bySource.trainer).toEqual(['trainer/runtime-ref-kind', 'trainer/runtime-step', 'trainer/replicated-job-name', 'trainer/patch-manager', 'trainer/patch-env', 'trainer/kueue-patch-metadata', 'trainer/runtime-policy', 'trainer/counts', 'trainer/ssh-auth-mount-path', 'trainer/replicated-job-name-length', 'trainer/prte-env', 'trainer/trainjob-runtime', 'trainer/trainjob-reach', 'trainer/mpi-launcher-image', 'trainer/mpi-node-image']);
     expect(bySource.kueue).toEqual([
       'kueue/topology', 'kueue/slice-size', 'kueue/cluster-queue-resources', 'kueue/cluster-queue-flavors', 'kueue/cluster-queue-quotas', 'kueue/fair-sharing-weight',
-      'kueue/cohort-resource-groups', 'kueue/resource-flavor-taints', 'kueue/api-version-served', 'app/multikueue-queue', 'app/kueue-queue-name', 'app/kueue-reference',
-      'app/kueue-cohort-cycle', 'app/kueue-never-admitted', 'app/kueue-trainjob-placement',
+      'kueue/cohort-resource-groups', 'kueue/resource-flavor-taints', 'kueue/api-version-served', 'kueue/multikueue-queue', 'kueue/queue-name', 'kueue/reference',
+      'kueue/cohort-cycle', 'kueue/never-admitted', 'kueue/trainjob-placement',
     ]);
     expect(bySource.notebooks).toEqual([
-      'kubeflow/option-default', 'kubeflow/option-redirect', 'kubeflow/image-port', 'kubeflow/activity-probe', 'kubeflow/activity-rules', 'kubeflow/home-mount',
-      'kubeflow/filter-rules', 'kubeflow/workspace-kind-template', 'kubeflow/workspace-option',
+      'notebooks/option-default', 'notebooks/option-redirect', 'notebooks/image-port', 'notebooks/activity-probe', 'notebooks/activity-rules', 'notebooks/home-mount',
+      'notebooks/filter-rules', 'notebooks/workspace-kind-template', 'notebooks/workspace-option',
     ]);
-    expect(bySource['training-operator']).toEqual(['app/pod-name-collision', ...KUBEFLOW_RULES.map(r => r.id).filter(id => !bySource.notebooks.includes(id))]);
-    expect(bySource.library).toEqual(['crd/schema', 'kai/topology']);
+    expect(bySource['training-operator']).toEqual(TRAINING_OPERATOR_RULE_SET.rules.map(r => r.id));
+    expect(bySource['training-operator'][0]).toBe('training-operator/pod-name-collision');
+    expect(bySource.library).toEqual(['library/yaml-syntax', 'library/schema', 'library/kai-topology', 'library/ignore-rule']);
     expect(bySource.jobset).toEqual([
       'jobset/depends-on', 'jobset/subdomain', 'jobset/group-name', 'jobset/target-replicated-jobs', 'jobset/failure-policy-rule',
-      'jobset/coordinator', 'jobset/volume-claim-template', 'jobset/replicas-parallelism', 'jobset/managed-by', 'app/jobset-pod-name',
-      'app/jobset-coordinator', 'app/jobset-claim-name',
+      'jobset/coordinator', 'jobset/volume-claim-template', 'jobset/replicas-parallelism', 'jobset/managed-by', 'jobset/pod-name',
+      'jobset/coordinator-index', 'jobset/claim-name',
     ]);
     expect(ruleSource('trainer/patch-env')).toBe('trainer');
     expect(ruleSource(undefined)).toBeUndefined();
@@ -95,9 +113,9 @@ describe('the rules only read the document', () => {
     doc.spec.pytorchReplicaSpecs.Worker.template.spec.containers[0].ports[0].name = 'Port';
     const before = JSON.stringify(doc);
     deepFreeze(doc);
-    expect(kubernetesFindings(doc).map(f => f.rule)).toEqual(['k8s/label-key', 'k8s/label-value', 'k8s/port-name']);
+    expect(kubernetesFindings(doc).map(f => f.rule)).toEqual(['kubernetes/label-key', 'kubernetes/label-value', 'kubernetes/port-name']);
     expect(restrictedFindings(doc.spec.pytorchReplicaSpecs.Worker.template.spec, 'spec').length).toBeGreaterThan(0);
-    expect(appFindings([{ path: 'a', doc }, { path: 'b', doc }]).map(f => f.finding.rule)).toEqual(['app/duplicate-object']);
+    expect(appFindings([{ path: 'a', doc }, { path: 'b', doc }]).map(f => f.finding.rule)).toEqual(['kubernetes/duplicate-object']);
     expect(JSON.stringify(doc)).toBe(before);
   });
 

@@ -3,7 +3,7 @@ import { kubernetesFindings } from '../../src/rules/kubernetes';
 
 /**
  * What Trainer v2.3.0's torch and flux plugins refuse in a runtime (trainer/runtime-policy) and in a
- * TrainJob against its Flux runtime (app/trainjob-runtime); found missing by the rules inventory.
+ * TrainJob against its Flux runtime (trainer/trainjob-runtime); found missing by the rules inventory.
  */
 describe('kubeflow/trainer v2.3.0 plugins torch and flux Validate', () => {
   const node = (extra: Record<string, unknown> = {}) => ({
@@ -62,7 +62,7 @@ describe('kubeflow/trainer v2.3.0 plugins torch and flux Validate', () => {
     }]);
     expect(counts(job(1))).toEqual([]);
     // The flux plugin's own refusal is not reported a second time against the runtime.
-    const againstRuntime = appFindings([{ path: 'a', doc: runtime({ flux: {} }) }, { path: 'b', doc: job(0) }]).filter(f => f.finding.rule === 'app/trainjob-runtime');
+    const againstRuntime = appFindings([{ path: 'a', doc: runtime({ flux: {} }) }, { path: 'b', doc: job(0) }]).filter(f => f.finding.rule === 'trainer/trainjob-runtime');
     expect(againstRuntime).toEqual([]);
   });
 

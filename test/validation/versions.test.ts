@@ -136,21 +136,21 @@ describe('Trainer v2.4.0', () => {
     expect([applies('trainer/prte-env'), applies('trainer/prte-env', { trainer: 'v2.3' })]).toEqual([true, false]);
   });
 
-  test('app/mpi-launcher-image: a launcher without the trainer label whose image is not the job\'s, while the window spans v2.3 and v2.4', () => {
+  test('trainer/mpi-launcher-image: a launcher without the trainer label whose image is not the job\'s, while the window spans v2.3 and v2.4', () => {
     const rt = mpiRuntime([rjob('launcher', undefined, { name: 'node', image: 'team/launcher:1' }), rjob('node', 'trainer', { name: 'node', image: 'team/train:1' })]);
     expect(app(rt, trainJob({ image: 'team/train:2' }))).toEqual([
-      'app/mpi-launcher-image spec.trainer.image is "team/train:2"; expected the image of the launcher of the MPI runtime "mpi" ("team/launcher:1") while the target spans Trainer v2.3 and v2.4: '
+      'trainer/mpi-launcher-image spec.trainer.image is "team/train:2"; expected the image of the launcher of the MPI runtime "mpi" ("team/launcher:1") while the target spans Trainer v2.3 and v2.4: '
       + 'Trainer before v2.4.0 runs the launcher from the runtime\'s image "team/launcher:1", v2.4.0 and later from the TrainJob\'s "team/train:2"; use the same image, or set the target to one of them (trainer=v2.3 or trainer=v2.4)',
     ]);
     expect(app(rt, trainJob({ image: 'team/launcher:1' }))).toEqual([]);
-    expect([applies('app/mpi-launcher-image'), applies('app/mpi-launcher-image', { trainer: 'v2.3' }), applies('app/mpi-launcher-image', { trainer: 'v2.4' })]).toEqual([true, false, false]);
+    expect([applies('trainer/mpi-launcher-image'), applies('trainer/mpi-launcher-image', { trainer: 'v2.3' }), applies('trainer/mpi-launcher-image', { trainer: 'v2.4' })]).toEqual([true, false, false]);
   });
 
-  test('app/mpi-node-image: the nodes keep the runtime\'s image before v2.4.0 only', () => {
+  test('trainer/mpi-node-image: the nodes keep the runtime\'s image before v2.4.0 only', () => {
     const rt = mpiRuntime([rjob('launcher', 'trainer', { name: 'node', image: 'team/train:1' }), rjob('node', undefined, { name: 'node', image: 'team/train:1' })]);
     expect(app(rt, trainJob({ image: 'team/train:2' }))).toEqual([
-      'app/mpi-node-image spec.trainer.image is "team/train:2"; expected none on the mpi runtime "mpi": Trainer v2.3.0 sets the TrainJob\'s image only on the "launcher" job (the one with the trainer step label), and the "node" job that runs the ranks keeps the runtime\'s image; give the runtime the image instead (one runtime per image)',
+      'trainer/mpi-node-image spec.trainer.image is "team/train:2"; expected none on the mpi runtime "mpi": Trainer v2.3.0 sets the TrainJob\'s image only on the "launcher" job (the one with the trainer step label), and the "node" job that runs the ranks keeps the runtime\'s image; give the runtime the image instead (one runtime per image)',
     ]);
-    expect([applies('app/mpi-node-image'), applies('app/mpi-node-image', { trainer: 'v2.3' }), applies('app/mpi-node-image', { trainer: 'v2.4' })]).toEqual([true, true, false]);
+    expect([applies('trainer/mpi-node-image'), applies('trainer/mpi-node-image', { trainer: 'v2.3' }), applies('trainer/mpi-node-image', { trainer: 'v2.4' })]).toEqual([true, true, false]);
   });
 });

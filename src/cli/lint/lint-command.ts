@@ -1,7 +1,8 @@
 /** `cdk8s-kubeflow lint`: its definition (the parser and the help come from it) and its run. */
-import { lint } from './lint';
+import { hasErrors, lint } from './lint';
 import { LINT_FORMATS, LintFormat, formatLint } from './lint-output';
-import { RULE_SOURCES, RuleSource } from '../../rules/rule';
+import { RuleSource } from '../../rules/rule';
+import { RULE_SETS } from '../../rules/rule-sets';
 import { Command, UsageError } from '../shared/command-line';
 import { readDocuments } from '../shared/input';
 import { allowEmptyOption, noDocuments, targetOption, targetWindowOf } from '../shared/input-options';
@@ -52,17 +53,21 @@ export const LINT_COMMAND: Command = {
     'kubernetes, jobset, trainer, training-operator, notebooks, kueue or library. --target names',
     'the versions the cluster runs (kueue=v0.19,trainer=v2.3): rules of other versions say',
     'nothing; without it, lint judges for every version of the support window. An input without',
-    'YAML documents is an error (status 2) unless --allow-empty is given.',
-    'Exit status 1 when anything is found.',
+    'YAML documents is an error (status 2) unless --allow-empty is given. An object silences',
+    'one rule with the annotation ignore-rule.cdk8s-kubeflow.io/<source>.<name>: "<reason>";',
+    'lint lists every rule silenced. Exit status 1 when an error is found (warnings alone: 0).',
   ],
   exitStatus: [
-    'Exit status: 0 no findings, 1 findings, 2 usage error (or an input without YAML documents), 3',
-    'internal error.',
+    'An object silences one rule with the annotation ignore-rule.cdk8s-kubeflow.io/<source>.<name>',
+    '(the rule id with "." for "/") whose value is the reason; lint lists every rule silenced.',
+    '',
+    'Exit status: 0 no findings or warnings only, 1 errors found, 2 usage error (or an input without',
+    'YAML documents), 3 internal error.',
   ],
   run(line, io) {
     const window = targetWindowOf(line);
     const format = line.last('format') as LintFormat;
-    const sources: readonly string[] = RULE_SOURCES.map(s => s.source);
+    const sources: readonly string[] = RULE_SETS.map(s => s.source);
     const off = new Set<RuleSource>();
     for (const source of line.all('rules-off') ?? []) {
       if (!sources.includes(source)) throw new UsageError(`--rules-off is "${source}"; expected one of ${sources.join(', ')}`);
@@ -71,6 +76,6 @@ export const LINT_COMMAND: Command = {
     const report = lint(readDocuments(line.requirePaths(), io.stdin), off, window);
     if (report.documents === 0) noDocuments(line, io);
     io.out(formatLint(report, format));
-    return report.findings.length > 0 ? EXIT.FINDINGS : EXIT.OK;
+    return hasErrors(report) ? EXIT.FINDINGS : EXIT.OK;
   },
 };

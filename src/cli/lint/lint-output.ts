@@ -3,7 +3,7 @@
  * (workflow commands `::error file=...,line=...,col=...,title=...::message`, which the runner turns
  * into annotations on those lines of the pull request's files).
  */
-import { LintFinding, LintReport } from './lint';
+import { LintFinding, LintReport, LintSilenced } from './lint';
 
 export const LINT_FORMATS = ['text', 'json', 'github'] as const;
 export type LintFormat = typeof LINT_FORMATS[number];
@@ -12,8 +12,8 @@ export type LintFormat = typeof LINT_FORMATS[number];
 export function formatLint(report: LintReport, format: LintFormat): string {
   switch (format) {
     case 'json': return JSON.stringify(jsonReport(report), null, 2) + '\n';
-    case 'github': return [...report.findings.map(githubLine), summary(report)].join('\n') + '\n';
-    default: return [...report.findings.map(textLine), summary(report)].join('\n') + '\n';
+    case 'github': return [...report.findings.map(githubLine), ...report.silenced.map(githubSilencedLine), summary(report)].join('\n') + '\n';
+    default: return [...report.findings.map(textLine), ...report.silenced.map(silencedLine), summary(report)].join('\n') + '\n';
   }
 }
 
@@ -30,7 +30,18 @@ function subject(f: LintFinding): string {
 }
 
 function textLine(f: LintFinding): string {
-  return `${f.file}:${f.line}:${f.column}: ${subject(f)} [${f.rule}]`;
+  return `${f.file}:${f.line}:${f.column}: ${subject(f)} [${f.severity === 'warning' ? `${f.rule}, warning` : f.rule}]`;
+}
+
+/** A silenced rule: `file:line: Kind namespace/name: rule <id> silenced (<n> findings): "<reason>" [<annotation>]`. */
+function silencedText(s: LintSilenced): string {
+  const doc = documentName(s);
+  const what = `rule ${s.rule} silenced (${s.findings} finding${s.findings === 1 ? '' : 's'}): ${JSON.stringify(s.reason)}`;
+  return doc === '' ? what : `${doc}: ${what}`;
+}
+
+function silencedLine(s: LintSilenced): string {
+  return `${s.file}:${s.line}: ${silencedText(s)} [${s.annotation}]`;
 }
 
 /** The summary line: `12 documents checked, 3 skipped (kinds not known: Deployment, Service); 2 findings`. */
@@ -41,7 +52,11 @@ export function summary(report: LintReport): string {
   const errors = report.documents - report.checked - report.skipped;
   if (errors > 0) line += `, ${errors} not YAML`;
   const n = report.findings.length;
-  return `${line}; ${n === 0 ? 'no findings' : `${n} finding${n === 1 ? '' : 's'}`}`;
+  const warnings = report.findings.filter(f => f.severity === 'warning').length;
+  line += `; ${n === 0 ? 'no findings' : `${n} finding${n === 1 ? '' : 's'}`}`;
+  if (warnings > 0) line += ` (${warnings} warning${warnings === 1 ? '' : 's'})`;
+  const silenced = report.silenced.length;
+  return silenced === 0 ? line : `${line}; ${silenced} rule${silenced === 1 ? '' : 's'} silenced`;
 }
 
 function jsonReport(report: LintReport) {
@@ -56,10 +71,20 @@ function jsonReport(report: LintReport) {
       column: f.column,
       document: { kind: f.kind, namespace: f.namespace, name: f.name },
       rule: f.rule,
+      severity: f.severity,
       field: f.field,
       value: f.value === undefined ? null : f.value,
       allowed: f.allowed,
       message: f.message,
+    })),
+    silenced: report.silenced.map(s => ({
+      file: s.file,
+      line: s.line,
+      document: { kind: s.kind, namespace: s.namespace, name: s.name },
+      rule: s.rule,
+      annotation: s.annotation,
+      reason: s.reason,
+      findings: s.findings,
     })),
   };
 }
@@ -67,7 +92,11 @@ function jsonReport(report: LintReport) {
 function githubLine(f: LintFinding): string {
   const doc = documentName(f);
   const props = `file=${property(f.file)},line=${f.line},col=${f.column},title=${property(doc === '' ? f.rule : `${f.rule} (${doc})`)}`;
-  return `::error ${props}::${data(subject(f))}`;
+  return `::${f.severity} ${props}::${data(subject(f))}`;
+}
+
+function githubSilencedLine(s: LintSilenced): string {
+  return `::notice file=${property(s.file)},line=${s.line},title=${property(`${s.rule} silenced`)}::${data(silencedText(s))}`;
 }
 
 // The escapes of GitHub Actions workflow commands (toolkit/core command.ts escapeData, escapeProperty).

@@ -5,20 +5,20 @@
  * namespaces enforcing Pod Security "restricted", Workspace options) see the whole input. Other
  * kinds are counted as skipped.
  */
-import { appFindings } from '../../rules/across-documents';
-import { ruleSource, ruleVersions } from '../../rules/catalogue';
-import { Finding, describe } from '../../rules/finding';
-import { kubernetesFindings } from '../../rules/kubernetes';
-import { checkKueueApiVersion } from '../../rules/kueue/api-version-served';
-import { kubeflowFindings, kubeflowInputFindings } from '../../rules/operators';
-import { RuleSource } from '../../rules/rule';
-import { pinnedKinds, schemaFindings } from '../../rules/schema';
-import { FULL_WINDOW, VersionWindow, ruleApplies } from '../../rules/target';
 import { fieldPosition } from '../shared/field-position';
 import { InputDocument } from '../shared/input';
+import { ruleInfo, ruleSeverity, ruleSource, ruleVersions } from '../../rules/catalogue';
+import { Finding, describe } from '../../rules/finding';
+import { checkKueueApiVersion } from '../../rules/kueue/api-version-served';
+import { Silencings, ignoreRuleKey, silencingsOf, unsilenced } from '../../rules/library/ignore-rule';
+import { YAML_SYNTAX_RULE } from '../../rules/library/yaml-syntax';
+import { RuleSeverity, RuleSource } from '../../rules/rule';
+import { appFindings, documentFindings, inputFindings } from '../../rules/rule-sets';
+import { pinnedKinds, schemaFindings } from '../../rules/schema';
+import { FULL_WINDOW, VersionWindow, ruleApplies } from '../../rules/target';
 
 /** The rule id of a document that is not YAML. */
-export const YAML_SYNTAX = 'yaml/syntax';
+export const YAML_SYNTAX = YAML_SYNTAX_RULE.id;
 
 /** One finding, with the document it is about. */
 export interface LintFinding {
@@ -33,11 +33,29 @@ export interface LintFinding {
   readonly namespace: string;
   readonly name: string;
   readonly rule: string;
+  /** The rule's severity: only errors make lint exit with 1. */
+  readonly severity: RuleSeverity;
   readonly field: string;
   readonly value: unknown;
   readonly allowed: string;
   /** `<field> is <value>; <allowed>`, the library's one message shape. */
   readonly message: string;
+}
+
+/** A rule a document silences with an ignore-rule annotation (rules/library/ignore-rule.ts): listed, never hidden. */
+export interface LintSilenced {
+  readonly file: string;
+  /** 1-based line of the document. */
+  readonly line: number;
+  readonly kind: string;
+  readonly namespace: string;
+  readonly name: string;
+  readonly rule: string;
+  /** The annotation's key: `ignore-rule.cdk8s-kubeflow.io/<source>.<name>`. */
+  readonly annotation: string;
+  readonly reason: string;
+  /** How many findings of the rule on the document it silenced. */
+  readonly findings: number;
 }
 
 export interface LintReport {
@@ -48,8 +66,15 @@ export interface LintReport {
   /** Documents of other kinds, by `apiVersion kind`, sorted. */
   readonly skippedKinds: ReadonlyArray<readonly [string, number]>;
   readonly skipped: number;
-  /** In input order: by document, then schema, Kubernetes, operator and cross-document rules. */
+  /** In input order: by document, then the schema, each rule set's walk, and the walks across documents. */
   readonly findings: readonly LintFinding[];
+  /** Every rule a document silences, in input order. */
+  readonly silenced: readonly LintSilenced[];
+}
+
+/** Whether the report has an error (a finding of a warning rule alone leaves lint's exit status 0). */
+export function hasErrors(report: LintReport): boolean {
+  return report.findings.some(f => f.severity === 'error');
 }
 
 const KNOWN = new Set(pinnedKinds());
@@ -75,12 +100,15 @@ export function lint(inputs: readonly InputDocument[], off: ReadonlySet<RuleSour
   const skipped = new Map<string, number>();
   let checked = 0;
   const parsed: Array<{ index: number; doc: any }> = [];
+  const silencings: Array<Silencings | undefined> = inputs.map(() => undefined);
+  const isRule = (id: string) => ruleInfo(id) !== undefined;
   inputs.forEach((input, index) => {
     if (input.error !== undefined) {
       perDocument[index].push({ field: 'document', value: input.error, allowed: 'expected valid YAML', rule: YAML_SYNTAX });
       return;
     }
     parsed.push({ index, doc: input.doc });
+    silencings[index] = silencingsOf(input.doc, isRule);
     if (!isKnown(input.doc)) {
       // A v1beta1 Kueue object of a kind the rules do not know (an AdmissionCheck, a Workload) is
       // still refused by a current Kueue; known kinds get the finding from the operators' rules.
@@ -91,7 +119,7 @@ export function lint(inputs: readonly InputDocument[], off: ReadonlySet<RuleSour
     }
     checked++;
     const out = perDocument[index];
-    out.push(...schemaFindings(input.doc) ?? [], ...kubernetesFindings(input.doc), ...kubeflowFindings(input.doc));
+    out.push(...schemaFindings(input.doc) ?? [], ...documentFindings(input.doc));
   });
   // The app rules key documents by a path, unique per document (items of one List share a line,
   // so the index makes it unique), and name the other document by its label, `file:line`.
@@ -99,34 +127,59 @@ export function lint(inputs: readonly InputDocument[], off: ReadonlySet<RuleSour
     perDocument[Number(f.path)].push(f.finding);
   }
   const docs = parsed.map(p => p.doc);
-  for (const f of kubeflowInputFindings(docs)) perDocument[parsed[f.index].index].push(f.finding);
+  for (const f of inputFindings(docs)) perDocument[parsed[f.index].index].push(f.finding);
   const findings: LintFinding[] = [];
+  const silenced: LintSilenced[] = [];
   const inWindow = (f: Finding) => {
     const versions = ruleVersions(f.rule);
     return versions === undefined || ruleApplies(versions, window);
   };
   const on = (f: Finding) => (off.size === 0 || f.rule === YAML_SYNTAX || !off.has(ruleSource(f.rule) as RuleSource)) && inWindow(f);
   inputs.forEach((input, index) => {
-    for (const f of perDocument[index]) if (on(f)) findings.push(lintFinding(input, index, f));
+    const found = perDocument[index].filter(on);
+    const silencing = silencings[index];
+    if (silencing === undefined) {
+      for (const f of found) findings.push(lintFinding(input, index, f));
+      return;
+    }
+    // With the findings of the annotations themselves (a rule that does not exist, no reason).
+    for (const f of unsilenced(found, silencing)) if (on(f)) findings.push(lintFinding(input, index, f));
+    for (const s of silencing.silenced) {
+      silenced.push({
+        ...documentOf(input),
+        line: input.line,
+        rule: s.rule,
+        annotation: ignoreRuleKey(s.rule),
+        reason: s.reason,
+        findings: found.filter(f => f.rule === s.rule).length,
+      });
+    }
   });
   const skippedKinds = [...skipped.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return { documents: inputs.length, checked, skipped: parsed.length - checked, skippedKinds, findings };
+  return { documents: inputs.length, checked, skipped: parsed.length - checked, skippedKinds, findings, silenced };
+}
+
+/** The file and the kind, namespace and name of a document, as findings name it. */
+function documentOf(input: InputDocument): { file: string; kind: string; namespace: string; name: string } {
+  const doc = input.doc;
+  const text = (v: unknown) => (typeof v === 'string' ? v : '');
+  return { file: input.file, kind: text(doc?.kind), namespace: text(doc?.metadata?.namespace), name: text(doc?.metadata?.name) };
 }
 
 function lintFinding(input: InputDocument, index: number, f: Finding): LintFinding {
-  const doc = input.doc;
-  const text = (v: unknown) => (typeof v === 'string' ? v : '');
   // Positions are found only now, for the documents with findings: the parser that keeps them is slow.
   const at = input.source === undefined ? undefined : fieldPosition(input.source, f.field, input.pathPrefix);
+  const { file, kind, namespace, name } = documentOf(input);
   return {
     document: index,
-    file: input.file,
+    file,
     line: at?.line ?? input.line,
     column: at?.column ?? input.column ?? 1,
-    kind: text(doc?.kind),
-    namespace: text(doc?.metadata?.namespace),
-    name: text(doc?.metadata?.name),
+    kind,
+    namespace,
+    name,
     rule: f.rule ?? 'construct',
+    severity: ruleSeverity(f.rule),
     field: f.field,
     value: f.value,
     allowed: f.allowed,

@@ -2,7 +2,7 @@
  * The quota side of `plan`: when the input (or `--queues DIR`) holds Kueue's ClusterQueues, what
  * the jobs on each ClusterQueue request per flavor and resource against its nominal quota,
  * borrowing limit and the most it can get (rules/kueue/capacity-queues.ts), and the jobs it can
- * never admit (the rule app/kueue-never-admitted, same reasons and words).
+ * never admit (the rule kueue/never-admitted, same reasons and words).
  *
  * A job the queue never admits stays in the demand it asks for, in the flavors Kueue would look at
  * first for it (askedUsage), and every row it is counted on says so: a job that grows past its

@@ -5,7 +5,7 @@
  */
 import { ApiObject, Chart } from 'cdk8s';
 import { IConstruct } from 'constructs';
-import { fail } from '../../rules/report';
+import { fail } from '../../synth/report';
 import { ILocalQueue, IWorkloadPriorityClass } from '../kueue-references';
 
 /** The props of a job that name Kueue objects, both ways. */

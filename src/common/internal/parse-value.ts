@@ -10,7 +10,7 @@ const suggest = lazy(() => require('../../util/nearest') as typeof import('../..
  * The shared steps of the `parse` statics: a config holds a string, the class knows a fixed set of
  * values; a value outside the set is refused at once, naming the config key when the caller gave
  * one, listing the values known and the closest of them. (`of()` stays the way to a value the
- * pinned controller does not know; see rules/unknown-values.ts.)
+ * pinned controller does not know; see synth/unknown-values.ts.)
  */
 
 /** Where a refused config value's error keeps its finding (the error stays a plain Error, as all of the library's). */

@@ -1,7 +1,7 @@
 import { IConstruct } from 'constructs';
 import { Finding, finding } from '../../rules/finding';
 import { mountPointOf } from '../../rules/kubernetes/mount-point';
-import { raise } from '../../rules/report';
+import { raise } from '../../synth/report';
 
 /*
  * Mount paths. Two kinds, because no one check is certainly right for both:
@@ -11,7 +11,7 @@ import { raise } from '../../rules/report';
  *   before the container runtime sees it (pkg/kubelet/kubelet_pods.go makeMounts), so "data" runs
  *   as "/data". The constructs keep it as given, and refuse only what never mounts.
  * - A path a Notebooks CRD declares with the pattern ^/[^/].*$ (a WorkspaceKind's home mount, a
- *   Workspace's data and secret mounts): the API server refuses a relative one (crd/schema), so
+ *   Workspace's data and secret mounts): the API server refuses a relative one (library/schema), so
  *   the constructs refuse it at once, naming the prop.
  *
  * Either is compared as the kubelet mounts it: "data", "/data" and "/data/" are one mount point.
@@ -39,7 +39,7 @@ export function containerMountPathFinding(field: string, path: string): Finding 
   return undefined;
 }
 
-/** Where the kubelet mounts `path` (k8s/mount-path-unique's reading), so "data", "/data" and "/data/" compare equal. */
+/** Where the kubelet mounts `path` (kubernetes/mount-path-unique's reading), so "data", "/data" and "/data/" compare equal. */
 export function normalPath(path: string): string {
   return mountPointOf(path);
 }

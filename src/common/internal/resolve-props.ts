@@ -1,5 +1,5 @@
 import { ApiObject, Lazy } from 'cdk8s';
-import { propsRenderedByDefault } from '../../rules/cdk8s-adapter';
+import { propsRenderedByDefault } from '../../synth/cdk8s-adapter';
 
 /*
  * What `ApiObject.toJson()` of cdk8s gives for an object the library renders, in one walk instead

@@ -1,6 +1,6 @@
 import * as kplus from 'cdk8s-plus-28';
 import { IConstruct } from 'constructs';
-import { failAtSynth } from '../../rules/report';
+import { failAtSynth } from '../../synth/report';
 import { canonicalJson } from '../../util/collections';
 
 /*

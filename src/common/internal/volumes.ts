@@ -1,5 +1,5 @@
 import * as kplus from 'cdk8s-plus-28';
-import { kubeVolume } from '../../rules/cdk8s-adapter';
+import { kubeVolume } from '../../synth/cdk8s-adapter';
 import { Finding, finding } from '../../rules/finding';
 import { canonicalJson } from '../../util/collections';
 

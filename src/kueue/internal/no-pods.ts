@@ -1,5 +1,5 @@
 import { IConstruct } from 'constructs';
-import { fail } from '../../rules/report';
+import { fail } from '../../synth/report';
 
 /**
  * What `addPodLabel` and `addPodAnnotation` do on a Kueue object: refuse, since the object

@@ -1,6 +1,6 @@
 import { Finding, finding } from '../../rules/finding';
 import { optionIdLengthFinding } from '../../rules/notebooks/option-ids';
-import { lengthFinding } from '../../rules/report';
+import { lengthFinding } from '../../synth/report';
 import type { WorkspaceOptionProps } from '../workspace-options';
 
 /** One option of a catalogue: its id and what the user gave for it. */
@@ -12,8 +12,8 @@ export interface CatalogueOption<O extends WorkspaceOptionProps> {
 /**
  * The image or pod-config options of a WorkspaceKind: their own values (refused at once, when the
  * option is added; an id added twice is the kind's, at synth) and the option the spawner selects first. That the default and the redirects
- * name options, and that redirects do not loop, is the document rules' (kubeflow/option-default,
- * kubeflow/option-redirect), which judge the rendered kind as the webhook does.
+ * name options, and that redirects do not loop, is the document rules' (notebooks/option-default,
+ * notebooks/option-redirect), which judge the rendered kind as the webhook does.
  */
 export class OptionCatalogue<O extends WorkspaceOptionProps> {
   private readonly entries: Array<CatalogueOption<O>> = [];

@@ -16,14 +16,20 @@ import { checkLabelSelector } from './scheduling';
 const F = 'claims';
 const SOURCE = 'k8s.io/kubernetes/pkg/apis/core/validation ValidatePersistentVolumeClaimSpec';
 
-export const CLAIM_ACCESS_MODES = new Rule('kubernetes', 'k8s/claim-access-modes', F, `${SOURCE} (at least one supported access mode; ReadWriteOncePod alone)`);
-export const CLAIM_STORAGE = new Rule('kubernetes', 'k8s/claim-storage', F, `${SOURCE} (resources.requests.storage required, ValidatePositiveQuantityValue)`);
-export const CLAIM_VOLUME_MODE = new Rule('kubernetes', 'k8s/claim-volume-mode', F, `${SOURCE} (supportedVolumeModes)`);
-export const CLAIM_CLASS_NAME = new Rule('kubernetes', 'k8s/claim-class-name', F, `${SOURCE} (storageClassName and volumeAttributesClassName: ValidateClassName, NameIsDNSSubdomain)`);
-export const CLAIM_DATA_SOURCE = new Rule('kubernetes', 'k8s/claim-data-source', F, `${SOURCE} validateDataSource and validateDataSourceRef (name and kind required, a core kind is a PersistentVolumeClaim; the two agree), `
-  + 'pkg/api/persistentvolumeclaim/util.go DropDisabledFields (a cross-namespace dataSourceRef dropped while its gate is off)');
-export const CLAIM_TEMPLATE_METADATA = new Rule('kubernetes', 'k8s/claim-template-metadata', F,
-  'k8s.io/kubernetes/pkg/apis/core/validation ValidatePersistentVolumeClaimTemplate (ValidateTemplateObjectMeta: labels and annotations only)');
+export const CLAIM_ACCESS_MODES = new Rule('kubernetes', 'kubernetes/claim-access-modes', F, `${SOURCE} (at least one supported access mode; ReadWriteOncePod alone)`,
+  'a claim has at least one access mode, each ReadWriteOnce, ReadOnlyMany, ReadWriteMany or ReadWriteOncePod, and ReadWriteOncePod alone');
+export const CLAIM_STORAGE = new Rule('kubernetes', 'kubernetes/claim-storage', F, `${SOURCE} (resources.requests.storage required, ValidatePositiveQuantityValue)`,
+  'resources.requests.storage is set and above zero (a request of size 0 is refused)');
+export const CLAIM_VOLUME_MODE = new Rule('kubernetes', 'kubernetes/claim-volume-mode', F, `${SOURCE} (supportedVolumeModes)`,
+  'volumeMode is Filesystem or Block');
+export const CLAIM_CLASS_NAME = new Rule('kubernetes', 'kubernetes/claim-class-name', F, `${SOURCE} (storageClassName and volumeAttributesClassName: ValidateClassName, NameIsDNSSubdomain)`,
+  'storageClassName and volumeAttributesClassName are DNS subdomains');
+export const CLAIM_DATA_SOURCE = new Rule('kubernetes', 'kubernetes/claim-data-source', F, `${SOURCE} validateDataSource and validateDataSourceRef (name and kind required, a core kind is a PersistentVolumeClaim; the two agree), `
+  + 'pkg/api/persistentvolumeclaim/util.go DropDisabledFields (a cross-namespace dataSourceRef dropped while its gate is off)',
+'dataSource and dataSourceRef have a name and a kind');
+export const CLAIM_TEMPLATE_METADATA = new Rule('kubernetes', 'kubernetes/claim-template-metadata', F,
+  'k8s.io/kubernetes/pkg/apis/core/validation ValidatePersistentVolumeClaimTemplate (ValidateTemplateObjectMeta: labels and annotations only)',
+  'an ephemeral volume has a claim template whose metadata holds only labels and annotations and whose spec is a valid claim spec');
 
 export const CLAIM_SPEC_RULES = [CLAIM_ACCESS_MODES, CLAIM_STORAGE, CLAIM_VOLUME_MODE, CLAIM_CLASS_NAME, CLAIM_DATA_SOURCE, CLAIM_TEMPLATE_METADATA];
 

@@ -10,8 +10,9 @@ import { named } from './field-path';
 import { compileLocation, select } from './select';
 import { Rule } from '../rule';
 
-export const CLAIM_NAMESPACE = new Rule('kubernetes', 'app/claim-namespace', 'app',
-  'kube-scheduler VolumeBinding and the kubelet: persistentVolumeClaim.claimName is looked up in the pod\'s namespace');
+export const CLAIM_NAMESPACE = new Rule('kubernetes', 'kubernetes/claim-namespace', 'app',
+  'kube-scheduler VolumeBinding and the kubelet: persistentVolumeClaim.claimName is looked up in the pod\'s namespace',
+  'a pod mounts claims of its own namespace only, so a claim the app creates in another namespace leaves the pod pending');
 
 const CLAIM = compileLocation('persistentVolumeClaim.claimName');
 const TEMPLATE_SPECS = new Map<string, ReturnType<typeof compileLocation>>();

@@ -18,35 +18,59 @@ import { checkVolumeDevices } from './volume-devices';
 const F = 'pod';
 const SOURCE = 'k8s.io/kubernetes/pkg/apis/core/validation';
 
-export const CONTAINER_NAME = new Rule('kubernetes', 'k8s/container-name', F, `${SOURCE} validateContainerCommon (IsDNS1123Label)`);
-export const CONTAINER_NAME_UNIQUE = new Rule('kubernetes', 'k8s/container-name-unique', F, `${SOURCE} validateContainers and validateInitContainers (names unique across both)`);
-export const IMAGE = new Rule('kubernetes', 'k8s/image', F, `${SOURCE} validateContainerCommon and validateContainersOnlyForPod (required, no surrounding whitespace)`);
-export const IMAGE_PULL_POLICY = new Rule('kubernetes', 'k8s/image-pull-policy', F, `${SOURCE} validatePullPolicy`);
-export const TERMINATION_MESSAGE_POLICY = new Rule('kubernetes', 'k8s/termination-message-policy', F, `${SOURCE} validateContainerCommon`);
-export const CONTAINER_RESTART_POLICY = new Rule('kubernetes', 'k8s/container-restart-policy', F, `${SOURCE} validateInitContainers and validateContainers (restartPolicy Always on init containers only)`);
-export const WORKING_DIR = new Rule('kubernetes', 'k8s/working-dir', F,
-  'runc utils_linux.go validateProcessSpec (the OCI process cwd must be absolute; the kubelet passes workingDir through unchanged)');
-export const PORT_NUMBER = new Rule('kubernetes', 'k8s/port-number', F, `${SOURCE} validateContainerPorts (IsValidPortNum)`);
-export const PORT_NAME = new Rule('kubernetes', 'k8s/port-name', F, `${SOURCE} validateContainerPorts (IsValidPortName)`);
-export const PORT_NAME_UNIQUE = new Rule('kubernetes', 'k8s/port-name-unique', F, `${SOURCE} validateContainerPorts (Duplicate name in a container)`);
-export const PORT_PROTOCOL = new Rule('kubernetes', 'k8s/port-protocol', F, `${SOURCE} validateContainerPorts (supportedPortProtocols)`);
-export const HOST_PORT_UNIQUE = new Rule('kubernetes', 'k8s/host-port-unique', F, `${SOURCE} AccumulateUniqueHostPorts`);
-export const HOST_NETWORK_PORT = new Rule('kubernetes', 'k8s/host-network-port', F, `${SOURCE} validateHostNetwork (hostPort equals containerPort)`);
-export const ENV_NAME = new Rule('kubernetes', 'k8s/env-name', F, `${SOURCE} ValidateEnv (IsRelaxedEnvVarName, GA in 1.34)`);
-export const ENV_VALUE_FROM = new Rule('kubernetes', 'k8s/env-value-from', F,
-  `${SOURCE} validateEnvVarValueFrom (exactly one source, not with value; fileKeyRef dropped while the EnvFiles gate is off)`);
-export const ENV_FROM = new Rule('kubernetes', 'k8s/env-from', F, `${SOURCE} ValidateEnvFrom (exactly one source, prefix a valid name)`);
-export const ENV_REFERENCE_ORDER = new Rule('kubernetes', 'k8s/env-reference-order', F,
-  'k8s.io/kubernetes pkg/kubelet/kubelet_pods.go makeEnvironmentVariables and third_party/forked/golang/expansion (a $(VAR) in an env value expands only from envFrom and earlier entries)');
-export const VOLUME_MOUNT_NAME = new Rule('kubernetes', 'k8s/volume-mount-name', 'volumes', `${SOURCE} ValidateVolumeMounts (name of a volume of the pod)`);
-export const MOUNT_PATH = new Rule('kubernetes', 'k8s/mount-path', 'volumes', `${SOURCE} ValidateVolumeMounts (required)`);
-export const MOUNT_PATH_UNIQUE = new Rule('kubernetes', 'k8s/mount-path-unique', 'volumes',
-  `${SOURCE} ValidateVolumeMounts (must be unique) and the kubelet makeMounts (a relative path made absolute under "/": one mount per resulting path)`);
-export const SUB_PATH = new Rule('kubernetes', 'k8s/sub-path', 'volumes', `${SOURCE} ValidateVolumeMounts (validateLocalDescendingPath, subPath and subPathExpr exclusive)`);
-export const MOUNT_OPTIONS = new Rule('kubernetes', 'k8s/mount-options', 'volumes',
-  `${SOURCE} validateMountPropagation (Bidirectional only in privileged containers) and validateMountRecursiveReadOnly (only with readOnly and no propagation)`);
-export const PROBE_HANDLER = new Rule('kubernetes', 'k8s/probe-handler', F, `${SOURCE} validateProbe and validateHandler (exactly one handler)`);
-export const PROBE_SUCCESS_THRESHOLD = new Rule('kubernetes', 'k8s/probe-success-threshold', F, `${SOURCE} validateLivenessProbe and validateStartupProbe (successThreshold 1)`);
+export const CONTAINER_NAME = new Rule('kubernetes', 'kubernetes/container-name', F, `${SOURCE} validateContainerCommon (IsDNS1123Label)`,
+  'a container\'s name is a DNS label');
+export const CONTAINER_NAME_UNIQUE = new Rule('kubernetes', 'kubernetes/container-name-unique', F, `${SOURCE} validateContainers and validateInitContainers (names unique across both)`,
+  'no two containers or init containers share a name');
+export const IMAGE = new Rule('kubernetes', 'kubernetes/image', F, `${SOURCE} validateContainerCommon and validateContainersOnlyForPod (required, no surrounding whitespace)`,
+  'a container has an image');
+export const IMAGE_PULL_POLICY = new Rule('kubernetes', 'kubernetes/image-pull-policy', F, `${SOURCE} validatePullPolicy`,
+  'imagePullPolicy is Always, IfNotPresent or Never (required, but defaulted before validation)');
+export const TERMINATION_MESSAGE_POLICY = new Rule('kubernetes', 'kubernetes/termination-message-policy', F, `${SOURCE} validateContainerCommon`,
+  'terminationMessagePolicy is File or FallbackToLogsOnError (required, but defaulted)');
+export const CONTAINER_RESTART_POLICY = new Rule('kubernetes', 'kubernetes/container-restart-policy', F, `${SOURCE} validateInitContainers and validateContainers (restartPolicy Always on init containers only)`,
+  'regular containers set no restartPolicy (ContainerRestartRules is alpha and off in 1.34)');
+export const WORKING_DIR = new Rule('kubernetes', 'kubernetes/working-dir', F,
+  'runc utils_linux.go validateProcessSpec (the OCI process cwd must be absolute; the kubelet passes workingDir through unchanged)',
+  'the process\'s working directory is an absolute path');
+export const PORT_NUMBER = new Rule('kubernetes', 'kubernetes/port-number', F, `${SOURCE} validateContainerPorts (IsValidPortNum)`,
+  'containerPort is from 1 to 65535 (required)');
+export const PORT_NAME = new Rule('kubernetes', 'kubernetes/port-name', F, `${SOURCE} validateContainerPorts (IsValidPortName)`,
+  'a port name is at most 15 lower-case letters, digits and "-", with a letter, no "--" and no "-" at either end');
+export const PORT_NAME_UNIQUE = new Rule('kubernetes', 'kubernetes/port-name-unique', F, `${SOURCE} validateContainerPorts (Duplicate name in a container)`,
+  'a port name is an IANA service name, unique in the container');
+export const PORT_PROTOCOL = new Rule('kubernetes', 'kubernetes/port-protocol', F, `${SOURCE} validateContainerPorts (supportedPortProtocols)`,
+  'protocol is TCP, UDP or SCTP');
+export const HOST_PORT_UNIQUE = new Rule('kubernetes', 'kubernetes/host-port-unique', F, `${SOURCE} AccumulateUniqueHostPorts`,
+  'no two ports of the regular containers bind one host port, protocol and host IP');
+export const HOST_NETWORK_PORT = new Rule('kubernetes', 'kubernetes/host-network-port', F, `${SOURCE} validateHostNetwork (hostPort equals containerPort)`,
+  'with hostNetwork, a container port\'s hostPort is unset or equal to its containerPort');
+export const ENV_NAME = new Rule('kubernetes', 'kubernetes/env-name', F, `${SOURCE} ValidateEnv (IsRelaxedEnvVarName, GA in 1.34)`,
+  'an env name is printable ASCII without "="');
+export const ENV_VALUE_FROM = new Rule('kubernetes', 'kubernetes/env-value-from', F,
+  `${SOURCE} validateEnvVarValueFrom (exactly one source, not with value; fileKeyRef dropped while the EnvFiles gate is off)`,
+  'valueFrom has exactly one source and no value beside it');
+export const ENV_FROM = new Rule('kubernetes', 'kubernetes/env-from', F, `${SOURCE} ValidateEnvFrom (exactly one source, prefix a valid name)`,
+  'an envFrom entry has exactly one of configMapRef or secretRef, naming a DNS-subdomain object');
+export const ENV_REFERENCE_ORDER = new Rule('kubernetes', 'kubernetes/env-reference-order', F,
+  'k8s.io/kubernetes pkg/kubelet/kubelet_pods.go makeEnvironmentVariables and third_party/forked/golang/expansion (a $(VAR) in an env value expands only from envFrom and earlier entries)',
+  'a $(VAR) in an env value expands only from envFrom and earlier entries');
+export const VOLUME_MOUNT_NAME = new Rule('kubernetes', 'kubernetes/volume-mount-name', 'volumes', `${SOURCE} ValidateVolumeMounts (name of a volume of the pod)`,
+  'a mount names a volume of the pod');
+export const MOUNT_PATH = new Rule('kubernetes', 'kubernetes/mount-path', 'volumes', `${SOURCE} ValidateVolumeMounts (required)`,
+  'a mount has a mountPath');
+export const MOUNT_PATH_UNIQUE = new Rule('kubernetes', 'kubernetes/mount-path-unique', 'volumes',
+  `${SOURCE} ValidateVolumeMounts (must be unique) and the kubelet makeMounts (a relative path made absolute under "/": one mount per resulting path)`,
+  'a relative mountPath is made absolute as Clean("/" + path) before the runtime sees it, so it is accepted and runs');
+export const SUB_PATH = new Rule('kubernetes', 'kubernetes/sub-path', 'volumes', `${SOURCE} ValidateVolumeMounts (validateLocalDescendingPath, subPath and subPathExpr exclusive)`,
+  'subPath and subPathExpr are relative paths without "..", and not both set');
+export const MOUNT_OPTIONS = new Rule('kubernetes', 'kubernetes/mount-options', 'volumes',
+  `${SOURCE} validateMountPropagation (Bidirectional only in privileged containers) and validateMountRecursiveReadOnly (only with readOnly and no propagation)`,
+  'mountPropagation is None, HostToContainer or Bidirectional, Bidirectional only in a privileged container');
+export const PROBE_HANDLER = new Rule('kubernetes', 'kubernetes/probe-handler', F, `${SOURCE} validateProbe and validateHandler (exactly one handler)`,
+  'a probe has exactly one of exec, httpGet, tcpSocket or grpc');
+export const PROBE_SUCCESS_THRESHOLD = new Rule('kubernetes', 'kubernetes/probe-success-threshold', F, `${SOURCE} validateLivenessProbe and validateStartupProbe (successThreshold 1)`,
+  'liveness and startup probes have successThreshold 1');
 
 export const CONTAINER_RULES = [
   CONTAINER_NAME, CONTAINER_NAME_UNIQUE, IMAGE, IMAGE_PULL_POLICY, TERMINATION_MESSAGE_POLICY, CONTAINER_RESTART_POLICY,

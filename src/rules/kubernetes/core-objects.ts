@@ -8,13 +8,17 @@ import { isConfigMapKey, isObject } from './names';
 const F = 'objects';
 const SOURCE = 'k8s.io/kubernetes/pkg/apis/core/validation';
 
-export const DATA_KEY = new Rule('kubernetes', 'k8s/data-key', F, `${SOURCE} ValidateConfigMap and ValidateSecret (IsConfigMapKey; a key once across data and binaryData)`);
-export const CONFIG_MAP_SIZE = new Rule('kubernetes', 'k8s/config-map-size', F, `${SOURCE} ValidateConfigMap (MaxSecretSize = 1 MiB)`);
+export const DATA_KEY = new Rule('kubernetes', 'kubernetes/data-key', F, `${SOURCE} ValidateConfigMap and ValidateSecret (IsConfigMapKey; a key once across data and binaryData)`,
+  'every key of data and binaryData is a ConfigMap key and appears in only one of them');
+export const CONFIG_MAP_SIZE = new Rule('kubernetes', 'kubernetes/config-map-size', F, `${SOURCE} ValidateConfigMap (MaxSecretSize = 1 MiB)`,
+  'data and binaryData together hold at most 1 MiB');
 
-export const SECRET_TYPE = new Rule('kubernetes', 'k8s/secret-type', F,
-  `${SOURCE} ValidateSecret (the keys and annotation each built-in Secret type needs; dockercfg and dockerconfigjson content a JSON object)`);
+export const SECRET_TYPE = new Rule('kubernetes', 'kubernetes/secret-type', F,
+  `${SOURCE} ValidateSecret (the keys and annotation each built-in Secret type needs; dockercfg and dockerconfigjson content a JSON object)`,
+  'typed Secrets (service-account-token, dockercfg, dockerconfigjson, basic-auth, ssh-auth, tls) carry the keys (or, for a token, the ServiceAccount annotation) their type needs, the docker configurations as JSON objects');
 
-export const SECRET_SIZE = new Rule('kubernetes', 'k8s/secret-size', F, `${SOURCE} ValidateSecret (MaxSecretSize = 1 MiB, stringData merged into data)`);
+export const SECRET_SIZE = new Rule('kubernetes', 'kubernetes/secret-size', F, `${SOURCE} ValidateSecret (MaxSecretSize = 1 MiB, stringData merged into data)`,
+  'a Secret\'s data holds at most 1 MiB (stringData merged into data first, data decoded from base64)');
 
 export const CORE_OBJECT_RULES = [DATA_KEY, CONFIG_MAP_SIZE, SECRET_TYPE, SECRET_SIZE];
 

@@ -6,8 +6,9 @@ import { documentKind } from './';
 import { AppDocument, AppFinding, labelOf, namespaceOf, showNamespace } from '../app-document';
 import { Rule } from '../rule';
 
-export const DUPLICATE_OBJECT = new Rule('kubernetes', 'app/duplicate-object', 'app',
-  'kube-apiserver object identity (group, kind, namespace, name): AlreadyExists on create, overwritten on apply');
+export const DUPLICATE_OBJECT = new Rule('kubernetes', 'kubernetes/duplicate-object', 'app',
+  'kube-apiserver object identity (group, kind, namespace, name): AlreadyExists on create, overwritten on apply',
+  'two objects of one kind, namespace and name cannot both be created');
 
 export function duplicateObjects(docs: readonly AppDocument[], out: AppFinding[]): void {
   const seen = new Map<string, AppDocument>();

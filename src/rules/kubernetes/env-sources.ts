@@ -14,10 +14,12 @@ import { Quantity, compareQuantities, parseQuantity } from './quantity';
 const F = 'pod';
 const SOURCE = 'k8s.io/kubernetes/pkg/apis/core/validation';
 
-export const ENV_KEY_REF = new Rule('kubernetes', 'k8s/env-key-ref', F,
-  `${SOURCE} validateConfigMapKeySelector, validateSecretKeySelector, validateConfigMapEnvSource and validateSecretEnvSource (name a DNS subdomain, key required and IsConfigMapKey)`);
-export const ENV_FIELD_REF = new Rule('kubernetes', 'k8s/env-field-ref', F,
-  `${SOURCE} validateObjectFieldSelector and validateContainerResourceFieldSelector (the env's downward API fields and resources, validateContainerResourceDivisor)`);
+export const ENV_KEY_REF = new Rule('kubernetes', 'kubernetes/env-key-ref', F,
+  `${SOURCE} validateConfigMapKeySelector, validateSecretKeySelector, validateConfigMapEnvSource and validateSecretEnvSource (name a DNS subdomain, key required and IsConfigMapKey)`,
+  'a key is at most 253 letters, digits, "-", "_" or ".", not "." or ".." and not starting with ".."');
+export const ENV_FIELD_REF = new Rule('kubernetes', 'kubernetes/env-field-ref', F,
+  `${SOURCE} validateObjectFieldSelector and validateContainerResourceFieldSelector (the env's downward API fields and resources, validateContainerResourceDivisor)`,
+  'fieldRef uses apiVersion v1 and a field env can read, or one label or annotation by a qualified key');
 
 export const ENV_SOURCE_RULES = [ENV_KEY_REF, ENV_FIELD_REF];
 

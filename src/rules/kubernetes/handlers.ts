@@ -12,12 +12,15 @@ import { isObject, isPortName } from './names';
 const F = 'pod';
 const SOURCE = 'k8s.io/kubernetes/pkg/apis/core/validation';
 
-export const PROBE_ACTION = new Rule('kubernetes', 'k8s/probe-action', F,
-  `${SOURCE} validateExecAction (a command), validateHTTPGetAction (port, scheme, header names) and validateTCPSocketAction (ValidatePortNumOrName)`);
-export const LIFECYCLE_HANDLER = new Rule('kubernetes', 'k8s/lifecycle-handler', F,
-  `${SOURCE} validateLifecycle and validateHandler (one handler per hook) and validateSleepAction (0 to terminationGracePeriodSeconds)`);
-export const INIT_CONTAINER_HOOKS = new Rule('kubernetes', 'k8s/init-container-hooks', F,
-  `${SOURCE} validateInitContainers (lifecycle and probes only on init containers with restartPolicy Always)`);
+export const PROBE_ACTION = new Rule('kubernetes', 'kubernetes/probe-action', F,
+  `${SOURCE} validateExecAction (a command), validateHTTPGetAction (port, scheme, header names) and validateTCPSocketAction (ValidatePortNumOrName)`,
+  'exec has a command');
+export const LIFECYCLE_HANDLER = new Rule('kubernetes', 'kubernetes/lifecycle-handler', F,
+  `${SOURCE} validateLifecycle and validateHandler (one handler per hook) and validateSleepAction (0 to terminationGracePeriodSeconds)`,
+  'postStart and preStop have exactly one of exec, httpGet, tcpSocket or sleep');
+export const INIT_CONTAINER_HOOKS = new Rule('kubernetes', 'kubernetes/init-container-hooks', F,
+  `${SOURCE} validateInitContainers (lifecycle and probes only on init containers with restartPolicy Always)`,
+  'an init container that is no sidecar has no lifecycle hooks and no liveness, readiness or startup probe');
 
 export const HANDLER_RULES = [PROBE_ACTION, LIFECYCLE_HANDLER, INIT_CONTAINER_HOOKS];
 

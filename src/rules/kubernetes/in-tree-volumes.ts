@@ -3,7 +3,7 @@
  * flexVolume) or through CSI migration (awsElasticBlockStore, gcePersistentDisk, azureDisk,
  * azureFile, cinder, vsphereVolume, portworxVolume), as their validators in
  * k8s.io/kubernetes/pkg/apis/core/validation check them. Their integer bounds (lun, partition) are
- * the integer table's; the types with no kubelet plugin at all are refused whole (k8s/volume-plugin).
+ * the integer table's; the types with no kubelet plugin at all are refused whole (kubernetes/volume-plugin).
  */
 import { child } from './field-path';
 import { isObject } from './names';

@@ -15,9 +15,12 @@ import { isObject } from './names';
 
 const F = 'numbers';
 
-export const INT32 = new Rule('kubernetes', 'k8s/int32', F, 'Go int32 fields of the API types (format: int32 in the CRD schemas); encoding/json refuses a value that overflows');
-export const INT64 = new Rule('kubernetes', 'k8s/int64', F, 'Go int64 fields of the API types (format: int64 in the CRD schemas)');
-export const INT_RANGE = new Rule('kubernetes', 'k8s/int-range', F, 'k8s.io/kubernetes/pkg/apis/core/validation ValidatePodSpec bounds (ValidateNonnegativeField, IsValidPortNum, weights, modes, activeDeadlineSeconds)');
+export const INT32 = new Rule('kubernetes', 'kubernetes/int32', F, 'Go int32 fields of the API types (format: int32 in the CRD schemas); encoding/json refuses a value that overflows',
+  'a number in an int32 field fits in int32 and is whole');
+export const INT64 = new Rule('kubernetes', 'kubernetes/int64', F, 'Go int64 fields of the API types (format: int64 in the CRD schemas)',
+  'a number in an int64 field fits in int64 and is whole');
+export const INT_RANGE = new Rule('kubernetes', 'kubernetes/int-range', F, 'k8s.io/kubernetes/pkg/apis/core/validation ValidatePodSpec bounds (ValidateNonnegativeField, IsValidPortNum, weights, modes, activeDeadlineSeconds)',
+  'activeDeadlineSeconds is from 1 to 2^31-1');
 
 export const INTEGER_RULES = [INT32, INT64, INT_RANGE];
 
@@ -56,7 +59,7 @@ export const POD_SECURITY_INTEGERS: readonly IntegerField[] = [
   i64('runAsUser', 0), i64('runAsGroup', 0), i64('fsGroup', 0), i64('supplementalGroups[]', 0),
 ];
 
-// containerPort and hostPort ranges are the port rules' (k8s/port-number); only the type here.
+// containerPort and hostPort ranges are the port rules' (kubernetes/port-number); only the type here.
 export const CONTAINER_INTEGERS: readonly IntegerField[] = [
   ...under('livenessProbe', PROBE_INTEGERS), ...under('readinessProbe', PROBE_INTEGERS), ...under('startupProbe', PROBE_INTEGERS),
   i32('ports[].containerPort'), i32('ports[].hostPort'),

@@ -13,22 +13,30 @@ import {
 
 const F = 'metadata';
 
-export const OBJECT_NAME = new Rule('kubernetes', 'k8s/object-name', F,
-  'k8s.io/apimachinery/pkg/api/validation ValidateObjectMeta with the kind\'s name function (NameIsDNSSubdomain for most kinds)');
-export const GENERATE_NAME = new Rule('kubernetes', 'k8s/generate-name', F,
-  'k8s.io/apimachinery/pkg/api/validation ValidateObjectMeta: generateName through the name function with prefix=true (MaskTrailingDash)');
-export const NAMESPACE = new Rule('kubernetes', 'k8s/namespace', F,
-  'k8s.io/apimachinery/pkg/api/validation ValidateNamespaceName (IsDNS1123Label)');
-export const LABEL_KEY = new Rule('kubernetes', 'k8s/label-key', F,
-  'k8s.io/apimachinery/pkg/apis/meta/v1/validation ValidateLabelName (IsQualifiedName)');
-export const LABEL_VALUE = new Rule('kubernetes', 'k8s/label-value', F,
-  'k8s.io/apimachinery/pkg/apis/meta/v1/validation ValidateLabels (IsValidLabelValue)');
-export const ANNOTATION_KEY = new Rule('kubernetes', 'k8s/annotation-key', F,
-  'k8s.io/apimachinery/pkg/api/validation ValidateAnnotations (IsQualifiedName of the lower-cased key)');
-export const ANNOTATION_SIZE = new Rule('kubernetes', 'k8s/annotation-size', F,
-  'k8s.io/apimachinery/pkg/api/validation ValidateAnnotationsSize (TotalAnnotationSizeLimitB = 256 KiB)');
-export const FINALIZER = new Rule('kubernetes', 'k8s/finalizer', F,
-  'k8s.io/apimachinery/pkg/api/validation ValidateFinalizers (IsQualifiedName; not orphan with foregroundDeletion)');
+export const OBJECT_NAME = new Rule('kubernetes', 'kubernetes/object-name', F,
+  'k8s.io/apimachinery/pkg/api/validation ValidateObjectMeta with the kind\'s name function (NameIsDNSSubdomain for most kinds)',
+  'an object has a name or a generateName, and the name passes the kind\'s name function');
+export const GENERATE_NAME = new Rule('kubernetes', 'kubernetes/generate-name', F,
+  'k8s.io/apimachinery/pkg/api/validation ValidateObjectMeta: generateName through the name function with prefix=true (MaskTrailingDash)',
+  'generateName passes the kind\'s name function as a prefix (a trailing "-" is allowed)');
+export const NAMESPACE = new Rule('kubernetes', 'kubernetes/namespace', F,
+  'k8s.io/apimachinery/pkg/api/validation ValidateNamespaceName (IsDNS1123Label)',
+  'a namespace, when set, is a DNS label');
+export const LABEL_KEY = new Rule('kubernetes', 'kubernetes/label-key', F,
+  'k8s.io/apimachinery/pkg/apis/meta/v1/validation ValidateLabelName (IsQualifiedName)',
+  'label keys are qualified names (an optional DNS-subdomain prefix and a name part of at most 63 characters)');
+export const LABEL_VALUE = new Rule('kubernetes', 'kubernetes/label-value', F,
+  'k8s.io/apimachinery/pkg/apis/meta/v1/validation ValidateLabels (IsValidLabelValue)',
+  'label values are empty or at most 63 characters of the label alphabet, starting and ending with a letter or digit');
+export const ANNOTATION_KEY = new Rule('kubernetes', 'kubernetes/annotation-key', F,
+  'k8s.io/apimachinery/pkg/api/validation ValidateAnnotations (IsQualifiedName of the lower-cased key)',
+  'annotation keys, lower-cased, are qualified names');
+export const ANNOTATION_SIZE = new Rule('kubernetes', 'kubernetes/annotation-size', F,
+  'k8s.io/apimachinery/pkg/api/validation ValidateAnnotationsSize (TotalAnnotationSizeLimitB = 256 KiB)',
+  'annotation keys and values hold at most 256 KiB together');
+export const FINALIZER = new Rule('kubernetes', 'kubernetes/finalizer', F,
+  'k8s.io/apimachinery/pkg/api/validation ValidateFinalizers (IsQualifiedName; not orphan with foregroundDeletion)',
+  'finalizers are qualified names, and orphan is not set with foregroundDeletion');
 
 export const METADATA_RULES = [OBJECT_NAME, GENERATE_NAME, NAMESPACE, LABEL_KEY, LABEL_VALUE, ANNOTATION_KEY, ANNOTATION_SIZE, FINALIZER];
 

@@ -12,9 +12,11 @@ import { DNS1123_SUBDOMAIN_TEXT, isDns1123Subdomain, isObject } from './names';
 const F = 'pod';
 const SOURCE = 'k8s.io/kubernetes/pkg/apis/core/validation';
 
-export const DNS_CONFIG = new Rule('kubernetes', 'k8s/dns-config', F,
-  `${SOURCE} validatePodDNSConfig (at most 3 nameserver IPs, at most 32 search domains in 2048 characters, option names)`);
-export const HOST_ALIASES = new Rule('kubernetes', 'k8s/host-aliases', F, `${SOURCE} ValidateHostAliases (an IP, DNS-1123 subdomain hostnames)`);
+export const DNS_CONFIG = new Rule('kubernetes', 'kubernetes/dns-config', F,
+  `${SOURCE} validatePodDNSConfig (at most 3 nameserver IPs, at most 32 search domains in 2048 characters, option names)`,
+  'at most 3 nameservers, each an IP');
+export const HOST_ALIASES = new Rule('kubernetes', 'kubernetes/host-aliases', F, `${SOURCE} ValidateHostAliases (an IP, DNS-1123 subdomain hostnames)`,
+  'a host alias has an IP and subdomain host names');
 
 export const POD_NETWORK_RULES = [DNS_CONFIG, HOST_ALIASES];
 
@@ -25,7 +27,7 @@ const MAX_SEARCH_CHARS = 2048;
 const SUBDOMAIN_WITH_UNDERSCORE = /^_?[a-z0-9]([-_a-z0-9]*[a-z0-9])?(\._?[a-z0-9]([-_a-z0-9]*[a-z0-9])?)*$/;
 const IP_TEXT = 'an IPv4 or IPv6 address such as 10.0.0.10';
 
-/** Checks a pod's `dnsConfig` at `at` (dnsPolicy "None" without one is k8s/dns-policy's). */
+/** Checks a pod's `dnsConfig` at `at` (dnsPolicy "None" without one is kubernetes/dns-policy's). */
 export function checkDnsConfig(config: unknown, at: string, out: Finding[]): void {
   if (!isObject(config)) return;
   const servers = config.nameservers;

@@ -9,8 +9,9 @@ import { Rule } from '../rule';
 import { child, named } from './field-path';
 import { isObject } from './names';
 
-export const POD_OS_FIELDS = new Rule('kubernetes', 'k8s/pod-os-fields', 'pod',
-  'k8s.io/kubernetes/pkg/apis/core/validation validateLinux and validateWindows (the fields the pod\'s os.name rules out)');
+export const POD_OS_FIELDS = new Rule('kubernetes', 'kubernetes/pod-os-fields', 'pod',
+  'k8s.io/kubernetes/pkg/apis/core/validation validateLinux and validateWindows (the fields the pod\'s os.name rules out)',
+  'a pod whose os.name is linux sets no Windows options');
 
 export const POD_OS_RULES = [POD_OS_FIELDS];
 

@@ -15,12 +15,15 @@ import { ParsedResources, checkResources } from './resources';
 const F = 'resources';
 const SOURCE = 'k8s.io/kubernetes/pkg/apis/core/validation';
 
-export const POD_RESOURCES = new Rule('kubernetes', 'k8s/pod-resources', F,
-  `${SOURCE} validatePodResources and validatePodResourceConsistency (cpu, memory and huge pages; at least the containers' requests, no container limit above the pod's)`);
-export const RESIZE_POLICY = new Rule('kubernetes', 'k8s/resize-policy', F,
-  `${SOURCE} validateResizePolicy (cpu or memory once each, NotRequired or RestartContainer, NotRequired when the pod's restartPolicy is Never)`);
-export const RESOURCE_CLAIMS = new Rule('kubernetes', 'k8s/resource-claims', F,
-  `${SOURCE} validatePodResourceClaims and validateResourceClaimNames (named once, one source, containers name a claim of the pod)`);
+export const POD_RESOURCES = new Rule('kubernetes', 'kubernetes/pod-resources', F,
+  `${SOURCE} validatePodResources and validatePodResourceConsistency (cpu, memory and huge pages; at least the containers' requests, no container limit above the pod's)`,
+  'a pod\'s own resources name cpu, memory or huge pages only, carry no claims, request at least what the containers request together, and no container limit is above the pod\'s');
+export const RESIZE_POLICY = new Rule('kubernetes', 'kubernetes/resize-policy', F,
+  `${SOURCE} validateResizePolicy (cpu or memory once each, NotRequired or RestartContainer, NotRequired when the pod's restartPolicy is Never)`,
+  'a resize policy names cpu or memory once each with NotRequired or RestartContainer, and NotRequired when the pod never restarts');
+export const RESOURCE_CLAIMS = new Rule('kubernetes', 'kubernetes/resource-claims', F,
+  `${SOURCE} validatePodResourceClaims and validateResourceClaimNames (named once, one source, containers name a claim of the pod)`,
+  'pod resource claims are DNS labels, unique, with one of resourceClaimName or resourceClaimTemplateName');
 
 export const POD_RESOURCE_RULES = [POD_RESOURCES, RESIZE_POLICY, RESOURCE_CLAIMS];
 

@@ -13,12 +13,15 @@ import { isObject } from './names';
 const F = 'security';
 const SOURCE = 'k8s.io/kubernetes/pkg/apis/core/validation';
 
-export const SYSCTL = new Rule('kubernetes', 'k8s/sysctl', F,
-  `${SOURCE} validateSysctls and ValidateHostSysctl (IsValidSysctlName, unique, no net.* with hostNetwork and no IPC sysctl with hostIPC)`);
-export const SECURITY_POLICY = new Rule('kubernetes', 'k8s/security-policy', F,
-  `${SOURCE} validateFSGroupChangePolicy, validateSupplementalGroupsPolicy and validateSELinuxChangePolicy (only Recursive while the SELinuxMount gate is off, as at 1.34)`);
-export const HOST_NAMESPACES = new Rule('kubernetes', 'k8s/host-namespaces', F,
-  `${SOURCE} validatePodSpecSecurityContext (shareProcessNamespace with hostPID) and validateHostUsers (hostUsers false with a host namespace)`);
+export const SYSCTL = new Rule('kubernetes', 'kubernetes/sysctl', F,
+  `${SOURCE} validateSysctls and ValidateHostSysctl (IsValidSysctlName, unique, no net.* with hostNetwork and no IPC sysctl with hostIPC)`,
+  'sysctl names match the sysctl pattern (at most 253 characters), each once');
+export const SECURITY_POLICY = new Rule('kubernetes', 'kubernetes/security-policy', F,
+  `${SOURCE} validateFSGroupChangePolicy, validateSupplementalGroupsPolicy and validateSELinuxChangePolicy (only Recursive while the SELinuxMount gate is off, as at 1.34)`,
+  'fsGroupChangePolicy is OnRootMismatch or Always, supplementalGroupsPolicy Merge or Strict, seLinuxChangePolicy Recursive (MountOption needs the SELinuxMount gate, off in 1.34)');
+export const HOST_NAMESPACES = new Rule('kubernetes', 'kubernetes/host-namespaces', F,
+  `${SOURCE} validatePodSpecSecurityContext (shareProcessNamespace with hostPID) and validateHostUsers (hostUsers false with a host namespace)`,
+  'shareProcessNamespace is not set with hostPID');
 
 export const POD_SECURITY_CONTEXT_RULES = [SYSCTL, SECURITY_POLICY, HOST_NAMESPACES];
 

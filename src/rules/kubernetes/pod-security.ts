@@ -14,21 +14,36 @@ const SOURCE = 'k8s.io/pod-security-admission/policy';
 /** The reason every finding of the profile gives (constructs name their preset in its place, see private/restricted.ts). */
 export const WHY = '(Pod Security "restricted")';
 
-export const PSS_HOST_NAMESPACES = new Rule('kubernetes', 'k8s/pss-host-namespaces', F, `${SOURCE} check_hostNamespaces.go`);
-export const PSS_PRIVILEGED = new Rule('kubernetes', 'k8s/pss-privileged', F, `${SOURCE} check_privileged.go`);
-export const PSS_CAPABILITIES = new Rule('kubernetes', 'k8s/pss-capabilities', F, `${SOURCE} check_capabilities_baseline.go and check_capabilities_restricted.go`);
-export const PSS_VOLUME_TYPES = new Rule('kubernetes', 'k8s/pss-volume-types', F, `${SOURCE} check_hostPathVolumes.go and check_restrictedVolumes.go`);
-export const PSS_HOST_PORTS = new Rule('kubernetes', 'k8s/pss-host-ports', F, `${SOURCE} check_hostPorts.go`);
-export const PSS_APPARMOR = new Rule('kubernetes', 'k8s/pss-apparmor', F, `${SOURCE} check_appArmorProfile.go`);
-export const PSS_SELINUX = new Rule('kubernetes', 'k8s/pss-selinux', F, `${SOURCE} check_seLinuxOptions.go`);
-export const PSS_PROC_MOUNT = new Rule('kubernetes', 'k8s/pss-proc-mount', F, `${SOURCE} check_procMount.go`);
-export const PSS_SYSCTLS = new Rule('kubernetes', 'k8s/pss-sysctls', F, `${SOURCE} check_sysctls.go`);
-export const PSS_PRIVILEGE_ESCALATION = new Rule('kubernetes', 'k8s/pss-privilege-escalation', F, `${SOURCE} check_allowPrivilegeEscalation.go`);
-export const PSS_RUN_AS_NON_ROOT = new Rule('kubernetes', 'k8s/pss-run-as-non-root', F, `${SOURCE} check_runAsNonRoot.go`);
-export const PSS_RUN_AS_USER = new Rule('kubernetes', 'k8s/pss-run-as-user', F, `${SOURCE} check_runAsUser.go`);
-export const PSS_SECCOMP = new Rule('kubernetes', 'k8s/pss-seccomp', F, `${SOURCE} check_seccompProfile_baseline.go and check_seccompProfile_restricted.go`);
-export const PSS_PROBE_HOST = new Rule('kubernetes', 'k8s/pss-probe-host', F, `${SOURCE} check_hostProbesAndhostLifecycle.go (baseline from 1.34)`);
-export const PSS_HOST_PROCESS = new Rule('kubernetes', 'k8s/pss-host-process', F, `${SOURCE} check_windowsHostProcess.go`);
+export const PSS_HOST_NAMESPACES = new Rule('kubernetes', 'kubernetes/pss-host-namespaces', F, `${SOURCE} check_hostNamespaces.go`,
+  'hostNetwork, hostPID and hostIPC are not true');
+export const PSS_PRIVILEGED = new Rule('kubernetes', 'kubernetes/pss-privileged', F, `${SOURCE} check_privileged.go`,
+  'no container is privileged');
+export const PSS_CAPABILITIES = new Rule('kubernetes', 'kubernetes/pss-capabilities', F, `${SOURCE} check_capabilities_baseline.go and check_capabilities_restricted.go`,
+  'containers drop ALL and add nothing but NET_BIND_SERVICE');
+export const PSS_VOLUME_TYPES = new Rule('kubernetes', 'kubernetes/pss-volume-types', F, `${SOURCE} check_hostPathVolumes.go and check_restrictedVolumes.go`,
+  'no hostPath volume, and only configMap, csi, downwardAPI, emptyDir, ephemeral, persistentVolumeClaim, projected and secret volumes');
+export const PSS_HOST_PORTS = new Rule('kubernetes', 'kubernetes/pss-host-ports', F, `${SOURCE} check_hostPorts.go`,
+  'no container port sets a hostPort');
+export const PSS_APPARMOR = new Rule('kubernetes', 'kubernetes/pss-apparmor', F, `${SOURCE} check_appArmorProfile.go`,
+  'no AppArmor profile is Unconfined');
+export const PSS_SELINUX = new Rule('kubernetes', 'kubernetes/pss-selinux', F, `${SOURCE} check_seLinuxOptions.go`,
+  'SELinux type is one of the container types or unset, and user and role are unset');
+export const PSS_PROC_MOUNT = new Rule('kubernetes', 'kubernetes/pss-proc-mount', F, `${SOURCE} check_procMount.go`,
+  'procMount is Default or unset');
+export const PSS_SYSCTLS = new Rule('kubernetes', 'kubernetes/pss-sysctls', F, `${SOURCE} check_sysctls.go`,
+  'only the safe sysctls are set');
+export const PSS_PRIVILEGE_ESCALATION = new Rule('kubernetes', 'kubernetes/pss-privilege-escalation', F, `${SOURCE} check_allowPrivilegeEscalation.go`,
+  'every container sets allowPrivilegeEscalation false');
+export const PSS_RUN_AS_NON_ROOT = new Rule('kubernetes', 'kubernetes/pss-run-as-non-root', F, `${SOURCE} check_runAsNonRoot.go`,
+  'runAsNonRoot is true on every container or on the pod, and false nowhere');
+export const PSS_RUN_AS_USER = new Rule('kubernetes', 'kubernetes/pss-run-as-user', F, `${SOURCE} check_runAsUser.go`,
+  'runAsUser is not 0 on the pod or a container');
+export const PSS_SECCOMP = new Rule('kubernetes', 'kubernetes/pss-seccomp', F, `${SOURCE} check_seccompProfile_baseline.go and check_seccompProfile_restricted.go`,
+  'seccomp is not Unconfined, and every container has RuntimeDefault or Localhost, set on it or on the pod');
+export const PSS_PROBE_HOST = new Rule('kubernetes', 'kubernetes/pss-probe-host', F, `${SOURCE} check_hostProbesAndhostLifecycle.go (baseline from 1.34)`,
+  'no probe or lifecycle handler sets an httpGet or tcpSocket host');
+export const PSS_HOST_PROCESS = new Rule('kubernetes', 'kubernetes/pss-host-process', F, `${SOURCE} check_windowsHostProcess.go`,
+  'no pod or container sets windowsOptions.hostProcess');
 
 /** The restricted profile's rules (listed apart: only presets apply them). */
 export const POD_SECURITY_RULES = [

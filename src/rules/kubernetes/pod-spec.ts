@@ -25,20 +25,32 @@ import { checkWindowsOptions } from './windows-options';
 const F = 'pod';
 const SOURCE = 'k8s.io/kubernetes/pkg/apis/core/validation ValidatePodSpec';
 
-export const PRIORITY_CLASS_NAME = new Rule('kubernetes', 'k8s/priority-class-name', 'scheduling', `${SOURCE} (ValidatePriorityClassName: NameIsDNSSubdomain)`);
-export const SERVICE_ACCOUNT_NAME = new Rule('kubernetes', 'k8s/service-account-name', F, `${SOURCE} (ValidateServiceAccountName: NameIsDNSSubdomain)`);
-export const NODE_NAME = new Rule('kubernetes', 'k8s/node-name', 'scheduling', `${SOURCE} (ValidateNodeName: NameIsDNSSubdomain)`);
-export const RUNTIME_CLASS_NAME = new Rule('kubernetes', 'k8s/runtime-class-name', F, `${SOURCE} (ValidateRuntimeClassName: NameIsDNSSubdomain)`);
-export const HOSTNAME = new Rule('kubernetes', 'k8s/hostname', F, `${SOURCE} (hostname and subdomain: IsDNS1123Label)`);
-export const RESTART_POLICY = new Rule('kubernetes', 'k8s/restart-policy', F, `${SOURCE} validateRestartPolicy`);
-export const DNS_POLICY = new Rule('kubernetes', 'k8s/dns-policy', F, `${SOURCE} validateDNSPolicy and validatePodDNSConfig (None needs dnsConfig)`);
-export const PREEMPTION_POLICY = new Rule('kubernetes', 'k8s/preemption-policy', F, `${SOURCE} validatePreemptionPolicy`);
-export const EPHEMERAL_CONTAINERS = new Rule('kubernetes', 'k8s/ephemeral-containers', F,
-  'k8s.io/kubernetes/pkg/apis/core/validation ValidatePodCreate (ephemeral containers cannot be set on create)');
-export const CONTAINERS_REQUIRED = new Rule('kubernetes', 'k8s/containers-required', F, `${SOURCE} validateContainers (at least one container)`);
-export const POD_GATES = new Rule('kubernetes', 'k8s/pod-gates', F,
-  `${SOURCE} validateReadinessGates and validateSchedulingGates (qualified names, scheduling gates unique)`);
-export const POD_OS = new Rule('kubernetes', 'k8s/pod-os', F, `${SOURCE} validateOS (os.name linux or windows)`);
+export const PRIORITY_CLASS_NAME = new Rule('kubernetes', 'kubernetes/priority-class-name', 'scheduling', `${SOURCE} (ValidatePriorityClassName: NameIsDNSSubdomain)`,
+  'priorityClassName is a DNS subdomain');
+export const SERVICE_ACCOUNT_NAME = new Rule('kubernetes', 'kubernetes/service-account-name', F, `${SOURCE} (ValidateServiceAccountName: NameIsDNSSubdomain)`,
+  'serviceAccountName is a DNS subdomain');
+export const NODE_NAME = new Rule('kubernetes', 'kubernetes/node-name', 'scheduling', `${SOURCE} (ValidateNodeName: NameIsDNSSubdomain)`,
+  'nodeName is a DNS subdomain');
+export const RUNTIME_CLASS_NAME = new Rule('kubernetes', 'kubernetes/runtime-class-name', F, `${SOURCE} (ValidateRuntimeClassName: NameIsDNSSubdomain)`,
+  'runtimeClassName is a DNS subdomain');
+export const HOSTNAME = new Rule('kubernetes', 'kubernetes/hostname', F, `${SOURCE} (hostname and subdomain: IsDNS1123Label)`,
+  'hostname and subdomain are DNS labels');
+export const RESTART_POLICY = new Rule('kubernetes', 'kubernetes/restart-policy', F, `${SOURCE} validateRestartPolicy`,
+  'the pod\'s restartPolicy is Always, OnFailure or Never');
+export const DNS_POLICY = new Rule('kubernetes', 'kubernetes/dns-policy', F, `${SOURCE} validateDNSPolicy and validatePodDNSConfig (None needs dnsConfig)`,
+  'dnsPolicy is ClusterFirst, ClusterFirstWithHostNet, Default or None, and None comes with a dnsConfig with a nameserver');
+export const PREEMPTION_POLICY = new Rule('kubernetes', 'kubernetes/preemption-policy', F, `${SOURCE} validatePreemptionPolicy`,
+  'preemptionPolicy is PreemptLowerPriority or Never');
+export const EPHEMERAL_CONTAINERS = new Rule('kubernetes', 'kubernetes/ephemeral-containers', F,
+  'k8s.io/kubernetes/pkg/apis/core/validation ValidatePodCreate (ephemeral containers cannot be set on create)',
+  'a new pod has no ephemeral containers (they are added to running pods through their own subresource)');
+export const CONTAINERS_REQUIRED = new Rule('kubernetes', 'kubernetes/containers-required', F, `${SOURCE} validateContainers (at least one container)`,
+  'a pod has at least one container');
+export const POD_GATES = new Rule('kubernetes', 'kubernetes/pod-gates', F,
+  `${SOURCE} validateReadinessGates and validateSchedulingGates (qualified names, scheduling gates unique)`,
+  'every readiness gate\'s condition type is a qualified name');
+export const POD_OS = new Rule('kubernetes', 'kubernetes/pod-os', F, `${SOURCE} validateOS (os.name linux or windows)`,
+  'os.name is linux or windows');
 
 export const POD_SPEC_RULES = [
   PRIORITY_CLASS_NAME, SERVICE_ACCOUNT_NAME, NODE_NAME, RUNTIME_CLASS_NAME, HOSTNAME,

@@ -11,15 +11,21 @@ import { Quantity, compareQuantities, isNegative, isWhole, parseQuantity } from 
 const F = 'resources';
 const SOURCE = 'k8s.io/kubernetes/pkg/apis/core/validation';
 
-export const RESOURCE_NAME = new Rule('kubernetes', 'k8s/resource-name', F, `${SOURCE} validateContainerResourceName`);
-export const RESOURCE_QUANTITY = new Rule('kubernetes', 'k8s/resource-quantity', F, `${SOURCE} ValidateResourceQuantityValue (ParseQuantity, non-negative)`);
-export const RESOURCE_LIMIT = new Rule('kubernetes', 'k8s/resource-limit', F, `${SOURCE} ValidateContainerResourceRequirements: a request must not exceed its limit`);
-export const RESOURCE_NOT_OVERCOMMITTED = new Rule('kubernetes', 'k8s/resource-not-overcommitted', F,
-  `${SOURCE} ValidateContainerResourceRequirements: extended resources and huge pages need a limit equal to the request (IsOvercommitAllowed)`);
-export const RESOURCE_INTEGER = new Rule('kubernetes', 'k8s/resource-integer', F, `${SOURCE} validateResourceQuantityValue: integer resources (IsIntegerResourceName)`);
+export const RESOURCE_NAME = new Rule('kubernetes', 'kubernetes/resource-name', F, `${SOURCE} validateContainerResourceName`,
+  'a container\'s resources name standard resources or qualified extended ones');
+export const RESOURCE_QUANTITY = new Rule('kubernetes', 'kubernetes/resource-quantity', F, `${SOURCE} ValidateResourceQuantityValue (ParseQuantity, non-negative)`,
+  'resource quantities follow the quantity grammar (a number with an optional binary, decimal or exponent suffix)');
+export const RESOURCE_LIMIT = new Rule('kubernetes', 'kubernetes/resource-limit', F, `${SOURCE} ValidateContainerResourceRequirements: a request must not exceed its limit`,
+  'a request is at most its limit');
+export const RESOURCE_NOT_OVERCOMMITTED = new Rule('kubernetes', 'kubernetes/resource-not-overcommitted', F,
+  `${SOURCE} ValidateContainerResourceRequirements: extended resources and huge pages need a limit equal to the request (IsOvercommitAllowed)`,
+  'extended resources and huge pages have a limit equal to the request');
+export const RESOURCE_INTEGER = new Rule('kubernetes', 'kubernetes/resource-integer', F, `${SOURCE} validateResourceQuantityValue: integer resources (IsIntegerResourceName)`,
+  'resource names are standard or domain-prefixed extended names');
 
-export const RESOURCE_HUGE_PAGES = new Rule('kubernetes', 'k8s/resource-huge-pages', F,
-  `${SOURCE} validateResourceRequirements (validateResourceQuantityHugePageValue: a whole number of pages; huge pages need cpu or memory)`);
+export const RESOURCE_HUGE_PAGES = new Rule('kubernetes', 'kubernetes/resource-huge-pages', F,
+  `${SOURCE} validateResourceRequirements (validateResourceQuantityHugePageValue: a whole number of pages; huge pages need cpu or memory)`,
+  'huge pages are a whole number of pages of the size the name gives, and come with a cpu or memory request or limit');
 
 export const RESOURCE_RULES = [RESOURCE_NAME, RESOURCE_QUANTITY, RESOURCE_LIMIT, RESOURCE_NOT_OVERCOMMITTED, RESOURCE_INTEGER, RESOURCE_HUGE_PAGES];
 

@@ -15,22 +15,34 @@ import {
 const F = 'scheduling';
 const SOURCE = 'k8s.io/kubernetes/pkg/apis/core/validation';
 
-export const TOLERATION_KEY = new Rule('kubernetes', 'k8s/toleration-key', F, `${SOURCE} validateTolerations (key a qualified name; empty key needs Exists)`);
-export const TOLERATION_OPERATOR = new Rule('kubernetes', 'k8s/toleration-operator', F, `${SOURCE} validateTolerations (operator Equal or Exists)`);
-export const TOLERATION_VALUE = new Rule('kubernetes', 'k8s/toleration-value', F, `${SOURCE} validateTolerations (empty with Exists, a label value with Equal)`);
-export const TOLERATION_EFFECT = new Rule('kubernetes', 'k8s/toleration-effect', F, `${SOURCE} validateTaintEffect (allowEmpty)`);
-export const TOLERATION_SECONDS = new Rule('kubernetes', 'k8s/toleration-seconds', F, `${SOURCE} validateTolerations (tolerationSeconds only with NoExecute)`);
-export const NODE_SELECTOR_TERMS = new Rule('kubernetes', 'k8s/node-selector-terms', F, `${SOURCE} ValidateNodeSelector (at least one term)`);
-export const NODE_SELECTOR_TERM_EMPTY = new Rule('kubernetes', 'k8s/node-selector-term-empty', F,
-  'k8s.io/component-helpers/scheduling/corev1/nodeaffinity: a term with no expressions and no fields matches no node');
-export const NODE_SELECTOR_REQUIREMENT = new Rule('kubernetes', 'k8s/node-selector-requirement', F,
-  `${SOURCE} ValidateNodeSelectorRequirement and ValidateNodeFieldSelectorRequirement`);
-export const LABEL_SELECTOR = new Rule('kubernetes', 'k8s/label-selector', F,
-  'k8s.io/apimachinery/pkg/apis/meta/v1/validation ValidateLabelSelector and ValidateLabelSelectorRequirement');
-export const TOPOLOGY_KEY = new Rule('kubernetes', 'k8s/topology-key', F, `${SOURCE} validatePodAffinityTerm (topologyKey a non-empty qualified name)`);
-export const AFFINITY_NAMESPACE = new Rule('kubernetes', 'k8s/affinity-namespace', F, `${SOURCE} validatePodAffinityTerm (namespaces are DNS-1123 labels)`);
-export const AFFINITY_LABEL_KEYS = new Rule('kubernetes', 'k8s/affinity-label-keys', F,
-  `${SOURCE} ValidateMatchLabelKeysAndMismatchLabelKeys (label keys, only with a labelSelector, not in both lists, not in the selector once merged)`);
+export const TOLERATION_KEY = new Rule('kubernetes', 'kubernetes/toleration-key', F, `${SOURCE} validateTolerations (key a qualified name; empty key needs Exists)`,
+  'a toleration key is a qualified name, and an empty key comes with operator Exists');
+export const TOLERATION_OPERATOR = new Rule('kubernetes', 'kubernetes/toleration-operator', F, `${SOURCE} validateTolerations (operator Equal or Exists)`,
+  'a toleration\'s operator is Equal or Exists');
+export const TOLERATION_VALUE = new Rule('kubernetes', 'kubernetes/toleration-value', F, `${SOURCE} validateTolerations (empty with Exists, a label value with Equal)`,
+  'a toleration\'s value is empty with Exists and a label value with Equal');
+export const TOLERATION_EFFECT = new Rule('kubernetes', 'kubernetes/toleration-effect', F, `${SOURCE} validateTaintEffect (allowEmpty)`,
+  'a toleration\'s effect is NoSchedule, PreferNoSchedule, NoExecute or empty');
+export const TOLERATION_SECONDS = new Rule('kubernetes', 'kubernetes/toleration-seconds', F, `${SOURCE} validateTolerations (tolerationSeconds only with NoExecute)`,
+  'tolerationSeconds is set only with the NoExecute effect');
+export const NODE_SELECTOR_TERMS = new Rule('kubernetes', 'kubernetes/node-selector-terms', F, `${SOURCE} ValidateNodeSelector (at least one term)`,
+  'required node affinity has at least one term');
+export const NODE_SELECTOR_TERM_EMPTY = new Rule('kubernetes', 'kubernetes/node-selector-term-empty', F,
+  'k8s.io/component-helpers/scheduling/corev1/nodeaffinity: a term with no expressions and no fields matches no node',
+  'a node selector term with no expressions and no fields matches no node, so the pod never schedules');
+export const NODE_SELECTOR_REQUIREMENT = new Rule('kubernetes', 'kubernetes/node-selector-requirement', F,
+  `${SOURCE} ValidateNodeSelectorRequirement and ValidateNodeFieldSelectorRequirement`,
+  'a node selector requirement has a key, an operator it knows and the values that operator takes');
+export const LABEL_SELECTOR = new Rule('kubernetes', 'kubernetes/label-selector', F,
+  'k8s.io/apimachinery/pkg/apis/meta/v1/validation ValidateLabelSelector and ValidateLabelSelectorRequirement',
+  'matchLabels are labels');
+export const TOPOLOGY_KEY = new Rule('kubernetes', 'kubernetes/topology-key', F, `${SOURCE} validatePodAffinityTerm (topologyKey a non-empty qualified name)`,
+  'a pod affinity term has a topologyKey that is a qualified name');
+export const AFFINITY_NAMESPACE = new Rule('kubernetes', 'kubernetes/affinity-namespace', F, `${SOURCE} validatePodAffinityTerm (namespaces are DNS-1123 labels)`,
+  'the namespaces of a pod affinity term are DNS labels');
+export const AFFINITY_LABEL_KEYS = new Rule('kubernetes', 'kubernetes/affinity-label-keys', F,
+  `${SOURCE} ValidateMatchLabelKeysAndMismatchLabelKeys (label keys, only with a labelSelector, not in both lists, not in the selector once merged)`,
+  'matchLabelKeys and mismatchLabelKeys of a pod affinity term need a labelSelector');
 
 export const SCHEDULING_RULES = [
   TOLERATION_KEY, TOLERATION_OPERATOR, TOLERATION_VALUE, TOLERATION_EFFECT, TOLERATION_SECONDS,

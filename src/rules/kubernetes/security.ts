@@ -11,17 +11,24 @@ import { isObject } from './names';
 const F = 'security';
 const SOURCE = 'k8s.io/kubernetes/pkg/apis/core/validation';
 
-export const RUN_AS_NON_ROOT = new Rule('kubernetes', 'k8s/run-as-non-root', F,
-  'kubelet verifyRunAsNonRoot (pkg/kubelet/kuberuntime/security_context_others.go): runAsNonRoot with uid 0 does not start');
-export const PRIVILEGED_ESCALATION = new Rule('kubernetes', 'k8s/privileged-escalation', F,
-  `${SOURCE} ValidateSecurityContext: allowPrivilegeEscalation false with privileged true`);
-export const SYS_ADMIN_ESCALATION = new Rule('kubernetes', 'k8s/sys-admin-escalation', F,
-  `${SOURCE} ValidateSecurityContext: allowPrivilegeEscalation false with capabilities.add CAP_SYS_ADMIN`);
-export const CAPABILITY_NAME = new Rule('kubernetes', 'k8s/capability-name', F,
-  'container runtime: containerd and CRI-O upper-case a CRI capability and prefix CAP_; runc capabilities.New ignores an unknown name, CRI-O refuses it');
-export const SECCOMP_PROFILE = new Rule('kubernetes', 'k8s/seccomp-profile', F, `${SOURCE} validateSeccompProfileField`);
-export const APPARMOR_PROFILE = new Rule('kubernetes', 'k8s/apparmor-profile', F, `${SOURCE} ValidateAppArmorProfileField`);
-export const PROC_MOUNT = new Rule('kubernetes', 'k8s/proc-mount', F, `${SOURCE} ValidateSecurityContext (procMount: Default, or Unmasked when hostUsers is false)`);
+export const RUN_AS_NON_ROOT = new Rule('kubernetes', 'kubernetes/run-as-non-root', F,
+  'kubelet verifyRunAsNonRoot (pkg/kubelet/kuberuntime/security_context_others.go): runAsNonRoot with uid 0 does not start',
+  'a container whose effective runAsNonRoot is true and runAsUser 0 does not start');
+export const PRIVILEGED_ESCALATION = new Rule('kubernetes', 'kubernetes/privileged-escalation', F,
+  `${SOURCE} ValidateSecurityContext: allowPrivilegeEscalation false with privileged true`,
+  'a privileged container does not set allowPrivilegeEscalation to false');
+export const SYS_ADMIN_ESCALATION = new Rule('kubernetes', 'kubernetes/sys-admin-escalation', F,
+  `${SOURCE} ValidateSecurityContext: allowPrivilegeEscalation false with capabilities.add CAP_SYS_ADMIN`,
+  'a container that adds CAP_SYS_ADMIN does not set allowPrivilegeEscalation to false');
+export const CAPABILITY_NAME = new Rule('kubernetes', 'kubernetes/capability-name', F,
+  'container runtime: containerd and CRI-O upper-case a CRI capability and prefix CAP_; runc capabilities.New ignores an unknown name, CRI-O refuses it',
+  'a capability is named without CAP_ in any case, or ALL');
+export const SECCOMP_PROFILE = new Rule('kubernetes', 'kubernetes/seccomp-profile', F, `${SOURCE} validateSeccompProfileField`,
+  'a seccomp profile type is RuntimeDefault, Unconfined or Localhost');
+export const APPARMOR_PROFILE = new Rule('kubernetes', 'kubernetes/apparmor-profile', F, `${SOURCE} ValidateAppArmorProfileField`,
+  'an AppArmor profile type is RuntimeDefault, Unconfined or Localhost');
+export const PROC_MOUNT = new Rule('kubernetes', 'kubernetes/proc-mount', F, `${SOURCE} ValidateSecurityContext (procMount: Default, or Unmasked when hostUsers is false)`,
+  'procMount is Default or Unmasked, and Unmasked only when the pod sets hostUsers false');
 
 export const SECURITY_RULES = [
   RUN_AS_NON_ROOT, PRIVILEGED_ESCALATION, SYS_ADMIN_ESCALATION, CAPABILITY_NAME, SECCOMP_PROFILE, APPARMOR_PROFILE, PROC_MOUNT,

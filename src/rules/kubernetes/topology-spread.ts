@@ -2,7 +2,7 @@
  * A pod's topology spread constraints, as `validateTopologySpreadConstraints` and
  * `ValidateMatchLabelKeysAndMismatchLabelKeys` (k8s.io/kubernetes/pkg/apis/core/validation, with
  * MatchLabelKeysInPodTopologySpread and its selector merge on, as at 1.34) check them. maxSkew and
- * minDomains of at least 1 are the integer table's (k8s/int-range).
+ * minDomains of at least 1 are the integer table's (kubernetes/int-range).
  */
 import { Finding } from '../finding';
 import { Rule } from '../rule';
@@ -11,8 +11,9 @@ import { LABEL_KEY_TEXT } from './metadata';
 import { isObject, isQualifiedName } from './names';
 import { checkLabelSelector } from './scheduling';
 
-export const TOPOLOGY_SPREAD = new Rule('kubernetes', 'k8s/topology-spread', 'scheduling',
-  'k8s.io/kubernetes/pkg/apis/core/validation validateTopologySpreadConstraints (topologyKey, whenUnsatisfiable, one constraint per pair, minDomains, node policies, matchLabelKeys)');
+export const TOPOLOGY_SPREAD = new Rule('kubernetes', 'kubernetes/topology-spread', 'scheduling',
+  'k8s.io/kubernetes/pkg/apis/core/validation validateTopologySpreadConstraints (topologyKey, whenUnsatisfiable, one constraint per pair, minDomains, node policies, matchLabelKeys)',
+  'a constraint has a topologyKey and whenUnsatisfiable DoNotSchedule or ScheduleAnyway, one per pair');
 
 export const TOPOLOGY_SPREAD_RULES = [TOPOLOGY_SPREAD];
 

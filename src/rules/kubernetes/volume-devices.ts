@@ -9,8 +9,9 @@ import { Rule } from '../rule';
 import { child, indexed } from './field-path';
 import { isObject } from './names';
 
-export const VOLUME_DEVICES = new Rule('kubernetes', 'k8s/volume-devices', 'volumes',
-  'k8s.io/kubernetes/pkg/apis/core/validation ValidateVolumeDevices (a claim-backed volume, unique names and paths, no ".." and no mount overlap) and validateHostUsers (none with hostUsers false)');
+export const VOLUME_DEVICES = new Rule('kubernetes', 'kubernetes/volume-devices', 'volumes',
+  'k8s.io/kubernetes/pkg/apis/core/validation ValidateVolumeDevices (a claim-backed volume, unique names and paths, no ".." and no mount overlap) and validateHostUsers (none with hostUsers false)',
+  'a pod with hostUsers false has no container with volumeDevices');
 
 export const VOLUME_DEVICE_RULES = [VOLUME_DEVICES];
 

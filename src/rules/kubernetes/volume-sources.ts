@@ -3,8 +3,8 @@
  * (k8s.io/kubernetes/pkg/apis/core/validation) check them: what each type requires, and where the
  * files of secret, configMap, downwardAPI and projected volumes go (`validateKeyToPath`,
  * `validateDownwardAPIVolumeFile`, `validateProjectionSources`). Of the in-tree cloud and network
- * types, the ones the 1.34 kubelet cannot mount are refused whole (k8s/volume-plugin); the fields of
- * the others (iSCSI, FC, Cinder, ...) are in-tree-volumes.ts's, reported as k8s/volume-fields.
+ * types, the ones the 1.34 kubelet cannot mount are refused whole (kubernetes/volume-plugin); the fields of
+ * the others (iSCSI, FC, Cinder, ...) are in-tree-volumes.ts's, reported as kubernetes/volume-fields.
  */
 import { Finding } from '../finding';
 import { Rule } from '../rule';
@@ -17,14 +17,17 @@ import { isNegative, parseQuantity } from './quantity';
 const F = 'volumes';
 const SOURCE = 'k8s.io/kubernetes/pkg/apis/core/validation';
 
-export const VOLUME_FIELDS = new Rule('kubernetes', 'k8s/volume-fields', F,
-  `${SOURCE} validateVolumeSource: secretName, configMap name, claimName, hostPath (path without "..", type), nfs (server, absolute path), csi driver, emptyDir sizeLimit, gitRepo, and the in-tree types the kubelet still mounts`);
-export const VOLUME_ITEMS = new Rule('kubernetes', 'k8s/volume-items', F,
+export const VOLUME_FIELDS = new Rule('kubernetes', 'kubernetes/volume-fields', F,
+  `${SOURCE} validateVolumeSource: secretName, configMap name, claimName, hostPath (path without "..", type), nfs (server, absolute path), csi driver, emptyDir sizeLimit, gitRepo, and the in-tree types the kubelet still mounts`,
+  'secret and configMap volumes name their object, a claim volume its claim');
+export const VOLUME_ITEMS = new Rule('kubernetes', 'kubernetes/volume-items', F,
   `${SOURCE} validateKeyToPath, validateDownwardAPIVolumeFile and validateProjectionSources (keys, relative paths without "..", one source each, no path twice); `
-  + 'pkg/api/pod/util.go dropDisabledClusterTrustBundleProjection and dropDisabledPodCertificateProjection (sources dropped while their gates are off)');
+  + 'pkg/api/pod/util.go dropDisabledClusterTrustBundleProjection and dropDisabledPodCertificateProjection (sources dropped while their gates are off)',
+  'an item of a secret or configMap volume has a key and a relative path without ".." that does not start with ".."');
 
-export const VOLUME_PLUGIN = new Rule('kubernetes', 'k8s/volume-plugin', F,
-  'k8s.io/kubernetes v1.34.4 cmd/kubelet/app/plugins.go ProbeVolumePlugins and k8s.io/csi-translation-lib plugins (volume types the kubelet has no plugin for, in-tree or by CSI migration)');
+export const VOLUME_PLUGIN = new Rule('kubernetes', 'kubernetes/volume-plugin', F,
+  'k8s.io/kubernetes v1.34.4 cmd/kubelet/app/plugins.go ProbeVolumePlugins and k8s.io/csi-translation-lib plugins (volume types the kubelet has no plugin for, in-tree or by CSI migration)',
+  'the kubelet has a plugin for each volume type, in tree or through CSI migration');
 
 export const VOLUME_SOURCE_RULES = [VOLUME_FIELDS, VOLUME_ITEMS, VOLUME_PLUGIN];
 

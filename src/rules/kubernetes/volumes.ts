@@ -9,9 +9,12 @@ import { checkVolumeFields } from './volume-sources';
 const F = 'volumes';
 const SOURCE = 'k8s.io/kubernetes/pkg/apis/core/validation ValidateVolumes';
 
-export const VOLUME_NAME = new Rule('kubernetes', 'k8s/volume-name', F, `${SOURCE} (IsDNS1123Label)`);
-export const VOLUME_NAME_UNIQUE = new Rule('kubernetes', 'k8s/volume-name-unique', F, `${SOURCE} (Duplicate name)`);
-export const VOLUME_SOURCE = new Rule('kubernetes', 'k8s/volume-source', F, `${SOURCE} validateVolumeSource: exactly one volume type; pod/util.go dropImageVolumes (an image volume and its mounts dropped while the ImageVolume gate is off)`);
+export const VOLUME_NAME = new Rule('kubernetes', 'kubernetes/volume-name', F, `${SOURCE} (IsDNS1123Label)`,
+  'a volume\'s name is a DNS label');
+export const VOLUME_NAME_UNIQUE = new Rule('kubernetes', 'kubernetes/volume-name-unique', F, `${SOURCE} (Duplicate name)`,
+  'no two volumes of a pod share a name');
+export const VOLUME_SOURCE = new Rule('kubernetes', 'kubernetes/volume-source', F, `${SOURCE} validateVolumeSource: exactly one volume type; pod/util.go dropImageVolumes (an image volume and its mounts dropped while the ImageVolume gate is off)`,
+  'a volume has exactly one type');
 
 export const VOLUME_RULES = [VOLUME_NAME, VOLUME_NAME_UNIQUE, VOLUME_SOURCE];
 

@@ -9,8 +9,9 @@ import { Rule } from '../rule';
 import { child, named } from './field-path';
 import { DNS1123_SUBDOMAIN_TEXT, isDns1123Subdomain, isObject } from './names';
 
-export const WINDOWS_OPTIONS = new Rule('kubernetes', 'k8s/windows-options', 'security',
-  'k8s.io/kubernetes/pkg/apis/core/validation validateWindowsSecurityContextOptions and validateWindowsHostProcessPod');
+export const WINDOWS_OPTIONS = new Rule('kubernetes', 'kubernetes/windows-options', 'security',
+  'k8s.io/kubernetes/pkg/apis/core/validation validateWindowsSecurityContextOptions and validateWindowsHostProcessPod',
+  'Windows options (a gMSA spec name that is an object name, a spec of at most 64 KiB, a runAsUserName of the DOMAIN\\USER form, hostProcess the same on the pod and its containers, all containers or none HostProcess ones, and with hostNetwork)');
 
 export const WINDOWS_OPTION_RULES = [WINDOWS_OPTIONS];
 

@@ -12,8 +12,9 @@ import { Rule } from '../rule';
 
 export const KUEUE_API_VERSION_SERVED = new Rule('kueue', 'kueue/api-version-served', 'versions',
   'kueue PR #14558 (v0.20: v1beta1 not served) and apis/kueue/v1beta1/*_conversion.go (the v1beta2 form)',
+  'a kueue.x-k8s.io/v1beta1 object of any kind is refused by the API server of a cluster on Kueue v0.20 or later',
   // Kueue v0.15 to v0.19 serve v1beta1: a target below v0.20 accepts it.
-  { upstream: 'kueue', from: 'v0.20' });
+  { versions: { upstream: 'kueue', from: 'v0.20' } });
 
 export const KUEUE_API_VERSION_RULES = [KUEUE_API_VERSION_SERVED];
 

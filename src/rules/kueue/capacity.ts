@@ -20,8 +20,9 @@ import { KUEUE_QUEUE_LABEL } from './labels';
 import { AppDocument, AppFinding, namespaceOf } from '../app-document';
 import { Rule } from '../rule';
 
-export const KUEUE_NEVER_ADMITTED = new Rule('kueue', 'app/kueue-never-admitted', 'app',
-  'kueue v0.15.2 pkg/scheduler/flavorassigner assignFlavors, findFlavorForPodSets, checkFlavorForPodSets, fitsResourceQuota (a workload above what the flavors its pods can use give with nominal quota and borrowing is never admitted)');
+export const KUEUE_NEVER_ADMITTED = new Rule('kueue', 'kueue/never-admitted', 'app',
+  'kueue v0.15.2 pkg/scheduler/flavorassigner assignFlavors, findFlavorForPodSets, checkFlavorForPodSets, fitsResourceQuota (a workload above what the flavors its pods can use give with nominal quota and borrowing is never admitted)',
+  'a podset requests its pod count times one pod\'s requests');
 
 /** Why one flavor cannot take a podset: a resource above what it gives, or a flavor Kueue never gives these pods. */
 export type FlavorMiss =

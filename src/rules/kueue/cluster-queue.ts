@@ -1,7 +1,7 @@
 /**
  * What Kueue's ClusterQueue webhook refuses on a create (sigs.k8s.io/kueue v0.15.2
  * pkg/webhooks/clusterqueue_webhook.go ValidateClusterQueue, common.go), beyond what the CRD's
- * schema and CEL rules say (those are the strict schema's, `crd/schema`): the resource groups'
+ * schema and CEL rules say (those are the strict schema's, `library/schema`): the resource groups'
  * names, order and sizes, each flavor in one group, the quotas' signs and limits, the fair-sharing
  * weight. The namespace selector is a Kubernetes label selector, judged by the Kubernetes rule.
  */
@@ -18,13 +18,17 @@ const SOURCE = 'kueue v0.15.2 pkg/webhooks/clusterqueue_webhook.go';
 
 export const CLUSTER_QUEUE_RESOURCES = new Rule('kueue', 'kueue/cluster-queue-resources', F,
   `${SOURCE} validateResourceGroups, validateFlavorQuotas, validateTotalFlavors, validateTotalCoveredResources, validateFlavorResourceCombinations `
-  + '(covered resources qualified names, each in one group; a flavor\'s resources in the order of coveredResources; at most 256 flavors, 256 covered resources, 512 flavor-resource pairs per group)');
+  + '(covered resources qualified names, each in one group; a flavor\'s resources in the order of coveredResources; at most 256 flavors, 256 covered resources, 512 flavor-resource pairs per group)',
+  'each covered resource of a ClusterQueue is a qualified name, covered by one resource group only');
 export const CLUSTER_QUEUE_FLAVORS = new Rule('kueue', 'kueue/cluster-queue-flavors', F,
-  `${SOURCE} validateResourceGroups (a flavor appears in one resource group, once)`);
+  `${SOURCE} validateResourceGroups (a flavor appears in one resource group, once)`,
+  'a flavor appears once across all resource groups of a ClusterQueue');
 export const CLUSTER_QUEUE_QUOTAS = new Rule('kueue', 'kueue/cluster-queue-quotas', F,
-  `${SOURCE} validateFlavorQuotas, validateResourceQuantity, validateLimit, validateLendingLimit (no negative quota; borrowing and lending limits only with a cohort (v1beta2 spec.cohortName, v1beta1 spec.cohort); lendingLimit at most nominalQuota)`);
+  `${SOURCE} validateFlavorQuotas, validateResourceQuantity, validateLimit, validateLendingLimit (no negative quota; borrowing and lending limits only with a cohort (v1beta2 spec.cohortName, v1beta1 spec.cohort); lendingLimit at most nominalQuota)`,
+  'nominal quota, borrowing limit and lending limit are not negative');
 export const FAIR_SHARING_WEIGHT = new Rule('kueue', 'kueue/fair-sharing-weight', F,
-  'kueue v0.15.2 pkg/webhooks/common.go validateFairSharing (weight not negative, 0 or above 1n)');
+  'kueue v0.15.2 pkg/webhooks/common.go validateFairSharing (weight not negative, 0 or above 1n)',
+  'the fair-sharing weight is 0 or more, and 0 or above one nano');
 
 export const CLUSTER_QUEUE_RULES = [CLUSTER_QUEUE_RESOURCES, CLUSTER_QUEUE_FLAVORS, CLUSTER_QUEUE_QUOTAS, FAIR_SHARING_WEIGHT];
 

@@ -9,8 +9,9 @@ import { cohortChain, cohortFieldOf, cohortNameOf, isKueueDocument, parentNameOf
 import { AppDocument, AppFinding } from '../app-document';
 import { Rule } from '../rule';
 
-export const KUEUE_COHORT_CYCLE = new Rule('kueue', 'app/kueue-cohort-cycle', 'app',
-  'kueue v0.15.2 pkg/cache/hierarchy/cycle.go HasCycle, pkg/cache/scheduler/cache.go ErrCohortHasCycle (Cohort.spec.parentName chains, and a ClusterQueue\'s cohort leading into them, end at a root)');
+export const KUEUE_COHORT_CYCLE = new Rule('kueue', 'kueue/cohort-cycle', 'app',
+  'kueue v0.15.2 pkg/cache/hierarchy/cycle.go HasCycle, pkg/cache/scheduler/cache.go ErrCohortHasCycle (Cohort.spec.parentName chains, and a ClusterQueue\'s cohort leading into them, end at a root)',
+  'the chain of a Cohort\'s parents (and of a ClusterQueue\'s cohort) ends at a root, the input\'s Cohorts followed and a cohort it does not define a root');
 
 const show = (names: readonly string[]) => names.map(n => `"${n}"`).join(' -> ');
 const CONSEQUENCE = 'Kueue accepts it and admits nothing through the ClusterQueues below (cohort has a cycle)';

@@ -13,7 +13,8 @@ import { Rule } from '../rule';
 export const COHORT_RESOURCE_GROUPS = new Rule('kueue', 'kueue/cohort-resource-groups', 'queues',
   'kueue v0.15.2 pkg/webhooks/cohort_webhook.go validateCohort, with clusterqueue_webhook.go validateResourceGroups, validateFlavorQuotas, validateLimit '
   + '(covered resources qualified names, each in one group; each flavor in one group, once; its resources in the order of coveredResources; no negative quota; '
-  + 'borrowing and lending limits only with a parent cohort)');
+  + 'borrowing and lending limits only with a parent cohort)',
+  'a Cohort\'s covered resources are resource names, each in one group');
 
 export const COHORT_RULES = [COHORT_RESOURCE_GROUPS];
 

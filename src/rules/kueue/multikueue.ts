@@ -13,8 +13,9 @@ import { admissionCheckNamesOf, isKueueGroup } from './api';
 import { QueueIndex, clusterQueueOf, queueIndex } from './capacity-queues';
 import { KUEUE_QUEUE_LABEL } from './labels';
 
-export const MULTIKUEUE_QUEUE = new Rule('kueue', 'app/multikueue-queue', 'app',
-  'kueue MultiKueue: a job managed by kueue.x-k8s.io/multikueue is dispatched only from the LocalQueue in its kueue.x-k8s.io/queue-name label');
+export const MULTIKUEUE_QUEUE = new Rule('kueue', 'kueue/multikueue-queue', 'app',
+  'kueue MultiKueue: a job managed by kueue.x-k8s.io/multikueue is dispatched only from the LocalQueue in its kueue.x-k8s.io/queue-name label',
+  'a job handed to MultiKueue also carries the queue-name label of a LocalQueue whose ClusterQueue uses the MultiKueue admission check, else no one runs it');
 
 const MULTIKUEUE = 'kueue.x-k8s.io/multikueue';
 

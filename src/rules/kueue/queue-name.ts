@@ -11,8 +11,9 @@ import { DNS1123_SUBDOMAIN_TEXT, isDns1123Subdomain } from '../kubernetes/names'
 import { Rule } from '../rule';
 import { KUEUE_QUEUE_LABEL } from './labels';
 
-export const KUEUE_QUEUE_NAME = new Rule('kueue', 'app/kueue-queue-name', 'app',
-  'kueue v0.15.2 pkg/controller/jobframework/validation.go ValidateQueueName (the kueue.x-k8s.io/queue-name label of a job Kueue manages: IsDNS1123Subdomain)');
+export const KUEUE_QUEUE_NAME = new Rule('kueue', 'kueue/queue-name', 'app',
+  'kueue v0.15.2 pkg/controller/jobframework/validation.go ValidateQueueName (the kueue.x-k8s.io/queue-name label of a job Kueue manages: IsDNS1123Subdomain)',
+  'on a PyTorchJob, TFJob, XGBoostJob, PaddleJob, JAXJob or TrainJob, the queue-name label is a DNS-1123 subdomain (it names a LocalQueue)');
 
 /**
  * The kinds whose Kueue webhook runs ValidateJobOnCreate (jobframework BaseWebhook,

@@ -16,8 +16,9 @@ import { nearest } from '../../util/nearest';
 import { AppDocument, AppFinding, namespaceOf, showNamespace } from '../app-document';
 import { Rule } from '../rule';
 
-export const KUEUE_REFERENCE = new Rule('kueue', 'app/kueue-reference', 'app',
-  'kueue v0.15.2 pkg/controller/jobframework/reconciler.go (a job\'s LocalQueue and WorkloadPriorityClass), pkg/cache/scheduler/clusterqueue.go FlavorNotFound, TopologyNotFound, pkg/controller/core/localqueue_controller.go ClusterQueueDoesNotExist: names of Kueue objects the input defines');
+export const KUEUE_REFERENCE = new Rule('kueue', 'kueue/reference', 'app',
+  'kueue v0.15.2 pkg/controller/jobframework/reconciler.go (a job\'s LocalQueue and WorkloadPriorityClass), pkg/cache/scheduler/clusterqueue.go FlavorNotFound, TopologyNotFound, pkg/controller/core/localqueue_controller.go ClusterQueueDoesNotExist: names of Kueue objects the input defines',
+  'the LocalQueue the label names exists in the job\'s namespace, else the workload stays pending');
 
 const text = (v: unknown) => (typeof v === 'string' ? v : '');
 const list = (v: unknown): any[] => (Array.isArray(v) ? v : []);

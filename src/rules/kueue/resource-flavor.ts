@@ -13,7 +13,8 @@ import { checkTolerations } from '../kubernetes/scheduling';
 import { Rule } from '../rule';
 
 export const RESOURCE_FLAVOR_TAINTS = new Rule('kueue', 'kueue/resource-flavor-taints', 'queues',
-  'kueue v0.15.2 pkg/webhooks/resourceflavor_webhook.go validateNodeTaints (key a label key, value a label value, unique by key and effect)');
+  'kueue v0.15.2 pkg/webhooks/resourceflavor_webhook.go validateNodeTaints (key a label key, value a label value, unique by key and effect)',
+  'a taint\'s key is a label key and its value a label value');
 
 export const RESOURCE_FLAVOR_RULES = [RESOURCE_FLAVOR_TAINTS];
 

@@ -16,7 +16,8 @@ import { child } from '../kubernetes/field-path';
 import { Rule } from '../rule';
 
 export const KUEUE_SLICE_SIZE = new Rule('kueue', 'kueue/slice-size', 'scheduling',
-  'kueue v0.15.2 pkg/controller/jobframework/tas_validation.go ValidateSliceSizeAnnotationUpperBound (a slice no larger than its podset: a v1 replica type, or a replicated job of the JobSet a TrainJob builds)');
+  'kueue v0.15.2 pkg/controller/jobframework/tas_validation.go ValidateSliceSizeAnnotationUpperBound (a slice no larger than its podset: a v1 replica type, or a replicated job of the JobSet a TrainJob builds)',
+  'a slice is no larger than the pods of its podset');
 
 export const KUEUE_SLICE_RULES = [KUEUE_SLICE_SIZE];
 

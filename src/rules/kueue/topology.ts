@@ -13,7 +13,8 @@ import { QUALIFIED_NAME_TEXT, isQualifiedName } from '../kubernetes/names';
 import { Rule } from '../rule';
 
 export const KUEUE_TOPOLOGY = new Rule('kueue', 'kueue/topology', 'scheduling',
-  'kueue v0.15.2 pkg/controller/jobframework/tas_validation.go ValidateTASPodSetRequest (the podset topology, slice and group annotations of a pod template)');
+  'kueue v0.15.2 pkg/controller/jobframework/tas_validation.go ValidateTASPodSetRequest (the podset topology, slice and group annotations of a pod template)',
+  'a pod template carries at most one of the required, preferred and unconstrained topology annotations');
 
 export const KUEUE_TOPOLOGY_RULES = [KUEUE_TOPOLOGY];
 

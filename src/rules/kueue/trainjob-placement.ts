@@ -23,7 +23,7 @@
  *
  * Judged when the input defines the job's LocalQueue, its ClusterQueue and flavors, and its
  * runtime (or the runtime is one the Trainer ships); a job its queue never admits is
- * app/kueue-never-admitted's, and a job handed to MultiKueue runs elsewhere.
+ * kueue/never-admitted's, and a job handed to MultiKueue runs elsewhere.
  */
 import { neverAdmitted } from './capacity';
 import { PodSet, RuntimeIndex, namedRuntime, runtimeIndex, trainJobPodSets } from './capacity-podsets';
@@ -35,12 +35,13 @@ import { isObject } from '../kubernetes/names';
 import { Rule } from '../rule';
 import { isTrainJob } from '../trainer/runtime-lookup';
 
-export const KUEUE_TRAINJOB_PLACEMENT = new Rule('kueue', 'app/kueue-trainjob-placement', 'app',
+export const KUEUE_TRAINJOB_PLACEMENT = new Rule('kueue', 'kueue/trainjob-placement', 'app',
   'kueue v0.15.2 pkg/controller/jobs/trainjob RunWithPodSetsInfo (the assigned flavors\' node labels, tolerations and topology gate go into spec.podTemplateOverrides, '
   + 'which Trainer v2.3.0\'s TrainJob does not have), podset.FromAssignment: a queued TrainJob\'s pods get their flavor\'s placement only from its runtime patch',
   // Kueue v0.17.0 writes the placement into a runtime patch of its own (manager kueue.x-k8s.io/manager),
   // which the Trainer applies: the control-plane tier sees v0.19.2 pin the pods to their flavor.
-  { upstream: 'kueue', before: 'v0.17.0' });
+  'a queued TrainJob\'s pods get the node labels, tolerations and topology gate of their assigned flavor through spec.podTemplateOverrides, which Trainer v2.3.0 does not have',
+  { versions: { upstream: 'kueue', before: 'v0.17.0' } });
 
 const MULTIKUEUE = 'kueue.x-k8s.io/multikueue';
 const DROPPED = 'Kueue v0.15.2 writes them into spec.podTemplateOverrides, which Trainer v2.3.0\'s TrainJob does not have (the API server drops it)';

@@ -3,7 +3,7 @@ import { Finding, finding } from '../finding';
 
 /*
  * A Workspace names one image option and one pod-config option of its WorkspaceKind by id. The
- * construct (a kind of this app) and the document rule kubeflow/workspace-option (a kind in the
+ * construct (a kind of this app) and the document rule notebooks/workspace-option (a kind in the
  * same input to `lint`) check those ids with this one wording, so the two report alike.
  */
 

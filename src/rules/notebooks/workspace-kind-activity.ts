@@ -16,12 +16,15 @@ import { Rule } from '../rule';
 const F = 'workspace-kind';
 const WEBHOOK = 'kubeflow/notebooks workspaces/controller/internal/webhook workspacekind_webhook.go';
 
-export const ACTIVITY_PROBE = new Rule('notebooks', 'kubeflow/activity-probe', F,
-  `${WEBHOOK} validateActivityProbe (a podExec script's shebang line; a jupyter probe's portId in podTemplate.ports)`);
-export const ACTIVITY_RULES = new Rule('notebooks', 'kubeflow/activity-rules', F,
-  `${WEBHOOK} validateActivityRules (an activityProbe when a rule pauses workspaces; a catch-all pauseWorkspace rule last)`);
-export const HOME_MOUNT = new Rule('notebooks', 'kubeflow/home-mount', F,
-  'kubeflow/notebooks workspaces/controller/internal/controller workspace_controller.go (mounts the home volume at volumeMounts.home, then skips an extra mount at a path already used)');
+export const ACTIVITY_PROBE = new Rule('notebooks', 'notebooks/activity-probe', F,
+  `${WEBHOOK} validateActivityProbe (a podExec script's shebang line; a jupyter probe's portId in podTemplate.ports)`,
+  'a podExec activity probe script starts with a valid shebang line of at most 255 characters');
+export const ACTIVITY_RULES = new Rule('notebooks', 'notebooks/activity-rules', F,
+  `${WEBHOOK} validateActivityRules (an activityProbe when a rule pauses workspaces; a catch-all pauseWorkspace rule last)`,
+  'at most one catch-all (empty match) pauseWorkspace rule, and it is the last pauseWorkspace rule');
+export const HOME_MOUNT = new Rule('notebooks', 'notebooks/home-mount', F,
+  'kubeflow/notebooks workspaces/controller/internal/controller workspace_controller.go (mounts the home volume at volumeMounts.home, then skips an extra mount at a path already used)',
+  'no extra volume mount of a WorkspaceKind uses the home path (trailing slashes aside)');
 
 export const WORKSPACE_KIND_ACTIVITY_RULES = [ACTIVITY_PROBE, ACTIVITY_RULES, HOME_MOUNT];
 

@@ -13,9 +13,12 @@ import { Rule } from '../rule';
 const F = 'workspace-kind';
 const SOURCE = 'kubeflow/notebooks workspaces/controller/internal/webhook workspacekind_webhook.go';
 
-export const OPTION_DEFAULT = new Rule('notebooks', 'kubeflow/option-default', F, `${SOURCE} (spawner.default names an option)`);
-export const OPTION_REDIRECT = new Rule('notebooks', 'kubeflow/option-redirect', F, `${SOURCE} (redirect.to names another option; no cycles)`);
-export const IMAGE_PORT = new Rule('notebooks', 'kubeflow/image-port', F, `${SOURCE} (imageConfig ports are declared in podTemplate.ports and unique)`);
+export const OPTION_DEFAULT = new Rule('notebooks', 'notebooks/option-default', F, `${SOURCE} (spawner.default names an option)`,
+  'spawner.default of imageConfig names one of its values');
+export const OPTION_REDIRECT = new Rule('notebooks', 'notebooks/option-redirect', F, `${SOURCE} (redirect.to names another option; no cycles)`,
+  'an imageConfig redirect targets an existing value, without a cycle');
+export const IMAGE_PORT = new Rule('notebooks', 'notebooks/image-port', F, `${SOURCE} (imageConfig ports are declared in podTemplate.ports and unique)`,
+  'an imageConfig value\'s ports are declared in podTemplate.ports, and no port number twice');
 
 export const WORKSPACE_KIND_RULES = [OPTION_DEFAULT, OPTION_REDIRECT, IMAGE_PORT];
 

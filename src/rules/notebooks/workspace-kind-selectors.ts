@@ -5,7 +5,7 @@
  * and validateActivityRules): a filter rule must do something (hide in the UI, hide from the API or
  * deny), an option selector means nothing on a rule about the kind itself, and every selector must be
  * one the API machinery accepts (`ValidateLabelSelector`, the same check pod templates' selectors
- * get: k8s/label-selector).
+ * get: kubernetes/label-selector).
  */
 import { Finding } from '../finding';
 import { child, indexed } from '../kubernetes/field-path';
@@ -14,8 +14,9 @@ import { Rule } from '../rule';
 
 const WEBHOOK = 'kubeflow/notebooks workspaces/controller/internal/webhook workspacekind_webhook.go';
 
-export const FILTER_RULES = new Rule('notebooks', 'kubeflow/filter-rules', 'workspace-kind',
-  `${WEBHOOK} validateFilterRules (at least one effect set to true; matchImageConfig and matchPodConfig only on rules scoped to IMAGE_CONFIG or POD_CONFIG)`);
+export const FILTER_RULES = new Rule('notebooks', 'notebooks/filter-rules', 'workspace-kind',
+  `${WEBHOOK} validateFilterRules (at least one effect set to true; matchImageConfig and matchPodConfig only on rules scoped to IMAGE_CONFIG or POD_CONFIG)`,
+  'each filter rule sets at least one effect (ui.hide, api.hide or api.deny true)');
 
 export const WORKSPACE_KIND_SELECTOR_RULES = [FILTER_RULES];
 

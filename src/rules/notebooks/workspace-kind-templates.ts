@@ -13,8 +13,9 @@ import { goTemplateProblem } from './go-template';
 
 const WEBHOOK = 'kubeflow/notebooks workspaces/controller/internal/webhook workspacekind_webhook.go';
 
-export const WORKSPACE_KIND_TEMPLATE = new Rule('notebooks', 'kubeflow/workspace-kind-template', 'workspace-kind',
-  `${WEBHOOK} validateExtraEnv and validateRequestHeaders (each value parses and runs as a Go text/template with httpPathPrefix; internal/helper template.go RenderGoTemplate)`);
+export const WORKSPACE_KIND_TEMPLATE = new Rule('notebooks', 'notebooks/workspace-kind-template', 'workspace-kind',
+  `${WEBHOOK} validateExtraEnv and validateRequestHeaders (each value parses and runs as a Go text/template with httpPathPrefix; internal/helper template.go RenderGoTemplate)`,
+  'each extraEnv value renders as a Go text/template with the httpPathPrefix function and no data');
 
 export const WORKSPACE_KIND_TEMPLATE_RULES = [WORKSPACE_KIND_TEMPLATE];
 

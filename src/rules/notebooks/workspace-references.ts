@@ -12,8 +12,9 @@ import { Finding } from '../finding';
 import { Rule } from '../rule';
 import { DocumentFinding } from '../training-operator/restricted-namespaces';
 
-export const WORKSPACE_OPTION = new Rule('notebooks', 'kubeflow/workspace-option', 'workspace-kind',
-  'kubeflow/notebooks workspaces/controller/internal/webhook workspace_webhook.go (imageConfig and podConfig ids exist in the kind)');
+export const WORKSPACE_OPTION = new Rule('notebooks', 'notebooks/workspace-option', 'workspace-kind',
+  'kubeflow/notebooks workspaces/controller/internal/webhook workspace_webhook.go (imageConfig and podConfig ids exist in the kind)',
+  'the WorkspaceKind a Workspace names exists');
 
 export const WORKSPACE_REFERENCE_RULES = [WORKSPACE_OPTION];
 

@@ -42,7 +42,7 @@ export function pinnedKinds(): string[] {
 
 /**
  * The findings of strict validation of one manifest against its kind's pinned schema (rule
- * `crd/schema`), in document order; undefined when no schema is pinned for its apiVersion and kind.
+ * `library/schema`), in document order; undefined when no schema is pinned for its apiVersion and kind.
  * Unknown fields are findings: the API server would prune them without a word.
  */
 export function schemaFindings(doc: any): Finding[] | undefined {

@@ -82,7 +82,7 @@ export interface Violation {
 }
 
 /** The rule id of every finding of this validator. */
-export const SCHEMA_RULE = 'crd/schema';
+export const SCHEMA_RULE = 'library/schema';
 
 /**
  * The violations of one manifest against its kind's schema, in document order. Top-level metadata

@@ -1,6 +1,6 @@
 /**
  * What the JobSet v0.12.0 webhook refuses in the JobSet that Trainer v2.3.0 builds from a TrainJob
- * and its runtime, beyond pod names (app/jobset-pod-name): the coordinator's indexes and endpoint
+ * and its runtime, beyond pod names (jobset/pod-name): the coordinator's indexes and endpoint
  * label, and the names of the claims its volume claim policies create. Each grows with the
  * TrainJob's name or its nodes, so neither document alone shows it; the TrainJob is admitted and
  * never runs.
@@ -11,10 +11,12 @@ import { jobSetShape } from './trainjob-reach';
 
 const SOURCE = 'sigs.k8s.io/jobset v0.12.0 pkg/webhooks/jobset_webhook.go';
 
-export const JOBSET_COORDINATOR = new Rule('jobset', 'app/jobset-coordinator', 'app',
-  `${SOURCE} validateCoordinator and validateCoordinatorLabelValue (the coordinator's job and pod index within the built JobSet, its endpoint a label value)`);
-export const JOBSET_CLAIM_NAME = new Rule('jobset', 'app/jobset-claim-name', 'app',
-  `${SOURCE} validateVolumeClaimPolicies (the claim name "<template>-<JobSet>" at most 63 characters)`);
+export const JOBSET_COORDINATOR = new Rule('jobset', 'jobset/coordinator-index', 'app',
+  `${SOURCE} validateCoordinator and validateCoordinatorLabelValue (the coordinator's job and pod index within the built JobSet, its endpoint a label value)`,
+  'the coordinator endpoint <jobset>-<job>-<job index>-<pod index>.<subdomain> fits a label value (63 characters)');
+export const JOBSET_CLAIM_NAME = new Rule('jobset', 'jobset/claim-name', 'app',
+  `${SOURCE} validateVolumeClaimPolicies (the claim name "<template>-<JobSet>" at most 63 characters)`,
+  'the claim name <template>-<jobset> is at most 63 characters');
 
 type Report = (field: string, value: unknown, allowed: string) => void;
 

@@ -14,16 +14,18 @@ import { Rule } from '../rule';
 import { SSH_PATH_TEXT } from './names';
 
 export const TRAINER_COUNTS = new Rule('trainer', 'trainer/counts', 'numbers',
-  'kubeflow/trainer v2.3.0 plugins (torch, mpi, plainml, jax, xgboost) copy numNodes into the node job\'s count and numProcPerNode into PET_NPROC_PER_NODE or the MPI hostfile\'s slots; no webhook checks either');
+  'kubeflow/trainer v2.3.0 plugins (torch, mpi, plainml, jax, xgboost) copy numNodes into the node job\'s count and numProcPerNode into PET_NPROC_PER_NODE or the MPI hostfile\'s slots; no webhook checks either',
+  'the processes per node of a Flux job (the job\'s, else the runtime\'s) are at least 1 (the runtime\'s own value is also bound by its CRD\'s rule, a crd-schema row)');
 export const SSH_AUTH_MOUNT_PATH = new Rule('trainer', 'trainer/ssh-auth-mount-path', 'runtimes',
-  'kubeflow/trainer v2.3.0 plugins/mpi Build (mounts the SSH keys at mlPolicy.mpi.sshAuthMountPath in the containers named node) and k8s.io/kubernetes ValidateVolumeMounts (a mount path is required)');
+  'kubeflow/trainer v2.3.0 plugins/mpi Build (mounts the SSH keys at mlPolicy.mpi.sshAuthMountPath in the containers named node) and k8s.io/kubernetes ValidateVolumeMounts (a mount path is required)',
+  'an MPI runtime\'s sshAuthMountPath is not empty');
 
 export const TRAINER_COUNT_RULES = [TRAINER_COUNTS, SSH_AUTH_MOUNT_PATH];
 
 /** A count below `min`, as the constructs word it. */
 function checkCount(value: unknown, field: string, min: number, out: Finding[]): void {
   if (value === undefined || value === null) return;
-  // A value that is no integer at all is the CRD schema's (crd/schema); only a whole number too small is this rule's.
+  // A value that is no integer at all is the CRD schema's (library/schema); only a whole number too small is this rule's.
   if (typeof value === 'number' && Number.isInteger(value) && value < min) {
     TRAINER_COUNTS.report(out, field, value, `expected a whole number of ${min} or more`);
   }

@@ -21,23 +21,30 @@ import { KUEUE_QUEUE_LABEL } from '../kueue/labels';
 import { Rule } from '../rule';
 
 export const RUNTIME_STEP = new Rule('trainer', 'trainer/runtime-step', 'runtimes',
-  'kubeflow/trainer v2.3.0 pkg/webhooks/trainingruntime_webhook.go validateReplicatedJobs (a step has one replica and its container)');
+  'kubeflow/trainer v2.3.0 pkg/webhooks/trainingruntime_webhook.go validateReplicatedJobs (a step has one replica and its container)',
+  'a replicated job labelled as the trainer, dataset-initializer or model-initializer step has 1 replica');
 export const REPLICATED_JOB_NAME = new Rule('trainer', 'trainer/replicated-job-name', 'runtimes',
-  'sigs.k8s.io/jobset v0.12.0 ValidateCreate (the Job and pod names made from replicated-job names are DNS-1035 labels)');
+  'sigs.k8s.io/jobset v0.12.0 ValidateCreate (the Job and pod names made from replicated-job names are DNS-1035 labels)',
+  'a replicated job name with capitals or "_" is stored, and the JobSet made from it is refused (the JobSet webhook checks the Job and pod names built from it as DNS-1035 labels)');
 export const PATCH_MANAGER = new Rule('trainer', 'trainer/patch-manager', 'runtime-patches',
-  'kubeflow/trainer v2.3.0 plugins/jobset Validate: validation.IsDomainPrefixedPath(runtimePatches[].manager)');
+  'kubeflow/trainer v2.3.0 plugins/jobset Validate: validation.IsDomainPrefixedPath(runtimePatches[].manager)',
+  'each runtime patch\'s manager is a domain-prefixed path');
 export const PATCH_ENV = new Rule('trainer', 'trainer/patch-env', 'runtime-patches',
-  'kubeflow/trainer v2.3.0 plugins/jobset Validate (no env patch on the node, dataset-initializer or model-initializer containers)');
+  'kubeflow/trainer v2.3.0 plugins/jobset Validate (no env patch on the node, dataset-initializer or model-initializer containers)',
+  'a runtime patch sets no env on the node, dataset-initializer or model-initializer containers');
 
 export const KUEUE_PATCH_METADATA = new Rule('trainer', 'trainer/kueue-patch-metadata', 'runtime-patches',
   'kubeflow/trainer v2.3.0 plugins/jobset Build under Kueue v0.15.2 admission: a JobSet made from a patch with pod-template metadata is not resumed '
-  + '(spec.replicatedJobs[0].template.spec.template.metadata: Invalid value: "null"), so the admitted job never runs');
+  + '(spec.replicatedJobs[0].template.spec.template.metadata: Invalid value: "null"), so the admitted job never runs',
+  'a TrainJob queued by Kueue carries no pod-template metadata in its runtime patches, which makes the JobSet\'s resume fail');
 
 export const RUNTIME_POLICY = new Rule('trainer', 'trainer/runtime-policy', 'runtimes',
-  'kubeflow/trainer v2.3.0 plugins/torch validateEnvInjectionTargets and plugins/flux Validate (the runtime\'s envInjection targets exist; no init container of its own named flux-installer)');
+  'kubeflow/trainer v2.3.0 plugins/torch validateEnvInjectionTargets and plugins/flux Validate (the runtime\'s envInjection targets exist; no init container of its own named flux-installer)',
+  'each envInjection target of a torch runtime names a container or init container of a replicated job of the runtime');
 
 export const RUNTIME_REF_KIND = new Rule('trainer', 'trainer/runtime-ref-kind', 'runtimes',
-  'kubeflow/trainer v2.3.0 pkg/webhooks/trainjob_webhook.go ValidateCreate (the runtime registry knows TrainingRuntime and ClusterTrainingRuntime of trainer.kubeflow.org: "unsupported runtime" otherwise)');
+  'kubeflow/trainer v2.3.0 pkg/webhooks/trainjob_webhook.go ValidateCreate (the runtime registry knows TrainingRuntime and ClusterTrainingRuntime of trainer.kubeflow.org: "unsupported runtime" otherwise)',
+  'runtimeRef names a runtime kind the Trainer has (TrainingRuntime or ClusterTrainingRuntime of trainer.kubeflow.org)');
 export const TRAINER_RULES = [
   RUNTIME_REF_KIND, RUNTIME_STEP, REPLICATED_JOB_NAME, PATCH_MANAGER, PATCH_ENV, KUEUE_PATCH_METADATA, RUNTIME_POLICY, ...TRAINER_COUNT_RULES,
   ...TRAINER_V2_4_RULES,

@@ -5,7 +5,7 @@
  * runtime that admits TrainJobs which never start: the TrainJob is accepted, its JobSet is not.
  *
  * Only the checks that the template alone decides are here. The ones that need the TrainJob (names
- * built from its name) are app/jobset-pod-name's; the ones that need the cluster (feature gates, an
+ * built from its name) are jobset/pod-name's; the ones that need the cluster (feature gates, an
  * existing PersistentVolumeClaim) are in inventory/jobset.yaml with their reasons.
  */
 import { Finding } from '../finding';
@@ -17,23 +17,32 @@ import { Rule } from '../rule';
 const SOURCE = 'sigs.k8s.io/jobset v0.12.0 pkg/webhooks/jobset_webhook.go';
 
 export const DEPENDS_ON = new Rule('jobset', 'jobset/depends-on', 'runtimes',
-  `${SOURCE} ValidateCreate (the first replicated job depends on none; dependsOn names a replicated job listed before)`);
+  `${SOURCE} ValidateCreate (the first replicated job depends on none; dependsOn names a replicated job listed before)`,
+  'the first replicated job has no dependsOn');
 export const SUBDOMAIN = new Rule('jobset', 'jobset/subdomain', 'runtimes',
-  `${SOURCE} ValidateCreate (network.subdomain: IsDNS1123Subdomain and IsDNS1035Label, it names a Service)`);
+  `${SOURCE} ValidateCreate (network.subdomain: IsDNS1123Subdomain and IsDNS1035Label, it names a Service)`,
+  'network.subdomain, when set, is a DNS-1123 subdomain and a DNS-1035 label (it names a Service)');
 export const GROUP_NAME = new Rule('jobset', 'jobset/group-name', 'runtimes',
-  `${SOURCE} ValidateCreate (replicatedJobs[].groupName: IsDNS1035Label)`);
+  `${SOURCE} ValidateCreate (replicatedJobs[].groupName: IsDNS1035Label)`,
+  'each replicated job\'s groupName is a DNS-1035 label');
 export const TARGET_JOBS = new Rule('jobset', 'jobset/target-replicated-jobs', 'runtimes',
-  `${SOURCE} ValidateCreate and validateFailurePolicy (successPolicy and failure policy rules target replicated jobs of the JobSet)`);
+  `${SOURCE} ValidateCreate and validateFailurePolicy (successPolicy and failure policy rules target replicated jobs of the JobSet)`,
+  'successPolicy.targetReplicatedJobs names replicated jobs of the JobSet');
 export const FAILURE_RULE = new Rule('jobset', 'jobset/failure-policy-rule', 'runtimes',
-  `${SOURCE} validateFailurePolicy (rule names of 1 to 128 characters matching ruleNameFmt, unique; onJobFailureReasons known)`);
+  `${SOURCE} validateFailurePolicy (rule names of 1 to 128 characters matching ruleNameFmt, unique; onJobFailureReasons known)`,
+  'each failure policy rule\'s name (defaulted to failurePolicyRule<index>) has 1 to 128 characters of the allowed set');
 export const COORDINATOR = new Rule('jobset', 'jobset/coordinator', 'runtimes',
-  `${SOURCE} validateCoordinator (coordinator.replicatedJob is a replicated job of the JobSet, in Indexed completion mode)`);
+  `${SOURCE} validateCoordinator (coordinator.replicatedJob is a replicated job of the JobSet, in Indexed completion mode)`,
+  'coordinator.replicatedJob names a replicated job of the JobSet');
 export const VOLUME_CLAIM_TEMPLATE = new Rule('jobset', 'jobset/volume-claim-template', 'runtimes',
-  `${SOURCE} validateVolumeClaimPolicies and validateReplicatedJobsVolumeClaims (template names unique DNS-1123 subdomains, mounted by a container, not a pod volume's name)`);
+  `${SOURCE} validateVolumeClaimPolicies and validateReplicatedJobsVolumeClaims (template names unique DNS-1123 subdomains, mounted by a container, not a pod volume's name)`,
+  'each claim template\'s name is a DNS-1123 subdomain, unique across the policies');
 export const MANAGED_BY = new Rule('jobset', 'jobset/managed-by', 'runtimes',
-  `${SOURCE} ValidateCreate (managedBy: IsDomainPrefixedPath, at most 63 characters)`);
+  `${SOURCE} ValidateCreate (managedBy: IsDomainPrefixedPath, at most 63 characters)`,
+  'managedBy, when set, is a domain-prefixed path of at most 63 characters');
 export const REPLICAS_TIMES_PARALLELISM = new Rule('jobset', 'jobset/replicas-parallelism', 'runtimes',
-  `${SOURCE} ValidateCreate (replicas x parallelism of a replicated job at most MaxInt32)`);
+  `${SOURCE} ValidateCreate (replicas x parallelism of a replicated job at most MaxInt32)`,
+  'replicas times parallelism of each replicated job is at most MaxInt32');
 
 export const JOBSET_TEMPLATE_RULES = [
   DEPENDS_ON, SUBDOMAIN, GROUP_NAME, TARGET_JOBS, FAILURE_RULE, COORDINATOR, VOLUME_CLAIM_TEMPLATE, REPLICAS_TIMES_PARALLELISM, MANAGED_BY,

@@ -9,11 +9,13 @@ import { envReferences } from '../kubernetes/containers';
 import { Rule } from '../rule';
 import { ANCESTOR_LABEL, INITIALIZER_VOLUME, LAUNCHER_JOB, NODE_JOB, RESERVED_ENV } from './names';
 
-export const TRAINJOB_REACH = new Rule('trainer', 'app/trainjob-reach', 'app',
+export const TRAINJOB_REACH = new Rule('trainer', 'trainer/trainjob-reach', 'app',
   'kubeflow/trainer v2.3.0 runtime/core/trainingruntime.go newRuntimeInfo and mergeRuntimePatches, plugins/jobset builder.go Trainer, '
-  + 'plugins torch, mpi, jax, xgboost, flux, coscheduling and volcano EnforceMLPolicy (what a TrainJob asks that never reaches the pods that train)');
-export const JOBSET_POD_NAME = new Rule('jobset', 'app/jobset-pod-name', 'app',
-  'sigs.k8s.io/jobset v0.12.0 pkg/webhooks/jobset_webhook.go ValidateCreate (the longest pod name of each replicated job, of the JobSet Trainer names after the TrainJob, at most 63 characters)');
+  + 'plugins torch, mpi, jax, xgboost, flux, coscheduling and volcano EnforceMLPolicy (what a TrainJob asks that never reaches the pods that train)',
+  'what a TrainJob asks that its runtime\'s plugins ignore or overwrite (numProcPerNode on a runtime that never reads it, a patch mount the runtime\'s replaces, GPUs counted from a resource the plugins do not see as one ...)');
+export const JOBSET_POD_NAME = new Rule('jobset', 'jobset/pod-name', 'app',
+  'sigs.k8s.io/jobset v0.12.0 pkg/webhooks/jobset_webhook.go ValidateCreate (the longest pod name of each replicated job, of the JobSet Trainer names after the TrainJob, at most 63 characters)',
+  'the longest Job name, <jobset>-<replicated job>-<replicas-1>, is a DNS-1035 label of at most 63 characters');
 
 type Report = (field: string, value: unknown, allowed: string) => void;
 

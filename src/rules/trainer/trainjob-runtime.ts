@@ -20,8 +20,9 @@ import { JOBSET_POD_NAME, TRAINJOB_REACH, jobSetShape, reachFindings } from './t
 import { MPI_LAUNCHER_IMAGE, MPI_NODE_IMAGE, PRTE_ENV, trainJobLauncherImage, trainJobPrteEnv } from './v2-4';
 import { nearest } from '../../util/nearest';
 
-export const TRAINJOB_RUNTIME = new Rule('trainer', 'app/trainjob-runtime', 'app',
-  'kubeflow/trainer v2.3.0 plugins/jobset, torch, mpi, xgboost, volcano Validate (a TrainJob against its runtime); the controller finds a TrainingRuntime only in the job\'s namespace');
+export const TRAINJOB_RUNTIME = new Rule('trainer', 'trainer/trainjob-runtime', 'app',
+  'kubeflow/trainer v2.3.0 plugins/jobset, torch, mpi, xgboost, volcano Validate (a TrainJob against its runtime); the controller finds a TrainingRuntime only in the job\'s namespace',
+  'the runtime a TrainJob names exists (a TrainingRuntime in the job\'s namespace)');
 
 const POLICIES = ['torch', 'mpi', 'jax', 'xgboost', 'flux'];
 

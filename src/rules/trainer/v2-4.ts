@@ -15,11 +15,13 @@ const V2_4 = 'v2.4.0';
 
 export const REPLICATED_JOB_NAME_LENGTH = new Rule('trainer', 'trainer/replicated-job-name-length', 'runtimes',
   'kubeflow/trainer v2.4.0 runtime validation (#4394: replicated-job names of at most 20 characters, so JobSet pod and service names fit)',
-  { upstream: 'trainer', from: V2_4 });
+  'a runtime\'s replicated-job names are at most 20 characters',
+  { versions: { upstream: 'trainer', from: V2_4 } });
 
 export const PRTE_ENV = new Rule('trainer', 'trainer/prte-env', 'env',
   'kubeflow/trainer v2.4.0 plugins/mpi (#4029: the PRTE_MCA_* variables of Open MPI 5 are the plugin\'s own on MPI jobs)',
-  { upstream: 'trainer', from: V2_4 });
+  'no PRTE_MCA_* variable on an MPI runtime\'s containers or in an MPI TrainJob\'s env',
+  { versions: { upstream: 'trainer', from: V2_4 } });
 
 /*
  * The TrainJob's image on an MPI runtime: Trainer v2.3.0 sets it only on the replicated job with
@@ -30,13 +32,15 @@ export const PRTE_ENV = new Rule('trainer', 'trainer/prte-env', 'env',
  * a runtime that labels the nodes has a launcher that differs (MPI_LAUNCHER_IMAGE, while the
  * window holds versions on both sides).
  */
-export const MPI_LAUNCHER_IMAGE = new Rule('trainer', 'app/mpi-launcher-image', 'app',
+export const MPI_LAUNCHER_IMAGE = new Rule('trainer', 'trainer/mpi-launcher-image', 'app',
   'kubeflow/trainer v2.4.0 plugins/mpi (#4301: the TrainJob\'s image is set on the MPI launcher as well as the nodes); v2.3.0 builder.go Trainer() sets it on the trainer step\'s job only',
-  { upstream: 'trainer', across: V2_4 });
+  'an MPI TrainJob\'s image equals its runtime\'s launcher image when the launcher is not the trainer step',
+  { versions: { upstream: 'trainer', across: V2_4 } });
 
-export const MPI_NODE_IMAGE = new Rule('trainer', 'app/mpi-node-image', 'app',
+export const MPI_NODE_IMAGE = new Rule('trainer', 'trainer/mpi-node-image', 'app',
   'kubeflow/trainer v2.3.0 builder.go Trainer(): the TrainJob\'s image goes to the job with the trainer step label only, so the MPI nodes keep the runtime\'s (v2.4.0 sets it on the nodes too, #4301)',
-  { upstream: 'trainer', before: V2_4 });
+  'no TrainJob image on an MPI runtime whose nodes are not the trainer step',
+  { versions: { upstream: 'trainer', before: V2_4 } });
 
 export const TRAINER_V2_4_RULES = [REPLICATED_JOB_NAME_LENGTH, PRTE_ENV];
 

@@ -13,10 +13,12 @@ import { TrainingKindFacts, replicaSpecs } from './training-kinds';
 
 const F = 'containers';
 
-export const FRAMEWORK_CONTAINER = new Rule('training-operator', 'kubeflow/framework-container', F,
-  'training-operator pkg/webhooks/*/validate<Kind>ReplicaSpecs: at least one container named DefaultContainerName');
-export const MPI_MAIN_CONTAINER = new Rule('training-operator', 'kubeflow/mpi-main-container', F,
-  'training-operator pkg/controller.v1/mpi newConfigMap: kubexec.sh execs into spec.mainContainer of every worker');
+export const FRAMEWORK_CONTAINER = new Rule('training-operator', 'training-operator/framework-container', F,
+  'training-operator pkg/webhooks/*/validate<Kind>ReplicaSpecs: at least one container named DefaultContainerName',
+  'every replica has a container with the framework\'s name (pytorch, tensorflow, xgboost, paddle, jax)');
+export const MPI_MAIN_CONTAINER = new Rule('training-operator', 'training-operator/mpi-main-container', F,
+  'training-operator pkg/controller.v1/mpi newConfigMap: kubexec.sh execs into spec.mainContainer of every worker',
+  'spec.mainContainer names a container of every worker (kubexec execs into it)');
 
 export const CONTAINER_RULES = [FRAMEWORK_CONTAINER, MPI_MAIN_CONTAINER];
 

@@ -11,10 +11,12 @@ import { TrainingKindFacts, replicaSpecs, replicasOf } from './training-kinds';
 
 const F = 'elastic';
 
-export const ELASTIC_BOUNDS = new Rule('training-operator', 'kubeflow/elastic-bounds', F,
-  'training-operator pkg/controller.v1/pytorch elastic.go (PET_NNODES=minReplicas:maxReplicas) and torchrun --nnodes');
-export const ELASTIC_NPROC = new Rule('training-operator', 'kubeflow/elastic-nproc', F,
-  'training-operator pkg/webhooks/pytorch: elasticPolicy.nProcPerNode is deprecated and forbidden together with spec.nprocPerNode');
+export const ELASTIC_BOUNDS = new Rule('training-operator', 'training-operator/elastic-bounds', F,
+  'training-operator pkg/controller.v1/pytorch elastic.go (PET_NNODES=minReplicas:maxReplicas) and torchrun --nnodes',
+  'elasticPolicy.minReplicas is at most maxReplicas, and the Worker count lies between them');
+export const ELASTIC_NPROC = new Rule('training-operator', 'training-operator/elastic-nproc', F,
+  'training-operator pkg/webhooks/pytorch: elasticPolicy.nProcPerNode is deprecated and forbidden together with spec.nprocPerNode',
+  'elasticPolicy.nProcPerNode (deprecated) is not set together with spec.nprocPerNode');
 
 export const ELASTIC_RULES = [ELASTIC_BOUNDS, ELASTIC_NPROC];
 

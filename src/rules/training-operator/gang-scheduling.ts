@@ -9,8 +9,9 @@ import { Finding } from '../finding';
 import { Rule } from '../rule';
 import { TrainingKindFacts, replicaSpecs, replicasOf } from './training-kinds';
 
-export const GANG_MIN_AVAILABLE = new Rule('training-operator', 'kubeflow/gang-min-available', 'scheduling',
-  'training-operator pkg/controller.v1/common job.go ReconcileJobs (PodGroup minMember = schedulingPolicy.minAvailable, else the job\'s pods); nothing checks it against the pods');
+export const GANG_MIN_AVAILABLE = new Rule('training-operator', 'training-operator/gang-min-available', 'scheduling',
+  'training-operator pkg/controller.v1/common job.go ReconcileJobs (PodGroup minMember = schedulingPolicy.minAvailable, else the job\'s pods); nothing checks it against the pods',
+  'runPolicy.schedulingPolicy.minAvailable is at most the pods the replica specs ask for');
 
 export const GANG_RULES = [GANG_MIN_AVAILABLE];
 

@@ -11,10 +11,12 @@ import { TrainingKindFacts, replicaSpecs } from './training-kinds';
 
 const F = 'env';
 
-export const INJECTED_ENV = new Rule('training-operator', 'kubeflow/injected-env', F,
-  'training-operator pkg/controller.v1/<kind>/envvar.go (setPodEnv), tensorflow TF_CONFIG, mpi newLauncher');
-export const MPI_GPU_ENV = new Rule('training-operator', 'kubeflow/mpi-launcher-gpu-env', F,
-  'training-operator pkg/controller.v1/mpi newLauncher: NVIDIA_VISIBLE_DEVICES and NVIDIA_DRIVER_CAPABILITIES are "" unless isGPULauncher');
+export const INJECTED_ENV = new Rule('training-operator', 'training-operator/injected-env', F,
+  'training-operator pkg/controller.v1/<kind>/envvar.go (setPodEnv), tensorflow TF_CONFIG, mpi newLauncher',
+  'the variables the operator injects (MASTER_ADDR, RANK, WORLD_SIZE, TF_CONFIG, PET_* ...) are not set by the user');
+export const MPI_GPU_ENV = new Rule('training-operator', 'training-operator/mpi-launcher-gpu-env', F,
+  'training-operator pkg/controller.v1/mpi newLauncher: NVIDIA_VISIBLE_DEVICES and NVIDIA_DRIVER_CAPABILITIES are "" unless isGPULauncher',
+  'NVIDIA_VISIBLE_DEVICES and NVIDIA_DRIVER_CAPABILITIES are overwritten with "" in a launcher without GPUs');
 
 export const ENV_RULES = [INJECTED_ENV, MPI_GPU_ENV];
 

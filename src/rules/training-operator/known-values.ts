@@ -16,16 +16,21 @@ import { TrainingKindFacts, replicaSpecs } from './training-kinds';
 
 const F = 'values';
 
-export const CLEAN_POD_POLICY_VALUE = new Rule('training-operator', 'kubeflow/clean-pod-policy', F,
-  'training-operator pkg/controller.v1/common/job.go DeletePodsAndServices: None keeps the pods, Running deletes the running ones, any other value deletes every pod');
-export const REPLICA_RESTART_POLICY_VALUE = new Rule('training-operator', 'kubeflow/replica-restart-policy', F,
-  'training-operator pkg/core/pod.go SetRestartPolicy copies the replica restart policy onto the pod template (ExitCode as Never), and pkg/core/job.go PastBackoffLimit counts OnFailure, Always and ExitCode only');
-export const MANAGED_BY_VALUE = new Rule('training-operator', 'kubeflow/managed-by', F,
-  'training-operator pkg/common/util/webhooks.go ValidateRunPolicy: runPolicy.managedBy is one of supportedJobControllers');
-export const RDZV_BACKEND_VALUE = new Rule('training-operator', 'kubeflow/rdzv-backend', F,
-  'training-operator pkg/apis/kubeflow.org/v1/pytorch_types.go RDZVBackend constants, passed to torchrun as PET_RDZV_BACKEND by pkg/controller.v1/pytorch/elastic.go');
-export const TF_SUCCESS_POLICY_VALUE = new Rule('training-operator', 'kubeflow/tf-success-policy', F,
-  'training-operator pkg/controller.v1/tensorflow/tfjob_controller.go UpdateJobStatus: AllWorkers waits for every worker; any other value ends the job when worker 0 succeeds');
+export const CLEAN_POD_POLICY_VALUE = new Rule('training-operator', 'training-operator/clean-pod-policy', F,
+  'training-operator pkg/controller.v1/common/job.go DeletePodsAndServices: None keeps the pods, Running deletes the running ones, any other value deletes every pod',
+  'runPolicy.cleanPodPolicy is None, Running or All (any other value deletes every pod)');
+export const REPLICA_RESTART_POLICY_VALUE = new Rule('training-operator', 'training-operator/replica-restart-policy', F,
+  'training-operator pkg/core/pod.go SetRestartPolicy copies the replica restart policy onto the pod template (ExitCode as Never), and pkg/core/job.go PastBackoffLimit counts OnFailure, Always and ExitCode only',
+  'a replica\'s restartPolicy is Always, OnFailure, Never or ExitCode (the value is copied onto the pods)');
+export const MANAGED_BY_VALUE = new Rule('training-operator', 'training-operator/managed-by', F,
+  'training-operator pkg/common/util/webhooks.go ValidateRunPolicy: runPolicy.managedBy is one of supportedJobControllers',
+  'runPolicy.managedBy, when set, is the training operator or Kueue\'s MultiKueue');
+export const RDZV_BACKEND_VALUE = new Rule('training-operator', 'training-operator/rdzv-backend', F,
+  'training-operator pkg/apis/kubeflow.org/v1/pytorch_types.go RDZVBackend constants, passed to torchrun as PET_RDZV_BACKEND by pkg/controller.v1/pytorch/elastic.go',
+  'elasticPolicy.rdzvBackend is c10d, etcd or etcd-v2');
+export const TF_SUCCESS_POLICY_VALUE = new Rule('training-operator', 'training-operator/tf-success-policy', F,
+  'training-operator pkg/controller.v1/tensorflow/tfjob_controller.go UpdateJobStatus: AllWorkers waits for every worker; any other value ends the job when worker 0 succeeds',
+  'successPolicy is empty or AllWorkers (any other value ends the job when worker 0 succeeds)');
 
 export const KNOWN_VALUE_RULES = [
   CLEAN_POD_POLICY_VALUE, REPLICA_RESTART_POLICY_VALUE, MANAGED_BY_VALUE, RDZV_BACKEND_VALUE, TF_SUCCESS_POLICY_VALUE,

@@ -10,13 +10,15 @@ import { Rule } from '../rule';
 import { isGpuLauncher } from './injected-env';
 import { TrainingKindFacts, replicaSpecs, replicasOf } from './training-kinds';
 
-export const MPI_PROCESSES = new Rule('training-operator', 'kubeflow/mpi-np', 'mpi',
-  'training-operator pkg/controller.v1/mpi newConfigMap (hostfile: <job>-worker-<i> slots=<slotsPerWorker>) and Open MPI mpirun -np');
+export const MPI_PROCESSES = new Rule('training-operator', 'training-operator/mpi-np', 'mpi',
+  'training-operator pkg/controller.v1/mpi newConfigMap (hostfile: <job>-worker-<i> slots=<slotsPerWorker>) and Open MPI mpirun -np',
+  'the launcher\'s mpirun -np asks for no more processes than workers x slotsPerWorker');
 
 // No webhook or CRD minimum checks slotsPerWorker; the controller writes it into every hostfile
 // line, and a host of 0 slots runs no process, so mpirun has nowhere to start the job.
-export const MPI_SLOTS = new Rule('training-operator', 'kubeflow/mpi-slots', 'mpi',
-  'training-operator pkg/controller.v1/mpi newConfigMap (slots=<slotsPerWorker> on every hostfile line; nothing checks it) and Open MPI mpirun');
+export const MPI_SLOTS = new Rule('training-operator', 'training-operator/mpi-slots', 'mpi',
+  'training-operator pkg/controller.v1/mpi newConfigMap (slots=<slotsPerWorker> on every hostfile line; nothing checks it) and Open MPI mpirun',
+  'an MPIJob\'s slotsPerWorker is at least 1');
 
 export const MPI_RULES = [MPI_PROCESSES, MPI_SLOTS];
 

@@ -9,8 +9,9 @@ import { Finding } from '../finding';
 import { Rule } from '../rule';
 import { TrainingKindFacts } from './training-kinds';
 
-export const NPROC_PER_NODE = new Rule('training-operator', 'kubeflow/nproc-per-node', 'numbers',
-  'training-operator pkg/controller.v1/pytorch envvar.go (PET_NPROC_PER_NODE from spec.nprocPerNode, and WORLD_SIZE from its number); torchrun --nproc-per-node');
+export const NPROC_PER_NODE = new Rule('training-operator', 'training-operator/nproc-per-node', 'numbers',
+  'training-operator pkg/controller.v1/pytorch envvar.go (PET_NPROC_PER_NODE from spec.nprocPerNode, and WORLD_SIZE from its number); torchrun --nproc-per-node',
+  'a PyTorchJob\'s nprocPerNode, when it is a whole number, is at least 1 (words such as auto, cpu and gpu are torchrun\'s)');
 
 export const NPROC_RULES = [NPROC_PER_NODE];
 

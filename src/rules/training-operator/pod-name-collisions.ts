@@ -13,8 +13,9 @@ import { AppDocument, AppFinding, labelOf, namespaceOf, showNamespace } from '..
 import { Rule } from '../rule';
 import { trainingKindOf } from './training-kinds';
 
-export const POD_NAME_COLLISION = new Rule('training-operator', 'app/pod-name-collision', 'app',
-  'training-operator pkg/common/util GenGeneralName: pods and services <job>-<replica type lower-cased>-<index>');
+export const POD_NAME_COLLISION = new Rule('training-operator', 'training-operator/pod-name-collision', 'app',
+  'training-operator pkg/common/util GenGeneralName: pods and services <job>-<replica type lower-cased>-<index>',
+  'two jobs of one namespace do not produce the same pod or Service name');
 
 interface Replicas {
   readonly doc: AppDocument;
@@ -40,7 +41,7 @@ export function podNameCollisions(docs: readonly AppDocument[], out: AppFinding[
       if (!Number.isInteger(count) || count <= 0) continue;
       const prefix = `${name}-${type.toLowerCase()}`;
       const entries = prefixes.get(prefix) ?? [];
-      // The same kind and name is one object twice: app/duplicate-object reports it.
+      // The same kind and name is one object twice: kubernetes/duplicate-object reports it.
       const other = entries.find(e => e.doc !== d && !(e.doc.doc.kind === doc.kind && e.doc.doc.metadata.name === name));
       if (other !== undefined && !reported) {
         reported = true;

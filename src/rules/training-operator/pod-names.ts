@@ -8,8 +8,9 @@ import { Finding } from '../finding';
 import { Rule } from '../rule';
 import { TrainingKindFacts, replicaSpecs, replicasOf } from './training-kinds';
 
-export const POD_NAME_LENGTH = new Rule('training-operator', 'kubeflow/pod-name-length', 'names',
-  'training-operator pkg/common/util GenGeneralName and Service names (ValidateServiceName: DNS-1035 label, at most 63 characters)');
+export const POD_NAME_LENGTH = new Rule('training-operator', 'training-operator/pod-name-length', 'names',
+  'training-operator pkg/common/util GenGeneralName and Service names (ValidateServiceName: DNS-1035 label, at most 63 characters)',
+  'each pod and headless Service is named <job>-<type>-<index>, which must fit a DNS-1035 label of 63 characters');
 
 export const POD_NAME_RULES = [POD_NAME_LENGTH];
 

@@ -9,8 +9,9 @@ import { child } from '../kubernetes/field-path';
 import { Rule } from '../rule';
 import { TrainingKindFacts, replicaSpecs } from './training-kinds';
 
-export const POD_RESTART_POLICY = new Rule('training-operator', 'kubeflow/pod-restart-policy', 'replicas',
-  'training-operator pkg/core/pod.go SetRestartPolicy: the replica restartPolicy (Never for ExitCode) is written over the pod template\'s');
+export const POD_RESTART_POLICY = new Rule('training-operator', 'training-operator/pod-restart-policy', 'replicas',
+  'training-operator pkg/core/pod.go SetRestartPolicy: the replica restartPolicy (Never for ExitCode) is written over the pod template\'s',
+  'the pod template\'s own restartPolicy is replaced by the replica\'s (Never for ExitCode), so a different one written on the pod never applies');
 
 export const POD_RESTART_POLICY_RULES = [POD_RESTART_POLICY];
 
@@ -29,7 +30,7 @@ export function checkPodRestartPolicy(doc: any, facts: TrainingKindFacts, out: F
   for (const [type, replica] of replicaSpecs(doc, facts)) {
     const policy = replica.restartPolicy;
     const pod = replica.template?.spec?.restartPolicy;
-    // An unwritten replica policy is the kind's default; an unknown one is kubeflow/replica-restart-policy's.
+    // An unwritten replica policy is the kind's default; an unknown one is training-operator/replica-restart-policy's.
     // An empty pod policy is Go's unset one: the operator writes its own over it, as over none.
     if (typeof policy !== 'string' || !(policy in WRITTEN) || pod === undefined || pod === null || pod === '' || pod === WRITTEN[policy]) continue;
     const at = child(child(child(child(child('spec', facts.replicaKey), type), 'template'), 'spec'), 'restartPolicy');

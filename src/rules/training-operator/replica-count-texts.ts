@@ -1,5 +1,5 @@
 /**
- * The texts of the replica counts that kubeflow/replica-count (replicas.ts) and the constructs
+ * The texts of the replica counts that training-operator/replica-count (replicas.ts) and the constructs
  * (DistributedPyTorch, ParameterServerTF, DistributedPaddle) share, so that a job written by hand
  * and one built with the library read alike. Each follows `expected `. A module of its own, with
  * no imports, so that the constructs can use the texts without loading the rules.

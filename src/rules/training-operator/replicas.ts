@@ -11,14 +11,17 @@ import { TrainingKindFacts, replicaSpecs, replicasOf } from './training-kinds';
 
 const F = 'replicas';
 
-export const REPLICA_TYPE = new Rule('training-operator', 'kubeflow/replica-type', F,
-  'training-operator pkg/webhooks/*/validate<Kind>ReplicaSpecs (replica type keys) and pkg/controller.v1/mpi validateMPIJob');
-export const REPLICA_COUNT = new Rule('training-operator', 'kubeflow/replica-count', F,
+export const REPLICA_TYPE = new Rule('training-operator', 'training-operator/replica-type', F,
+  'training-operator pkg/webhooks/*/validate<Kind>ReplicaSpecs (replica type keys) and pkg/controller.v1/mpi validateMPIJob',
+  'every replica type is one the framework knows (PyTorch Master/Worker, XGBoost and Paddle Master/Worker, JAX Worker)');
+export const REPLICA_COUNT = new Rule('training-operator', 'training-operator/replica-count', F,
   'training-operator pkg/webhooks: PyTorch and XGBoost Master replicas 1, PyTorch Worker replicas at least 1 and required with elasticPolicy, TF Chief/Master at most 1; '
-  + 'pkg/controller.v1/mpi: Launcher replicas 1; pkg/controller.v1/tensorflow and paddlepaddle UpdateJobStatus: the replicas that decide success; JAX: Worker 0 is the coordinator; any replica type: no negative count (the CRDs set no minimum)');
+  + 'pkg/controller.v1/mpi: Launcher replicas 1; pkg/controller.v1/tensorflow and paddlepaddle UpdateJobStatus: the replicas that decide success; JAX: Worker 0 is the coordinator; any replica type: no negative count (the CRDs set no minimum)',
+  'a PyTorchJob Master has replicas written and equal to 1');
 
-export const STATIC_MASTER = new Rule('training-operator', 'kubeflow/pytorch-master', F,
-  'training-operator pkg/controller.v1/pytorch envvar.go: RANK and WORLD_SIZE are set only when a Master exists; elastic jobs run Workers only');
+export const STATIC_MASTER = new Rule('training-operator', 'training-operator/pytorch-master', F,
+  'training-operator pkg/controller.v1/pytorch envvar.go: RANK and WORLD_SIZE are set only when a Master exists; elastic jobs run Workers only',
+  'RANK and WORLD_SIZE are set only when the job has a Master (a static job without one gets no rendezvous)');
 
 export const REPLICA_RULES = [REPLICA_TYPE, REPLICA_COUNT, STATIC_MASTER];
 

@@ -13,8 +13,9 @@ import { child } from '../kubernetes/field-path';
 import { Rule } from '../rule';
 import { trainingKindOf, replicaSpecs } from './training-kinds';
 
-export const RESTRICTED_OPERATOR_PIECES = new Rule('training-operator', 'kubeflow/restricted-operator-init', 'pod-security',
-  'training-operator pkg/controller.v1/mpi newLauncher (kubectl-delivery init container) and pkg/controller.v1/pytorch initcontainer.go (init-pytorch)');
+export const RESTRICTED_OPERATOR_PIECES = new Rule('training-operator', 'training-operator/restricted-operator-init', 'pod-security',
+  'training-operator pkg/controller.v1/mpi newLauncher (kubectl-delivery init container) and pkg/controller.v1/pytorch initcontainer.go (init-pytorch)',
+  'the init containers the operator adds do not meet Pod Security "restricted", so such jobs fail in a namespace enforcing it');
 
 export const RESTRICTED_NAMESPACE_RULES = [RESTRICTED_OPERATOR_PIECES];
 

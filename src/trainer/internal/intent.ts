@@ -9,7 +9,7 @@
  * the record lives as long as the document and costs nothing when no one reads it.
  */
 import { ApiObject } from 'cdk8s';
-import { addRenderStep } from '../../rules/render-hook';
+import { addRenderStep } from '../../synth/render-hook';
 
 /** An environment variable as the Kubernetes API writes it. */
 export interface IntentEnvVar {

@@ -1,6 +1,6 @@
 import { IConstruct } from 'constructs';
 import { ReplicaCountRule } from '../../common/internal/pod-render';
-import { checkCount, fail } from '../../rules/report';
+import { checkCount, fail } from '../../synth/report';
 import type { ElasticBounds } from '../elastic';
 
 /** Throws for bounds that can never work: counts below 1, or a minimum above the maximum. */

@@ -12,7 +12,7 @@
  * the same finding reaches YAML rendered by other tools through `lint`.
  */
 import { IConstruct } from 'constructs';
-import { Finding } from './finding';
+import { Finding } from '../rules/finding';
 import { userError } from '../util/user-error';
 
 /** The context key: a list of raw values (strings) accepted where the pinned operator knows a fixed set. */

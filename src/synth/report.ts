@@ -1,5 +1,5 @@
 import { IConstruct } from 'constructs';
-import { Finding, describe, finding } from './finding';
+import { Finding, describe, finding } from '../rules/finding';
 import { userError } from '../util/user-error';
 
 /*

@@ -1,14 +1,14 @@
 import { ApiObject, App, Chart } from 'cdk8s';
 import { IConstruct } from 'constructs';
-import type { AppDocument } from './across-documents';
 import { allowedFields } from './allowed-fields';
 import { aroundEachChartRender, aroundEachSynth } from './cdk8s-adapter';
-import { Finding, describe, finding } from './finding';
 import { dropRenderings, hasJsonPatches, keepRenderings, rendersOncePerSynth, keepingRenderings } from './render-hook';
-import { RuleSource } from './rule';
 import { sourcesOff } from './rule-switches';
-import { FULL_WINDOW, VersionWindow, ruleApplies } from './target';
 import { acceptedUnknownValues, withUnknownValuesAccepted } from './unknown-values';
+import type { AppDocument } from '../rules/across-documents';
+import { Finding, describe, finding } from '../rules/finding';
+import { RuleSource } from '../rules/rule';
+import { FULL_WINDOW, VersionWindow, ruleApplies } from '../rules/target';
 import { lazy } from '../util/lazy';
 
 export { KUBERNETES_RULES_CONTEXT } from './rule-switches';
@@ -16,13 +16,11 @@ export { KUBERNETES_RULES_CONTEXT } from './rule-switches';
 /** The rule layers and the strict schemas, loaded by the first pass rather than with the library. */
 /* eslint-disable @typescript-eslint/no-require-imports */
 const rules = lazy(() => ({
-  kubernetesFindings: (require('./kubernetes') as typeof import('./kubernetes')).kubernetesFindings,
-  appFindings: (require('./across-documents') as typeof import('./across-documents')).appFindings,
-  schema: require('./schema') as typeof import('./schema'),
-  kubeflowFindings: (require('./operators') as typeof import('./operators')).kubeflowFindings,
-  ruleSource: (require('./catalogue') as typeof import('./catalogue')).ruleSource,
-  ruleVersions: (require('./catalogue') as typeof import('./catalogue')).ruleVersions,
-  knownValues: (require('./training-operator/known-values') as typeof import('./training-operator/known-values')).KNOWN_VALUES,
+  sets: require('../rules/rule-sets') as typeof import('../rules/rule-sets'),
+  schema: require('../rules/schema') as typeof import('../rules/schema'),
+  catalogue: require('../rules/catalogue') as typeof import('../rules/catalogue'),
+  ignoreRule: require('../rules/library/ignore-rule') as typeof import('../rules/library/ignore-rule'),
+  knownValues: (require('../rules/training-operator/known-values') as typeof import('../rules/training-operator/known-values')).KNOWN_VALUES,
 }));
 /* eslint-enable @typescript-eslint/no-require-imports */
 
@@ -30,13 +28,15 @@ const rules = lazy(() => ({
  * The engine of the rules over rendered documents. Every API object a construct of this library
  * writes is registered here; once per synth, before anything is written, one pass over the whole
  * app renders every API object (so a render-time error stops synthesis before the first file is
- * touched), runs the Kubernetes rules and the operator rules (`kubeflow/...`, the ones
+ * touched), runs every rule set's walk over one document (rules/rule-sets.ts, the same walks
  * `cdk8s-kubeflow lint` applies to hand-written YAML) on each of the library's documents, the
- * pinned CRD's schema (bounds, patterns, CEL rules) on each of them, and the rules across objects on
- * all of them. Each construct then reports its own document's findings, so cdk8s prefixes them with
- * its path. The findings of a rule group switched off (rule-switches.ts) are dropped, and so are
- * those of a rule whose versions lie outside the owner's target window (target.ts: a rule of
- * Trainer v2.4.0 and later says nothing to a chart whose target is Trainer v2.3).
+ * pinned CRD's schema (bounds, patterns, CEL rules) on each of them, and the sets' walks across
+ * objects on all of them. Each construct then reports its own document's findings, so cdk8s
+ * prefixes them with its path. The findings of a rule group switched off (rule-switches.ts) are
+ * dropped, and so are those of a rule whose versions lie outside the owner's target window
+ * (rules/target.ts: a rule of Trainer v2.4.0 and later says nothing to a chart whose target is
+ * Trainer v2.3), and those of a rule the document silences with an ignore-rule annotation
+ * (rules/library/ignore-rule.ts).
  *
  * cdk8s's public extension points carry it: the pass is a validation of the root
  * (`node.addValidation`; cdk8s validates from the root down, so it runs before every construct's
@@ -174,8 +174,10 @@ function keepRenderingsAroundChart(apiObject: ApiObject, state: AppState): void 
 function runPass(root: IConstruct, state: AppState): void {
   const inSynth = keepingRenderings(root);
   if (inSynth && state.current) return;
-  const off = sourcesOff(root);
-  const { kubernetesFindings, appFindings, schema, kubeflowFindings, ruleSource, ruleVersions, knownValues } = rules();
+  const { sets, schema, catalogue, ignoreRule, knownValues } = rules();
+  const { ruleSource, ruleVersions, ruleInfo } = catalogue;
+  const off = sourcesOff(root, sets.RULE_SETS.map(s => s.source));
+  const isRule = (id: string) => ruleInfo(id) !== undefined;
   const accepted = acceptedUnknownValues(root);
   const isKnownValueRule = (rule: string | undefined) => rule !== undefined && rule in knownValues;
   const switchedOn = (f: Finding) => off.size === 0 || !off.has(ruleSource(f.rule) as RuleSource);
@@ -193,6 +195,8 @@ function runPass(root: IConstruct, state: AppState): void {
   // The library's objects by path, for the findings across documents (a path is worked out by
   // walking up the tree, so once per object).
   const byPath = new Map<string, ApiObject>();
+  // The rules each of the library's documents silences (library/ignore-rule.ts), for the findings across documents.
+  const silencings = new Map<ApiObject, import('../rules/library/ignore-rule').Silencings>();
   for (const apiObject of root.node.findAll().filter((c): c is ApiObject => c instanceof ApiObject)) {
     let doc: any;
     try {
@@ -210,17 +214,19 @@ function runPass(root: IConstruct, state: AppState): void {
     // The schema's findings on a patched document are about what a patch wrote, not a prop.
     const { propOf } = ours.get(apiObject)!;
     const on = (f: Finding) => switchedOn(f) && inWindow(f, apiObject);
-    const crd = crdSchemaFindings(apiObject, schema.schemaViolations(doc) ?? [], schema.toFinding);
+    const silenced = ignoreRule.silencingsOf(doc, isRule);
+    silencings.set(apiObject, silenced);
+    const crd = ignoreRule.unsilenced(crdSchemaFindings(apiObject, schema.schemaViolations(doc) ?? [], schema.toFinding), silenced);
     if (crd.length > 0) schemaFindings.set(apiObject, (hasJsonPatches(apiObject) ? crd : withProps(crd, propOf)).filter(on));
     // Most documents have no findings: nothing is copied for them.
-    const k8sFound = kubernetesFindings(doc);
-    const kubeflowFound = kubeflowFindings(doc);
-    const ruled = kubeflowFound.length === 0 ? k8sFound : [...k8sFound, ...withUnknownValuesAccepted(kubeflowFound, accepted, isKnownValueRule)];
+    const found = sets.documentFindings(doc);
+    const ruled = ignoreRule.unsilenced(found.length === 0 ? found : withUnknownValuesAccepted(found, accepted, isKnownValueRule), silenced);
     findings.set(apiObject, ruled.length === 0 ? [] : withProps(ruled, propOf).filter(on));
   }
-  for (const f of appFindings(documents)) {
+  for (const f of sets.appFindings(documents)) {
     const apiObject = byPath.get(f.path);
     if (!apiObject || !switchedOn(f.finding) || !inWindow(f.finding, apiObject)) continue;
+    if (ignoreRule.isSilenced(f.finding, silencings.get(apiObject)!)) continue;
     findings.get(apiObject)?.push(...withProps([f.finding], ours.get(apiObject)!.propOf));
   }
   state.findings = findings;
@@ -239,7 +245,7 @@ function withProps(findings: Finding[], propOf: PropOf | undefined): Finding[] {
   });
 }
 
-type Violation = import('./schema').Violation;
+type Violation = import('../rules/schema').Violation;
 
 /**
  * The pinned CRD's schema on every object the library renders, as the API server validates a create:

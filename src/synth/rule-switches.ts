@@ -9,7 +9,7 @@
  * The constructs' own checks of their props belong to no group and stay on.
  */
 import { IConstruct } from 'constructs';
-import { RULE_SOURCES, RuleSource } from './rule';
+import { RuleSource } from '../rules/rule';
 import { userError } from '../util/user-error';
 
 /** The prefix of every switch: `cdk8s-kubeflow/rules/<source>`. */
@@ -30,11 +30,12 @@ export function rulesContextKey(source: RuleSource): string {
  * The groups switched off for the app of `scope`. A switch is `'off'` or `false` (`'on'` and `true`
  * are the default); any other value is an error rather than a group silently left on. (A key that
  * names no group cannot be caught: constructs 10 offers no way to list the root's context.)
+ * `sources` are the rule sets' (rule-sets.ts), passed by the engine, which loads the rules lazily.
  */
-export function sourcesOff(scope: IConstruct): ReadonlySet<RuleSource> {
+export function sourcesOff(scope: IConstruct, sources: readonly RuleSource[]): ReadonlySet<RuleSource> {
   const node = scope.node.root.node;
   const off = new Set<RuleSource>();
-  for (const { source } of RULE_SOURCES) {
+  for (const source of sources) {
     if (isOff(rulesContextKey(source), node.tryGetContext(rulesContextKey(source)))) off.add(source);
   }
   if (isOff(KUBERNETES_RULES_CONTEXT, node.tryGetContext(KUBERNETES_RULES_CONTEXT))) off.add('kubernetes');

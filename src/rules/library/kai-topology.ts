@@ -7,15 +7,16 @@
  * object name the API server would ever have stored; a level is a node label key (the Topology's
  * levels are `nodeLabel`s), and a key that is no qualified name is on no node. A topology without a
  * level is legal for KAI (it then ignores topology), so only the constructs, whose props ask for
- * placement, refuse that (src/rules/construct-only.ts).
+ * placement, refuse that (test/cli/construct-only.ts).
  */
-import { Finding } from './finding';
-import { child } from './kubernetes/field-path';
-import { DNS1123_SUBDOMAIN_TEXT, QUALIFIED_NAME_TEXT, isDns1123Subdomain, isQualifiedName } from './kubernetes/names';
-import { Rule } from './rule';
+import { Finding } from '../finding';
+import { child } from '../kubernetes/field-path';
+import { DNS1123_SUBDOMAIN_TEXT, QUALIFIED_NAME_TEXT, isDns1123Subdomain, isQualifiedName } from '../kubernetes/names';
+import { Rule } from '../rule';
 
-export const KAI_TOPOLOGY = new Rule('library', 'kai/topology', 'scheduling',
-  'KAI scheduler podgrouper default_grouper.go (the kai.scheduler/topology annotation names a Topology object; the placement annotations name one of its node label levels): the library\'s own, not a pinned source');
+export const KAI_TOPOLOGY = new Rule('library', 'library/kai-topology', 'scheduling',
+  'KAI scheduler podgrouper default_grouper.go (the kai.scheduler/topology annotation names a Topology object; the placement annotations name one of its node label levels): the library\'s own, not a pinned source',
+  'the topology annotation names an object a cluster can hold (a DNS-1123 subdomain), and a required or preferred placement level is a node label key (a qualified name)');
 
 export const KAI_TOPOLOGY_RULES = [KAI_TOPOLOGY];
 

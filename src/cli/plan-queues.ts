@@ -17,7 +17,7 @@
 import { isKueueGroup } from '../rules/kueue/api';
 import { neverAdmittedReason } from '../rules/kueue/capacity';
 import { formatResource } from '../rules/kueue/capacity-amounts';
-import { PodSet, kueuePodSets, runtimeIndex, trainingJobPodSets } from '../rules/kueue/capacity-podsets';
+import { PodSet, RuntimeIndex, kueuePodSets, runtimeIndex, trainingJobPodSets } from '../rules/kueue/capacity-podsets';
 import { ClusterQueueCapacity, clusterQueueCapacity, clusterQueueOf, placeWorkload, queueIndex, queueRequests, rejection } from '../rules/kueue/capacity-queues';
 import { KUEUE_QUEUE_LABEL } from '../rules/kueue/labels';
 
@@ -79,10 +79,9 @@ export const hasClusterQueue = (inputs: ReadonlyArray<{ readonly doc?: any }>) =
 export const kueueObjects = (docs: readonly any[]) => docs.filter(isKueueGroup);
 
 /** The quota view of the jobs among `docs` against the Kueue objects among `queues`; undefined without ClusterQueues. */
-export function queuePlan(docs: readonly any[], queues: readonly any[]): QueuePlan | undefined {
+export function queuePlan(docs: readonly any[], queues: readonly any[], runtimes: RuntimeIndex = runtimeIndex(docs)): QueuePlan | undefined {
   const index = queueIndex(queues);
   if (index.clusterQueues.size === 0) return undefined;
-  const runtimes = runtimeIndex(docs);
   const capacities = new Map<string, ClusterQueueCapacity | undefined>();
   const capacity = (name: string) => {
     if (!capacities.has(name)) capacities.set(name, clusterQueueCapacity(index, name));

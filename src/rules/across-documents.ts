@@ -6,6 +6,7 @@
  * flavor, TrainJobs against their runtimes. Pure functions of the documents and their construct paths.
  */
 import { AppDocument, AppFinding } from './app-document';
+import { DocumentIndex } from './document-index';
 import { CLAIM_NAMESPACE, claimsFromOtherNamespaces } from './kubernetes/claims';
 import { DUPLICATE_OBJECT, duplicateObjects } from './kubernetes/duplicates';
 import { KUEUE_NEVER_ADMITTED, kueueNeverAdmitted } from './kueue/capacity';
@@ -30,18 +31,23 @@ export const APP_RULES: readonly RuleInfo[] = [
   JOBSET_COORDINATOR, JOBSET_CLAIM_NAME, MPI_LAUNCHER_IMAGE, MPI_NODE_IMAGE,
 ].map(r => r.info());
 
-/** Every finding across the app's documents, in document order per rule. */
-export function appFindings(docs: readonly AppDocument[]): AppFinding[] {
+/**
+ * Every finding across the app's documents, in document order per rule. The documents are indexed
+ * once (`DocumentIndex`) for all the rules; a caller that has the index of its run passes it.
+ */
+export function appFindings(input: readonly AppDocument[] | DocumentIndex): AppFinding[] {
+  const index = input instanceof DocumentIndex ? input : new DocumentIndex(input);
+  const docs = index.documents;
   const out: AppFinding[] = [];
   duplicateObjects(docs, out);
   podNameCollisions(docs, out);
   claimsFromOtherNamespaces(docs, out);
-  multiKueueWithoutQueue(docs, out);
+  multiKueueWithoutQueue(index, out);
   kueueQueueNames(docs, out);
-  kueueReferences(docs, out);
+  kueueReferences(index, out);
   kueueCohortCycles(docs, out);
-  kueueNeverAdmitted(docs, out);
-  kueueTrainJobPlacement(docs, out);
-  trainJobRuntimes(docs, out);
+  kueueNeverAdmitted(index, out);
+  kueueTrainJobPlacement(index, out);
+  trainJobRuntimes(index, out);
   return out;
 }

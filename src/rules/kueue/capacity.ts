@@ -14,10 +14,11 @@
  * (capacity-queues.ts says how their capacity is worked out).
  */
 import { formatResource } from './capacity-amounts';
-import { PodSet, kueuePodSets, runtimeIndex } from './capacity-podsets';
-import { ClusterQueueCapacity, FlavorQuota, QueueIndex, clusterQueueCapacity, clusterQueueOf, queueIndex, queueRequests, rejection } from './capacity-queues';
+import { PodSet, kueuePodSets } from './capacity-podsets';
+import { ClusterQueueCapacity, FlavorQuota, QueueIndex, clusterQueueCapacity, clusterQueueOf, queueRequests, rejection } from './capacity-queues';
 import { KUEUE_QUEUE_LABEL } from './labels';
-import { AppDocument, AppFinding, namespaceOf } from '../app-document';
+import { AppFinding, namespaceOf } from '../app-document';
+import type { DocumentIndex } from '../document-index';
 import { Rule } from '../rule';
 
 export const KUEUE_NEVER_ADMITTED = new Rule('kueue', 'app/kueue-never-admitted', 'app',
@@ -115,11 +116,11 @@ export function neverAdmittedText(reason: NeverAdmitted, cq: ClusterQueueCapacit
 }
 
 /** Every job of the documents that names a LocalQueue of the input its ClusterQueue can never admit. */
-export function kueueNeverAdmitted(docs: readonly AppDocument[], out: AppFinding[]): void {
-  const all = docs.map(d => d.doc);
-  const index = queueIndex(all);
+export function kueueNeverAdmitted(documents: DocumentIndex, out: AppFinding[]): void {
+  const docs = documents.documents;
+  const index = documents.queues;
   if (index.clusterQueues.size === 0) return;
-  const runtimes = runtimeIndex(all);
+  const runtimes = documents.runtimes;
   const capacities = new Map<string, ClusterQueueCapacity | undefined>();
   for (const d of docs) {
     const queue = d.doc?.metadata?.labels?.[KUEUE_QUEUE_LABEL];

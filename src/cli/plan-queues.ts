@@ -54,6 +54,8 @@ export interface QueueNote {
   readonly clusterQueue: string;
   readonly neverAdmitted: boolean;
   readonly note: string;
+  /** Why Kueue never admits the job, when it never does (the note says it after "never admitted: "). */
+  readonly reason?: string;
 }
 
 export interface QueuePlan {
@@ -101,7 +103,8 @@ export function queuePlan(docs: readonly any[], queues: readonly any[], runtimes
     const queue = text(doc?.metadata?.labels?.[KUEUE_QUEUE_LABEL]);
     if (queue === '' || isKueueGroup(doc)) continue;
     const identity = { kind: text(doc.kind), namespace: text(doc.metadata?.namespace), name: text(doc.metadata?.name), queue };
-    const note = (what: string, neverAdmitted = false, clusterQueue = '') => notes.push({ ...identity, clusterQueue, neverAdmitted, note: what });
+    const note = (what: string, neverAdmitted = false, clusterQueue = '', reason?: string) =>
+      notes.push({ ...identity, clusterQueue, neverAdmitted, note: what, ...(reason === undefined ? {} : { reason }) });
     const podSets = kueuePodSets(doc, runtimes);
     if (podSets === undefined) {
       if (trainingJobPodSets(doc).length > 0) note(`Kueue does not queue a ${doc.apiVersion} ${doc.kind}: not counted against a ClusterQueue`);
@@ -114,7 +117,7 @@ export function queuePlan(docs: readonly any[], queues: readonly any[], runtimes
     }
     const never = neverAdmittedReason(index, capacities, identity.namespace, queue, podSets.podSets);
     if (never !== undefined) {
-      note(`never admitted: ${never}`, true, clusterQueue);
+      note(`never admitted: ${never}`, true, clusterQueue, never);
       const asked = askedUsage(podSets.podSets, capacity(clusterQueue)!);
       addUsage(usage, clusterQueue, asked);
       addUsage(neverUsage, clusterQueue, asked);

@@ -141,7 +141,7 @@ export function plan(inputs: readonly InputDocument[], queueInputs: readonly Inp
   const queues = queuePlan(docs, kueueObjects([...docs, ...queueInputs.map(i => i.doc).filter(d => d !== undefined)]), runtimes);
   const kinds = workspaceKindIndex(docs);
   // A job its ClusterQueue never admits keeps its row and its amounts, and carries the reason.
-  const never = new Map((queues?.notes ?? []).filter(n => n.neverAdmitted).map(n => [jobKey(n), n.note.replace(/^never admitted: /, '')]));
+  const never = new Map((queues?.notes ?? []).filter(n => n.neverAdmitted).map(n => [jobKey(n), n.reason!]));
   const all = docs.map(d => jobPlan(d, runtimes, kinds)).filter((j): j is JobPlan => j !== undefined)
     .map(j => (never.has(jobKey(j)) ? { ...j, neverAdmitted: never.get(jobKey(j))! } : j));
   all.sort((a, b) => compare(a.namespace, b.namespace) || compare(a.name, b.name) || compare(a.kind, b.kind));

@@ -15,12 +15,12 @@ import { deadlineFinding } from '../common/internal/durations';
 import { orderAfterKueueObjects, resolveKueueReferences } from '../common/internal/kueue-references';
 import { normalPath } from '../common/internal/paths';
 import { amountFindings, limitFindings, resourceQuantities } from '../common/internal/quantities';
-import { volumeNameFindings } from '../common/internal/volumes';
+import { sharedMemoryVolume, volumeNameFindings } from '../common/internal/volumes';
 import { KubeflowResource } from '../common/kubeflow-resource';
 import { ILocalQueue, IWorkloadPriorityClass } from '../common/kueue-references';
 import { Resources } from '../common/resources';
 import { Finding, finding } from '../rules/finding';
-import { SHARED_MEMORY_PATH, SHARED_MEMORY_VOLUME, processesPerDeviceAllowed, trainerCountsAsGpu } from '../rules/kubernetes/accelerator-facts';
+import { SHARED_MEMORY_PATH, processesPerDeviceAllowed, trainerCountsAsGpu } from '../rules/kubernetes/accelerator-facts';
 import { kueueJobLabels } from '../rules/kueue/labels';
 import { checkCount, fail, failAtSynth, raise, raiseFirst } from '../rules/report';
 import { LIBRARY_PATCH_MANAGER, NODE_JOB, RUNTIME_PROVIDED_ANNOTATION, TRAINER_GROUP } from '../rules/trainer/names';
@@ -227,7 +227,7 @@ export class TrainJob extends KubeflowResource {
     }
     for (const t of props.tolerations ?? []) this.addToleration(t);
     if (props.sharedMemory) {
-      this.mount(SHARED_MEMORY_PATH, kplus.Volume.fromEmptyDir(this, 'SharedMemory', SHARED_MEMORY_VOLUME, { medium: kplus.EmptyDirMedium.MEMORY, sizeLimit: props.sharedMemory }));
+      this.mount(SHARED_MEMORY_PATH, sharedMemoryVolume(this, props.sharedMemory));
     }
     for (const [key, value] of Object.entries(props.podLabels ?? {})) this.addPodLabel(key, value);
     for (const [key, value] of Object.entries(props.podAnnotations ?? {})) this.addPodAnnotation(key, value);

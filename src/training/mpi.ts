@@ -11,6 +11,7 @@ import { FrameworkContainer } from '../common/internal/pod-render';
 import { ReplicaGroup, RoleOptions } from '../common/replica';
 import { CleanPodPolicy, RestartPolicy } from '../common/run-policy';
 import { Finding, finding } from '../rules/finding';
+import { operatorCountsAsGpu } from '../rules/kubernetes/accelerator-facts';
 import { checkCount, fail } from '../rules/report';
 import { lazy } from '../util/lazy';
 
@@ -253,7 +254,7 @@ export class MpiAllReduce extends TrainingJob {
   /** The operator's own test: a launcher that asks for GPUs is listed in the hostfile too. */
   private gpuLauncher(): boolean {
     const name = this.launcher.accelerator?.resourceName;
-    return name !== undefined && (name.endsWith('.com/gpu') || name.includes('gpu'));
+    return name !== undefined && operatorCountsAsGpu(name);
   }
 }
 

@@ -84,11 +84,8 @@ export const kueueObjects = (docs: readonly any[]) => docs.filter(isKueueGroup);
 export function queuePlan(docs: readonly any[], queues: readonly any[], runtimes: RuntimeIndex = runtimeIndex(docs)): QueuePlan | undefined {
   const index = queueIndex(queues);
   if (index.clusterQueues.size === 0) return undefined;
-  const capacities = new Map<string, ClusterQueueCapacity | undefined>();
-  const capacity = (name: string) => {
-    if (!capacities.has(name)) capacities.set(name, clusterQueueCapacity(index, name));
-    return capacities.get(name)!;
-  };
+  // Worked out once per ClusterQueue of the index (clusterQueueCapacity keeps it).
+  const capacity = (name: string) => clusterQueueCapacity(index, name)!;
   const usage = new Map<string, Map<string, bigint>>();
   const neverUsage = new Map<string, Map<string, bigint>>();
   const jobs = new Map<string, string[]>();
@@ -115,7 +112,7 @@ export function queuePlan(docs: readonly any[], queues: readonly any[], runtimes
       note(`${missing}: not counted against a ClusterQueue`);
       continue;
     }
-    const never = neverAdmittedReason(index, capacities, identity.namespace, queue, podSets.podSets);
+    const never = neverAdmittedReason(index, identity.namespace, queue, podSets.podSets);
     if (never !== undefined) {
       note(`never admitted: ${never}`, true, clusterQueue, never);
       const asked = askedUsage(podSets.podSets, capacity(clusterQueue)!);

@@ -121,13 +121,12 @@ export function kueueNeverAdmitted(documents: DocumentIndex, out: AppFinding[]):
   const index = documents.queues;
   if (index.clusterQueues.size === 0) return;
   const runtimes = documents.runtimes;
-  const capacities = new Map<string, ClusterQueueCapacity | undefined>();
   for (const d of docs) {
     const queue = d.doc?.metadata?.labels?.[KUEUE_QUEUE_LABEL];
     if (typeof queue !== 'string' || queue === '') continue;
     const podSets = kueuePodSets(d.doc, runtimes);
     if (podSets === undefined) continue;
-    const reason = neverAdmittedReason(index, capacities, namespaceOf(d.doc), queue, podSets.podSets);
+    const reason = neverAdmittedReason(index, namespaceOf(d.doc), queue, podSets.podSets);
     if (reason === undefined) continue;
     out.push({
       path: d.path,
@@ -142,12 +141,11 @@ export function kueueNeverAdmitted(documents: DocumentIndex, out: AppFinding[]):
 }
 
 /** Why the job on `queue` in `namespace` is never admitted, in words; undefined when it may be, or the queues are not in the input. */
-export function neverAdmittedReason(index: QueueIndex, capacities: Map<string, ClusterQueueCapacity | undefined>, namespace: string, queue: string,
+export function neverAdmittedReason(index: QueueIndex, namespace: string, queue: string,
   podSets: readonly PodSet[]): string | undefined {
   const { clusterQueue } = clusterQueueOf(index, namespace, queue);
   if (clusterQueue === undefined) return undefined;
-  if (!capacities.has(clusterQueue)) capacities.set(clusterQueue, clusterQueueCapacity(index, clusterQueue));
-  const cq = capacities.get(clusterQueue)!;
+  const cq = clusterQueueCapacity(index, clusterQueue)!;
   const reason = neverAdmitted(podSets, cq);
   return reason === undefined ? undefined : `LocalQueue "${queue}" leads to ClusterQueue "${clusterQueue}", where ${neverAdmittedText(reason, cq)}`;
 }

@@ -18,6 +18,7 @@ import {
 import { runCli } from './cli/run-cli';
 import * as podSets from '../src/rules/kueue/capacity-podsets';
 import * as queues from '../src/rules/kueue/capacity-queues';
+import { addRenderStep } from '../src/rules/render-hook';
 import * as resolver from '../src/rules/trainer/runtime-resolver';
 
 function app() {
@@ -89,4 +90,16 @@ test('plan resolves each TrainJob\'s runtime once for its job table and its quot
   const resolve = jest.spyOn(resolver, 'resolveRuntime');
   expect(runCli(['plan', ...files]).status).toBe(0);
   expect(resolved(resolve)).toEqual(['ClusterTrainingRuntime torch-8gpu', 'ClusterTrainingRuntime torch-distributed', 'TrainingRuntime team/torch-local']);
+});
+
+test('a queued TrainJob reads its runtime\'s document of the synth: the runtime is rendered once, though the job\'s patch needs its pods', () => {
+  const a = app();
+  const runtime = a.node.findAll().find((c): c is ClusterTrainingRuntime => c instanceof ClusterTrainingRuntime)!;
+  let renders = 0;
+  addRenderStep(runtime.apiObject, json => {
+    renders++;
+    return json;
+  });
+  a.synth();
+  expect(renders).toBe(1);
 });

@@ -91,14 +91,14 @@ function show(value: unknown): string {
   return showValue(value);
 }
 
-/** The construct path and field each refusal of `raise` is about, so a caller can tell without reading its text. */
-const refusals = new WeakMap<Error, { readonly where: string; readonly field: string }>();
+/** What each refusal of `raise` is about (`<path>: <field>`), so a caller can tell without reading its text. */
+const refusals = new WeakMap<Error, string>();
 
 /** A wrong value: thrown as an Error whose message starts with the construct path. */
 function raise(where: Where, field: string, shown: string, allowed: string): never {
-  const prefix = typeof where === 'string' ? where : where.node.path;
-  const error = userError(`${prefix}: ${field} is ${shown}; ${allowed}`);
-  refusals.set(error, { where: prefix, field });
+  const about = `${typeof where === 'string' ? where : where.node.path}: ${field}`;
+  const error = userError(`${about} is ${shown}; ${allowed}`);
+  refusals.set(error, about);
   throw error;
 }
 
@@ -411,11 +411,10 @@ function checkStruct(where: Where, fqn: string, value: unknown, field: string): 
  * message suggests it, as it does for a field the struct does not have.
  */
 function withSiblingGuess(error: unknown, where: Where, fqn: string, record: { [key: string]: unknown }, key: string, path: string): unknown {
-  const refusal = error instanceof Error ? refusals.get(error) : undefined;
-  if (refusal === undefined || refusal.where !== (typeof where === 'string' ? where : where.node.path) || refusal.field !== path) return error;
+  if (!(error instanceof Error) || refusals.get(error) !== `${typeof where === 'string' ? where : where.node.path}: ${path}`) return error;
   const siblings = fieldsOf(fqn).filter(f => f.key !== key && record[f.key] === undefined && fits(where, f.type, record[key]));
   const guess = nearest(key, siblings.map(f => f.key));
-  if (guess !== undefined) (error as Error).message = `${(error as Error).message}: did you mean "${guess}"?`;
+  if (guess !== undefined) error.message = `${error.message}: did you mean "${guess}"?`;
   return error;
 }
 

@@ -22,12 +22,16 @@ function loadedAfter(code: string): string[] {
   return JSON.parse(execFileSync(process.execPath, ['-e', script], { cwd: ROOT, encoding: 'utf8' }));
 }
 
-/** Modules that only a synth, a first construct or the CLI needs. */
+/**
+ * Modules that only a synth, a first construct or the CLI needs. The exceptions are facts the
+ * constructs share with the rules (names, the accelerator and shared-memory facts, the resolver of
+ * a TrainJob's runtime, whose catalogue of built-in runtimes loads on first use).
+ */
 const DEFERRED = [
-  /^src\/rules\/kubernetes\/(?!names$|replica-keys$|mount-point$)/,
+  /^src\/rules\/kubernetes\/(?!names$|replica-keys$|mount-point$|accelerator-facts$)/,
   /^src\/rules\/(across-documents|app-document|rule-sets|catalogue|document-index)$/,
   /^src\/rules\/(jobset|library)\//,
-  /^src\/rules\/trainer\/(?!names$|runtime-lookup$)/,
+  /^src\/rules\/trainer\/(?!names$|runtime-lookup$|runtime-resolver$)/,
   /^src\/rules\/training-operator\/(?!training-kinds$|replica-count-texts$)/,
   /^src\/rules\/notebooks\/(?!option-ids$)/,
   /^src\/rules\/kueue\/(?!labels$)/,

@@ -92,10 +92,15 @@ function show(value: unknown): string {
   return showValue(value);
 }
 
+/** What each refusal of `raise` is about (`<path>: <field>`), so a caller can tell without reading its text. */
+const refusals = new WeakMap<Error, string>();
+
 /** A wrong value: thrown as an Error whose message starts with the construct path. */
 function raise(where: Where, field: string, shown: string, allowed: string): never {
-  const prefix = typeof where === 'string' ? where : where.node.path;
-  throw userError(`${prefix}: ${field} is ${shown}; ${allowed}`);
+  const about = `${typeof where === 'string' ? where : where.node.path}: ${field}`;
+  const error = userError(`${about} is ${shown}; ${allowed}`);
+  refusals.set(error, about);
+  throw error;
 }
 
 /**
@@ -384,8 +389,7 @@ function checkStruct(where: Where, fqn: string, value: unknown, field: string): 
  * message suggests it, as it does for a field the struct does not have.
  */
 function withSiblingGuess(error: unknown, where: Where, fqn: string, record: { [key: string]: unknown }, key: string, path: string): unknown {
-  const prefix = `${typeof where === 'string' ? where : where.node.path}: ${path} is `;
-  if (!(error instanceof Error) || !error.message.startsWith(prefix)) return error;
+  if (!(error instanceof Error) || refusals.get(error) !== `${typeof where === 'string' ? where : where.node.path}: ${path}`) return error;
   const siblings = fieldsOf(fqn).filter(f => f.key !== key && record[f.key] === undefined && fits(where, f.type, record[key]));
   const guess = nearest(key, siblings.map(f => f.key));
   if (guess !== undefined) error.message = `${error.message}: did you mean "${guess}"?`;

@@ -17,7 +17,8 @@ import { presetSecurity, userSecurity } from './internal/security-contexts';
 import { envToAdd, setOnce } from './internal/set-once';
 import { Finding, finding } from '../rules/finding';
 import { addCheck, countFinding, failAtSynth, raise, raiseFirst } from '../synth/report';
-import { sameVolume, volumeNameFindings, volumesByName } from './internal/volumes';
+import { sameVolume, volumeNameFindings, volumesByName, sharedMemoryVolume } from './internal/volumes';
+import { SHARED_MEMORY_PATH, acceleratorToleration } from '../rules/kubernetes/accelerator-facts';
 import { Resources } from './resources';
 import { RestartPolicy } from './run-policy';
 import { PodSecurity } from './security';
@@ -154,7 +155,6 @@ export interface RoleOptions extends ReplicaOptions {
   readonly restartPolicy?: RestartPolicy;
 }
 
-const SHM_VOLUME = 'dshm';
 /** The pod security context of the RESTRICTED preset (a new object each time: it goes into a manifest). */
 const restrictedPodContext = (): k8s.PodSecurityContext => ({ runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } });
 
@@ -235,11 +235,7 @@ export class ReplicaGroup extends Construct {
     if (settings.securityContext) this.customSecurity.set(this.mainContainer, settings.securityContext);
 
     if (settings.sharedMemory) {
-      const shm = kplus.Volume.fromEmptyDir(this, 'SharedMemory', SHM_VOLUME, {
-        medium: kplus.EmptyDirMedium.MEMORY,
-        sizeLimit: settings.sharedMemory,
-      });
-      this.mount('/dev/shm', shm);
+      this.mount(SHARED_MEMORY_PATH, sharedMemoryVolume(this, settings.sharedMemory));
     }
     for (const [key, value] of Object.entries(settings.nodeSelector ?? {})) this.addNodeSelector(key, value);
     for (const toleration of settings.tolerations ?? []) this.addToleration(toleration);
@@ -464,7 +460,7 @@ export class ReplicaGroup extends Construct {
     const accelerator = this.accelerator;
     const tolerations = uniqueByContent([
       ...(defaults.tolerations ?? []),
-      ...(accelerator ? [{ key: accelerator.resourceName, operator: 'Exists', effect: 'NoSchedule' }] : []),
+      ...(accelerator ? [acceleratorToleration(accelerator.resourceName)] : []),
       ...this.tolerations,
     ]);
     const pullSecrets = uniqueByContent([...(defaults.imagePullSecrets ?? []), ...this.imagePullSecrets]);

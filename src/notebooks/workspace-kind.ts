@@ -14,13 +14,14 @@ import { checkContainerMountPath, checkMountPath } from '../common/internal/path
 import { amountFindings, limitFindings } from '../common/internal/quantities';
 import { presetSecurity } from '../common/internal/security-contexts';
 import { envToAdd } from '../common/internal/set-once';
-import { volumeNameFindings } from '../common/internal/volumes';
+import { sharedMemoryVolume, volumeNameFindings } from '../common/internal/volumes';
 import { KubeflowResource } from '../common/kubeflow-resource';
 import { PodSecurity } from '../common/security';
 import { kubeVolume } from '../synth/cdk8s-adapter';
 import { Finding, finding } from '../rules/finding';
-import { restrictedPodFindings } from '../rules/restricted';
+import { SHARED_MEMORY_PATH } from '../rules/kubernetes/accelerator-facts';
 import { checkLength, fail, failAtSynth, raiseFirst } from '../synth/report';
+import { restrictedPodFindings } from '../rules/restricted';
 import { dropUndefined, listOf, mergeMaps } from '../util/collections';
 import { lazy } from '../util/lazy';
 
@@ -172,7 +173,6 @@ type PullPolicy = notebooks.WorkspaceKindSpecPodTemplateOptionsImageConfigValues
 const DEFAULT_HOME = '/home/jovyan';
 /** The `users` group of Jupyter Docker Stacks images, which owns the home directory. */
 const JUPYTER_USERS_GID = 100;
-const SHM_VOLUME = 'dshm';
 const HTTP_PATH_PREFIX = /\{\{-?\s*httpPathPrefix\s+(?:"([^"]*)"|'([^']*)'|`([^`]*)`)\s*-?\}\}/g;
 
 /**
@@ -245,8 +245,7 @@ export class WorkspaceKind extends KubeflowResource implements IWorkspaceKind {
     for (const [key, value] of Object.entries(props.podAnnotations ?? {})) this.addPodAnnotation(key, value);
     raiseFirst(this, amountFindings(undefined, props.sharedMemory));
     if (props.sharedMemory) {
-      const shm = kplus.Volume.fromEmptyDir(this, 'SharedMemory', SHM_VOLUME, { medium: kplus.EmptyDirMedium.MEMORY, sizeLimit: props.sharedMemory });
-      this.mount('/dev/shm', shm);
+      this.mount(SHARED_MEMORY_PATH, sharedMemoryVolume(this, props.sharedMemory));
     }
 
     this._adopt(new notebooks.WorkspaceKind(this, 'Resource', {

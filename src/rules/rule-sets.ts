@@ -35,10 +35,13 @@ export function documentFindings(doc: any): Finding[] {
   return out;
 }
 
-/** Every finding across the documents of one run (at synth and in `lint`), by set, in document order per rule. */
-export function appFindings(docs: readonly AppDocument[]): AppFinding[] {
+/**
+ * Every finding across the documents of one run (at synth and in `lint`), by set, in document order
+ * per rule. The documents are indexed once for every set; a caller that has the index of its run passes it.
+ */
+export function appFindings(input: readonly AppDocument[] | DocumentIndex): AppFinding[] {
   const out: AppFinding[] = [];
-  const index = new DocumentIndex(docs);
+  const index = input instanceof DocumentIndex ? input : new DocumentIndex(input);
   for (const walk of acrossWalks) walk(index, out);
   return out;
 }

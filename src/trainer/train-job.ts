@@ -1,9 +1,10 @@
-import { ApiObject, ApiObjectMetadata, Chart, Duration, Lazy, Size } from 'cdk8s';
+import { ApiObjectMetadata, Chart, Duration, Lazy, Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct, Dependable } from 'constructs';
 import { InitializerIntent, recordIntent, TrainJobIntent } from './internal/intent';
-import { appRuntimeNamed } from './internal/trainer-runtime';
+import { QueuedTrainJob, kueuePlacementNeeds, withPlacement } from './internal/train-job-placement';
+import { builtinAcceleratorTolerations, builtinPolicyName, builtinTrainingJobs, jobRuntime, orderedWithin, runtimeTolerations } from './internal/train-job-runtime';
 import { TrainJobInitializer } from './train-job-initializer';
 import { TrainingRuntimeRef } from './training-runtime-ref';
 import * as trainer from '../../imports/trainer';
@@ -12,32 +13,17 @@ import { deadlineFinding } from '../common/internal/durations';
 import { orderAfterKueueObjects, resolveKueueReferences } from '../common/internal/kueue-references';
 import { normalPath } from '../common/internal/paths';
 import { amountFindings, limitFindings, resourceQuantities } from '../common/internal/quantities';
-import { volumeNameFindings } from '../common/internal/volumes';
+import { sharedMemoryVolume, volumeNameFindings } from '../common/internal/volumes';
 import { KubeflowResource } from '../common/kubeflow-resource';
 import { ILocalQueue, IWorkloadPriorityClass } from '../common/kueue-references';
 import { Resources } from '../common/resources';
-import { kubeVolume } from '../synth/cdk8s-adapter';
 import { Finding, finding } from '../rules/finding';
-import { KUEUE_QUEUE_LABEL, kueueJobLabels } from '../rules/kueue/labels';
-import type { PlacementNeed } from '../rules/kueue/trainjob-placement';
-import { LAUNCHER_JOB, LIBRARY_PATCH_MANAGER, NODE_JOB, RUNTIME_PROVIDED_ANNOTATION, TRAINER_GROUP } from '../rules/trainer/names';
-import { isTrainerRuntime, runtimeKey } from '../rules/trainer/runtime-lookup';
-import { oncePerSynth } from '../synth/render-hook';
+import { SHARED_MEMORY_PATH, processesPerDeviceAllowed, trainerCountsAsGpu } from '../rules/kubernetes/accelerator-facts';
+import { kueueJobLabels } from '../rules/kueue/labels';
 import { checkCount, fail, failAtSynth, raise, raiseFirst } from '../synth/report';
+import { LIBRARY_PATCH_MANAGER, NODE_JOB, RUNTIME_PROVIDED_ANNOTATION, TRAINER_GROUP } from '../rules/trainer/names';
 import { dropUndefined, mergeMaps, uniqueByContent } from '../util/collections';
-import { lazy } from '../util/lazy';
-
-/** The built-in runtimes' catalogue, loaded at the first synth that needs it (not at require()). */
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const builtins = lazy(() => (require('../rules/trainer/builtin-runtimes.generated') as typeof import('../rules/trainer/builtin-runtimes.generated')).BUILTIN_RUNTIMES);
-
-/** Kueue's flavor placement, loaded at the first synth of a queued TrainJob in an app with ClusterQueues. */
-const kueuePlacementRules = lazy(() => ({
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  ...(require('../rules/kueue/trainjob-placement') as typeof import('../rules/kueue/trainjob-placement')),
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  ...(require('../rules/kueue/capacity-queues') as typeof import('../rules/kueue/capacity-queues')),
-}));
+import { kubeVolume } from '../synth/cdk8s-adapter';
 
 /** What a data scientist says about one training run. */
 export interface TrainJobProps {
@@ -239,7 +225,7 @@ export class TrainJob extends KubeflowResource {
     }
     for (const t of props.tolerations ?? []) this.addToleration(t);
     if (props.sharedMemory) {
-      this.mount(SHM_PATH, kplus.Volume.fromEmptyDir(this, 'SharedMemory', SHM_VOLUME, { medium: kplus.EmptyDirMedium.MEMORY, sizeLimit: props.sharedMemory }));
+      this.mount(SHARED_MEMORY_PATH, sharedMemoryVolume(this, props.sharedMemory));
     }
     for (const [key, value] of Object.entries(props.podLabels ?? {})) this.addPodLabel(key, value);
     for (const [key, value] of Object.entries(props.podAnnotations ?? {})) this.addPodAnnotation(key, value);
@@ -261,7 +247,7 @@ export class TrainJob extends KubeflowResource {
       // and the runtime construct's `ref` is the way to ask for it.
       Dependable.implement(this.runtimeDependency, {
         get dependencyRoots() {
-          const runtime = appRuntimeNamed(apiObject, props.runtime.kind, props.runtime.name);
+          const runtime = jobRuntime(apiObject, props.runtime).named;
           return runtime && orderedWithin(apiObject, runtime.apiObject) ? [runtime.apiObject] : [];
         },
       });
@@ -302,17 +288,7 @@ export class TrainJob extends KubeflowResource {
   }
 
   private patchedJobs(): string[] {
-    return this.props.patchedJobs ?? this.runtime._facts?.trainerJobs() ?? this.builtinTrainingJobs() ?? [NODE_JOB];
-  }
-
-  /**
-   * The jobs of a built-in runtime whose pods train: `node`, and the MPI `launcher` when it runs as
-   * a node (it then gets resourcesPerNode and trains, core/trainingruntime.go).
-   */
-  private builtinTrainingJobs(): string[] | undefined {
-    const builtin = this.builtinRuntime();
-    if (!builtin?.spec?.mlPolicy?.mpi?.runLauncherAsNode) return undefined;
-    return builtin.spec.template.spec.replicatedJobs.map((j: any) => j.name).filter((n: string) => n === NODE_JOB || n === LAUNCHER_JOB);
+    return this.props.patchedJobs ?? this.runtime._facts?.trainerJobs() ?? builtinTrainingJobs(this.resolvedRuntime()) ?? [NODE_JOB];
   }
 
   private renderSpec(): trainer.TrainJobSpec {
@@ -345,57 +321,28 @@ export class TrainJob extends KubeflowResource {
     }) as trainer.TrainJobSpec;
   }
 
-  /**
-   * What the pods need to run on the flavor Kueue gives them, per replicated job, when the app
-   * defines the job's queue and flavors and that flavor is certain (rules/kueue/trainjob-placement):
-   * Kueue v0.15.2 writes it where Trainer v2.3.0 drops it, so the job's own patch carries it. Where
-   * the flavor is not certain, or the runtime asks for a topology, the app rule refuses the job.
-   */
-  private kueuePlacement(trainerSpec: object): Map<string, PlacementNeed> {
+  /** The runtime the job runs on, resolved once per synth (internal/train-job-runtime.ts). */
+  private resolvedRuntime() {
+    return jobRuntime(this.apiObject, this.runtime);
+  }
+
+  /** What the pods need to run on the flavor Kueue gives them, per replicated job (internal/train-job-placement.ts). */
+  private kueuePlacement(trainerSpec: object): Map<string, import('./internal/train-job-placement').PlacementNeed> {
     const queue = this.props.queue ?? this._platformDefaults.queue;
     if (queue === undefined || this.props.multiKueue) return new Map();
-    // Every queued job of the app asks for the same Kueue objects: looked up once per synth.
-    const root = this.node.root;
-    const kueue = oncePerSynth(root, 'kueue-objects', () => root.node.findAll()
-      .filter((c): c is ApiObject => ApiObject.isApiObject(c) && c.apiVersion.startsWith('kueue.x-k8s.io/')));
-    if (!kueue.some(o => o.kind === 'ClusterQueue')) return new Map();
-    const runtime = this.appRuntimeObject();
-    const runtimeDocs = runtime === undefined ? [] : [runtime.toJson()];
-    const job = {
-      apiVersion: this.apiObject.apiVersion,
-      kind: 'TrainJob',
-      metadata: dropUndefined({ namespace: this.apiObject.metadata.namespace, labels: { [KUEUE_QUEUE_LABEL]: queue } }),
-      // As a manifest has it: quantities as their values.
-      spec: dropUndefined({
-        runtimeRef: { apiGroup: TRAINER_GROUP, kind: this.runtime.kind, name: this.runtime.name },
-        trainer: JSON.parse(JSON.stringify(trainerSpec, (_, v) => (v instanceof k8s.Quantity ? v.value : v))),
-      }),
+    const job: QueuedTrainJob = {
+      apiObject: this.apiObject, queue, runtimeKind: this.runtime.kind, runtimeName: this.runtime.name, runtime: this.resolvedRuntime(), trainerSpec,
     };
-    const runtimes = new Map(runtimeDocs.filter(isTrainerRuntime).map(d => [runtimeKey(d), d]));
-    const { trainJobPlacement, queueIndex } = kueuePlacementRules();
-    const queues = oncePerSynth(root, 'kueue-queue-index', () => queueIndex(kueue.map(o => o.toJson())));
-    const placement = trainJobPlacement(job, queues, runtimes);
-    return new Map((placement?.needs ?? []).map(n => [n.job, n]));
-  }
-
-  /** The L1 object of the runtime the job names, when the app defines it (by construct or by name). */
-  private appRuntimeObject(): ApiObject | undefined {
-    return this.runtime._facts?.apiObject ?? appRuntimeNamed(this.apiObject, this.runtime.kind, this.runtime.name)?.apiObject;
-  }
-
-  /** The tolerations of a replicated job's pods in the runtime, which a patch's tolerations replace. */
-  private runtimeTolerations(job: string): any[] {
-    const runtime = this.appRuntimeObject();
-    const doc = runtime?.toJson() ?? this.builtinRuntime();
-    const jobs: any[] = doc?.spec?.template?.spec?.replicatedJobs ?? [];
-    return jobs.find(j => j?.name === job)?.template?.spec?.template?.spec?.tolerations ?? [];
+    return kueuePlacementNeeds(job);
   }
 
   /** The library's runtime patch, or none when there is nothing to patch. */
   private renderPatch(trainerSpec: object): trainer.TrainJobSpecRuntimePatches[] | undefined {
     const p = this.props;
     const nodeSelector = mergeMaps(p.nodeSelector);
-    const tolerations = uniqueByContent([...this.acceleratorTolerations(), ...this.tolerations]);
+    // The job's own accelerator (a runtime construct tolerates its own already).
+    const accelerator = p.resourceLimitsPerNode?.accelerator ?? p.resourcesPerNode?.accelerator;
+    const tolerations = uniqueByContent([...builtinAcceleratorTolerations(this.resolvedRuntime(), accelerator?.resourceName), ...this.tolerations]);
     // Under Kueue a patch with pod metadata is never resumed (validateJob refuses it by its prop).
     const podMeta = this.queued() ? {} : dropUndefined({ labels: mergeMaps(this._podLabels), annotations: mergeMaps(this._podAnnotations) });
     const podSpec = dropUndefined({
@@ -425,7 +372,7 @@ export class TrainJob extends KubeflowResource {
     const templates = names.map(name => {
       const own: any = patched.includes(name) ? pod : {};
       const need = placement.get(name);
-      const template = need === undefined ? own : withPlacement(own, need, this.runtimeTolerations(name));
+      const template = need === undefined ? own : withPlacement(own, need, runtimeTolerations(this.resolvedRuntime(), name));
       return Object.keys(template).length ? { name, template: { spec: { template } } } : undefined;
     }).filter(j => j !== undefined);
     const replicatedJobs = templates.length ? templates : undefined;
@@ -493,21 +440,9 @@ export class TrainJob extends KubeflowResource {
     return this.props.resourceLimitsPerNode?.accelerator ?? this.props.resourcesPerNode?.accelerator ?? this.runtime._facts?.acceleratorPerNode();
   }
 
-  /**
-   * The built-in runtime the job names, as the pinned release ships it: a ClusterTrainingRuntime of
-   * that name that neither the app defines nor the job says the cluster provides.
-   */
-  private builtinRuntime(): any | undefined {
-    const r = this.runtime;
-    if (r._facts || r.provided || r.kind !== 'ClusterTrainingRuntime' || !Object.prototype.hasOwnProperty.call(builtins(), r.name)) return undefined;
-    return appRuntimeNamed(this.apiObject, r.kind, r.name) ? undefined : builtins()[r.name];
-  }
-
   /** The runtime's ML policy name, when the library knows the runtime. */
   private policyName(): string | undefined {
-    if (this.runtime._facts) return this.runtime._facts.policy.framework;
-    const policy = this.builtinRuntime()?.spec?.mlPolicy ?? {};
-    return Object.keys(policy).find(k => k !== 'numNodes');
+    return this.runtime._facts ? this.runtime._facts.policy.framework : builtinPolicyName(this.resolvedRuntime());
   }
 
   /**
@@ -519,25 +454,10 @@ export class TrainJob extends KubeflowResource {
   private devicesPluginMisses(): number | undefined {
     const accelerator = this.accelerator();
     const policy = this.policyName();
-    if (!accelerator || accelerator.resourceName.toLowerCase().includes('gpu') || (policy !== 'torch' && policy !== 'mpi')) return undefined;
+    if (!accelerator || trainerCountsAsGpu(accelerator.resourceName) || (policy !== 'torch' && policy !== 'mpi')) return undefined;
     // MPI replaces only a runtime's one slot (its default) with the GPU count; a runtime's own slots stand.
     if (policy === 'mpi' && (this.runtime._facts?.policy._processesPerNode ?? 1) !== 1) return undefined;
     return accelerator.count;
-  }
-
-  /**
-   * The toleration a v1 job of the same shape gets for its accelerator's taint. Only on a built-in
-   * runtime, whose pods have no tolerations: a patch's tolerations replace the runtime's (the
-   * Trainer merges the patch strategically, and a pod's tolerations have no merge key), and a
-   * runtime construct tolerates its own accelerator already.
-   */
-  private acceleratorTolerations(): k8s.Toleration[] {
-    const accelerator = this.props.resourceLimitsPerNode?.accelerator ?? this.props.resourcesPerNode?.accelerator;
-    const builtin = this.builtinRuntime();
-    if (!accelerator || !builtin) return [];
-    const jobs: any[] = builtin.spec.template.spec.replicatedJobs;
-    if (jobs.some(j => j.template?.spec?.template?.spec?.tolerations)) return [];
-    return [{ key: accelerator.resourceName, operator: 'Exists', effect: 'NoSchedule' }];
   }
 
   private jobLabels(): { [key: string]: string } | undefined {
@@ -562,9 +482,9 @@ export class TrainJob extends KubeflowResource {
     }
     // Two processes on one GPU: NCCL refuses to share a device between ranks, so the job hangs or fails at start.
     if (procs !== undefined && gpus !== undefined && procs > gpus) {
-      out.push(finding('numProcPerNode', procs, `expected at most the ${gpus} accelerators per node (one process per device)`));
+      out.push(finding('numProcPerNode', procs, processesPerDeviceAllowed(gpus)));
     }
-    const named = facts ? undefined : appRuntimeNamed(this.apiObject, this.runtime.kind, this.runtime.name);
+    const named = facts ? undefined : this.resolvedRuntime().named;
     if (named && !orderedWithin(this.apiObject, named.apiObject)) {
       const chart = Chart.of(named.apiObject).node.path;
       out.push(finding('runtime', this.runtime.name, `expected a runtime the job is written after: the app's ${named.kind} "${this.runtime.name}" is in the chart "${chart}", and a name orders nothing across charts; pass the runtime's ref (cdk8s then writes its chart first: App numbers the files for that, 0000-${chart}.k8s.yaml; StableFileNamesApp keeps the names and leaves the order to the GitOps tool) or define the job in the chart "${chart}"`));
@@ -575,42 +495,6 @@ export class TrainJob extends KubeflowResource {
     return out;
   }
 }
-
-/**
- * A pod template of the patch with the flavor's node labels and tolerations added: the job's own
- * nodeSelector keys win (a conflict is then the app rule's finding), and the tolerations keep the
- * runtime's when the patch had none, since a patch's list replaces the runtime's.
- */
-function withPlacement(pod: any, need: PlacementNeed, runtimeTolerations: any[]): any {
-  const spec = pod.spec ?? {};
-  const base: any[] = spec.tolerations ?? runtimeTolerations;
-  const tolerations = [...base];
-  const { sameToleration } = kueuePlacementRules();
-  for (const t of need.tolerations) if (!tolerations.some(u => sameToleration(u, t))) tolerations.push(t);
-  return {
-    ...pod,
-    spec: dropUndefined({
-      ...spec,
-      nodeSelector: { ...need.nodeSelector, ...spec.nodeSelector },
-      tolerations: tolerations.length ? tolerations : undefined,
-    }),
-  };
-}
-
-/**
- * Whether the job's document can depend on the runtime's without a new dependency between charts:
- * the runtime is in the job's chart, or in a chart nested in it (cdk8s makes a chart depend on the
- * charts nested in it, so that dependency is there already).
- */
-function orderedWithin(job: ApiObject, runtime: ApiObject): boolean {
-  const jobChart = Chart.of(job);
-  const runtimeChart = Chart.of(runtime);
-  return runtimeChart === jobChart || runtimeChart.node.scopes.includes(jobChart);
-}
-
-/** The memory-backed volume at /dev/shm, named as v1 jobs name theirs. */
-const SHM_VOLUME = 'dshm';
-const SHM_PATH = '/dev/shm';
 
 /** The TrainJob CRD's rule for `initializer.*.storageUri`. */
 const STORAGE_URI = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/.+$/;

@@ -16,10 +16,11 @@ import { ReplicaGroup, ReplicaOptions } from '../common/replica';
 import { RestartPolicy } from '../common/run-policy';
 import { PodSecurity } from '../common/security';
 import { Finding, finding } from '../rules/finding';
+import { processesPerDeviceAllowed } from '../rules/kubernetes/accelerator-facts';
+import { checkCount, raiseFirst } from '../synth/report';
 import {
   ANCESTOR_LABEL, DATASET_INITIALIZER, INITIALIZER_MOUNT_PATH, INITIALIZER_VOLUME, LAUNCHER_JOB, MODEL_INITIALIZER, NODE_JOB,
 } from '../rules/trainer/names';
-import { checkCount, raiseFirst } from '../synth/report';
 import { dropUndefined } from '../util/collections';
 
 /** The label the Kubeflow SDK lists runtimes by. */
@@ -293,7 +294,7 @@ export abstract class TrainingRuntimeBase extends KubeflowResource {
     const gpus = this.nodes.accelerator?.count;
     const slots = this.props.mlPolicy._processesPerNode;
     if (gpus !== undefined && slots !== undefined && slots > gpus) {
-      out.push(finding('mlPolicy.mpi.slotsPerWorker', slots, `expected at most the ${gpus} accelerators per node (one process per device)`));
+      out.push(finding('mlPolicy.mpi.slotsPerWorker', slots, processesPerDeviceAllowed(gpus)));
     }
     return out;
   }

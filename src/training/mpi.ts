@@ -11,6 +11,7 @@ import { CleanPodPolicy, RestartPolicy } from '../common/run-policy';
 import { MPI_JOB } from '../kinds/training-operator';
 import { Finding, finding } from '../rules/finding';
 import { checkCount, fail } from '../synth/report';
+import { operatorCountsAsGpu } from '../rules/kubernetes/accelerator-facts';
 import { lazy } from '../util/lazy';
 
 /** The operator's reading of mpirun's process count (a rule module), loaded by the first MPI job. */
@@ -250,7 +251,7 @@ export class MpiAllReduce extends TrainingJob {
   /** The operator's own test: a launcher that asks for GPUs is listed in the hostfile too. */
   private gpuLauncher(): boolean {
     const name = this.launcher.accelerator?.resourceName;
-    return name !== undefined && (name.endsWith('.com/gpu') || name.includes('gpu'));
+    return name !== undefined && operatorCountsAsGpu(name);
   }
 }
 

@@ -206,7 +206,7 @@ test('malformed Kueue objects are judged by the schema, not thrown on by these r
   const job = queuedJob('ml', 'j', 'q', { Worker: { replicas: 2, limits: { cpu: '2' } } });
   job.spec.pytorchReplicaSpecs.Master = { replicas: 'one', template: { spec: { containers: 'none', initContainers: [null], overhead: { cpu: [] } } } };
   // The cpu quota that is not a quantity bounds nothing: no finding of the rules here.
-  expect(appFindings(at([...odd, job])).filter(f => f.finding.rule?.startsWith('app/kueue'))).toEqual([]);
+  expect(appFindings(at([...odd, job])).filter(f => f.finding.rule?.startsWith('kueue/'))).toEqual([]);
   // A quota that is a quantity still does.
   odd[1] = clusterQueue('b', { f: [{ name: 'cpu', nominalQuota: '3' }, { name: 'memory', nominalQuota: 'lots' }] });
   expect(appFindings(at([...odd, job])).map(f => `${f.path} ${f.finding.rule} ${f.finding.field}`)).toEqual([

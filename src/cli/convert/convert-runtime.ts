@@ -21,6 +21,7 @@ import { isObject as isMap } from '../../rules/kubernetes/names';
 import { ANCESTOR_LABEL, NODE_JOB } from '../../rules/trainer/names';
 import { canonicalJson } from '../../util/collections';
 import { Finding, describe } from '../../rules/finding';
+import { SHARED_MEMORY_PATH, SHARED_MEMORY_VOLUME, acceleratorToleration } from '../../rules/kubernetes/accelerator-facts';
 
 const FRAMEWORK_LABEL = 'trainer.kubeflow.org/framework';
 const ISTIO_ANNOTATION = 'sidecar.istio.io/inject';
@@ -39,8 +40,6 @@ const same = (a: unknown, b: unknown) => canonicalJson(a) === canonicalJson(b);
 const ref = (code: string): Expr => ({ type: 'ref', code, value: undefined });
 const ACCELERATORS: { readonly [resourceName: string]: string } = { 'nvidia.com/gpu': 'nvidia', 'amd.com/gpu': 'amd', 'gpu.intel.com/i915': 'intel' };
 
-/** The toleration the construct gives the pods of an accelerator (replica.ts). */
-const acceleratorToleration = (resourceName: string) => ({ key: resourceName, operator: 'Exists', effect: 'NoSchedule' });
 
 /** `Size.gibibytes(n)`, or `Size.mebibytes(n)` when not whole gibibytes, for an amount of mebibytes. */
 const sizeCode = (mebibytes: number) => (mebibytes % 1024 === 0 ? `Size.gibibytes(${mebibytes / 1024})` : `Size.mebibytes(${mebibytes})`);
@@ -95,10 +94,11 @@ function topologyProp(metadata: unknown): string | undefined {
 
 /** The `sharedMemory` prop's code for the construct's memory-backed `dshm` volume at /dev/shm, or undefined. */
 function sharedMemoryProp(volumes: unknown, mounts: unknown): string | undefined {
-  if (!Array.isArray(volumes) || volumes.length !== 1 || !same(mounts, [{ mountPath: '/dev/shm', name: 'dshm' }])) return undefined;
+  const mount = { mountPath: SHARED_MEMORY_PATH, name: SHARED_MEMORY_VOLUME };
+  if (!Array.isArray(volumes) || volumes.length !== 1 || !same(mounts, [mount])) return undefined;
   const v = volumes[0];
   const limit = isString(v?.emptyDir?.sizeLimit) ? /^([1-9]\d*)Mi$/.exec(v.emptyDir.sizeLimit) : null;
-  if (limit === null || !same(v, { name: 'dshm', emptyDir: { medium: 'Memory', sizeLimit: v.emptyDir.sizeLimit } })) return undefined;
+  if (limit === null || !same(v, { name: SHARED_MEMORY_VOLUME, emptyDir: { medium: 'Memory', sizeLimit: v.emptyDir.sizeLimit } })) return undefined;
   return sizeCode(Number(limit[1]));
 }
 

@@ -14,6 +14,7 @@
 import { Expr, json, object, quoteString } from './convert-code';
 import { isObject as isMap } from '../../rules/kubernetes/names';
 import { canonicalJson } from '../../util/collections';
+import { SHARED_MEMORY_PATH, SHARED_MEMORY_VOLUME, acceleratorToleration } from '../../rules/kubernetes/accelerator-facts';
 
 /** A prop's code, what the module imports for it, and its value as code (equal code, equal value). */
 export interface Said {
@@ -63,7 +64,8 @@ export interface ClaimMount {
 }
 
 export const ISTIO_ANNOTATION = 'sidecar.istio.io/inject';
-const SHM = { name: 'dshm', mountPath: '/dev/shm' };
+/** The shared-memory mount the constructs write for `sharedMemory`. */
+const SHM = { name: SHARED_MEMORY_VOLUME, mountPath: SHARED_MEMORY_PATH };
 /** The container security context of the DEFAULT preset (common/internal/security-contexts.ts presetSecurity). */
 export const DEFAULT_CONTAINER_SECURITY = { allowPrivilegeEscalation: false, privileged: false };
 /** The pod security context of the RESTRICTED preset (common/replica.ts restrictedPodContext). */
@@ -176,7 +178,7 @@ function podOptions(spec: any, context: PodContext, options: Map<string, Said>, 
     options.set('nodeSelector', said(json(spec.nodeSelector)));
     pod.nodeSelector = spec.nodeSelector;
   }
-  const tolerations = accelerator === undefined ? [] : [{ effect: 'NoSchedule', key: accelerator, operator: 'Exists' }];
+  const tolerations = accelerator === undefined ? [] : [acceleratorToleration(accelerator)];
   const given = Array.isArray(spec.tolerations) ? spec.tolerations : [];
   const own = given.slice(tolerations.length);
   if (given.length > 0 && same(given.slice(0, tolerations.length), tolerations) && own.length > 0 && own.every(isPlainToleration)) {

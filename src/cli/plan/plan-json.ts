@@ -49,7 +49,7 @@ function queueObject(q: QueuePlan): object {
         ...(r.neverAdmitted === BigInt(0) ? {} : { neverAdmitted: quantity(r.resource, r.neverAdmitted) }),
       })),
     })),
-    neverAdmitted: q.notes.filter(n => n.neverAdmitted).map(n => ({ ...job(n), clusterQueue: n.clusterQueue, reason: n.note.replace(/^never admitted: /, '') })),
+    neverAdmitted: q.notes.filter(n => n.neverAdmitted).map(n => ({ ...job(n), clusterQueue: n.clusterQueue, reason: n.reason })),
     queueNotes: q.notes.filter(n => !n.neverAdmitted).map(n => ({ ...job(n), note: n.note })),
   };
 }

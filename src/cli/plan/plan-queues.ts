@@ -17,7 +17,7 @@
 import { isKueueGroup } from '../../rules/kueue/api';
 import { neverAdmittedReason } from '../../rules/kueue/capacity';
 import { formatResource } from '../../rules/kueue/capacity-amounts';
-import { PodSet, kueuePodSets, runtimeIndex, trainingJobPodSets } from '../../rules/kueue/capacity-podsets';
+import { PodSet, kueuePodSets, runtimeIndex, trainingJobPodSets, RuntimeIndex } from '../../rules/kueue/capacity-podsets';
 import { ClusterQueueCapacity, clusterQueueCapacity, clusterQueueOf, placeWorkload, queueIndex, queueRequests, rejection } from '../../rules/kueue/capacity-queues';
 import { KUEUE_QUEUE_LABEL } from '../../rules/kueue/labels';
 
@@ -54,6 +54,8 @@ export interface QueueNote {
   readonly clusterQueue: string;
   readonly neverAdmitted: boolean;
   readonly note: string;
+  /** Why Kueue never admits the job, when it never does (the note says it after "never admitted: "). */
+  readonly reason?: string;
 }
 
 export interface QueuePlan {
@@ -79,15 +81,11 @@ export const hasClusterQueue = (inputs: ReadonlyArray<{ readonly doc?: any }>) =
 export const kueueObjects = (docs: readonly any[]) => docs.filter(isKueueGroup);
 
 /** The quota view of the jobs among `docs` against the Kueue objects among `queues`; undefined without ClusterQueues. */
-export function queuePlan(docs: readonly any[], queues: readonly any[]): QueuePlan | undefined {
+export function queuePlan(docs: readonly any[], queues: readonly any[], runtimes: RuntimeIndex = runtimeIndex(docs)): QueuePlan | undefined {
   const index = queueIndex(queues);
   if (index.clusterQueues.size === 0) return undefined;
-  const runtimes = runtimeIndex(docs);
-  const capacities = new Map<string, ClusterQueueCapacity | undefined>();
-  const capacity = (name: string) => {
-    if (!capacities.has(name)) capacities.set(name, clusterQueueCapacity(index, name));
-    return capacities.get(name)!;
-  };
+  // Worked out once per ClusterQueue of the index (clusterQueueCapacity keeps it).
+  const capacity = (name: string) => clusterQueueCapacity(index, name)!;
   const usage = new Map<string, Map<string, bigint>>();
   const neverUsage = new Map<string, Map<string, bigint>>();
   const jobs = new Map<string, string[]>();
@@ -102,7 +100,8 @@ export function queuePlan(docs: readonly any[], queues: readonly any[]): QueuePl
     const queue = text(doc?.metadata?.labels?.[KUEUE_QUEUE_LABEL]);
     if (queue === '' || isKueueGroup(doc)) continue;
     const identity = { kind: text(doc.kind), namespace: text(doc.metadata?.namespace), name: text(doc.metadata?.name), queue };
-    const note = (what: string, neverAdmitted = false, clusterQueue = '') => notes.push({ ...identity, clusterQueue, neverAdmitted, note: what });
+    const note = (what: string, neverAdmitted = false, clusterQueue = '', reason?: string) =>
+      notes.push({ ...identity, clusterQueue, neverAdmitted, note: what, ...(reason === undefined ? {} : { reason }) });
     const podSets = kueuePodSets(doc, runtimes);
     if (podSets === undefined) {
       if (trainingJobPodSets(doc).length > 0) note(`Kueue does not queue a ${doc.apiVersion} ${doc.kind}: not counted against a ClusterQueue`);
@@ -113,9 +112,9 @@ export function queuePlan(docs: readonly any[], queues: readonly any[]): QueuePl
       note(`${missing}: not counted against a ClusterQueue`);
       continue;
     }
-    const never = neverAdmittedReason(index, capacities, identity.namespace, queue, podSets.podSets);
+    const never = neverAdmittedReason(index, identity.namespace, queue, podSets.podSets);
     if (never !== undefined) {
-      note(`never admitted: ${never}`, true, clusterQueue);
+      note(`never admitted: ${never}`, true, clusterQueue, never);
       const asked = askedUsage(podSets.podSets, capacity(clusterQueue)!);
       addUsage(usage, clusterQueue, asked);
       addUsage(neverUsage, clusterQueue, asked);

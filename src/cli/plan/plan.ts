@@ -72,7 +72,7 @@ export { jobKey } from './plan-queues';
  * What a training job document asks for; undefined for other documents. A TrainJob is resolved
  * against the runtimes of the same input.
  */
-export function jobPlan(doc: any, runtimes: RuntimeIndex = new Map(), kinds: WorkspaceKindIndex = new Map()): JobPlan | undefined {
+export function jobPlan(doc: any, runtimes: RuntimeIndex = runtimeIndex([]), kinds: WorkspaceKindIndex = new Map()): JobPlan | undefined {
   if (isTrainJob(doc)) return trainJobPlan(doc, runtimes);
   if (isWorkspace(doc)) return workspacePlan(doc, kinds);
   const facts = trainingKindOf(doc);
@@ -138,11 +138,12 @@ const text = (v: unknown) => (typeof v === 'string' ? v : '');
  */
 export function plan(inputs: readonly InputDocument[], queueInputs: readonly InputDocument[] = []): Plan {
   const docs = inputs.map(i => i.doc).filter(d => d !== undefined);
-  const queues = queuePlan(docs, kueueObjects([...docs, ...queueInputs.map(i => i.doc).filter(d => d !== undefined)]));
+  // One runtime index for the job table and the quota view: each TrainJob's runtime is resolved once.
   const runtimes = runtimeIndex(docs);
+  const queues = queuePlan(docs, kueueObjects([...docs, ...queueInputs.map(i => i.doc).filter(d => d !== undefined)]), runtimes);
   const kinds = workspaceKindIndex(docs);
   // A job its ClusterQueue never admits keeps its row and its amounts, and carries the reason.
-  const never = new Map((queues?.notes ?? []).filter(n => n.neverAdmitted).map(n => [jobKey(n), n.note.replace(/^never admitted: /, '')]));
+  const never = new Map((queues?.notes ?? []).filter(n => n.neverAdmitted).map(n => [jobKey(n), n.reason!]));
   const all = docs.map(d => jobPlan(d, runtimes, kinds)).filter((j): j is JobPlan => j !== undefined)
     .map(j => (never.has(jobKey(j)) ? { ...j, neverAdmitted: never.get(jobKey(j))! } : j));
   all.sort((a, b) => compare(a.namespace, b.namespace) || compare(a.name, b.name) || compare(a.kind, b.kind));

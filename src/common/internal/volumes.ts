@@ -1,6 +1,9 @@
+import { Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { kubeVolume } from '../../synth/cdk8s-adapter';
+import { Construct } from 'constructs';
 import { Finding, finding } from '../../rules/finding';
+import { SHARED_MEMORY_VOLUME } from '../../rules/kubernetes/accelerator-facts';
 import { canonicalJson } from '../../util/collections';
 
 /*
@@ -8,6 +11,11 @@ import { canonicalJson } from '../../util/collections';
  * them out (a ConfigMap mount silently becomes another volume). The same volume object, or an equal
  * one, may be used any number of times.
  */
+
+/** The memory-backed volume a `sharedMemory` prop mounts at /dev/shm (SHARED_MEMORY_PATH), of that size. */
+export function sharedMemoryVolume(scope: Construct, size: Size): kplus.Volume {
+  return kplus.Volume.fromEmptyDir(scope, 'SharedMemory', SHARED_MEMORY_VOLUME, { medium: kplus.EmptyDirMedium.MEMORY, sizeLimit: size });
+}
 
 /** Whether two volumes render the same (the same object, or equal content). */
 export function sameVolume(a: kplus.Volume, b: kplus.Volume): boolean {

@@ -3,6 +3,7 @@ import * as core from '../../../imports/core';
 import * as notebooks from '../../../imports/notebooks';
 import type { PlatformDefaultsProps } from '../../common/defaults';
 import { resourceQuantities } from '../../common/internal/quantities';
+import { acceleratorToleration } from '../../rules/kubernetes/accelerator-facts';
 import { dropUndefined, mergeMaps, nonEmpty, uniqueByContent } from '../../util/collections';
 import type { ActivityRule, FilterRule } from '../workspace-activity';
 import { OptionRedirect, PodConfigOptions, RedirectLevel, WorkspaceOptionProps, WorkspacePort } from '../workspace-options';
@@ -75,7 +76,7 @@ export function renderPodConfig(o: PodConfigOptions, defaults: PlatformDefaultsP
   const limits = resourceQuantities({ ...o.limits, accelerator });
   const tolerations = uniqueByContent([
     ...(defaults.tolerations ?? []),
-    ...(accelerator ? [{ key: accelerator.resourceName, operator: 'Exists', effect: 'NoSchedule' }] : []),
+    ...(accelerator ? [acceleratorToleration(accelerator.resourceName)] : []),
     ...(o.tolerations ?? []),
   ]);
   const resources: core.ResourceRequirements = dropUndefined({

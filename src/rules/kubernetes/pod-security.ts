@@ -63,12 +63,13 @@ const SECCOMP_ALLOWED = 'expected "RuntimeDefault" or "Localhost" on the contain
 /**
  * Every finding of the restricted profile on a pod spec at `at`; `metadata` (at `metadataAt`) is
  * the pod template's metadata when known, whose legacy AppArmor annotations the baseline reads.
+ * `why` ends each message: what asked for the standard (the namespace's label, or a construct's preset).
  */
-export function restrictedFindings(spec: unknown, at: string, metadata?: unknown, metadataAt?: string): Finding[] {
+export function restrictedFindings(spec: unknown, at: string, metadata?: unknown, metadataAt?: string, why: string = WHY): Finding[] {
   const out: Finding[] = [];
   if (!isObject(spec)) return out;
   for (const key of ['hostNetwork', 'hostPID', 'hostIPC']) {
-    if (spec[key] === true) PSS_HOST_NAMESPACES.report(out, child(at, key), true, `expected false or not set ${WHY}`);
+    if (spec[key] === true) PSS_HOST_NAMESPACES.report(out, child(at, key), true, `expected false or not set ${why}`);
   }
   const volumes = spec.volumes;
   if (Array.isArray(volumes)) {
@@ -77,19 +78,19 @@ export function restrictedFindings(spec: unknown, at: string, metadata?: unknown
       if (!isObject(v)) continue;
       const type = Object.keys(v).find(k => k !== 'name');
       if (type === undefined || !RESTRICTED_VOLUME_SET.has(type)) {
-        PSS_VOLUME_TYPES.report(out, named(child(at, 'volumes'), v, i), type, `expected one of the volume types ${RESTRICTED_VOLUMES.join(', ')} ${WHY}`);
+        PSS_VOLUME_TYPES.report(out, named(child(at, 'volumes'), v, i), type, `expected one of the volume types ${RESTRICTED_VOLUMES.join(', ')} ${why}`);
       }
     }
   }
   const podSc = isObject(spec.securityContext) ? spec.securityContext : {};
   const podScAt = child(at, 'securityContext');
-  checkCommonContext(podSc, podScAt, out);
-  if (podSc.runAsNonRoot === false) PSS_RUN_AS_NON_ROOT.report(out, child(podScAt, 'runAsNonRoot'), false, `expected true ${WHY}`);
+  checkCommonContext(podSc, podScAt, out, why);
+  if (podSc.runAsNonRoot === false) PSS_RUN_AS_NON_ROOT.report(out, child(podScAt, 'runAsNonRoot'), false, `expected true ${why}`);
   const sysctls = podSc.sysctls;
   if (Array.isArray(sysctls)) {
     for (let i = 0; i < sysctls.length; i++) {
       const name = sysctls[i]?.name;
-      if (!SAFE_SYSCTLS.has(name)) PSS_SYSCTLS.report(out, child(indexed(child(podScAt, 'sysctls'), i), 'name'), name, `expected a safe sysctl: ${[...SAFE_SYSCTLS].join(', ')} ${WHY}`);
+      if (!SAFE_SYSCTLS.has(name)) PSS_SYSCTLS.report(out, child(indexed(child(podScAt, 'sysctls'), i), 'name'), name, `expected a safe sysctl: ${[...SAFE_SYSCTLS].join(', ')} ${why}`);
     }
   }
   for (const list of ['initContainers', 'containers', 'ephemeralContainers']) {
@@ -97,34 +98,34 @@ export function restrictedFindings(spec: unknown, at: string, metadata?: unknown
     if (!Array.isArray(containers)) continue;
     for (let i = 0; i < containers.length; i++) {
       const c = containers[i];
-      if (isObject(c)) checkContainer(c, named(child(at, list), c, i), podSc, out);
+      if (isObject(c)) checkContainer(c, named(child(at, list), c, i), podSc, out, why);
     }
   }
-  checkAppArmorAnnotations(metadata, metadataAt, out);
+  checkAppArmorAnnotations(metadata, metadataAt, out, why);
   return out;
 }
 
 /** The checks on fields a pod and a container security context share. */
-function checkCommonContext(sc: Record<string, any>, at: string, out: Finding[]): void {
-  if (sc.runAsUser === 0) PSS_RUN_AS_USER.report(out, child(at, 'runAsUser'), 0, `expected a non-zero uid ${WHY}`);
+function checkCommonContext(sc: Record<string, any>, at: string, out: Finding[], why: string): void {
+  if (sc.runAsUser === 0) PSS_RUN_AS_USER.report(out, child(at, 'runAsUser'), 0, `expected a non-zero uid ${why}`);
   const seLinux = sc.seLinuxOptions;
   if (isObject(seLinux)) {
     const seAt = child(at, 'seLinuxOptions');
     if (!SELINUX_TYPES.has(seLinux.type ?? '')) {
-      PSS_SELINUX.report(out, child(seAt, 'type'), seLinux.type, `expected container_t, container_init_t, container_kvm_t, container_engine_t or not set ${WHY}`);
+      PSS_SELINUX.report(out, child(seAt, 'type'), seLinux.type, `expected container_t, container_init_t, container_kvm_t, container_engine_t or not set ${why}`);
     }
     for (const key of ['user', 'role']) {
-      if (seLinux[key] !== undefined && seLinux[key] !== '') PSS_SELINUX.report(out, child(seAt, key), seLinux[key], `expected not set ${WHY}`);
+      if (seLinux[key] !== undefined && seLinux[key] !== '') PSS_SELINUX.report(out, child(seAt, key), seLinux[key], `expected not set ${why}`);
     }
   }
   if (sc.appArmorProfile?.type === 'Unconfined') {
-    PSS_APPARMOR.report(out, child(child(at, 'appArmorProfile'), 'type'), 'Unconfined', `expected "RuntimeDefault" or "Localhost" ${WHY}`);
+    PSS_APPARMOR.report(out, child(child(at, 'appArmorProfile'), 'type'), 'Unconfined', `expected "RuntimeDefault" or "Localhost" ${why}`);
   }
   if (sc.seccompProfile?.type === 'Unconfined') {
-    PSS_SECCOMP.report(out, child(child(at, 'seccompProfile'), 'type'), 'Unconfined', `${SECCOMP_ALLOWED} ${WHY}`);
+    PSS_SECCOMP.report(out, child(child(at, 'seccompProfile'), 'type'), 'Unconfined', `${SECCOMP_ALLOWED} ${why}`);
   }
   if (sc.windowsOptions?.hostProcess === true) {
-    PSS_HOST_PROCESS.report(out, child(child(at, 'windowsOptions'), 'hostProcess'), true, `expected false or not set ${WHY}`);
+    PSS_HOST_PROCESS.report(out, child(child(at, 'windowsOptions'), 'hostProcess'), true, `expected false or not set ${why}`);
   }
 }
 
@@ -132,17 +133,17 @@ function checkCommonContext(sc: Record<string, any>, at: string, out: Finding[])
 const APPARMOR_ANNOTATION_PREFIX = 'container.apparmor.security.beta.kubernetes.io/';
 
 /** The legacy per-container AppArmor annotations: empty, runtime/default or localhost/<profile>. */
-function checkAppArmorAnnotations(metadata: unknown, at: string | undefined, out: Finding[]): void {
+function checkAppArmorAnnotations(metadata: unknown, at: string | undefined, out: Finding[], why: string): void {
   if (!isObject(metadata) || !isObject(metadata.annotations) || at === undefined) return;
   for (const [key, value] of Object.entries(metadata.annotations)) {
     if (!key.startsWith(APPARMOR_ANNOTATION_PREFIX)) continue;
     if (value === '' || value === 'runtime/default' || (typeof value === 'string' && value.startsWith('localhost/'))) continue;
-    PSS_APPARMOR.report(out, child(child(at, 'annotations'), key), value, `expected "runtime/default" or "localhost/<profile>" ${WHY}`);
+    PSS_APPARMOR.report(out, child(child(at, 'annotations'), key), value, `expected "runtime/default" or "localhost/<profile>" ${why}`);
   }
 }
 
 /** A probe or lifecycle handler that sets `host` (httpGet or tcpSocket) reaches outside the pod. */
-function checkHandlerHosts(c: Record<string, any>, at: string, out: Finding[]): void {
+function checkHandlerHosts(c: Record<string, any>, at: string, out: Finding[], why: string): void {
   const handlers: Array<[unknown, string]> = [
     [c.livenessProbe, child(at, 'livenessProbe')], [c.readinessProbe, child(at, 'readinessProbe')], [c.startupProbe, child(at, 'startupProbe')],
     [c.lifecycle?.postStart, child(child(at, 'lifecycle'), 'postStart')], [c.lifecycle?.preStop, child(child(at, 'lifecycle'), 'preStop')],
@@ -152,50 +153,50 @@ function checkHandlerHosts(c: Record<string, any>, at: string, out: Finding[]): 
     for (const action of ['httpGet', 'tcpSocket']) {
       const host = handler[action]?.host;
       if (typeof host === 'string' && host !== '') {
-        PSS_PROBE_HOST.report(out, child(child(handlerAt, action), 'host'), host, `expected not set (the pod's own IP) ${WHY}`);
+        PSS_PROBE_HOST.report(out, child(child(handlerAt, action), 'host'), host, `expected not set (the pod's own IP) ${why}`);
       }
     }
   }
 }
 
-function checkContainer(c: Record<string, any>, at: string, podSc: Record<string, any>, out: Finding[]): void {
+function checkContainer(c: Record<string, any>, at: string, podSc: Record<string, any>, out: Finding[], why: string): void {
   const sc = isObject(c.securityContext) ? c.securityContext : {};
   const scAt = child(at, 'securityContext');
-  checkCommonContext(sc, scAt, out);
-  if (sc.privileged === true) PSS_PRIVILEGED.report(out, child(scAt, 'privileged'), true, `expected false or not set ${WHY}`);
+  checkCommonContext(sc, scAt, out, why);
+  if (sc.privileged === true) PSS_PRIVILEGED.report(out, child(scAt, 'privileged'), true, `expected false or not set ${why}`);
   if (sc.allowPrivilegeEscalation !== false) {
-    PSS_PRIVILEGE_ESCALATION.report(out, child(scAt, 'allowPrivilegeEscalation'), sc.allowPrivilegeEscalation, `expected false ${WHY}`);
+    PSS_PRIVILEGE_ESCALATION.report(out, child(scAt, 'allowPrivilegeEscalation'), sc.allowPrivilegeEscalation, `expected false ${why}`);
   }
   const nonRoot = sc.runAsNonRoot ?? podSc.runAsNonRoot;
   if (nonRoot !== true && sc.runAsNonRoot !== false && podSc.runAsNonRoot !== false) {
-    PSS_RUN_AS_NON_ROOT.report(out, child(scAt, 'runAsNonRoot'), sc.runAsNonRoot, `expected true on the container or the pod ${WHY}`);
+    PSS_RUN_AS_NON_ROOT.report(out, child(scAt, 'runAsNonRoot'), sc.runAsNonRoot, `expected true on the container or the pod ${why}`);
   } else if (sc.runAsNonRoot === false) {
-    PSS_RUN_AS_NON_ROOT.report(out, child(scAt, 'runAsNonRoot'), false, `expected true ${WHY}`);
+    PSS_RUN_AS_NON_ROOT.report(out, child(scAt, 'runAsNonRoot'), false, `expected true ${why}`);
   }
   const seccomp = sc.seccompProfile?.type ?? podSc.seccompProfile?.type;
-  if (seccomp === undefined) PSS_SECCOMP.report(out, child(child(scAt, 'seccompProfile'), 'type'), undefined, `${SECCOMP_ALLOWED} ${WHY}`);
+  if (seccomp === undefined) PSS_SECCOMP.report(out, child(child(scAt, 'seccompProfile'), 'type'), undefined, `${SECCOMP_ALLOWED} ${why}`);
   if (sc.procMount !== undefined && sc.procMount !== 'Default') {
-    PSS_PROC_MOUNT.report(out, child(scAt, 'procMount'), sc.procMount, `expected "Default" or not set ${WHY}`);
+    PSS_PROC_MOUNT.report(out, child(scAt, 'procMount'), sc.procMount, `expected "Default" or not set ${why}`);
   }
   const caps = isObject(sc.capabilities) ? sc.capabilities : {};
   const capsAt = child(scAt, 'capabilities');
   if (!Array.isArray(caps.drop) || !caps.drop.includes('ALL')) {
-    PSS_CAPABILITIES.report(out, child(capsAt, 'drop'), caps.drop, `expected a list with "ALL" ${WHY}`);
+    PSS_CAPABILITIES.report(out, child(capsAt, 'drop'), caps.drop, `expected a list with "ALL" ${why}`);
   }
   if (Array.isArray(caps.add)) {
     for (let i = 0; i < caps.add.length; i++) {
       if (caps.add[i] !== 'NET_BIND_SERVICE') {
-        PSS_CAPABILITIES.report(out, indexed(child(capsAt, 'add'), i), caps.add[i], `expected only NET_BIND_SERVICE to be added ${WHY}`);
+        PSS_CAPABILITIES.report(out, indexed(child(capsAt, 'add'), i), caps.add[i], `expected only NET_BIND_SERVICE to be added ${why}`);
       }
     }
   }
-  checkHandlerHosts(c, at, out);
+  checkHandlerHosts(c, at, out, why);
   const ports = c.ports;
   if (Array.isArray(ports)) {
     for (let i = 0; i < ports.length; i++) {
       const hostPort = ports[i]?.hostPort;
       if (hostPort !== undefined && hostPort !== 0) {
-        PSS_HOST_PORTS.report(out, child(indexed(child(at, 'ports'), i), 'hostPort'), hostPort, `expected 0 or not set ${WHY}`);
+        PSS_HOST_PORTS.report(out, child(indexed(child(at, 'ports'), i), 'hostPort'), hostPort, `expected 0 or not set ${why}`);
       }
     }
   }

@@ -16,9 +16,10 @@
 import { podRequests } from './pod-requests';
 import { isKueueQueued } from '../../kinds/kind';
 import { V1_JOBS } from '../../kinds/training-operator';
-import { BUILTIN_RUNTIMES, BUILTIN_RUNTIMES_RELEASE } from '../trainer/builtin-runtimes.generated';
+import { BUILTIN_RUNTIMES_RELEASE } from '../trainer/builtin-runtimes.generated';
 import { ANCESTOR_LABEL, NODE_JOB } from '../trainer/names';
-import { CLUSTER_RUNTIME, isTrainJob, isTrainerRuntime, runtimeKey, runtimeReferenceOf } from '../trainer/runtime-lookup';
+import { isTrainJob, isTrainerRuntime, runtimeKey, runtimeReferenceOf } from '../trainer/runtime-lookup';
+import { RuntimeResolution, resolveRuntime } from '../trainer/runtime-resolver';
 import { replicaSpecs, replicasOf, trainingKindOf } from '../training-operator/training-kinds';
 
 /** One podset: its name, its pod count and the pod spec its pods run. */
@@ -39,12 +40,36 @@ export interface JobPodSets {
 /** The v1 kinds Kueue's kubeflow integration manages (pkg/controller/jobs/kubeflow/jobs): the kind table's v1 jobs Kueue queues. */
 const KUEUE_V1_KINDS = new Set(V1_JOBS.filter(isKueueQueued).map(k => k.kind));
 
-/** The runtimes of an input, by their identity (`runtimeKey`). */
-export type RuntimeIndex = ReadonlyMap<string, any>;
+/**
+ * The runtimes of an input by their identity (`runtimeKey`; the first of an identity wins, as a
+ * search of the list would find it), and the runtime each TrainJob resolves to, resolved once per
+ * job (runtime-resolver.ts) for every rule and table that asks.
+ */
+export interface RuntimeIndex {
+  readonly byKey: ReadonlyMap<string, any>;
+  /** The runtime the TrainJob document names (the same answer on every call for one document). */
+  runtimeOf(job: any): RuntimeResolution<any> | undefined;
+}
 
 /** Every TrainingRuntime and ClusterTrainingRuntime among the documents. */
 export function runtimeIndex(docs: readonly any[]): RuntimeIndex {
-  return new Map(docs.filter(isTrainerRuntime).map(doc => [runtimeKey(doc), doc]));
+  const byKey = new Map<string, any>();
+  for (const doc of docs) {
+    if (!isTrainerRuntime(doc)) continue;
+    const key = runtimeKey(doc);
+    if (!byKey.has(key)) byKey.set(key, doc);
+  }
+  const resolved = new Map<any, RuntimeResolution<any> | undefined>();
+  return {
+    byKey,
+    runtimeOf(job: any) {
+      if (resolved.has(job)) return resolved.get(job);
+      const ref = runtimeReferenceOf(job);
+      const resolution = ref === undefined ? undefined : resolveRuntime(ref, byKey);
+      resolved.set(job, resolution);
+      return resolution;
+    },
+  };
 }
 
 /**
@@ -52,14 +77,9 @@ export function runtimeIndex(docs: readonly any[]): RuntimeIndex {
  * Trainer ships (builtin-runtimes.generated.ts), marked `builtIn`; undefined when neither.
  */
 export function namedRuntime(job: any, runtimes: RuntimeIndex): { readonly runtime: any; readonly builtIn: boolean } | undefined {
-  const ref = runtimeReferenceOf(job);
-  if (ref === undefined) return undefined;
-  const own = runtimes.get(ref.key);
-  if (own !== undefined) return { runtime: own, builtIn: false };
-  if (ref.kind === CLUSTER_RUNTIME && Object.prototype.hasOwnProperty.call(BUILTIN_RUNTIMES, ref.name)) {
-    return { runtime: BUILTIN_RUNTIMES[ref.name], builtIn: true };
-  }
-  return undefined;
+  const resolution = runtimes.runtimeOf(job);
+  if (resolution === undefined) return undefined;
+  return resolution.own !== undefined ? { runtime: resolution.own, builtIn: false } : { runtime: resolution.builtIn, builtIn: true };
 }
 
 /** Whether Kueue makes a Workload for the document's kind. */

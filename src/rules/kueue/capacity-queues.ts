@@ -205,8 +205,24 @@ function quotaOf(doc: any, key: string): Quota | undefined {
 const localQuota = (subtree: bigint, q: Quota | undefined) => (q?.lendingLimit === undefined ? BigInt(0) : max0(subtree - q.lendingLimit));
 const min = (a: bigint, b: bigint) => (a < b ? a : b);
 
-/** The capacity of a ClusterQueue of the index. */
+/** The capacities worked out for each index, by ClusterQueue: an index does not change once built. */
+const capacities = new WeakMap<QueueIndex, Map<string, ClusterQueueCapacity | undefined>>();
+
+/**
+ * The capacity of a ClusterQueue of the index, worked out once per index and queue: every job on
+ * the queue (the placement of each TrainJob, the capacity rule, plan's quota view) reads the same.
+ */
 export function clusterQueueCapacity(index: QueueIndex, name: string): ClusterQueueCapacity | undefined {
+  let known = capacities.get(index);
+  if (known === undefined) {
+    known = new Map();
+    capacities.set(index, known);
+  }
+  if (!known.has(name)) known.set(name, capacityOf(index, name));
+  return known.get(name);
+}
+
+function capacityOf(index: QueueIndex, name: string): ClusterQueueCapacity | undefined {
   const cq = index.clusterQueues.get(name);
   if (cq === undefined) return undefined;
   const cohort = cohortNameOf(cq);

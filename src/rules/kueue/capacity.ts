@@ -14,10 +14,11 @@
  * (capacity-queues.ts says how their capacity is worked out).
  */
 import { formatResource } from './capacity-amounts';
-import { PodSet, kueuePodSets, runtimeIndex } from './capacity-podsets';
-import { ClusterQueueCapacity, FlavorQuota, QueueIndex, clusterQueueCapacity, clusterQueueOf, queueIndex, queueRequests, rejection } from './capacity-queues';
+import { PodSet, kueuePodSets } from './capacity-podsets';
+import { ClusterQueueCapacity, FlavorQuota, QueueIndex, clusterQueueCapacity, clusterQueueOf, queueRequests, rejection } from './capacity-queues';
 import { KUEUE_QUEUE_LABEL } from './labels';
-import { AppDocument, AppFinding, namespaceOf } from '../app-document';
+import { AppFinding, namespaceOf } from '../app-document';
+import type { DocumentIndex } from '../document-index';
 import { Rule } from '../rule';
 
 export const KUEUE_NEVER_ADMITTED = new Rule('kueue', 'kueue/never-admitted', 'app',
@@ -116,18 +117,17 @@ export function neverAdmittedText(reason: NeverAdmitted, cq: ClusterQueueCapacit
 }
 
 /** Every job of the documents that names a LocalQueue of the input its ClusterQueue can never admit. */
-export function kueueNeverAdmitted(docs: readonly AppDocument[], out: AppFinding[]): void {
-  const all = docs.map(d => d.doc);
-  const index = queueIndex(all);
+export function kueueNeverAdmitted(documents: DocumentIndex, out: AppFinding[]): void {
+  const docs = documents.documents;
+  const index = documents.queues;
   if (index.clusterQueues.size === 0) return;
-  const runtimes = runtimeIndex(all);
-  const capacities = new Map<string, ClusterQueueCapacity | undefined>();
+  const runtimes = documents.runtimes;
   for (const d of docs) {
     const queue = d.doc?.metadata?.labels?.[KUEUE_QUEUE_LABEL];
     if (typeof queue !== 'string' || queue === '') continue;
     const podSets = kueuePodSets(d.doc, runtimes);
     if (podSets === undefined) continue;
-    const reason = neverAdmittedReason(index, capacities, namespaceOf(d.doc), queue, podSets.podSets);
+    const reason = neverAdmittedReason(index, namespaceOf(d.doc), queue, podSets.podSets);
     if (reason === undefined) continue;
     out.push({
       path: d.path,
@@ -142,12 +142,11 @@ export function kueueNeverAdmitted(docs: readonly AppDocument[], out: AppFinding
 }
 
 /** Why the job on `queue` in `namespace` is never admitted, in words; undefined when it may be, or the queues are not in the input. */
-export function neverAdmittedReason(index: QueueIndex, capacities: Map<string, ClusterQueueCapacity | undefined>, namespace: string, queue: string,
+export function neverAdmittedReason(index: QueueIndex, namespace: string, queue: string,
   podSets: readonly PodSet[]): string | undefined {
   const { clusterQueue } = clusterQueueOf(index, namespace, queue);
   if (clusterQueue === undefined) return undefined;
-  if (!capacities.has(clusterQueue)) capacities.set(clusterQueue, clusterQueueCapacity(index, clusterQueue));
-  const cq = capacities.get(clusterQueue)!;
+  const cq = clusterQueueCapacity(index, clusterQueue)!;
   const reason = neverAdmitted(podSets, cq);
   return reason === undefined ? undefined : `LocalQueue "${queue}" leads to ClusterQueue "${clusterQueue}", where ${neverAdmittedText(reason, cq)}`;
 }

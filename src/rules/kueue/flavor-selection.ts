@@ -138,6 +138,8 @@ function selectorMismatch(name: string, labels: Readonly<Record<string, string>>
     kept.push(expressions);
   }
   const failures: string[] = [];
+  // The key of the first requirement that fails names the flavor's label in the message.
+  let firstKey: string | undefined;
   for (const expressions of kept) {
     let failed: any;
     for (const e of expressions) {
@@ -149,11 +151,11 @@ function selectorMismatch(name: string, labels: Readonly<Record<string, string>>
       }
     }
     if (failed === undefined) return undefined;
+    firstKey ??= String(failed.key);
     failures.push(`${String(failed.key)} ${String(failed.operator)}${Array.isArray(failed.values) ? ` (${failed.values.join(', ')})` : ''}`);
   }
-  if (failures.length === 0) return undefined;
-  const keyOf = (text: string) => text.split(' ')[0];
-  return `flavor "${name}" ${show(keyOf(failures[0]))}, and the pods' required node affinity asks ${failures.join(', or ')}`;
+  if (firstKey === undefined) return undefined;
+  return `flavor "${name}" ${show(firstKey)}, and the pods' required node affinity asks ${failures.join(', or ')}`;
 }
 
 /** Whether node labels meet one requirement (k8s.io/apimachinery labels.Requirement.Matches); undefined when Kubernetes would refuse it. */

@@ -7,10 +7,11 @@
  * the job here, reserves its quota and lifts its suspension, and still nothing runs it (seen on
  * Kueue v0.15.2 with the Trainer v2.3.0 in the control-plane tier).
  */
-import { AppDocument, AppFinding, namespaceOf } from '../app-document';
+import { AppFinding, namespaceOf } from '../app-document';
+import type { DocumentIndex } from '../document-index';
 import { Rule } from '../rule';
 import { admissionCheckNamesOf, isKueueGroup } from './api';
-import { QueueIndex, clusterQueueOf, queueIndex } from './capacity-queues';
+import { QueueIndex, clusterQueueOf } from './capacity-queues';
 import { KUEUE_QUEUE_LABEL } from './labels';
 
 export const MULTIKUEUE_QUEUE = new Rule('kueue', 'kueue/multikueue-queue', 'app',
@@ -19,10 +20,10 @@ export const MULTIKUEUE_QUEUE = new Rule('kueue', 'kueue/multikueue-queue', 'app
 
 const MULTIKUEUE = 'kueue.x-k8s.io/multikueue';
 
-export function multiKueueWithoutQueue(docs: readonly AppDocument[], out: AppFinding[]): void {
-  const all = docs.map(d => d.doc);
-  const index = queueIndex(all);
-  const checks = all.filter(doc => isKueueGroup(doc) && doc.kind === 'AdmissionCheck');
+export function multiKueueWithoutQueue(documents: DocumentIndex, out: AppFinding[]): void {
+  const docs = documents.documents;
+  const index = documents.queues;
+  const checks = documents.docs.filter(doc => isKueueGroup(doc) && doc.kind === 'AdmissionCheck');
   for (const d of docs) {
     const spec = d.doc?.spec;
     // Kubeflow v1 jobs say it in runPolicy, Trainer v2 TrainJobs in spec.

@@ -10,10 +10,11 @@
  * kept elsewhere and nothing is checked.
  */
 import { isKueueDocument, isKueueGroup } from './api';
-import { QueueIndex, localQueueKey, queueIndex } from './capacity-queues';
+import { QueueIndex, localQueueKey } from './capacity-queues';
 import { KUEUE_PRIORITY_LABEL, KUEUE_QUEUE_LABEL } from './labels';
 import { nearest } from '../../util/nearest';
 import { AppDocument, AppFinding, namespaceOf, showNamespace } from '../app-document';
+import type { DocumentIndex } from '../document-index';
 import { Rule } from '../rule';
 
 export const KUEUE_REFERENCE = new Rule('kueue', 'kueue/reference', 'app',
@@ -31,8 +32,9 @@ function guess(name: string, names: readonly string[], what: string): string {
   return names.length === 0 ? `the input defines no ${what}.` : `the input defines ${names.map(n => `"${n}"`).join(', ')}.`;
 }
 
-export function kueueReferences(docs: readonly AppDocument[], out: AppFinding[]): void {
-  const index = queueIndex(docs.map(d => d.doc));
+export function kueueReferences(documents: DocumentIndex, out: AppFinding[]): void {
+  const docs = documents.documents;
+  const index = documents.queues;
   if (!index.defined) return;
   const report = (d: AppDocument, field: string, value: unknown, allowed: string) =>
     out.push({ path: d.path, finding: { field, value, allowed, rule: KUEUE_REFERENCE.id } });

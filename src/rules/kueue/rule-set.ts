@@ -40,11 +40,11 @@ export const KUEUE_RULE_SET: RuleSet = {
   checkDocument: checkKueueObject,
   checkDocuments: (index, out) => {
     const docs = index.documents;
-    multiKueueWithoutQueue(docs, out);
+    multiKueueWithoutQueue(index, out);
     kueueQueueNames(docs, out);
-    kueueReferences(docs, out);
+    kueueReferences(index, out);
     kueueCohortCycles(docs, out);
-    kueueNeverAdmitted(docs, out);
-    kueueTrainJobPlacement(docs, out);
+    kueueNeverAdmitted(index, out);
+    kueueTrainJobPlacement(index, out);
   },
 };

@@ -13,5 +13,5 @@ export const TRAINER_RULE_SET: RuleSet = {
   source: 'trainer',
   title: 'Kubeflow Trainer v2 (webhooks and runtime plugins)',
   rules: [...TRAINER_RULES, TRAINJOB_RUNTIME, TRAINJOB_REACH, MPI_LAUNCHER_IMAGE, MPI_NODE_IMAGE],
-  checkDocuments: (index, out) => trainJobRuntimes(index.documents, out),
+  checkDocuments: (index, out) => trainJobRuntimes(index, out),
 };

@@ -14,7 +14,7 @@ const text = (v: unknown) => (typeof v === 'string' ? v : '');
 const groupOf = (doc: any) => text(doc?.apiVersion).split('/')[0];
 
 /** `Kind namespace/name`, or `Kind name` for a cluster-scoped runtime: one runtime's identity. */
-function key(kind: string, namespace: string, name: string): string {
+export function runtimeIdentity(kind: string, namespace: string, name: string): string {
   return `${kind} ${kind === CLUSTER_RUNTIME ? '' : `${namespace}/`}${name}`;
 }
 
@@ -30,7 +30,7 @@ export function isTrainerRuntime(doc: any): boolean {
 
 /** A runtime document's identity, in the form `runtimeKeyOf` gives for the job that names it. */
 export function runtimeKey(runtime: any): string {
-  return key(text(runtime?.kind), text(runtime?.metadata?.namespace), text(runtime?.metadata?.name));
+  return runtimeIdentity(text(runtime?.kind), text(runtime?.metadata?.namespace), text(runtime?.metadata?.name));
 }
 
 /** The runtime a TrainJob names: its kind, its name and the identity the controller looks up. */
@@ -45,5 +45,10 @@ export function runtimeReferenceOf(job: any): RuntimeReference | undefined {
   const ref = job?.spec?.runtimeRef;
   if (typeof ref?.name !== 'string') return undefined;
   const kind = typeof ref.kind === 'string' ? ref.kind : CLUSTER_RUNTIME;
-  return { kind, name: ref.name, key: key(kind, text(job.metadata?.namespace), ref.name) };
+  return runtimeReference(kind, ref.name, text(job.metadata?.namespace));
+}
+
+/** The runtime of that kind and name, as a job in `namespace` names it. */
+export function runtimeReference(kind: string, name: string, namespace: string): RuntimeReference {
+  return { kind, name, key: runtimeIdentity(kind, namespace, name) };
 }

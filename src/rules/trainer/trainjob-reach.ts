@@ -5,6 +5,7 @@
  * JobSet webhook refuses after the TrainJob was admitted. Each is silent on a cluster; here each
  * is a finding that says what happens and what to write instead.
  */
+import { trainerCountsAsGpu } from '../kubernetes/accelerator-facts';
 import { envReferences } from '../kubernetes/containers';
 import { Rule } from '../rule';
 import { ANCESTOR_LABEL, INITIALIZER_VOLUME, LAUNCHER_JOB, NODE_JOB, RESERVED_ENV } from './names';
@@ -23,8 +24,6 @@ type Report = (field: string, value: unknown, allowed: string) => void;
 const POD_SUFFIX = '-abcde';
 const MAX_POD_NAME = 63;
 
-/** Resources the torch and MPI plugins count as GPUs: any whose name contains "gpu" (runtime.GetNumGPUPerNode). */
-const isGpuResource = (name: string) => name.toLowerCase().includes('gpu');
 
 /**
  * Accelerators whose resource name does not contain "gpu", so the plugins do not count them:
@@ -111,7 +110,7 @@ function processesPerDevice(job: any, trainerJob: any, runtime: any, policy: str
   const requests = pick(resources.requests);
   const limits = pick(resources.limits);
   const names = [...new Set([...Object.keys(requests), ...Object.keys(limits)])];
-  if (names.some(isGpuResource)) return;
+  if (names.some(trainerCountsAsGpu)) return;
   const device = names.find(n => NON_GPU_ACCELERATOR.test(n));
   if (!device) return;
   const devices = wholeUnits(requests[device] ?? limits[device]);

@@ -9,12 +9,13 @@
  * an annotation); when the app defines none, there is nothing to compare against and it is not checked.
  */
 import { AppDocument, AppFinding, namespaceOf, showNamespace } from '../app-document';
+import type { DocumentIndex } from '../document-index';
 import { KUEUE_SLICE_SIZE, sliceSizeOf, trainJobSliceProblem } from '../kueue/topology-slices';
 import { Rule } from '../rule';
 import { JOBSET_CLAIM_NAME, JOBSET_COORDINATOR, builtJobSetFindings } from './built-jobset';
 import { BUILTIN_RUNTIMES, BUILTIN_RUNTIMES_RELEASE } from './builtin-runtimes.generated';
 import { DATASET_INITIALIZER, INITIALIZER_VOLUME, LAUNCHER_JOB, MODEL_INITIALIZER, NODE_JOB, RESERVED_ENV, RUNTIME_PROVIDED_ANNOTATION } from './names';
-import { CLUSTER_RUNTIME, RuntimeReference, isTrainJob, isTrainerRuntime, runtimeKey, runtimeReferenceOf } from './runtime-lookup';
+import { CLUSTER_RUNTIME, RuntimeReference, isTrainJob, runtimeReferenceOf } from './runtime-lookup';
 import { torchtuneFindings } from './torchtune';
 import { JOBSET_POD_NAME, TRAINJOB_REACH, jobSetShape, reachFindings } from './trainjob-reach';
 import { MPI_LAUNCHER_IMAGE, MPI_NODE_IMAGE, PRTE_ENV, trainJobLauncherImage, trainJobPrteEnv } from './v2-4';
@@ -26,16 +27,10 @@ export const TRAINJOB_RUNTIME = new Rule('trainer', 'trainer/trainjob-runtime', 
 
 const POLICIES = ['torch', 'mpi', 'jax', 'xgboost', 'flux'];
 
-export function trainJobRuntimes(docs: readonly AppDocument[], out: AppFinding[]): void {
-  const runtimes = docs.filter(d => isTrainerRuntime(d.doc));
-  // Looked up by identity once per input, not once per job (an app has many jobs on few runtimes).
-  const byKey = new Map<string, AppDocument>();
-  for (const r of runtimes) {
-    const key = runtimeKey(r.doc);
-    // The first of a key wins, as a search of the list would find it.
-    if (!byKey.has(key)) byKey.set(key, r);
-  }
-  for (const d of docs) {
+export function trainJobRuntimes(index: DocumentIndex, out: AppFinding[]): void {
+  // The runtime each job names is resolved once per run, by the index, for every rule that asks.
+  const runtimes = index.runtimeDocs;
+  for (const d of index.documents) {
     const ref = isTrainJob(d.doc) ? runtimeReferenceOf(d.doc) : undefined;
     if (ref === undefined) continue;
     const reporter = (rule: string): Report => (field, value, allowed) => out.push({ path: d.path, finding: { field, value, allowed, rule } });
@@ -50,15 +45,15 @@ export function trainJobRuntimes(docs: readonly AppDocument[], out: AppFinding[]
       prteEnv: reporter(PRTE_ENV.id),
       nodeImage: reporter(MPI_NODE_IMAGE.id),
     };
-    const runtime = byKey.get(ref.key);
-    const elsewhere = runtime ? undefined : runtimes.find(r => r.doc.kind === ref.kind && r.doc.metadata?.name === ref.name);
-    if (runtime) {
-      checkAgainst(d.doc, runtime.doc, '', report, reach, podNames, built);
+    const resolution = index.runtimes.runtimeOf(d.doc);
+    const elsewhere = resolution !== undefined ? undefined : runtimes.find(r => r.doc.kind === ref.kind && r.doc.metadata?.name === ref.name);
+    if (resolution?.own !== undefined) {
+      checkAgainst(d.doc, resolution.own, '', report, reach, podNames, built);
     } else if (elsewhere) {
       // Only a namespaced runtime can be elsewhere: the controller looks in the job's namespace.
       report('spec.runtimeRef.name', ref.name, `expected a TrainingRuntime in the job's ${showNamespace(namespaceOf(d.doc))}; the app's "${ref.name}" is in ${showNamespace(namespaceOf(elsewhere.doc))}, where the controller does not look`);
-    } else if (ref.kind === CLUSTER_RUNTIME && Object.prototype.hasOwnProperty.call(BUILTIN_RUNTIMES, ref.name)) {
-      checkAgainst(d.doc, BUILTIN_RUNTIMES[ref.name], ` (built into ${BUILTIN_RUNTIMES_RELEASE})`, report, reach, podNames, built);
+    } else if (resolution?.builtIn !== undefined) {
+      checkAgainst(d.doc, resolution.builtIn, ` (built into ${BUILTIN_RUNTIMES_RELEASE})`, report, reach, podNames, built);
     } else if (runtimes.length > 0 && d.doc.metadata?.annotations?.[RUNTIME_PROVIDED_ANNOTATION] !== 'true') {
       unknownRuntime(d.doc, ref, runtimes, report);
     }

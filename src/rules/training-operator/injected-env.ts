@@ -5,6 +5,7 @@
  * without a GPU limit also gets NVIDIA_VISIBLE_DEVICES and NVIDIA_DRIVER_CAPABILITIES set to "".
  */
 import { Finding } from '../finding';
+import { operatorCountsAsGpu } from '../kubernetes/accelerator-facts';
 import { child, named } from '../kubernetes/field-path';
 import { Rule } from '../rule';
 import { TrainingKindFacts, replicaSpecs } from './training-kinds';
@@ -26,7 +27,7 @@ const GPU_HIDING_ENV = /^(NVIDIA_VISIBLE_DEVICES|NVIDIA_DRIVER_CAPABILITIES)$/;
 export function isGpuLauncher(launcher: any): boolean {
   const containers = launcher?.template?.spec?.containers;
   if (!Array.isArray(containers)) return false;
-  return containers.some(c => Object.keys(c?.resources?.limits ?? {}).some(k => k.endsWith('.com/gpu') || k.includes('gpu')));
+  return containers.some(c => Object.keys(c?.resources?.limits ?? {}).some(operatorCountsAsGpu));
 }
 
 /** Checks the env of the containers the operator writes its own variables into. */

@@ -1,6 +1,8 @@
 import type { ApiObject } from 'cdk8s';
 import type { IConstruct } from 'constructs';
 import type { Accelerator } from '../../common/accelerator';
+import { oncePerSynth } from '../../synth/render-hook';
+import { runtimeIdentity } from '../../rules/trainer/runtime-lookup';
 import type { MlPolicy } from '../ml-policy';
 
 /** What a TrainJob needs to know of a runtime defined in the same app. Internal plumbing. */
@@ -37,11 +39,18 @@ export function registerAppRuntime(scope: IConstruct, runtime: AppRuntime): void
 }
 
 /**
- * The app's runtime a reference by name resolves to, as the controller looks it up: a
- * ClusterTrainingRuntime by name, a TrainingRuntime by name in the job's namespace. Read at synth,
- * when names and namespaces are final.
+ * The app's runtime constructs by identity (`runtimeIdentity`: a ClusterTrainingRuntime by name, a
+ * TrainingRuntime by namespace and name; the first of an identity wins), what the one resolver
+ * (rules/trainer/runtime-resolver.ts) looks a job's reference up in. Read at synth, when names and
+ * namespaces are final: built once per synth for all the jobs of the app.
  */
-export function appRuntimeNamed(job: ApiObject, kind: string, name: string): AppRuntime | undefined {
-  return (appRuntimes.get(job.node.root) ?? []).find(r => r.kind === kind && r.apiObject.name === name
-    && (kind === 'ClusterTrainingRuntime' || (r.apiObject.metadata.namespace ?? '') === (job.metadata.namespace ?? '')));
+export function appRuntimeIndex(root: IConstruct): ReadonlyMap<string, AppRuntime> {
+  return oncePerSynth(root, 'app-runtime-index', () => {
+    const index = new Map<string, AppRuntime>();
+    for (const r of appRuntimes.get(root) ?? []) {
+      const key = runtimeIdentity(r.kind, r.apiObject.metadata.namespace ?? '', r.apiObject.name);
+      if (!index.has(key)) index.set(key, r);
+    }
+    return index;
+  });
 }

@@ -6,7 +6,7 @@
  * it was reached: through the package's entry point, which loads each module on first use
  * (scripts/lazy-entry.ts), or as the value another module's method returns. Constructors cannot be
  * wrapped without replacing the exported classes, so each construct calls `checkConstructor`
- * itself, right after `super()`. test/lazy-entry.test.ts loads each public module alone and checks
+ * itself, right after `super()`. test/package/lazy-entry.test.ts loads each public module alone and checks
  * that every class of the table is guarded.
  *
  * This module loads no public module (they load the boundary, not the reverse), and check.ts only

@@ -5,7 +5,7 @@
 import * as yaml from 'js-yaml';
 import { runCli } from './run-cli';
 import { RULE_SOURCES, RuleSource } from '../../src/rules/rule';
-import { pytorchJob, workspaceKind } from '../validation/fixtures';
+import { pytorchJob, workspaceKind } from '../harness/example-documents';
 
 const EVERY_GROUP: { [source in RuleSource]?: string[] } = {
   'kubernetes': ['app/duplicate-object', 'k8s/label-key'],

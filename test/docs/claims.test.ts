@@ -8,7 +8,7 @@ import { RULE_SOURCES } from '../../src/rules/rule';
 /**
  * The docs' claims that a test can hold to: each claim quotes the page's words (so rewording the page
  * makes the claim be read again) and proves them against the library. Snippets are run by
- * test/readme.test.ts; this file holds the statements around them.
+ * test/docs/readme.test.ts; this file holds the statements around them.
  */
 const root = path.join(__dirname, '..', '..');
 const page = (file: string) => fs.readFileSync(path.join(root, file), 'utf8');

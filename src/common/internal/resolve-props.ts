@@ -21,7 +21,7 @@ import { ApiObject, App, ImplicitTokenResolver, Lazy, LazyResolver, NumberString
  *
  * Anything else (user resolvers on the app, `CDK8S_DISABLE_SORT`, JSON patches added through
  * cdk8s's own list, a value of another kind) gives `undefined`, and the object renders through
- * cdk8s as before: the answer is always exactly cdk8s's. test/resolve-props.test.ts compares the
+ * cdk8s as before: the answer is always exactly cdk8s's. test/common/resolve-props.test.ts compares the
  * two on every object of every example app and on each of those cases. The walk reads two fields
  * cdk8s keeps private (`props`, `patches`): should a cdk8s release rename them, every object falls
  * back to cdk8s's path, and that test fails to say so.

@@ -16,7 +16,7 @@ describe('manifest dump for the Go conformance run', () => {
   });
 
   test('names files after the test file and a zero-padded counter', () => {
-    expect(dumpFileName('test/pytorch.test.ts', 7)).toBe('test-pytorch.test.ts-0007.yaml');
+    expect(dumpFileName('test/training/pytorch.test.ts', 7)).toBe('test-training-pytorch.test.ts-0007.yaml');
     expect(dumpFileName('test/properties/a b.test.ts', 12)).toBe('test-properties-a-b.test.ts-0012.yaml');
   });
 
@@ -30,7 +30,7 @@ describe('manifest dump for the Go conformance run', () => {
     process.env[DUMP_DIR_ENV] = dir;
     const first = dumpManifests([{ kind: 'A', metadata: { name: 'a' } }, { kind: 'B', metadata: { name: 'b' } }])!;
     const second = dumpManifests([{ kind: 'C', metadata: { name: 'c' } }])!;
-    expect(path.basename(first)).toMatch(/^test-manifest-dump\.test\.ts-\d{4}\.yaml$/);
+    expect(path.basename(first)).toMatch(/^test-harness-manifest-dump\.test\.ts-\d{4}\.yaml$/);
     expect(Number(path.basename(second).slice(-9, -5))).toBe(Number(path.basename(first).slice(-9, -5)) + 1);
     expect(yaml.loadAll(fs.readFileSync(first, 'utf8'))).toEqual([{ kind: 'A', metadata: { name: 'a' } }, { kind: 'B', metadata: { name: 'b' } }]);
     expect(yaml.loadAll(fs.readFileSync(second, 'utf8'))).toEqual([{ kind: 'C', metadata: { name: 'c' } }]);

@@ -143,8 +143,8 @@ test('loading the library loads no schema; checking a kind loads that kind\'s on
   jest.isolateModules(() => {
     for (const key of [...pinnedKinds(), SHARED_SUBTREES_MODULE]) {
       const file = key.replace('/', '_').replace(' ', '_');
-      const actual = jest.requireActual(`../src/rules/schema/crds/${file}`);
-      jest.doMock(`../src/rules/schema/crds/${file}`, () => {
+      const actual = jest.requireActual(`../../../src/rules/schema/crds/${file}`);
+      jest.doMock(`../../../src/rules/schema/crds/${file}`, () => {
         loaded.push(file);
         return actual;
       });

@@ -12,6 +12,7 @@ import {
   WorkspaceClaim, WorkspaceKind, WorkspaceKindProps, Nccl, NodeHealth, RdmaDevice, Topology, ClusterTrainingRuntime,
   MlPolicy, PodGroupPolicy, PodSecurity, TrainingRuntime, TrainingRuntimeRef, TrainJob,
 } from '../../src';
+import { DNS_1035_LABEL, HOME_MOUNT_TAKEN, INJECTED_ENV, PORT_NUMBER, WHOLE_NUMBER_0_OR_MORE, WHOLE_NUMBER_1_OR_MORE } from '../harness/messages';
 import { JUPYTERLAB_KIND as KIND, SCIPY_IMAGE as SCIPY } from '../harness/notebook-fixtures';
 
 type Construct = 'DistributedPyTorch' | 'ParameterServerTF' | 'MpiAllReduce' | 'DistributedXGBoost' | 'DistributedPaddle' | 'DistributedJax' | 'Workspace' | 'WorkspaceKind'
@@ -31,7 +32,6 @@ interface Case {
 
 const IMAGE = 'registry.example.com/train:1.0';
 const REPORT = 'Validation failed with the following errors:\n';
-const INJECTED = 'expected a variable the operator does not set itself; it injects this one and a user value would break the job';
 const value = (v: string) => kplus.EnvValue.fromValue(v);
 
 const pytorch = (props: object = {}) => (c: Chart) => new DistributedPyTorch(c, 'job', { metadata: { name: 'train' }, image: IMAGE, ...props });
@@ -68,7 +68,7 @@ const CASES: Case[] = [
     input: 'a negative worker count',
     at: 'construction',
     build: pytorch({ workers: -1 }),
-    message: 'test/job: workers is -1; expected a whole number of 0 or more',
+    message: `test/job: workers is -1; ${WHOLE_NUMBER_0_OR_MORE}`,
   },
   {
     construct: 'DistributedPyTorch',
@@ -110,14 +110,14 @@ const CASES: Case[] = [
     input: 'PYTHONUNBUFFERED, which the operator sets',
     at: 'synth',
     build: pytorch({ workers: 0, env: { PYTHONUNBUFFERED: value('1') } }),
-    message: `${REPORT}  [test/job] spec.pytorchReplicaSpecs.Master.template.spec.containers[pytorch].env[PYTHONUNBUFFERED] (env) is {"name":"PYTHONUNBUFFERED","value":"1"}; ${INJECTED}`,
+    message: `${REPORT}  [test/job] spec.pytorchReplicaSpecs.Master.template.spec.containers[pytorch].env[PYTHONUNBUFFERED] (env) is {"name":"PYTHONUNBUFFERED","value":"1"}; ${INJECTED_ENV}`,
   },
   {
     construct: 'DistributedPyTorch',
     input: 'a name with upper-case letters',
     at: 'synth',
     build: pytorch({ metadata: { name: 'Train' }, workers: 0 }),
-    message: `${REPORT}  [test/job] metadata.name is "Train"; expected a DNS-1035 label: at most 63 lower-case letters, digits or "-", starting with a letter and ending with a letter or digit`,
+    message: `${REPORT}  [test/job] metadata.name is "Train"; ${DNS_1035_LABEL}`,
   },
   {
     construct: 'DistributedPyTorch',
@@ -160,14 +160,14 @@ const CASES: Case[] = [
     input: 'a port out of range',
     at: 'construction',
     build: tf({ port: 70000 }),
-    message: 'test/job: port is 70000; expected a whole number from 1 to 65535',
+    message: `test/job: port is 70000; ${PORT_NUMBER}`,
   },
   {
     construct: 'ParameterServerTF',
     input: 'TF_CONFIG set by the user',
     at: 'synth',
     build: tf({ env: { TF_CONFIG: value('{}') } }),
-    message: `${REPORT}  [test/job] spec.tfReplicaSpecs.Worker.template.spec.containers[tensorflow].env[TF_CONFIG] (env) is {"name":"TF_CONFIG","value":"{}"}; ${INJECTED}`,
+    message: `${REPORT}  [test/job] spec.tfReplicaSpecs.Worker.template.spec.containers[tensorflow].env[TF_CONFIG] (env) is {"name":"TF_CONFIG","value":"{}"}; ${INJECTED_ENV}`,
   },
   {
     construct: 'ParameterServerTF',
@@ -211,7 +211,7 @@ const CASES: Case[] = [
     input: 'zero slots per worker',
     at: 'construction',
     build: mpi({ slotsPerWorker: 0 }),
-    message: 'test/job: slotsPerWorker is 0; expected a whole number of 1 or more',
+    message: `test/job: slotsPerWorker is 0; ${WHOLE_NUMBER_1_OR_MORE}`,
   },
   {
     construct: 'MpiAllReduce',
@@ -257,7 +257,7 @@ const CASES: Case[] = [
     input: 'the Open MPI hostfile variable, which the operator sets on the launcher (the workers do not get it)',
     at: 'synth',
     build: mpi({ launcherCommand: ['mpirun', 'hostname'], env: { OMPI_MCA_orte_default_hostfile: value('/tmp/hosts') } }),
-    message: `${REPORT}  [test/job] spec.mpiReplicaSpecs.Launcher.template.spec.containers[mpi].env[OMPI_MCA_orte_default_hostfile] (env) is {"name":"OMPI_MCA_orte_default_hostfile","value":"/tmp/hosts"}; ${INJECTED}`,
+    message: `${REPORT}  [test/job] spec.mpiReplicaSpecs.Launcher.template.spec.containers[mpi].env[OMPI_MCA_orte_default_hostfile] (env) is {"name":"OMPI_MCA_orte_default_hostfile","value":"/tmp/hosts"}; ${INJECTED_ENV}`,
   },
   // ------------------------------------------------------------------ DistributedXGBoost
   {
@@ -265,14 +265,14 @@ const CASES: Case[] = [
     input: 'a fractional worker count',
     at: 'construction',
     build: xgb({ workers: 1.5 }),
-    message: 'test/job: workers is 1.5; expected a whole number of 0 or more',
+    message: `test/job: workers is 1.5; ${WHOLE_NUMBER_0_OR_MORE}`,
   },
   {
     construct: 'DistributedXGBoost',
     input: 'port 0',
     at: 'construction',
     build: xgb({ port: 0 }),
-    message: 'test/job: port is 0; expected a whole number from 1 to 65535',
+    message: `test/job: port is 0; ${PORT_NUMBER}`,
   },
   {
     construct: 'DistributedXGBoost',
@@ -286,7 +286,7 @@ const CASES: Case[] = [
     input: 'MASTER_ADDR set by the user',
     at: 'synth',
     build: xgb({ workers: 0, env: { MASTER_ADDR: value('localhost') } }),
-    message: `${REPORT}  [test/job] spec.xgbReplicaSpecs.Master.template.spec.containers[xgboost].env[MASTER_ADDR] (env) is {"name":"MASTER_ADDR","value":"localhost"}; ${INJECTED}`,
+    message: `${REPORT}  [test/job] spec.xgbReplicaSpecs.Master.template.spec.containers[xgboost].env[MASTER_ADDR] (env) is {"name":"MASTER_ADDR","value":"localhost"}; ${INJECTED_ENV}`,
   },
   {
     construct: 'DistributedXGBoost',
@@ -315,7 +315,7 @@ const CASES: Case[] = [
     input: 'no workers',
     at: 'construction',
     build: paddle({ workers: 0 }),
-    message: 'test/job: workers is 0; expected a whole number of 1 or more',
+    message: `test/job: workers is 0; ${WHOLE_NUMBER_1_OR_MORE}`,
   },
   {
     construct: 'DistributedPaddle',
@@ -343,7 +343,7 @@ const CASES: Case[] = [
     input: 'PADDLE_MASTER set by the user',
     at: 'synth',
     build: paddle({ worker: { env: { PADDLE_MASTER: value('x:1') } } }),
-    message: `${REPORT}  [test/job] spec.paddleReplicaSpecs.Worker.template.spec.containers[paddle].env[PADDLE_MASTER] (worker.env) is {"name":"PADDLE_MASTER","value":"x:1"}; ${INJECTED}`,
+    message: `${REPORT}  [test/job] spec.paddleReplicaSpecs.Worker.template.spec.containers[paddle].env[PADDLE_MASTER] (worker.env) is {"name":"PADDLE_MASTER","value":"x:1"}; ${INJECTED_ENV}`,
   },
   {
     construct: 'DistributedPaddle',
@@ -358,21 +358,21 @@ const CASES: Case[] = [
     input: 'no workers',
     at: 'construction',
     build: jax({ workers: 0 }),
-    message: 'test/job: workers is 0; expected a whole number of 1 or more',
+    message: `test/job: workers is 0; ${WHOLE_NUMBER_1_OR_MORE}`,
   },
   {
     construct: 'DistributedJax',
     input: 'a fractional port',
     at: 'construction',
     build: jax({ port: 1.5 }),
-    message: 'test/job: port is 1.5; expected a whole number from 1 to 65535',
+    message: `test/job: port is 1.5; ${PORT_NUMBER}`,
   },
   {
     construct: 'DistributedJax',
     input: 'a negative backoff limit',
     at: 'construction',
     build: jax({ runPolicy: { backoffLimit: -1 } }),
-    message: 'test/job: runPolicy.backoffLimit is -1; expected a whole number of 0 or more',
+    message: `test/job: runPolicy.backoffLimit is -1; ${WHOLE_NUMBER_0_OR_MORE}`,
   },
   {
     construct: 'DistributedJax',
@@ -400,7 +400,7 @@ const CASES: Case[] = [
     input: 'COORDINATOR_ADDRESS added later',
     at: 'synth',
     build: c => jax()(c).addEnv('COORDINATOR_ADDRESS', value('x')),
-    message: `${REPORT}  [test/job] spec.jaxReplicaSpecs.Worker.template.spec.containers[jax].env[COORDINATOR_ADDRESS] is {"name":"COORDINATOR_ADDRESS","value":"x"}; ${INJECTED}`,
+    message: `${REPORT}  [test/job] spec.jaxReplicaSpecs.Worker.template.spec.containers[jax].env[COORDINATOR_ADDRESS] is {"name":"COORDINATOR_ADDRESS","value":"x"}; ${INJECTED_ENV}`,
   },
   {
     construct: 'DistributedJax',
@@ -475,7 +475,7 @@ const CASES: Case[] = [
     input: 'a data volume on the home volume',
     at: 'synth',
     build: workspace({ home: WorkspaceClaim.fromClaimName('alice-home'), data: [{ mountPath: '/home/jovyan', claim: WorkspaceClaim.fromClaimName('datasets') }] }),
-    message: `${REPORT}  [test/ws] data[0].mountPath is "/home/jovyan"; expected a path no other mount uses; the home volume is mounted there`,
+    message: `${REPORT}  [test/ws] data[0].mountPath is "/home/jovyan"; ${HOME_MOUNT_TAKEN}`,
   },
   {
     construct: 'Workspace',
@@ -626,18 +626,18 @@ const CASES: Case[] = [
     input: 'a negative NCCL GID index',
     at: 'construction',
     build: paddle({ network: { nccl: Nccl.roce({ gidIndex: -3 }) } }),
-    message: 'test/job: network.nccl.gidIndex is -3; expected a whole number of 0 or more',
+    message: `test/job: network.nccl.gidIndex is -3; ${WHOLE_NUMBER_0_OR_MORE}`,
   },
 
   // Trainer v2.
-  { construct: 'ClusterTrainingRuntime', input: 'no nodes', at: 'construction', build: ctr({ numNodes: 0 }), message: 'test/rt: numNodes is 0; expected a whole number of 1 or more' },
+  { construct: 'ClusterTrainingRuntime', input: 'no nodes', at: 'construction', build: ctr({ numNodes: 0 }), message: `test/rt: numNodes is 0; ${WHOLE_NUMBER_1_OR_MORE}` },
   { construct: 'ClusterTrainingRuntime', input: 'a launcher for a torch runtime', at: 'construction', build: ctr({ launcher: { image: IMAGE } }), message: 'test/rt: launcher is {"image":"registry.example.com/train:1.0"}; expected none: only MPI runtimes have a launcher (the policy is torch)' },
-  { construct: 'ClusterTrainingRuntime', input: 'no MPI slots', at: 'construction', build: ctr({ mlPolicy: MlPolicy.mpi({ slotsPerWorker: 0 }) }), message: 'test/rt: mlPolicy.mpi.slotsPerWorker is 0; expected a whole number of 1 or more' },
+  { construct: 'ClusterTrainingRuntime', input: 'no MPI slots', at: 'construction', build: ctr({ mlPolicy: MlPolicy.mpi({ slotsPerWorker: 0 }) }), message: `test/rt: mlPolicy.mpi.slotsPerWorker is 0; ${WHOLE_NUMBER_1_OR_MORE}` },
   { construct: 'ClusterTrainingRuntime', input: 'more MPI slots than GPUs per node', at: 'synth', build: ctr({ mlPolicy: MlPolicy.mpi({ slotsPerWorker: 8 }), resources: { accelerator: Accelerator.nvidia(4) } }), message: `${REPORT}  [test/rt] mlPolicy.mpi.slotsPerWorker is 8; expected at most the 4 accelerators per node (one process per device)` },
   { construct: 'ClusterTrainingRuntime', input: 'a coscheduling timeout of a fraction of a second', at: 'construction', build: ctr({ podGroupPolicy: PodGroupPolicy.coscheduling({ scheduleTimeout: Duration.millis(1500) }) }), message: 'test/rt: podGroupPolicy.coscheduling.scheduleTimeout is "1.5s"; expected a whole number of seconds, which the manifest counts in' },
   { construct: 'ClusterTrainingRuntime', input: 'no image', at: 'construction', build: ctr({ image: undefined }), message: 'test/rt/node: image is not set; expected a container image for the main container' },
   { construct: 'TrainingRuntime', input: 'an empty SSH key path', at: 'construction', build: tr({ mlPolicy: MlPolicy.mpi({ sshAuthMountPath: '' }) }), message: 'test/rt: mlPolicy.mpi.sshAuthMountPath is ""; expected a directory for the SSH keys such as /home/mpiuser/.ssh (the Trainer mounts them there, and Kubernetes refuses an empty mount path)' },
-  { construct: 'TrainingRuntime', input: 'no nodes', at: 'construction', build: tr({ numNodes: -1 }), message: 'test/rt: numNodes is -1; expected a whole number of 1 or more' },
+  { construct: 'TrainingRuntime', input: 'no nodes', at: 'construction', build: tr({ numNodes: -1 }), message: `test/rt: numNodes is -1; ${WHOLE_NUMBER_1_OR_MORE}` },
   { construct: 'TrainingRuntime', input: 'hostNetwork under RESTRICTED', at: 'synth', build: tr({ hostNetwork: true, security: PodSecurity.RESTRICTED }), message: `${REPORT}  [test/rt] node.hostNetwork is true; expected false or not set under PodSecurity.RESTRICTED (the "restricted" Pod Security Standard)` },
   {
     construct: 'TrainingRuntime',
@@ -650,7 +650,7 @@ const CASES: Case[] = [
     },
   },
   { construct: 'TrainJob', input: 'more processes per node than GPUs', at: 'synth', build: trainJob({ numProcPerNode: 8, resourcesPerNode: { accelerator: Accelerator.nvidia(4) } }), message: `${REPORT}  [test/job] numProcPerNode is 8; expected at most the 4 accelerators per node (one process per device)` },
-  { construct: 'TrainJob', input: 'no nodes', at: 'construction', build: trainJob({ numNodes: 0 }), message: 'test/job: numNodes is 0; expected a whole number of 1 or more' },
+  { construct: 'TrainJob', input: 'no nodes', at: 'construction', build: trainJob({ numNodes: 0 }), message: `test/job: numNodes is 0; ${WHOLE_NUMBER_1_OR_MORE}` },
   { construct: 'TrainJob', input: 'a deadline of half a second', at: 'construction', build: trainJob({ activeDeadline: Duration.millis(500) }), message: 'test/job: activeDeadline is "0.5s"; expected a whole number of seconds, which the manifest counts in' },
   { construct: 'TrainJob', input: 'limits below the requests', at: 'construction', build: trainJob({ resourcesPerNode: { memory: Size.gibibytes(8) }, resourceLimitsPerNode: { memory: Size.gibibytes(4) } }), message: 'test/job: resourcesPerNode.limits.memory is "4Gi"; expected at least the request (8Gi)' },
   {

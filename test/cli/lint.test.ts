@@ -12,6 +12,7 @@ import { LINT_RULES } from '../../src/cli/rules';
 import { KUBERNETES_RULES, POD_SECURITY_RESTRICTED_RULES } from '../../src/rules/kubernetes';
 import { KUBEFLOW_RULES } from '../../src/rules/operators';
 import { RULE_SOURCES } from '../../src/rules/rule';
+import { INJECTED_ENV, LABEL_VALUE, PINNED_CRD_FIELDS } from '../harness/messages';
 
 const lines = (text: string) => text.split('\n').filter(l => l !== '');
 
@@ -70,7 +71,7 @@ const EXPECTED: Array<[string, string[]]> = [
     '1 document checked; 1 finding',
   ]],
   ['kubeflow/injected-env', [
-    '<stdin>:23:19: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].env[WORLD_SIZE] is {"name":"WORLD_SIZE","value":"3"}; expected a variable the operator does not set itself; it injects this one and a user value would break the job [kubeflow/injected-env]',
+    `<stdin>:23:19: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].env[WORLD_SIZE] is {"name":"WORLD_SIZE","value":"3"}; ${INJECTED_ENV} [kubeflow/injected-env]`,
     '1 document checked; 1 finding',
   ]],
   ['kubeflow/mpi-launcher-gpu-env', [
@@ -94,11 +95,11 @@ const EXPECTED: Array<[string, string[]]> = [
     '1 document checked; 1 finding',
   ]],
   ['crd/schema', [
-    '<stdin>:22:7: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Worker.replica is 2; expected only fields the pinned CRD declares (did you mean "replicas"?) [crd/schema]',
+    `<stdin>:22:7: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Worker.replica is 2; ${PINNED_CRD_FIELDS} (did you mean "replicas"?) [crd/schema]`,
     '1 document checked; 1 finding',
   ]],
   ['k8s (a label value)', [
-    '<stdin>:7:5: PyTorchJob ml/train: metadata.labels.team is "vision team"; expected a label value: empty, or at most 63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit [k8s/label-value]',
+    `<stdin>:7:5: PyTorchJob ml/train: metadata.labels.team is "vision team"; ${LABEL_VALUE} [k8s/label-value]`,
     '1 document checked; 1 finding',
   ]],
   ['app/duplicate-object', [
@@ -224,10 +225,10 @@ const STALE = 'training-operator/xgboost/smoke-dist/xgboostjob_v1alpha1_rabit_te
 
 /** The upstream example whose pod templates carry `apiVersion: v1` and `kind: Pod`, which PodTemplateSpec does not have. */
 const STALE_FINDINGS = [
-  `${STALE}:11:9: XGBoostJob xgboost-dist-test: spec.xgbReplicaSpecs.Master.template.apiVersion is "v1"; expected only fields the pinned CRD declares [crd/schema]`,
-  `${STALE}:12:9: XGBoostJob xgboost-dist-test: spec.xgbReplicaSpecs.Master.template.kind is "Pod"; expected only fields the pinned CRD declares [crd/schema]`,
-  `${STALE}:25:9: XGBoostJob xgboost-dist-test: spec.xgbReplicaSpecs.Worker.template.apiVersion is "v1"; expected only fields the pinned CRD declares [crd/schema]`,
-  `${STALE}:26:9: XGBoostJob xgboost-dist-test: spec.xgbReplicaSpecs.Worker.template.kind is "Pod"; expected only fields the pinned CRD declares [crd/schema]`,
+  `${STALE}:11:9: XGBoostJob xgboost-dist-test: spec.xgbReplicaSpecs.Master.template.apiVersion is "v1"; ${PINNED_CRD_FIELDS} [crd/schema]`,
+  `${STALE}:12:9: XGBoostJob xgboost-dist-test: spec.xgbReplicaSpecs.Master.template.kind is "Pod"; ${PINNED_CRD_FIELDS} [crd/schema]`,
+  `${STALE}:25:9: XGBoostJob xgboost-dist-test: spec.xgbReplicaSpecs.Worker.template.apiVersion is "v1"; ${PINNED_CRD_FIELDS} [crd/schema]`,
+  `${STALE}:26:9: XGBoostJob xgboost-dist-test: spec.xgbReplicaSpecs.Worker.template.kind is "Pod"; ${PINNED_CRD_FIELDS} [crd/schema]`,
   '1 document checked; 4 findings',
 ];
 
@@ -409,8 +410,8 @@ describe('output formats', () => {
         rule: 'kubeflow/injected-env',
         field: 'spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].env[WORLD_SIZE]',
         value: { name: 'WORLD_SIZE', value: '3' },
-        allowed: 'expected a variable the operator does not set itself; it injects this one and a user value would break the job',
-        message: 'spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].env[WORLD_SIZE] is {"name":"WORLD_SIZE","value":"3"}; expected a variable the operator does not set itself; it injects this one and a user value would break the job',
+        allowed: INJECTED_ENV,
+        message: `spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].env[WORLD_SIZE] is {"name":"WORLD_SIZE","value":"3"}; ${INJECTED_ENV}`,
       }],
     });
     expect(result.status).toBe(1);
@@ -419,7 +420,7 @@ describe('output formats', () => {
   test('github: workflow-command annotations with escaped properties', () => {
     const result = runCli(['lint', '--format=github', '-'], input);
     expect(lines(result.stdout)).toEqual([
-      '::error file=<stdin>,line=23,col=19,title=kubeflow/injected-env (PyTorchJob ml/train)::PyTorchJob ml/train: spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].env[WORLD_SIZE] is {"name":"WORLD_SIZE","value":"3"}; expected a variable the operator does not set itself; it injects this one and a user value would break the job',
+      `::error file=<stdin>,line=23,col=19,title=kubeflow/injected-env (PyTorchJob ml/train)::PyTorchJob ml/train: spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].env[WORLD_SIZE] is {"name":"WORLD_SIZE","value":"3"}; ${INJECTED_ENV}`,
       '1 document checked; 1 finding',
     ]);
   });

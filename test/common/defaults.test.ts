@@ -2,6 +2,7 @@ import { App, Chart } from 'cdk8s';
 import { Construct } from 'constructs';
 import { DistributedPyTorch, PlatformDefaults, PodSecurity } from '../../src';
 import { expectDeterministic, expectValidManifests } from '../harness';
+import { REPORT } from '../harness/messages';
 
 const IMAGE = 'pytorch/pytorch:2.5.0-cuda12.4-cudnn9-runtime';
 
@@ -103,7 +104,7 @@ test('PlatformDefaults.set twice on one scope adds to the defaults; a conflictin
   PlatformDefaults.set(chart, { security: PodSecurity.RESTRICTED });
   PlatformDefaults.set(chart, { security: PodSecurity.DEFAULT });
   expect(PlatformDefaults.of(chart)).toEqual(expect.objectContaining({ queue: 'research', labels: { team: 'vision', tier: 'gold', owner: 'ml' }, security: PodSecurity.RESTRICTED }));
-  expect(() => app.synth()).toThrow(new Error('Validation failed with the following errors:\n'
+  expect(() => app.synth()).toThrow(new Error(REPORT
     + '  [c/KubeflowPlatformDefaults] queue is "other"; expected the value an earlier PlatformDefaults.set gave this scope ("research"), or none; set a different default on a child scope instead\n'
     + '  [c/KubeflowPlatformDefaults] labels["team"] is "nlp"; expected the value an earlier PlatformDefaults.set gave this scope ("vision"), or none\n'
     + '  [c/KubeflowPlatformDefaults] security is "PodSecurity default"; expected the value an earlier PlatformDefaults.set gave this scope ("PodSecurity restricted"), or none; set a different default on a child scope instead'));

@@ -5,6 +5,7 @@ import {
   PodSecurity, RdmaDevice,
 } from '../../src';
 import { REPORT, synthErrors, synthKind } from '../harness';
+import { WHOLE_NUMBER_0_OR_MORE, WHOLE_NUMBER_1_OR_MORE } from '../harness/messages';
 
 const IMAGE = 'pytorch/pytorch:2.5.0-cuda12.4-cudnn9-runtime';
 
@@ -120,7 +121,7 @@ describe('NCCL settings', () => {
 
   test('bad values are named', () => {
     expect(thrown(() => pytorch(fresh(), { network: { nccl: { gidIndex: -1 } } })))
-      .toBe('test/job: network.nccl.gidIndex is -1; expected a whole number of 0 or more');
+      .toBe(`test/job: network.nccl.gidIndex is -1; ${WHOLE_NUMBER_0_OR_MORE}`);
     expect(thrown(() => pytorch(fresh(), { network: { nccl: { netGdrLevel: 'NEAR' } } })))
       .toBe('test/job: network.nccl.netGdrLevel is "NEAR"; expected one of LOC, PIX, PXB, PHB, SYS');
     expect(thrown(() => pytorch(fresh(), { network: { nccl: { socketInterfaces: ['eth0,eth1'] } } })))
@@ -128,7 +129,7 @@ describe('NCCL settings', () => {
     expect(thrown(() => pytorch(fresh(), { network: { nccl: { ibHcas: ['mlx5 0'] } } })))
       .toBe('test/job: network.nccl.ibHcas[0] is "mlx5 0"; expected an adapter name or prefix such as "mlx5_0" or "mlx5_0:1"');
     expect(thrown(() => pytorch(fresh(), { network: { rdmaDevice: RdmaDevice.HCA, rdmaDevicesPerPod: 1.5 } })))
-      .toBe('test/job: network.rdmaDevicesPerPod is 1.5; expected a whole number of 1 or more');
+      .toBe(`test/job: network.rdmaDevicesPerPod is 1.5; ${WHOLE_NUMBER_1_OR_MORE}`);
     // A count without a device may be completed by the platform, so it is checked at synth.
     expect(synthErrors(chart => pytorch(chart, { workers: 0, network: { rdmaDevicesPerPod: 2 } })))
       .toBe(`${REPORT}  [test/job] Master.network.rdmaDevicesPerPod is 2; expected none without an rdmaDevice on the role, the job or the platform defaults`);

@@ -11,6 +11,7 @@ import {
   Accelerator, DistributedJax, DistributedPaddle, DistributedPyTorch, DistributedXGBoost, MpiAllReduce, PaddleMode, ParameterServerTF, PodSecurity,
   SpawnerImage, TrainingJob, Workspace, WorkspaceClaim, WorkspaceKind,
 } from '../../src';
+import { REPORT } from '../harness/messages';
 import { POD_SECURITY_RULES, podSecurityViolations, podSpecsOf } from '../harness/pod-security';
 
 const IMAGE = 'registry.example.com/train:1.0';
@@ -151,7 +152,7 @@ const RESTRICTABLE = CONSTRUCTS.filter(c => c !== 'MpiAllReduce');
 test('MpiAllReduce refuses PodSecurity.RESTRICTED and says why', () => {
   const app = Testing.app();
   BUILDS.MpiAllReduce(new Chart(app, 'test'), PodSecurity.RESTRICTED, {});
-  expect(() => app.synth()).toThrow('Validation failed with the following errors:\n'
+  expect(() => app.synth()).toThrow(REPORT
     + '  [test/job] security is "PodSecurity.RESTRICTED"; expected PodSecurity.DEFAULT: the training operator adds its kubectl-delivery init container to the MPI launcher '
     + 'without a security context, so a namespace that enforces the "restricted" Pod Security Standard refuses the launcher whatever the job sets; '
     + 'run the job in a baseline namespace (harden its containers with securityContext) or use Trainer v2\'s MPI runtime');

@@ -3,6 +3,7 @@ import {
   DistributedPyTorch, DistributedPyTorchProps, MpiAllReduce, ParameterServerTF, PlatformDefaults, Topology,
 } from '../../src';
 import { REPORT, synthErrors, synthKind } from '../harness';
+import { WHOLE_NUMBER_1_OR_MORE } from '../harness/messages';
 
 const IMAGE = 'pytorch/pytorch:2.5.0-cuda12.4-cudnn9-runtime';
 const BLOCK = 'cloud.provider.com/topology-block';
@@ -83,7 +84,7 @@ describe('Kueue topology-aware scheduling', () => {
     expect(thrown(() => pytorch(fresh(), { queue: 'q', topology: Topology.required('rack level') })))
       .toBe(`test/job: topology.level is "rack level"; ${keyText}`);
     expect(thrown(() => pytorch(fresh(), { queue: 'q', worker: { topology: Topology.required(BLOCK, { slices: { level: RACK, size: 0 } }) } })))
-      .toBe('test/job/Worker: topology.slices.size (worker.topology.slices.size) is 0; expected a whole number of 1 or more pods per slice');
+      .toBe(`test/job/Worker: topology.slices.size (worker.topology.slices.size) is 0; ${WHOLE_NUMBER_1_OR_MORE} pods per slice`);
     expect(thrown(() => pytorch(fresh(), { queue: 'q', topology: Topology.required(BLOCK, { slices: { level: '/rack', size: 2 } }) })))
       .toBe(`test/job: topology.slices.level is "/rack"; ${keyText}`);
   });

@@ -1,5 +1,6 @@
 import { ApiObject, Chart } from 'cdk8s';
 import { expectDeterministic, expectValidManifests, synthManifests, validateAgainst, validateManifest } from '.';
+import { REPORT } from './messages';
 import { libraryErrorField } from '../properties/boundary-arbitraries';
 
 const MASTER = 'spec.pytorchReplicaSpecs.Master';
@@ -312,8 +313,8 @@ function workspaceKind(patch: (doc: any) => void = () => {}): any {
 describe('the boundary properties read the field a library error names', () => {
   test('a thrown error, a synth-time report, and a document rule that names the prop that set the field', () => {
     expect(libraryErrorField(new Error('test/job: env["A B"] is "x"; expected a name'), 'test/job')).toBe('env["A B"]');
-    expect(libraryErrorField(new Error('Validation failed with the following errors:\n  [test/job/Worker] workers is 0; expected 1'), 'test/job')).toBe('workers');
-    const report = 'Validation failed with the following errors:\n  [test/kind] spec.podTemplate.options.imageConfig.spawner.default (defaultImageConfig) is ""; expected the id of an option: "scipy"';
+    expect(libraryErrorField(new Error(`${REPORT}  [test/job/Worker] workers is 0; expected 1`), 'test/job')).toBe('workers');
+    const report = `${REPORT}  [test/kind] spec.podTemplate.options.imageConfig.spawner.default (defaultImageConfig) is ""; expected the id of an option: "scipy"`;
     expect(libraryErrorField(new Error(report), 'test/kind')).toBe('defaultImageConfig');
   });
 

@@ -5,6 +5,7 @@ import {
   WorkspaceKind, WorkspaceKindProps,
 } from '../../src';
 import { expectDeterministic, expectValidManifests, synthErrors } from '../harness';
+import { DNS_1123_LABEL, HOME_MOUNT_TAKEN, PORT_NUMBER } from '../harness/messages';
 import { podSecurityViolations } from '../harness/pod-security';
 
 const ICON = SpawnerImage.fromUrl('https://jupyter.org/favicon.png');
@@ -350,7 +351,7 @@ describe('impossible values fail at once', () => {
     expect(make({ logo: SpawnerImage.fromConfigMap('My_Logos', 'logo.svg', 'kubeflow') })).toThrow(
       'test/kind: logo.configMap.name is "My_Logos"; expected a DNS-1123 subdomain: at most 253 lower-case letters, digits, "-" or ".", each dot-separated part starting and ending with a letter or digit');
     expect(make({ logo: SpawnerImage.fromConfigMap('logos', 'logo.svg', 'kube.flow') })).toThrow(
-      'test/kind: logo.configMap.namespace is "kube.flow"; expected a DNS-1123 label: at most 63 lower-case letters, digits or "-", starting and ending with a letter or digit');
+      `test/kind: logo.configMap.namespace is "kube.flow"; ${DNS_1123_LABEL}`);
     expect(make({ icon: SpawnerImage.fromConfigMap('logos', 'logos/icon.svg', 'kubeflow') })).toThrow(
       'test/kind: icon.configMap.key is "logos/icon.svg"; expected a ConfigMap key: letters, digits, "-", "_" and ".", at most 253 characters');
     expect(make({ homeMountPath: 'home/jovyan' })).toThrow('test/kind: homeMountPath is "home/jovyan"; expected an absolute path such as "/data" (2 to 4096 characters, without ":"), as the Notebooks CRD requires');
@@ -375,7 +376,7 @@ describe('impossible values fail at once', () => {
     expect(withKind(k => k.addImageConfig('scipy', { ...SCIPY, ports: [{ id: 'jupyterlab', port: 8888 }, { id: 'other', port: 8888 }] }))).toThrow(
       'test/kind: imageConfig[scipy].ports[other].port is 8888; expected every port number of an image once');
     expect(withKind(k => k.addImageConfig('scipy', { ...SCIPY, ports: [{ id: 'jupyterlab', port: 70000 }] }))).toThrow(
-      'test/kind: imageConfig[scipy].ports[jupyterlab].port is 70000; expected a whole number from 1 to 65535');
+      `test/kind: imageConfig[scipy].ports[jupyterlab].port is 70000; ${PORT_NUMBER}`);
     expect(withKind(k => k.addImageConfig('scipy', { ...SCIPY, labels: { k: 'v' } }))).toThrow('test/kind: imageConfig[scipy].labels is "k"; expected label keys of 2 to 64 characters');
     expect(withKind(k => k.addImageConfig('scipy', { ...SCIPY, redirect: { to: 'new', message: '!' } }))).toThrow(
       'test/kind: imageConfig[scipy].redirect.message is "!"; expected 2 to 1024 characters');
@@ -484,7 +485,7 @@ describe('cross-field checks at synth time, as the notebooks webhook does them',
     }))).toBe(report(
       // Both are the rendered document's: the Kubernetes rule (k8s/mount-path-unique), then the notebooks one (kubeflow/home-mount).
       'spec.podTemplate.extraVolumeMounts[2].mountPath is "/dev/shm"; expected a mount path no other mount of the container uses ("/data", "/data/" and "data" are the same path)',
-      'spec.podTemplate.extraVolumeMounts[1].mountPath is "/home/jovyan/"; expected a path no other mount uses; the home volume is mounted there',
+      `spec.podTemplate.extraVolumeMounts[1].mountPath is "/home/jovyan/"; ${HOME_MOUNT_TAKEN}`,
       'volumes is "dshm"; expected each volume name to stand for one volume; it stands for emptyDir {"medium":"Memory","sizeLimit":"1024Mi"} and emptyDir {}: give one of them another name',
     ));
   });

@@ -4,6 +4,7 @@ import {
   PlatformDefaults, PodSecurity, SpawnerImage, Workspace, WorkspaceClaim, WorkspaceKind, WorkspaceKindProps, WorkspaceProps,
 } from '../../src';
 import { expectDeterministic, expectValidManifests } from '../harness';
+import { DNS_1123_LABEL, HOME_MOUNT_TAKEN } from '../harness/messages';
 
 const KIND_PROPS: WorkspaceKindProps = {
   metadata: { name: 'jupyterlab' },
@@ -229,7 +230,7 @@ describe('cross-field checks at synth time, as the notebooks webhook does them',
       });
       ws.addSecret('/data', kplus.Secret.fromSecretName(chart, 's', 'token'));
     })).toBe(report(
-      'data[0].mountPath is "/home/jovyan"; expected a path no other mount uses; the home volume is mounted there',
+      `data[0].mountPath is "/home/jovyan"; ${HOME_MOUNT_TAKEN}`,
       'data[1].mountPath is "/dev/shm/"; expected a path no other mount uses; a volume of WorkspaceKind "jupyterlab" is mounted there',
       'secrets[0].mountPath is "/data"; expected a path no other mount uses; data volume "c" is mounted there',
     ));
@@ -250,7 +251,7 @@ describe('cross-field checks at synth time, as the notebooks webhook does them',
       home: WorkspaceClaim.fromClaimName('home.'),
       secrets: [{ mountPath: '/s', secret: kplus.Secret.fromSecretName(chart, 's', 'My Secret') }],
     }))).toBe(report(
-      'metadata.name is "Alice"; expected a DNS-1123 label: at most 63 lower-case letters, digits or "-", starting and ending with a letter or digit',
+      `metadata.name is "Alice"; ${DNS_1123_LABEL}`,
       'kind is "Jupyter_Lab"; expected the name of a WorkspaceKind, a DNS-1123 subdomain: at most 253 lower-case letters, digits, "-" or ".", each dot-separated part starting and ending with a letter or digit',
       'home is "home."; expected a claim name, a DNS-1123 subdomain: at most 253 lower-case letters, digits, "-" or ".", each dot-separated part starting and ending with a letter or digit',
       'secrets[0].secret is "My Secret"; expected a Secret name, a DNS-1123 subdomain: at most 253 lower-case letters, digits, "-" or ".", each dot-separated part starting and ending with a letter or digit',

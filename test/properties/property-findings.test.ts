@@ -10,6 +10,7 @@ import {
   MpiAllReduce, ParameterServerTF, Workspace, WorkspaceClaim, WorkspaceKind, WorkspaceKindProps,
 } from '../../src';
 import { REPORT, synthErrors } from '../harness';
+import { INJECTED_ENV, WHOLE_NUMBER_1_OR_MORE } from '../harness/messages';
 import { JUPYTERLAB_KIND as KIND } from '../harness/notebook-fixtures';
 
 const IMAGE = 'registry.example.com/train:1.0';
@@ -22,9 +23,9 @@ describe('gang scheduling is checked without a run policy', () => {
   // check, which returned early when no runPolicy was given, so 0, -1 or 1.5 reached the manifest.
   test.each([0, -1, 1.5])('minAvailable %p', n => {
     expect(() => new DistributedXGBoost(chart(), 'job', { image: IMAGE, gangScheduling: { scheduler: GangScheduler.VOLCANO, minAvailable: n } }))
-      .toThrow(`test/job: gangScheduling.minAvailable is ${n}; expected a whole number of 1 or more`);
+      .toThrow(`test/job: gangScheduling.minAvailable is ${n}; ${WHOLE_NUMBER_1_OR_MORE}`);
     expect(() => new DistributedJax(chart(), 'job', { image: IMAGE, gangScheduling: { scheduler: GangScheduler.VOLCANO, minAvailable: n } }))
-      .toThrow(`test/job: gangScheduling.minAvailable is ${n}; expected a whole number of 1 or more`);
+      .toThrow(`test/job: gangScheduling.minAvailable is ${n}; ${WHOLE_NUMBER_1_OR_MORE}`);
   });
 });
 
@@ -132,7 +133,7 @@ describe('PYTHONUNBUFFERED, which the operator sets in every container', () => {
   // upstream controllers: the PyTorch, XGBoost, Paddle and JAX controllers append PYTHONUNBUFFERED
   // to every container (KUBEFLOW-FACTS.md lists it for PyTorch), so a user value is silently
   // replaced; the constructs let it through.
-  const message = (at: string) => `${REPORT}  [test/job] spec.${at}.env[PYTHONUNBUFFERED] (env) is {"name":"PYTHONUNBUFFERED","value":"1"}; expected a variable the operator does not set itself; it injects this one and a user value would break the job`;
+  const message = (at: string) => `${REPORT}  [test/job] spec.${at}.env[PYTHONUNBUFFERED] (env) is {"name":"PYTHONUNBUFFERED","value":"1"}; ${INJECTED_ENV}`;
   const env = { PYTHONUNBUFFERED: kplus.EnvValue.fromValue('1') };
   test.each([
     ['PyTorch', (c: Chart) => new DistributedPyTorch(c, 'job', { image: IMAGE, workers: 0, env }), 'pytorchReplicaSpecs.Master.template.spec.containers[pytorch]'],

@@ -1,5 +1,6 @@
 import { kubernetesFindings } from '../../src/rules/kubernetes';
 import { kubeflowFindings } from '../../src/rules/operators';
+import { DNS_1035_LABEL } from '../harness/messages';
 
 /**
  * Checks the rules inventory found upstream making and no library rule covering, now covered:
@@ -87,7 +88,7 @@ describe('sigs.k8s.io/jobset v0.12.0 pkg/webhooks/jobset_webhook.go ValidateCrea
   });
 
   test('jobset/subdomain and jobset/group-name: DNS-1035 labels', () => {
-    const label = 'expected a DNS-1035 label: at most 63 lower-case letters, digits or "-", starting with a letter and ending with a letter or digit';
+    const label = DNS_1035_LABEL;
     expect(jobsetFindings(runtime({ network: { subdomain: 'my.train' } }))).toEqual(one('spec.template.spec.network.subdomain', 'my.train',
       `${label} (it names the JobSet's Service)`, 'jobset/subdomain'));
     expect(jobsetFindings(runtime({}, [{ name: 'node', groupName: '1st', template: { spec: { template: pod() } } }])))

@@ -13,10 +13,10 @@ import { Accelerator, DistributedPaddle, DistributedPyTorch, MpiAllReduce, Works
 import { collectFindings } from '../../src/rules/engine';
 import { runCli } from '../cli/run-cli';
 import { REPORT, synthErrors } from '../harness';
+import { INJECTED_ENV } from '../harness/messages';
 import { JUPYTERLAB_KIND as KIND, SCIPY_IMAGE as SCIPY } from '../harness/notebook-fixtures';
 
 const IMAGE = 'registry.example.com/train:1.0';
-const INJECTED = 'expected a variable the operator does not set itself; it injects this one and a user value would break the job';
 const value = (v: string) => kplus.EnvValue.fromValue(v);
 
 /** A valid kind with one image and one pod config; `props` and `after` make it wrong. */
@@ -48,7 +48,7 @@ const CASES: Case[] = [
     rule: 'kubeflow/injected-env',
     was: 'TrainingJob.validateJob (Worker.env)',
     build: c => new DistributedPyTorch(c, 'res', { metadata: { name: 'train' }, image: IMAGE, workers: 1, worker: { env: { WORLD_SIZE: value('2') } } }),
-    message: `spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].env[WORLD_SIZE] (worker.env) is {"name":"WORLD_SIZE","value":"2"}; ${INJECTED}`,
+    message: `spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].env[WORLD_SIZE] (worker.env) is {"name":"WORLD_SIZE","value":"2"}; ${INJECTED_ENV}`,
     prop: 'worker.env',
   },
   {
@@ -160,7 +160,7 @@ describe('a mistake forced in with an escape hatch is the document rule\'s too',
   test('kubeflow/injected-env: RANK patched into a worker', () => {
     const { errors, doc } = patched(c => new DistributedPyTorch(c, 'res', { metadata: { name: 'train' }, image: IMAGE, workers: 1 }),
       JsonPatch.add('/spec/pytorchReplicaSpecs/Worker/template/spec/containers/0/env', [{ name: 'RANK', value: '0' }]));
-    const message = `spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].env[RANK] is {"name":"RANK","value":"0"}; ${INJECTED}`;
+    const message = `spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].env[RANK] is {"name":"RANK","value":"0"}; ${INJECTED_ENV}`;
     expect(errors).toBe(`${REPORT}  [test/res] ${message}`);
     expect(lintFindings([doc])).toEqual([`kubeflow/injected-env ${message}`]);
   });

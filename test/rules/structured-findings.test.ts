@@ -9,6 +9,7 @@ import { DistributedPyTorch, EscapeHatch, MpiAllReduce, PlatformDefaults, Topolo
 import { runCli } from '../cli/run-cli';
 import { REPORT, synthErrors } from '../harness';
 import { pytorchJob } from '../harness/example-documents';
+import { PINNED_CRD_FIELDS } from '../harness/messages';
 
 const IMAGE = 'registry.example.com/train:1.0';
 const BLOCK = 'cloud.provider.com/topology-block';
@@ -47,7 +48,7 @@ describe('JSON patches against the strict schema: the EscapeHatch hint follows t
 
   test('an unknown field close to a known one: the suggestion, then the hint', () => {
     expect(synthErrors(c => job(c).apiObject.addJsonPatch(JsonPatch.add('/spec/pytorchReplicaSpecs/Worker/replica', 3))))
-      .toBe(`${REPORT}  [test/job] spec.pytorchReplicaSpecs.Worker.replica is 3; expected only fields the pinned CRD declares (did you mean "replicas"?); `
+      .toBe(`${REPORT}  [test/job] spec.pytorchReplicaSpecs.Worker.replica is 3; ${PINNED_CRD_FIELDS} (did you mean "replicas"?); `
         + 'if the field is meant (a newer operator\'s), allow it with EscapeHatch.allowUnknownField(apiObject, "/spec/pytorchReplicaSpecs/Worker/replica")');
   });
 

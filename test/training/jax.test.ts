@@ -3,6 +3,7 @@ import * as kplus from 'cdk8s-plus-28';
 import reference from '../../examples/jax-reference';
 import { Accelerator, CleanPodPolicy, DistributedJax, DistributedJaxProps, PodSecurity, RestartPolicy } from '../../src';
 import { expectDeterministic, expectValidManifests, REPORT, synthErrors, synthKind } from '../harness';
+import { DNS_1035_LABEL, INJECTED_ENV, PORT_NUMBER, WHOLE_NUMBER_1_OR_MORE } from '../harness/messages';
 
 const IMAGE = 'ghcr.io/kubeflow/training-v1/jaxjob-simple:latest';
 
@@ -84,9 +85,9 @@ describe('validation', () => {
 
   test('counts and ports that can never be right fail at once', () => {
     expect(() => new DistributedJax(chart(), 'job', { image: IMAGE, workers: 0 }))
-      .toThrow(new Error('test/job: workers is 0; expected a whole number of 1 or more'));
+      .toThrow(new Error(`test/job: workers is 0; ${WHOLE_NUMBER_1_OR_MORE}`));
     expect(() => new DistributedJax(chart(), 'job', { image: IMAGE, port: 1.5 }))
-      .toThrow(new Error('test/job: port is 1.5; expected a whole number from 1 to 65535'));
+      .toThrow(new Error(`test/job: port is 1.5; ${PORT_NUMBER}`));
   });
 
   test('workers cannot be scaled to zero', () => {
@@ -97,16 +98,16 @@ describe('validation', () => {
   test('variables the operator injects are rejected, also on sidecars', () => {
     for (const name of ['COORDINATOR_ADDRESS', 'COORDINATOR_PORT', 'NUM_PROCESSES', 'PROCESS_ID']) {
       expect(synthErrors(c => new DistributedJax(c, 'job', { metadata: { name: 'mnist' }, image: IMAGE, env: { [name]: kplus.EnvValue.fromValue('1') } })))
-        .toBe(`${REPORT}  [test/job] spec.jaxReplicaSpecs.Worker.template.spec.containers[jax].env[${name}] (env) is {"name":"${name}","value":"1"}; expected a variable the operator does not set itself; it injects this one and a user value would break the job`);
+        .toBe(`${REPORT}  [test/job] spec.jaxReplicaSpecs.Worker.template.spec.containers[jax].env[${name}] (env) is {"name":"${name}","value":"1"}; ${INJECTED_ENV}`);
     }
     expect(synthErrors(c => new DistributedJax(c, 'job', { metadata: { name: 'mnist' }, image: IMAGE }).worker.addContainer({
       name: 'helper', image: 'busybox', envVariables: { PROCESS_ID: kplus.EnvValue.fromValue('0') },
-    }))).toBe(`${REPORT}  [test/job] spec.jaxReplicaSpecs.Worker.template.spec.containers[helper].env[PROCESS_ID] is {"name":"PROCESS_ID","value":"0"}; expected a variable the operator does not set itself; it injects this one and a user value would break the job`);
+    }))).toBe(`${REPORT}  [test/job] spec.jaxReplicaSpecs.Worker.template.spec.containers[helper].env[PROCESS_ID] is {"name":"PROCESS_ID","value":"0"}; ${INJECTED_ENV}`);
     expect(synthErrors(c => new DistributedJax(c, 'job', { metadata: { name: 'mnist' }, image: IMAGE, env: { XLA_FLAGS: kplus.EnvValue.fromValue('--xla_dump_to=/tmp') } }))).toBeUndefined();
   });
 
   test('a name that is not a DNS-1035 label is reported', () => {
     expect(synthErrors(c => new DistributedJax(c, 'job', { metadata: { name: 'MNIST' }, image: IMAGE })))
-      .toBe(`${REPORT}  [test/job] metadata.name is "MNIST"; expected a DNS-1035 label: at most 63 lower-case letters, digits or "-", starting with a letter and ending with a letter or digit`);
+      .toBe(`${REPORT}  [test/job] metadata.name is "MNIST"; ${DNS_1035_LABEL}`);
   });
 });

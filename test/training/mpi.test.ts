@@ -3,6 +3,7 @@ import * as kplus from 'cdk8s-plus-28';
 import reference from '../../examples/mpi-reference';
 import { Accelerator, CleanPodPolicy, MpiAllReduce, MpiAllReduceProps, PodSecurity, RestartPolicy } from '../../src';
 import { expectDeterministic, expectValidManifests, synthErrors, synthKind } from '../harness';
+import { INJECTED_ENV, REPORT, WHOLE_NUMBER_0_OR_MORE, WHOLE_NUMBER_1_OR_MORE } from '../harness/messages';
 
 const IMAGE = 'horovod/horovod:0.28.1';
 const TRAIN = ['python', '/workspace/train.py'];
@@ -170,9 +171,9 @@ describe('replica types and defaults', () => {
 
 describe('validation', () => {
   test('impossible values fail at once, naming the construct, the field, the value and what is allowed', () => {
-    expect(bad({ workers: -1 })).toThrow('test/job: workers is -1; expected a whole number of 0 or more');
-    expect(bad({ slotsPerWorker: 0 })).toThrow('test/job: slotsPerWorker is 0; expected a whole number of 1 or more');
-    expect(bad({ slotsPerWorker: 1.5 })).toThrow('test/job: slotsPerWorker is 1.5; expected a whole number of 1 or more');
+    expect(bad({ workers: -1 })).toThrow(`test/job: workers is -1; ${WHOLE_NUMBER_0_OR_MORE}`);
+    expect(bad({ slotsPerWorker: 0 })).toThrow(`test/job: slotsPerWorker is 0; ${WHOLE_NUMBER_1_OR_MORE}`);
+    expect(bad({ slotsPerWorker: 1.5 })).toThrow(`test/job: slotsPerWorker is 1.5; ${WHOLE_NUMBER_1_OR_MORE}`);
     expect(bad({ trainingCommand: TRAIN, launcherCommand: ['mpirun'] }))
       .toThrow('test/job: launcherCommand is ["mpirun"]; expected either trainingCommand or launcherCommand, not both');
     expect(bad({ trainingCommand: [] })).toThrow('test/job: trainingCommand is []; expected the program and its arguments');
@@ -199,7 +200,7 @@ describe('validation', () => {
     const gpus = { workers: 2, resources: { accelerator: Accelerator.nvidia(2) } };
     // The document rule kubeflow/mpi-np, at the launcher's container, naming the prop that set it.
     const COMMAND = `${LAUNCHER}.command (launcherCommand)`;
-    const tooMany = (field: string, value: string, max = 4, hosts = '2 workers', slots = 2) => 'Validation failed with the following errors:\n' +
+    const tooMany = (field: string, value: string, max = 4, hosts = '2 workers', slots = 2) => REPORT +
       `  [test/job] ${field} is "${value}"; expected at most ${max} processes (${hosts} x ${slots} slotsPerWorker); mpirun cannot start more processes than the hostfile has slots (add --oversubscribe if that is meant)`;
     expect(onlyError({ ...gpus, launcherCommand: ['mpirun', '-np', '8', 'python', 'train.py'] })).toBe(tooMany(COMMAND, '-np 8'));
     expect(onlyError({ ...gpus, launcherCommand: ['/usr/local/bin/mpirun', '--np=5', 'python', 'train.py'] })).toBe(tooMany(COMMAND, '--np 5'));
@@ -225,7 +226,7 @@ describe('validation', () => {
   });
 
   test('a generated command needs at least one process, and the launcher stays single', () => {
-    expect(onlyError({ workers: 0, trainingCommand: TRAIN })).toBe('Validation failed with the following errors:\n' +
+    expect(onlyError({ workers: 0, trainingCommand: TRAIN })).toBe(REPORT +
       '  [test/job] workers is 0; expected at least 1 with trainingCommand: mpirun -np would be 0');
     expect(() => onlyError({ trainingCommand: TRAIN }, job => job.launcher.scale(2))).toThrow(
       'test/job/Launcher: replicas is 2; expected 1: an MPIJob has exactly one launcher');
@@ -237,8 +238,8 @@ describe('validation', () => {
 
   test('the variables the operator sets on the launcher belong to it', () => {
     expect(onlyError({ trainingCommand: TRAIN, launcher: { env: { OMPI_MCA_orte_default_hostfile: kplus.EnvValue.fromValue('/tmp/hosts') } } }))
-      .toBe('Validation failed with the following errors:\n' +
-        `  [test/job] ${LAUNCHER}.env[OMPI_MCA_orte_default_hostfile] (launcher.env) is {"name":"OMPI_MCA_orte_default_hostfile","value":"/tmp/hosts"}; expected a variable the operator does not set itself; it injects this one and a user value would break the job`);
+      .toBe(REPORT +
+        `  [test/job] ${LAUNCHER}.env[OMPI_MCA_orte_default_hostfile] (launcher.env) is {"name":"OMPI_MCA_orte_default_hostfile","value":"/tmp/hosts"}; ${INJECTED_ENV}`);
   });
 });
 

@@ -7,6 +7,7 @@ import { Chart, Testing } from 'cdk8s';
 import * as yaml from 'js-yaml';
 import { PyTorchInitContainerTemplate } from '../../src';
 import { synthKind } from '../harness';
+import { WHOLE_NUMBER_1_OR_MORE } from '../harness/messages';
 
 /** The template as the operator renders it (Go's html/template with its three fields). */
 function rendered(template: string): any[] {
@@ -42,5 +43,5 @@ test('the namespace, name and user can be chosen; a root or fractional user is r
   expect(cm.metadata).toEqual({ name: 'pytorch-init', namespace: 'ml-system' });
   expect(rendered(cm.data['initContainer.yaml'])[0].securityContext.runAsUser).toBe(1001);
   expect(() => new PyTorchInitContainerTemplate(new Chart(Testing.app(), 'test'), 'init', { user: 0 }))
-    .toThrow(new Error('test/init: user is 0; expected a whole number of 1 or more'));
+    .toThrow(new Error(`test/init: user is 0; ${WHOLE_NUMBER_1_OR_MORE}`));
 });

@@ -1,9 +1,10 @@
 import { Chart, Size, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
-import { expectDeterministic, expectValidManifests, REPORT, synthErrors, synthKind } from '../harness';
 import collective from '../../examples/paddle-collective';
 import parameterServer from '../../examples/paddle-parameter-server';
 import { Accelerator, DistributedPaddle, DistributedPaddleProps, PaddleMode, RestartPolicy } from '../../src';
+import { expectDeterministic, expectValidManifests, REPORT, synthErrors, synthKind } from '../harness';
+import { INJECTED_ENV, PORT_NUMBER, WHOLE_NUMBER_0_OR_MORE, WHOLE_NUMBER_1_OR_MORE } from '../harness/messages';
 
 const IMAGE = 'registry.baidubce.com/paddlepaddle/paddle:2.4.0rc0-cpu';
 
@@ -132,11 +133,11 @@ describe('validation', () => {
 
   test('counts and ports that can never be right fail at once', () => {
     expect(() => new DistributedPaddle(chart(), 'job', { image: IMAGE, workers: 0 }))
-      .toThrow(new Error('test/job: workers is 0; expected a whole number of 1 or more'));
+      .toThrow(new Error(`test/job: workers is 0; ${WHOLE_NUMBER_1_OR_MORE}`));
     expect(() => new DistributedPaddle(chart(), 'job', { image: IMAGE, parameterServers: 0 }))
-      .toThrow(new Error('test/job: parameterServers is 0; expected a whole number of 1 or more'));
+      .toThrow(new Error(`test/job: parameterServers is 0; ${WHOLE_NUMBER_1_OR_MORE}`));
     expect(() => new DistributedPaddle(chart(), 'job', { image: IMAGE, port: 65536 }))
-      .toThrow(new Error('test/job: port is 65536; expected a whole number from 1 to 65535'));
+      .toThrow(new Error(`test/job: port is 65536; ${PORT_NUMBER}`));
   });
 
   test('parameter-server settings in collective mode fail at once', () => {
@@ -150,9 +151,9 @@ describe('validation', () => {
     expect(() => new DistributedPaddle(chart(), 'job', { image: IMAGE, elastic: { minWorkers: 4, maxWorkers: 2 } }))
       .toThrow(new Error('test/job: elastic.minWorkers is 4; expected at most elastic.maxWorkers (2)'));
     expect(() => new DistributedPaddle(chart(), 'job', { image: IMAGE, elastic: { minWorkers: 0, maxWorkers: 2 } }))
-      .toThrow(new Error('test/job: elastic.minWorkers is 0; expected a whole number of 1 or more'));
+      .toThrow(new Error(`test/job: elastic.minWorkers is 0; ${WHOLE_NUMBER_1_OR_MORE}`));
     expect(() => new DistributedPaddle(chart(), 'job', { image: IMAGE, elastic: { minWorkers: 1, maxWorkers: 2, maxRestarts: -1 } }))
-      .toThrow(new Error('test/job: elastic.maxRestarts is -1; expected a whole number of 0 or more'));
+      .toThrow(new Error(`test/job: elastic.maxRestarts is -1; ${WHOLE_NUMBER_0_OR_MORE}`));
   });
 
   test('a worker count outside the elastic bounds fails at once, also when scaled', () => {
@@ -173,11 +174,11 @@ describe('validation', () => {
   test('variables the operator injects are rejected', () => {
     for (const name of ['PADDLE_MASTER', 'PADDLE_NNODES', 'PADDLE_JOB_ID', 'PADDLE_SERVER_NUM', 'PADDLE_TRAINER_NUM', 'POD_IP_DUMMY']) {
       expect(synthErrors(c => new DistributedPaddle(c, 'job', { metadata: { name: 'ctr' }, image: IMAGE }).worker.addEnv(name, kplus.EnvValue.fromValue('1'))))
-        .toBe(`${REPORT}  [test/job] spec.paddleReplicaSpecs.Worker.template.spec.containers[paddle].env[${name}] is {"name":"${name}","value":"1"}; expected a variable the operator does not set itself; it injects this one and a user value would break the job`);
+        .toBe(`${REPORT}  [test/job] spec.paddleReplicaSpecs.Worker.template.spec.containers[paddle].env[${name}] is {"name":"${name}","value":"1"}; ${INJECTED_ENV}`);
     }
     expect(synthErrors(c => new DistributedPaddle(c, 'job', {
       metadata: { name: 'ctr' }, image: IMAGE, parameterServers: 1, parameterServer: { env: { PADDLE_SERVER_NUM: kplus.EnvValue.fromValue('2') } },
-    }))).toBe(`${REPORT}  [test/job] spec.paddleReplicaSpecs.Master.template.spec.containers[paddle].env[PADDLE_SERVER_NUM] (parameterServer.env) is {"name":"PADDLE_SERVER_NUM","value":"2"}; expected a variable the operator does not set itself; it injects this one and a user value would break the job`);
+    }))).toBe(`${REPORT}  [test/job] spec.paddleReplicaSpecs.Master.template.spec.containers[paddle].env[PADDLE_SERVER_NUM] (parameterServer.env) is {"name":"PADDLE_SERVER_NUM","value":"2"}; ${INJECTED_ENV}`);
     expect(synthErrors(c => new DistributedPaddle(c, 'job', { metadata: { name: 'ctr' }, image: IMAGE, env: { PADDLE_TRAINER_ID: kplus.EnvValue.fromValue('0') } }))).toBeUndefined();
   });
 

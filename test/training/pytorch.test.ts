@@ -8,6 +8,7 @@ import {
   NprocPerNode, RendezvousBackend, RestartPolicy,
 } from '../../src';
 import { synthErrors, synthKind } from '../harness';
+import { DNS_1035_LABEL, INJECTED_ENV, REPORT, WHOLE_NUMBER_0_OR_MORE, WHOLE_NUMBER_1_OR_MORE } from '../harness/messages';
 
 const IMAGE = 'pytorch/pytorch:2.5.0-cuda12.4-cudnn9-runtime';
 
@@ -180,7 +181,7 @@ describe('run policy and scheduling', () => {
 
   test('MultiKueue without a queue is refused: no controller would ever run the job', () => {
     expect(synthErrors(c => new DistributedPyTorch(c, 'job', { metadata: { name: 'train' }, image: IMAGE, runPolicy: { managedBy: ManagedBy.MULTI_KUEUE } }))).toBe(
-      'Validation failed with the following errors:\n'
+      REPORT
       + '  [test/job] metadata.labels["kueue.x-k8s.io/queue-name"] is not set; expected the name of a Kueue LocalQueue when spec.runPolicy.managedBy is "kueue.x-k8s.io/multikueue" (without it no controller runs the job)');
   });
 
@@ -215,8 +216,8 @@ describe('validation', () => {
   const bad = (props: Partial<DistributedPyTorchProps>) => () => new DistributedPyTorch(new Chart(Testing.app(), 'test'), 'job', { image: IMAGE, ...props });
 
   test('impossible single values throw at once with path, field, value and what is allowed', () => {
-    expect(bad({ workers: -1 })).toThrow('test/job: workers is -1; expected a whole number of 0 or more');
-    expect(bad({ workers: 1.5 })).toThrow('test/job: workers is 1.5; expected a whole number of 0 or more');
+    expect(bad({ workers: -1 })).toThrow(`test/job: workers is -1; ${WHOLE_NUMBER_0_OR_MORE}`);
+    expect(bad({ workers: 1.5 })).toThrow(`test/job: workers is 1.5; ${WHOLE_NUMBER_0_OR_MORE}`);
     expect(bad({ resources: { accelerator: Accelerator.nvidia(0) } }))
       .toThrow('test/job: resources.accelerator is "nvidia.com/gpu x 0"; expected a whole number of devices greater than 0 (got 0)');
     expect(bad({ master: { resources: { accelerator: Accelerator.nvidia(0) } } }))
@@ -225,16 +226,16 @@ describe('validation', () => {
       .toThrow('test/job: resources.accelerator is "gpu x 1"; expected a qualified extended resource name such as "vendor.com/device" (got "gpu")');
     expect(bad({ elastic: { minWorkers: 3, maxWorkers: 2 } })).toThrow('test/job: elastic.minWorkers is 3; expected at most elastic.maxWorkers (2)');
     expect(bad({ workers: 0, elastic: { minWorkers: 1, maxWorkers: 2 } })).toThrow('test/job: workers is 0; expected at least 1 for an elastic job, which runs workers only');
-    expect(bad({ nprocPerNode: NprocPerNode.of(0) })).toThrow('test/job: nprocPerNode is 0; expected a whole number of 1 or more');
+    expect(bad({ nprocPerNode: NprocPerNode.of(0) })).toThrow(`test/job: nprocPerNode is 0; ${WHOLE_NUMBER_1_OR_MORE}`);
     expect(bad({ workers: 5, elastic: { minWorkers: 1, maxWorkers: 3 } })).toThrow('test/job: workers is 5; expected a count between elastic.minWorkers (1) and elastic.maxWorkers (3)');
-    expect(bad({ runPolicy: { backoffLimit: -2 } })).toThrow('test/job: runPolicy.backoffLimit is -2; expected a whole number of 0 or more');
+    expect(bad({ runPolicy: { backoffLimit: -2 } })).toThrow(`test/job: runPolicy.backoffLimit is -2; ${WHOLE_NUMBER_0_OR_MORE}`);
     expect(() => new DistributedPyTorch(new Chart(Testing.app(), 'test'), 'job', {})).toThrow('test/job/Master: image is not set; expected a container image for the main container');
   });
 
   test('cross-field mistakes fail at synth time, naming every problem', () => {
     expect(synthErrors(chart => new DistributedPyTorch(chart, 'job', { metadata: { name: 'Train_Job' }, image: IMAGE }))).toBe(
-      'Validation failed with the following errors:\n' +
-      '  [test/job] metadata.name is "Train_Job"; expected a DNS-1035 label: at most 63 lower-case letters, digits or "-", starting with a letter and ending with a letter or digit');
+      REPORT +
+      `  [test/job] metadata.name is "Train_Job"; ${DNS_1035_LABEL}`);
 
     const long = 'a'.repeat(55);
     expect(synthErrors(chart => new DistributedPyTorch(chart, 'job', { metadata: { name: long }, image: IMAGE, workers: 16 }))).toContain(
@@ -242,20 +243,20 @@ describe('validation', () => {
 
     expect(synthErrors(chart => new DistributedPyTorch(chart, 'job', {
       metadata: { name: 'train' }, image: IMAGE, env: { MASTER_ADDR: kplus.EnvValue.fromValue('x'), PET_NNODES: kplus.EnvValue.fromValue('2') },
-    }))).toBe('Validation failed with the following errors:\n' +
-      '  [test/job] spec.pytorchReplicaSpecs.Master.template.spec.containers[pytorch].env[MASTER_ADDR] (env) is {"name":"MASTER_ADDR","value":"x"}; expected a variable the operator does not set itself; it injects this one and a user value would break the job\n' +
-      '  [test/job] spec.pytorchReplicaSpecs.Master.template.spec.containers[pytorch].env[PET_NNODES] (env) is {"name":"PET_NNODES","value":"2"}; expected a variable the operator does not set itself; it injects this one and a user value would break the job\n' +
-      '  [test/job] spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].env[MASTER_ADDR] (env) is {"name":"MASTER_ADDR","value":"x"}; expected a variable the operator does not set itself; it injects this one and a user value would break the job\n' +
-      '  [test/job] spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].env[PET_NNODES] (env) is {"name":"PET_NNODES","value":"2"}; expected a variable the operator does not set itself; it injects this one and a user value would break the job');
+    }))).toBe(REPORT +
+      `  [test/job] spec.pytorchReplicaSpecs.Master.template.spec.containers[pytorch].env[MASTER_ADDR] (env) is {"name":"MASTER_ADDR","value":"x"}; ${INJECTED_ENV}\n` +
+      `  [test/job] spec.pytorchReplicaSpecs.Master.template.spec.containers[pytorch].env[PET_NNODES] (env) is {"name":"PET_NNODES","value":"2"}; ${INJECTED_ENV}\n` +
+      `  [test/job] spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].env[MASTER_ADDR] (env) is {"name":"MASTER_ADDR","value":"x"}; ${INJECTED_ENV}\n` +
+      `  [test/job] spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].env[PET_NNODES] (env) is {"name":"PET_NNODES","value":"2"}; ${INJECTED_ENV}`);
 
     expect(synthErrors(chart => new DistributedPyTorch(chart, 'job', {
       metadata: { name: 'train' }, image: IMAGE, resources: { accelerator: Accelerator.nvidia(2) }, nprocPerNode: NprocPerNode.of(4), workers: 0,
-    }))).toBe('Validation failed with the following errors:\n' +
+    }))).toBe(REPORT +
       '  [test/job] nprocPerNode is 4; expected at most the 2 accelerators per Master pod; more processes than devices oversubscribe them');
 
     expect(synthErrors(chart => new DistributedPyTorch(chart, 'job', {
       metadata: { name: 'train' }, image: IMAGE, workers: 0, restartPolicy: RestartPolicy.EXIT_CODE, podRestartPolicy: RestartPolicy.ALWAYS,
-    }))).toBe('Validation failed with the following errors:\n' +
+    }))).toBe(REPORT +
       '  [test/job] spec.pytorchReplicaSpecs.Master.template.spec.restartPolicy (podRestartPolicy) is "Always"; '
       + 'expected Never or none with restartPolicy ExitCode: the operator decides restarts by exit code and writes Never on the pods');
     // Never is what the operator writes for ExitCode, so saying it changes nothing.
@@ -265,12 +266,12 @@ describe('validation', () => {
 
     expect(synthErrors(chart => new DistributedPyTorch(chart, 'job', {
       metadata: { name: 'train' }, image: IMAGE, workers: 0, podRestartPolicy: RestartPolicy.ALWAYS,
-    }))).toBe('Validation failed with the following errors:\n' +
+    }))).toBe(REPORT +
       '  [test/job] spec.pytorchReplicaSpecs.Master.template.spec.restartPolicy (podRestartPolicy) is "Always"; expected OnFailure (the replica\'s restartPolicy, which the operator applies over it) or none');
 
     expect(synthErrors(chart => new DistributedPyTorch(chart, 'job', {
       metadata: { name: 'train' }, image: IMAGE, workers: 1, gangScheduling: { scheduler: GangScheduler.VOLCANO, minAvailable: 3 },
-    }))).toBe('Validation failed with the following errors:\n' +
+    }))).toBe(REPORT +
       '  [test/job] spec.runPolicy.schedulingPolicy.minAvailable (gangScheduling.minAvailable) is 3; expected at most the job\'s 2 pods, or the group can never be scheduled');
   });
 
@@ -278,7 +279,7 @@ describe('validation', () => {
     expect(synthErrors(chart => {
       const job = new DistributedPyTorch(chart, 'job', { metadata: { name: 'train' }, image: IMAGE, workers: 0, sharedMemory: Size.gibibytes(1) });
       job.mount('/dev/shm/', kplus.Volume.fromPersistentVolumeClaim(chart, 'AV', kplus.PersistentVolumeClaim.fromClaimName(chart, 'A', 'a')));
-    })).toBe('Validation failed with the following errors:\n'
+    })).toBe(REPORT
       + '  [test/job/Master] containers[pytorch].volumeMounts.mountPath is "/dev/shm/"; expected every mount path of a container to be used once; volume "dshm" is mounted there');
     const app = Testing.app();
     const chart = new Chart(app, 'test');
@@ -301,10 +302,10 @@ describe('validation', () => {
       job.mount('/y', kplus.Volume.fromEmptyDir(chart, 'E2', 'scratch', { medium: kplus.EmptyDirMedium.MEMORY }));
       // A mistake of another construct of the same app is in the same report.
       new DistributedPyTorch(chart, 'other', { metadata: { name: 'Other' }, image: IMAGE });
-    })).toBe('Validation failed with the following errors:\n'
+    })).toBe(REPORT
       + '  [test/job] volumes is "data"; expected each volume name to stand for one volume; it stands for claim "team-a-data" and claim "team-b-data": give one of them another name\n'
       + '  [test/job] volumes is "scratch"; expected each volume name to stand for one volume; it stands for emptyDir {} and emptyDir {"medium":"Memory"}: give one of them another name\n'
-      + '  [test/other] metadata.name is "Other"; expected a DNS-1035 label: at most 63 lower-case letters, digits or "-", starting with a letter and ending with a letter or digit');
+      + `  [test/other] metadata.name is "Other"; ${DNS_1035_LABEL}`);
   });
 
   test('a volume added with addVolume and another mounted under its name clash at synth', () => {
@@ -314,7 +315,7 @@ describe('validation', () => {
       job.master!.addVolume(kplus.Volume.fromConfigMap(chart, 'CfgVolume', config, { name: 'conf' }));
       job.master!.mount('/etc/conf', kplus.Volume.fromEmptyDir(chart, 'Empty', 'conf'));
       job.mount('/etc/more', kplus.Volume.fromEmptyDir(chart, 'Empty2', 'conf', { medium: kplus.EmptyDirMedium.MEMORY }));
-    })).toBe('Validation failed with the following errors:\n'
+    })).toBe(REPORT
       + '  [test/job] volumes is "conf"; expected each volume name to stand for one volume; it stands for ConfigMap "settings" and emptyDir {"medium":"Memory"}: give one of them another name\n'
       + '  [test/job/Master] volumes is "conf"; expected each volume name to stand for one volume; it stands for ConfigMap "settings" and emptyDir {}: give one of them another name');
   });

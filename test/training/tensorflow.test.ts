@@ -5,6 +5,7 @@ import {
   Accelerator, CleanPodPolicy, ParameterServerTF, ParameterServerTFProps, RestartPolicy, SuccessPolicy,
 } from '../../src';
 import { expectDeterministic, expectValidManifests, synthErrors, synthKind } from '../harness';
+import { INJECTED_ENV, REPORT, WHOLE_NUMBER_0_OR_MORE } from '../harness/messages';
 
 const IMAGE = 'tensorflow/tensorflow:2.17.0-gpu';
 
@@ -140,8 +141,8 @@ describe('validation', () => {
   test('impossible values fail at once, naming the construct, the field, the value and what is allowed', () => {
     expect(bad({ chief: {}, master: {} })).toThrow('test/job: master is "set"; expected no master together with chief: a TFJob has at most one Chief or Master');
     expect(bad({ workers: 0 })).toThrow('test/job: workers is 0; expected at least 1 when there is no chief or master: the Chief, else worker 0, decides when the job succeeds');
-    expect(bad({ workers: -1 })).toThrow('test/job: workers is -1; expected a whole number of 0 or more');
-    expect(bad({ parameterServers: 1.5 })).toThrow('test/job: parameterServers is 1.5; expected a whole number of 0 or more');
+    expect(bad({ workers: -1 })).toThrow(`test/job: workers is -1; ${WHOLE_NUMBER_0_OR_MORE}`);
+    expect(bad({ parameterServers: 1.5 })).toThrow(`test/job: parameterServers is 1.5; ${WHOLE_NUMBER_0_OR_MORE}`);
     expect(bad({ chief: {}, workers: 0, worker: { image: 'x' } })).toThrow('test/job: worker is "set"; expected no worker options when workers is 0');
     expect(bad({ parameterServer: { image: 'x' } })).toThrow('test/job: parameterServer is "set"; expected no parameter server options when parameterServers is 0');
     expect(bad({ chief: {}, workers: 0, successPolicy: SuccessPolicy.ALL_WORKERS }))
@@ -153,8 +154,8 @@ describe('validation', () => {
   test('TF_CONFIG belongs to the operator', () => {
     expect(synthErrors(chart => new ParameterServerTF(chart, 'job', {
       metadata: { name: 'train' }, image: IMAGE, chief: {}, worker: { env: { TF_CONFIG: kplus.EnvValue.fromValue('{}') } },
-    }))).toBe('Validation failed with the following errors:\n' +
-      '  [test/job] spec.tfReplicaSpecs.Worker.template.spec.containers[tensorflow].env[TF_CONFIG] (worker.env) is {"name":"TF_CONFIG","value":"{}"}; expected a variable the operator does not set itself; it injects this one and a user value would break the job');
+    }))).toBe(REPORT +
+      `  [test/job] spec.tfReplicaSpecs.Worker.template.spec.containers[tensorflow].env[TF_CONFIG] (worker.env) is {"name":"TF_CONFIG","value":"{}"}; ${INJECTED_ENV}`);
   });
 
   test('a sidecar may set TF_CONFIG: the operator writes it into the tensorflow container only', () => {
@@ -179,14 +180,14 @@ describe('validation', () => {
     expect(synthErrors(chart => {
       const job = new ParameterServerTF(chart, 'job', { metadata: { name: 'train' }, image: IMAGE, chief: {}, successPolicy: SuccessPolicy.ALL_WORKERS });
       job.worker!.scale(0);
-    })).toBe('Validation failed with the following errors:\n' +
+    })).toBe(REPORT +
       '  [test/job] successPolicy is "AllWorkers"; expected SuccessPolicy.DEFAULT when workers is 0; AllWorkers waits for workers the job does not have');
   });
 
   test('a name too long for the pod names fails at synth time', () => {
     const long = 'a'.repeat(55);
     expect(synthErrors(chart => new ParameterServerTF(chart, 'job', { metadata: { name: long }, image: IMAGE, workers: 10 }))).toBe(
-      'Validation failed with the following errors:\n' +
+      REPORT +
       `  [test/job] metadata.name is "${long}"; expected a name of at most 54 characters, so that the pod and service name "${long}-worker-9" fits in 63`);
   });
 });

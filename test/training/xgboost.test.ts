@@ -3,6 +3,7 @@ import * as kplus from 'cdk8s-plus-28';
 import reference from '../../examples/xgboost-reference';
 import { DistributedXGBoost, DistributedXGBoostProps, RestartPolicy } from '../../src';
 import { expectDeterministic, expectValidManifests, synthErrors, synthKind } from '../harness';
+import { INJECTED_ENV, PORT_NUMBER, REPORT, WHOLE_NUMBER_0_OR_MORE } from '../harness/messages';
 
 const IMAGE = 'ghcr.io/kubeflow/training-v1/xgboost-dist-iris:latest';
 
@@ -106,16 +107,16 @@ describe('validation', () => {
 
   test('a negative or fractional worker count fails at once', () => {
     expect(() => new DistributedXGBoost(chart(), 'job', { image: IMAGE, workers: -1 }))
-      .toThrow(new Error('test/job: workers is -1; expected a whole number of 0 or more'));
+      .toThrow(new Error(`test/job: workers is -1; ${WHOLE_NUMBER_0_OR_MORE}`));
     expect(() => new DistributedXGBoost(chart(), 'job', { image: IMAGE, workers: 1.5 }))
-      .toThrow(new Error('test/job: workers is 1.5; expected a whole number of 0 or more'));
+      .toThrow(new Error(`test/job: workers is 1.5; ${WHOLE_NUMBER_0_OR_MORE}`));
   });
 
   test('a port outside 1-65535 fails at once', () => {
     expect(() => new DistributedXGBoost(chart(), 'job', { image: IMAGE, port: 0 }))
-      .toThrow(new Error('test/job: port is 0; expected a whole number from 1 to 65535'));
+      .toThrow(new Error(`test/job: port is 0; ${PORT_NUMBER}`));
     expect(() => new DistributedXGBoost(chart(), 'job', { image: IMAGE, port: 70000 }))
-      .toThrow(new Error('test/job: port is 70000; expected a whole number from 1 to 65535'));
+      .toThrow(new Error(`test/job: port is 70000; ${PORT_NUMBER}`));
   });
 
   test('a job without an image fails at once', () => {
@@ -137,11 +138,11 @@ describe('validation', () => {
       workers: 1,
       worker: { env: { WORKER_ADDRS: kplus.EnvValue.fromValue('a,b') } },
     }))).toBe(
-      'Validation failed with the following errors:\n' +
-      '  [test/job] spec.xgbReplicaSpecs.Worker.template.spec.containers[xgboost].env[WORKER_ADDRS] (worker.env) is {"name":"WORKER_ADDRS","value":"a,b"}; expected a variable the operator does not set itself; it injects this one and a user value would break the job');
+      REPORT +
+      `  [test/job] spec.xgbReplicaSpecs.Worker.template.spec.containers[xgboost].env[WORKER_ADDRS] (worker.env) is {"name":"WORKER_ADDRS","value":"a,b"}; ${INJECTED_ENV}`);
     for (const name of ['MASTER_ADDR', 'MASTER_PORT', 'WORLD_SIZE', 'RANK', 'WORKER_PORT']) {
       expect(synthErrors(c => new DistributedXGBoost(c, 'job', { metadata: { name: 'iris' }, image: IMAGE, workers: 0 }).master.addEnv(name, kplus.EnvValue.fromValue('1'))))
-        .toBe(`Validation failed with the following errors:\n  [test/job] spec.xgbReplicaSpecs.Master.template.spec.containers[xgboost].env[${name}] is {"name":"${name}","value":"1"}; expected a variable the operator does not set itself; it injects this one and a user value would break the job`);
+        .toBe(`${REPORT}  [test/job] spec.xgbReplicaSpecs.Master.template.spec.containers[xgboost].env[${name}] is {"name":"${name}","value":"1"}; ${INJECTED_ENV}`);
     }
     expect(synthErrors(c => new DistributedXGBoost(c, 'job', { metadata: { name: 'iris' }, image: IMAGE, env: { RANKING: kplus.EnvValue.fromValue('x') } }))).toBeUndefined();
   });
@@ -149,7 +150,7 @@ describe('validation', () => {
   test('a name too long for the last worker\'s pod name is reported', () => {
     const name = 'x'.repeat(54);
     expect(synthErrors(c => new DistributedXGBoost(c, 'job', { metadata: { name }, image: IMAGE, workers: 100 }))).toBe(
-      'Validation failed with the following errors:\n' +
+      REPORT +
       `  [test/job] metadata.name is "${name}"; expected a name of at most 53 characters, so that the pod and service name "${name}-worker-99" fits in 63`);
   });
 });

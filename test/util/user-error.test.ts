@@ -1,6 +1,7 @@
 import { App, Chart } from 'cdk8s';
 import { DistributedPyTorch } from '../../src';
 import { forJsiiHost, inJsiiHost, userError } from '../../src/util/user-error';
+import { WHOLE_NUMBER_0_OR_MORE } from '../harness/messages';
 
 /**
  * The library's errors for a caller's mistake: a plain Error in Node, the message alone (as its
@@ -19,7 +20,7 @@ function refusal(): Error {
   throw new Error('no error was thrown');
 }
 
-const MESSAGE = 'bad/job: workers is -1; expected a whole number of 0 or more';
+const MESSAGE = `bad/job: workers is -1; ${WHOLE_NUMBER_0_OR_MORE}`;
 
 describe('in a Node program', () => {
   test('the error is a plain Error whose stack has its frames', () => {

@@ -8,6 +8,7 @@ import { UPSTREAM_EXAMPLES, UPSTREAM_EXAMPLES_V2 } from '../../../scripts/upstre
 import { describe as describeFinding } from '../../../src/rules/finding';
 import { documentKind, kubernetesFindings } from '../../../src/rules/kubernetes';
 import { compileLocation, select } from '../../../src/rules/kubernetes/select';
+import { DNS_1035_LABEL } from '../../harness/messages';
 
 /**
  * What the library writes today and what upstream ships are valid Kubernetes objects: the rules
@@ -97,7 +98,7 @@ describe('every Trainer v2 upstream example (v2.3.0 runtimes and jobs)', () => {
     expect(kind?.podTemplates).toEqual([]);
     expect(kubernetesFindings({ apiVersion: 'trainer.kubeflow.org/v1alpha1', kind: 'TrainJob', metadata: { name: 'Bad_Name', namespace: 'ml' }, spec: { trainer: { numNodes: 2 ** 31 } } })
       .map(f => `${f.rule} ${describeFinding(f)}`)).toEqual([
-      'k8s/object-name metadata.name is "Bad_Name"; expected a DNS-1035 label: at most 63 lower-case letters, digits or "-", starting with a letter and ending with a letter or digit',
+      `k8s/object-name metadata.name is "Bad_Name"; ${DNS_1035_LABEL}`,
       'k8s/int32 spec.trainer.numNodes is 2147483648; expected a whole number from -2147483648 to 2147483647 (int32)',
     ]);
   });

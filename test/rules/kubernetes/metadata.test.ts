@@ -1,13 +1,14 @@
-import { f, runCases } from '../cases';
-import { exampleDocument, pytorchJob, workspaceKind } from '../../harness/example-documents';
 import { kubernetesFindings } from '../../../src/rules/kubernetes';
+import { exampleDocument, pytorchJob, workspaceKind } from '../../harness/example-documents';
+import { DNS_1035_LABEL, DNS_1123_LABEL } from '../../harness/messages';
+import { f, runCases } from '../cases';
 
 const LABEL_KEY = 'expected a label key: an optional DNS subdomain prefix and "/", then at most 63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit';
 const LABEL_VALUE = 'expected a label value: empty, or at most 63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit';
 const ANNOTATION_KEY = 'expected an annotation key: an optional DNS subdomain prefix and "/", then at most 63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit';
 const SUBDOMAIN = 'expected a DNS-1123 subdomain: at most 253 lower-case letters, digits, "-" or ".", each dot-separated part starting and ending with a letter or digit';
-const DNS1035 = 'expected a DNS-1035 label: at most 63 lower-case letters, digits or "-", starting with a letter and ending with a letter or digit';
-const LABEL = 'expected a DNS-1123 label: at most 63 lower-case letters, digits or "-", starting and ending with a letter or digit';
+const DNS1035 = DNS_1035_LABEL;
+const LABEL = DNS_1123_LABEL;
 
 describe('object metadata of a PyTorchJob', () => {
   const long = 'a'.repeat(64);
@@ -130,7 +131,7 @@ describe('core objects', () => {
   const service = () => ({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'svc' }, spec: {} });
   runCases(service, [
     ['a Service name starting with a digit (DNS-1035)', d => { d.metadata.name = '1svc'; },
-      [f('metadata.name', '1svc', 'expected a DNS-1035 label: at most 63 lower-case letters, digits or "-", starting with a letter and ending with a letter or digit', 'k8s/object-name')]],
+      [f('metadata.name', '1svc', DNS_1035_LABEL, 'k8s/object-name')]],
   ]);
   const other = () => ({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w', labels: { 'a b': 'x' } } });
   test('a kind the rules do not know gets the metadata rules', () => {

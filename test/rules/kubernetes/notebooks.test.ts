@@ -1,5 +1,6 @@
-import { f, runCases } from '../cases';
 import { workspaceKind } from '../../harness/example-documents';
+import { DNS_1123_LABEL, PORT_NUMBER } from '../../harness/messages';
+import { f, runCases } from '../cases';
 
 const T = 'spec.podTemplate';
 const LABEL_KEY = 'expected a label key: an optional DNS subdomain prefix and "/", then at most 63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit';
@@ -14,7 +15,7 @@ describe('WorkspaceKind pod pieces', () => {
     ['an extraEnv name with "="', d => { pod(d).extraEnv.push({ name: 'A=B', value: 'x' }); },
       [f(`${T}.extraEnv[1].name`, 'A=B', 'expected an environment variable name: one or more printable ASCII characters other than "="', 'k8s/env-name')]],
     ['an extraVolume name with capitals', d => { pod(d).extraVolumes[0].name = 'DShm'; },
-      [f(`${T}.extraVolumes[DShm].name`, 'DShm', 'expected a DNS-1123 label: at most 63 lower-case letters, digits or "-", starting and ending with a letter or digit', 'k8s/volume-name'),
+      [f(`${T}.extraVolumes[DShm].name`, 'DShm', DNS_1123_LABEL, 'k8s/volume-name'),
         f(`${T}.extraVolumeMounts[0].name`, 'dshm', 'expected the name of a volume of the pod: "DShm"', 'k8s/volume-mount-name')]],
     ['an extraVolume with two types', d => { pod(d).extraVolumes[0].configMap = { name: 'c' }; },
       [f(`${T}.extraVolumes[dshm]`, { emptyDir: { medium: 'Memory', sizeLimit: '2048Mi' }, name: 'dshm', configMap: { name: 'c' } }, 'expected exactly one volume type, not emptyDir and configMap', 'k8s/volume-source')]],
@@ -50,6 +51,6 @@ describe('WorkspaceKind pod pieces', () => {
     ['a misspelt pull policy', d => { img(d).imagePullPolicy = 'Sometimes'; },
       [f(`${imgAt}.imagePullPolicy`, 'Sometimes', 'expected "Always", "IfNotPresent" or "Never"', 'k8s/image-pull-policy')]],
     ['an image port of 0', d => { img(d).ports[0].port = 0; },
-      [f(`${imgAt}.ports[0].port`, 0, 'expected a whole number from 1 to 65535', 'k8s/int-range')]],
+      [f(`${imgAt}.ports[0].port`, 0, PORT_NUMBER, 'k8s/int-range')]],
   ]);
 });

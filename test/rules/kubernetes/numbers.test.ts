@@ -1,7 +1,8 @@
-import { f, runCases } from '../cases';
-import { CONTAINER, WORKER, exampleDocument, pytorchJob, workerContainer as c, workerSpec as s } from '../../harness/example-documents';
 import { DOCUMENT_KINDS, integerFields, kubernetesFindings } from '../../../src/rules/kubernetes';
 import { kindSchema, pinnedKinds } from '../../../src/rules/schema';
+import { CONTAINER, WORKER, exampleDocument, pytorchJob, workerContainer as c, workerSpec as s } from '../../harness/example-documents';
+import { PORT_NUMBER } from '../../harness/messages';
+import { f, runCases } from '../cases';
 
 /**
  * The integer table against the CRD schemas the project validates with (src/rules/schema): every
@@ -74,7 +75,7 @@ describe('integer values', () => {
     ['a negative probe period', d => { c(d).livenessProbe = { exec: { command: ['true'] }, periodSeconds: -1 }; },
       [f(`${CONTAINER}.livenessProbe.periodSeconds`, -1, 'expected a whole number from 0 to 2147483647', 'k8s/int-range')]],
     ['a gRPC probe port of 0', d => { c(d).readinessProbe = { grpc: { port: 0 } }; },
-      [f(`${CONTAINER}.readinessProbe.grpc.port`, 0, 'expected a whole number from 1 to 65535', 'k8s/int-range')]],
+      [f(`${CONTAINER}.readinessProbe.grpc.port`, 0, PORT_NUMBER, 'k8s/int-range')]],
     ['a volume mode above 0777', d => { s(d).volumes.push({ name: 'cfg', configMap: { name: 'c', defaultMode: 0o1000 } }); },
       [f(`${WORKER}.volumes[cfg].configMap.defaultMode`, 512, 'expected a whole number from 0 to 511', 'k8s/int-range')]],
     ['an affinity weight of 0', d => { s(d).affinity = { nodeAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 0, preference: { matchExpressions: [{ key: 'a', operator: 'Exists' }] } }] } }; },

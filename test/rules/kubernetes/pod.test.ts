@@ -1,7 +1,8 @@
-import { f, runCases } from '../cases';
 import { CONTAINER, WORKER, pytorchJob, workerContainer as c, workerSpec as s } from '../../harness/example-documents';
+import { DNS_1123_LABEL } from '../../harness/messages';
+import { f, runCases } from '../cases';
 
-const LABEL = 'expected a DNS-1123 label: at most 63 lower-case letters, digits or "-", starting and ending with a letter or digit';
+const LABEL = DNS_1123_LABEL;
 const SUBDOMAIN = 'at most 253 lower-case letters, digits, "-" or ".", each dot-separated part starting and ending with a letter or digit';
 const LABEL_KEY = 'expected a label key: an optional DNS subdomain prefix and "/", then at most 63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit';
 const LABEL_VALUE = 'expected a label value: empty, or at most 63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit';

@@ -1,8 +1,9 @@
-import { runCli } from '../../cli/run-cli';
-import { withNamedFlavors } from '../../harness/kueue-objects';
 import { Finding } from '../../../src/rules/finding';
 import { checkClusterQueue } from '../../../src/rules/kueue/cluster-queue';
 import { checkResourceFlavor } from '../../../src/rules/kueue/resource-flavor';
+import { runCli } from '../../cli/run-cli';
+import { withNamedFlavors } from '../../harness/kueue-objects';
+import { LABEL_KEY, LABEL_VALUE } from '../../harness/messages';
 
 /**
  * Kueue v0.15.2's ClusterQueue and ResourceFlavor webhook checks on documents (what `lint` reads):
@@ -89,7 +90,7 @@ describe('ResourceFlavor', () => {
   test('node labels are labels, tolerations are pod tolerations', () => {
     expect(lint(flavor({ nodeLabels: { 'example.com/gpu': 'a 100' }, tolerations: [{ key: 'example.com/gpu', operator: 'Exists', value: 'a100' }] }))).toEqual([
       'ResourceFlavor a100: spec.tolerations is [{"key":"example.com/gpu","operator":"Exists","value":"a100"}]; expected a value the CRD\'s validation rule accepts: a value must be empty when \'operator\' is \'Exists\' (x-kubernetes-validations: self.all(x, has(x.operator) && x.operator == \'Exists\' ? !has(x.value) : true)) [crd/schema]',
-      'ResourceFlavor a100: spec.nodeLabels["example.com/gpu"] is "a 100"; expected a label value: empty, or at most 63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit [k8s/label-value]',
+      `ResourceFlavor a100: spec.nodeLabels["example.com/gpu"] is "a 100"; ${LABEL_VALUE} [k8s/label-value]`,
       'ResourceFlavor a100: spec.tolerations[0].value is "a100"; expected no value when operator is "Exists" (it matches any value) [k8s/toleration-value]',
     ]);
   });
@@ -104,7 +105,7 @@ describe('ResourceFlavor', () => {
         { key: 'gpu', operator: 'Exists', effect: 'NoSchedule', tolerationSeconds: 60 },
       ],
     }))).toEqual([
-      'spec.nodeLabels["bad key"] is "bad key"; expected a label key: an optional DNS subdomain prefix and "/", then at most 63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit [k8s/label-key]',
+      `spec.nodeLabels["bad key"] is "bad key"; ${LABEL_KEY} [k8s/label-key]`,
       'spec.tolerations[0].key is "bad key"; expected a taint key: an optional DNS subdomain prefix and "/", then at most 63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit [k8s/toleration-key]',
       'spec.tolerations[1].operator is "Matches"; expected "Equal" or "Exists" [k8s/toleration-operator]',
       'spec.tolerations[2].effect is "Sometimes"; expected "NoSchedule", "PreferNoSchedule", "NoExecute", or empty for all effects [k8s/toleration-effect]',
@@ -114,7 +115,7 @@ describe('ResourceFlavor', () => {
 
   test('a taint value that is not a label value', () => {
     expect(findings(checkResourceFlavor, flavor({ nodeTaints: [{ key: 'example.com/gpu', value: '-a100', effect: 'NoSchedule' }] }))).toEqual([
-      'spec.nodeTaints[0].value is "-a100"; expected a label value: empty, or at most 63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit [kueue/resource-flavor-taints]',
+      `spec.nodeTaints[0].value is "-a100"; ${LABEL_VALUE} [kueue/resource-flavor-taints]`,
     ]);
   });
 });

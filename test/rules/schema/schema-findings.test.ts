@@ -8,6 +8,7 @@ import { describe as message, Finding } from '../../../src/rules/finding';
 import { kindSchema, pinnedKinds, schemaFindings } from '../../../src/rules/schema';
 import { inflate } from '../../../src/rules/schema/shared-subtrees';
 import { SchemaNode, toFinding, violations } from '../../../src/rules/schema/validator';
+import { PINNED_CRD_FIELDS } from '../../harness/messages';
 
 /** The module of the subtrees the compact schemas share, as the test requires and mocks it. */
 const SHARED_SUBTREES_MODULE = SHARED_SUBTREES_FILE.replace(/\.ts$/, '');
@@ -49,10 +50,10 @@ test('an unknown field is a finding with its document path, value and rule', () 
   expect(findings).toEqual([{
     field: `${WORKER}.template.spec.containers[0].foo`,
     value: 1,
-    allowed: 'expected only fields the pinned CRD declares',
+    allowed: PINNED_CRD_FIELDS,
     rule: 'crd/schema',
   }]);
-  expect(messages(findings)).toEqual([`${WORKER}.template.spec.containers[0].foo is 1; expected only fields the pinned CRD declares`]);
+  expect(messages(findings)).toEqual([`${WORKER}.template.spec.containers[0].foo is 1; ${PINNED_CRD_FIELDS}`]);
 });
 
 test('a misspelled field suggests the declared one', () => {
@@ -60,8 +61,8 @@ test('a misspelled field suggests the declared one', () => {
     container(d).imagee = 'x';
     d.spec.runpolicy = {};
   })))).toEqual([
-    `${WORKER}.template.spec.containers[0].imagee is "x"; expected only fields the pinned CRD declares (did you mean "image"?)`,
-    'spec.runpolicy is {}; expected only fields the pinned CRD declares (did you mean "runPolicy"?)',
+    `${WORKER}.template.spec.containers[0].imagee is "x"; ${PINNED_CRD_FIELDS} (did you mean "image"?)`,
+    `spec.runpolicy is {}; ${PINNED_CRD_FIELDS} (did you mean "runPolicy"?)`,
   ]);
 });
 

@@ -1,5 +1,6 @@
 import { appFindings } from '../../../src/rules/across-documents';
 import { kubernetesFindings } from '../../../src/rules/kubernetes';
+import { WHOLE_NUMBER_1_OR_MORE } from '../../harness/messages';
 
 /**
  * What Trainer v2.3.0's torch and flux plugins refuse in a runtime (trainer/runtime-policy) and in a
@@ -57,7 +58,7 @@ describe('kubeflow/trainer v2.3.0 plugins torch and flux Validate', () => {
     expect(counts(job(0))).toEqual([{
       field: 'spec.trainer.numProcPerNode',
       value: 0,
-      allowed: 'expected a whole number of 1 or more',
+      allowed: WHOLE_NUMBER_1_OR_MORE,
       rule: 'trainer/counts',
     }]);
     expect(counts(job(1))).toEqual([]);
@@ -71,8 +72,8 @@ describe('kubeflow/trainer v2.3.0 plugins torch and flux Validate', () => {
     expect(found(runtime({ numNodes: 2, mpi: { numProcPerNode: 4, sshAuthMountPath: '/home/mpiuser/.ssh' } }))).toEqual([]);
     expect(found(runtime({ numNodes: 2, mpi: { numProcPerNode: 4, sshAuthMountPath: 'root/.ssh' } }))).toEqual([]);
     expect(found(runtime({ numNodes: 0, mpi: { numProcPerNode: -1, sshAuthMountPath: '' } }))).toEqual([
-      { field: 'spec.mlPolicy.numNodes', value: 0, allowed: 'expected a whole number of 1 or more', rule: 'trainer/counts' },
-      { field: 'spec.mlPolicy.mpi.numProcPerNode', value: -1, allowed: 'expected a whole number of 1 or more', rule: 'trainer/counts' },
+      { field: 'spec.mlPolicy.numNodes', value: 0, allowed: WHOLE_NUMBER_1_OR_MORE, rule: 'trainer/counts' },
+      { field: 'spec.mlPolicy.mpi.numProcPerNode', value: -1, allowed: WHOLE_NUMBER_1_OR_MORE, rule: 'trainer/counts' },
       { field: 'spec.mlPolicy.mpi.sshAuthMountPath', value: '', allowed: 'expected a directory for the SSH keys such as /home/mpiuser/.ssh (the Trainer mounts them there, and Kubernetes refuses an empty mount path)', rule: 'trainer/ssh-auth-mount-path' },
     ]);
     // A value that is no whole number is the CRD schema's, not a count finding.

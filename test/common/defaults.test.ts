@@ -2,9 +2,9 @@ import { App, Chart } from 'cdk8s';
 import { Construct } from 'constructs';
 import { DistributedPyTorch, PlatformDefaults, PodSecurity } from '../../src';
 import { expectDeterministic, expectValidManifests } from '../harness';
+import { PYTORCH_IMAGE as IMAGE } from '../harness/job-fixtures';
 import { REPORT } from '../harness/messages';
 
-const IMAGE = 'pytorch/pytorch:2.5.0-cuda12.4-cudnn9-runtime';
 
 function build(withJob: (scope: Construct) => void, setDefaults: (app: App, chart: Chart, team: Construct) => void) {
   const docs = expectDeterministic(app => {

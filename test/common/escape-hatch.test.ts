@@ -6,9 +6,9 @@
 import { Chart, JsonPatch } from 'cdk8s';
 import { DistributedPyTorch, EscapeHatch } from '../../src';
 import { REPORT, expectDeterministic, synthErrors, synthKind, validateManifest } from '../harness';
+import { PYTORCH_IMAGE as IMAGE } from '../harness/job-fixtures';
 import { PINNED_CRD_FIELDS } from '../harness/messages';
 
-const IMAGE = 'pytorch/pytorch:2.5.0-cuda12.4-cudnn9-runtime';
 const WORKER_SPEC = '/spec/pytorchReplicaSpecs/Worker/template/spec';
 
 test('a field the L2 has no prop for, written with a JSON patch, reaches the manifest', () => {

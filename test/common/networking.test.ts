@@ -1,25 +1,13 @@
-import { App, Chart } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import {
-  Accelerator, ClusterTrainingRuntime, DistributedPyTorch, DistributedPyTorchProps, MlPolicy, MpiAllReduce, Nccl, NcclDebug, PlatformDefaults,
+  Accelerator, ClusterTrainingRuntime, MlPolicy, MpiAllReduce, Nccl, NcclDebug, PlatformDefaults,
   PodSecurity, RdmaDevice,
 } from '../../src';
 import { REPORT, synthErrors, synthKind } from '../harness';
+import { PYTORCH_IMAGE as IMAGE, freshChart as fresh, pytorchJob as pytorch, synthPyTorchJob as synthJob, thrown } from '../harness/job-fixtures';
 import { WHOLE_NUMBER_0_OR_MORE, WHOLE_NUMBER_1_OR_MORE } from '../harness/messages';
 
-const IMAGE = 'pytorch/pytorch:2.5.0-cuda12.4-cudnn9-runtime';
 
-function pytorch(chart: Chart, props: Partial<DistributedPyTorchProps> = {}): DistributedPyTorch {
-  return new DistributedPyTorch(chart, 'job', { metadata: { name: 'train' }, image: IMAGE, workers: 1, ...props });
-}
-function synthJob(props: Partial<DistributedPyTorchProps> = {}, before?: (chart: Chart) => void): any {
-  return synthKind('PyTorchJob', chart => { before?.(chart); pytorch(chart, props); });
-}
-function thrown(f: () => void): string | undefined {
-  try { f(); } catch (e) { return (e as Error).message; }
-  return undefined;
-}
-const fresh = () => new Chart(new App(), 'test');
 const podOf = (job: any, role: string) => job.spec.pytorchReplicaSpecs[role].template;
 const mainOf = (job: any, role: string) => podOf(job, role).spec.containers[0];
 

@@ -1,23 +1,10 @@
-import { App, Chart } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
-import { DistributedPyTorch, DistributedPyTorchProps, NodeHealth, PlatformDefaults } from '../../src';
-import { synthKind } from '../harness';
+import { NodeHealth, PlatformDefaults } from '../../src';
+import { freshChart as fresh, pytorchJob as pytorch, synthPyTorchJob as synthJob, thrown } from '../harness/job-fixtures';
 import { LABEL_VALUE } from '../harness/messages';
 
-const IMAGE = 'pytorch/pytorch:2.5.0-cuda12.4-cudnn9-runtime';
 const AUTOPILOT = { key: 'autopilot.ibm.com/gpuhealth', operator: 'NotIn', values: ['ERR', 'TESTING', 'EVICT'] };
 
-function pytorch(chart: Chart, props: Partial<DistributedPyTorchProps> = {}): DistributedPyTorch {
-  return new DistributedPyTorch(chart, 'job', { metadata: { name: 'train' }, image: IMAGE, workers: 1, ...props });
-}
-function synthJob(props: Partial<DistributedPyTorchProps> = {}, before?: (chart: Chart) => void): any {
-  return synthKind('PyTorchJob', chart => { before?.(chart); pytorch(chart, props); });
-}
-function thrown(f: () => void): string | undefined {
-  try { f(); } catch (e) { return (e as Error).message; }
-  return undefined;
-}
-const fresh = () => new Chart(new App(), 'test');
 const affinityOf = (job: any, role: string) => job.spec.pytorchReplicaSpecs[role].template.spec.affinity;
 
 describe('node health', () => {

@@ -9,9 +9,10 @@ import { Chart, Size, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import {
   Accelerator, DistributedJax, DistributedPaddle, DistributedPyTorch, DistributedXGBoost, MpiAllReduce, PaddleMode, ParameterServerTF, PodSecurity,
-  SpawnerImage, TrainingJob, Workspace, WorkspaceClaim, WorkspaceKind,
+  TrainingJob, Workspace, WorkspaceClaim, WorkspaceKind,
 } from '../../src';
 import { REPORT } from '../harness/messages';
+import { JUPYTERLAB_KIND, SCIPY_IMAGE } from '../harness/notebook-fixtures';
 import { POD_SECURITY_RULES, podSecurityViolations, podSpecsOf } from '../harness/pod-security';
 
 const IMAGE = 'registry.example.com/train:1.0';
@@ -91,15 +92,11 @@ const CONSTRUCTS = Object.keys(BUILDS);
 
 function kindIn(c: Chart, security: PodSecurity | undefined, asks: Asks): WorkspaceKind {
   const kind = new WorkspaceKind(c, 'kind', {
-    metadata: { name: 'jupyterlab' },
-    displayName: 'JupyterLab',
-    description: 'JupyterLab in a pod',
-    icon: SpawnerImage.fromUrl('https://jupyter.org/favicon.png'),
-    ports: [{ id: 'jupyterlab', displayName: 'JupyterLab' }],
+    ...JUPYTERLAB_KIND,
     sharedMemory: Size.gibibytes(1),
     security,
   });
-  kind.addImageConfig('scipy', { image: 'quay.io/jupyter/scipy-notebook:2025-01-06', ports: [{ id: 'jupyterlab', port: 8888 }] });
+  kind.addImageConfig('scipy', SCIPY_IMAGE);
   kind.addPodConfig('small', { requests: { cpu: kplus.Cpu.millis(500), memory: Size.gibibytes(1) } });
   kind.mount('/etc/jupyter', kplus.Volume.fromConfigMap(c, 'config', kplus.ConfigMap.fromConfigMapName(c, 'cm', 'jupyter-config')));
   kind.mount('/etc/secret', kplus.Volume.fromSecret(c, 'secret', kplus.Secret.fromSecretName(c, 'sec', 'credentials')));

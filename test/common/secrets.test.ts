@@ -7,9 +7,10 @@
 import { Chart, Size, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import {
-  DistributedJax, DistributedPaddle, DistributedPyTorch, DistributedXGBoost, MpiAllReduce, PaddleMode, ParameterServerTF, SpawnerImage, TrainingJob,
+  DistributedJax, DistributedPaddle, DistributedPyTorch, DistributedXGBoost, MpiAllReduce, PaddleMode, ParameterServerTF, TrainingJob,
   Workspace, WorkspaceClaim, WorkspaceKind,
 } from '../../src';
+import { JUPYTERLAB_KIND, SCIPY_IMAGE } from '../harness/notebook-fixtures';
 
 const SENTINEL = 'sentinel-s3cr3t-7f4e9c1a';
 const IMAGE = 'registry.example.com/train:1.0';
@@ -63,16 +64,12 @@ const BUILDS: Array<[string, (chart: Chart, s: Secrets) => void]> = [
 
 function kindIn(c: Chart, s: Secrets): WorkspaceKind {
   const kind = new WorkspaceKind(c, 'kind', {
-    metadata: { name: 'jupyterlab' },
-    displayName: 'JupyterLab',
-    description: 'JupyterLab in a pod',
-    icon: SpawnerImage.fromUrl('https://jupyter.org/favicon.png'),
-    ports: [{ id: 'jupyterlab', displayName: 'JupyterLab' }],
+    ...JUPYTERLAB_KIND,
     env: { HF_TOKEN: s.env },
   });
   kind.addEnv('LATE_TOKEN', s.env);
   kind.mount('/etc/credentials', kplus.Volume.fromSecret(c, 'credentials-volume', s.secret));
-  kind.addImageConfig('scipy', { image: 'quay.io/jupyter/scipy-notebook:2025-01-06', ports: [{ id: 'jupyterlab', port: 8888 }] });
+  kind.addImageConfig('scipy', SCIPY_IMAGE);
   kind.addPodConfig('small');
   return kind;
 }

@@ -2,9 +2,9 @@ import { Chart, Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Accelerator, DistributedPyTorch, PlatformDefaults, PodSecurity } from '../../src';
 import { expectDeterministic, expectValidManifests } from '../harness';
+import { PYTORCH_IMAGE as IMAGE } from '../harness/job-fixtures';
 import { POD_SECURITY_RULES, podSecurityViolations, podSpecsOf } from '../harness/pod-security';
 
-const IMAGE = 'pytorch/pytorch:2.5.0-cuda12.4-cudnn9-runtime';
 
 function pods(security: PodSecurity | undefined, extra?: (job: DistributedPyTorch, chart: Chart) => void) {
   const docs = expectDeterministic(app => {

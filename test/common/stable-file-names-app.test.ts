@@ -11,8 +11,8 @@ import * as kplus from 'cdk8s-plus-28';
 import * as yaml from 'js-yaml';
 import { ClusterTrainingRuntime, DistributedPyTorch, MlPolicy, StableFileNamesApp, TrainJob, TrainingRuntimeRef } from '../../src';
 import { expectValidManifests } from '../harness';
+import { PYTORCH_IMAGE as IMAGE } from '../harness/job-fixtures';
 
-const IMAGE = 'pytorch/pytorch:2.5.0-cuda12.4-cudnn9-runtime';
 
 /**
  * Three charts: a platform runtime, a job on a runtime built into Trainer, and an unrelated

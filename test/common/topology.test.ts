@@ -1,25 +1,17 @@
-import { App, Chart } from 'cdk8s';
+import { Chart } from 'cdk8s';
 import {
-  DistributedPyTorch, DistributedPyTorchProps, MpiAllReduce, ParameterServerTF, PlatformDefaults, Topology,
+  DistributedPyTorchProps, MpiAllReduce, ParameterServerTF, PlatformDefaults, Topology,
 } from '../../src';
-import { REPORT, synthErrors, synthKind } from '../harness';
+import { REPORT, synthErrors } from '../harness';
+import { PYTORCH_IMAGE as IMAGE, freshChart as fresh, pytorchJob, synthPyTorchJob, thrown } from '../harness/job-fixtures';
 import { WHOLE_NUMBER_1_OR_MORE } from '../harness/messages';
 
-const IMAGE = 'pytorch/pytorch:2.5.0-cuda12.4-cudnn9-runtime';
 const BLOCK = 'cloud.provider.com/topology-block';
 const RACK = 'cloud.provider.com/topology-rack';
 
-function pytorch(chart: Chart, props: Partial<DistributedPyTorchProps> = {}): DistributedPyTorch {
-  return new DistributedPyTorch(chart, 'job', { metadata: { name: 'train' }, image: IMAGE, workers: 3, ...props });
-}
-function synthJob(props: Partial<DistributedPyTorchProps> = {}, before?: (chart: Chart) => void): any {
-  return synthKind('PyTorchJob', chart => { before?.(chart); pytorch(chart, props); });
-}
-function thrown(f: () => void): string | undefined {
-  try { f(); } catch (e) { return (e as Error).message; }
-  return undefined;
-}
-const fresh = () => new Chart(new App(), 'test');
+// Three workers unless a test says otherwise, so that a slice size can divide the job.
+const pytorch = (chart: Chart, props: Partial<DistributedPyTorchProps> = {}) => pytorchJob(chart, { workers: 3, ...props });
+const synthJob = (props: Partial<DistributedPyTorchProps> = {}, before?: (chart: Chart) => void) => synthPyTorchJob({ workers: 3, ...props }, before);
 const annotationsOf = (job: any, role: string) => job.spec.pytorchReplicaSpecs[role].template.metadata.annotations;
 
 describe('Kueue topology-aware scheduling', () => {

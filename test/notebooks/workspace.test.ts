@@ -1,19 +1,13 @@
 import { Chart, Size, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import {
-  PlatformDefaults, PodSecurity, SpawnerImage, Workspace, WorkspaceClaim, WorkspaceKind, WorkspaceKindProps, WorkspaceProps,
+  PlatformDefaults, PodSecurity, Workspace, WorkspaceClaim, WorkspaceKind, WorkspaceKindProps, WorkspaceProps,
 } from '../../src';
 import { expectDeterministic, expectValidManifests } from '../harness';
 import { DNS_1123_LABEL, HOME_MOUNT_TAKEN } from '../harness/messages';
+import { JUPYTERLAB_KIND } from '../harness/notebook-fixtures';
 
-const KIND_PROPS: WorkspaceKindProps = {
-  metadata: { name: 'jupyterlab' },
-  displayName: 'JupyterLab',
-  description: 'JupyterLab in a pod',
-  icon: SpawnerImage.fromUrl('https://jupyter.org/favicon.png'),
-  ports: [{ id: 'jupyterlab', displayName: 'JupyterLab' }],
-  sharedMemory: Size.gibibytes(1),
-};
+const KIND_PROPS: WorkspaceKindProps = { ...JUPYTERLAB_KIND, sharedMemory: Size.gibibytes(1) };
 
 /** A kind with two images and two sizes, added to `chart`. */
 function jupyterlab(chart: Chart): WorkspaceKind {

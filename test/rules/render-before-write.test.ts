@@ -8,8 +8,8 @@ import * as os from 'os';
 import * as path from 'path';
 import { ApiObject, App, Chart, JsonPatch, Lazy, YamlOutputType } from 'cdk8s';
 import { DistributedPyTorch } from '../../src';
+import { PYTORCH_IMAGE as IMAGE } from '../harness/job-fixtures';
 
-const IMAGE = 'pytorch/pytorch:2.5.0-cuda12.4-cudnn9-runtime';
 
 function build(outdir: string, crash: boolean): App {
   const app = new App({ outdir, yamlOutputType: YamlOutputType.FILE_PER_CHART });

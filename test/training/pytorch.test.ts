@@ -8,9 +8,9 @@ import {
   NprocPerNode, RendezvousBackend, RestartPolicy,
 } from '../../src';
 import { synthErrors, synthKind } from '../harness';
+import { PYTORCH_IMAGE as IMAGE } from '../harness/job-fixtures';
 import { DNS_1035_LABEL, INJECTED_ENV, REPORT, WHOLE_NUMBER_0_OR_MORE, WHOLE_NUMBER_1_OR_MORE } from '../harness/messages';
 
-const IMAGE = 'pytorch/pytorch:2.5.0-cuda12.4-cudnn9-runtime';
 
 /** Synthesizes twice (asserting identical bytes), validates strictly, returns the PyTorchJob. */
 function synthJob(props: Partial<DistributedPyTorchProps> = {}, after?: (job: DistributedPyTorch, chart: Chart) => void): any {

@@ -2,9 +2,9 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { YamlOutputType } from 'cdk8s';
-import { expectDeterministic, expectValidManifests } from '../harness';
 import { buildExamples, exampleFiles } from '../../examples/main';
 import { StableFileNamesApp } from '../../src';
+import { expectDeterministic, expectValidManifests } from '../harness';
 
 /**
  * The examples are the README's quick start and what `npm run synth` writes to dist/. Each chart's

@@ -4,9 +4,9 @@ import * as path from 'path';
 import { Chart, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import * as yaml from 'js-yaml';
-import { Accelerator, MlPolicy, TrainingRuntime, TrainJob } from '../../src';
 import { expectDeterministic } from './determinism';
 import { DUMP_DIR_ENV, dumpFileName, dumpManifests, intentFileOf } from './manifest-dump';
+import { Accelerator, MlPolicy, TrainingRuntime, TrainJob } from '../../src';
 
 describe('manifest dump for the Go conformance run', () => {
   const saved = process.env[DUMP_DIR_ENV];

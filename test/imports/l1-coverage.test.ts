@@ -7,9 +7,9 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as yaml from 'js-yaml';
 import * as ts from 'typescript';
+import { DEFAULT_CRD_ROOT as CRD_ROOT, MODULES } from '../../scripts/l1/generate';
 import { kindSchemas, KindSchema, SchemaNode } from '../harness';
 import { isQuantity, l1KindFor, propertyName } from '../harness/l1-from-json';
-import { DEFAULT_CRD_ROOT as CRD_ROOT, MODULES } from '../../scripts/l1/generate';
 
 const ROOT = path.join(__dirname, '..', '..');
 

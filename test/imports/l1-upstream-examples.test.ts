@@ -6,9 +6,9 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { Chart } from 'cdk8s';
 import * as yaml from 'js-yaml';
+import { UPSTREAM_EXAMPLES as EXAMPLES, UPSTREAM_EXAMPLES_V2 as EXAMPLES_V2 } from '../../scripts/upstream/pins';
 import { schemaFor, synthManifests, validateManifest } from '../harness';
 import { dropNulls, jsonDifferences, l1KindFor, propsFromJson, withoutPaths } from '../harness/l1-from-json';
-import { UPSTREAM_EXAMPLES as EXAMPLES, UPSTREAM_EXAMPLES_V2 as EXAMPLES_V2 } from '../../scripts/upstream/pins';
 
 
 /**

@@ -1,9 +1,9 @@
 import { Chart, Size, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import * as yaml from 'js-yaml';
+import { Accelerator, ClusterQueue, Cohort, ResourceFlavor, ResourceQuota } from '../../src';
 import { runCli } from '../cli/run-cli';
 import { REPORT, expectValidManifests, synthErrors } from '../harness';
-import { Accelerator, ClusterQueue, Cohort, ResourceFlavor, ResourceQuota } from '../../src';
 
 /** The Cohort construct, ClusterQueues in a tree of cohorts, Kueue's Cohort checks, and v1beta1 input judged as v1beta2 is. */
 

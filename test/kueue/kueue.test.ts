@@ -1,13 +1,13 @@
 import { Chart, Size, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import * as yaml from 'js-yaml';
-import { runCli } from '../cli/run-cli';
-import { REPORT, expectValidManifests, synthErrors, synthKind } from '../harness';
 import {
   Accelerator, ClusterQueue, Cohort, DistributedPyTorch, KueueTopology, LocalQueue, MpiAllReduce, PreemptionPolicy, QueueingStrategy, ResourceFlavor,
   ResourceQuota,
   TrainJob, TrainingRuntimeRef, WorkloadPriorityClass,
 } from '../../src';
+import { runCli } from '../cli/run-cli';
+import { REPORT, expectValidManifests, synthErrors, synthKind } from '../harness';
 import { withNamedFlavors } from '../harness/kueue-objects';
 
 /** Kueue's objects as constructs, the jobs that name them, and Kueue's webhook checks at synth and in lint. */

@@ -3,12 +3,12 @@ import * as path from 'path';
 import { Chart, Duration, Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import * as yaml from 'js-yaml';
+import { UPSTREAM_EXAMPLES } from '../../scripts/upstream/pins';
 import {
   Accelerator, ActivityProbe, FilterScope, RedirectLevel, SpawnerImage, Workspace, WorkspaceClaim, WorkspaceKind,
 } from '../../src';
 import { expectDeterministic, expectValidManifests } from '../harness';
 import { missingLeaves } from '../harness/fidelity';
-import { UPSTREAM_EXAMPLES } from '../../scripts/upstream/pins';
 
 const UPSTREAM = path.join(UPSTREAM_EXAMPLES, 'notebooks-v2');
 const KIND_FILE = 'jupyterlab_v1beta1_workspacekind.yaml';

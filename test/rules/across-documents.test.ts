@@ -1,5 +1,5 @@
-import { exampleDocument, exampleDocuments, exampleFiles, pytorchJob } from '../harness/example-documents';
 import { AppDocument, appFindings } from '../../src/rules/across-documents';
+import { exampleDocument, exampleDocuments, exampleFiles, pytorchJob } from '../harness/example-documents';
 
 function job(kind: string, key: string, name: string, types: Record<string, number | undefined>, namespace?: string): any {
   const specs: Record<string, unknown> = {};

@@ -1,11 +1,11 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { pytorchJob } from '../harness/example-documents';
 import { APP_RULES, appFindings } from '../../src/rules/across-documents';
 import { DOCUMENT_RULES, ruleSource } from '../../src/rules/catalogue';
 import { KUBERNETES_RULES, POD_SECURITY_RESTRICTED_RULES, TRAINER_DOCUMENT_RULES, kubernetesFindings, restrictedFindings } from '../../src/rules/kubernetes';
 import { KUBEFLOW_RULES } from '../../src/rules/operators';
 import { RULE_SOURCES } from '../../src/rules/rule';
+import { pytorchJob } from '../harness/example-documents';
 
 /** The rule catalogue: what the layer checks, per family, each rule named, sourced and tested. */
 describe('the rule catalogue', () => {

@@ -5,10 +5,10 @@
  */
 import { ApiObject, App, Chart, JsonPatch, Testing } from 'cdk8s';
 import { Construct } from 'constructs';
-import { pytorchJob, workspaceKind } from '../harness/example-documents';
 import { kubeflow } from '../../src';
 import { KUBERNETES_RULES_CONTEXT, checkRenderedDocument, collectFindings } from '../../src/rules/engine';
 import { RULE_SOURCES, RuleSource } from '../../src/rules/rule';
+import { pytorchJob, workspaceKind } from '../harness/example-documents';
 
 /** The rule of every finding of the app, by source. */
 const EVERY_GROUP: { [source in RuleSource]?: string[] } = {

@@ -9,12 +9,12 @@ import * as path from 'path';
 import { Chart, JsonPatch, Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import * as yaml from 'js-yaml';
+import { UPSTREAM_EXAMPLES_V2 as ROOT } from '../../scripts/upstream/pins';
 import {
   Accelerator, ClusterTrainingRuntime, MlPolicy, PodGroupPolicy, TrainingRuntime, TrainingRuntimeRef, TrainJob,
 } from '../../src';
 import { expectDeterministic, expectValidManifests, REPORT, synthErrors } from '../harness';
 import { missingLeaves } from '../harness/fidelity';
-import { UPSTREAM_EXAMPLES_V2 as ROOT } from '../../scripts/upstream/pins';
 
 const TORCH = 'pytorch/pytorch:2.13.0-cuda13.0-cudnn9-runtime';
 const CACHE_JOB_NAME = kplus.EnvValue.fromFieldRef(kplus.EnvFieldPaths.POD_LABEL, { key: 'jobset.sigs.k8s.io/jobset-name', apiVersion: 'v1' });

@@ -7,9 +7,9 @@ import * as yaml from 'js-yaml';
 import {
   Accelerator, ClusterTrainingRuntime, MlPolicy, PodGroupPolicy, PodSecurity, TrainingRuntime, TrainingRuntimeRef, TrainJob,
 } from '../../src';
-import { expectDeterministic, expectValidManifests, REPORT, synthErrors, validateManifest } from '../harness';
 import { appFindings } from '../../src/rules/across-documents';
 import { BUILTIN_RUNTIMES } from '../../src/rules/trainer/builtin-runtimes.generated';
+import { expectDeterministic, expectValidManifests, REPORT, synthErrors, validateManifest } from '../harness';
 
 const TORCH_IMAGE = 'pytorch/pytorch:2.13.0-cuda13.0-cudnn9-runtime';
 

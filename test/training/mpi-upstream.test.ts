@@ -8,10 +8,10 @@ import * as path from 'path';
 import { Chart, Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import * as yaml from 'js-yaml';
+import { UPSTREAM_EXAMPLES } from '../../scripts/upstream/pins';
 import { CleanPodPolicy, MpiAllReduce } from '../../src';
 import { expectDeterministic, expectValidManifests } from '../harness';
 import { missingLeaves } from '../harness/fidelity';
-import { UPSTREAM_EXAMPLES } from '../../scripts/upstream/pins';
 
 const UPSTREAM = path.join(UPSTREAM_EXAMPLES, 'training-operator', 'mpi');
 

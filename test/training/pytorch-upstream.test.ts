@@ -3,10 +3,10 @@ import * as path from 'path';
 import { Chart, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import * as yaml from 'js-yaml';
+import { UPSTREAM_EXAMPLES } from '../../scripts/upstream/pins';
 import { Accelerator, DistributedPyTorch, DistributedPyTorchProps, NprocPerNode, RendezvousBackend, RestartPolicy } from '../../src';
 import { expectValidManifests } from '../harness';
 import { missingLeaves, yamlFilesUnder } from '../harness/fidelity';
-import { UPSTREAM_EXAMPLES } from '../../scripts/upstream/pins';
 
 const UPSTREAM = path.join(UPSTREAM_EXAMPLES, 'training-operator', 'pytorch');
 

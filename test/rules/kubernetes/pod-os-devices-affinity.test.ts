@@ -1,5 +1,5 @@
-import { f, runCases } from '../cases';
 import { CONTAINER, WORKER, pytorchJob, workerContainer as c, workerSpec as s } from '../../harness/example-documents';
+import { f, runCases } from '../cases';
 
 /**
  * Pod checks the rules inventory listed as open: affinity terms' label keys, raw block devices,

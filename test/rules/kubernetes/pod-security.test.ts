@@ -1,6 +1,6 @@
-import { f } from '../cases';
-import { exampleDocument } from '../../harness/example-documents';
 import { restrictedFindings } from '../../../src/rules/kubernetes';
+import { exampleDocument } from '../../harness/example-documents';
+import { f } from '../cases';
 
 /** The restricted profile on the gang-scheduled example, which uses PodSecurity.RESTRICTED. */
 const AT = 'spec.pytorchReplicaSpecs.Worker.template.spec';

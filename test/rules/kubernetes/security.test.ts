@@ -1,5 +1,5 @@
-import { f, runCases } from '../cases';
 import { CONTAINER, WORKER, pytorchJob, workerContainer as c, workerSpec as s } from '../../harness/example-documents';
+import { f, runCases } from '../cases';
 
 const NON_ROOT = 'expected a non-zero uid when runAsNonRoot is true (the kubelet refuses to start the container)';
 const sc = `${CONTAINER}.securityContext`;

@@ -4,11 +4,11 @@
  * and at synth, where the app's Kueue objects are plain ApiObjects.
  */
 import { ApiObject, Chart } from 'cdk8s';
-import { GPU, clusterQueue, localQueue, priorityClass, queuedJob, resourceFlavor } from '../../harness/kueue-objects';
 import { DistributedPyTorch, Accelerator } from '../../../src';
 import { AppDocument, appFindings } from '../../../src/rules/across-documents';
 import { podRequests } from '../../../src/rules/kueue/pod-requests';
 import { REPORT, expectValidManifests, synthErrors } from '../../harness';
+import { GPU, clusterQueue, localQueue, priorityClass, queuedJob, resourceFlavor } from '../../harness/kueue-objects';
 
 const at = (docs: any[]): AppDocument[] => docs.map((doc, i) => ({ path: `d${i}`, doc }));
 const findings = (docs: any[], rule: string) => appFindings(at(docs)).filter(f => f.finding.rule === rule);

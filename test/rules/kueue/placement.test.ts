@@ -6,14 +6,14 @@
 import { Chart, Size, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import * as yaml from 'js-yaml';
-import { runCli } from '../../cli/run-cli';
-import { REPORT, expectValidManifests, synthErrors } from '../../harness';
 import {
   Accelerator, ClusterQueue, ClusterTrainingRuntime, DistributedPyTorch, KueueTopology, LocalQueue, MlPolicy, ResourceFlavor, ResourceQuota, Topology,
   TrainJob, TrainingRuntimeRef,
 } from '../../../src';
-import { GPU, clusterQueue, localQueue, queuedJob, resourceFlavor } from '../../harness/kueue-objects';
 import { AppDocument, appFindings } from '../../../src/rules/across-documents';
+import { runCli } from '../../cli/run-cli';
+import { REPORT, expectValidManifests, synthErrors } from '../../harness';
+import { GPU, clusterQueue, localQueue, queuedJob, resourceFlavor } from '../../harness/kueue-objects';
 
 const at = (docs: any[]): AppDocument[] => docs.map((doc, i) => ({ path: `d${i}`, doc }));
 const allowed = (docs: any[], rule: string) => appFindings(at(docs)).filter(f => f.finding.rule === rule).map(f => f.finding.allowed);

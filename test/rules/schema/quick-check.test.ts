@@ -10,12 +10,12 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import * as yaml from 'js-yaml';
-import { kindSchemas } from '../../harness';
-import { yamlFilesUnder } from '../../harness/fidelity';
 import { leafPaths, materialize, mutationsFor, setAt } from '../../../scripts/fuzz/leaves';
 import { UPSTREAM_EXAMPLES, UPSTREAM_EXAMPLES_V2 } from '../../../scripts/upstream/pins';
 import { quickCheck } from '../../../src/rules/schema/quick-check';
 import { KindSchema, manifestViolations } from '../../../src/rules/schema/validator';
+import { kindSchemas } from '../../harness';
+import { yamlFilesUnder } from '../../harness/fidelity';
 
 const schemas = kindSchemas();
 const keyOf = (doc: any) => `${doc.apiVersion} ${doc.kind}`;

@@ -6,10 +6,10 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import * as yaml from 'js-yaml';
-import { kindSchemas } from '../../harness';
 import { concretePath, fuzzSeed, FuzzLeaf, leafPaths, materialize, mutationsFor, replayCommand, rotation, seedSlot, setAt } from '../../../scripts/fuzz/leaves';
 import { Decision, decisionFor } from '../../../scripts/leaf-fuzz-compare';
 import { lint } from '../../../src/cli/lint';
+import { kindSchemas } from '../../harness';
 
 const ROOT = path.join(__dirname, '..', '..', '..');
 const schema = kindSchemas().get('kubeflow.org/v1 PyTorchJob')!;

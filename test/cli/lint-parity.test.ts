@@ -18,7 +18,7 @@ import * as kplus from 'cdk8s-plus-28';
 import { STATIC_PYTORCH, job, mpi, pytorch, replica, stream } from './broken-documents';
 import { constructErrorPaths, keyOf } from './construct-error-paths';
 import { CASES } from './lint-cases';
-import { runCli } from './run-cli';
+import { lintFindings } from './run-cli';
 import {
   ActivityProbe, ActivityRule, DistributedPaddle, DistributedPyTorch, FilterScope, GangScheduler, MlPolicy, MpiAllReduce, NprocPerNode,
   ParameterServerTF, RestartPolicy, Topology, TrainJob, TrainingRuntime, TrainingRuntimeRef, Workspace, WorkspaceKind, WorkspaceKindProps,
@@ -31,11 +31,6 @@ import { HOME_MOUNT_TAKEN, WHOLE_NUMBER_0_OR_MORE, WHOLE_NUMBER_1_OR_MORE } from
 import { JUPYTERLAB_KIND, SCIPY_IMAGE } from '../harness/notebook-fixtures';
 
 /** `lint --format json` on a YAML stream: its findings as `rule message`. */
-function lintFindings(input: string): string[] {
-  const result = runCli(['lint', '--format', 'json', '-'], input);
-  return JSON.parse(result.stdout).findings.map((f: any) => `${f.rule} ${f.message}`);
-}
-
 const rulesOf = (findings: readonly string[]) => new Set(findings.map(f => f.split(' ')[0]));
 
 describe('every catalogue rule runs in lint', () => {

@@ -18,17 +18,12 @@ import { describe as describeFinding } from '../../src/rules/finding';
 import { kubernetesFindings } from '../../src/rules/kubernetes';
 import { goTemplateProblem } from '../../src/rules/notebooks/go-template';
 import { STATIC_PYTORCH, stream } from '../cli/broken-documents';
-import { runCli } from '../cli/run-cli';
+import { lintFindings } from '../cli/run-cli';
 import { REPORT, expectValidManifests, synthErrors } from '../harness';
 import { HOME_MOUNT_TAKEN } from '../harness/messages';
 import { JUPYTERLAB_KIND, SCIPY_IMAGE } from '../harness/notebook-fixtures';
 
 const IMAGE = 'pytorch/pytorch:2.4.0-cuda12.1-cudnn9-runtime';
-
-function lintFindings(input: string): string[] {
-  const result = runCli(['lint', '--format', 'json', '-'], input);
-  return JSON.parse(result.stdout).findings.map((f: any) => `${f.rule} ${f.message}`);
-}
 
 const kindWith = (props: Partial<WorkspaceKindProps>, change?: (k: WorkspaceKind) => void) => (c: Chart) => {
   const k = new WorkspaceKind(c, 'kind', { ...JUPYTERLAB_KIND, ...props });

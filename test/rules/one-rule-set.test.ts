@@ -11,7 +11,7 @@ import * as kplus from 'cdk8s-plus-28';
 import * as yaml from 'js-yaml';
 import { Accelerator, DistributedPaddle, DistributedPyTorch, MpiAllReduce, WorkspaceKind, WorkspaceKindProps } from '../../src';
 import { collectFindings } from '../../src/rules/engine';
-import { runCli } from '../cli/run-cli';
+import { lintFindings } from '../cli/run-cli';
 import { REPORT, synthErrors } from '../harness';
 import { INJECTED_ENV } from '../harness/messages';
 import { JUPYTERLAB_KIND as KIND, SCIPY_IMAGE as SCIPY } from '../harness/notebook-fixtures';
@@ -117,10 +117,9 @@ const CASES: Case[] = [
 ];
 
 /** The findings `lint --format json` gives for documents, as `rule message`. */
-function lintFindings(docs: any[]): string[] {
-  const input = docs.map(d => yaml.dump(d, { noRefs: true, lineWidth: -1 })).join('---\n');
-  const result = runCli(['lint', '--format', 'json', '-'], input);
-  return JSON.parse(result.stdout).findings.map((f: any) => `${f.rule} ${f.message}`);
+/** `lint` on the documents, written as one YAML stream. */
+function lintDocuments(docs: any[]): string[] {
+  return lintFindings(docs.map(d => yaml.dump(d, { noRefs: true, lineWidth: -1 })).join('---\n'));
 }
 
 describe.each(CASES.map(c => [`${c.rule}, once in ${c.was}`, c] as const))('%s', (_name, c) => {
@@ -135,7 +134,7 @@ describe.each(CASES.map(c => [`${c.rule}, once in ${c.was}`, c] as const))('%s',
     const chart = new Chart(Testing.app(), 'test');
     const doc = c.build(chart).apiObject.toJson();
     const message = c.prop === undefined ? c.message : c.message.replace(` (${c.prop})`, '');
-    expect(lintFindings([doc])).toEqual([`${c.rule} ${message}`]);
+    expect(lintDocuments([doc])).toEqual([`${c.rule} ${message}`]);
   });
 });
 
@@ -154,7 +153,7 @@ describe('a mistake forced in with an escape hatch is the document rule\'s too',
       JsonPatch.replace('/spec/mpiReplicaSpecs/Launcher/replicas', 2));
     const message = 'spec.mpiReplicaSpecs.Launcher.replicas is 2; expected 1; an MPIJob has exactly one launcher (the controller refuses it otherwise, with only a warning event)';
     expect(errors).toBe(`${REPORT}  [test/res] ${message}`);
-    expect(lintFindings([doc])).toEqual([`kubeflow/replica-count ${message}`]);
+    expect(lintDocuments([doc])).toEqual([`kubeflow/replica-count ${message}`]);
   });
 
   test('kubeflow/injected-env: RANK patched into a worker', () => {
@@ -162,6 +161,6 @@ describe('a mistake forced in with an escape hatch is the document rule\'s too',
       JsonPatch.add('/spec/pytorchReplicaSpecs/Worker/template/spec/containers/0/env', [{ name: 'RANK', value: '0' }]));
     const message = `spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].env[RANK] is {"name":"RANK","value":"0"}; ${INJECTED_ENV}`;
     expect(errors).toBe(`${REPORT}  [test/res] ${message}`);
-    expect(lintFindings([doc])).toEqual([`kubeflow/injected-env ${message}`]);
+    expect(lintDocuments([doc])).toEqual([`kubeflow/injected-env ${message}`]);
   });
 });

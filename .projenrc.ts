@@ -146,7 +146,7 @@ project.addTask('synth', {
 // the jsii assembly, the launcher, and the README, licence and API reference; npm adds
 // package.json. And the pages the README links to, with what they link to in docs/ and examples/
 // (projenrc/linked-files.ts), so its links work where users read it: in node_modules and on the
-// registry's page. A page newly linked needs `npx projen`; test/npm-package.test.ts packs a tree
+// registry's page. A page newly linked needs `npx projen`; test/package/npm-package.test.ts packs a tree
 // full of junk, checks the exact list and that every relative link resolves inside the tarball.
 project.package.addField('files', [
   'lib/**/*.js', 'lib/**/*.d.ts', 'lib/**/*.js.map', '!lib/src/cli/**', '.jsii', 'bin/cdk8s-kubeflow', 'README.md', 'LICENSE', 'API.md',
@@ -222,7 +222,7 @@ project.addTask('test:quick', {
   description: 'Compile and run the fast tests (no property suites, no own-repo or child-process tests)',
   steps: [
     { spawn: 'compile' },
-    { exec: 'jest --ci --testPathIgnorePatterns /properties/ /own-repo/ /docs/synth-output /safe-output', receiveArgs: true },
+    { exec: 'jest --ci --testPathIgnorePatterns /properties/ /own-repo/ /docs/synth-output /scripts/safe-synth', receiveArgs: true },
   ],
 });
 

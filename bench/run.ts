@@ -612,7 +612,7 @@ function readingNotes(s: SynthResult, size: SizeResult, load: Record<string, Req
     const extra = median(load.ours.requireMs) - median(load.kplus.requireMs);
     notes.push(
       `- **require() vs cdk8s-plus-28 (≤ ${TARGETS.loadOverKplus.toFixed(2)}×).** The package adds ${fmtMs(extra)} to cdk8s-plus-28's ${fmtMs(median(load.kplus.requireMs))}. ` +
-      'require() loads only the entry point, whose exports load their modules on first use (scripts/lazy-entry.ts, test/lazy-entry.test.ts); ' +
+      'require() loads only the entry point, whose exports load their modules on first use (scripts/lazy-entry.ts, test/package/lazy-entry.test.ts); ' +
       `with every export read the package takes ${fmtMs(median(load.whole.requireMs))}. ` +
       'The difference is a few milliseconds, so on a busy machine the ratio moves by several hundredths from run to run.');
   }

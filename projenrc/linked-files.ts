@@ -4,7 +4,7 @@
  * Markdown pages under docs/ are followed; a linked file under one of SHIPPED_FOLDERS (or a top-level
  * file the package ships anyway) is listed; a link to anything else (tests, conformance/, upstream/)
  * is not shipped, so the page must say it as an absolute address of the repository instead —
- * test/npm-package.test.ts packs the tree and checks that every relative link resolves inside it.
+ * test/package/npm-package.test.ts packs the tree and checks that every relative link resolves inside it.
  */
 import * as fs from 'fs';
 import * as path from 'path';

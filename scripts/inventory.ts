@@ -1,7 +1,7 @@
 /**
  * Writes the generated parts of the rules inventory: inventory/crd-schema.generated.yaml (from the
  * pinned CRDs) and the rules pages docs/rules.md and docs/rules-crd-schema.md (from every inventory
- * file). test/inventory.test.ts fails when a committed copy differs from what this writes.
+ * file). test/scripts/inventory/inventory.test.ts fails when a committed copy differs from what this writes.
  */
 import * as fs from 'fs';
 import * as path from 'path';

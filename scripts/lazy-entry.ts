@@ -17,7 +17,7 @@
  *
  * The compile task runs this right after jsii. It reads src/index.ts, not the compiled entry, so a
  * second run writes the same file; it refuses a statement it does not know, so a change to
- * src/index.ts that the lazy entry cannot express fails the build. test/lazy-entry.test.ts checks
+ * src/index.ts that the lazy entry cannot express fails the build. test/package/lazy-entry.test.ts checks
  * that the entry exports exactly what src/index.ts does, value for value.
  */
 import * as fs from 'fs';

@@ -122,7 +122,7 @@ function main() {
   const seedDocs = seeds();
   // Kueue's kinds have no upstream corpus to seed from, and no Kueue webhook runs in the Go
   // conformance modules to judge them against: they are left out of the fuzz (their CRD rows are
-  // checked one by one in test/inventory-crd-schema.test.ts, their webhook rules by exact-message tests).
+  // checked one by one in test/scripts/inventory/crd-schema.test.ts, their webhook rules by exact-message tests).
   const missing = [...kindSchemas().keys()].filter(k => !seedDocs.has(k) && !k.endsWith(' MXJob') && !k.startsWith('kueue.x-k8s.io/'));
   if (missing.length > 0) throw new Error(`leaf-fuzz: no valid seed document for ${missing.join(', ')}`);
   const leaves: FuzzLeaf[] = [];

@@ -14,7 +14,7 @@ import type { InventoryRow } from './model';
 import { MODULES } from '../l1/generate';
 
 /** The test that breaks every covered row of this part. */
-export const CRD_SCHEMA_TEST = 'test/inventory-crd-schema.test.ts';
+export const CRD_SCHEMA_TEST = 'test/scripts/inventory/crd-schema.test.ts';
 /** The rule that covers the validator's rows. */
 const SCHEMA_RULE = 'library/schema';
 

@@ -8,7 +8,7 @@
  * reached only as the value another module's method returns (a job's `ReplicaGroup`) is guarded
  * too. A public module has no call of its own: a new class is guarded by being exported.
  * Constructors cannot be wrapped without replacing the exported classes, so the construct base
- * checks the props (`KubeflowResource`, through constructor-checks.ts). test/lazy-entry.test.ts
+ * checks the props (`KubeflowResource`, through constructor-checks.ts). test/package/lazy-entry.test.ts
  * reads each export alone in a fresh process and checks that every class of the table loaded with
  * it is guarded.
  *

@@ -19,7 +19,7 @@ import { STATIC_PYTORCH, job, mpi, pytorch, replica, stream } from './broken-doc
 import { constructErrorPaths, keyOf } from './construct-error-paths';
 import { CONSTRUCT_ONLY_CHECKS, MIRRORED_CHECKS, NOT_YET_IN_LINT } from './construct-only';
 import { CASES } from './lint-cases';
-import { runCli } from './run-cli';
+import { lintFindings } from './run-cli';
 import {
   ActivityProbe, ActivityRule, DistributedPaddle, DistributedPyTorch, FilterScope, GangScheduler, MlPolicy, MpiAllReduce, NprocPerNode,
   ParameterServerTF, RestartPolicy, Topology, TrainJob, TrainingRuntime, TrainingRuntimeRef, Workspace, WorkspaceKind, WorkspaceKindProps,
@@ -27,14 +27,10 @@ import {
 import { LINT_RULES } from '../../src/cli/rules/rules';
 import { ALL_RULES, ruleSource } from '../../src/rules/catalogue';
 import { REPORT, synthErrors } from '../harness';
+import { HOME_MOUNT_TAKEN, WHOLE_NUMBER_0_OR_MORE, WHOLE_NUMBER_1_OR_MORE } from '../harness/messages';
 import { JUPYTERLAB_KIND, SCIPY_IMAGE } from '../harness/notebook-fixtures';
 
 /** `lint --format json` on a YAML stream: its findings as `rule message`. */
-function lintFindings(input: string): string[] {
-  const result = runCli(['lint', '--format', 'json', '-'], input);
-  return JSON.parse(result.stdout).findings.map((f: any) => `${f.rule} ${f.message}`);
-}
-
 const rulesOf = (findings: readonly string[]) => new Set(findings.map(f => f.split(' ')[0]));
 
 describe('every catalogue rule runs in lint', () => {
@@ -356,7 +352,7 @@ describe('the worker counts moved into training-operator/replica-count: one mess
   });
 
   test('a negative count of any replica type', () => {
-    const allowed = 'expected a whole number of 0 or more';
+    const allowed = WHOLE_NUMBER_0_OR_MORE;
     expect(() => new ParameterServerTF(new Chart(Testing.app(), 'test'), 'res', { metadata: { name: 'train' }, image: IMAGE, workers: 2, parameterServers: -1 }))
       .toThrow(`test/res: parameterServers is -1; ${allowed}`);
     const pod = { template: { spec: { containers: [{ name: 'tensorflow', image: IMAGE }] } } };
@@ -388,7 +384,7 @@ describe('the worker counts moved into training-operator/replica-count: one mess
 
 describe('the counts of NOT_YET_IN_LINT that rules now read: the construct\'s text is the rule\'s', () => {
   const chart = () => new Chart(Testing.app(), 'test');
-  const wholeFrom1 = 'expected a whole number of 1 or more';
+  const wholeFrom1 = WHOLE_NUMBER_1_OR_MORE;
 
   test('training-operator/nproc-per-node: a PyTorchJob\'s nprocPerNode of 0', () => {
     expect(() => new DistributedPyTorch(chart(), 'res', { metadata: { name: 'train' }, image: IMAGE, workers: 1, nprocPerNode: NprocPerNode.of(0) }))
@@ -518,7 +514,7 @@ describe('a WorkspaceKind\'s probe, activity rules and home mount: the construct
 
   test('notebooks/home-mount: an extra volume mounted at the home path, which the controller would skip', () => {
     const build = kindWith({}, k => k.mount('/home/jovyan', kplus.Volume.fromEmptyDir(k, 'cache', 'cache')));
-    const allowed = 'expected a path no other mount uses; the home volume is mounted there';
+    const allowed = HOME_MOUNT_TAKEN;
     expect(synthErrors(build)).toBe(`${REPORT}  [test/kind] spec.podTemplate.extraVolumeMounts[0].mountPath is "/home/jovyan"; ${allowed}`);
     expect(lintOf(build)).toEqual([`notebooks/home-mount spec.podTemplate.extraVolumeMounts[0].mountPath is "/home/jovyan"; ${allowed}`]);
     expect(lintOf(kindWith({}, k => k.mount('/home/jovyan/cache', kplus.Volume.fromEmptyDir(k, 'cache', 'cache'))))).toEqual([]);
@@ -548,7 +544,7 @@ describe('kueue/topology: the podset topology annotations Kueue\'s webhook judge
     const level = 'cloud.provider.com/topology-block';
     expect(withWorkerAnnotations({ [`${KEY}required-topology`]: level, [`${KEY}slice-required-topology`]: level, [`${KEY}slice-size`]: '2' })).toEqual([]);
     expect(withWorkerAnnotations({ [`${KEY}slice-required-topology`]: level, [`${KEY}slice-size`]: '0' })).toEqual([
-      `kueue/topology ${at('slice-size')} is "0"; expected a whole number of 1 or more pods per slice`,
+      `kueue/topology ${at('slice-size')} is "0"; ${WHOLE_NUMBER_1_OR_MORE} pods per slice`,
     ]);
     expect(withWorkerAnnotations({ [`${KEY}slice-size`]: '2' })).toEqual([
       `kueue/topology ${at('slice-size')} is "2"; expected it together with ${KEY}slice-required-topology`,

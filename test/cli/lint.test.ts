@@ -13,6 +13,7 @@ import { KUBERNETES_RULE_SET } from '../../src/rules/kubernetes/rule-set';
 import { NOTEBOOKS_RULE_SET } from '../../src/rules/notebooks/rule-set';
 import { RULE_SETS } from '../../src/rules/rule-sets';
 import { TRAINING_OPERATOR_RULE_SET } from '../../src/rules/training-operator/rule-set';
+import { INJECTED_ENV, LABEL_VALUE, PINNED_CRD_FIELDS } from '../harness/messages';
 
 /** The operators' rules of one document and of one input (before issue 40, the kubeflow/ rules). */
 const KUBEFLOW_RULES = [...TRAINING_OPERATOR_RULE_SET.rules, ...NOTEBOOKS_RULE_SET.rules].filter(r => r.id !== 'training-operator/pod-name-collision');
@@ -74,7 +75,7 @@ const EXPECTED: Array<[string, string[]]> = [
     '1 document checked; 1 finding',
   ]],
   ['training-operator/injected-env', [
-    '<stdin>:23:19: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].env[WORLD_SIZE] is {"name":"WORLD_SIZE","value":"3"}; expected a variable the operator does not set itself; it injects this one and a user value would break the job [training-operator/injected-env]',
+    `<stdin>:23:19: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].env[WORLD_SIZE] is {"name":"WORLD_SIZE","value":"3"}; ${INJECTED_ENV} [training-operator/injected-env]`,
     '1 document checked; 1 finding',
   ]],
   ['training-operator/mpi-launcher-gpu-env', [
@@ -98,11 +99,11 @@ const EXPECTED: Array<[string, string[]]> = [
     '1 document checked; 1 finding',
   ]],
   ['library/schema', [
-    '<stdin>:22:7: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Worker.replica is 2; expected only fields the pinned CRD declares (did you mean "replicas"?) [library/schema]',
+    `<stdin>:22:7: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Worker.replica is 2; ${PINNED_CRD_FIELDS} (did you mean "replicas"?) [library/schema]`,
     '1 document checked; 1 finding',
   ]],
   ['k8s (a label value)', [
-    '<stdin>:7:5: PyTorchJob ml/train: metadata.labels.team is "vision team"; expected a label value: empty, or at most 63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit [kubernetes/label-value]',
+    `<stdin>:7:5: PyTorchJob ml/train: metadata.labels.team is "vision team"; ${LABEL_VALUE} [kubernetes/label-value]`,
     '1 document checked; 1 finding',
   ]],
   ['kubernetes/duplicate-object', [
@@ -228,10 +229,10 @@ const STALE = 'training-operator/xgboost/smoke-dist/xgboostjob_v1alpha1_rabit_te
 
 /** The upstream example whose pod templates carry `apiVersion: v1` and `kind: Pod`, which PodTemplateSpec does not have. */
 const STALE_FINDINGS = [
-  `${STALE}:11:9: XGBoostJob xgboost-dist-test: spec.xgbReplicaSpecs.Master.template.apiVersion is "v1"; expected only fields the pinned CRD declares [library/schema]`,
-  `${STALE}:12:9: XGBoostJob xgboost-dist-test: spec.xgbReplicaSpecs.Master.template.kind is "Pod"; expected only fields the pinned CRD declares [library/schema]`,
-  `${STALE}:25:9: XGBoostJob xgboost-dist-test: spec.xgbReplicaSpecs.Worker.template.apiVersion is "v1"; expected only fields the pinned CRD declares [library/schema]`,
-  `${STALE}:26:9: XGBoostJob xgboost-dist-test: spec.xgbReplicaSpecs.Worker.template.kind is "Pod"; expected only fields the pinned CRD declares [library/schema]`,
+  `${STALE}:11:9: XGBoostJob xgboost-dist-test: spec.xgbReplicaSpecs.Master.template.apiVersion is "v1"; ${PINNED_CRD_FIELDS} [library/schema]`,
+  `${STALE}:12:9: XGBoostJob xgboost-dist-test: spec.xgbReplicaSpecs.Master.template.kind is "Pod"; ${PINNED_CRD_FIELDS} [library/schema]`,
+  `${STALE}:25:9: XGBoostJob xgboost-dist-test: spec.xgbReplicaSpecs.Worker.template.apiVersion is "v1"; ${PINNED_CRD_FIELDS} [library/schema]`,
+  `${STALE}:26:9: XGBoostJob xgboost-dist-test: spec.xgbReplicaSpecs.Worker.template.kind is "Pod"; ${PINNED_CRD_FIELDS} [library/schema]`,
   '1 document checked; 4 findings',
 ];
 
@@ -414,8 +415,8 @@ describe('output formats', () => {
         severity: 'error',
         field: 'spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].env[WORLD_SIZE]',
         value: { name: 'WORLD_SIZE', value: '3' },
-        allowed: 'expected a variable the operator does not set itself; it injects this one and a user value would break the job',
-        message: 'spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].env[WORLD_SIZE] is {"name":"WORLD_SIZE","value":"3"}; expected a variable the operator does not set itself; it injects this one and a user value would break the job',
+        allowed: INJECTED_ENV,
+        message: `spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].env[WORLD_SIZE] is {"name":"WORLD_SIZE","value":"3"}; ${INJECTED_ENV}`,
       }],
       silenced: [],
     });
@@ -425,7 +426,7 @@ describe('output formats', () => {
   test('github: workflow-command annotations with escaped properties', () => {
     const result = runCli(['lint', '--format=github', '-'], input);
     expect(lines(result.stdout)).toEqual([
-      '::error file=<stdin>,line=23,col=19,title=training-operator/injected-env (PyTorchJob ml/train)::PyTorchJob ml/train: spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].env[WORLD_SIZE] is {"name":"WORLD_SIZE","value":"3"}; expected a variable the operator does not set itself; it injects this one and a user value would break the job',
+      `::error file=<stdin>,line=23,col=19,title=training-operator/injected-env (PyTorchJob ml/train)::PyTorchJob ml/train: spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].env[WORLD_SIZE] is {"name":"WORLD_SIZE","value":"3"}; ${INJECTED_ENV}`,
       '1 document checked; 1 finding',
     ]);
   });

@@ -10,7 +10,7 @@ import * as path from 'path';
 import * as yaml from 'js-yaml';
 import { runCli } from './run-cli';
 import { expectValidManifests } from '../harness';
-import { GPU, clusterQueue, localQueue, resourceFlavor } from '../validation/kueue-objects';
+import { GPU, clusterQueue, localQueue, resourceFlavor } from '../harness/kueue-objects';
 
 const GROWN = path.join(__dirname, 'fixtures', 'kueue-grown');
 const QUEUES = path.join(GROWN, 'queues.yaml');

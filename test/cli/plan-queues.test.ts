@@ -9,7 +9,7 @@ import * as path from 'path';
 import * as yaml from 'js-yaml';
 import { runCli } from './run-cli';
 import { expectValidManifests } from '../harness';
-import { GPU, clusterQueue, localQueue, priorityClass, queuedJob, resourceFlavor } from '../validation/kueue-objects';
+import { GPU, clusterQueue, localQueue, priorityClass, queuedJob, resourceFlavor } from '../harness/kueue-objects';
 
 const PLATFORM = path.join(__dirname, 'fixtures', 'kueue-platform');
 const JOBS = path.join(PLATFORM, 'jobs.yaml');

@@ -4,6 +4,7 @@
  * each expected position can be read off the text.
  */
 import { runCli } from './run-cli';
+import { INJECTED_ENV, LABEL_VALUE, PINNED_CRD_FIELDS } from '../harness/messages';
 
 const lines = (text: string) => text.split('\n').filter(l => l !== '');
 
@@ -58,9 +59,9 @@ describe('line and column of each finding', () => {
 
   test('in a multi-document file: each document\'s findings at their own lines (after a comment, a ConfigMap and a `...` end marker)', () => {
     expect(lines(result.stdout)).toEqual([
-      '<stdin>:13:5: PyTorchJob ml/train: metadata.labels.team is "vision team"; expected a label value: empty, or at most 63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit [kubernetes/label-value]',
-      '<stdin>:35:19: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].env[WORLD_SIZE] is {"name":"WORLD_SIZE","value":"3"}; expected a variable the operator does not set itself; it injects this one and a user value would break the job [training-operator/injected-env]',
-      '<stdin>:41:29: TFJob ml/mnist: spec.tfReplicaSpecs.Worker.replica is 2; expected only fields the pinned CRD declares (did you mean "replicas"?) [library/schema]',
+      `<stdin>:13:5: PyTorchJob ml/train: metadata.labels.team is "vision team"; ${LABEL_VALUE} [kubernetes/label-value]`,
+      `<stdin>:35:19: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].env[WORLD_SIZE] is {"name":"WORLD_SIZE","value":"3"}; ${INJECTED_ENV} [training-operator/injected-env]`,
+      `<stdin>:41:29: TFJob ml/mnist: spec.tfReplicaSpecs.Worker.replica is 2; ${PINNED_CRD_FIELDS} (did you mean "replicas"?) [library/schema]`,
       '2 documents checked, 1 skipped (kinds not known: ConfigMap); 3 findings',
     ]);
     expect(result.status).toBe(1);

@@ -6,7 +6,7 @@ import * as yaml from 'js-yaml';
 import { runCli } from './run-cli';
 import { RuleSource } from '../../src/rules/rule';
 import { RULE_SETS } from '../../src/rules/rule-sets';
-import { pytorchJob, workspaceKind } from '../validation/fixtures';
+import { pytorchJob, workspaceKind } from '../harness/example-documents';
 
 const EVERY_GROUP: { [source in RuleSource]?: string[] } = {
   'kubernetes': ['kubernetes/duplicate-object', 'kubernetes/label-key'],

@@ -13,3 +13,9 @@ export function runCli(args: readonly string[], stdin = ''): CliResult {
   const status = main(args, { out: t => { stdout += t; }, err: t => { stderr += t; }, stdin: () => stdin });
   return { status, stdout, stderr };
 }
+
+/** `lint --format json` on `input`: each finding as `<rule> <message>`. */
+export function lintFindings(input: string): string[] {
+  const result = runCli(['lint', '--format', 'json', '-'], input);
+  return JSON.parse(result.stdout).findings.map((f: any) => `${f.rule} ${f.message}`);
+}

@@ -6,6 +6,7 @@ import { Chart, Testing } from 'cdk8s';
 import * as api from '../../src';
 import { CLASSES } from '../../src/boundary/schema.generated';
 import { REPORT } from '../harness';
+import { DNS_1035_LABEL, WHOLE_NUMBER_1_OR_MORE } from '../harness/messages';
 
 const IMAGE = 'registry.example.com/train:1.0';
 
@@ -55,10 +56,10 @@ test('refused values are recorded with their keys, in the order read, and check(
     + '  jobs[0].memory is "64G"; expected a number with a binary unit Ki, Mi, Gi, Ti or Pi, such as "512Mi" or "16Gi": did you mean "64Gi"?\n'
     + '  jobs[1].restartPolicy is "ExitCodes"; expected "Always", "OnFailure", "Never" or "ExitCode", the values training-operator v1.9.4 knows (for a newer operator\'s value, '
     + 'use RestartPolicy.of(value) and list the value in the cdk8s context key "cdk8s-kubeflow/accept-unknown-values"): did you mean "ExitCode"?\n'
-    + '  jobs[1].workers is 2.5; expected a whole number of 1 or more\n'
+    + `  jobs[1].workers is 2.5; ${WHOLE_NUMBER_1_OR_MORE}\n`
     + '  jobs[2].accelerator is "nvida"; expected "nvidia", "amd" or "intel", one of their resource names "nvidia.com/gpu", "amd.com/gpu" or "gpu.intel.com/i915", '
     + 'or another extended resource name with its domain such as "habana.ai/gaudi": did you mean "nvidia"?\n'
-    + '  jobs[2].gpus is 0; expected a whole number of 1 or more\n'
+    + `  jobs[2].gpus is 0; ${WHOLE_NUMBER_1_OR_MORE}\n`
     + '  jobs[2].cleanPodPolicy is true; expected a string\n'
     + '  jobs[2].ttlAfterFinished is 90; expected a duration such as "90m"'));
 });
@@ -77,7 +78,7 @@ test('at synth, the refused values are reported with the constructs\' own findin
   new api.DistributedPyTorch(chart, 'resnet', { metadata: { name: 'ResNet' }, image: IMAGE, resources: { memory } });
   expect(() => app.synth()).toThrow(new Error(`${REPORT}`
     + '  [config] teams.vision.jobs[0].memory is "64G"; expected a number with a binary unit Ki, Mi, Gi, Ti or Pi, such as "512Mi" or "16Gi": did you mean "64Gi"?\n'
-    + '  [vision/resnet] metadata.name is "ResNet"; expected a DNS-1035 label: at most 63 lower-case letters, digits or "-", starting with a letter and ending with a letter or digit'));
+    + `  [vision/resnet] metadata.name is "ResNet"; ${DNS_1035_LABEL}`));
 });
 
 test('an error that is not a refused value is thrown, not recorded', () => {

@@ -6,6 +6,7 @@
 import { Duration, Size } from 'cdk8s';
 import * as api from '../../src';
 import { CLASSES } from '../../src/boundary/schema.generated';
+import { WHOLE_NUMBER_0_OR_MORE, WHOLE_NUMBER_1_OR_MORE } from '../harness/messages';
 
 /** Every enum-like class with the raw value of each constant, in the order the message lists them. */
 const RAW_VALUES: { [cls: string]: { [member: string]: string } } = {
@@ -163,12 +164,12 @@ describe('Parse.count', () => {
   });
 
   test('refuses fractions, text and counts below the minimum, with the whole number meant when there is one', () => {
-    expect(() => api.Parse.count(2.5, 'teams.vision.jobs[0].workers', 1)).toThrow(new Error('Parse.count: teams.vision.jobs[0].workers is 2.5; expected a whole number of 1 or more'));
-    expect(() => api.Parse.count('four', 'workers')).toThrow(new Error('Parse.count: workers is "four"; expected a whole number of 0 or more'));
-    expect(() => api.Parse.count(0, 'gpus', 1)).toThrow(new Error('Parse.count: gpus is 0; expected a whole number of 1 or more'));
-    expect(() => api.Parse.count(-2)).toThrow(new Error('Parse.count: value is -2; expected a whole number of 0 or more'));
-    expect(() => api.Parse.count(' 4', 'workers')).toThrow(new Error('Parse.count: workers is " 4"; expected a whole number of 0 or more: did you mean "4"?'));
-    expect(() => api.Parse.count('4.0', 'workers')).toThrow(new Error('Parse.count: workers is "4.0"; expected a whole number of 0 or more: did you mean "4"?'));
+    expect(() => api.Parse.count(2.5, 'teams.vision.jobs[0].workers', 1)).toThrow(new Error(`Parse.count: teams.vision.jobs[0].workers is 2.5; ${WHOLE_NUMBER_1_OR_MORE}`));
+    expect(() => api.Parse.count('four', 'workers')).toThrow(new Error(`Parse.count: workers is "four"; ${WHOLE_NUMBER_0_OR_MORE}`));
+    expect(() => api.Parse.count(0, 'gpus', 1)).toThrow(new Error(`Parse.count: gpus is 0; ${WHOLE_NUMBER_1_OR_MORE}`));
+    expect(() => api.Parse.count(-2)).toThrow(new Error(`Parse.count: value is -2; ${WHOLE_NUMBER_0_OR_MORE}`));
+    expect(() => api.Parse.count(' 4', 'workers')).toThrow(new Error(`Parse.count: workers is " 4"; ${WHOLE_NUMBER_0_OR_MORE}: did you mean "4"?`));
+    expect(() => api.Parse.count('4.0', 'workers')).toThrow(new Error(`Parse.count: workers is "4.0"; ${WHOLE_NUMBER_0_OR_MORE}: did you mean "4"?`));
   });
 });
 

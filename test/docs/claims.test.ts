@@ -4,11 +4,12 @@ import { App, Chart, JsonPatch, Testing } from 'cdk8s';
 import { DistributedPyTorch, SpawnerImage, TrainingRuntimeRef, TrainJob, WorkspaceKind, WorkspaceKindProps } from '../../src';
 import { LINT_RULES } from '../../src/cli/rules/rules';
 import { RULE_SETS } from '../../src/rules/rule-sets';
+import { PINNED_CRD_FIELDS, WHOLE_NUMBER_0_OR_MORE } from '../harness/messages';
 
 /**
  * The docs' claims that a test can hold to: each claim quotes the page's words (so rewording the page
  * makes the claim be read again) and proves them against the library. Snippets are run by
- * test/readme.test.ts; this file holds the statements around them.
+ * test/docs/readme.test.ts; this file holds the statements around them.
  */
 const root = path.join(__dirname, '..', '..');
 const page = (file: string) => fs.readFileSync(path.join(root, file), 'utf8');
@@ -63,9 +64,9 @@ describe('README: what is checked', () => {
   });
 
   test('the message shape and the two examples are what the library says', () => {
-    expectPageSays('README.md', '`vision/resnet: workers is -1; expected a whole number of 0 or more`');
+    expectPageSays('README.md', `\`vision/resnet: workers is -1; ${WHOLE_NUMBER_0_OR_MORE}\``);
     expect(synthError(chart => new DistributedPyTorch(chart, 'resnet', { image: 'pytorch/pytorch:2.5.0', workers: -1 })))
-      .toBe('vision/resnet: workers is -1; expected a whole number of 0 or more');
+      .toBe(`vision/resnet: workers is -1; ${WHOLE_NUMBER_0_OR_MORE}`);
 
     expectPageSays('README.md', '`vision/resnet/Master: replicas is 2; expected 1: a static PyTorchJob has exactly one Master, which the operator makes rank 0 and the rendezvous address`');
     expect(synthError(chart => new DistributedPyTorch(chart, 'resnet', { image: 'pytorch/pytorch:2.5.0', workers: 1 }).master!.scale(2)))
@@ -95,7 +96,7 @@ describe('docs/constructs/pytorch.md: patches are checked', () => {
   test('a misspelt field written by a patch fails at synth, naming the field', () => {
     expect(synthError(chart => job(chart).apiObject.addJsonPatch(JsonPatch.add(`${worker}/runtimeClasName`, 'nvidia')))).toBe([
       'Validation failed with the following errors:',
-      '  [vision/resnet] spec.pytorchReplicaSpecs.Worker.template.spec.runtimeClasName is "nvidia"; expected only fields the pinned CRD declares (did you mean "runtimeClassName"?); if the field is meant (a newer operator\'s), allow it with EscapeHatch.allowUnknownField(apiObject, "/spec/pytorchReplicaSpecs/Worker/template/spec/runtimeClasName")',
+      `  [vision/resnet] spec.pytorchReplicaSpecs.Worker.template.spec.runtimeClasName is "nvidia"; ${PINNED_CRD_FIELDS} (did you mean "runtimeClassName"?); if the field is meant (a newer operator's), allow it with EscapeHatch.allowUnknownField(apiObject, "/spec/pytorchReplicaSpecs/Worker/template/spec/runtimeClasName")`,
     ].join('\n'));
   });
 

@@ -9,6 +9,7 @@ import * as path from 'path';
 import { App, Testing } from 'cdk8s';
 import { teamsFromConfig } from '../../examples/config-driven/teams-library';
 import { expectDeterministic, expectValidManifests } from '../harness';
+import { REPORT, WHOLE_NUMBER_1_OR_MORE } from '../harness/messages';
 
 const ROOT = path.join(__dirname, '..', '..');
 const CONFIG = fs.readFileSync(path.join(ROOT, 'examples', 'config-driven', 'teams.yaml'), 'utf8');
@@ -73,7 +74,7 @@ const THREE_MISTAKES = CONFIG
   .replace('{ name: checkpoints, claim: vit-checkpoints', '{ name: data, claim: vit-checkpoints');
 
 /** What synthesis says of it, once. */
-const THREE_MISTAKES_REPORT = 'Validation failed with the following errors:\n'
+const THREE_MISTAKES_REPORT = REPORT
   + '  [config] teams.vision.jobs[1].cpu is "3500 m"; expected cores such as "2" or "1.5", or whole millicores such as "500m" (0 or more, at most 3 decimals of a core): did you mean "3500m"?\n'
   + '  [config] teams.nlp.jobs[0].restartPolicy is "ExitCodes"; expected "Always", "OnFailure", "Never" or "ExitCode", the values training-operator v1.9.4 knows '
   + '(for a newer operator\'s value, use RestartPolicy.of(value) and list the value in the cdk8s context key "cdk8s-kubeflow/accept-unknown-values"): did you mean "ExitCode"?\n'
@@ -85,13 +86,13 @@ test('a config with three mistakes gives one report: each refused value with its
 });
 
 test('a decimal size names the config key and suggests the binary unit', () => {
-  expect(report(CONFIG.replace('memory: 64Gi', 'memory: 64G'))).toBe('Validation failed with the following errors:\n'
+  expect(report(CONFIG.replace('memory: 64Gi', 'memory: 64G'))).toBe(REPORT
     + '  [config] teams.vision.jobs[0].memory is "64G"; expected a number with a binary unit Ki, Mi, Gi, Ti or Pi, such as "512Mi" or "16Gi": did you mean "64Gi"?');
 });
 
 test('a bad count of GPUs names its own key', () => {
-  expect(report(CONFIG.replace('gpus: 8', 'gpus: 0'))).toBe('Validation failed with the following errors:\n'
-    + '  [config] teams.vision.jobs[0].gpus is 0; expected a whole number of 1 or more');
+  expect(report(CONFIG.replace('gpus: 8', 'gpus: 0'))).toBe(REPORT
+    + `  [config] teams.vision.jobs[0].gpus is 0; ${WHOLE_NUMBER_1_OR_MORE}`);
 });
 
 test('the page shows the three mistakes and their report as the test makes them', () => {

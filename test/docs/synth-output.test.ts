@@ -3,6 +3,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as yaml from 'js-yaml';
+import { DNS_1035_LABEL, INJECTED_ENV } from '../harness/messages';
 
 /**
  * What `npm run synth` (scripts/safe-synth.ts) prints: one line per written file with its number
@@ -59,9 +60,9 @@ test('a failed synth prints the validation errors without stack traces', () => {
   expect(result.stdout).toBe('');
   expect(result.stderr).toBe([
     'Validation failed with the following errors:',
-    '  [bad/job] metadata.name is "Not_A_Label"; expected a DNS-1035 label: at most 63 lower-case letters, digits or "-", starting with a letter and ending with a letter or digit',
-    '  [bad2/job] spec.pytorchReplicaSpecs.Master.template.spec.containers[pytorch].env[RANK] (env) is {"name":"RANK","value":"0"}; expected a variable the operator does not set itself; it injects this one and a user value would break the job',
-    '  [bad2/job] spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].env[RANK] (env) is {"name":"RANK","value":"0"}; expected a variable the operator does not set itself; it injects this one and a user value would break the job',
+    `  [bad/job] metadata.name is "Not_A_Label"; ${DNS_1035_LABEL}`,
+    `  [bad2/job] spec.pytorchReplicaSpecs.Master.template.spec.containers[pytorch].env[RANK] (env) is {"name":"RANK","value":"0"}; ${INJECTED_ENV}`,
+    `  [bad2/job] spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].env[RANK] (env) is {"name":"RANK","value":"0"}; ${INJECTED_ENV}`,
     `synth failed; ${out}/ was left as it was`,
     '',
   ].join('\n'));

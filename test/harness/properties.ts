@@ -5,6 +5,7 @@
 import { App, Chart, Duration, Size, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import * as fc from 'fast-check';
+import { REPORT } from './messages';
 import { validateManifest } from './schema-validator';
 import {
   Accelerator, CleanPodPolicy, GangScheduler, GangScheduling, ManagedBy, PodSecurity, Resources, RestartPolicy, RunPolicy,
@@ -86,7 +87,7 @@ export function renderTwice(build: (chart: Chart) => void): any[] {
     build(chart);
     for (const c of chart.node.findAll()) {
       const errors = c.node.validate();
-      if (errors.length) throw new Error(`Validation failed with the following errors:\n  ${errors.map(e => `[${c.node.path}] ${e}`).join('\n  ')}`);
+      if (errors.length) throw new Error(`${REPORT}  ${errors.map(e => `[${c.node.path}] ${e}`).join('\n  ')}`);
     }
     return Testing.synth(chart);
   };

@@ -20,6 +20,7 @@ import * as fc from 'fast-check';
 import * as lib from '../../src';
 import { CLASSES, ENUMS, INTERFACES, OPEN_STRUCTS, STRUCTS } from '../../src/boundary/schema.generated';
 import { show } from '../../src/rules/finding';
+import { REPORT } from '../harness/messages';
 
 /**
  * Cases per property: `PROPERTY_RUNS` from the environment (CI sets 1000), else 100, so a local
@@ -291,7 +292,7 @@ export function render(build: (chart: Chart) => void): any[] {
   build(chart);
   for (const c of chart.node.findAll()) {
     const errors = c.node.validate();
-    if (errors.length) throw new Error(`Validation failed with the following errors:\n  ${errors.map(e => `[${c.node.path}] ${e}`).join('\n  ')}`);
+    if (errors.length) throw new Error(`${REPORT}  ${errors.map(e => `[${c.node.path}] ${e}`).join('\n  ')}`);
   }
   return Testing.synth(chart);
 }

@@ -5,6 +5,7 @@ import * as fc from 'fast-check';
 import { expectConstructError, Ids } from './job-arbitraries';
 import { buildKind, kindData, KindData, optionId } from './notebook-arbitraries';
 import { IWorkspaceKind, PlatformDefaults, Workspace, WorkspaceClaim, WorkspaceKind, WorkspaceProps } from '../../src';
+import { REPORT } from '../harness/messages';
 import { dnsLabel, RUNS, schemaErrors } from '../harness/properties';
 
 const opt = <T>(a: fc.Arbitrary<T>) => fc.option(a, { nil: undefined });
@@ -81,7 +82,7 @@ function renderTwice(namespace: string | undefined, builder: (chart: Chart) => v
     builder(chart);
     for (const c of chart.node.findAll()) {
       const errors = c.node.validate();
-      if (errors.length) throw new Error(`Validation failed with the following errors:\n  ${errors.map(e => `[${c.node.path}] ${e}`).join('\n  ')}`);
+      if (errors.length) throw new Error(`${REPORT}  ${errors.map(e => `[${c.node.path}] ${e}`).join('\n  ')}`);
     }
     return Testing.synth(chart);
   };

@@ -2,7 +2,7 @@ import { Finding, describe, finding } from '../../rules/finding';
 import { lazy } from '../../util/lazy';
 import { userError } from '../../util/user-error';
 
-// Loaded by the first refusal, not with the package (test/load-laziness.test.ts).
+// Loaded by the first refusal, not with the package (test/package/load-laziness.test.ts).
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const suggest = lazy(() => require('../../util/nearest') as typeof import('../../util/nearest'));
 

@@ -22,7 +22,7 @@ import { propsRenderedByDefault } from '../../synth/cdk8s-adapter';
  *
  * Anything else (user resolvers on the app, `CDK8S_DISABLE_SORT`, JSON patches added through
  * cdk8s's own list, a value of another kind) gives `undefined`, and the object renders through
- * cdk8s as before: the answer is always exactly cdk8s's. test/resolve-props.test.ts compares the
+ * cdk8s as before: the answer is always exactly cdk8s's. test/common/resolve-props.test.ts compares the
  * two on every object of every example app and on each of those cases. What this needs of cdk8s's
  * internals (the private fields `props` and `patches`, its default resolvers) is read
  * through the one cdk8s adapter (rules/cdk8s-adapter.ts), whose test checks it against the pinned

@@ -5,7 +5,7 @@
  * The rules are parsed when the L1s are generated (scripts/l1/cel-rules.ts, with @bufbuild/cel's
  * parser), and the compact schemas hold the parsed expression in the small form below, so the
  * library needs no parser and no dependency at run time. The generator refuses an expression that
- * uses anything this evaluator does not implement, and test/validation/cel-rules.test.ts compares it
+ * uses anything this evaluator does not implement, and test/rules/schema/cel.test.ts compares it
  * with @bufbuild/cel's own evaluator on every rule of the pinned CRDs.
  *
  * Semantics kept from CEL: `&&` and `||` absorb an error when the other side decides (`false && e`

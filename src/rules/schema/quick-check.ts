@@ -9,7 +9,7 @@
  * which then says what is wrong.
  *
  * It must never accept what the full walk refuses (a refusal here that the full walk does not
- * confirm only costs the second walk): test/schema-quick-check.test.ts holds the two together on
+ * confirm only costs the second walk): test/rules/schema/quick-check.test.ts holds the two together on
  * the upstream corpus and on every mutation the leaf fuzzer makes.
  */
 import { checkRules, hasType, isDateTime, patternRegex, runeLength } from './checks';

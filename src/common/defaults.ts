@@ -7,8 +7,8 @@ import { mergeNetworking, networkingFindings } from './internal/networking';
 import { nodeHealthFindings } from './internal/node-health';
 import { PodSecurity } from './security';
 import { TargetVersions } from './target';
-import { fail, failAtSynth, raiseFirst } from '../synth/report';
 import { TargetError, targetFromValue, targetWindow } from '../rules/target';
+import { fail, failAtSynth, raiseFirst } from '../synth/report';
 
 /** What a platform team sets once for every workload below a scope. */
 export interface PlatformDefaultsProps {

@@ -9,8 +9,8 @@ import { setOnce } from './internal/set-once';
 import { targetWindowOf } from './internal/target';
 import { checkedPropsOf } from '../boundary/checked-props';
 import { checkConstructor } from '../boundary/constructor-checks';
-import { checkRenderedDocument, PropOf } from '../synth/engine';
 import { Finding } from '../rules/finding';
+import { checkRenderedDocument, PropOf } from '../synth/engine';
 import { failAtSynth } from '../synth/report';
 
 /**

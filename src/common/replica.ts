@@ -11,19 +11,19 @@ import { nodeHealthFindings, withNodeHealth } from './internal/node-health';
 import { normalPath } from './internal/paths';
 import { PodRenderContext, ReplicaCountRule, ReplicaGroupSettings } from './internal/pod-render';
 import { amountFindings, resourceQuantities } from './internal/quantities';
+import { Resources } from './resources';
+import { RestartPolicy } from './run-policy';
 import { askedOverRestricted, optionFieldName, restrictedPodFindings } from '../rules/restricted';
 import { roleProp } from './internal/prop-fields';
 import { presetSecurity, userSecurity } from './internal/security-contexts';
 import { envToAdd, setOnce } from './internal/set-once';
+import { PodSecurity } from './security';
+import { Topology } from './topology';
 import { Finding, finding } from '../rules/finding';
 import { addCheck, countFinding, failAtSynth, raise, raiseFirst } from '../synth/report';
 import { sameVolume, volumeNameFindings, volumesByName, sharedMemoryVolume } from './internal/volumes';
-import { SHARED_MEMORY_PATH, acceleratorToleration } from '../rules/kubernetes/accelerator-facts';
-import { Resources } from './resources';
-import { RestartPolicy } from './run-policy';
-import { PodSecurity } from './security';
-import { Topology } from './topology';
 import { checkedPropsOf } from '../boundary/checked-props';
+import { SHARED_MEMORY_PATH, acceleratorToleration } from '../rules/kubernetes/accelerator-facts';
 import { kubeContainer, kubeVolume } from '../synth/cdk8s-adapter';
 
 /** What can be set for every replica type of a job, or for one of them. */

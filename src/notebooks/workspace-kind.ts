@@ -17,11 +17,11 @@ import { envToAdd } from '../common/internal/set-once';
 import { sharedMemoryVolume, volumeNameFindings } from '../common/internal/volumes';
 import { KubeflowResource } from '../common/kubeflow-resource';
 import { PodSecurity } from '../common/security';
-import { kubeVolume } from '../synth/cdk8s-adapter';
 import { Finding, finding } from '../rules/finding';
 import { SHARED_MEMORY_PATH } from '../rules/kubernetes/accelerator-facts';
-import { checkLength, fail, failAtSynth, raiseFirst } from '../synth/report';
 import { restrictedPodFindings } from '../rules/restricted';
+import { kubeVolume } from '../synth/cdk8s-adapter';
+import { checkLength, fail, failAtSynth, raiseFirst } from '../synth/report';
 import { dropUndefined, listOf, mergeMaps } from '../util/collections';
 import { lazy } from '../util/lazy';
 

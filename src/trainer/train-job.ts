@@ -20,10 +20,10 @@ import { Resources } from '../common/resources';
 import { Finding, finding } from '../rules/finding';
 import { SHARED_MEMORY_PATH, processesPerDeviceAllowed, trainerCountsAsGpu } from '../rules/kubernetes/accelerator-facts';
 import { kueueJobLabels } from '../rules/kueue/labels';
-import { checkCount, fail, failAtSynth, raise, raiseFirst } from '../synth/report';
 import { LIBRARY_PATCH_MANAGER, NODE_JOB, RUNTIME_PROVIDED_ANNOTATION, TRAINER_GROUP } from '../rules/trainer/names';
-import { dropUndefined, mergeMaps, uniqueByContent } from '../util/collections';
 import { kubeVolume } from '../synth/cdk8s-adapter';
+import { checkCount, fail, failAtSynth, raise, raiseFirst } from '../synth/report';
+import { dropUndefined, mergeMaps, uniqueByContent } from '../util/collections';
 
 /** What a data scientist says about one training run. */
 export interface TrainJobProps {

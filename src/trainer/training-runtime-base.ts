@@ -17,10 +17,10 @@ import { RestartPolicy } from '../common/run-policy';
 import { PodSecurity } from '../common/security';
 import { Finding, finding } from '../rules/finding';
 import { processesPerDeviceAllowed } from '../rules/kubernetes/accelerator-facts';
-import { checkCount, raiseFirst } from '../synth/report';
 import {
   ANCESTOR_LABEL, DATASET_INITIALIZER, INITIALIZER_MOUNT_PATH, INITIALIZER_VOLUME, LAUNCHER_JOB, MODEL_INITIALIZER, NODE_JOB,
 } from '../rules/trainer/names';
+import { checkCount, raiseFirst } from '../synth/report';
 import { dropUndefined } from '../util/collections';
 
 /** The label the Kubeflow SDK lists runtimes by. */

@@ -10,8 +10,8 @@ import { ReplicaGroup, RoleOptions } from '../common/replica';
 import { CleanPodPolicy, RestartPolicy } from '../common/run-policy';
 import { MPI_JOB } from '../kinds/training-operator';
 import { Finding, finding } from '../rules/finding';
-import { checkCount, fail } from '../synth/report';
 import { operatorCountsAsGpu } from '../rules/kubernetes/accelerator-facts';
+import { checkCount, fail } from '../synth/report';
 import { lazy } from '../util/lazy';
 
 /** The operator's reading of mpirun's process count (a rule module), loaded by the first MPI job. */

@@ -17,11 +17,11 @@ import type { L2Mapping } from './convert-mappers';
 import type { ChartInput } from './convert-reader';
 import { isDocumentOf } from '../../kinds/kind';
 import { CLUSTER_TRAINING_RUNTIME, TRAINING_RUNTIME, TRAIN_JOB } from '../../kinds/trainer';
+import { Finding, describe } from '../../rules/finding';
+import { SHARED_MEMORY_PATH, SHARED_MEMORY_VOLUME, acceleratorToleration } from '../../rules/kubernetes/accelerator-facts';
 import { isObject as isMap } from '../../rules/kubernetes/names';
 import { ANCESTOR_LABEL, NODE_JOB } from '../../rules/trainer/names';
 import { canonicalJson } from '../../util/collections';
-import { Finding, describe } from '../../rules/finding';
-import { SHARED_MEMORY_PATH, SHARED_MEMORY_VOLUME, acceleratorToleration } from '../../rules/kubernetes/accelerator-facts';
 
 const FRAMEWORK_LABEL = 'trainer.kubeflow.org/framework';
 const ISTIO_ANNOTATION = 'sidecar.istio.io/inject';

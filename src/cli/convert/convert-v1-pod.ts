@@ -12,9 +12,9 @@
  * object; the round-trip test synthesizes the code and proves the prediction.
  */
 import { Expr, json, object, quoteString } from './convert-code';
+import { SHARED_MEMORY_PATH, SHARED_MEMORY_VOLUME, acceleratorToleration } from '../../rules/kubernetes/accelerator-facts';
 import { isObject as isMap } from '../../rules/kubernetes/names';
 import { canonicalJson } from '../../util/collections';
-import { SHARED_MEMORY_PATH, SHARED_MEMORY_VOLUME, acceleratorToleration } from '../../rules/kubernetes/accelerator-facts';
 
 /** A prop's code, what the module imports for it, and its value as code (equal code, equal value). */
 export interface Said {

@@ -5,8 +5,6 @@
  * namespaces enforcing Pod Security "restricted", Workspace options) see the whole input. Other
  * kinds are counted as skipped.
  */
-import { fieldPosition } from '../shared/field-position';
-import { InputDocument } from '../shared/input';
 import { ruleInfo, ruleSeverity, ruleSource, ruleVersions } from '../../rules/catalogue';
 import { Finding, describe } from '../../rules/finding';
 import { checkKueueApiVersion } from '../../rules/kueue/api-version-served';
@@ -16,6 +14,8 @@ import { RuleSeverity, RuleSource } from '../../rules/rule';
 import { appFindings, documentFindings, inputFindings } from '../../rules/rule-sets';
 import { pinnedKinds, schemaFindings } from '../../rules/schema';
 import { FULL_WINDOW, VersionWindow, ruleApplies } from '../../rules/target';
+import { fieldPosition } from '../shared/field-position';
+import { InputDocument } from '../shared/input';
 
 /** The rule id of a document that is not YAML. */
 export const YAML_SYNTAX = YAML_SYNTAX_RULE.id;

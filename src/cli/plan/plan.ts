@@ -12,8 +12,8 @@ import { WORKSPACE } from '../../kinds/notebooks';
 import { TRAIN_JOB } from '../../kinds/trainer';
 import { trainingJobPodSets } from '../../rules/kueue/capacity-podsets';
 import { KUEUE_QUEUE_LABEL } from '../../rules/kueue/labels';
-import { trainingKindOf } from '../../rules/training-operator/training-kinds';
 import { isTrainJob } from '../../rules/trainer/runtime-lookup';
+import { trainingKindOf } from '../../rules/training-operator/training-kinds';
 import { canonicalJson } from '../../util/collections';
 import { InputDocument } from '../shared/input';
 

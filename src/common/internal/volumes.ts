@@ -1,9 +1,9 @@
 import { Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
-import { kubeVolume } from '../../synth/cdk8s-adapter';
 import { Construct } from 'constructs';
 import { Finding, finding } from '../../rules/finding';
 import { SHARED_MEMORY_VOLUME } from '../../rules/kubernetes/accelerator-facts';
+import { kubeVolume } from '../../synth/cdk8s-adapter';
 import { canonicalJson } from '../../util/collections';
 
 /*

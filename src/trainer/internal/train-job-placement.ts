@@ -2,8 +2,8 @@ import { ApiObject } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { JobRuntime, runtimeDocument } from './train-job-runtime';
 import { KUEUE_QUEUE_LABEL } from '../../rules/kueue/labels';
-import { oncePerSynth } from '../../synth/render-hook';
 import { TRAINER_GROUP } from '../../rules/trainer/names';
+import { oncePerSynth } from '../../synth/render-hook';
 import { dropUndefined } from '../../util/collections';
 import { lazy } from '../../util/lazy';
 

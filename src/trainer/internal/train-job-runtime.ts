@@ -2,10 +2,10 @@ import { ApiObject, Chart } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { AppRuntime, appRuntimeIndex } from './trainer-runtime';
 import { acceleratorToleration } from '../../rules/kubernetes/accelerator-facts';
-import { oncePerSynth } from '../../synth/render-hook';
 import { LAUNCHER_JOB, NODE_JOB } from '../../rules/trainer/names';
 import { runtimeReference } from '../../rules/trainer/runtime-lookup';
 import { resolveRuntime } from '../../rules/trainer/runtime-resolver';
+import { oncePerSynth } from '../../synth/render-hook';
 import type { TrainingRuntimeRef } from '../training-runtime-ref';
 
 /**

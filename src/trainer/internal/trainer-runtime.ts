@@ -1,8 +1,8 @@
 import type { ApiObject } from 'cdk8s';
 import type { IConstruct } from 'constructs';
 import type { Accelerator } from '../../common/accelerator';
-import { oncePerSynth } from '../../synth/render-hook';
 import { runtimeIdentity } from '../../rules/trainer/runtime-lookup';
+import { oncePerSynth } from '../../synth/render-hook';
 import type { MlPolicy } from '../ml-policy';
 
 /** What a TrainJob needs to know of a runtime defined in the same app. Internal plumbing. */

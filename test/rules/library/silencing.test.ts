@@ -9,7 +9,6 @@ import * as path from 'path';
 import { ApiObject, App, Chart, Testing } from 'cdk8s';
 import { Construct } from 'constructs';
 import * as yaml from 'js-yaml';
-import { pytorchJob } from '../../harness/example-documents';
 import { DistributedPyTorch } from '../../../src';
 import { hasErrors, LintReport } from '../../../src/cli/lint/lint';
 import { formatLint } from '../../../src/cli/lint/lint-output';
@@ -17,6 +16,7 @@ import { describe as describeFinding } from '../../../src/rules/finding';
 import { ignoreRuleKey } from '../../../src/rules/library/ignore-rule';
 import { checkRenderedDocument, collectFindings } from '../../../src/synth/engine';
 import { runCli } from '../../cli/run-cli';
+import { pytorchJob } from '../../harness/example-documents';
 
 const LABEL_KEY = ignoreRuleKey('kubernetes/label-key');
 const REASON = 'the label is read by our own dashboard, never by Kubernetes';

@@ -5,11 +5,11 @@
  */
 import { ApiObject, App, Chart, JsonPatch, Testing } from 'cdk8s';
 import { Construct } from 'constructs';
-import { pytorchJob, workspaceKind } from '../harness/example-documents';
 import { kubeflow } from '../../src';
 import { RuleSource } from '../../src/rules/rule';
 import { RULE_SETS } from '../../src/rules/rule-sets';
 import { KUBERNETES_RULES_CONTEXT, checkRenderedDocument, collectFindings } from '../../src/synth/engine';
+import { pytorchJob, workspaceKind } from '../harness/example-documents';
 
 /** The rule of every finding of the app, by source. */
 const EVERY_GROUP: { [source in RuleSource]?: string[] } = {

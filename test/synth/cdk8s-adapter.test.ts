@@ -85,7 +85,7 @@ describe('what the adapter assumes of cdk8s', () => {
 });
 
 /** The versions the lock file pins: the adapter's assumptions are checked against these. */
-const LOCK = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package-lock.json'), 'utf8')).packages;
+const LOCK = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'package-lock.json'), 'utf8')).packages;
 const LOCKED_CDK8S: string = LOCK['node_modules/cdk8s'].version;
 const LOCKED_PLUS: string = LOCK['node_modules/cdk8s-plus-28'].version;
 

@@ -14,12 +14,12 @@ import * as kplus from 'cdk8s-plus-28';
 import {
   Accelerator, ClusterQueue, ClusterTrainingRuntime, LocalQueue, MlPolicy, ResourceFlavor, ResourceQuota, TrainJob, TrainingRuntime,
   TrainingRuntimeRef,
-} from '../src';
-import { runCli } from './cli/run-cli';
-import * as podSets from '../src/rules/kueue/capacity-podsets';
-import * as queues from '../src/rules/kueue/capacity-queues';
-import { addRenderStep } from '../src/synth/render-hook';
-import * as resolver from '../src/rules/trainer/runtime-resolver';
+} from '../../src';
+import * as podSets from '../../src/rules/kueue/capacity-podsets';
+import * as queues from '../../src/rules/kueue/capacity-queues';
+import * as resolver from '../../src/rules/trainer/runtime-resolver';
+import { addRenderStep } from '../../src/synth/render-hook';
+import { runCli } from '../cli/run-cli';
 
 function app() {
   const a = Testing.app();

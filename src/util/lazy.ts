@@ -10,7 +10,7 @@
  *     // eslint-disable-next-line @typescript-eslint/no-require-imports
  *     const check = lazy(() => require('./check') as typeof import('./check'));
  *
- * The literal `require()` is what test/architecture.test.ts reads for the layering and the bundler
+ * The literal `require()` is what test/package/architecture.test.ts reads for the layering and the bundler
  * of the command follows; the type names the same path, which test/util/lazy.test.ts holds to.
  */
 export function lazy<T>(load: () => T): () => T {

@@ -11,7 +11,7 @@
  *   is not certainly wrong (upstream accepts it and the job may run), which lint, having no
  *   warnings, must not refuse.
  * - NOT_YET_IN_LINT: the manifest would show the mistake, but no catalogue rule reads it yet. Each
- *   row says what a rule would check; the list only shrinks (test/cli/lint-parity.test.ts pins it).
+ *   row says what a rule would check; the list only shrinks (test/cli/lint/lint-parity.test.ts pins it).
  *
  * Ids are `<folder>.<what it checks>` (a dot, so they never read as a rule id). A row names the file under `src/` and the error-raising calls it covers, as `<helper> <field
  * argument as the source writes it>` (`fail 'workers'`, `finding ${field}.url`): the lint-parity

@@ -1,6 +1,6 @@
 /**
  * The plan as JSON (`plan --format json`), for scripts and dashboards. The shape is documented in
- * docs/cli.md and fixed by test/cli/plan.test.ts; fields are only ever added to it.
+ * docs/cli.md and fixed by test/cli/plan/plan.test.ts; fields are only ever added to it.
  *
  *   { jobs: [Row], workspaces: [Row], queues: [Total], namespaces: [Total], notes: [Note] }
  *   with --against, also change: { added: [Row], removed: [Row], changed: [{ before, after, difference }],

@@ -5,9 +5,9 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { runCli } from './run-cli';
+import { runCli } from '../run-cli';
 
-const JOB = fs.readFileSync(path.join(__dirname, 'fixtures', 'small-pytorchjob.yaml'), 'utf8');
+const JOB = fs.readFileSync(path.join(path.dirname(__dirname), 'fixtures', 'small-pytorchjob.yaml'), 'utf8');
 const LABELLED = JOB.replace('  name: train\n', '  name: train\n  labels:\n    team: "no spaces allowed"\n');
 
 test('each of two objects of the same kind, name and namespace is refused for its own finding', () => {

@@ -9,12 +9,12 @@
  */
 import * as path from 'path';
 import { synthesizeModule } from './convert-harness';
-import { convert } from '../../src/cli/convert/convert';
-import { differences, normalised } from '../../src/cli/convert/convert-typed';
-import { withUpstreamDefaults } from '../../src/cli/convert/convert-v1-defaults';
-import { readDocuments } from '../../src/cli/shared/input';
+import { convert } from '../../../src/cli/convert/convert';
+import { differences, normalised } from '../../../src/cli/convert/convert-typed';
+import { withUpstreamDefaults } from '../../../src/cli/convert/convert-v1-defaults';
+import { readDocuments } from '../../../src/cli/shared/input';
 
-const FIXTURES = path.join(__dirname, 'fixtures', 'hand-written');
+const FIXTURES = path.join(path.dirname(__dirname), 'fixtures', 'hand-written');
 const convertFile = (file: string) => {
   const docs = readDocuments([path.join(FIXTURES, file)]);
   return { expected: docs.map(d => normalised(d.doc)), conversion: convert(docs) };

@@ -7,13 +7,13 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { lintMessages, scratchFolder, synthesizeModule, typeErrors } from './convert-harness';
-import { tempFolder } from './examples-output';
-import { runCli } from './run-cli';
-import { normalised } from '../../src/cli/convert/convert-typed';
-import { EXIT } from '../../src/cli/main';
-import { readDocuments } from '../../src/cli/shared/input';
+import { normalised } from '../../../src/cli/convert/convert-typed';
+import { EXIT } from '../../../src/cli/main';
+import { readDocuments } from '../../../src/cli/shared/input';
+import { tempFolder } from '../examples-output';
+import { runCli } from '../run-cli';
 
-const ROOT = path.join(__dirname, '..', '..');
+const ROOT = path.join(path.dirname(__dirname), '..', '..');
 const scratch = scratchFolder('converted-runtime');
 afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
 

@@ -7,11 +7,11 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import * as yaml from 'js-yaml';
-import { tempFolder } from './examples-output';
-import { runCli } from './run-cli';
-import { kueueV1beta2Form } from '../../src/rules/kueue/v1beta2-form';
+import { kueueV1beta2Form } from '../../../src/rules/kueue/v1beta2-form';
+import { tempFolder } from '../examples-output';
+import { runCli } from '../run-cli';
 
-const PLATFORM = path.join(__dirname, 'fixtures', 'kueue-platform');
+const PLATFORM = path.join(path.dirname(__dirname), 'fixtures', 'kueue-platform');
 
 /** The files of the platform, each Kueue object in its v1beta2 form; a MultiKueue admission check added to team-b's queue in both. */
 function platformFiles(v1beta2: boolean): Record<string, string> {

@@ -6,9 +6,9 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as yaml from 'js-yaml';
-import { runCli } from './run-cli';
-import { formatAccelerators, formatBytes, formatCpu } from '../../src/cli/plan/amounts';
-import { runtimeIndex, trainJobDemand } from '../../src/cli/plan/train-job-plan';
+import { formatAccelerators, formatBytes, formatCpu } from '../../../src/cli/plan/amounts';
+import { runtimeIndex, trainJobDemand } from '../../../src/cli/plan/train-job-plan';
+import { runCli } from '../run-cli';
 
 const ANCESTOR = 'trainer.kubeflow.org/trainjob-ancestor-step';
 const API = 'trainer.kubeflow.org/v1alpha1';

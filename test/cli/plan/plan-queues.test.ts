@@ -7,14 +7,14 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import * as yaml from 'js-yaml';
-import { runCli } from './run-cli';
-import { expectValidManifests } from '../harness';
-import { GPU, clusterQueue, localQueue, priorityClass, queuedJob, resourceFlavor } from '../harness/kueue-objects';
+import { expectValidManifests } from '../../harness';
+import { GPU, clusterQueue, localQueue, priorityClass, queuedJob, resourceFlavor } from '../../harness/kueue-objects';
+import { runCli } from '../run-cli';
 
-const PLATFORM = path.join(__dirname, 'fixtures', 'kueue-platform');
+const PLATFORM = path.join(path.dirname(__dirname), 'fixtures', 'kueue-platform');
 const JOBS = path.join(PLATFORM, 'jobs.yaml');
 const QUEUES = path.join(PLATFORM, 'queues');
-const BEFORE = path.join(__dirname, 'fixtures', 'kueue-platform-before.yaml');
+const BEFORE = path.join(path.dirname(__dirname), 'fixtures', 'kueue-platform-before.yaml');
 
 const LLAMA = 'LocalQueue "team-a" leads to ClusterQueue "team-a", where podset "Worker" (7 pods) requests 56 nvidia.com/gpu, 224 cpu, 1792Gi memory, '
   + 'and flavor "a100" gives at most 20 nvidia.com/gpu (nominal quota 16 + 4 from cohort "research")';

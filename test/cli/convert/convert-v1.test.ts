@@ -7,12 +7,12 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { lintMessages, scratchFolder, synthesizeModule, typeErrors } from './convert-harness';
-import { runCli } from './run-cli';
-import { differences } from '../../src/cli/convert/convert-typed';
-import { withUpstreamDefaults } from '../../src/cli/convert/convert-v1-defaults';
-import { EXIT } from '../../src/cli/main';
-import { readDocuments } from '../../src/cli/shared/input';
-import { expectValidManifests } from '../harness';
+import { differences } from '../../../src/cli/convert/convert-typed';
+import { withUpstreamDefaults } from '../../../src/cli/convert/convert-v1-defaults';
+import { EXIT } from '../../../src/cli/main';
+import { readDocuments } from '../../../src/cli/shared/input';
+import { expectValidManifests } from '../../harness';
+import { runCli } from '../run-cli';
 
 const scratch = scratchFolder('converted-v1');
 afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));

@@ -14,15 +14,15 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { lintMessages, scratchFolder, synthesizeCharts, synthesizeModule, typeErrors } from './convert-harness';
-import { synthesizeExamples } from './examples-output';
-import { convert } from '../../src/cli/convert/convert';
-import { kueueAsRead } from '../../src/cli/convert/convert-kueue';
-import { Tier } from '../../src/cli/convert/convert-mappers';
-import { differences, normalised } from '../../src/cli/convert/convert-typed';
-import { withUpstreamDefaults } from '../../src/cli/convert/convert-v1-defaults';
-import { readDocuments } from '../../src/cli/shared/input';
+import { convert } from '../../../src/cli/convert/convert';
+import { kueueAsRead } from '../../../src/cli/convert/convert-kueue';
+import { Tier } from '../../../src/cli/convert/convert-mappers';
+import { differences, normalised } from '../../../src/cli/convert/convert-typed';
+import { withUpstreamDefaults } from '../../../src/cli/convert/convert-v1-defaults';
+import { readDocuments } from '../../../src/cli/shared/input';
+import { synthesizeExamples } from '../examples-output';
 
-const ROOT = path.join(__dirname, '..', '..');
+const ROOT = path.join(path.dirname(__dirname), '..', '..');
 const UPSTREAM = path.join(ROOT, 'upstream', 'examples');
 const examples = synthesizeExamples();
 const scratch = scratchFolder('converted');

@@ -9,16 +9,16 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { lintMessages, scratchFolder, synthesizeModule, typeErrors } from './convert-harness';
-import { tempFolder } from './examples-output';
-import { runCli } from './run-cli';
-import { kueueAsRead } from '../../src/cli/convert/convert-kueue';
-import { normalised, propertyName } from '../../src/cli/convert/convert-typed';
-import { COMMAND_USAGE, EXIT } from '../../src/cli/main';
-import { readDocuments } from '../../src/cli/shared/input';
-import { kindSchema, pinnedKinds } from '../../src/rules/schema';
+import { kueueAsRead } from '../../../src/cli/convert/convert-kueue';
+import { normalised, propertyName } from '../../../src/cli/convert/convert-typed';
+import { COMMAND_USAGE, EXIT } from '../../../src/cli/main';
+import { readDocuments } from '../../../src/cli/shared/input';
+import { kindSchema, pinnedKinds } from '../../../src/rules/schema';
+import { tempFolder } from '../examples-output';
+import { runCli } from '../run-cli';
 
 // The fixtures are named relative to the repository, as a user names files in theirs.
-const FIXTURES = path.relative(process.cwd(), path.join(__dirname, 'fixtures', 'convert'));
+const FIXTURES = path.relative(process.cwd(), path.join(path.dirname(__dirname), 'fixtures', 'convert'));
 const fixture = (name: string) => path.join(FIXTURES, name);
 const CASES = ['pytorch.yaml', 'trainer.yaml', 'workspace.yaml', 'team-b/queues.yaml'];
 
@@ -142,7 +142,7 @@ describe('several files', () => {
 });
 
 test('docs/cli.md\'s example is what the command prints for its YAML', () => {
-  const doc = fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'cli.md'), 'utf8');
+  const doc = fs.readFileSync(path.join(path.dirname(__dirname), '..', '..', 'docs', 'cli.md'), 'utf8');
   const section = doc.slice(doc.indexOf('For example, `training.yaml`'));
   const block = (lang: string) => new RegExp(`^\`\`\`${lang}\n([\\s\\S]*?)^\`\`\`$`, 'm').exec(section)![1];
   const dir = tempFolder({ 'training.yaml': block('yaml') });

@@ -6,10 +6,10 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import fc from 'fast-check';
-import { inputFiles } from '../../src/cli/shared/input';
-import { fastParse, fullParse, parseYamlStream } from '../../src/cli/shared/yaml-parser';
+import { inputFiles } from '../../../src/cli/shared/input';
+import { fastParse, fullParse, parseYamlStream } from '../../../src/cli/shared/yaml-parser';
 
-const ROOT = path.join(__dirname, '..', '..');
+const ROOT = path.join(path.dirname(__dirname), '..', '..');
 
 /** Value and line of each document, as each parser reads them. */
 function both(text: string) {

@@ -11,22 +11,22 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as yamlText from 'js-yaml';
 import { scratchFolder, synthesizeCharts, typeErrors } from './convert-harness';
-import { runCli } from './run-cli';
-import { print } from '../../src/cli/convert/convert-code';
-import { kueueAsRead } from '../../src/cli/convert/convert-kueue';
-import { mapTyped, normalised } from '../../src/cli/convert/convert-typed';
-import { EXIT } from '../../src/cli/main';
-import { readDocuments } from '../../src/cli/shared/input';
-import { kueueV1beta2Form } from '../../src/rules/kueue/v1beta2-form';
+import { print } from '../../../src/cli/convert/convert-code';
+import { kueueAsRead } from '../../../src/cli/convert/convert-kueue';
+import { mapTyped, normalised } from '../../../src/cli/convert/convert-typed';
+import { EXIT } from '../../../src/cli/main';
+import { readDocuments } from '../../../src/cli/shared/input';
+import { kueueV1beta2Form } from '../../../src/rules/kueue/v1beta2-form';
+import { runCli } from '../run-cli';
 
-const FIXTURES = path.join(__dirname, 'fixtures', 'convert-kueue');
+const FIXTURES = path.join(path.dirname(__dirname), 'fixtures', 'convert-kueue');
 const scratch = scratchFolder('converted-kueue-v1beta2');
 afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
 
 /** What `convert` prints for `args`, run from the repository root so that the files' names in the module are relative. */
 function convertAt(args: string[]) {
   const cwd = process.cwd();
-  process.chdir(path.join(__dirname, '..', '..'));
+  process.chdir(path.join(path.dirname(__dirname), '..', '..'));
   try {
     return runCli(['convert', ...args]);
   } finally {
@@ -101,7 +101,7 @@ describe('a v1beta1 setup with a cohort', () => {
 
 test('an L1 enum field whose values two enums share (a ClusterQueue\'s and a LocalQueue\'s stopPolicy) takes its own enum\'s member', () => {
   /* eslint-disable @typescript-eslint/no-require-imports */
-  const module = () => require('../../imports/kueue');
+  const module = () => require('../../../imports/kueue');
   /* eslint-enable @typescript-eslint/no-require-imports */
   for (const [kind, props] of [['ClusterQueue', { namespaceSelector: {}, stopPolicy: 'Hold' }], ['LocalQueue', { clusterQueue: 'q', stopPolicy: 'Hold' }]] as const) {
     const apiVersion = module()[kind].GVK.apiVersion;

@@ -9,13 +9,13 @@ import { App } from 'cdk8s';
 import { loadESLint } from 'eslint';
 import * as ts from 'typescript';
 
-const ROOT = path.join(__dirname, '..', '..');
+const ROOT = path.join(path.dirname(__dirname), '..', '..');
 
 /* eslint-disable @typescript-eslint/no-require-imports */
 const MODULES: { readonly [name: string]: () => unknown } = {
   'cdk8s': () => require('cdk8s'),
   'cdk8s-plus-28': () => require('cdk8s-plus-28'),
-  'cdk8s-kubeflow': () => require('../../src'),
+  'cdk8s-kubeflow': () => require('../../../src'),
 };
 /* eslint-enable @typescript-eslint/no-require-imports */
 
@@ -83,7 +83,7 @@ export async function lintMessages(files: readonly string[]): Promise<string[]> 
 
 /** A folder for generated modules inside the repository's test folder (the ESLint and tsconfig scope). */
 export function scratchFolder(name: string): string {
-  const dir = path.join(__dirname, `${name}-${process.pid}`);
+  const dir = path.join(path.dirname(__dirname), `${name}-${process.pid}`);
   fs.mkdirSync(dir, { recursive: true });
   return dir;
 }

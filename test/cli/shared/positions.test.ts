@@ -3,8 +3,8 @@
  * in the file, the parent's when the field is not written. The inputs are written by hand so that
  * each expected position can be read off the text.
  */
-import { runCli } from './run-cli';
-import { INJECTED_ENV, LABEL_VALUE, PINNED_CRD_FIELDS } from '../harness/messages';
+import { INJECTED_ENV, LABEL_VALUE, PINNED_CRD_FIELDS } from '../../harness/messages';
+import { runCli } from '../run-cli';
 
 const lines = (text: string) => text.split('\n').filter(l => l !== '');
 

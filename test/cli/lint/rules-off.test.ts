@@ -3,10 +3,10 @@
  * stay. One input holds a finding of every group (JobSet has no rule of its own yet).
  */
 import * as yaml from 'js-yaml';
-import { runCli } from './run-cli';
-import { RuleSource } from '../../src/rules/rule';
-import { RULE_SETS } from '../../src/rules/rule-sets';
-import { pytorchJob, workspaceKind } from '../harness/example-documents';
+import { RuleSource } from '../../../src/rules/rule';
+import { RULE_SETS } from '../../../src/rules/rule-sets';
+import { pytorchJob, workspaceKind } from '../../harness/example-documents';
+import { runCli } from '../run-cli';
 
 const EVERY_GROUP: { [source in RuleSource]?: string[] } = {
   'kubernetes': ['kubernetes/duplicate-object', 'kubernetes/label-key'],

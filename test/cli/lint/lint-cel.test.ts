@@ -1,4 +1,4 @@
-import { runCli } from './run-cli';
+import { runCli } from '../run-cli';
 
 /** `lint` applies the CRDs' CEL rules (x-kubernetes-validations) as it applies their schemas. */
 test('lint reports a runtime with two ML policies and a TrainJob name the CRD refuses, with the rule', () => {

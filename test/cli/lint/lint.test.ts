@@ -2,18 +2,18 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as yaml from 'js-yaml';
-import { synthesizeExamples } from './examples-output';
-import { CASES, TOO_DEEP, VALID } from './lint-cases';
-import { runCli } from './run-cli';
-import { UPSTREAM_EXAMPLES, UPSTREAM_EXAMPLES_V2 } from '../../scripts/upstream/pins';
-import { internalError } from '../../src/cli/main';
-import { LINT_RULES } from '../../src/cli/rules/rules';
-import { inputFiles } from '../../src/cli/shared/input';
-import { KUBERNETES_RULE_SET } from '../../src/rules/kubernetes/rule-set';
-import { NOTEBOOKS_RULE_SET } from '../../src/rules/notebooks/rule-set';
-import { RULE_SETS } from '../../src/rules/rule-sets';
-import { TRAINING_OPERATOR_RULE_SET } from '../../src/rules/training-operator/rule-set';
-import { INJECTED_ENV, LABEL_VALUE, PINNED_CRD_FIELDS } from '../harness/messages';
+import { UPSTREAM_EXAMPLES, UPSTREAM_EXAMPLES_V2 } from '../../../scripts/upstream/pins';
+import { internalError } from '../../../src/cli/main';
+import { LINT_RULES } from '../../../src/cli/rules/rules';
+import { inputFiles } from '../../../src/cli/shared/input';
+import { KUBERNETES_RULE_SET } from '../../../src/rules/kubernetes/rule-set';
+import { NOTEBOOKS_RULE_SET } from '../../../src/rules/notebooks/rule-set';
+import { RULE_SETS } from '../../../src/rules/rule-sets';
+import { TRAINING_OPERATOR_RULE_SET } from '../../../src/rules/training-operator/rule-set';
+import { INJECTED_ENV, LABEL_VALUE, PINNED_CRD_FIELDS } from '../../harness/messages';
+import { synthesizeExamples } from '../examples-output';
+import { CASES, TOO_DEEP, VALID } from '../lint-cases';
+import { runCli } from '../run-cli';
 
 /** The operators' rules of one document and of one input (before issue 40, the kubeflow/ rules). */
 const KUBEFLOW_RULES = [...TRAINING_OPERATOR_RULE_SET.rules, ...NOTEBOOKS_RULE_SET.rules].filter(r => r.id !== 'training-operator/pod-name-collision');
@@ -518,7 +518,7 @@ describe('the operator rules', () => {
   });
 
   test('docs/cli.md counts the rules of each source as they are', () => {
-    const doc = fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'cli.md'), 'utf8');
+    const doc = fs.readFileSync(path.join(path.dirname(__dirname), '..', '..', 'docs', 'cli.md'), 'utf8');
     for (const { source } of RULE_SETS) {
       const row = new RegExp(`^\\| [^|]+ \\(\`${source}\`\\) \\| (\\d+) \\|`, 'm').exec(doc);
       expect([source, Number(row?.[1])]).toEqual([source, LINT_RULES.filter(r => r.source === source).length]);

@@ -4,10 +4,10 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { runCli } from './run-cli';
-import { EXIT } from '../../src/cli/main';
+import { EXIT } from '../../../src/cli/main';
+import { runCli } from '../run-cli';
 
-const FILE = path.join(__dirname, 'fixtures', 'kueue-v1beta1', 'cohort.yaml');
+const FILE = path.join(path.dirname(__dirname), 'fixtures', 'kueue-v1beta1', 'cohort.yaml');
 
 test('kueue/api-version-served: one finding per v1beta1 object, with its v1beta2 changes', () => {
   const result = runCli(['lint', FILE]);

@@ -8,11 +8,11 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import * as yaml from 'js-yaml';
-import { runCli } from './run-cli';
-import { expectValidManifests } from '../harness';
-import { GPU, clusterQueue, localQueue, resourceFlavor } from '../harness/kueue-objects';
+import { expectValidManifests } from '../../harness';
+import { GPU, clusterQueue, localQueue, resourceFlavor } from '../../harness/kueue-objects';
+import { runCli } from '../run-cli';
 
-const GROWN = path.join(__dirname, 'fixtures', 'kueue-grown');
+const GROWN = path.join(path.dirname(__dirname), 'fixtures', 'kueue-grown');
 const QUEUES = path.join(GROWN, 'queues.yaml');
 const BEFORE = path.join(GROWN, 'before.yaml');
 const AFTER = path.join(GROWN, 'after.yaml');
@@ -199,7 +199,7 @@ describe('plan matches the flavors\' node labels, as docs/cli.md and docs/kueue.
     const { status, stdout } = runCli(['plan', '-'], [job, ...flavors, cq, localQueue('ml', 'q', 'cq')].map(d => yaml.dump(d)).join('---\n'));
     expect(status).toBe(0);
     expect(stdout).toContain('| cq (1 job) | a100 | nvidia.com/gpu | 0 | 8 | - | 8 | within nominal quota |\n| cq (1 job) | h100 | nvidia.com/gpu | 4 | 8 | - | 8 | within nominal quota |');
-    const flat = (file: string) => fs.readFileSync(path.join(__dirname, '..', '..', 'docs', file), 'utf8').replace(/\s+/g, ' ');
+    const flat = (file: string) => fs.readFileSync(path.join(path.dirname(__dirname), '..', '..', 'docs', file), 'utf8').replace(/\s+/g, ' ');
     expect(flat('cli.md')).toContain('the flavors\' node labels are matched with the pods\' `nodeSelector` and required node affinity');
     expect(flat('kueue.md')).toContain('`kueue/never-admitted` (at synth and in `lint`) and `plan` count, for each podset, only the flavors Kueue v0.15.2 would give its pods');
     expect(flat('cli.md')).not.toContain('node labels and taints are not matched');

@@ -15,20 +15,20 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { Chart, Duration, Size, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
-import { STATIC_PYTORCH, job, mpi, pytorch, replica, stream } from './broken-documents';
-import { constructErrorPaths, keyOf } from './construct-error-paths';
-import { CONSTRUCT_ONLY_CHECKS, MIRRORED_CHECKS, NOT_YET_IN_LINT } from './construct-only';
-import { CASES } from './lint-cases';
-import { lintFindings } from './run-cli';
 import {
   ActivityProbe, ActivityRule, DistributedPaddle, DistributedPyTorch, FilterScope, GangScheduler, MlPolicy, MpiAllReduce, NprocPerNode,
   ParameterServerTF, RestartPolicy, Topology, TrainJob, TrainingRuntime, TrainingRuntimeRef, Workspace, WorkspaceKind, WorkspaceKindProps,
-} from '../../src';
-import { LINT_RULES } from '../../src/cli/rules/rules';
-import { ALL_RULES, ruleSource } from '../../src/rules/catalogue';
-import { REPORT, synthErrors } from '../harness';
-import { HOME_MOUNT_TAKEN, WHOLE_NUMBER_0_OR_MORE, WHOLE_NUMBER_1_OR_MORE } from '../harness/messages';
-import { JUPYTERLAB_KIND, SCIPY_IMAGE } from '../harness/notebook-fixtures';
+} from '../../../src';
+import { LINT_RULES } from '../../../src/cli/rules/rules';
+import { ALL_RULES, ruleSource } from '../../../src/rules/catalogue';
+import { REPORT, synthErrors } from '../../harness';
+import { HOME_MOUNT_TAKEN, WHOLE_NUMBER_0_OR_MORE, WHOLE_NUMBER_1_OR_MORE } from '../../harness/messages';
+import { JUPYTERLAB_KIND, SCIPY_IMAGE } from '../../harness/notebook-fixtures';
+import { STATIC_PYTORCH, job, mpi, pytorch, replica, stream } from '../broken-documents';
+import { constructErrorPaths, keyOf } from '../construct-error-paths';
+import { CONSTRUCT_ONLY_CHECKS, MIRRORED_CHECKS, NOT_YET_IN_LINT } from '../construct-only';
+import { CASES } from '../lint-cases';
+import { lintFindings } from '../run-cli';
 
 /** `lint --format json` on a YAML stream: its findings as `rule message`. */
 const rulesOf = (findings: readonly string[]) => new Set(findings.map(f => f.split(' ')[0]));
@@ -80,7 +80,7 @@ describe('every construct error path is a catalogue rule\'s or has a reason', ()
     expect(stale).toEqual([]);
     // The one row without calls is the jsii boundary's, whose checks are generated from the assembly.
     expect(rows.filter(r => r.calls.length === 0).map(r => r.id)).toEqual(['boundary.types']);
-    expect(fs.existsSync(path.join(__dirname, '..', '..', 'src', 'boundary', 'check.ts'))).toBe(true);
+    expect(fs.existsSync(path.join(path.dirname(__dirname), '..', '..', 'src', 'boundary', 'check.ts'))).toBe(true);
   });
 
   test('ids are unique; mirrored rows name rules lint runs; the others give a reason', () => {
@@ -96,7 +96,7 @@ describe('every construct error path is a catalogue rule\'s or has a reason', ()
   });
 
   test('docs/cli.md lists every construct-only check and every check not yet in lint, as the code does', () => {
-    const doc = fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'cli.md'), 'utf8');
+    const doc = fs.readFileSync(path.join(path.dirname(__dirname), '..', '..', 'docs', 'cli.md'), 'utf8');
     const line = (r: { id: string; where: string; why: string }) => `| \`${r.id}\` | \`${r.where}\` | ${r.why.replace(/\|/g, '\\|')} |`;
     expect([...CONSTRUCT_ONLY_CHECKS, ...NOT_YET_IN_LINT].filter(r => !doc.includes(line(r))).map(r => r.id)).toEqual([]);
   });

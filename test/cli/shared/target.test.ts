@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { runCli } from './run-cli';
+import { runCli } from '../run-cli';
 
 /** `lint --target` and `plan --target`: the versions the cluster runs narrow the support window. */
 const RUNTIME = `apiVersion: trainer.kubeflow.org/v1alpha1

@@ -1,10 +1,10 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { App } from 'cdk8s';
-import { buildApp } from './app-versions';
-import { synthesizeExamples } from './examples-output';
-import { runCli } from './run-cli';
-import { formatBytes, formatCpu, podAmounts } from '../../src/cli/plan/amounts';
+import { formatBytes, formatCpu, podAmounts } from '../../../src/cli/plan/amounts';
+import { buildApp } from '../app-versions';
+import { synthesizeExamples } from '../examples-output';
+import { runCli } from '../run-cli';
 
 /**
  * `plan` on the project examples: every job (TrainJobs resolved against the runtimes of the same
@@ -174,15 +174,15 @@ describe('plan', () => {
   });
 
   test('the README\'s CI steps are the ones of the workflow in docs/cli.md', () => {
-    const readme = fs.readFileSync(path.join(__dirname, '..', '..', 'README.md'), 'utf8');
-    const doc = fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'cli.md'), 'utf8');
+    const readme = fs.readFileSync(path.join(path.dirname(__dirname), '..', '..', 'README.md'), 'utf8');
+    const doc = fs.readFileSync(path.join(path.dirname(__dirname), '..', '..', 'docs', 'cli.md'), 'utf8');
     const steps = /```yaml\n( {6}- name: Lint every manifest\n[^`]*)```/.exec(readme)![1];
     expect(steps.split('\n').length).toBeGreaterThan(10);
     expect(doc).toContain(steps);
   });
 
   test('docs/cli.md shows the start of that output as it is', () => {
-    const doc = fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'cli.md'), 'utf8');
+    const doc = fs.readFileSync(path.join(path.dirname(__dirname), '..', '..', 'docs', 'cli.md'), 'utf8');
     const sample = /```markdown\n([^`]*)```/.exec(doc)![1];
     expect(AGAINST_PLAN.slice(1).startsWith(sample)).toBe(true);
   });

@@ -55,6 +55,7 @@ export * from './kueue/local-queue';
 export * from './kueue/preemption-policy';
 export * from './kueue/queueing-strategy';
 export * from './kueue/resource-flavor';
+export * from './kueue/resource-group';
 export * from './kueue/resource-quota';
 export * from './kueue/workload-priority-class';
 

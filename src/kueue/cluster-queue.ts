@@ -6,35 +6,11 @@ import { refusePodMetadata } from './internal/no-pods';
 import { dependOnFlavors, renderResourceGroups } from './internal/resource-groups';
 import { ClusterQueuePreemption } from './preemption-policy';
 import { QueueingStrategy } from './queueing-strategy';
-import { ResourceFlavor } from './resource-flavor';
-import { ResourceQuota } from './resource-quota';
+import { ResourceGroup } from './resource-group';
 import * as kueue from '../../imports/kueue';
 import { KubeflowResource, PodMetadataField } from '../common/kubeflow-resource';
 import { CLUSTER_QUEUE } from '../kinds/kueue';
 import { dropUndefined } from '../util/collections';
-
-/** The quotas of one flavor in a resource group. */
-export interface FlavorQuotas {
-  /** The flavor (a ResourceFlavor of this app, written before the ClusterQueue). */
-  readonly flavor: ResourceFlavor;
-  /**
-   * One quota per resource of the group, in the same order for every flavor of the group (Kueue
-   * compares them position by position with the group's resources).
-   */
-  readonly quotas: ResourceQuota[];
-}
-
-/**
- * Resources that are quota'd together: a job's pods take all of them from one flavor of the
- * group, the first (in the listed order) where they fit.
- */
-export interface ResourceGroup {
-  /**
-   * The flavors, in the order Kueue tries them. The group's resources (`coveredResources`) are
-   * those of the first flavor's quotas.
-   */
-  readonly flavors: FlavorQuotas[];
-}
 
 /** A ClusterQueue's settings. */
 export interface ClusterQueueProps {

@@ -1,9 +1,9 @@
 import { ApiObjectMetadata } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import type { ResourceGroup } from './cluster-queue';
 import { refusePodMetadata } from './internal/no-pods';
 import { dependOnFlavors, renderResourceGroups } from './internal/resource-groups';
+import type { ResourceGroup } from './resource-group';
 import * as kueue from '../../imports/kueue';
 import { KubeflowResource, PodMetadataField } from '../common/kubeflow-resource';
 import { COHORT } from '../kinds/kueue';

@@ -18,7 +18,7 @@
  */
 import { quoteString } from './convert-code';
 import { KUEUE_KINDS, KUEUE_MAPPERS, KueueKind, KueueReference } from './convert-kueue';
-import type { L2Mapping } from './convert-mappers';
+import type { L2Mapping } from './convert-l2-mapping';
 import type { ChartInput } from './convert-reader';
 import { normalised } from './convert-typed';
 import { Finding, describe } from '../../rules/finding';

@@ -6,6 +6,7 @@
  * fields as written. The kinds and their classes are the kind table's (src/kinds/).
  */
 import { Expr, json, object, print, quoteString } from './convert-code';
+import type { L2Mapping } from './convert-l2-mapping';
 import { runtimeL2 } from './convert-runtime';
 import { trainJobL2 } from './convert-train-job';
 import { PatchedField, TypedClass, mapTyped, normalised } from './convert-typed';
@@ -74,15 +75,6 @@ const TYPED: { readonly [apiVersionKind: string]: { readonly l1: TypedClass; rea
 
 /** An L2 mapper: the construct's code, or why the construct cannot say the object. */
 type L2Mapper = (doc: any, chart: string, id: string, findings: readonly Finding[]) => L2Mapping;
-
-/** The L2 code of an object (the construct and what the module imports for it), or why the construct cannot say it. */
-export type L2Mapping =
-  /**
-   * `patches`: why each JSON patch the code adds is there, one comment each, above the code;
-   * `patched`: the code adds JSON patches and says why itself (the v1 jobs' mapper).
-   */
-  | { readonly code: string; readonly imports: readonly string[]; readonly patches?: readonly string[]; readonly patched?: boolean }
-  | { readonly cannot: string };
 
 /** Why an object without a mapper of its own is an ApiObject, by API group. */
 const UNTYPED_GROUPS: { readonly [group: string]: string } = {

@@ -13,7 +13,7 @@
  * else (initializers, an MPI launcher, pod settings) is left to the typed L1 class, and the
  * comment says which. */
 import { Expr, json, object, print, quoteString } from './convert-code';
-import type { L2Mapping } from './convert-mappers';
+import type { L2Mapping } from './convert-l2-mapping';
 import type { ChartInput } from './convert-reader';
 import { isDocumentOf } from '../../kinds/kind';
 import { CLUSTER_TRAINING_RUNTIME, TRAINING_RUNTIME, TRAIN_JOB } from '../../kinds/trainer';

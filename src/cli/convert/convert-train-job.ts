@@ -10,7 +10,7 @@
  * comment says which.
  */
 import { Expr, json, object, print, quoteString } from './convert-code';
-import type { L2Mapping } from './convert-mappers';
+import type { L2Mapping } from './convert-l2-mapping';
 import { Finding, describe } from '../../rules/finding';
 import { isObject as isMap } from '../../rules/kubernetes/names';
 import { RUNTIME_PROVIDED_ANNOTATION, TRAINER_GROUP } from '../../rules/trainer/names';

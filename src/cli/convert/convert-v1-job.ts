@@ -16,7 +16,7 @@
  * would refuse it at synth), is left to its typed L1 class, and the comment says why.
  */
 import { Expr, json, object, print, quoteString } from './convert-code';
-import type { L2Mapping } from './convert-mappers';
+import type { L2Mapping } from './convert-l2-mapping';
 import { differences, escape } from './convert-typed';
 import { OPERATOR_DEFAULTS, OperatorDefaults, withUpstreamDefaults } from './convert-v1-defaults';
 import { V1_KINDS, V1Kind, V1Role } from './convert-v1-kinds';

@@ -7,7 +7,7 @@
  * default), or with findings the construct would refuse at synth, is left to the typed L1 class.
  */
 import { Expr, array, json, object, print, quoteString } from './convert-code';
-import type { L2Mapping } from './convert-mappers';
+import type { L2Mapping } from './convert-l2-mapping';
 import { Finding, describe } from '../../rules/finding';
 import { isObject as isMap } from '../../rules/kubernetes/names';
 

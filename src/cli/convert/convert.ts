@@ -7,7 +7,8 @@
  */
 import { quoteString } from './convert-code';
 import { planKueue } from './convert-kueue-links';
-import { L2Mapping, Statement, Tier, mapperFor } from './convert-mappers';
+import type { L2Mapping } from './convert-l2-mapping';
+import { Statement, Tier, mapperFor } from './convert-mappers';
 import { ChartInput, chartInputs } from './convert-reader';
 import { runtimesNamedAhead } from './convert-runtime';
 import type { Finding } from '../../rules/finding';

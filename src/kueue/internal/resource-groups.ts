@@ -1,6 +1,6 @@
 import { ApiObject } from 'cdk8s';
 import * as kueue from '../../../imports/kueue';
-import type { ResourceGroup } from '../cluster-queue';
+import type { ResourceGroup } from '../resource-group';
 
 /**
  * Resource groups as a ClusterQueue and a Cohort write them (the two kinds share the shape in

@@ -3,7 +3,8 @@
  * value against one keyword, the CEL rules of a node, and how a field's path is written.
  */
 import { CelError, evaluate } from './cel';
-import type { Problem, SchemaNode, Violation } from './validator';
+import type { SchemaNode } from './schema-node';
+import type { Problem, Violation } from './violation';
 
 /**
  * The node's CEL rules, on the value as the API server has it when it validates: with the schema's

@@ -13,7 +13,7 @@
  * the upstream corpus and on every mutation the leaf fuzzer makes.
  */
 import { checkRules, hasType, isDateTime, patternRegex, runeLength } from './checks';
-import type { SchemaNode } from './validator';
+import type { SchemaNode } from './schema-node';
 
 /** Whether a value conforms to a schema node. */
 export type QuickCheck = (value: unknown) => boolean;

@@ -18,38 +18,16 @@
  */
 import { distance } from '../../util/nearest';
 import { Finding } from '../finding';
-import { CelRule } from './cel';
 import { checkRules, hasType, isDateTime, isObject, join, patternRegex, runeLength } from './checks';
 import { QuickCheck, quickCheck } from './quick-check';
+import type { SchemaNode } from './schema-node';
+import type { Problem, Violation } from './violation';
 
 export { join } from './checks';
-
-/** The subset of a structural schema that the pinned CRDs use. */
-export interface SchemaNode {
-  readonly 'type'?: string;
-  readonly 'properties'?: { readonly [name: string]: SchemaNode };
-  readonly 'additionalProperties'?: SchemaNode | boolean;
-  readonly 'items'?: SchemaNode;
-  readonly 'required'?: readonly string[];
-  readonly 'enum'?: readonly unknown[];
-  readonly 'pattern'?: string;
-  readonly 'minimum'?: number;
-  readonly 'maximum'?: number;
-  readonly 'exclusiveMinimum'?: boolean;
-  readonly 'exclusiveMaximum'?: boolean;
-  readonly 'minItems'?: number;
-  readonly 'maxItems'?: number;
-  readonly 'minLength'?: number;
-  readonly 'maxLength'?: number;
-  readonly 'minProperties'?: number;
-  readonly 'maxProperties'?: number;
-  readonly 'format'?: string;
-  readonly 'anyOf'?: readonly SchemaNode[];
-  readonly 'nullable'?: boolean;
-  readonly 'default'?: unknown;
-  readonly 'x-kubernetes-validations'?: readonly CelRule[];
-  readonly [key: string]: unknown;
-}
+// The walk's types live in modules of their own (checks.ts and quick-check.ts read them too);
+// the generated schema modules, the CLI and the test harness read them from here.
+export type { SchemaNode } from './schema-node';
+export type { Problem, Violation } from './violation';
 
 /** The compact schema of one kind. */
 export interface KindSchema {
@@ -58,27 +36,6 @@ export interface KindSchema {
   readonly kind: string;
   readonly scope: string;
   readonly schema: SchemaNode;
-}
-
-/** What is wrong with one value. */
-export type Problem =
-  | { readonly kind: 'type'; readonly expected: string }
-  | { readonly kind: 'anyOf' }
-  | { readonly kind: 'enum'; readonly allowed: readonly unknown[] }
-  | { readonly kind: 'minLength' | 'maxLength' | 'minItems' | 'maxItems' | 'minProperties' | 'maxProperties'; readonly limit: number }
-  | { readonly kind: 'format'; readonly format: string }
-  | { readonly kind: 'minimum' | 'maximum'; readonly limit: number; readonly exclusive: boolean }
-  | { readonly kind: 'pattern'; readonly pattern: string }
-  | { readonly kind: 'duplicate'; readonly key: string; readonly first: number }
-  | { readonly kind: 'required' }
-  | { readonly kind: 'rule'; readonly rule: string; readonly message?: string; readonly error?: string }
-  | { readonly kind: 'unknown'; readonly name: string; readonly known: readonly string[] };
-
-/** One violation: where (a document path, '' for the root), the value found there, and the problem. */
-export interface Violation {
-  readonly at: string;
-  readonly value: unknown;
-  readonly problem: Problem;
 }
 
 /** The rule id of every finding of this validator. */

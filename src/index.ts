@@ -21,6 +21,7 @@ export * from './common/parse';
 export * from './training/paddle';
 export * from './training/pytorch';
 export * from './common/replica';
+export * from './common/replica-options';
 export * from './common/resources';
 export * from './common/run-policy';
 export * from './common/scheduling';

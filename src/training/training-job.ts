@@ -16,7 +16,8 @@ import { envToAdd, passOnceToGroups, sameEnv } from '../common/internal/set-once
 import { sameVolume, volumeClash } from '../common/internal/volumes';
 import { KubeflowResource, PodMetadataField } from '../common/kubeflow-resource';
 import { ILocalQueue, IWorkloadPriorityClass } from '../common/kueue-references';
-import { ReplicaGroup, ReplicaOptions, RoleOptions } from '../common/replica';
+import { ReplicaGroup } from '../common/replica';
+import { ReplicaOptions, RoleOptions } from '../common/replica-options';
 import { RunPolicy } from '../common/run-policy';
 import { GangScheduling } from '../common/scheduling';
 import { PodSecurity } from '../common/security';

@@ -1,7 +1,8 @@
 import { Construct } from 'constructs';
 import { TrainingKind, trainingKind } from './internal/training-kind';
 import { TrainingJob, TrainingJobProps } from './training-job';
-import { ReplicaGroup, RoleOptions } from '../common/replica';
+import { ReplicaGroup } from '../common/replica';
+import { RoleOptions } from '../common/replica-options';
 import { XGBOOST_JOB } from '../kinds/training-operator';
 import { Finding } from '../rules/finding';
 import { checkCount } from '../synth/report';

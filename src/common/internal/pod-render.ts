@@ -1,5 +1,5 @@
 import type { PlatformDefaultsProps } from '../defaults';
-import type { RoleOptions } from '../replica';
+import type { RoleOptions } from '../replica-options';
 import type { RestartPolicy } from '../run-policy';
 import type { PodSecurity } from '../security';
 

@@ -1,6 +1,6 @@
 import { mergeNetworking } from './networking';
 import { mergeMaps } from '../../util/collections';
-import type { ReplicaOptions } from '../replica';
+import type { ReplicaOptions } from '../replica-options';
 
 /**
  * The options of one role over the options it inherits: a v1 job's replica type over the job's

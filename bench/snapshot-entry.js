@@ -40,6 +40,11 @@ const BUILTINS = new Set(['fs', 'path', 'os', 'crypto', 'child_process', 'util',
 
 /** Every module loaded into the snapshot, by its real file name. */
 const loaded = new Map();
+/**
+ * The modules loaded so far by file name, as `require.cache` holds them: the library's entry reads
+ * it to guard each public module once it has loaded.
+ */
+const moduleCache = Object.create(null);
 /** After deserialization: Node's own require, for what the snapshot does not hold. */
 let nodeRequire = null;
 
@@ -86,6 +91,7 @@ function load(request, dir) {
   if (nodeRequire) return nodeRequire(file);
   const module = { id: file, filename: file, exports: {}, loaded: false };
   loaded.set(file, module);
+  moduleCache[file] = module;
   if (file.endsWith('.json')) {
     module.exports = JSON.parse(fs.readFileSync(file, 'utf8'));
   } else {
@@ -94,6 +100,7 @@ function load(request, dir) {
     const here = path.dirname(file);
     const localRequire = r => load(r, here);
     localRequire.resolve = r => resolve(r, here);
+    localRequire.cache = moduleCache;
     wrapped.call(module.exports, module.exports, localRequire, module, file, here);
   }
   module.loaded = true;

@@ -5,7 +5,7 @@ import { aroundEachChartRender, aroundEachSynth } from './cdk8s-adapter';
 import { dropRenderings, hasJsonPatches, keepRenderings, rendersOncePerSynth, keepingRenderings } from './render-hook';
 import { sourcesOff } from './rule-switches';
 import { acceptedUnknownValues, withUnknownValuesAccepted } from './unknown-values';
-import type { AppDocument } from '../rules/across-documents';
+import type { AppDocument } from '../rules/app-document';
 import { Finding, describe, finding } from '../rules/finding';
 import { RuleSource } from '../rules/rule';
 import { FULL_WINDOW, VersionWindow, ruleApplies } from '../rules/target';

@@ -29,7 +29,7 @@ function loadedAfter(code: string): string[] {
  */
 const DEFERRED = [
   /^src\/rules\/kubernetes\/(?!names$|replica-keys$|mount-point$|accelerator-facts$)/,
-  /^src\/rules\/(across-documents|app-document|rule-sets|catalogue|document-index)$/,
+  /^src\/rules\/(app-document|rule-sets|catalogue|document-index)$/,
   /^src\/rules\/(jobset|library)\//,
   /^src\/rules\/trainer\/(?!names$|runtime-lookup$|runtime-resolver$)/,
   /^src\/rules\/training-operator\/(?!training-kinds$|replica-count-texts$)/,

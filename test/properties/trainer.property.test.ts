@@ -4,9 +4,9 @@ import * as fc from 'fast-check';
 import {
   Accelerator, ClusterTrainingRuntime, MlPolicy, PodGroupPolicy, PodSecurity, TrainingRuntime, TrainJob, TrainingRuntimeRef,
 } from '../../src';
-import { appFindings } from '../../src/rules/across-documents';
 import { describe as describeFinding } from '../../src/rules/finding';
 import { kubernetesFindings } from '../../src/rules/kubernetes';
+import { appFindings } from '../../src/rules/rule-sets';
 import { isConstructError, RUNS, renderTwice } from '../harness/properties';
 import { validateManifest } from '../harness/schema-validator';
 

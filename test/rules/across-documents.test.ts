@@ -1,4 +1,5 @@
-import { AppDocument, appFindings } from '../../src/rules/across-documents';
+import { AppDocument } from '../../src/rules/app-document';
+import { appFindings } from '../../src/rules/rule-sets';
 import { exampleDocument, exampleDocuments, exampleFiles, pytorchJob } from '../harness/example-documents';
 
 function job(kind: string, key: string, name: string, types: Record<string, number | undefined>, namespace?: string): any {

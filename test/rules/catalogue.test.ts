@@ -1,10 +1,9 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { appFindings } from '../../src/rules/across-documents';
 import { ALL_RULES, ruleSeverity, ruleSource } from '../../src/rules/catalogue';
 import { kubernetesFindings, restrictedFindings } from '../../src/rules/kubernetes';
 import { KUBERNETES_RULE_SET } from '../../src/rules/kubernetes/rule-set';
-import { RULE_SETS } from '../../src/rules/rule-sets';
+import { appFindings, RULE_SETS } from '../../src/rules/rule-sets';
 import { TRAINER_RULE_SET } from '../../src/rules/trainer/rule-set';
 import { TRAINING_OPERATOR_RULE_SET } from '../../src/rules/training-operator/rule-set';
 import { pytorchJob } from '../harness/example-documents';

@@ -13,10 +13,10 @@ import * as kplus from 'cdk8s-plus-28';
 import {
   ActivityProbe, DistributedPyTorch, FilterRule, FilterScope, Topology, WorkspaceKind, WorkspaceKindProps,
 } from '../../src';
-import { appFindings } from '../../src/rules/across-documents';
 import { describe as describeFinding } from '../../src/rules/finding';
 import { kubernetesFindings } from '../../src/rules/kubernetes';
 import { goTemplateProblem } from '../../src/rules/notebooks/go-template';
+import { appFindings } from '../../src/rules/rule-sets';
 import { STATIC_PYTORCH, stream } from '../cli/broken-documents';
 import { lintFindings } from '../cli/run-cli';
 import { REPORT, expectValidManifests, synthErrors } from '../harness';

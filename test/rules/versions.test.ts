@@ -1,7 +1,7 @@
-import { appFindings } from '../../src/rules/across-documents';
 import { ruleVersions } from '../../src/rules/catalogue';
 import { describe as describeFinding } from '../../src/rules/finding';
 import { kubernetesFindings } from '../../src/rules/kubernetes';
+import { appFindings } from '../../src/rules/rule-sets';
 import { SUPPORT_WINDOW } from '../../src/rules/support-window';
 import { FULL_WINDOW, RuleVersions, TargetError, TargetInput, parseTargetText, ruleApplies, targetFromValue, targetWindow, versionsText } from '../../src/rules/target';
 import { after, compareVersions, parseVersion } from '../../src/util/versions';

@@ -7,7 +7,7 @@ import * as yaml from 'js-yaml';
 import {
   Accelerator, ClusterTrainingRuntime, MlPolicy, PodGroupPolicy, PodSecurity, TrainingRuntime, TrainingRuntimeRef, TrainJob,
 } from '../../src';
-import { appFindings } from '../../src/rules/across-documents';
+import { appFindings } from '../../src/rules/rule-sets';
 import { BUILTIN_RUNTIMES } from '../../src/rules/trainer/builtin-runtimes.generated';
 import { expectDeterministic, expectValidManifests, REPORT, synthErrors, validateManifest } from '../harness';
 

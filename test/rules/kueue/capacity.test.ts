@@ -5,8 +5,9 @@
  */
 import { ApiObject, Chart } from 'cdk8s';
 import { DistributedPyTorch, Accelerator } from '../../../src';
-import { AppDocument, appFindings } from '../../../src/rules/across-documents';
+import { AppDocument } from '../../../src/rules/app-document';
 import { podRequests } from '../../../src/rules/kueue/pod-requests';
+import { appFindings } from '../../../src/rules/rule-sets';
 import { REPORT, expectValidManifests, synthErrors } from '../../harness';
 import { GPU, clusterQueue, localQueue, priorityClass, queuedJob, resourceFlavor } from '../../harness/kueue-objects';
 

@@ -10,7 +10,8 @@ import {
   Accelerator, ClusterQueue, ClusterTrainingRuntime, DistributedPyTorch, KueueTopology, LocalQueue, MlPolicy, ResourceFlavor, ResourceQuota, Topology,
   TrainJob, TrainingRuntimeRef,
 } from '../../../src';
-import { AppDocument, appFindings } from '../../../src/rules/across-documents';
+import { AppDocument } from '../../../src/rules/app-document';
+import { appFindings } from '../../../src/rules/rule-sets';
 import { runCli } from '../../cli/run-cli';
 import { REPORT, expectValidManifests, synthErrors } from '../../harness';
 import { GPU, clusterQueue, localQueue, queuedJob, resourceFlavor } from '../../harness/kueue-objects';

@@ -1,5 +1,5 @@
-import { appFindings } from '../../../src/rules/across-documents';
 import { kubernetesFindings } from '../../../src/rules/kubernetes';
+import { appFindings } from '../../../src/rules/rule-sets';
 import { WHOLE_NUMBER_1_OR_MORE } from '../../harness/messages';
 
 /**

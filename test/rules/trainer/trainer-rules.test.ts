@@ -1,6 +1,6 @@
-import { appFindings } from '../../../src/rules/across-documents';
 import { describe as describeFinding } from '../../../src/rules/finding';
 import { kubernetesFindings } from '../../../src/rules/kubernetes';
+import { appFindings } from '../../../src/rules/rule-sets';
 import { BUILTIN_RUNTIMES } from '../../../src/rules/trainer/builtin-runtimes.generated';
 
 /** The Trainer v2.3.0 webhook rules that need one document, and those across a TrainJob and its runtime. */

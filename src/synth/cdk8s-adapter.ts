@@ -1,6 +1,6 @@
 /**
  * The one place where the library depends on how cdk8s synthesizes rather than on its public API.
- * test/rules/cdk8s-adapter.test.ts checks every assumption below against the installed cdk8s, so an
+ * test/synth/cdk8s-adapter.test.ts checks every assumption below against the installed cdk8s, so an
  * upgrade that breaks one fails there, by name, instead of somewhere in the rules.
  *
  * Why it exists: the rules across objects need one pass over the whole app, and `App.synth()`

@@ -25,7 +25,7 @@ import { propsRenderedByDefault } from '../../synth/cdk8s-adapter';
  * cdk8s as before: the answer is always exactly cdk8s's. test/common/resolve-props.test.ts compares the
  * two on every object of every example app and on each of those cases. What this needs of cdk8s's
  * internals (the private fields `props` and `patches`, its default resolvers) is read
- * through the one cdk8s adapter (rules/cdk8s-adapter.ts), whose test checks it against the pinned
+ * through the one cdk8s adapter (synth/cdk8s-adapter.ts), whose test checks it against the pinned
  * cdk8s: should a release rename a field, every object falls back to cdk8s's path.
  *
  * Only the objects of the library's constructs render this way. An L1 object written by hand

@@ -7,7 +7,7 @@
  * SSH keys at sshAuthMountPath in the containers named node: an empty path is a mount Kubernetes
  * refuses, so no pod starts; a relative one is mounted under "/" by the kubelet (makeMounts), which
  * may be where the image's user looks, so it is not refused. The constructs refuse the same values
- * from their props, with the same texts (the allowed part of report.ts's countFinding).
+ * from their props, with the same texts (the allowed part of synth/report.ts's countFinding).
  */
 import { Finding } from '../finding';
 import { Rule } from '../rule';

@@ -36,8 +36,3 @@ const versioned = new Map<string, RuleVersions>(ALL_RULES.filter(r => r.versions
 export function ruleVersions(id: string | undefined): RuleVersions | undefined {
   return id === undefined ? undefined : versioned.get(id);
 }
-
-/** Whether any rule carries versions (when none does, a target changes no finding). */
-export function hasVersionedRules(): boolean {
-  return versioned.size > 0;
-}

@@ -66,11 +66,6 @@ function combine(a: Amounts, b: Amounts, op: (x: bigint, y: bigint) => bigint): 
   return { milliCpu: op(a.milliCpu, b.milliCpu), memoryBytes: op(a.memoryBytes, b.memoryBytes), accelerators };
 }
 
-/** Whether every amount is zero. */
-export function isZero(a: Amounts): boolean {
-  return a.milliCpu === ZERO && a.memoryBytes === ZERO && [...a.accelerators.values()].every(v => v === ZERO);
-}
-
 /** Accelerators as `8 nvidia.com/gpu, 2 amd.com/gpu`, or `-` for none. */
 export function formatAccelerators(a: ReadonlyMap<string, bigint>, signed = false): string {
   const parts = [...a.entries()].filter(([, n]) => n !== ZERO).map(([name, n]) => `${signed && n > ZERO ? '+' : ''}${n} ${name}`);

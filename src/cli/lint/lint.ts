@@ -17,9 +17,6 @@ import { FULL_WINDOW, VersionWindow, ruleApplies } from '../../rules/target';
 import { fieldPosition } from '../shared/field-position';
 import { InputDocument } from '../shared/input';
 
-/** The rule id of a document that is not YAML. */
-export const YAML_SYNTAX = YAML_SYNTAX_RULE.id;
-
 /** One finding, with the document it is about. */
 export interface LintFinding {
   /** The document's place in the input (0-based): what a caller matches the finding to its document by. */
@@ -104,7 +101,7 @@ export function lint(inputs: readonly InputDocument[], off: ReadonlySet<RuleSour
   const isRule = (id: string) => ruleInfo(id) !== undefined;
   inputs.forEach((input, index) => {
     if (input.error !== undefined) {
-      perDocument[index].push({ field: 'document', value: input.error, allowed: 'expected valid YAML', rule: YAML_SYNTAX });
+      perDocument[index].push({ field: 'document', value: input.error, allowed: 'expected valid YAML', rule: YAML_SYNTAX_RULE.id });
       return;
     }
     parsed.push({ index, doc: input.doc });
@@ -134,7 +131,7 @@ export function lint(inputs: readonly InputDocument[], off: ReadonlySet<RuleSour
     const versions = ruleVersions(f.rule);
     return versions === undefined || ruleApplies(versions, window);
   };
-  const on = (f: Finding) => (off.size === 0 || f.rule === YAML_SYNTAX || !off.has(ruleSource(f.rule) as RuleSource)) && inWindow(f);
+  const on = (f: Finding) => (off.size === 0 || f.rule === YAML_SYNTAX_RULE.id || !off.has(ruleSource(f.rule) as RuleSource)) && inWindow(f);
   inputs.forEach((input, index) => {
     const found = perDocument[index].filter(on);
     const silencing = silencings[index];

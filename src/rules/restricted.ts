@@ -4,7 +4,7 @@ import { Finding } from './finding';
 import { lazy } from '../util/lazy';
 
 /*
- * The constructs' side of the one Pod Security "restricted" check (validation/k8s/pod-security.ts,
+ * The constructs' side of the one Pod Security "restricted" check (kubernetes/pod-security.ts,
  * the rule layer's, which mirrors k8s.io/pod-security-admission). Under PodSecurity.RESTRICTED a
  * construct writes the preset's security contexts, so the rendered pod always passes; what the user
  * asked for explicitly (host namespaces, volumes, a container's own security context) is judged

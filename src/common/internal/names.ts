@@ -1,6 +1,6 @@
 /*
  * Kubernetes name formats the constructs check at once, on the props that become names (container
- * names, option ids). One definition of each format: the rule layer's (validation/k8s/names.ts).
+ * names, option ids). One definition of each format: the rule layer's (rules/kubernetes/names.ts).
  */
 export {
   DNS1035_LABEL_TEXT as DNS_1035_LABEL_TEXT, DNS1123_LABEL_TEXT as DNS_LABEL_TEXT, DNS1123_SUBDOMAIN_TEXT as DNS_SUBDOMAIN_TEXT,

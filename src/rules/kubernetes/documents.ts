@@ -185,7 +185,7 @@ export const DOCUMENT_KINDS: readonly DocumentKind[] = [
     podTemplates: [],
     integers: [
       // Formats only: the schema's own minimums are the strict validator's, and the Trainer's
-      // webhook rules are in validation/trainer.
+      // webhook rules are in rules/trainer/.
       i32('spec.trainer.numNodes'), i32('spec.trainer.numProcPerNode'), i64('spec.activeDeadlineSeconds'),
       ...under(`${TRAIN_JOB_PATCHED_POD}.spec`, [
         ...under('securityContext', POD_SECURITY_INTEGERS), ...under('volumes[]', VOLUME_INTEGERS), ...under('affinity', AFFINITY_INTEGERS),

@@ -3,7 +3,7 @@
  * (pkg/webhooks/trainingruntime_webhook.go validateReplicatedJobs), the runtime patches of a
  * TrainJob that need no runtime (pkg/runtime/framework/plugins/jobset/jobset.go Validate), and the
  * replicated-job name limit that the next release (v2.4) adds (v2-4.ts). Checks against the runtime a
- * TrainJob names are across documents (validation/app/trainjob-runtime.ts).
+ * TrainJob names are across documents (trainjob-runtime.ts).
  */
 import { Finding } from '../finding';
 import { TRAINER_COUNT_RULES, checkRuntimeCounts, checkTrainJobCounts } from './counts';

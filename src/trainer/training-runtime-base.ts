@@ -19,13 +19,10 @@ import { PodSecurity } from '../common/security';
 import { Finding, finding } from '../rules/finding';
 import { processesPerDeviceAllowed } from '../rules/kubernetes/accelerator-facts';
 import {
-  ANCESTOR_LABEL, DATASET_INITIALIZER, INITIALIZER_MOUNT_PATH, INITIALIZER_VOLUME, LAUNCHER_JOB, MODEL_INITIALIZER, NODE_JOB,
+  ANCESTOR_LABEL, DATASET_INITIALIZER, FRAMEWORK_LABEL, INITIALIZER_MOUNT_PATH, INITIALIZER_VOLUME, LAUNCHER_JOB, MODEL_INITIALIZER, NODE_JOB,
 } from '../rules/trainer/names';
 import { checkCount, raiseFirst } from '../synth/report';
 import { dropUndefined } from '../util/collections';
-
-/** The label the Kubeflow SDK lists runtimes by. */
-const FRAMEWORK_LABEL = 'trainer.kubeflow.org/framework';
 
 /** What a platform team says about a runtime. The pod options describe every training node. */
 export interface TrainingRuntimeProps extends ReplicaOptions {

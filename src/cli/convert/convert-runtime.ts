@@ -20,10 +20,9 @@ import { CLUSTER_TRAINING_RUNTIME, TRAINING_RUNTIME, TRAIN_JOB } from '../../kin
 import { Finding, describe } from '../../rules/finding';
 import { SHARED_MEMORY_PATH, SHARED_MEMORY_VOLUME, acceleratorToleration } from '../../rules/kubernetes/accelerator-facts';
 import { isObject as isMap } from '../../rules/kubernetes/names';
-import { ANCESTOR_LABEL, NODE_JOB } from '../../rules/trainer/names';
+import { ANCESTOR_LABEL, FRAMEWORK_LABEL, NODE_JOB } from '../../rules/trainer/names';
 import { canonicalJson } from '../../util/collections';
 
-const FRAMEWORK_LABEL = 'trainer.kubeflow.org/framework';
 const ISTIO_ANNOTATION = 'sidecar.istio.io/inject';
 /** The container securityContext of PodSecurity.DEFAULT. */
 const DEFAULT_CONTAINER_SECURITY = { allowPrivilegeEscalation: false, privileged: false };

@@ -41,6 +41,9 @@ export const RESERVED_ENV: Readonly<Record<string, readonly string[]>> = {
   xgboost: ['DMLC_TRACKER_URI', 'DMLC_TRACKER_PORT', 'DMLC_TASK_ID', 'DMLC_NUM_WORKER'],
 };
 
+/** The label the Kubeflow SDK lists runtimes by: the construct writes it, `convert` reads it back. */
+export const FRAMEWORK_LABEL = 'trainer.kubeflow.org/framework';
+
 /** The manager the library writes its runtime patch under. */
 export const LIBRARY_PATCH_MANAGER = 'cdk8s-kubeflow/train-job';
 

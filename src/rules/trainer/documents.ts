@@ -5,11 +5,12 @@
  * replicated-job name limit that the next release (v2.4) adds (v2-4.ts). Checks against the runtime a
  * TrainJob names are across documents (trainjob-runtime.ts).
  */
+import { CLUSTER_TRAINING_RUNTIME, TRAINING_RUNTIME } from '../../kinds/trainer';
 import { Finding } from '../finding';
 import { TRAINER_COUNT_RULES, checkRuntimeCounts, checkTrainJobCounts } from './counts';
 import { isDomainPrefixedPath } from './domain-prefixed-path';
 import { checkJobSetTemplate } from './jobset-template';
-import { ANCESTOR_LABEL, STEP_CONTAINERS } from './names';
+import { ANCESTOR_LABEL, STEP_CONTAINERS, TRAINER_GROUP } from './names';
 import { TRAINER_V2_4_RULES, checkReplicatedJobNameLength, checkRuntimePrteEnv } from './v2-4';
 import { child, indexed } from '../kubernetes/field-path';
 import { checkTemplateMeta } from '../kubernetes/metadata';
@@ -128,10 +129,10 @@ export function checkTrainJob(doc: any, out: Finding[]): void {
   // The CRD defaults kind and apiGroup only when they are absent: a written "" stays and names no runtime kind.
   const ref = doc?.spec?.runtimeRef;
   if (isObject(ref)) {
-    if (ref.kind !== undefined && ref.kind !== 'ClusterTrainingRuntime' && ref.kind !== 'TrainingRuntime') {
+    if (ref.kind !== undefined && ref.kind !== CLUSTER_TRAINING_RUNTIME.kind && ref.kind !== TRAINING_RUNTIME.kind) {
       RUNTIME_REF_KIND.report(out, 'spec.runtimeRef.kind', ref.kind, 'expected "ClusterTrainingRuntime" or "TrainingRuntime" (or none, for a ClusterTrainingRuntime): the Trainer webhook refuses any other kind as an unsupported runtime');
     }
-    if (ref.apiGroup !== undefined && ref.apiGroup !== 'trainer.kubeflow.org') {
+    if (ref.apiGroup !== undefined && ref.apiGroup !== TRAINER_GROUP) {
       RUNTIME_REF_KIND.report(out, 'spec.runtimeRef.apiGroup', ref.apiGroup, 'expected "trainer.kubeflow.org" (or none): the Trainer webhook refuses a runtime of another group as unsupported');
     }
   }

@@ -1,6 +1,8 @@
 import { ApiObject } from 'cdk8s';
 import { k8s } from 'cdk8s-plus-28';
 import { JobRuntime, runtimeDocument } from './train-job-runtime';
+import { CLUSTER_QUEUE, KUEUE_GROUP } from '../../kinds/kueue';
+import { TRAIN_JOB } from '../../kinds/trainer';
 import { KUEUE_QUEUE_LABEL } from '../../rules/kueue/labels';
 import { TRAINER_GROUP } from '../../rules/trainer/names';
 import { oncePerSynth } from '../../synth/render-hook';
@@ -42,12 +44,12 @@ export function kueuePlacementNeeds(job: QueuedTrainJob): Map<string, PlacementN
   // Every queued job of the app asks for the same Kueue objects: looked up once per synth.
   const root = job.apiObject.node.root;
   const kueue = oncePerSynth(root, 'kueue-objects', () => root.node.findAll()
-    .filter((c): c is ApiObject => ApiObject.isApiObject(c) && c.apiVersion.startsWith('kueue.x-k8s.io/')));
-  if (!kueue.some(o => o.kind === 'ClusterQueue')) return new Map();
+    .filter((c): c is ApiObject => ApiObject.isApiObject(c) && c.apiVersion.startsWith(`${KUEUE_GROUP}/`)));
+  if (!kueue.some(o => o.kind === CLUSTER_QUEUE.kind)) return new Map();
   const { trainJobPlacement, queueIndex } = placementFacts();
   const doc = {
     apiVersion: job.apiObject.apiVersion,
-    kind: 'TrainJob',
+    kind: TRAIN_JOB.kind,
     metadata: dropUndefined({ namespace: job.apiObject.metadata.namespace, labels: { [KUEUE_QUEUE_LABEL]: job.queue } }),
     // As a manifest has it: quantities as their values.
     spec: dropUndefined({

@@ -1,5 +1,6 @@
-// The public API: the L2 constructs and the types their props use. Plumbing lives in ./private and
-// is not exported (test/package/public-api.test.ts lists every public name, so a new one is a decision).
+// The public API: the L2 constructs and the types their props use. Plumbing lives in the internal
+// layers and in each family's internal/ folder, and is not exported (test/package/public-api.test.ts
+// lists every public name, so a new one is a decision).
 // Only exports belong here, and the one statement at the end that guards them: after jsii,
 // scripts/lazy-entry.ts rewrites the compiled entry so that each export loads its module on first
 // use and is guarded then.

@@ -16,6 +16,7 @@
 import { podRequests } from './pod-requests';
 import { isKueueQueued } from '../../kinds/kind';
 import { V1_JOBS } from '../../kinds/training-operator';
+import { isObject } from '../kubernetes/names';
 import { BUILTIN_RUNTIMES_RELEASE } from '../trainer/builtin-runtimes.generated';
 import { ANCESTOR_LABEL, NODE_JOB } from '../trainer/names';
 import { isTrainJob, isTrainerRuntime, runtimeKey, runtimeReferenceOf } from '../trainer/runtime-lookup';
@@ -187,6 +188,5 @@ export function podSetRequests(podSet: PodSet): Map<string, bigint> {
   return new Map([...podRequests(podSet.podSpec)].map(([name, v]) => [name, v * n]));
 }
 
-const isObject = (v: unknown): v is Record<string, any> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const text = (v: unknown) => (typeof v === 'string' ? v : '');
 const positive = (v: unknown) => (typeof v === 'number' && Number.isInteger(v) && v > 0 ? v : undefined);

@@ -23,11 +23,11 @@
  * resource transformations and excluded prefixes live in its own configuration.
  */
 import { resourceValue } from './capacity-amounts';
+import { isObject } from '../kubernetes/names';
 
 /** What Kueue requests per pod, by resource name (CPU in millicores, every other resource in whole units). */
 export type Requests = ReadonlyMap<string, bigint>;
 
-const isObject = (v: unknown): v is Record<string, any> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const list = (v: unknown): any[] => (Array.isArray(v) ? v : []);
 
 /** A resource list's values as Kueue counts them; entries that are not quantities are left out (the schema rule reports them). */

@@ -11,6 +11,7 @@
  */
 import { Finding } from '../finding';
 import { mountPointOf } from '../kubernetes/mount-point';
+import { isObject } from '../kubernetes/names';
 import { Rule } from '../rule';
 
 const F = 'workspace-kind';
@@ -33,7 +34,6 @@ const SHEBANG = /^#![ \t]*([^ \t]+)(?:[ \t]+.+)?$/;
 /** The longest shebang line Linux reads (BINPRM_BUF_SIZE less the terminating zero). */
 const MAX_SHEBANG = 255;
 
-const isObject = (v: unknown): v is Record<string, any> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const declaredIds = (template: any): string[] => (Array.isArray(template?.ports) ? template.ports : []).map((p: any) => p?.id).filter((id: unknown) => typeof id === 'string');
 const listOf = (ids: readonly string[]) => (ids.length ? ids.map(id => JSON.stringify(id)).join(', ') : 'none is defined');
 // The kubelet's mount point: a relative extra mount ("home/jovyan") lands on the home path too.

@@ -9,6 +9,7 @@
  */
 import { Finding } from '../finding';
 import { child, indexed } from '../kubernetes/field-path';
+import { isObject } from '../kubernetes/names';
 import { checkLabelSelector } from '../kubernetes/scheduling';
 import { Rule } from '../rule';
 
@@ -19,8 +20,6 @@ export const FILTER_RULES = new Rule('notebooks', 'notebooks/filter-rules', 'wor
   'each filter rule sets at least one effect (ui.hide, api.hide or api.deny true)');
 
 export const WORKSPACE_KIND_SELECTOR_RULES = [FILTER_RULES];
-
-const isObject = (v: unknown): v is Record<string, any> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Checks the filter rules and the selectors of the activity rules of one WorkspaceKind. */
 export function checkWorkspaceKindSelectors(doc: any, out: Finding[]): void {

@@ -10,6 +10,7 @@ import { Finding } from '../finding';
 import { child, indexed, named } from '../kubernetes/field-path';
 import { Rule } from '../rule';
 import { goTemplateProblem } from './go-template';
+import { isObject } from '../kubernetes/names';
 
 const WEBHOOK = 'kubeflow/notebooks workspaces/controller/internal/webhook workspacekind_webhook.go';
 
@@ -18,8 +19,6 @@ export const WORKSPACE_KIND_TEMPLATE = new Rule('notebooks', 'notebooks/workspac
   'each extraEnv value renders as a Go text/template with the httpPathPrefix function and no data');
 
 export const WORKSPACE_KIND_TEMPLATE_RULES = [WORKSPACE_KIND_TEMPLATE];
-
-const isObject = (v: unknown): v is Record<string, any> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Checks the extraEnv values and the proxy request headers of one WorkspaceKind. */
 export function checkWorkspaceKindTemplates(doc: any, out: Finding[]): void {

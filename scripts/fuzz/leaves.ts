@@ -3,7 +3,8 @@
  * (scripts/leaf-fuzz.ts). Pure functions of the schema and the seed document, so that a seed and a
  * budget always give the same documents.
  */
-import type { KindSchema, SchemaNode } from '../../src/rules/schema/validator';
+import type { SchemaNode } from '../../src/rules/schema/schema-node';
+import type { KindSchema } from '../../src/rules/schema/validator';
 
 /** One step from a node to a child: a property, the first list item, or a map value. */
 type Step = { readonly prop: string } | { readonly item: true } | { readonly value: true };

@@ -26,7 +26,7 @@ export function schemaModules(kinds: readonly CrdKind[]): Map<string, string> {
   }
   files.set(SHARED_SUBTREES_FILE, schemaModule(
     'The subtrees that several compact schemas (or several places of one) have in common, by name.',
-    "import type { SchemaNode } from '../validator';",
+    "import type { SchemaNode } from '../schema-node';",
     'DEFINITIONS: { readonly [name: string]: SchemaNode }',
     definitions));
   files.set('index.ts', catalogue(kinds));

@@ -11,10 +11,13 @@
  */
 import { dumpManifests } from './manifest-dump';
 import { kindSchema, pinnedKinds } from '../../src/rules/schema';
-import { KindSchema, manifestViolations, SchemaNode, Violation, violations } from '../../src/rules/schema/validator';
+import type { SchemaNode } from '../../src/rules/schema/schema-node';
+import { KindSchema, manifestViolations, violations } from '../../src/rules/schema/validator';
+import type { Violation } from '../../src/rules/schema/violation';
 
-export type { KindSchema, SchemaNode } from '../../src/rules/schema/validator';
-export { join } from '../../src/rules/schema/validator';
+export { join } from '../../src/rules/schema/checks';
+export type { SchemaNode } from '../../src/rules/schema/schema-node';
+export type { KindSchema } from '../../src/rules/schema/validator';
 
 let cache: Map<string, KindSchema> | undefined;
 

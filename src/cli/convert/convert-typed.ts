@@ -8,7 +8,7 @@
  */
 import { Expr, array, call, evaluate, json, object, ref } from './convert-code';
 import { kindSchema } from '../../rules/schema';
-import type { SchemaNode } from '../../rules/schema/validator';
+import type { SchemaNode } from '../../rules/schema/schema-node';
 
 /** A field set by a JSON patch, and why the typed props cannot say it. */
 export interface PatchedField {

@@ -5,9 +5,10 @@
  */
 import { SCHEMA_MODULES } from './crds';
 import { inflate } from './shared-subtrees';
-import { KindSchema, Violation, manifestViolations, toFinding } from './validator';
+import { KindSchema, manifestViolations, toFinding } from './validator';
+import type { Violation } from './violation';
 
-export type { Violation } from './validator';
+export type { Violation } from './violation';
 export { toFinding } from './validator';
 import { Finding } from '../finding';
 

@@ -23,12 +23,6 @@ import { QuickCheck, quickCheck } from './quick-check';
 import type { SchemaNode } from './schema-node';
 import type { Problem, Violation } from './violation';
 
-export { join } from './checks';
-// The walk's types live in modules of their own (checks.ts and quick-check.ts read them too);
-// the generated schema modules, the CLI and the test harness read them from here.
-export type { SchemaNode } from './schema-node';
-export type { Problem, Violation } from './violation';
-
 /** The compact schema of one kind. */
 export interface KindSchema {
   readonly group: string;

@@ -5,7 +5,7 @@ import { ClusterTrainingRuntime, MlPolicy, TrainingRuntimeRef, TrainJob } from '
 import { kindSchema, schemaFindings } from '../../../src/rules/schema';
 import { CelExpr, CelRule, CelError, evaluate } from '../../../src/rules/schema/cel';
 import { SCHEMA_MODULES } from '../../../src/rules/schema/crds';
-import { SchemaNode } from '../../../src/rules/schema/validator';
+import { SchemaNode } from '../../../src/rules/schema/schema-node';
 import { RUNS } from '../../harness/properties';
 
 /**

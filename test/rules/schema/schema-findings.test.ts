@@ -6,8 +6,9 @@
 import { SHARED_SUBTREES_FILE } from '../../../scripts/l1/schema-modules';
 import { describe as message, Finding } from '../../../src/rules/finding';
 import { kindSchema, pinnedKinds, schemaFindings } from '../../../src/rules/schema';
+import { SchemaNode } from '../../../src/rules/schema/schema-node';
 import { inflate } from '../../../src/rules/schema/shared-subtrees';
-import { SchemaNode, toFinding, violations } from '../../../src/rules/schema/validator';
+import { toFinding, violations } from '../../../src/rules/schema/validator';
 import { PINNED_CRD_FIELDS } from '../../harness/messages';
 
 /** The module of the subtrees the compact schemas share, as the test requires and mocks it. */

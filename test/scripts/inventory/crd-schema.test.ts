@@ -3,7 +3,10 @@ import * as path from 'path';
 import { CrdBound, crdBounds } from '../../../scripts/inventory/crd-schema';
 import { CRD_SCHEMA_FILE, crdSchemaInventoryText } from '../../../scripts/inventory/crd-schema-file';
 import { kindSchema, schemaFindings } from '../../../src/rules/schema';
-import { SchemaNode, Violation, join, violations } from '../../../src/rules/schema/validator';
+import { join } from '../../../src/rules/schema/checks';
+import { SchemaNode } from '../../../src/rules/schema/schema-node';
+import { violations } from '../../../src/rules/schema/validator';
+import { Violation } from '../../../src/rules/schema/violation';
 
 /**
  * The generated part of the rules inventory: every bound and CEL rule of the pinned CRDs. Each row

@@ -4,8 +4,9 @@
  * switches, `cdk8s-kubeflow rules`, the differential run), by version or by severity looks it up
  * here rather than reading the id's prefix or a message.
  */
-import { RuleInfo, RuleSeverity, RuleSource, RuleVersions } from './rule';
+import { RuleInfo, RuleSeverity, RuleSource } from './rule';
 import { RULE_SETS } from './rule-sets';
+import type { RuleVersions } from './target';
 
 /** Every rule, by set, in the order `cdk8s-kubeflow rules` lists them. */
 export const ALL_RULES: readonly RuleInfo[] = RULE_SETS.flatMap(s => s.rules.map(r => r.info()));

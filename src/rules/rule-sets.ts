@@ -17,8 +17,6 @@ import { TRAINER_RULE_SET } from './trainer/rule-set';
 import type { DocumentFinding } from './training-operator/restricted-namespaces';
 import { TRAINING_OPERATOR_RULE_SET } from './training-operator/rule-set';
 
-export type { RuleSet } from './rule-set';
-
 export const RULE_SETS: readonly RuleSet[] = [
   KUBERNETES_RULE_SET, JOBSET_RULE_SET, TRAINER_RULE_SET, TRAINING_OPERATOR_RULE_SET, NOTEBOOKS_RULE_SET, KUEUE_RULE_SET, LIBRARY_RULE_SET,
 ];

@@ -1,8 +1,6 @@
 import { Finding } from './finding';
 import type { RuleVersions } from './target';
 
-export type { RuleVersions } from './target';
-
 /**
  * Whose rule it is: the component that refuses (or mishandles) what the rule finds. Each source
  * folder of src/rules exports one rule set (rule-set.ts); `cdk8s-kubeflow rules` groups the rules

@@ -2,7 +2,7 @@
  * The support window: for each upstream the library writes for or checks against, the oldest and
  * the newest version its output is meant to work on, and for each version we know, how we know it.
  * This table is the one home of these facts: targets are checked against it (target.ts), rules name
- * versions inside it (rule.ts `RuleVersions`), and docs/versions.md is generated from it
+ * versions inside it (target.ts `RuleVersions`, a rule's `versions`), and docs/versions.md is generated from it
  * (scripts/versions-page.ts; a test fails when the page is stale).
  *
  * Without a target, what the library writes must be accepted and behave the same on every version

@@ -25,8 +25,6 @@ import { CLUSTER_TRAINING_RUNTIME, TRAINING_RUNTIME, TRAIN_JOB } from '../../kin
 import { MPI_JOB, PADDLE_JOB, PYTORCH_JOB, V1_JOBS } from '../../kinds/training-operator';
 import { checkTrainingRuntime, checkTrainJob } from '../trainer/documents';
 
-export { TRAINING_JOB_REPLICA_KEYS } from './replica-keys';
-
 /** NameIsDNSSubdomain: most kinds, and every custom resource. */
 export const SUBDOMAIN_NAME: NameFormat = { test: isDns1123Subdomain, text: DNS1123_SUBDOMAIN_TEXT };
 /** ValidateNamespaceName. */

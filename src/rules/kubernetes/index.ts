@@ -12,7 +12,7 @@ import { checkPodTemplate } from './pod-spec';
 import { Location, compileLocation, select } from './select';
 import { Finding } from '../finding';
 
-export { DOCUMENT_KINDS, TRAINING_JOB_REPLICA_KEYS, documentKind, integerFields } from './documents';
+export { DOCUMENT_KINDS, documentKind, integerFields } from './documents';
 export { restrictedFindings } from './pod-security';
 export type { DocumentKind } from './documents';
 

@@ -13,9 +13,6 @@ import type { DocumentIndex } from '../document-index';
 import { isObject } from '../kubernetes/names';
 import { Rule } from '../rule';
 
-export type { PlacementNeed, PlacementRefusal, TrainJobPlacement } from './flavor-placement';
-export { sameToleration, trainJobPlacement } from './flavor-placement';
-
 export const KUEUE_TRAINJOB_PLACEMENT = new Rule('kueue', 'kueue/trainjob-placement', 'app',
   'kueue v0.15.2 pkg/controller/jobs/trainjob RunWithPodSetsInfo (the assigned flavors\' node labels, tolerations and topology gate go into spec.podTemplateOverrides, '
   + 'which Trainer v2.3.0\'s TrainJob does not have), podset.FromAssignment: a queued TrainJob\'s pods get their flavor\'s placement only from its runtime patch',

@@ -176,5 +176,3 @@ export function checkTrainJob(doc: any, out: Finding[]): void {
     });
   });
 }
-
-export { isDomainPrefixedPath } from './domain-prefixed-path';

@@ -7,8 +7,8 @@
  * ClusterQueue and flavor).
  */
 import { Amounts, formatAccelerators, formatBytes, formatCpu, subtract } from './amounts';
-import { JobPlan, Plan, PlanChange, Total, jobKey } from './plan';
-import { QueuePlan, rowState } from './plan-queues';
+import { JobPlan, Plan, PlanChange, Total } from './plan';
+import { QueuePlan, jobKey, rowState } from './plan-queues';
 import { formatResource } from '../../rules/kueue/capacity-amounts';
 
 const NONE = '(none)';

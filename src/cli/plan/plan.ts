@@ -66,8 +66,6 @@ export interface Plan {
   readonly queues?: QueuePlan;
 }
 
-export { jobKey } from './plan-queues';
-
 /**
  * What a training job document asks for; undefined for other documents. A TrainJob is resolved
  * against the runtimes of the same input.

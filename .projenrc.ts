@@ -26,7 +26,7 @@ const project = new cdk8s.ConstructLibraryCdk8s({
   constructsVersion: '10.3.0',
   peerDeps: ['cdk8s-plus-28@^2.5.6'],
   devDeps: [
-    // The CLI's fast YAML parser (src/cli/shared/yaml-parser.ts). The library never loads it; the command
+    // The CLI's fast YAML parser (src/cli/base/yaml-parser.ts). The library never loads it; the command
     // ships it inside its one-file bundle (scripts/bundle-cli.ts), so the package has no dependency.
     'js-yaml@^4.1.0',
     // Bundles the command into one file at compile time (scripts/bundle-cli.ts).

@@ -17,10 +17,10 @@ import { App, YamlOutputType } from 'cdk8s';
 import * as jsYaml from 'js-yaml';
 import { fmtInt, fmtMs, log, median } from './util';
 import { buildExamples } from '../examples/main';
+import { readDocuments } from '../src/cli/base/input';
+import { parseYamlStream } from '../src/cli/base/yaml-parser';
 import { lint } from '../src/cli/lint/lint';
 import { formatLint } from '../src/cli/lint/lint-output';
-import { readDocuments } from '../src/cli/shared/input';
-import { parseYamlStream } from '../src/cli/shared/yaml-parser';
 import { trainingKindOf } from '../src/rules/training-operator/training-kinds';
 
 export interface LintResult {
@@ -30,7 +30,7 @@ export interface LintResult {
   readonly findings: number;
   /** Median milliseconds of one `lint` run over the file (read, parse, check, format). */
   readonly lintMs: number;
-  /** Median milliseconds of parsing alone with the command's parser (src/cli/shared/yaml-parser.ts). */
+  /** Median milliseconds of parsing alone with the command's parser (src/cli/base/yaml-parser.ts). */
   readonly parseMs: number;
   /** Median milliseconds of js-yaml `loadAll` of the same text. */
   readonly baselineMs: number;

@@ -15,20 +15,20 @@
  *
  * Each command is one definition in its folder (lint/lint-command.ts, plan/plan-command.ts,
  * rules/rules-command.ts, convert/convert-command.ts): its options and the prose of its help. The
- * parser and both help texts are generated from it (shared/command-line.ts); this module only
+ * parser and both help texts are generated from it (base/command-line.ts); this module only
  * dispatches.
  */
 import * as fs from 'fs';
 import * as path from 'path';
+import { Command, PATHS_TEXT, UsageError, commandUsage, overallUsage, parseCommandLine } from './base/command-line';
+import { InputError } from './base/input';
+import { EXIT, Io, PROCESS_IO } from './base/io';
 import { CONVERT_COMMAND } from './convert/convert-command';
 import { LINT_COMMAND } from './lint/lint-command';
 import { PLAN_COMMAND } from './plan/plan-command';
 import { RULES_COMMAND } from './rules/rules-command';
-import { Command, PATHS_TEXT, UsageError, commandUsage, overallUsage, parseCommandLine } from './shared/command-line';
-import { InputError } from './shared/input';
-import { EXIT, Io, PROCESS_IO } from './shared/io';
 
-export { EXIT, Io } from './shared/io';
+export { EXIT, Io } from './base/io';
 
 /** The commands, in the order the usage lists them. */
 const COMMANDS: readonly Command[] = [LINT_COMMAND, PLAN_COMMAND, RULES_COMMAND, CONVERT_COMMAND];

@@ -5,9 +5,9 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { Command, UsageError } from '../shared/command-line';
-import { readDocuments } from '../shared/input';
-import { EXIT } from '../shared/io';
+import { Command, UsageError } from '../base/command-line';
+import { readDocuments } from '../base/input';
+import { EXIT } from '../base/io';
 
 export const CONVERT_COMMAND: Command = {
   name: 'convert',

@@ -5,7 +5,7 @@
  * ones, often share a file, so each object keeps its own `metadata.namespace` as written.
  */
 import * as path from 'path';
-import { InputDocument, STDIN } from '../shared/input';
+import { InputDocument, STDIN } from '../base/input';
 
 /** The objects of one input file. */
 export interface ChartInput {

@@ -15,8 +15,8 @@ import type { Finding } from '../../rules/finding';
 import { KUEUE_V1BETA1 } from '../../rules/kueue/api';
 import { KUEUE_API_VERSION_SERVED } from '../../rules/kueue/api-version-served';
 import { kueueV1beta2Form } from '../../rules/kueue/v1beta2-form';
+import { InputDocument } from '../base/input';
 import { lint } from '../lint/lint';
-import { InputDocument } from '../shared/input';
 
 /** The generated module and what it holds. */
 export interface Conversion {

@@ -3,10 +3,10 @@ import { hasErrors, lint } from './lint';
 import { LINT_FORMATS, LintFormat, formatLint } from './lint-output';
 import { RuleSource } from '../../rules/rule';
 import { RULE_SETS } from '../../rules/rule-sets';
-import { Command, UsageError } from '../shared/command-line';
-import { readDocuments } from '../shared/input';
-import { allowEmptyOption, noDocuments, targetOption, targetWindowOf } from '../shared/input-options';
-import { EXIT } from '../shared/io';
+import { Command, UsageError } from '../base/command-line';
+import { readDocuments } from '../base/input';
+import { allowEmptyOption, noDocuments, targetOption, targetWindowOf } from '../base/input-options';
+import { EXIT } from '../base/io';
 
 export const LINT_COMMAND: Command = {
   name: 'lint',

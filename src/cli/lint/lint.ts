@@ -14,8 +14,8 @@ import { RuleSeverity, RuleSource } from '../../rules/rule';
 import { appFindings, documentFindings, inputFindings } from '../../rules/rule-sets';
 import { pinnedKinds, schemaFindings } from '../../rules/schema';
 import { FULL_WINDOW, VersionWindow, ruleApplies } from '../../rules/target';
-import { fieldPosition } from '../shared/field-position';
-import { InputDocument } from '../shared/input';
+import { fieldPosition } from '../base/field-position';
+import { InputDocument } from '../base/input';
 
 /** One finding, with the document it is about. */
 export interface LintFinding {

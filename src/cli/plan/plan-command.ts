@@ -3,10 +3,10 @@
  * modules of the plan are loaded when it runs: `lint`, the command a CI step runs on every push,
  * starts without them (bench/cli-start.ts measures the start).
  */
-import { Command } from '../shared/command-line';
-import { readDocuments } from '../shared/input';
-import { allowEmptyOption, noDocuments, targetOption, targetWindowOf } from '../shared/input-options';
-import { EXIT } from '../shared/io';
+import { Command } from '../base/command-line';
+import { readDocuments } from '../base/input';
+import { allowEmptyOption, noDocuments, targetOption, targetWindowOf } from '../base/input-options';
+import { EXIT } from '../base/io';
 
 function planModules() {
   /* eslint-disable @typescript-eslint/no-require-imports */

@@ -15,7 +15,7 @@ import { KUEUE_QUEUE_LABEL } from '../../rules/kueue/labels';
 import { isTrainJob } from '../../rules/trainer/runtime-lookup';
 import { trainingKindOf } from '../../rules/training-operator/training-kinds';
 import { canonicalJson } from '../../util/collections';
-import { InputDocument } from '../shared/input';
+import { InputDocument } from '../base/input';
 
 /** What one training job (or notebook workspace, with `workspace` set) asks for. */
 export interface JobPlan {

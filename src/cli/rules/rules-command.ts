@@ -1,6 +1,6 @@
 /** `cdk8s-kubeflow rules`: its definition (the parser and the help come from it) and its run. */
-import { Command } from '../shared/command-line';
-import { EXIT } from '../shared/io';
+import { Command } from '../base/command-line';
+import { EXIT } from '../base/io';
 
 export const RULES_COMMAND: Command = {
   name: 'rules',

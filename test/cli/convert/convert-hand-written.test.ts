@@ -9,10 +9,10 @@
  */
 import * as path from 'path';
 import { synthesizeModule } from './convert-harness';
+import { readDocuments } from '../../../src/cli/base/input';
 import { convert } from '../../../src/cli/convert/convert';
 import { differences, normalised } from '../../../src/cli/convert/convert-typed';
 import { withUpstreamDefaults } from '../../../src/cli/convert/convert-v1-defaults';
-import { readDocuments } from '../../../src/cli/shared/input';
 
 const FIXTURES = path.join(path.dirname(__dirname), 'fixtures', 'hand-written');
 const convertFile = (file: string) => {

@@ -11,11 +11,11 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as yamlText from 'js-yaml';
 import { scratchFolder, synthesizeCharts, typeErrors } from './convert-harness';
+import { readDocuments } from '../../../src/cli/base/input';
 import { print } from '../../../src/cli/convert/convert-code';
 import { kueueAsRead } from '../../../src/cli/convert/convert-kueue';
 import { mapTyped, normalised } from '../../../src/cli/convert/convert-typed';
 import { EXIT } from '../../../src/cli/main';
-import { readDocuments } from '../../../src/cli/shared/input';
 import { kueueV1beta2Form } from '../../../src/rules/kueue/v1beta2-form';
 import { runCli } from '../run-cli';
 

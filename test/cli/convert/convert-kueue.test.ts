@@ -10,11 +10,11 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { ApiObject, App, Chart } from 'cdk8s';
 import { lintMessages, runModule, scratchFolder, synthesizeCharts, synthesizeModule, typeErrors } from './convert-harness';
+import { readDocuments } from '../../../src/cli/base/input';
 import { kueueAsRead } from '../../../src/cli/convert/convert-kueue';
 import { cdk8sOrder } from '../../../src/cli/convert/convert-kueue-links';
 import { normalised } from '../../../src/cli/convert/convert-typed';
 import { EXIT } from '../../../src/cli/main';
-import { readDocuments } from '../../../src/cli/shared/input';
 import { tempFolder } from '../examples-output';
 import { runCli } from '../run-cli';
 

@@ -14,12 +14,12 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { lintMessages, scratchFolder, synthesizeCharts, synthesizeModule, typeErrors } from './convert-harness';
+import { readDocuments } from '../../../src/cli/base/input';
 import { convert } from '../../../src/cli/convert/convert';
 import { kueueAsRead } from '../../../src/cli/convert/convert-kueue';
 import { Tier } from '../../../src/cli/convert/convert-mappers';
 import { differences, normalised } from '../../../src/cli/convert/convert-typed';
 import { withUpstreamDefaults } from '../../../src/cli/convert/convert-v1-defaults';
-import { readDocuments } from '../../../src/cli/shared/input';
 import { synthesizeExamples } from '../examples-output';
 
 const ROOT = path.join(path.dirname(__dirname), '..', '..');

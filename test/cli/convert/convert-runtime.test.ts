@@ -7,9 +7,9 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { lintMessages, scratchFolder, synthesizeModule, typeErrors } from './convert-harness';
+import { readDocuments } from '../../../src/cli/base/input';
 import { normalised } from '../../../src/cli/convert/convert-typed';
 import { EXIT } from '../../../src/cli/main';
-import { readDocuments } from '../../../src/cli/shared/input';
 import { tempFolder } from '../examples-output';
 import { runCli } from '../run-cli';
 

@@ -7,10 +7,10 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { lintMessages, scratchFolder, synthesizeModule, typeErrors } from './convert-harness';
+import { readDocuments } from '../../../src/cli/base/input';
 import { differences } from '../../../src/cli/convert/convert-typed';
 import { withUpstreamDefaults } from '../../../src/cli/convert/convert-v1-defaults';
 import { EXIT } from '../../../src/cli/main';
-import { readDocuments } from '../../../src/cli/shared/input';
 import { expectValidManifests } from '../../harness';
 import { runCli } from '../run-cli';
 

@@ -1,9 +1,9 @@
+import { UsageError, parseCommandLine, synopsis } from '../../../src/cli/base/command-line';
 import { CONVERT_COMMAND } from '../../../src/cli/convert/convert-command';
 import { LINT_COMMAND } from '../../../src/cli/lint/lint-command';
 import { COMMAND_USAGE } from '../../../src/cli/main';
 import { PLAN_COMMAND } from '../../../src/cli/plan/plan-command';
 import { RULES_COMMAND } from '../../../src/cli/rules/rules-command';
-import { UsageError, parseCommandLine, synopsis } from '../../../src/cli/shared/command-line';
 
 const COMMANDS = [LINT_COMMAND, PLAN_COMMAND, RULES_COMMAND, CONVERT_COMMAND];
 

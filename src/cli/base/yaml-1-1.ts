@@ -2,7 +2,7 @@
  * YAML 1.1 scalars for js-yaml, the command's fast parser: what kubectl and cdk8s's `Yaml.load`
  * read (`yes`/`on` are booleans, `0755` is octal, `1:30` is 90). Each test and conversion is the
  * one of the `yaml` package's `yaml-1.1` schema (the command's full parser), in the same order, so
- * both parsers give the same value for every plain scalar; test/cli/shared/yaml-parser.test.ts compares
+ * both parsers give the same value for every plain scalar; test/cli/base/yaml-parser.test.ts compares
  * them. A merge key (`<<`) is not read here: the full parser reads any document that has one.
  */
 import * as jsYaml from 'js-yaml';

@@ -6,8 +6,8 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import fc from 'fast-check';
-import { inputFiles } from '../../../src/cli/shared/input';
-import { fastParse, fullParse, parseYamlStream } from '../../../src/cli/shared/yaml-parser';
+import { inputFiles } from '../../../src/cli/base/input';
+import { fastParse, fullParse, parseYamlStream } from '../../../src/cli/base/yaml-parser';
 
 const ROOT = path.join(path.dirname(__dirname), '..', '..');
 

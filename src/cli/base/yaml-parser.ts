@@ -14,7 +14,7 @@
  * fast one: that is the reason for two. They sit behind this one module: the command reads YAML
  * through `parseYamlStream` alone, which picks the parser, and asks for a document's tree (for the
  * positions of its fields) through `documentTree` alone; which parser read what stays here.
- * `fastParse` and `fullParse` are exported for test/cli/shared/yaml-parser.test.ts, which holds the pair
+ * `fastParse` and `fullParse` are exported for test/cli/base/yaml-parser.test.ts, which holds the pair
  * to one answer.
  */
 import * as path from 'path';

@@ -183,8 +183,11 @@ function readFile(root: string, full: string): FileFigures {
   };
 }
 
-/** Strongly connected components of more than one module (or a module importing itself). */
-function cycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+/**
+ * Strongly connected components of more than one module (or a module importing itself), largest
+ * first: the import cycles of `graph`. The architecture test asks the same of src/'s load graph.
+ */
+export function cycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
   const index = new Map<string, number>();
   const low = new Map<string, number>();
   const stack: string[] = [];

@@ -6,6 +6,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import * as ts from 'typescript';
+import { cycles } from '../../scripts/code-metrics';
 
 const SRC = path.join(__dirname, '..', '..', 'src');
 
@@ -93,37 +94,7 @@ test('a family\'s internal/ folder is imported from that family only (common/int
 
 test('no module loads in a cycle (lazy require() included)', () => {
   const graph = new Map(MODULES.map(m => [m.file, m.imports.filter(i => !i.typeOnly).map(i => i.target)]));
-  const cycles: string[][] = [];
-  const index = new Map<string, number>();
-  const low = new Map<string, number>();
-  const stack: string[] = [];
-  const onStack = new Set<string>();
-  const visit = (v: string): void => {
-    index.set(v, index.size);
-    low.set(v, index.get(v)!);
-    stack.push(v);
-    onStack.add(v);
-    for (const w of graph.get(v) ?? []) {
-      if (!index.has(w)) {
-        visit(w);
-        low.set(v, Math.min(low.get(v)!, low.get(w)!));
-      } else if (onStack.has(w)) {
-        low.set(v, Math.min(low.get(v)!, index.get(w)!));
-      }
-    }
-    if (low.get(v) === index.get(v)) {
-      const component: string[] = [];
-      let w: string;
-      do {
-        w = stack.pop()!;
-        onStack.delete(w);
-        component.push(w);
-      } while (w !== v);
-      if (component.length > 1 || graph.get(v)!.includes(v)) cycles.push(component.sort());
-    }
-  };
-  for (const m of graph.keys()) if (!index.has(m)) visit(m);
-  expect(cycles).toEqual([]);
+  expect(cycles(graph)).toEqual([]);
 });
 
 test('the package exports exactly the top-level modules of the public families', () => {

@@ -41,6 +41,21 @@ export const CASES: { [rule: string]: string } = {
     initContainers: [{ name: 'kubectl-delivery', image: 'registry.example/kubectl:1.0' }], volumes: [{ name: 'hostfile', emptyDir: {} }, { name: 'mpi-job-config', emptyDir: {} }],
   })),
   'training-operator/reserved-names (PyTorch worker)': stream(pytorch({ Master: replica(1), Worker: withInitContainer(replica(2), 'init-pytorch') })),
+  'training-operator/service-ports (an unnamed port beside a named one)': stream(pytorch({
+    Master: replica(1, { ports: [{ name: 'pytorchjob-port', containerPort: 23456 }, { containerPort: 8080 }] }), Worker: replica(2),
+  })),
+  'training-operator/service-ports (one number twice)': stream(job('TFJob', 'tfReplicaSpecs', {
+    Worker: {
+      replicas: 2,
+      template: {
+        spec: {
+          containers: [{
+            name: 'tensorflow', image: 'tf', ports: [{ name: 'tfjob-port', containerPort: 2222 }, { name: 'tfjob-udp', containerPort: 2222, protocol: 'UDP' }],
+          }],
+        },
+      },
+    },
+  })),
   'training-operator/mpi-np': stream(mpi({ command: ['mpirun', '-np', '8', 'python', 'train.py'] }, 2, { slotsPerWorker: 2 })),
   'training-operator/elastic-bounds (min above max)': stream(elastic({ minReplicas: 4, maxReplicas: 2 })),
   'training-operator/elastic-bounds (workers outside)': stream(elastic({ minReplicas: 3, maxReplicas: 8 })),
@@ -88,6 +103,9 @@ export const VALID: { [what: string]: string } = {
     });
     return doc;
   })()),
+  'two unnamed ports of the framework container (the operator keeps one, a Service of one unnamed port is valid)': stream(pytorch({
+    Master: replica(1, { ports: [{ containerPort: 23456 }, { containerPort: 8080 }] }), Worker: replica(2),
+  })),
   'a name of exactly 63 characters for the last worker': stream(pytorch({ Master: replica(1), Worker: replica(10) }, {}, 'a'.repeat(54))),
   'a namespace enforcing only baseline': stream(
     { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'ml', labels: { 'pod-security.kubernetes.io/enforce': 'baseline' } } },

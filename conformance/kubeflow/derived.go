@@ -206,6 +206,9 @@ func BuildDerived(d corpus.Document, from string) ([]corpus.Derived, error) {
 		if err != nil {
 			return nil, err
 		}
+		if service, ok := create.GetObject().(*corev1.Service); ok {
+			stableServicePorts(service, object)
+		}
 		// The pod and service control leave the namespace to the request, as the API server does.
 		if meta := corpus.Map(object["metadata"]); meta["namespace"] == nil || meta["namespace"] == "" {
 			meta["namespace"] = create.GetNamespace()
@@ -214,6 +217,25 @@ func BuildDerived(d corpus.Document, from string) ([]corpus.Derived, error) {
 	}
 	sort.SliceStable(out, func(i, j int) bool { return derivedKey(out[i]) < derivedKey(out[j]) })
 	return out, nil
+}
+
+// stableServicePorts orders a Service's ports by name in its record. The operator ranges over a Go
+// map of the container's ports (pkg/core/service.go GetPortsFromJob), so their order differs from
+// run to run; validation does not depend on it beyond the index in a message, which must be stable
+// for the records and the verdicts to be comparable.
+func stableServicePorts(service *corev1.Service, object map[string]any) {
+	ports := append([]corev1.ServicePort(nil), service.Spec.Ports...)
+	sort.SliceStable(ports, func(i, j int) bool { return ports[i].Name < ports[j].Name })
+	var data []any
+	for _, p := range ports {
+		raw, _ := json.Marshal(p)
+		var m map[string]any
+		_ = json.Unmarshal(raw, &m)
+		data = append(data, m)
+	}
+	if data != nil {
+		corpus.Map(object["spec"])["ports"] = data
+	}
 }
 
 // runnable clears what keeps the operator from creating the job's pods (see BuildDerived).

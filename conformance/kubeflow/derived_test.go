@@ -2,6 +2,7 @@ package kubeflow
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -100,4 +101,31 @@ func describe(r corpus.Derived) string {
 		env = append(env, fmt.Sprintf("%v=%v", corpus.Map(e)["name"], corpus.Map(e)["value"]))
 	}
 	return fmt.Sprintf("%s restart=%v init=[%s] env=[%s]", out, spec["restartPolicy"], strings.Join(inits, " "), strings.Join(env, " "))
+}
+
+// TestDerivedFixtures builds the objects of the jobs in ../testdata/derived, whose derived objects
+// Kubernetes refuses, and writes them to DERIVED_DIR/fixtures for kube/TestDerivedFixtures, which
+// expects each refusal the fixture names.
+func TestDerivedFixtures(t *testing.T) {
+	docs, err := corpus.ReadDirs([]string{"../testdata/derived"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var derived []corpus.Derived
+	for _, d := range docs {
+		built, err := BuildDerived(d, d.Label())
+		if err != nil {
+			t.Fatalf("%s: %v", d.Label(), err)
+		}
+		if len(built) == 0 {
+			t.Errorf("%s: the reconciler built nothing", d.Label())
+		}
+		derived = append(derived, built...)
+	}
+	if WritesDerived {
+		if err := corpus.WriteDerived(corpus.DerivedFile(filepath.Join(corpus.DerivedDir(), "fixtures"), DerivedController), derived); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Logf("derived fixtures: %d jobs, %d objects", len(docs), len(derived))
 }

@@ -13,7 +13,7 @@ import { TRAINING_OPERATOR_RULE_SET } from '../../../src/rules/training-operator
 import { INJECTED_ENV, LABEL_VALUE, PINNED_CRD_FIELDS } from '../../harness/messages';
 import { synthesizeExamples } from '../examples-output';
 import { CASES, TOO_DEEP, VALID } from '../lint-cases';
-import { runCli } from '../run-cli';
+import { lintFindings, runCli } from '../run-cli';
 
 /** The operators' rules of one document and of one input (before issue 40, the kubeflow/ rules). */
 const KUBEFLOW_RULES = [...TRAINING_OPERATOR_RULE_SET.rules, ...NOTEBOOKS_RULE_SET.rules].filter(r => r.id !== 'training-operator/pod-name-collision');
@@ -575,5 +575,19 @@ describe('the operator rules', () => {
     ]);
     const named = EXPECTED.flatMap(([, found]) => found.map(f => /\[([^\]]+)\]$/.exec(f)?.[1]).filter((id): id is string => id !== undefined));
     expect(named.filter(id => !listed.includes(id))).toEqual([]);
+  });
+});
+
+describe('the jobs whose derived objects Kubernetes refuses (conformance/testdata/derived)', () => {
+  // Each job there names the errors Kubernetes gives the Pods and Services the operator builds from
+  // it (`# expect-derived:` lines, checked by conformance/kube TestDerivedFixtures); lint refuses
+  // exactly those jobs, with the rule of the family, and passes the control.
+  const file = path.join(__dirname, '..', '..', '..', 'conformance', 'testdata', 'derived', 'training-operator.yaml');
+  const jobs = fs.readFileSync(file, 'utf8').split(/^---$/m);
+
+  test.each(jobs.map(j => [/^metadata: \{name: ([a-z0-9-]+)/m.exec(j)?.[1], j]))('%s', (_name, input) => {
+    const refused = /^# expect-derived: /m.test(input!);
+    const rules = lintFindings(input!).map(f => f.split(' ')[0]);
+    expect([...new Set(rules)]).toEqual(refused ? [expect.stringMatching(/^training-operator\/(reserved-names|service-ports)$/)] : []);
   });
 });

@@ -183,7 +183,7 @@ func BuildDerived(d corpus.Document, from string) ([]corpus.Derived, error) {
 	jc.ServiceControl = control.RealServiceControl{KubeClient: clientset, Recorder: &record.FakeRecorder{}}
 
 	req := ctrl.Request{NamespacedName: types.NamespacedName{Namespace: job.GetNamespace(), Name: job.GetName()}}
-	if _, err := r.Reconcile(context.Background(), req); err != nil {
+	if err := reconcileOnce(r, req); err != nil {
 		return nil, fmt.Errorf("%s reconciler: %v", d.Kind(), err)
 	}
 
@@ -217,6 +217,18 @@ func BuildDerived(d corpus.Document, from string) ([]corpus.Derived, error) {
 	}
 	sort.SliceStable(out, func(i, j int) bool { return derivedKey(out[i]) < derivedKey(out[j]) })
 	return out, nil
+}
+
+// reconcileOnce runs one Reconcile; a panic is an error, as controller-runtime recovers it (the
+// job then gets no pods), so one fuzz document cannot stop the run.
+func reconcileOnce(r reconciler, req ctrl.Request) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("panic: %v", p)
+		}
+	}()
+	_, err = r.Reconcile(context.Background(), req)
+	return err
 }
 
 // stableServicePorts orders a Service's ports by name in its record. The operator ranges over a Go

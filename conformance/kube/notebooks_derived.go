@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"text/template"
 
 	"github.com/cdk8s-kubeflow/cdk8s-kubeflow/conformance/corpus"
@@ -50,29 +51,26 @@ func NotebooksDerived(docs []corpus.Document) []corpus.Derived {
 
 // NotebooksDerivation is NotebooksDerived with the Workspaces it built nothing for.
 //
-// A Workspace's WorkspaceKind is the one of that name in the same manifest set (file); else, the
-// one of that name elsewhere in the documents when all its definitions there are the same (one
-// app may use a kind another installs); else the Workspace is skipped: the controller would find no
-// kind and set the Workspace's state to Error, building nothing. A WorkspaceKind that no Workspace
-// of the documents names is run with stand-in Workspaces ("probe-<n>" in "default"), one per image
-// option (with the pod option its spawner defaults to, else the first) and one per other pod
-// option, so every option's pieces reach the objects they land in.
+// A Workspace's WorkspaceKind is the one of that name in the same manifest set (file); else the
+// one of that name in the same folder, then in all the documents, when all its definitions there
+// are the same (one app installs the kind another app's Workspaces use, as the examples' platform
+// does); else the Workspace is skipped: the controller would find no kind and set the Workspace's
+// state to Error, building nothing. A WorkspaceKind that no Workspace of the documents uses is run
+// with stand-in Workspaces ("probe-<n>" in "default"), one per image option (with the pod option
+// its spawner defaults to, else the first) and one per other pod option, so every option's pieces
+// reach the objects they land in.
 func NotebooksDerivation(docs []corpus.Document) ([]corpus.Derived, []NotebooksSkip) {
-	kindsByFile := map[string]map[string]corpus.Document{}
-	kindsByName := map[string][]corpus.Document{}
-	named := map[string]bool{}
+	byFile := map[string][]corpus.Document{}
+	byFolder := map[string][]corpus.Document{}
+	var all []corpus.Document
 	for _, d := range docs {
-		switch {
-		case isNotebooksKind(d, "WorkspaceKind"):
-			if kindsByFile[d.File] == nil {
-				kindsByFile[d.File] = map[string]corpus.Document{}
-			}
-			kindsByFile[d.File][d.Name()] = d
-			kindsByName[d.Name()] = append(kindsByName[d.Name()], d)
-		case isNotebooksKind(d, "Workspace"):
-			named[workspaceKindName(d.Object)] = true
+		if isNotebooksKind(d, "WorkspaceKind") {
+			byFile[d.File] = append(byFile[d.File], d)
+			byFolder[filepath.Dir(d.File)] = append(byFolder[filepath.Dir(d.File)], d)
+			all = append(all, d)
 		}
 	}
+	used := map[string]bool{}
 	var out []corpus.Derived
 	var skipped []NotebooksSkip
 	for _, d := range docs {
@@ -80,14 +78,18 @@ func NotebooksDerivation(docs []corpus.Document) ([]corpus.Derived, []NotebooksS
 			continue
 		}
 		kindName := workspaceKindName(d.Object)
-		kind, ok := kindsByFile[d.File][kindName]
-		if !ok {
-			kind, ok = onlyDefinition(kindsByName[kindName])
+		var kind corpus.Document
+		ok := false
+		for _, scope := range [][]corpus.Document{byFile[d.File], byFolder[filepath.Dir(d.File)], all} {
+			if kind, ok = onlyDefinition(scope, kindName); ok {
+				break
+			}
 		}
 		if !ok {
 			skipped = append(skipped, NotebooksSkip{From: d.Label(), Reason: fmt.Sprintf("no single WorkspaceKind %q in the input: the controller finds none and sets the Error state", kindName)})
 			continue
 		}
+		used[kind.Label()] = true
 		objects, err := WorkspaceObjects(d.Object, kind.Object)
 		if err != nil {
 			skipped = append(skipped, NotebooksSkip{From: d.Label(), Reason: err.Error()})
@@ -95,8 +97,8 @@ func NotebooksDerivation(docs []corpus.Document) ([]corpus.Derived, []NotebooksS
 		}
 		out = append(out, records(d.Label(), objects)...)
 	}
-	for _, k := range docs {
-		if !isNotebooksKind(k, "WorkspaceKind") || named[k.Name()] {
+	for _, k := range all {
+		if used[k.Label()] {
 			continue
 		}
 		for i, ws := range standInWorkspaces(k.Object) {
@@ -120,18 +122,23 @@ func workspaceKindName(workspace map[string]any) string {
 	return name
 }
 
-// onlyDefinition returns the kind when every definition of its name is the same object.
-func onlyDefinition(defs []corpus.Document) (corpus.Document, bool) {
-	if len(defs) == 0 {
-		return corpus.Document{}, false
-	}
-	first, _ := json.Marshal(defs[0].Object)
-	for _, d := range defs[1:] {
-		if other, _ := json.Marshal(d.Object); !bytes.Equal(first, other) {
+// onlyDefinition returns the kind of that name among the kinds when every definition of the name
+// there is the same object.
+func onlyDefinition(kinds []corpus.Document, name string) (corpus.Document, bool) {
+	var found corpus.Document
+	var first []byte
+	for _, d := range kinds {
+		if d.Name() != name {
+			continue
+		}
+		raw, _ := json.Marshal(d.Object)
+		if first == nil {
+			found, first = d, raw
+		} else if !bytes.Equal(first, raw) {
 			return corpus.Document{}, false
 		}
 	}
-	return defs[0], true
+	return found, first != nil
 }
 
 func records(from string, objects []map[string]any) []corpus.Derived {

@@ -45,21 +45,31 @@ const (
 // NotebooksDerived builds, for every Workspace of the documents, the StatefulSet, the Service and
 // the StatefulSet's first pod the controllers create (contract C1, controller "notebooks").
 func NotebooksDerived(docs []corpus.Document) []corpus.Derived {
-	derived, _ := NotebooksDerivation(docs)
+	derived, _ := NotebooksDerivation(docs, nil)
+	return derived
+}
+
+// NotebooksDerivedWithKinds is NotebooksDerived for documents that each stand alone, as the leaf
+// fuzzer's do (one document per file, every WorkspaceKind a mutation of the seed): a Workspace
+// whose own file has no WorkspaceKind of its name takes it from kinds (the seed's), not from the
+// other documents.
+func NotebooksDerivedWithKinds(docs, kinds []corpus.Document) []corpus.Derived {
+	derived, _ := NotebooksDerivation(docs, kinds)
 	return derived
 }
 
 // NotebooksDerivation is NotebooksDerived with the Workspaces it built nothing for.
 //
-// A Workspace's WorkspaceKind is the one of that name in the same manifest set (file); else the
-// one of that name in the same folder, then in all the documents, when all its definitions there
-// are the same (one app installs the kind another app's Workspaces use, as the examples' platform
-// does); else the Workspace is skipped: the controller would find no kind and set the Workspace's
+// A Workspace's WorkspaceKind is the one of that name in the same manifest set (file); else, when
+// kinds is nil, the one of that name in the same folder, then in all the documents, when all its
+// definitions there are the same (one app installs the kind another app's Workspaces use, as the
+// examples' platform does), and when kinds is given, the one of that name among kinds; else the
+// Workspace is skipped: the controller would find no kind and set the Workspace's
 // state to Error, building nothing. A WorkspaceKind that no Workspace of the documents uses is run
 // with stand-in Workspaces ("probe-<n>" in "default"), one per image option (with the pod option
 // its spawner defaults to, else the first) and one per other pod option, so every option's pieces
 // reach the objects they land in.
-func NotebooksDerivation(docs []corpus.Document) ([]corpus.Derived, []NotebooksSkip) {
+func NotebooksDerivation(docs, kinds []corpus.Document) ([]corpus.Derived, []NotebooksSkip) {
 	byFile := map[string][]corpus.Document{}
 	byFolder := map[string][]corpus.Document{}
 	var all []corpus.Document
@@ -80,7 +90,11 @@ func NotebooksDerivation(docs []corpus.Document) ([]corpus.Derived, []NotebooksS
 		kindName := workspaceKindName(d.Object)
 		var kind corpus.Document
 		ok := false
-		for _, scope := range [][]corpus.Document{byFile[d.File], byFolder[filepath.Dir(d.File)], all} {
+		scopes := [][]corpus.Document{byFile[d.File], byFolder[filepath.Dir(d.File)], all}
+		if kinds != nil {
+			scopes = [][]corpus.Document{byFile[d.File], kinds}
+		}
+		for _, scope := range scopes {
 			if kind, ok = onlyDefinition(scope, kindName); ok {
 				break
 			}

@@ -140,7 +140,7 @@ func byKind(records []corpus.Derived) map[string]map[string]any {
 
 func TestNotebooksDerivedObjects(t *testing.T) {
 	docs := decodeAll(t, "set.yaml", notebooksKindYAML, notebooksWorkspaceYAML)
-	records, skipped := NotebooksDerivation(docs)
+	records, skipped := NotebooksDerivation(docs, nil)
 	if len(skipped) != 0 {
 		t.Fatalf("skipped: %v", skipped)
 	}
@@ -239,7 +239,7 @@ func TestNotebooksDerivedObjects(t *testing.T) {
 func TestNotebooksDerivedLongestName(t *testing.T) {
 	name := strings.Repeat("a", 41) + "-" + strings.Repeat("b", 21)
 	ws := strings.Replace(notebooksWorkspaceYAML, "name: alice", "name: "+name, 1)
-	records, skipped := NotebooksDerivation(decodeAll(t, "set.yaml", notebooksKindYAML, ws))
+	records, skipped := NotebooksDerivation(decodeAll(t, "set.yaml", notebooksKindYAML, ws), nil)
 	if len(skipped) != 0 || len(records) != 3 {
 		t.Fatalf("%d records, skipped %v", len(records), skipped)
 	}
@@ -274,7 +274,7 @@ func TestNotebooksDerivedSkipsAndPause(t *testing.T) {
 	}
 	for _, c := range cases {
 		ws := strings.Replace(notebooksWorkspaceYAML, c.from, c.to, 1)
-		records, skipped := NotebooksDerivation(decodeAll(t, "set.yaml", notebooksKindYAML, ws))
+		records, skipped := NotebooksDerivation(decodeAll(t, "set.yaml", notebooksKindYAML, ws), nil)
 		var workspaceRecords int
 		for _, r := range records {
 			if strings.Contains(r.From, "Workspace team-a/alice") {
@@ -292,7 +292,7 @@ func TestNotebooksDerivedSkipsAndPause(t *testing.T) {
 		}
 	}
 	paused := strings.Replace(notebooksWorkspaceYAML, "  kind: jupyterlab", "  kind: jupyterlab\n  paused: true", 1)
-	records, _ := NotebooksDerivation(decodeAll(t, "set.yaml", notebooksKindYAML, paused))
+	records, _ := NotebooksDerivation(decodeAll(t, "set.yaml", notebooksKindYAML, paused), nil)
 	if len(records) != 2 || at(t, records[0].Object, "spec.replicas") != float64(0) && at(t, records[0].Object, "spec.replicas") != 0 {
 		t.Errorf("paused: %d records, replicas %v; want a StatefulSet of 0 replicas and a Service, no pod", len(records), at(t, records[0].Object, "spec.replicas"))
 	}
@@ -301,7 +301,7 @@ func TestNotebooksDerivedSkipsAndPause(t *testing.T) {
 // A WorkspaceKind no Workspace names runs with stand-in Workspaces, one per image option with the
 // default pod option; a kind in another file is used when all its definitions agree.
 func TestNotebooksDerivedStandInsAndOtherFiles(t *testing.T) {
-	records, skipped := NotebooksDerivation(decodeAll(t, "kind.yaml", notebooksKindYAML))
+	records, skipped := NotebooksDerivation(decodeAll(t, "kind.yaml", notebooksKindYAML), nil)
 	// scipy builds 3 objects; "twice" has a port number twice: skipped.
 	if len(records) != 3 || len(skipped) != 1 || !strings.HasPrefix(skipped[0].From, "kind.yaml#0 WorkspaceKind (no namespace)/jupyterlab (stand-in workspace 1)") {
 		t.Fatalf("%d records, skipped %v", len(records), skipped)
@@ -309,13 +309,13 @@ func TestNotebooksDerivedStandInsAndOtherFiles(t *testing.T) {
 	jsonEqual(t, "stand-in set name", at(t, records[0].Object, "metadata.name"), "ws-probe-0-"+generatedSuffix)
 
 	docs := append(decodeAll(t, "kind.yaml", notebooksKindYAML), decodeAll(t, "ws.yaml", notebooksWorkspaceYAML)...)
-	records, skipped = NotebooksDerivation(docs)
+	records, skipped = NotebooksDerivation(docs, nil)
 	if len(records) != 3 || len(skipped) != 0 || records[0].From != "ws.yaml#0 Workspace team-a/alice" {
 		t.Errorf("kind in another file: %d records, skipped %v", len(records), skipped)
 	}
 	other := strings.Replace(notebooksKindYAML, "fsGroup: 100", "fsGroup: 101", 1)
 	docs = append(docs, decodeAll(t, "other.yaml", other)...)
-	records, skipped = NotebooksDerivation(docs)
+	records, skipped = NotebooksDerivation(docs, nil)
 	for _, r := range records {
 		if strings.HasPrefix(r.From, "ws.yaml") {
 			t.Errorf("two different kinds of the name: built %s for %s", r.Kind, r.From)
@@ -334,7 +334,7 @@ func TestNotebooksDerivedInputs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	records, skipped := NotebooksDerivation(docs)
+	records, skipped := NotebooksDerivation(docs, nil)
 	workspaces, kinds := 0, 0
 	for _, d := range docs {
 		switch {
@@ -367,4 +367,24 @@ func countWorkspaceSkips(skipped []NotebooksSkip) int {
 		}
 	}
 	return n
+}
+
+// For documents that each stand alone (the leaf fuzzer's), a Workspace takes its kind from the
+// kinds given (the seed's), never from a mutated kind among the documents; each mutated kind runs
+// with its stand-ins.
+func TestNotebooksDerivedWithKinds(t *testing.T) {
+	seed := decodeAll(t, "seed/kind.yaml", notebooksKindYAML)
+	mutated := strings.Replace(notebooksKindYAML, "quay.io/jupyter/scipy-notebook:2025-01-06\n              ports: [{id: jupyterlab", "mutated:1\n              ports: [{id: jupyterlab", 1)
+	docs := append(decodeAll(t, "fuzz/0001.yaml", mutated), decodeAll(t, "fuzz/0002.yaml", notebooksWorkspaceYAML)...)
+	records := NotebooksDerivedWithKinds(docs, seed)
+	images := map[string]any{}
+	for _, r := range records {
+		if r.Kind == "StatefulSet" {
+			images[r.From] = at(t, r.Object, "spec.template.spec.containers[0].image")
+		}
+	}
+	jsonEqual(t, "the image of each StatefulSet by source", images, map[string]any{
+		"fuzz/0001.yaml#0 WorkspaceKind (no namespace)/jupyterlab": "mutated:1",
+		"fuzz/0002.yaml#0 Workspace team-a/alice":                  "quay.io/jupyter/scipy-notebook:2025-01-06",
+	})
 }

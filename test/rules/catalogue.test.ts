@@ -73,6 +73,7 @@ describe('the rule catalogue', () => {
     expect(bySource.notebooks).toEqual([
       'notebooks/option-default', 'notebooks/option-redirect', 'notebooks/image-port', 'notebooks/activity-probe', 'notebooks/activity-rules', 'notebooks/home-mount',
       'notebooks/filter-rules', 'notebooks/workspace-kind-template', 'notebooks/workspace-option', 'notebooks/workspace-pod-annotations',
+      'notebooks/reserved-pod-label', 'notebooks/reserved-volume-name', 'notebooks/workspace-mount-path',
     ]);
     expect(bySource['training-operator']).toEqual(TRAINING_OPERATOR_RULE_SET.rules.map(r => r.id));
     expect(bySource['training-operator'][0]).toBe('training-operator/pod-name-collision');

@@ -388,3 +388,28 @@ func TestNotebooksDerivedWithKinds(t *testing.T) {
 		"fuzz/0002.yaml#0 Workspace team-a/alice":                  "quay.io/jupyter/scipy-notebook:2025-01-06",
 	})
 }
+
+// The refusal the model found on documents the library accepted before
+// notebooks/workspace-pod-annotations: pod annotations within 256 KiB in the kind and in the
+// Workspace, over it once the controller merges them on one pod template.
+func TestNotebooksDerivedMergedAnnotationsRefused(t *testing.T) {
+	big := func(key string) string { return key + ": " + strings.Repeat("x", 150*1024) }
+	kind := strings.Replace(notebooksKindYAML, "annotations: {note: kind, kept: kind}", "annotations: {"+big("kind-big")+"}", 1)
+	ws := strings.Replace(notebooksWorkspaceYAML, "annotations: {note: workspace}", "annotations: {"+big("workspace-big")+"}", 1)
+	records, _ := NotebooksDerivation(decodeAll(t, "set.yaml", kind, ws), nil)
+	got := map[string][]string{}
+	for _, r := range records {
+		got[r.Kind] = append(got[r.Kind], ValidateDerived(r)...)
+	}
+	if len(got["Service"]) != 0 {
+		t.Errorf("Service refused: %v", got["Service"])
+	}
+	for kind, want := range map[string]string{
+		"StatefulSet": "spec.template.annotations: Too long: may not be more than 262144 bytes",
+		"Pod":         "metadata.annotations: Too long: may not be more than 262144 bytes",
+	} {
+		if len(got[kind]) == 0 || got[kind][0] != want {
+			t.Errorf("%s: %q, want %q", kind, got[kind], want)
+		}
+	}
+}

@@ -30,6 +30,10 @@ const NotebooksController = "notebooks"
 type NotebooksSkip struct {
 	From   string
 	Reason string
+	// Refused is true when the Workspace and its kind themselves make the controller set the
+	// Error state (an option the kind lacks, a port number twice, an env value that does not
+	// render), false when only the kind is missing from the input (it may be on the cluster).
+	Refused bool
 }
 
 // workspaceUID stands for the uid the API server gives the Workspace, which the controller's
@@ -106,7 +110,7 @@ func NotebooksDerivation(docs, kinds []corpus.Document) ([]corpus.Derived, []Not
 		used[kind.Label()] = true
 		objects, err := WorkspaceObjects(d.Object, kind.Object)
 		if err != nil {
-			skipped = append(skipped, NotebooksSkip{From: d.Label(), Reason: err.Error()})
+			skipped = append(skipped, NotebooksSkip{From: d.Label(), Reason: err.Error(), Refused: true})
 			continue
 		}
 		out = append(out, records(d.Label(), objects)...)
@@ -118,7 +122,7 @@ func NotebooksDerivation(docs, kinds []corpus.Document) ([]corpus.Derived, []Not
 		for i, ws := range standInWorkspaces(k.Object) {
 			objects, err := WorkspaceObjects(ws, k.Object)
 			if err != nil {
-				skipped = append(skipped, NotebooksSkip{From: fmt.Sprintf("%s (stand-in workspace %d)", k.Label(), i), Reason: err.Error()})
+				skipped = append(skipped, NotebooksSkip{From: fmt.Sprintf("%s (stand-in workspace %d)", k.Label(), i), Reason: err.Error(), Refused: true})
 				continue
 			}
 			out = append(out, records(k.Label(), objects)...)

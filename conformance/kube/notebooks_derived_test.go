@@ -267,10 +267,11 @@ func TestNotebooksDerivedLongestName(t *testing.T) {
 func TestNotebooksDerivedSkipsAndPause(t *testing.T) {
 	cases := []struct {
 		name, from, to, reason string
+		refused                bool
 	}{
-		{"unknown image option", "imageConfig: scipy", "imageConfig: gone", `imageConfig with id "gone" not found: the controller sets the Error state`},
-		{"a port number twice", "imageConfig: scipy", "imageConfig: twice", "duplicate port number 8888 in imageConfig: the controller sets the Error state"},
-		{"no such kind", "kind: jupyterlab\n  podTemplate", "kind: rstudio\n  podTemplate", `no single WorkspaceKind "rstudio" in the input: the controller finds none and sets the Error state`},
+		{"unknown image option", "imageConfig: scipy", "imageConfig: gone", `imageConfig with id "gone" not found: the controller sets the Error state`, true},
+		{"a port number twice", "imageConfig: scipy", "imageConfig: twice", "duplicate port number 8888 in imageConfig: the controller sets the Error state", true},
+		{"no such kind", "kind: jupyterlab\n  podTemplate", "kind: rstudio\n  podTemplate", `no single WorkspaceKind "rstudio" in the input: the controller finds none and sets the Error state`, false},
 	}
 	for _, c := range cases {
 		ws := strings.Replace(notebooksWorkspaceYAML, c.from, c.to, 1)
@@ -285,6 +286,9 @@ func TestNotebooksDerivedSkipsAndPause(t *testing.T) {
 		for _, s := range skipped {
 			if strings.Contains(s.From, "Workspace team-a/alice") {
 				reasons = append(reasons, s.Reason)
+				if s.Refused != c.refused {
+					t.Errorf("%s: refused %v, want %v", c.name, s.Refused, c.refused)
+				}
 			}
 		}
 		if workspaceRecords != 0 || len(reasons) != 1 || reasons[0] != c.reason {
@@ -328,7 +332,8 @@ func TestNotebooksDerivedStandInsAndOtherFiles(t *testing.T) {
 
 // TestNotebooksDerivedInputs prints what the model does with the manifests: the Workspaces built,
 // the stand-ins run for kinds no Workspace names, and each Workspace it built nothing for, with
-// the reason (TestDerived validates what it built).
+// the reason (TestDerived validates what it built). A Workspace or kind the controller would put
+// in the Error state fails the test; a Workspace whose kind is not in the input does not.
 func TestNotebooksDerivedInputs(t *testing.T) {
 	docs, err := corpus.ReadDirs(corpus.Dirs("MANIFESTS_DIR", defaultManifestDirs...))
 	if err != nil {
@@ -355,7 +360,12 @@ func TestNotebooksDerivedInputs(t *testing.T) {
 	fmt.Printf("notebooks model: %d Workspaces, %d built, %d skipped; %d WorkspaceKinds, %d stand-in Workspaces built for those no Workspace names; %d derived objects\n",
 		workspaces, len(fromWorkspaces), countWorkspaceSkips(skipped), kinds, fromStandIns, len(records))
 	for _, s := range skipped {
-		t.Logf("built nothing for %s: %s", s.From, s.Reason)
+		if s.Refused {
+			// The library wrote it, and the controller would set the Workspace's state to Error.
+			t.Errorf("the controller builds nothing for %s: %s", s.From, s.Reason)
+		} else {
+			t.Logf("built nothing for %s: %s", s.From, s.Reason)
+		}
 	}
 }
 

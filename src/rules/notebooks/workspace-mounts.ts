@@ -7,10 +7,10 @@
  * this is the same check on YAML, in `lint` only, with the construct's wording: data and Secret
  * mounts against each other, and against the kind's mounts when the kind is in the input.
  */
-import { mountPointOf } from '../kubernetes/mount-point';
 import { isDocumentOf } from '../../kinds/kind';
 import { WORKSPACE, WORKSPACE_KIND } from '../../kinds/notebooks';
 import { Finding } from '../finding';
+import { mountPointOf } from '../kubernetes/mount-point';
 import { Rule } from '../rule';
 import { DocumentFinding } from '../training-operator/restricted-namespaces';
 

@@ -7,11 +7,11 @@
  * merged ones are not: the StatefulSet is then refused and the Workspace never gets a pod. Judged
  * when the WorkspaceKind is among the same documents (at synth the app's, in lint the input).
  */
-import { AppDocument, AppFinding } from '../app-document';
 import { isDocumentOf } from '../../kinds/kind';
 import { WORKSPACE, WORKSPACE_KIND } from '../../kinds/notebooks';
-import { isObject } from '../kubernetes/names';
+import { AppDocument, AppFinding } from '../app-document';
 import { TOTAL_ANNOTATION_SIZE_LIMIT, utf8Length } from '../kubernetes/metadata';
+import { isObject } from '../kubernetes/names';
 import { Rule } from '../rule';
 
 export const WORKSPACE_POD_ANNOTATIONS = new Rule('notebooks', 'notebooks/workspace-pod-annotations', 'app',

@@ -212,7 +212,7 @@ export const CONSTRUCT_ONLY_CHECKS: readonly ExplainedCheck[] = [
     ['finding `${field}.storage`', 'fail \'home.accessMode\'', 'fail `data[${index}].readOnly`', 'fail `secrets[${index}].defaultMode`'],
     'the size and access modes come from the claim object passed in code, and a Secret\'s mode from its option; the Workspace manifest names the claim or Secret only'),
   EXPLAINED('notebooks.workspace-references', 'notebooks/workspace.ts', ['finding field'],
-    'the kind object passed in code: its option ids and its mount paths; in a manifest the options are notebooks/workspace-option\'s against a kind of the input, and the kind\'s mounts are not in the Workspace'),
+    'the kind object passed in code: its option ids and its mount paths; in a manifest they are notebooks/workspace-option\'s and notebooks/workspace-mount-path\'s against a kind of the input'),
   EXPLAINED('common.kai-topology-level', 'common/topology.ts', ['finding `${field}.requiredLevel`'],
     `${NOT_CERTAIN} (a KAI topology with neither a required nor a preferred level is legal: the KAI scheduler then places the pods without regard to topology, which the Topology prop was given to avoid)`),
   EXPLAINED('common.kueue-references', 'common/internal/kueue-references.ts',

@@ -504,3 +504,21 @@ test('getters report what the kind holds', () => {
     .toEqual(['scipy', 'small', ['/home/jovyan', '/dev/shm']]);
   expect(WorkspaceKind.fromName('codeserver').name).toBe('codeserver');
 });
+
+describe('what the controllers set on the workspace pod over the kind', () => {
+  test('a pod label the workspace controller or the StatefulSet controller sets', () => {
+    const reserved = 'expected a label key the controllers do not set on the workspace\'s pod: the workspace controller sets "notebooks.kubeflow.org/workspace-name" and "statefulset" '
+      + 'to the Workspace\'s name, the StatefulSet controller sets "statefulset.kubernetes.io/pod-name", "apps.kubernetes.io/pod-index" and "controller-revision-hash", each over the value written';
+    expect(synthErrors(c => minimalKind(c, { podLabels: { 'statefulset': 'mine', 'controller-revision-hash': 'x', 'team': 'ml' } }))).toBe(report(
+      `spec.podTemplate.podMetadata.labels["controller-revision-hash"] (podLabels) is "controller-revision-hash"; ${reserved}`,
+      `spec.podTemplate.podMetadata.labels.statefulset (podLabels) is "statefulset"; ${reserved}`,
+    ));
+  });
+
+  test('an extra volume named as the controller names a Workspace\'s volumes', () => {
+    expect(synthErrors(c => minimalKind(c, {}, k => k.mount('/cache', kplus.Volume.fromEmptyDir(c, 'cache', 'home-volume'))))).toBe(report(
+      'spec.podTemplate.extraVolumes[0].name is "home-volume"; expected a name the controller does not give a Workspace\'s own volumes (home-volume, data-volume-<n>, secret-volume-<n>): '
+      + 'a Workspace with that volume gets it in place of this one, and the kind\'s mounts of the name mount the Workspace\'s volume',
+    ));
+  });
+});

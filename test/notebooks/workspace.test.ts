@@ -230,6 +230,18 @@ describe('cross-field checks at synth time, as the notebooks webhook does them',
     ));
   });
 
+  test('the kind\'s and the workspace\'s pod annotations, merged on one pod, stay within 256 KiB', () => {
+    const kib = 1024;
+    expect(synthErrors(chart => {
+      const kind = new WorkspaceKind(chart, 'jupyterlab', { ...KIND_PROPS, podAnnotations: { 'example.com/kind': 'k'.repeat(150 * kib) } });
+      kind.addImageConfig('scipy', { image: 'quay.io/jupyter/scipy-notebook:2025-01-06', ports: [{ id: 'jupyterlab', port: 8888 }] });
+      kind.addPodConfig('cpu', { requests: { cpu: kplus.Cpu.units(1) } });
+      new Workspace(chart, 'ws', { metadata: { name: 'alice' }, kind, podAnnotations: { 'example.com/workspace': 'w'.repeat(150 * kib) } });
+    })).toBe(report(
+      `spec.podTemplate.podMetadata.annotations (podAnnotations) is "${300 * kib + 37} bytes"; expected at most 262144 bytes (256 KiB) of annotation keys and values in total once merged with the pod annotations of WorkspaceKind "jupyterlab": the controller puts both on one pod template, and Kubernetes refuses the StatefulSet`,
+    ));
+  });
+
   test('without a home volume, the home path is free for a data volume', () => {
     expect(synthErrors(chart => new Workspace(chart, 'ws', {
       metadata: { name: 'alice' }, kind: jupyterlab(chart), data: [{ mountPath: '/home/jovyan', claim: WorkspaceClaim.fromClaimName('a') }],

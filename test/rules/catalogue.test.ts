@@ -27,7 +27,7 @@ describe('the rule catalogue', () => {
       'numbers': 4,
       'objects': 4,
       'claims': 6,
-      'app': 16,
+      'app': 17,
       'env': 1,
       'pod-security': 15,
       'runtimes': 6,
@@ -72,7 +72,8 @@ describe('the rule catalogue', () => {
     ]);
     expect(bySource.notebooks).toEqual([
       'notebooks/option-default', 'notebooks/option-redirect', 'notebooks/image-port', 'notebooks/activity-probe', 'notebooks/activity-rules', 'notebooks/home-mount',
-      'notebooks/filter-rules', 'notebooks/workspace-kind-template', 'notebooks/workspace-option',
+      'notebooks/filter-rules', 'notebooks/workspace-kind-template', 'notebooks/workspace-option', 'notebooks/workspace-pod-annotations',
+      'notebooks/reserved-pod-label', 'notebooks/reserved-volume-name', 'notebooks/workspace-mount-path',
     ]);
     expect(bySource['training-operator']).toEqual(TRAINING_OPERATOR_RULE_SET.rules.map(r => r.id));
     expect(bySource['training-operator'][0]).toBe('training-operator/pod-name-collision');

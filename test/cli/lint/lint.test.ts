@@ -524,7 +524,8 @@ describe('the operator rules', () => {
     }
     expect(ids.sort()).toEqual([
       'notebooks/activity-probe', 'notebooks/activity-rules', 'notebooks/filter-rules', 'notebooks/home-mount', 'notebooks/image-port',
-      'notebooks/option-default', 'notebooks/option-redirect', 'notebooks/workspace-kind-template', 'notebooks/workspace-option',
+      'notebooks/option-default', 'notebooks/option-redirect', 'notebooks/reserved-pod-label', 'notebooks/reserved-volume-name',
+      'notebooks/workspace-kind-template', 'notebooks/workspace-mount-path', 'notebooks/workspace-option', 'notebooks/workspace-pod-annotations',
       'training-operator/clean-pod-policy', 'training-operator/elastic-bounds', 'training-operator/elastic-nproc',
       'training-operator/framework-container', 'training-operator/gang-min-available', 'training-operator/injected-env',
       'training-operator/managed-by', 'training-operator/mpi-launcher-gpu-env', 'training-operator/mpi-main-container', 'training-operator/mpi-np',
@@ -553,7 +554,7 @@ describe('the operator rules', () => {
       'JobSet (webhook and controller) [jobset]: 12',
       'Kubeflow Trainer v2 (webhooks and runtime plugins) [trainer]: 15',
       `Kubeflow Training Operator v1 (webhooks and controllers) [training-operator]: ${count('training-operator')}`,
-      'Kubeflow Notebooks v2 (webhooks) [notebooks]: 9',
+      'Kubeflow Notebooks v2 (webhooks) [notebooks]: 13',
       'Kueue [kueue]: 15',
       'cdk8s-kubeflow\'s own (the YAML reader; the CRD schema, strictly) [library]: 4',
       `${LINT_RULES.length} rules`,

@@ -83,6 +83,9 @@ describe('Workspace pod metadata', () => {
     ['a pod label value with a space', d => { d.spec.podTemplate.podMetadata = { labels: { team: 'a b' } }; },
       [f('spec.podTemplate.podMetadata.labels.team', 'a b', LABEL_VALUE, 'kubernetes/label-value')]],
     ['a namespace with capitals', d => { d.metadata.namespace = 'Team'; }, [f('metadata.namespace', 'Team', LABEL, 'kubernetes/namespace')]],
+    // The controller's StatefulSet, Service, pod and selector labels carry the name: a label, not a subdomain.
+    ['a name over 63 characters', d => { d.metadata.name = 'a'.repeat(64); }, [f('metadata.name', 'a'.repeat(64), LABEL, 'kubernetes/object-name')]],
+    ['a dotted name', d => { d.metadata.name = 'alice.v2'; }, [f('metadata.name', 'alice.v2', LABEL, 'kubernetes/object-name')]],
   ]);
 });
 

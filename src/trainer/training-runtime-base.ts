@@ -57,7 +57,8 @@ export interface TrainingRuntimeProps extends ReplicaOptions {
    */
   readonly modelInitializer?: InitializerStepOptions;
   /**
-   * The claim the initializers fill and the nodes read, mounted at /workspace.
+   * The claim the initializers fill and the nodes read, mounted at /workspace. Refused without a
+   * datasetInitializer or modelInitializer that mounts the workspace (no claim is written then).
    * @default - 20 GiB ReadWriteOnce, when an initializer mounts the workspace
    */
   readonly workspace?: InitializerWorkspaceOptions;
@@ -120,6 +121,11 @@ export abstract class TrainingRuntimeBase extends KubeflowResource {
       raiseFirst(this, [finding('launcher', props.launcher, `expected none: only MPI runtimes have a launcher (the policy is ${props.mlPolicy.framework})`)]);
     }
     raiseFirst(this, [...v1OnlyFindings(props, ''), ...v1OnlyFindings(props.launcher, 'launcher.')]);
+    if (props.workspace && ![props.datasetInitializer, props.modelInitializer].some(s => s !== undefined && s.mountWorkspace !== false)) {
+      // The claim exists for the initializers to hand their downloads to the trainer: without one
+      // that mounts it, the runtime writes no claim and these options would be dropped.
+      raiseFirst(this, [finding('workspace', props.workspace, 'expected none without a datasetInitializer or modelInitializer that mounts the workspace: the claim is written only for the initializers to share with the trainer')]);
+    }
     const container = (name: string): FrameworkContainer => ({ containerName: name, defaultRestartPolicy: RestartPolicy.NEVER });
     const step = (name: string, options: InitializerStepOptions) => ReplicaGroup._create(this, name, {
       image: options.image,

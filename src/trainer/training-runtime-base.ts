@@ -127,6 +127,8 @@ export abstract class TrainingRuntimeBase extends KubeflowResource {
       raiseFirst(this, [finding('workspace', props.workspace, 'expected none without a datasetInitializer or modelInitializer that mounts the workspace: the claim is written only for the initializers to share with the trainer')]);
     }
     const container = (name: string): FrameworkContainer => ({ containerName: name, defaultRestartPolicy: RestartPolicy.NEVER });
+    // The runtime renders the nodes' count from numNodes and one pod for every other step.
+    const onePod = 'the Trainer runs one pod of a runtime\'s launcher and of each initializer';
     const step = (name: string, options: InitializerStepOptions) => ReplicaGroup._create(this, name, {
       image: options.image,
       command: options.command,
@@ -135,6 +137,7 @@ export abstract class TrainingRuntimeBase extends KubeflowResource {
       resources: options.resources,
       serviceAccount: options.serviceAccount,
       framework: container(name),
+      scaleRefused: onePod,
     });
     if (props.datasetInitializer) this.datasetInitializer = step(DATASET_INITIALIZER, props.datasetInitializer);
     if (props.modelInitializer) this.modelInitializer = step(MODEL_INITIALIZER, props.modelInitializer);
@@ -142,13 +145,16 @@ export abstract class TrainingRuntimeBase extends KubeflowResource {
       metadata: _m, mlPolicy: _p, numNodes: _n, launcher, datasetInitializer: _d, modelInitializer: _mi, workspace: _w,
       podGroupPolicy: _g, security: _s, istioSidecar: _i, frameworkLabel: _f, ...nodeOptions
     } = props;
-    this.nodes = ReplicaGroup._create(this, NODE_JOB, { ...nodeOptions, framework: container(NODE_JOB) });
+    this.nodes = ReplicaGroup._create(this, NODE_JOB, {
+      ...nodeOptions, framework: container(NODE_JOB), scaleRefused: 'a runtime\'s nodes are its numNodes (a TrainJob may set its own numNodes)',
+    });
     if (props.mlPolicy.isMpi) {
       // The launcher runs the TrainJob's command (mpirun), not the nodes' (sshd): it takes the
       // nodes' image and pod settings but only its own command and arguments.
       this.launcher = ReplicaGroup._create(this, LAUNCHER_JOB, {
         ...mergeRoleOptions({ ...nodeOptions, command: undefined, args: undefined }, launcher ?? {}),
         framework: container(NODE_JOB),
+        scaleRefused: onePod,
       });
     }
     this._adopt(this._createResource(props.metadata, Lazy.any({ produce: () => this.renderSpec() })), {

@@ -95,6 +95,15 @@ export const REFUSED: { [member: string]: string } = {
     'test/job/Launcher: replicas is 5; expected 1: an MPIJob has exactly one launcher',
   'DistributedXGBoost.Master: scale()':
     'test/job/Master: replicas is 5; expected exactly 1; the operator rejects an XGBoostJob whose Master does not have one replica',
+  // Found by this audit, now refused: a runtime's group count is numNodes, or one pod.
+  'TrainingRuntime.nodes: scale()':
+    "test/runtime/node: replicas is 5; expected no scale() here: a runtime's nodes are its numNodes (a TrainJob may set its own numNodes)",
+  'TrainingRuntime.launcher: scale()':
+    "test/runtime/launcher: replicas is 5; expected no scale() here: the Trainer runs one pod of a runtime's launcher and of each initializer",
+  'TrainingRuntime.datasetInitializer: scale()':
+    "test/runtime/dataset-initializer: replicas is 5; expected no scale() here: the Trainer runs one pod of a runtime's launcher and of each initializer",
+  'TrainingRuntime.modelInitializer: scale()':
+    "test/runtime/model-initializer: replicas is 5; expected no scale() here: the Trainer runs one pod of a runtime's launcher and of each initializer",
   // Kueue objects describe no pods.
   'ClusterQueue: addPodAnnotation()':
     'test/cluster-queue: podAnnotations is "example.com/audit"; expected none: a ClusterQueue describes no pods; add pod annotations to the jobs it admits',

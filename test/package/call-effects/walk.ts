@@ -155,6 +155,15 @@ export function holders(): Holder[] {
       }));
     }
   }
+  // A runtime's replica groups: the nodes, the MPI launcher and the two initializers.
+  const runtime = (chart: Chart) => new lib.TrainingRuntime(chart, 'runtime', {
+    metadata: { name: 'mpi-audit' }, mlPolicy: lib.MlPolicy.mpi(), image: 'registry.example.com/train:1.0',
+    datasetInitializer: { image: 'ghcr.io/kubeflow/trainer/dataset-initializer:v2.0.0' },
+    modelInitializer: { image: 'ghcr.io/kubeflow/trainer/model-initializer:v2.0.0' },
+  });
+  for (const group of ['nodes', 'launcher', 'datasetInitializer', 'modelInitializer'] as const) {
+    out.push({ name: `TrainingRuntime.${group}`, className: 'ReplicaGroup', build: chart => runtime(chart)[group] });
+  }
   out.push({ name: 'ConfigReader', className: 'ConfigReader', build: chart => new lib.ConfigReader(chart, 'config') });
   out.push({ name: 'StableFileNamesApp', className: 'StableFileNamesApp', build: () => new lib.StableFileNamesApp({ outdir: Testing.app().outdir }) });
   return out;

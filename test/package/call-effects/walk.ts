@@ -157,7 +157,9 @@ export function holders(): Holder[] {
   }
   // A runtime's replica groups: the nodes, the MPI launcher and the two initializers.
   const runtime = (chart: Chart) => new lib.TrainingRuntime(chart, 'runtime', {
-    metadata: { name: 'mpi-audit' }, mlPolicy: lib.MlPolicy.mpi(), image: 'registry.example.com/train:1.0',
+    metadata: { name: 'mpi-audit' },
+    mlPolicy: lib.MlPolicy.mpi(),
+    image: 'registry.example.com/train:1.0',
     datasetInitializer: { image: 'ghcr.io/kubeflow/trainer/dataset-initializer:v2.0.0' },
     modelInitializer: { image: 'ghcr.io/kubeflow/trainer/model-initializer:v2.0.0' },
   });

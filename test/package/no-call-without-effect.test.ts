@@ -54,7 +54,7 @@ afterAll(() => {
   // The figures of the audit, for the closing note of a change that moves them.
   const count = (kind: string, effect?: string) => walked.filter(w => w.kind === kind && (!effect || w.outcome.effect === effect)).length;
   const lines = ['kind\twalked\tchanged\trefused\tinert'];
-  for (const kind of ['prop', 'method', 'setter']) {
+  for (const kind of ['prop', 'method', 'setter', 'static']) {
     lines.push(`${kind}\t${count(kind)}\t${count(kind, 'changed')}\t${count(kind, 'refused')}\t${count(kind, 'none')}`);
   }
   const reasons = new Map<string, number>();

@@ -106,3 +106,17 @@ export function typeKey(type: TypeRef): string {
   if (type.collection) return `${type.collection.kind}<${typeKey(type.collection.elementtype)}>`;
   return 'union';
 }
+
+/** One parameter of a static method. */
+export interface Param {
+  readonly name: string;
+  readonly type: TypeRef;
+  readonly optional: boolean;
+}
+
+/** The public static methods a class declares, with their parameters. */
+export function staticMethods(name: string): Array<{ name: string; params: Param[] }> {
+  return (types[PREFIX + name]?.methods ?? [])
+    .filter((m: any) => m.static && !m.protected)
+    .map((m: any) => ({ name: m.name, params: (m.parameters ?? []).map((p: any) => ({ name: p.name, type: p.type, optional: Boolean(p.optional) })) }));
+}

@@ -12,6 +12,9 @@ const READER = 'returns the value it read from a configuration file for the call
 /** Why the target versions leave the manifest alone. */
 const TARGET = 'selects which rules apply (the support window, docs/versions.md): it changes the findings a synth reports, never the manifest (test/common/target.test.ts)';
 
+/** Why the escape hatch leaves the manifest alone. */
+const ESCAPE = 'lets the strict schema check accept a field the caller wrote through the L1 escape hatch: it changes the findings, never the manifest (test/common/escape-hatch.test.ts)';
+
 /** Members with no effect on the manifest by design, with the reason. */
 export const INERT: { [member: string]: string } = {
   'PlatformDefaults: target.jobset': TARGET,
@@ -20,6 +23,9 @@ export const INERT: { [member: string]: string } = {
   'PlatformDefaults: target.notebooks': TARGET,
   'PlatformDefaults: target.trainer': TARGET,
   'PlatformDefaults: target.trainingOperator': TARGET,
+  'EscapeHatch.allowUnknownField(apiObject)': ESCAPE,
+  'EscapeHatch.allowUnknownField(pointer)': ESCAPE,
+  'PlatformDefaults.of(construct)': 'reads the defaults that apply to a construct (the ones PlatformDefaults.set gave, walked as props); it sets nothing',
   'StableFileNamesApp: synth()': 'writes the app\'s files: it is the synth the audit compares, not a change to what is synthesized (its file names: test/common/stable-file-names-app.test.ts)',
   'ConfigReader: accelerator()': READER,
   'ConfigReader: check()': READER,

@@ -5,9 +5,10 @@
  * the library's message, or changes nothing.
  */
 import { App, Chart, Testing } from 'cdk8s';
-import { classMembers, isStruct, ownName, structBases, structProps, typeKey, TypeRef } from './assembly';
+import { allClasses, classMembers, isStruct, ownName, staticMethods, structBases, structProps, typeKey, TypeRef } from './assembly';
 import { CONTEXTS, MINIMAL_STRUCTS, Root, ROOTS } from './roots';
 import { BY_PROP, BY_TYPE, METHOD_ARGS } from './samples';
+import { BY_PARAM, STATICS } from './statics';
 import * as lib from '../../../src';
 
 export type Outcome =
@@ -20,7 +21,7 @@ export type Outcome =
 export interface Walked {
   /** `DistributedPyTorch: master.image`, `DistributedPyTorch.worker: addEnv()`. */
   readonly member: string;
-  readonly kind: 'prop' | 'method' | 'setter';
+  readonly kind: 'prop' | 'method' | 'setter' | 'static';
   readonly outcome: Outcome;
 }
 
@@ -196,7 +197,42 @@ function walkMethods(holder: Holder): Walked[] {
   });
 }
 
+/**
+ * The parameters of every static method: each given its sample in turn over the minimal
+ * arguments. Not walked: `parse` and the `Parse` class (configuration text read into the values
+ * the constants and factories give, test/config/), `PlatformDefaults.set` (walked as a root),
+ * and struct parameters (walked prop by prop as roots).
+ */
+function walkStatics(): Walked[] {
+  const out: Walked[] = [];
+  for (const className of allClasses()) {
+    if (className === 'Parse') continue;
+    for (const method of staticMethods(className)) {
+      if (method.name === 'parse' || `${className}.${method.name}` === 'PlatformDefaults.set') continue;
+      const entry = STATICS[`${className}.${method.name}`];
+      method.params.forEach((param, i) => {
+        const struct = ownName(param.type);
+        if (struct && isStruct(struct)) return;
+        const member = `${className}.${method.name}(${param.name})`;
+        const sample = BY_PARAM[`${className}.${method.name}.${param.name}`] ?? BY_TYPE[typeKey(param.type)];
+        if (!entry || !sample) {
+          out.push({ member, kind: 'static', outcome: { effect: 'no sample' } });
+          return;
+        }
+        const withArg = (chart: Chart, value: unknown) => {
+          const args = entry.args(chart);
+          while (args.length < i) args.push(undefined);
+          args[i] = value;
+          entry.run(chart, args);
+        };
+        out.push({ member, kind: 'static', outcome: compare(sample, chart => entry.run(chart, entry.args(chart)), withArg) });
+      });
+    }
+  }
+  return out;
+}
+
 /** Walks every member once. */
 export function walk(): Walked[] {
-  return [...ROOTS.flatMap(walkProps), ...holders().flatMap(walkMethods)];
+  return [...ROOTS.flatMap(walkProps), ...holders().flatMap(walkMethods), ...walkStatics()];
 }

@@ -205,6 +205,13 @@ export const ROOTS: Root[] = [
   kindWith('WorkspaceKind.addPort', 'WorkspacePort', (kind, options) => kind.addPort({ id: 'vscode', displayName: 'VS Code', ...options })),
 
   // The structs of a list prop, as one element of it.
+  kindWith('WorkspaceKindProps.ports[1]', 'WorkspacePort', () => undefined,
+    options => ({ ports: [{ id: 'jupyterlab', displayName: 'JupyterLab' }, { id: 'vscode', displayName: 'VS Code', ...options }] })),
+  kindWith('WorkspaceKindProps.activityRules[0]', 'ActivityRule', () => undefined,
+    options => ({ activityProbe: lib.ActivityProbe.jupyter('jupyterlab'), activityRules: [{ inactiveFor: Duration.hours(1), ...options }] })),
+  kindWith('WorkspaceKindProps.filterRules[0]', 'FilterRule', () => undefined, options => ({
+    filterRules: [{ scope: lib.FilterScope.IMAGE_CONFIG, namespaceSelector: { matchLabels: { team: 'vision' } }, hideInUi: true, hideInApi: true, ...options }],
+  })),
   {
     name: 'WorkspaceProps.data[0]',
     struct: 'DataVolume',
@@ -260,6 +267,7 @@ export const CONTEXTS: { [rootPath: string]: (chart: Chart) => object } = {
   'ClusterTrainingRuntime: workspace': () => ({ datasetInitializer: { image: 'ghcr.io/kubeflow/trainer/dataset-initializer:v2.0.0' } }),
   'ResourceFlavor: topology': () => ({ nodeLabels: { 'cloud.provider.com/node-group': 'gpu' } }),
   'WorkspaceKind.addFilterRule: denyMessage': () => ({ deny: true }),
+  'WorkspaceKindProps.filterRules[0]: denyMessage': () => ({ deny: true }),
   'TrainingRuntime: launcher': () => ({ mlPolicy: lib.MlPolicy.mpi() }),
   'ClusterTrainingRuntime: launcher': () => ({ mlPolicy: lib.MlPolicy.mpi() }),
   'ParameterServerTF: parameterServer': () => ({ parameterServers: 1 }),

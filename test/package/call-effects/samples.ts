@@ -221,6 +221,8 @@ export const BY_PROP: { [prop: string]: Sample } = {
   // The rule's root hides it in the UI and the API; each is walked by turning it off.
   'WorkspaceKind.addFilterRule: hideInUi': () => false,
   'WorkspaceKind.addFilterRule: hideInApi': () => false,
+  'WorkspaceKindProps.filterRules[0]: hideInUi': () => false,
+  'WorkspaceKindProps.filterRules[0]: hideInApi': () => false,
   'FilterRule.denyMessage': () => 'not for this namespace',
   'NewClaimOptions.claimName': () => 'audit-home',
   'NewClaimOptions.storageClassName': () => 'audit-storage',

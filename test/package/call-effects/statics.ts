@@ -7,8 +7,8 @@
  */
 import { Chart, Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
-import * as lib from '../../../src';
 import { workspace, workspaceKind } from './roots';
+import * as lib from '../../../src';
 
 const IMAGE = 'registry.example.com/train:1.0';
 

@@ -118,5 +118,8 @@ export interface Param {
 export function staticMethods(name: string): Array<{ name: string; params: Param[] }> {
   return (types[PREFIX + name]?.methods ?? [])
     .filter((m: any) => m.static && !m.protected)
-    .map((m: any) => ({ name: m.name, params: (m.parameters ?? []).map((p: any) => ({ name: p.name, type: p.type, optional: Boolean(p.optional) })) }));
+    .map((m: any) => ({
+      name: m.name,
+      params: (m.parameters ?? []).map((p: any) => ({ name: p.name, type: p.type, optional: Boolean(p.optional) })),
+    }));
 }

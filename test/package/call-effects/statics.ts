@@ -34,7 +34,9 @@ const queueWith = (chart: Chart, quota: lib.ResourceQuota) => new lib.ClusterQue
 const accelerator = (method: string, args: (chart: Chart) => unknown[]): StaticCall => ({
   args, run: (chart, a) => job(chart, { resources: { accelerator: call(lib.Accelerator, method, a) } }),
 });
-const quota = (method: string, args: (chart: Chart) => unknown[]): StaticCall => ({ args, run: (chart, a) => queueWith(chart, call(lib.ResourceQuota, method, a)) });
+const quota = (method: string, args: (chart: Chart) => unknown[]): StaticCall => ({
+  args, run: (chart, a) => queueWith(chart, call(lib.ResourceQuota, method, a)),
+});
 /** A TrainJob naming a runtime of the app (two of each kind are there) or one the Trainer ships. */
 const runtimeRef = (method: string, name: string): StaticCall => ({
   args: () => [name],

@@ -53,7 +53,9 @@ export const INERT: { [member: string]: string } = {
 
 /** Members the construct refuses where the audit gives them, with the exact message. */
 export const REFUSED: { [member: string]: string } = {
-  // A v1 MPIJob: Kueue cannot admit it, its workers take no job-wide command, its launcher runs as the operator's account, and its containers have no port.
+  // A v1 MPIJob: Kueue cannot admit it, its workers take no job-wide command, its launcher runs as
+  // the operator's account beside the operator's own init container (no restricted preset), and its
+  // containers have no port.
   'MpiAllReduce: args':
     'test/job: args is ["--audit"]; expected trainingCommand or launcherCommand; job-wide arguments would reach the workers too',
   'MpiAllReduce: command':

@@ -10,7 +10,6 @@ import { nodeHealthFindings, withNodeHealth } from './internal/node-health';
 import { normalPath } from './internal/paths';
 import { PodRenderContext, ReplicaCountRule, ReplicaGroupSettings } from './internal/pod-render';
 import { amountFindings, resourceQuantities } from './internal/quantities';
-import { ReplicaOptions } from './replica-options';
 import { RestartPolicy } from './run-policy';
 import { askedOverRestricted, optionFieldName, restrictedPodFindings } from '../rules/restricted';
 import { roleProp } from './internal/prop-fields';
@@ -19,7 +18,7 @@ import { envToAdd, setOnce } from './internal/set-once';
 import { PodSecurity } from './security';
 import { Topology } from './topology';
 import { Finding, finding } from '../rules/finding';
-import { addCheck, countFinding, failAtSynth, raise, raiseFirst } from '../synth/report';
+import { addCheck, countFinding, fail, failAtSynth, raise, raiseFirst } from '../synth/report';
 import { sameVolume, volumeNameFindings, volumesByName, sharedMemoryVolume } from './internal/volumes';
 import { checkedPropsOf } from '../boundary/checked-props';
 import { SHARED_MEMORY_PATH, acceleratorToleration } from '../rules/kubernetes/accelerator-facts';
@@ -51,7 +50,7 @@ export class ReplicaGroup extends Construct {
 
   private _replicas: number;
   private readonly _restartPolicy: RestartPolicy;
-  private readonly options: ReplicaOptions;
+  private readonly options: ReplicaGroupSettings;
   private readonly countRule?: ReplicaCountRule;
   /** Whether the platform's RDMA devices apply to this group (not to the MPI launcher). */
   private readonly platformRdma: boolean;
@@ -143,11 +142,14 @@ export class ReplicaGroup extends Construct {
 
   /**
    * Changes the number of pods, within what the operator allows for this replica type (a Master or
-   * launcher has exactly one, elastic workers stay within their bounds).
+   * launcher has exactly one, elastic workers stay within their bounds). Refused on a training
+   * runtime's groups: its nodes are `numNodes` pods, its launcher and initializers one pod each.
    *
    * @param replicas the new number of pods, a whole number of 0 or more
    */
   public scale(replicas: number): void {
+    // A group whose count another setting owns would render its own count and drop this one.
+    if (this.options.scaleRefused) fail(this, 'replicas', replicas, `expected no scale() here: ${this.options.scaleRefused}`);
     this.checkReplicas(replicas);
     this._replicas = replicas;
   }

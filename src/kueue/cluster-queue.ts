@@ -10,6 +10,7 @@ import { ResourceGroup } from './resource-group';
 import * as kueue from '../../imports/kueue';
 import { KubeflowResource, PodMetadataField } from '../common/kubeflow-resource';
 import { CLUSTER_QUEUE } from '../kinds/kueue';
+import { fail } from '../synth/report';
 import { dropUndefined } from '../util/collections';
 
 /** A ClusterQueue's settings. */
@@ -77,6 +78,11 @@ export class ClusterQueue extends KubeflowResource {
    */
   public constructor(scope: Construct, id: string, props: ClusterQueueProps) {
     super(scope, id, props);
+    const threshold = props.preemption?.borrowWithinCohortMaxPriorityThreshold;
+    if (threshold !== undefined && props.preemption?.borrowWithinCohort === undefined) {
+      // The threshold is a field of the borrowWithinCohort policy: without the policy it has nowhere to go.
+      fail(this, 'preemption.borrowWithinCohortMaxPriorityThreshold', threshold, 'expected none without preemption.borrowWithinCohort: the threshold limits the workloads that policy preempts');
+    }
     this.cohort = props.cohort;
     const apiObject = this._adopt(new kueue.ClusterQueue(this, 'Resource', {
       metadata: props.metadata,

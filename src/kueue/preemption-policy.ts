@@ -57,6 +57,7 @@ export interface ClusterQueuePreemption {
   readonly borrowWithinCohort?: PreemptionPolicy;
   /**
    * With borrowWithinCohort LOWER_PRIORITY: only workloads of at most this priority are preempted.
+   * Refused without borrowWithinCohort (the threshold is a field of that policy).
    * @default - any lower priority
    */
   readonly borrowWithinCohortMaxPriorityThreshold?: number;

@@ -103,7 +103,7 @@ export interface OptionRedirect {
    */
   readonly message?: string;
   /**
-   * How prominently the message is shown.
+   * How prominently the message is shown; refused without a message (the CRD keeps the level in it).
    * @default RedirectLevel.INFO
    */
   readonly level?: RedirectLevel;

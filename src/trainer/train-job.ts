@@ -129,11 +129,15 @@ export interface TrainJobProps {
   readonly jobSetAnnotations?: { [key: string]: string };
   /**
    * The `manager` of the library's runtime patch: a domain-prefixed path such as `example.io/platform`.
+   * Read only when the job has a runtime patch (pod labels, annotations, node selector, tolerations,
+   * service account, mounts, JobSet labels or annotations, or a Kueue flavor's placement): without
+   * one the TrainJob writes no patch, so there is nothing to name a manager of.
    * @default "cdk8s-kubeflow/train-job"
    */
   readonly patchManager?: string;
   /**
-   * The replicated jobs the pod settings of the runtime patch apply to.
+   * The replicated jobs the pod settings of the runtime patch apply to. Read only when the job has
+   * pod settings for the patch (as `patchManager`): without them no replicated job is patched.
    * @default - for a runtime construct of the app, its training jobs (`node`, and the MPI `launcher`); for a built-in MPI runtime whose launcher runs as a node, `node` and `launcher`; else `node`
    */
   readonly patchedJobs?: string[];

@@ -57,7 +57,8 @@ export interface TrainingRuntimeProps extends ReplicaOptions {
    */
   readonly modelInitializer?: InitializerStepOptions;
   /**
-   * The claim the initializers fill and the nodes read, mounted at /workspace.
+   * The claim the initializers fill and the nodes read, mounted at /workspace. Refused without a
+   * datasetInitializer or modelInitializer that mounts the workspace (no claim is written then).
    * @default - 20 GiB ReadWriteOnce, when an initializer mounts the workspace
    */
   readonly workspace?: InitializerWorkspaceOptions;
@@ -120,7 +121,14 @@ export abstract class TrainingRuntimeBase extends KubeflowResource {
       raiseFirst(this, [finding('launcher', props.launcher, `expected none: only MPI runtimes have a launcher (the policy is ${props.mlPolicy.framework})`)]);
     }
     raiseFirst(this, [...v1OnlyFindings(props, ''), ...v1OnlyFindings(props.launcher, 'launcher.')]);
+    if (props.workspace && ![props.datasetInitializer, props.modelInitializer].some(s => s !== undefined && s.mountWorkspace !== false)) {
+      // The claim exists for the initializers to hand their downloads to the trainer: without one
+      // that mounts it, the runtime writes no claim and these options would be dropped.
+      raiseFirst(this, [finding('workspace', props.workspace, 'expected none without a datasetInitializer or modelInitializer that mounts the workspace: the claim is written only for the initializers to share with the trainer')]);
+    }
     const container = (name: string): FrameworkContainer => ({ containerName: name, defaultRestartPolicy: RestartPolicy.NEVER });
+    // The runtime renders the nodes' count from numNodes and one pod for every other step.
+    const onePod = 'the Trainer runs one pod of a runtime\'s launcher and of each initializer';
     const step = (name: string, options: InitializerStepOptions) => ReplicaGroup._create(this, name, {
       image: options.image,
       command: options.command,
@@ -129,6 +137,7 @@ export abstract class TrainingRuntimeBase extends KubeflowResource {
       resources: options.resources,
       serviceAccount: options.serviceAccount,
       framework: container(name),
+      scaleRefused: onePod,
     });
     if (props.datasetInitializer) this.datasetInitializer = step(DATASET_INITIALIZER, props.datasetInitializer);
     if (props.modelInitializer) this.modelInitializer = step(MODEL_INITIALIZER, props.modelInitializer);
@@ -136,13 +145,16 @@ export abstract class TrainingRuntimeBase extends KubeflowResource {
       metadata: _m, mlPolicy: _p, numNodes: _n, launcher, datasetInitializer: _d, modelInitializer: _mi, workspace: _w,
       podGroupPolicy: _g, security: _s, istioSidecar: _i, frameworkLabel: _f, ...nodeOptions
     } = props;
-    this.nodes = ReplicaGroup._create(this, NODE_JOB, { ...nodeOptions, framework: container(NODE_JOB) });
+    this.nodes = ReplicaGroup._create(this, NODE_JOB, {
+      ...nodeOptions, framework: container(NODE_JOB), scaleRefused: 'a runtime\'s nodes are its numNodes (a TrainJob may set its own numNodes)',
+    });
     if (props.mlPolicy.isMpi) {
       // The launcher runs the TrainJob's command (mpirun), not the nodes' (sshd): it takes the
       // nodes' image and pod settings but only its own command and arguments.
       this.launcher = ReplicaGroup._create(this, LAUNCHER_JOB, {
         ...mergeRoleOptions({ ...nodeOptions, command: undefined, args: undefined }, launcher ?? {}),
         framework: container(NODE_JOB),
+        scaleRefused: onePod,
       });
     }
     this._adopt(this._createResource(props.metadata, Lazy.any({ produce: () => this.renderSpec() })), {

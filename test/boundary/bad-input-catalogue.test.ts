@@ -10,7 +10,7 @@ import {
   Accelerator, ActivityProbe, DistributedJax, DistributedPaddle, DistributedPyTorch, DistributedXGBoost, FilterScope,
   GangScheduler, MpiAllReduce, NprocPerNode, PaddleMode, ParameterServerTF, RestartPolicy, SuccessPolicy, Workspace,
   WorkspaceClaim, WorkspaceKind, WorkspaceKindProps, Nccl, NodeHealth, RdmaDevice, Topology, ClusterTrainingRuntime,
-  MlPolicy, PodGroupPolicy, PodSecurity, TrainingRuntime, TrainingRuntimeRef, TrainJob,
+  MlPolicy, PodGroupPolicy, PodSecurity, RedirectLevel, TrainingRuntime, TrainingRuntimeRef, TrainJob,
 } from '../../src';
 import { DNS_1035_LABEL, HOME_MOUNT_TAKEN, INJECTED_ENV, PORT_NUMBER, WHOLE_NUMBER_0_OR_MORE, WHOLE_NUMBER_1_OR_MORE } from '../harness/messages';
 import { JUPYTERLAB_KIND as KIND, SCIPY_IMAGE as SCIPY } from '../harness/notebook-fixtures';
@@ -494,6 +494,13 @@ const CASES: Case[] = [
   },
   {
     construct: 'WorkspaceKind',
+    input: 'a redirect level without a message to show',
+    at: 'construction',
+    build: kind({}, k => k.addImageConfig('old', { ...SCIPY, redirect: { to: 'scipy', level: RedirectLevel.WARNING } })),
+    message: 'test/kind: imageConfig[old].redirect.level is "Warning"; expected none without a redirect.message: the level is how the spawner shows the message',
+  },
+  {
+    construct: 'WorkspaceKind',
     input: 'a one-letter display name',
     at: 'construction',
     build: kind({ displayName: 'J' }),
@@ -632,6 +639,13 @@ const CASES: Case[] = [
   // Trainer v2.
   { construct: 'ClusterTrainingRuntime', input: 'no nodes', at: 'construction', build: ctr({ numNodes: 0 }), message: `test/rt: numNodes is 0; ${WHOLE_NUMBER_1_OR_MORE}` },
   { construct: 'ClusterTrainingRuntime', input: 'a launcher for a torch runtime', at: 'construction', build: ctr({ launcher: { image: IMAGE } }), message: 'test/rt: launcher is {"image":"registry.example.com/train:1.0"}; expected none: only MPI runtimes have a launcher (the policy is torch)' },
+  {
+    construct: 'ClusterTrainingRuntime',
+    input: 'workspace options with no initializer to mount the workspace',
+    at: 'construction',
+    build: ctr({ workspace: { storageClassName: 'fast' } }),
+    message: 'test/rt: workspace is {"storageClassName":"fast"}; expected none without a datasetInitializer or modelInitializer that mounts the workspace: the claim is written only for the initializers to share with the trainer',
+  },
   { construct: 'ClusterTrainingRuntime', input: 'no MPI slots', at: 'construction', build: ctr({ mlPolicy: MlPolicy.mpi({ slotsPerWorker: 0 }) }), message: `test/rt: mlPolicy.mpi.slotsPerWorker is 0; ${WHOLE_NUMBER_1_OR_MORE}` },
   { construct: 'ClusterTrainingRuntime', input: 'more MPI slots than GPUs per node', at: 'synth', build: ctr({ mlPolicy: MlPolicy.mpi({ slotsPerWorker: 8 }), resources: { accelerator: Accelerator.nvidia(4) } }), message: `${REPORT}  [test/rt] mlPolicy.mpi.slotsPerWorker is 8; expected at most the 4 accelerators per node (one process per device)` },
   { construct: 'ClusterTrainingRuntime', input: 'a coscheduling timeout of a fraction of a second', at: 'construction', build: ctr({ podGroupPolicy: PodGroupPolicy.coscheduling({ scheduleTimeout: Duration.millis(1500) }) }), message: 'test/rt: podGroupPolicy.coscheduling.scheduleTimeout is "1.5s"; expected a whole number of seconds, which the manifest counts in' },

@@ -220,6 +220,14 @@ export const CONSTRUCT_ONLY_CHECKS: readonly ExplainedCheck[] = [
     'a LocalQueue or WorkloadPriorityClass passed in code beside a name for the same label (the manifest holds one label), and the namespace of the LocalQueue object passed: the job\'s manifest names the queue only'),
   EXPLAINED('kueue.no-pods', 'kueue/internal/no-pods.ts', ['fail field'],
     'addPodLabel or addPodAnnotation called on a Kueue object: a method call the construct refuses, which writes nothing'),
+  EXPLAINED('common.runtime-group-scale', 'common/replica.ts', ['fail \'replicas\''],
+    'scale() called on a training runtime\'s replica group, whose count numNodes (or one pod) sets: a method call the construct refuses, which writes nothing'),
+  EXPLAINED('trainer.workspace-without-initializer', 'trainer/training-runtime-base.ts', ['finding \'workspace\''],
+    'workspace options on a runtime with no initializer that mounts the workspace: the construct writes no claim, so the options leave no trace'),
+  EXPLAINED('kueue.threshold-without-borrowing', 'kueue/cluster-queue.ts', ['fail \'preemption.borrowWithinCohortMaxPriorityThreshold\''],
+    'a priority threshold without the borrowWithinCohort policy it belongs to: the construct writes no policy, so the threshold leaves no trace'),
+  EXPLAINED('notebooks.redirect-level-without-message', 'notebooks/internal/option-catalogue.ts', ['finding `${at}.redirect.level`'],
+    'a redirect level without a message: the CRD holds the level inside the message, so the construct writes neither and the manifest has no trace'),
 ];
 
 export const NOT_YET_IN_LINT: readonly ExplainedCheck[] = [];

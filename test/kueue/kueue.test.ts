@@ -136,6 +136,12 @@ describe('the five kinds', () => {
       + 'expected "Never", "LowerPriority", "LowerOrNewerEqualPriority" or "Any", the preemption policies Kueue v0.15.2 knows: did you mean "LowerPriority"?');
   });
 
+  test('a priority threshold without the borrowWithinCohort policy it belongs to is refused, not dropped', () => {
+    const chart = new Chart(Testing.app(), 'test');
+    expect(thrown(() => new ClusterQueue(chart, 'Q', { preemption: { borrowWithinCohortMaxPriorityThreshold: 100 }, resourceGroups: [] })))
+      .toBe('test/Q: preemption.borrowWithinCohortMaxPriorityThreshold is 100; expected none without preemption.borrowWithinCohort: the threshold limits the workloads that policy preempts');
+  });
+
   test('an unknown policy for a field is the schema\'s finding, named by the prop', () => {
     expect(synthErrors(c => new ClusterQueue(c, 'Q', {
       preemption: { withinClusterQueue: PreemptionPolicy.ANY },

@@ -46,7 +46,7 @@ const optionSpawner = {
     offset: fc.nat(),
     message: opt(text(2, 60)),
     level: opt(fc.constantFrom(RedirectLevel.INFO, RedirectLevel.WARNING, RedirectLevel.DANGER)),
-  })),
+  }).map(r => r.message === undefined ? { ...r, level: undefined } : r)), // a level is the message's: refused alone
 };
 
 const imageData = fc.record({

@@ -43,6 +43,12 @@ export interface ReplicaGroupSettings extends RoleOptions {
    * are its own, such as the MPI launcher.
    */
   readonly platformRdma?: boolean;
+  /**
+   * Why `scale()` is refused, for a group whose pod count another setting owns (a training
+   * runtime's nodes are its numNodes, its launcher and initializers run one pod each); default:
+   * scale() sets the count.
+   */
+  readonly scaleRefused?: string;
 }
 
 /** What the job passes down when it renders its pods. */

@@ -51,6 +51,8 @@ export class OptionCatalogue<O extends WorkspaceOptionProps> {
       const target = optionIdLengthFinding(`${at}.redirect.to`, redirect.to);
       if (target) return target;
       if (redirect.message !== undefined) return lengthFinding(`${at}.redirect.message`, redirect.message, 2, 1024);
+      // The CRD keeps the level inside the message (`redirect.message.level`): a level alone has nowhere to go.
+      if (redirect.level !== undefined) return finding(`${at}.redirect.level`, redirect.level.value, 'expected none without a redirect.message: the level is how the spawner shows the message');
     }
     return undefined;
   }

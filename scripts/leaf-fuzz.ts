@@ -30,8 +30,8 @@ import * as path from 'path';
 import { App, Chart, Yaml } from 'cdk8s';
 import * as yaml from 'js-yaml';
 import {
-  concretePath, DEFAULT_FUZZ_BUDGET, FuzzCase, FuzzLeaf, fuzzSeed, LibraryVerdict, leafPaths, materialize, Mutation, mutationsFor,
-  replayCommand, rotation, setAt,
+  applyMutation, concretePath, DEFAULT_FUZZ_BUDGET, FuzzCase, FuzzLeaf, fuzzSeed, LibraryVerdict, leafPaths, materialize, Mutation, mutationsFor,
+  replayCommand, rotation,
 } from './fuzz/leaves';
 import { UPSTREAM_EXAMPLES, UPSTREAM_EXAMPLES_V2 } from './upstream/pins';
 import { lint } from '../src/cli/lint/lint';
@@ -144,10 +144,10 @@ function main() {
     fuzzedPaths++;
     for (const m of mutationsFor(leaf)) {
       if (cases.length >= budget) break;
-      const doc = setAt(base.doc, base.concrete, m.value);
+      const doc = applyMutation(base, m.value);
       const name = String(cases.length).padStart(5, '0');
       fs.writeFileSync(path.join(out, 'docs', `${name}.yaml`), Yaml.stringify(doc));
-      cases.push(describeCase(name, leaf, concretePath(base.concrete), m, doc));
+      cases.push(describeCase(name, leaf, concretePath(base.concrete, base), m, doc));
     }
   }
   const figures = {

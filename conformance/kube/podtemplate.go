@@ -73,6 +73,12 @@ func ValidatePod(template map[string]any, name, namespace string) field.ErrorLis
 	}
 	versioned := &corev1.Pod{ObjectMeta: spec.ObjectMeta, Spec: spec.Spec}
 	versioned.Name, versioned.Namespace = name, namespace
+	return validateV1Pod(versioned, at)
+}
+
+// validateV1Pod runs the API server's create steps on a decoded v1 Pod: v1 defaults, the
+// ServiceAccount admission, conversion, dropped disabled fields, ValidatePodCreate.
+func validateV1Pod(versioned *corev1.Pod, at *field.Path) field.ErrorList {
 	legacyscheme.Scheme.Default(versioned)
 	// The ServiceAccount admission plugin (on by default) names the "default" service account on a
 	// pod that names none before validation runs (plugin/pkg/admission/serviceaccount admission.go

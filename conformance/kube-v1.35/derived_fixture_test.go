@@ -1,0 +1,1 @@
+../kube/derived_fixture_test.go

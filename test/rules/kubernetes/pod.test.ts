@@ -324,6 +324,10 @@ describe('scheduling', () => {
     ['a scheduler name with an underscore (a profile may be so named)', d => { s(d).schedulerName = 'volcano_sched'; }, []],
     ['a service account name with a space', d => { s(d).serviceAccountName = 'trainer sa'; },
       [f(`${WORKER}.serviceAccountName`, 'trainer sa', `expected a service account name: a DNS-1123 subdomain: ${SUBDOMAIN}`, 'kubernetes/service-account-name')]],
+    // v1 conversion copies the deprecated alias into serviceAccountName when that is empty (found by the leaf fuzzer).
+    ['a deprecated serviceAccount with capitals', d => { s(d).serviceAccount = 'Trainer'; },
+      [f(`${WORKER}.serviceAccount`, 'Trainer', `expected a service account name: a DNS-1123 subdomain: ${SUBDOMAIN}`, 'kubernetes/service-account-name')]],
+    ['a deprecated serviceAccount beside a serviceAccountName (the new field wins)', d => { s(d).serviceAccount = 'Trainer'; s(d).serviceAccountName = 'trainer'; }, []],
     ['a runtime class name with capitals', d => { s(d).runtimeClassName = 'Nvidia'; },
       [f(`${WORKER}.runtimeClassName`, 'Nvidia', `expected a runtime class name: a DNS-1123 subdomain: ${SUBDOMAIN}`, 'kubernetes/runtime-class-name')]],
     ['a node name with capitals', d => { s(d).nodeName = 'Node1'; },

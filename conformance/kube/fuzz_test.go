@@ -195,4 +195,3 @@ func deepCopy(v map[string]any) map[string]any {
 	}
 	return out
 }
-

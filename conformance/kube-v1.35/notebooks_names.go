@@ -1,0 +1,1 @@
+../kube/notebooks_names.go

@@ -1,0 +1,1 @@
+../kube/statefulset_pod.go

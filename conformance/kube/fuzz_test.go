@@ -1,7 +1,6 @@
 package kube
 
 import (
-	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"sort"
@@ -136,62 +135,37 @@ func judgeDerivedFuzz(t *testing.T, dir string, docs []corpus.Document, stored m
 	}
 }
 
-// notebooksDerived builds the notebooks controller's objects for the fuzz corpus: each stored
-// Workspace with the WorkspaceKind seed, each stored WorkspaceKind with the Workspace seed renamed
-// to name it (seeds/<Kind>.yaml, written by scripts/leaf-fuzz.ts). Every object's From is the
-// fuzz document's file.
+// notebooksDerivedFuzz builds the notebooks controller's objects for the fuzz corpus: each stored
+// Workspace with the WorkspaceKind seed (seeds/WorkspaceKind.yaml, written by scripts/leaf-fuzz.ts),
+// each stored WorkspaceKind alone, which NotebooksDerived runs with a stand-in Workspace per
+// option, so that a fuzzed option reaches the objects whichever option the seed Workspace picks.
+// Every object's From is the fuzz document's file.
 func notebooksDerivedFuzz(dir string, docs []corpus.Document, stored map[string]bool) ([]corpus.Derived, error) {
-	seed := func(kind string) (corpus.Document, error) {
-		read, err := corpus.ReadFile(filepath.Join(dir, "seeds", kind+".yaml"))
-		if err != nil {
-			return corpus.Document{}, fmt.Errorf("the %s seed of the fuzz corpus: %w (scripts/leaf-fuzz.ts writes it)", kind, err)
-		}
-		if len(read) != 1 {
-			return corpus.Document{}, fmt.Errorf("seeds/%s.yaml: expected one document, found %d", kind, len(read))
-		}
-		return read[0], nil
-	}
-	workspace, err := seed("Workspace")
+	seeds, err := corpus.ReadFile(filepath.Join(dir, "seeds", "WorkspaceKind.yaml"))
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("the WorkspaceKind seed of the fuzz corpus: %w (scripts/leaf-fuzz.ts writes it)", err)
 	}
-	kind, err := seed("WorkspaceKind")
-	if err != nil {
-		return nil, err
+	if len(seeds) != 1 {
+		return nil, fmt.Errorf("seeds/WorkspaceKind.yaml: expected one document, found %d", len(seeds))
 	}
 	var out []corpus.Derived
 	for _, d := range docs {
 		if !stored[d.File] {
 			continue
 		}
-		var pair []corpus.Document
+		var set []corpus.Document
 		switch d.Kind() {
 		case "Workspace":
-			pair = []corpus.Document{d, kind}
+			set = []corpus.Document{d, seeds[0]}
 		case "WorkspaceKind":
-			ws := corpus.Document{File: workspace.File, Index: workspace.Index, Object: deepCopy(workspace.Object)}
-			corpus.Map(ws.Object["spec"])["kind"] = d.Name()
-			pair = []corpus.Document{ws, d}
+			set = []corpus.Document{d}
 		default:
 			continue
 		}
-		for _, r := range NotebooksDerived(pair) {
+		for _, r := range NotebooksDerived(set) {
 			r.From = d.File
 			out = append(out, r)
 		}
 	}
 	return out, nil
-}
-
-// deepCopy copies JSON-shaped data (maps, slices, scalars).
-func deepCopy(v map[string]any) map[string]any {
-	raw, err := corpus.JSON(v)
-	if err != nil {
-		panic(err)
-	}
-	var out map[string]any
-	if err := json.Unmarshal(raw, &out); err != nil {
-		panic(err)
-	}
-	return out
 }

@@ -8,7 +8,7 @@ import * as path from 'path';
 import * as yaml from 'js-yaml';
 import { KEY_LANDINGS, LANDINGS } from '../../../scripts/fuzz/landings';
 import { applyMutation, concretePath, fuzzSeed, FuzzLeaf, leafPaths, materialize, mutationsFor, replayCommand, rotation, seedSlot, setAt } from '../../../scripts/fuzz/leaves';
-import { Decision, decisionFor } from '../../../scripts/leaf-fuzz-compare';
+import { Decision, decisionFor, SOURCES } from '../../../scripts/leaf-fuzz-compare';
 import { lint } from '../../../src/cli/lint/lint';
 import { kindSchemas } from '../../harness';
 
@@ -224,5 +224,22 @@ describe('decisions', () => {
     expect(decisionFor([d], c, 'library-lenient')).toBeUndefined();
     expect(decisionFor([d], { ...c, path: `${c.path}Other` }, 'library-stricter')).toBeUndefined();
     expect(decisionFor([d], { ...c, mutation: 'schema-valid-2' }, 'library-stricter')).toBeUndefined();
+  });
+});
+
+describe('sources', () => {
+  test('every source a Go module writes a verdict of is one the comparison reports, the derived objects of each controller included', () => {
+    const conformance = path.join(ROOT, 'conformance');
+    const written = new Set<string>();
+    for (const module of ['kube', 'kubeflow', 'trainer']) {
+      const go = fs.readFileSync(path.join(conformance, module, 'fuzz_test.go'), 'utf8');
+      for (const m of go.matchAll(/verdicts\.Judged\([^,]+, "([a-z-]+)",/g)) written.add(m[1]);
+    }
+    // kube/ writes derived-<controller> for each producer and the notebooks model.
+    const kube = fs.readFileSync(path.join(conformance, 'kube', 'fuzz_test.go'), 'utf8');
+    const producers = /derivedFuzzProducers = map\[string\]string\{([^}]*)\}/.exec(kube)![1];
+    for (const m of producers.matchAll(/"([a-z-]+)": "[a-z]+"/g)) written.add(`derived-${m[1]}`);
+    written.add('derived-notebooks');
+    expect([...written].sort()).toEqual([...SOURCES].sort());
   });
 });

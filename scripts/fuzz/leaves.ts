@@ -173,10 +173,26 @@ export function baseValue(node: SchemaNode): unknown {
 }
 
 /**
- * Fields Kubernetes requires beyond the schema, at a value it accepts: a container the fuzzer adds
- * needs an image, a mount an absolute path.
+ * Fields the validators require beyond the schema, at a value they accept: a container the fuzzer
+ * adds needs an image, a mount an absolute path (Kubernetes), a TrainJob's runtime patch a
+ * domain-prefixed manager (the Trainer's webhook). Without them the base document is refused
+ * before the leaf's value matters.
  */
-const KUBERNETES_BASE: { [field: string]: unknown } = { image: 'fuzz:1', mountPath: '/fuzz' };
+const KUBERNETES_BASE: { [field: string]: unknown } = { image: 'fuzz:1', mountPath: '/fuzz', manager: 'fuzz.example.io/fuzz' };
+
+/**
+ * The key of a map the fuzzer adds an entry to: a resource name Kubernetes knows where the values
+ * are quantities (`storage` in a claim's, `cpu` elsewhere), else `fuzz-key`, a valid label key.
+ */
+function baseKey(leaf: FuzzLeaf, step: number): string {
+  // A map value's node is the step's; a map key's step has a string node, its map the one before.
+  const parent = leaf.nodes[step - 1]?.additionalProperties;
+  const values = 'key' in leaf.steps[step] ? (typeof parent === 'object' ? parent : undefined) : leaf.nodes[step];
+  if (values?.['x-kubernetes-int-or-string'] === true && isQuantity(values)) {
+    return /volumeClaimTemplate|volumeClaimPolicies|\.templates\[\]/.test(leaf.path) ? 'storage' : 'cpu';
+  }
+  return 'fuzz-key';
+}
 
 /** An object with each required property at its base value (and an image when it is a container). */
 function filled(node: SchemaNode): Record<string, unknown> {
@@ -222,7 +238,7 @@ export function materialize(seed: any, leaf: FuzzLeaf): Materialized | undefined
       key = 0;
     } else {
       if (typeof here !== 'object' || here === null || Array.isArray(here)) return undefined;
-      key = Object.keys(here).sort()[0] ?? 'fuzz-key';
+      key = Object.keys(here).sort()[0] ?? baseKey(leaf, i);
     }
     concrete.push(key);
     if (last && 'key' in step) {

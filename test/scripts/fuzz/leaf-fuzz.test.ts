@@ -135,6 +135,16 @@ describe('where a leaf lands', () => {
     for (const row of KEY_LANDINGS) expect([row.landing, all.some(l => l.path.endsWith('{key}') && row.pattern.test(`${kindOf(l)} ${l.path.slice(0, -'.{key}'.length)}`))]).toEqual([row.landing, true]);
   });
 
+  test('the base a landing is tried on is valid: a new resource entry is cpu (storage in a claim), a runtime patch names a domain-prefixed manager', () => {
+    const cpu = materialize(seed, leaf('spec.pytorchReplicaSpecs.*.template.spec.containers[].resources.limits.*'))!;
+    expect(concretePath(cpu.concrete, cpu)).toBe('spec.pytorchReplicaSpecs.Master.template.spec.containers[0].resources.limits.cpu');
+    const claim = materialize(seed, leaf('spec.pytorchReplicaSpecs.*.template.spec.volumes[].ephemeral.volumeClaimTemplate.spec.resources.requests.{key}'))!;
+    expect(concretePath(claim.concrete, claim)).toBe('spec.pytorchReplicaSpecs.Master.template.spec.volumes[0].ephemeral.volumeClaimTemplate.spec.resources.requests.{storage}');
+    const patch = materialize({ spec: {} }, trainJobLeaf(`${patchLabels}.*`))!;
+    expect(patch.doc.spec.runtimePatches[0].manager).toBe('fuzz.example.io/fuzz');
+    expect(lint([{ file: 'f.yaml', line: 1, doc: applyMutation(cpu, '500m') }]).findings).toEqual([]);
+  });
+
   test('a key is renamed in place, its value kept, and lint judges the key', () => {
     const base = materialize(seed, leaf('spec.pytorchReplicaSpecs.*.template.metadata.labels.{key}'))!;
     expect(concretePath(base.concrete, base)).toBe('spec.pytorchReplicaSpecs.Master.template.metadata.labels.{fuzz-key}');

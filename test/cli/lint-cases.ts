@@ -29,13 +29,6 @@ export const CASES: { [rule: string]: string } = {
   'training-operator/framework-container (MXJob)': stream(job('MXJob', 'mxReplicaSpecs', {
     Scheduler: { replicas: 1, template: { spec: { containers: [{ name: 'mx', image: 'mx' }] } } },
   }, { jobMode: 'MXTrain' })),
-  // The operator's Service gets the unnamed port and its own jaxjob-port: two ports, one unnamed.
-  'training-operator/service-port-name': stream(job('JAXJob', 'jaxReplicaSpecs', {
-    Worker: { replicas: 2, template: { spec: { containers: [{ name: 'jax', image: 'jax', ports: [{ containerPort: 8080 }] }] } } },
-  })),
-  'training-operator/service-port-name (the default port number under another name)': stream(job('JAXJob', 'jaxReplicaSpecs', {
-    Worker: { replicas: 2, template: { spec: { containers: [{ name: 'jax', image: 'jax', ports: [{ name: 'coordinator', containerPort: 6666 }] }] } } },
-  })),
   'training-operator/mpi-main-container': stream(mpi({}, 2, { mainContainer: 'worker' })),
   'training-operator/pod-name-length': stream(pytorch({ Master: replica(1), Worker: replica(12) }, {}, 'resnet50-imagenet-full-precision-sweep-learning-rate-0001')),
   'training-operator/pod-name-length (elastic, counted to maxReplicas)': stream(elastic({ minReplicas: 1, maxReplicas: 100 }, 2, {}, 'llama-70b-sft-elastic-rendezvous-c10d-nodes-sweep-0001')),

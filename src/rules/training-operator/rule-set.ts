@@ -15,7 +15,6 @@ import { POD_NAME_RULES, checkPodNames } from './pod-names';
 import { POD_RESTART_POLICY_RULES, checkPodRestartPolicy } from './pod-restart-policy';
 import { REPLICA_RULES, checkReplicas } from './replicas';
 import { RESTRICTED_NAMESPACE_RULES, restrictedNamespaceFindings } from './restricted-namespaces';
-import { SERVICE_PORT_RULES, checkServicePorts } from './service-ports';
 import { trainingKindOf } from './training-kinds';
 import { Finding } from '../finding';
 import { checkReplicaSlices } from '../kueue/topology-slices';
@@ -28,7 +27,6 @@ function checkTrainingJob(doc: any, out: Finding[]): void {
   checkReplicas(doc, facts, out);
   checkPodRestartPolicy(doc, facts, out);
   checkFrameworkContainer(doc, facts, out);
-  checkServicePorts(doc, facts, out);
   checkPodNames(doc, facts, out);
   checkInjectedEnv(doc, facts, out);
   checkMpiProcesses(doc, facts, out);
@@ -45,7 +43,7 @@ export const TRAINING_OPERATOR_RULE_SET: RuleSet = {
   rules: [
     POD_NAME_COLLISION,
     ...REPLICA_RULES, ...POD_RESTART_POLICY_RULES, ...CONTAINER_RULES, ...POD_NAME_RULES, ...ENV_RULES, ...MPI_RULES, ...ELASTIC_RULES,
-    ...GANG_RULES, ...NPROC_RULES, ...KNOWN_VALUE_RULES, ...SERVICE_PORT_RULES,
+    ...GANG_RULES, ...NPROC_RULES, ...KNOWN_VALUE_RULES,
     ...RESTRICTED_NAMESPACE_RULES,
   ],
   checkDocument: checkTrainingJob,

@@ -62,14 +62,6 @@ const EXPECTED: Array<[string, string[]]> = [
     '<stdin>:13:11: MXJob ml/train: spec.mxReplicaSpecs.Scheduler.template.spec.containers is ["mx"]; expected a container named "mxnet": the operator looks for it to add its port and environment [training-operator/framework-container]',
     '1 document checked; 1 finding',
   ]],
-  ['training-operator/service-port-name', [
-    '<stdin>:16:19: JAXJob ml/train: spec.jaxReplicaSpecs.Worker.template.spec.containers[jax].ports[0].name is not set; expected a port name: the operator\'s Service for each Worker pod gets one port per port name of "jax" (ports: (no name) 8080, jaxjob-port 6666), and Kubernetes requires every port of a Service with more than one to be named [training-operator/service-port-name]',
-    '1 document checked; 1 finding',
-  ]],
-  ['training-operator/service-port-name (the default port number under another name)', [
-    '<stdin>:17:19: JAXJob ml/train: spec.jaxReplicaSpecs.Worker.template.spec.containers[jax].ports[0].containerPort is 6666; expected a port number other than 6666, which the Service\'s port "jaxjob-port" (the operator\'s default) has: the operator\'s Service ports are all TCP, and Kubernetes refuses a Service with two ports of one number and protocol [training-operator/service-port-name]',
-    '1 document checked; 1 finding',
-  ]],
   ['training-operator/mpi-main-container', [
     '<stdin>:20:11: MPIJob ml/train: spec.mpiReplicaSpecs.Worker.template.spec.containers is ["mpi"]; expected a container named "worker", as spec.mainContainer says: the launcher execs the MPI processes into it [training-operator/mpi-main-container]',
     '1 document checked; 1 finding',
@@ -521,7 +513,7 @@ describe('the operator rules', () => {
       'training-operator/mpi-slots', 'training-operator/nproc-per-node', 'training-operator/pod-name-length', 'training-operator/pod-restart-policy',
       'training-operator/pytorch-master', 'training-operator/rdzv-backend', 'training-operator/replica-count',
       'training-operator/replica-restart-policy', 'training-operator/replica-type', 'training-operator/restricted-operator-init',
-      'training-operator/service-port-name', 'training-operator/tf-success-policy',
+      'training-operator/tf-success-policy',
     ]);
   });
 

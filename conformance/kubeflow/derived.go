@@ -183,7 +183,7 @@ func BuildDerived(d corpus.Document, from string) ([]corpus.Derived, error) {
 	jc.ServiceControl = control.RealServiceControl{KubeClient: clientset, Recorder: &record.FakeRecorder{}}
 
 	req := ctrl.Request{NamespacedName: types.NamespacedName{Namespace: job.GetNamespace(), Name: job.GetName()}}
-	if _, err := r.Reconcile(context.Background(), req); err != nil {
+	if err := reconcileRecovered(r, req); err != nil {
 		return nil, fmt.Errorf("%s reconciler: %v", d.Kind(), err)
 	}
 

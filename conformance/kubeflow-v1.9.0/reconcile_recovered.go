@@ -1,0 +1,1 @@
+../kubeflow/reconcile_recovered.go

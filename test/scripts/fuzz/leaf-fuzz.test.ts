@@ -168,6 +168,8 @@ describe('documents', () => {
 
   test('a mutated document is what lint judges: port 65536 is refused, 65535 accepted', () => {
     const base = materialize(seed, leaf('spec.pytorchReplicaSpecs.*.template.spec.containers[].ports[].containerPort'))!;
+    // Named as the operator's own port: an unnamed one beside the port it adds makes a Service it cannot create.
+    base.doc.spec.pytorchReplicaSpecs.Master.template.spec.containers[0].ports[0].name = 'pytorchjob-port';
     const rules = (value: number) => lint([{ file: 'f.yaml', line: 1, doc: setAt(base.doc, base.concrete, value) }]).findings.map(f => `${f.field} ${f.rule}`);
     expect(rules(65536)).toEqual(['spec.pytorchReplicaSpecs.Master.template.spec.containers[pytorch].ports[0].containerPort kubernetes/port-number']);
     expect(rules(65535)).toEqual([]);

@@ -15,7 +15,7 @@ import { TRAINER_V2_4_RULES, checkReplicatedJobNameLength, checkRuntimePrteEnv }
 import { child, indexed } from '../kubernetes/field-path';
 import { checkEnv } from '../kubernetes/containers';
 import { checkReplicatedJobSpec } from '../kubernetes/job-spec';
-import { checkTemplateMeta } from '../kubernetes/metadata';
+import { checkAnnotations, checkLabels, checkTemplateMeta } from '../kubernetes/metadata';
 import { isObject } from '../kubernetes/names';
 import { checkPodSpecPatch } from '../kubernetes/pod-spec';
 import { checkResources } from '../kubernetes/resources';
@@ -67,6 +67,7 @@ export function checkTrainingRuntime(doc: any, out: Finding[]): void {
     if (!isObject(job)) return;
     const jobAt = indexed(at, i);
     checkReplicatedJobNameLength(job, jobAt, out);
+    checkJobTemplateMeta(job.template?.metadata, `${jobAt}.template.metadata`, out);
     checkReplicatedJobSpec(job.template?.spec, `${jobAt}.template.spec`, out);
     // Trainer v2.3.0 stores any name; the JobSet webhook then refuses the JobSet of every TrainJob,
     // since "<TrainJob>-<name>-<index>" and its pod names must be DNS-1035 labels.
@@ -89,6 +90,19 @@ export function checkTrainingRuntime(doc: any, out: Finding[]): void {
         `expected a container named "${container}", which the controller configures for the "${step}" step`);
     }
   });
+}
+
+/**
+ * A replicated job's Job template metadata (a runtime's, or a runtime patch's): the JobSet
+ * controller copies its labels and annotations onto every Job it creates, whose metadata the API
+ * server validates (ValidateObjectMeta: label keys and values, annotation keys and total size);
+ * neither the Trainer's webhooks nor the JobSet's check them, so a runtime with a bad one is
+ * accepted and its TrainJobs never get Jobs (found by the leaf fuzzer's derived-jobset source).
+ */
+function checkJobTemplateMeta(meta: unknown, at: string, out: Finding[]): void {
+  if (!isObject(meta)) return;
+  checkLabels(meta.labels, child(at, 'labels'), out);
+  checkAnnotations(meta.annotations, child(at, 'annotations'), out);
 }
 
 /**
@@ -172,6 +186,7 @@ export function checkTrainJob(doc: any, out: Finding[]): void {
     jobs.forEach((job: any, j: number) => {
       // The patched pod's parts that are whole Kubernetes types get the pod template's rules.
       const podAt = `${indexed(`${patchAt}.trainingRuntimeSpec.template.spec.replicatedJobs`, j)}.template.spec.template`;
+      checkJobTemplateMeta(job?.template?.metadata, `${indexed(`${patchAt}.trainingRuntimeSpec.template.spec.replicatedJobs`, j)}.template.metadata`, out);
       const pod = job?.template?.spec?.template;
       checkTemplateMeta(pod?.metadata, child(podAt, 'metadata'), out);
       const queue = doc?.metadata?.labels?.[KUEUE_QUEUE_LABEL];

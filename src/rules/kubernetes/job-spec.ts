@@ -74,7 +74,9 @@ export function checkReplicatedJobSpec(spec: unknown, at: string, out: Finding[]
     && (Object.keys(selector.matchLabels ?? {}).length > 0 || (Array.isArray(selector.matchExpressions) && selector.matchExpressions.length > 0))) {
     JOB_SPEC.report(out, child(at, 'selector'), selector, `expected not set (the API server generates it from the Job's UID; a written one needs manualSelector true and labels the JobSet cannot know); ${NEVER_CREATED}`);
   }
-  const restartPolicy = spec.template?.spec?.restartPolicy ?? 'OnFailure';
+  // The JobSet's defaulter fills an empty policy as it fills an unset one (found by the leaf fuzzer).
+  const written = spec.template?.spec?.restartPolicy;
+  const restartPolicy = written === undefined || written === null || written === '' ? 'OnFailure' : written;
   const restartAt = `${at}.template.spec.restartPolicy`;
   if (restartPolicy !== 'OnFailure' && restartPolicy !== 'Never') {
     JOB_SPEC.report(out, restartAt, restartPolicy, `expected "OnFailure" or "Never" (or not set: the JobSet makes it OnFailure); ${NEVER_CREATED}`);
@@ -105,7 +107,32 @@ function checkSuccessPolicy(spec: any, at: string, out: Finding[]): void {
     if (isInt(count) && (count < 0 || (isInt(spec.completions) && count > spec.completions))) {
       JOB_SPEC.report(out, child(ruleAt, 'succeededCount'), count, `expected 0 to the completions (${String(spec.completions)}); ${NEVER_CREATED}`);
     }
+    const indexes = rule?.succeededIndexes;
+    if (typeof indexes === 'string' && !isIndexList(indexes)) {
+      JOB_SPEC.report(out, child(ruleAt, 'succeededIndexes'), indexes,
+        `expected indexes such as "0,2-4": whole numbers and intervals a-b with a < b, separated by commas, in increasing order; ${NEVER_CREATED}`);
+    }
   });
+}
+
+/**
+ * The syntax validateIndexesFormat parses (pkg/apis/batch/validation): comma-separated indexes
+ * and intervals `a-b` (at most two parts, each a strconv.Atoi integer), strictly increasing. The
+ * bound by the completions is not checked: the Trainer sets a replicated job's completions from
+ * its pod count when it builds the JobSet (found by the leaf fuzzer's derived-jobset source).
+ */
+function isIndexList(value: string): boolean {
+  if (value === '') return true;
+  let last: number | undefined;
+  for (const interval of value.split(',')) {
+    const parts = interval.split('-');
+    if (parts.length > 2 || !parts.every(p => /^[+-]?\d+$/.test(p))) return false;
+    for (const n of parts.map(Number)) {
+      if (last !== undefined && last >= n) return false;
+      last = n;
+    }
+  }
+  return true;
 }
 
 function checkPodFailurePolicy(spec: any, policy: any, at: string, restartPolicy: unknown, restartAt: string, out: Finding[]): void {

@@ -66,6 +66,20 @@ describe('kubernetes/job-spec: a replicated job\'s Job spec', () => {
     expect(rules(runtime({ completions: 2, parallelism: 2, successPolicy: { rules: [{ succeededIndexes: '0-1' }] } }))).toEqual([]);
   });
 
+  // Found by the leaf fuzzer's derived-jobset source: the Job refuses what validateIndexesFormat cannot parse.
+  test('succeededIndexes the Job cannot parse: a word, an interval of three parts, a decreasing order', () => {
+    const allowed = `expected indexes such as "0,2-4": whole numbers and intervals a-b with a < b, separated by commas, in increasing order; ${NEVER}`;
+    expect(rules(runtime({ successPolicy: { rules: [{ succeededIndexes: 'fuzz' }, { succeededIndexes: '1-2-3' }, { succeededIndexes: '3,1' }, { succeededIndexes: '0,2-4,7' }] } }))).toEqual([
+      `kubernetes/job-spec ${JOB}.successPolicy.rules[0].succeededIndexes is "fuzz"; ${allowed}`,
+      `kubernetes/job-spec ${JOB}.successPolicy.rules[1].succeededIndexes is "1-2-3"; ${allowed}`,
+      `kubernetes/job-spec ${JOB}.successPolicy.rules[2].succeededIndexes is "3,1"; ${allowed}`,
+    ]);
+  });
+
+  test('an empty pod restartPolicy is the JobSet\'s default, as an unset one', () => {
+    expect(rules(runtime({}, { restartPolicy: '' }))).toEqual([]);
+  });
+
   test('the pod restartPolicy Always, an unknown podReplacementPolicy', () => {
     expect(rules(runtime({ podReplacementPolicy: 'Sometimes' }, { restartPolicy: 'Always' }))).toEqual([
       `kubernetes/job-spec ${JOB}.template.spec.restartPolicy is "Always"; expected "OnFailure" or "Never" (or not set: the JobSet makes it OnFailure); ${NEVER}`,

@@ -31,8 +31,13 @@ export interface Decision {
 
 type Verdicts = { [file: string]: { [source: string]: string[] } };
 
-/** Upstream sources in report order. */
-const SOURCES = ['kubernetes', 'crd-schema', 'training-operator', 'trainer', 'jobset'];
+/**
+ * Upstream sources in report order: the validators of the document itself, then Kubernetes'
+ * validation of the objects each controller builds from it (conformance/kube/fuzz_test.go,
+ * contract C1: the training operator's Pods and Services, the JobSet's Jobs and their Pods, the
+ * notebooks controller's StatefulSet, Service and pod).
+ */
+export const SOURCES = ['kubernetes', 'crd-schema', 'training-operator', 'trainer', 'jobset', 'derived-training-operator', 'derived-jobset', 'derived-notebooks'];
 
 function readJson<T>(file: string): T {
   return JSON.parse(fs.readFileSync(file, 'utf8')) as T;
@@ -83,6 +88,9 @@ function main(): number {
     if (c.constructs.refused !== lib) {
       parity.push(`${c.file} ${c.kind} ${c.concrete} = ${JSON.stringify(c.value)} (${c.mutation}): lint ${verdictText(c.lint)}; constructs ${verdictText(c.constructs)}`);
     }
+    // A source no row reports would judge in silence.
+    const unknown = Object.keys(bySource).filter(s => !SOURCES.includes(s));
+    if (unknown.length > 0) throw new Error(`${c.file}: verdicts of ${unknown.join(', ')}, which SOURCES does not list`);
     let up = false;
     for (const source of SOURCES) {
       const errs = bySource[source];

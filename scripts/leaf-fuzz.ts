@@ -18,8 +18,8 @@
  *    document's values as typed props of its L1 class, registered with the rules engine as the
  *    library's constructs register theirs, synthesized in an App.
  *
- * Output (FUZZ_DIR, default test-reports/fuzz): docs/<n>.yaml, one document each, and cases.json
- * (path, mutation, value, both library verdicts). The Go modules add their verdicts beside it;
+ * Output (FUZZ_DIR, default test-reports/fuzz): docs/<n>.yaml, one document each, seeds/<Kind>.yaml,
+ * and cases.json (path, mutation, value, both library verdicts). The Go modules add their verdicts beside it;
  * scripts/leaf-fuzz-compare.ts compares.
  *
  * Usage: ts-node --transpile-only --project tsconfig.dev.json scripts/leaf-fuzz.ts
@@ -30,8 +30,8 @@ import * as path from 'path';
 import { App, Chart, Yaml } from 'cdk8s';
 import * as yaml from 'js-yaml';
 import {
-  concretePath, DEFAULT_FUZZ_BUDGET, FuzzCase, FuzzLeaf, fuzzSeed, LibraryVerdict, leafPaths, materialize, Mutation, mutationsFor,
-  replayCommand, rotation, setAt,
+  applyMutation, concretePath, DEFAULT_FUZZ_BUDGET, FuzzCase, FuzzLeaf, fuzzSeed, LibraryVerdict, leafPaths, materialize, Mutation, mutationsFor,
+  replayCommand, rotation,
 } from './fuzz/leaves';
 import { UPSTREAM_EXAMPLES, UPSTREAM_EXAMPLES_V2 } from './upstream/pins';
 import { lint } from '../src/cli/lint/lint';
@@ -118,8 +118,12 @@ function main() {
   if (!Number.isInteger(budget) || budget < 1) throw new Error(`leaf-fuzz: FUZZ_BUDGET is "${process.env.FUZZ_BUDGET}"; expected a whole number of documents, 1 or more`);
   fs.rmSync(out, { recursive: true, force: true });
   fs.mkdirSync(path.join(out, 'docs'), { recursive: true });
+  fs.mkdirSync(path.join(out, 'seeds'), { recursive: true });
 
   const seedDocs = seeds();
+  // The seeds too, one per kind (seeds/<Kind>.yaml): a document that needs a partner to be built
+  // from (a Workspace its WorkspaceKind) is paired with the partner kind's seed (kube/fuzz_test.go).
+  for (const { doc } of seedDocs.values()) fs.writeFileSync(path.join(out, 'seeds', `${doc.kind}.yaml`), Yaml.stringify(doc));
   // Kueue's kinds have no upstream corpus to seed from, and no Kueue webhook runs in the Go
   // conformance modules to judge them against: they are left out of the fuzz (their CRD rows are
   // checked one by one in test/scripts/inventory/crd-schema.test.ts, their webhook rules by exact-message tests).
@@ -144,10 +148,10 @@ function main() {
     fuzzedPaths++;
     for (const m of mutationsFor(leaf)) {
       if (cases.length >= budget) break;
-      const doc = setAt(base.doc, base.concrete, m.value);
+      const doc = applyMutation(base, m.value);
       const name = String(cases.length).padStart(5, '0');
       fs.writeFileSync(path.join(out, 'docs', `${name}.yaml`), Yaml.stringify(doc));
-      cases.push(describeCase(name, leaf, concretePath(base.concrete), m, doc));
+      cases.push(describeCase(name, leaf, concretePath(base.concrete, base), m, doc));
     }
   }
   const figures = {

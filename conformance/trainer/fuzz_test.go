@@ -39,6 +39,17 @@ func probeTrainJob(runtime corpus.Document) corpus.Document {
 	}}
 }
 
+// acceptedJobSet is the stored JobSet of the one TrainJob of results whose JobSet the JobSet
+// webhooks accepted, or nil.
+func acceptedJobSet(results []Result) []byte {
+	for _, r := range results {
+		if r.Document.Kind() == trainer.TrainJobKind && r.JobSet != nil && r.JobSet.Allowed {
+			return r.JobSet.Object
+		}
+	}
+	return nil
+}
+
 // problems are the reasons the Trainer (webhooks, pruning, build) and the JobSet webhooks give
 // against the results of one set.
 func problems(results []Result) (trainerErrs, jobsetErrs []string) {
@@ -67,6 +78,12 @@ func problems(results []Result) (trainerErrs, jobsetErrs []string) {
 // of that job joins the runtime's "trainer" verdict, and the JobSet webhooks judge its JobSet, as
 // they would the JobSet of every TrainJob of the runtime. A document the Trainer refuses is not
 // judged by "jobset": nothing of it reaches the JobSet controller.
+//
+// The JobSet the webhooks accept goes one step further (JobSetDerived): the Service and Jobs the
+// JobSet controller creates and the Pods of each Job are written to <FUZZ_DIR>/derived-jobset.jsonl,
+// keyed by the fuzz document's file, for kube/'s derived-object verdicts. A JobSet the JobSet
+// controller cannot reconcile fails the run: the controller would retry it forever, and no source
+// judges that yet.
 func TestLeafFuzz(t *testing.T) {
 	dir := corpus.FuzzDir()
 	docs, err := corpus.ReadFuzz(dir)
@@ -75,7 +92,8 @@ func TestLeafFuzz(t *testing.T) {
 	}
 	checker, _ := newChecker(t)
 	verdicts := corpus.FuzzVerdicts{}
-	judged, refused, undecodable, probesRefused, jobsetJudged, jobsetRefused := 0, 0, 0, 0, 0, 0
+	judged, refused, undecodable, probesRefused, jobsetJudged, jobsetRefused, derivedDocs := 0, 0, 0, 0, 0, 0, 0
+	var derived []corpus.Derived
 	for _, d := range docs {
 		if !IsTrainerKind(d) {
 			continue
@@ -90,6 +108,7 @@ func TestLeafFuzz(t *testing.T) {
 			undecodable++
 		}
 		trainerErrs, jobsetErrs := problems(results)
+		stored := acceptedJobSet(results)
 		errs = append(errs, trainerErrs...)
 		jobsetReached := len(errs) == 0 && d.Kind() == trainer.TrainJobKind
 		if len(errs) == 0 && IsRuntime(d) && len(results) == 1 && !results[0].Skipped {
@@ -107,6 +126,7 @@ func TestLeafFuzz(t *testing.T) {
 			}
 			jobsetErrs = probeJobsetErrs
 			jobsetReached = len(probeErrs) == 0
+			stored = acceptedJobSet(probed)
 		}
 		verdicts.Judged(d.File, "trainer", errs)
 		judged++
@@ -120,10 +140,22 @@ func TestLeafFuzz(t *testing.T) {
 				jobsetRefused++
 			}
 		}
+		if len(errs) == 0 && stored != nil {
+			records, err := JobSetDerived(context.Background(), d.File, stored)
+			if err != nil {
+				t.Errorf("%s: %v", d.Label(), err)
+				continue
+			}
+			derived = append(derived, records...)
+			derivedDocs++
+		}
+	}
+	if err := corpus.WriteDerived(corpus.FuzzDerivedFile(dir, JobSetController), derived); err != nil {
+		t.Fatal(err)
 	}
 	if err := corpus.WriteFuzzVerdicts(dir, "trainer", verdicts); err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("leaf fuzz: %d documents, %d Trainer documents judged, %d refused (%d of them do not decode into the Trainer's types, %d runtimes refused through their probe TrainJob); the JobSet webhooks judged the JobSets of %d, refused %d",
-		len(docs), judged, refused, undecodable, probesRefused, jobsetJudged, jobsetRefused)
+	t.Logf("leaf fuzz: %d documents, %d Trainer documents judged, %d refused (%d of them do not decode into the Trainer's types, %d runtimes refused through their probe TrainJob); the JobSet webhooks judged the JobSets of %d, refused %d; %d derived objects (Service, Jobs, Pods) from the accepted JobSets of %d documents",
+		len(docs), judged, refused, undecodable, probesRefused, jobsetJudged, jobsetRefused, len(derived), derivedDocs)
 }

@@ -3,19 +3,25 @@
  * (scripts/leaf-fuzz.ts). Pure functions of the schema and the seed document, so that a seed and a
  * budget always give the same documents.
  */
+import { keyLandingOf, Landing, landingMutations, landingOf } from './landings';
 import type { SchemaNode } from '../../src/rules/schema/schema-node';
 import type { KindSchema } from '../../src/rules/schema/validator';
 
-/** One step from a node to a child: a property, the first list item, or a map value. */
-type Step = { readonly prop: string } | { readonly item: true } | { readonly value: true };
+/** One step from a node to a child: a property, the first list item, a map value, or a map key. */
+type Step = { readonly prop: string } | { readonly item: true } | { readonly value: true } | { readonly key: true };
 
-/** A leaf path of one kind: `spec.x[].y.*` (list items `[]`, map values `*`) and its schema node. */
+/**
+ * A leaf path of one kind: `spec.x[].y.*` (list items `[]`, map values `*`, map keys `{key}`) and
+ * its schema node.
+ */
 export interface FuzzLeaf {
   readonly kindKey: string;
   readonly path: string;
   readonly steps: readonly Step[];
-  /** The schema nodes along the steps, the leaf's last. */
+  /** The schema nodes along the steps, the leaf's last (a map key's: a string). */
   readonly nodes: readonly SchemaNode[];
+  /** The type of the derived object's field the leaf lands in (fuzz/landings.ts), if it lands in one. */
+  readonly landing?: Landing;
 }
 
 /** A value to write into a leaf and the name of what it tries. */
@@ -73,13 +79,18 @@ export function leafPaths(schema: KindSchema, seed: any): FuzzLeaf[] {
 function walk(node: SchemaNode, at: string, steps: Step[], nodes: SchemaNode[], kindKey: string, out: FuzzLeaf[]): void {
   const props = node.properties ? Object.entries(node.properties) : [];
   const values = typeof node.additionalProperties === 'object' ? node.additionalProperties : undefined;
+  const kind = kindKey.split(' ')[1];
   if (props.length === 0 && !node.items && !values) {
-    out.push({ kindKey, path: at, steps, nodes });
+    const landing = landingOf(kind, at);
+    out.push({ kindKey, path: at, steps, nodes, ...(landing ? { landing } : {}) });
     return;
   }
   for (const [name, sub] of props) walk(sub, `${at}.${name}`, [...steps, { prop: name }], [...nodes, sub], kindKey, out);
   if (node.items) walk(node.items, `${at}[]`, [...steps, { item: true }], [...nodes, node.items], kindKey, out);
   if (values) walk(values, `${at}.*`, [...steps, { value: true }], [...nodes, values], kindKey, out);
+  // A map whose keys land in a derived object (label keys, resource names): its key is a leaf too.
+  const keyLanding = values ? keyLandingOf(kind, at) : undefined;
+  if (keyLanding) out.push({ kindKey, path: `${at}.{key}`, steps: [...steps, { key: true }], nodes: [...nodes, { type: 'string' }], landing: keyLanding });
 }
 
 /**
@@ -162,10 +173,26 @@ export function baseValue(node: SchemaNode): unknown {
 }
 
 /**
- * Fields Kubernetes requires beyond the schema, at a value it accepts: a container the fuzzer adds
- * needs an image, a mount an absolute path.
+ * Fields the validators require beyond the schema, at a value they accept: a container the fuzzer
+ * adds needs an image, a mount an absolute path (Kubernetes), a TrainJob's runtime patch a
+ * domain-prefixed manager (the Trainer's webhook). Without them the base document is refused
+ * before the leaf's value matters.
  */
-const KUBERNETES_BASE: { [field: string]: unknown } = { image: 'fuzz:1', mountPath: '/fuzz' };
+const KUBERNETES_BASE: { [field: string]: unknown } = { image: 'fuzz:1', mountPath: '/fuzz', manager: 'fuzz.example.io/fuzz' };
+
+/**
+ * The key of a map the fuzzer adds an entry to: a resource name Kubernetes knows where the values
+ * are quantities (`storage` in a claim's, `cpu` elsewhere), else `fuzz-key`, a valid label key.
+ */
+function baseKey(leaf: FuzzLeaf, step: number): string {
+  // A map value's node is the step's; a map key's step has a string node, its map the one before.
+  const parent = leaf.nodes[step - 1]?.additionalProperties;
+  const values = 'key' in leaf.steps[step] ? (typeof parent === 'object' ? parent : undefined) : leaf.nodes[step];
+  if (values?.['x-kubernetes-int-or-string'] === true && isQuantity(values)) {
+    return /volumeClaimTemplate|volumeClaimPolicies|\.templates\[\]/.test(leaf.path) ? 'storage' : 'cpu';
+  }
+  return 'fuzz-key';
+}
 
 /** An object with each required property at its base value (and an image when it is a container). */
 function filled(node: SchemaNode): Record<string, unknown> {
@@ -180,10 +207,21 @@ function filled(node: SchemaNode): Record<string, unknown> {
 }
 
 /**
+ * A leaf's place in one document: the document with every container on the way present, and the
+ * concrete path (`spec.x[0].y.Worker`). For a map key, the path ends at the key the fuzzer
+ * renames (the map's first, else `fuzz-key`), and `keyOf` holds the map's value node.
+ */
+export interface Materialized {
+  readonly doc: any;
+  readonly concrete: Array<string | number>;
+  readonly keyOf?: SchemaNode;
+}
+
+/**
  * A copy of the seed with every container on the leaf's path present (required siblings at their
  * base value), and the leaf's concrete path (`spec.x[0].y.Worker`).
  */
-export function materialize(seed: any, leaf: FuzzLeaf): { doc: any; concrete: Array<string | number> } | undefined {
+export function materialize(seed: any, leaf: FuzzLeaf): Materialized | undefined {
   const doc = JSON.parse(JSON.stringify(seed));
   const concrete: Array<string | number> = [];
   let here: any = doc;
@@ -200,9 +238,13 @@ export function materialize(seed: any, leaf: FuzzLeaf): { doc: any; concrete: Ar
       key = 0;
     } else {
       if (typeof here !== 'object' || here === null || Array.isArray(here)) return undefined;
-      key = Object.keys(here).sort()[0] ?? 'fuzz-key';
+      key = Object.keys(here).sort()[0] ?? baseKey(leaf, i);
     }
     concrete.push(key);
+    if (last && 'key' in step) {
+      const map = leaf.nodes[i - 1];
+      return { doc, concrete, keyOf: typeof map.additionalProperties === 'object' ? map.additionalProperties : { type: 'string' } };
+    }
     if (last) break;
     if (here[key] === undefined || here[key] === null) {
       here[key] = node.type === 'array' || leaf.steps[i + 1] && 'item' in leaf.steps[i + 1] ? [] : filled(node);
@@ -225,9 +267,26 @@ export function setAt(doc: any, at: ReadonlyArray<string | number>, value: unkno
   return copy;
 }
 
-/** `spec.x[0].y` from the concrete keys. */
-export function concretePath(at: ReadonlyArray<string | number>): string {
-  return at.reduce<string>((p, k) => (typeof k === 'number' ? `${p}[${k}]` : p ? `${p}.${k}` : k), '');
+/**
+ * The document with a mutation's value at the leaf: the value itself, or for a map key, the map's
+ * entry under the value as its key (the entry's value kept, else the map's base value).
+ */
+export function applyMutation(base: Materialized, value: unknown): any {
+  if (!base.keyOf) return setAt(base.doc, base.concrete, value);
+  const copy = JSON.parse(JSON.stringify(base.doc));
+  let map = copy;
+  for (const key of base.concrete.slice(0, -1)) map = map[key];
+  const old = base.concrete[base.concrete.length - 1];
+  const entry = map[old] ?? baseValue(base.keyOf);
+  delete map[old];
+  map[String(value)] = entry;
+  return copy;
+}
+
+/** `spec.x[0].y` from the concrete keys; a map key's leaf ends in `{<key>}` (`metadata.labels.{app}`). */
+export function concretePath(at: ReadonlyArray<string | number>, base?: Materialized): string {
+  const keys = base?.keyOf ? [...at.slice(0, -1), `{${at[at.length - 1]}}`] : at;
+  return keys.reduce<string>((p, k) => (typeof k === 'number' ? `${p}[${k}]` : p ? `${p}.${k}` : k), '');
 }
 
 function isQuantity(node: SchemaNode): boolean {
@@ -265,6 +324,14 @@ export function mutationsFor(leaf: FuzzLeaf): Mutation[] {
   const add = (m: Mutation) => {
     if (!out.some(o => o.name === m.name)) out.push(m);
   };
+  // A map key has only the rules of where it lands (a YAML key is always a string).
+  if (leaf.steps.length > 0 && 'key' in leaf.steps[leaf.steps.length - 1]) return leaf.landing ? landingMutations(leaf.landing) : [];
+  // Then the rules of the field it lands in; a value the type's mutations already try is not tried again.
+  const landed = () => {
+    for (const m of leaf.landing ? landingMutations(leaf.landing) : []) {
+      if (!out.some(o => JSON.stringify(o.value) === JSON.stringify(m.value))) add(m);
+    }
+  };
   if (node['x-kubernetes-int-or-string'] === true) {
     if (isQuantity(node)) {
       add({ name: 'wrong-pattern', value: '1Gx' });
@@ -276,6 +343,7 @@ export function mutationsFor(leaf: FuzzLeaf): Mutation[] {
       add({ name: 'boundary', value: 1, mustAccept: true });
     }
     add({ name: 'wrong-type', value: true });
+    landed();
     return out;
   }
   switch (node.type) {
@@ -303,6 +371,7 @@ export function mutationsFor(leaf: FuzzLeaf): Mutation[] {
       add({ name: 'wrong-type', value: 12345 });
       // No bound to test: a plain value the schema allows stands in for the boundary.
       if (!out.some(m => m.mustAccept) && !node.enum && matches(node.pattern, 'fuzz')) add({ name: 'schema-valid', value: 'fuzz', mustAccept: true });
+      landed();
       return out;
     }
     case 'integer':
@@ -324,6 +393,7 @@ export function mutationsFor(leaf: FuzzLeaf): Mutation[] {
       add({ name: 'wrong-type', value: 'one' });
       if (node.minimum !== undefined) add({ name: 'boundary', value: node.minimum, mustAccept: true });
       else add({ name: 'boundary', value: 1, mustAccept: true });
+      landed();
       return out;
     }
     case 'boolean':

@@ -44,6 +44,13 @@ export const CASES: { [rule: string]: string } = {
   'training-operator/service-ports (an unnamed port beside a named one)': stream(pytorch({
     Master: replica(1, { ports: [{ name: 'pytorchjob-port', containerPort: 23456 }, { containerPort: 8080 }] }), Worker: replica(2),
   })),
+  // The defaults add jaxjob-port beside the one unnamed port: the Service has two (found by the leaf fuzzer).
+  'training-operator/service-ports (one unnamed port, beside the port the operator adds)': stream(job('JAXJob', 'jaxReplicaSpecs', {
+    Worker: { replicas: 2, template: { spec: { containers: [{ name: 'jax', image: 'jax', ports: [{ containerPort: 8080 }] }] } } },
+  })),
+  'training-operator/service-ports (the added port\'s number under another name)': stream(job('JAXJob', 'jaxReplicaSpecs', {
+    Worker: { replicas: 2, template: { spec: { containers: [{ name: 'jax', image: 'jax', ports: [{ name: 'coordinator', containerPort: 6666 }] }] } } },
+  })),
   'training-operator/service-ports (one number twice)': stream(job('TFJob', 'tfReplicaSpecs', {
     Worker: {
       replicas: 2,
@@ -103,8 +110,10 @@ export const VALID: { [what: string]: string } = {
     });
     return doc;
   })()),
-  'two unnamed ports of the framework container (the operator keeps one, a Service of one unnamed port is valid)': stream(pytorch({
-    Master: replica(1, { ports: [{ containerPort: 23456 }, { containerPort: 8080 }] }), Worker: replica(2),
+  // Two unnamed ports are one Service port, but the defaults add pytorchjob-port beside it: refused
+  // (the derived-object oracle's Service, spec.ports[0].name: Required value). Named, both are fine.
+  'a second named port beside the framework port (the Service gets both, named)': stream(pytorch({
+    Master: replica(1, { ports: [{ name: 'pytorchjob-port', containerPort: 23456 }, { name: 'metrics', containerPort: 8080 }] }), Worker: replica(2),
   })),
   'a name of exactly 63 characters for the last worker': stream(pytorch({ Master: replica(1), Worker: replica(10) }, {}, 'a'.repeat(54))),
   'a namespace enforcing only baseline': stream(

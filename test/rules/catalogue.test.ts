@@ -30,7 +30,7 @@ describe('the rule catalogue', () => {
       'app': 17,
       'env': 1,
       'pod-security': 15,
-      'runtimes': 6,
+      'runtimes': 8,
       'runtime-patches': 3,
     });
   });
@@ -62,7 +62,7 @@ describe('the rule catalogue', () => {
     for (const r of ALL_RULES) (bySource[r.source] ??= []).push(r.id);
     // The Kubernetes group: the Kubernetes rules and the across-document rules of the API server and kubelet.
     expect(bySource.kubernetes.slice(-2)).toEqual(['kubernetes/duplicate-object', 'kubernetes/claim-namespace']);
-    expect(bySource.kubernetes.length).toBe(122);
+    expect(bySource.kubernetes.length).toBe(124);
     // Trainer's webhook and plugin rules are not Kubernetes rules, though one walk applies both.
     expect(bySource.trainer).toEqual(['trainer/runtime-ref-kind', 'trainer/runtime-step', 'trainer/replicated-job-name', 'trainer/patch-manager', 'trainer/patch-env', 'trainer/kueue-patch-metadata', 'trainer/runtime-policy', 'trainer/counts', 'trainer/ssh-auth-mount-path', 'trainer/replicated-job-name-length', 'trainer/prte-env', 'trainer/trainjob-runtime', 'trainer/trainjob-reach', 'trainer/mpi-launcher-image', 'trainer/mpi-node-image']);
     expect(bySource.kueue).toEqual([

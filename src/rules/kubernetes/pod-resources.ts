@@ -67,14 +67,22 @@ export function checkPodResources(spec: Record<string, any>, at: string, out: Fi
   }
 }
 
-/** The parseable requests and limits of a container, without reporting (its own checks do). */
+/**
+ * The parseable requests and limits of a container, without reporting (its own checks do). A
+ * limit without a request is the request too: the pod's v1 defaults (SetDefaults_Pod) copy it
+ * before the pod is validated, so it counts toward the containers' requests together.
+ */
 function quantities(resources: Record<string, any>): ParsedResources {
   const read = (list: unknown) => {
     const m = new Map<string, Quantity>();
     if (isObject(list)) for (const k in list) { const q = parseQuantity(list[k]); if (q !== undefined) m.set(k, q); }
     return m;
   };
-  return { requests: read(resources.requests), limits: read(resources.limits) };
+  const requests = read(resources.requests);
+  const limits = read(resources.limits);
+  const explicit = isObject(resources.requests) ? resources.requests : {};
+  for (const [name, limit] of limits) if (!(name in explicit)) requests.set(name, limit);
+  return { requests, limits };
 }
 
 function add(a: Quantity | undefined, b: Quantity): Quantity {

@@ -112,6 +112,11 @@ export function checkPodSpec(spec: unknown, at: string, out: Finding[], addedVol
   checkAffinity(spec.affinity, child(at, 'affinity'), out, podLabels);
   subdomain(PRIORITY_CLASS_NAME, spec.priorityClassName, child(at, 'priorityClassName'), 'a priority class name', out);
   subdomain(SERVICE_ACCOUNT_NAME, spec.serviceAccountName, child(at, 'serviceAccountName'), 'a service account name', out);
+  // The deprecated alias: v1 conversion (Convert_v1_PodSpec_To_core_PodSpec) makes it the service
+  // account name when serviceAccountName is empty, and that name is then validated.
+  if (spec.serviceAccountName === undefined || spec.serviceAccountName === '') {
+    subdomain(SERVICE_ACCOUNT_NAME, spec.serviceAccount, child(at, 'serviceAccount'), 'a service account name', out);
+  }
   subdomain(NODE_NAME, spec.nodeName, child(at, 'nodeName'), 'a node name', out);
   // runtimeClassName is a pointer: an empty string is set, and no RuntimeClass is named "".
   if (spec.runtimeClassName === '') RUNTIME_CLASS_NAME.report(out, child(at, 'runtimeClassName'), '', `expected a runtime class name (or none): ${DNS1123_SUBDOMAIN_TEXT}`);

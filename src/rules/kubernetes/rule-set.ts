@@ -12,6 +12,7 @@ import { ENV_SOURCE_RULES } from './env-sources';
 import { HANDLER_RULES } from './handlers';
 import { checkKubernetesDocument } from './index';
 import { INTEGER_RULES } from './integers';
+import { JOB_SPEC_RULES } from './job-spec';
 import { METADATA_RULES } from './metadata';
 import { POD_NETWORK_RULES } from './pod-network';
 import { POD_OS_RULES } from './pod-os';
@@ -36,7 +37,7 @@ export const KUBERNETES_RULE_SET: RuleSet = {
     ...METADATA_RULES, ...POD_SPEC_RULES, ...CONTAINER_RULES, ...ENV_SOURCE_RULES, ...HANDLER_RULES,
     ...POD_NETWORK_RULES, ...TOPOLOGY_SPREAD_RULES, ...VOLUME_RULES, ...VOLUME_SOURCE_RULES, ...SCHEDULING_RULES, ...RESOURCE_RULES,
     ...POD_RESOURCE_RULES, ...SECURITY_RULES, ...POD_SECURITY_CONTEXT_RULES, ...INTEGER_RULES, ...CORE_OBJECT_RULES,
-    ...CLAIM_SPEC_RULES, ...POD_OS_RULES, ...VOLUME_DEVICE_RULES, ...WINDOWS_OPTION_RULES,
+    ...CLAIM_SPEC_RULES, ...POD_OS_RULES, ...VOLUME_DEVICE_RULES, ...WINDOWS_OPTION_RULES, ...JOB_SPEC_RULES,
     // Pod Security "restricted": applied to the presets' pods and to jobs in namespaces that enforce it.
     ...POD_SECURITY_RULES,
     DUPLICATE_OBJECT, CLAIM_NAMESPACE,

@@ -13,9 +13,12 @@ import { checkJobSetTemplate } from './jobset-template';
 import { ANCESTOR_LABEL, STEP_CONTAINERS, TRAINER_GROUP } from './names';
 import { TRAINER_V2_4_RULES, checkReplicatedJobNameLength, checkRuntimePrteEnv } from './v2-4';
 import { child, indexed } from '../kubernetes/field-path';
-import { checkTemplateMeta } from '../kubernetes/metadata';
+import { checkEnv } from '../kubernetes/containers';
+import { checkReplicatedJobSpec } from '../kubernetes/job-spec';
+import { checkAnnotations, checkLabels, checkTemplateMeta } from '../kubernetes/metadata';
 import { isObject } from '../kubernetes/names';
 import { checkPodSpecPatch } from '../kubernetes/pod-spec';
+import { checkResources } from '../kubernetes/resources';
 import { checkAffinity, checkNodeSelector, checkTolerations } from '../kubernetes/scheduling';
 import { checkVolumes } from '../kubernetes/volumes';
 import { KUEUE_QUEUE_LABEL } from '../kueue/labels';
@@ -64,6 +67,8 @@ export function checkTrainingRuntime(doc: any, out: Finding[]): void {
     if (!isObject(job)) return;
     const jobAt = indexed(at, i);
     checkReplicatedJobNameLength(job, jobAt, out);
+    checkJobTemplateMeta(job.template?.metadata, `${jobAt}.template.metadata`, out);
+    checkReplicatedJobSpec(job.template?.spec, `${jobAt}.template.spec`, out);
     // Trainer v2.3.0 stores any name; the JobSet webhook then refuses the JobSet of every TrainJob,
     // since "<TrainJob>-<name>-<index>" and its pod names must be DNS-1035 labels.
     if (typeof job.name === 'string' && !/^[a-z0-9-]*$/.test(job.name)) {
@@ -85,6 +90,37 @@ export function checkTrainingRuntime(doc: any, out: Finding[]): void {
         `expected a container named "${container}", which the controller configures for the "${step}" step`);
     }
   });
+}
+
+/**
+ * A replicated job's Job template metadata (a runtime's, or a runtime patch's): the JobSet
+ * controller copies its labels and annotations onto every Job it creates, whose metadata the API
+ * server validates (ValidateObjectMeta: label keys and values, annotation keys and total size);
+ * neither the Trainer's webhooks nor the JobSet's check them, so a runtime with a bad one is
+ * accepted and its TrainJobs never get Jobs (found by the leaf fuzzer's derived-jobset source).
+ */
+function checkJobTemplateMeta(meta: unknown, at: string, out: Finding[]): void {
+  if (!isObject(meta)) return;
+  checkLabels(meta.labels, child(at, 'labels'), out);
+  checkAnnotations(meta.annotations, child(at, 'annotations'), out);
+}
+
+/**
+ * The TrainJob's fields the Trainer copies into containers of the JobSet (the trainer's env and
+ * resources into the node container, each initializer's env into its container) get the container
+ * rules: neither the Trainer webhook nor the JobSet webhook checks them, and the API server refuses
+ * the Jobs the JobSet controller creates with them, so the TrainJob is admitted and never gets pods.
+ */
+function checkTrainJobContainerFields(spec: any, out: Finding[]): void {
+  if (!isObject(spec)) return;
+  if (isObject(spec.trainer)) {
+    checkEnv(spec.trainer.env, 'spec.trainer.env', out);
+    checkResources(spec.trainer.resourcesPerNode, 'spec.trainer.resourcesPerNode', out);
+  }
+  for (const step of ['dataset', 'model']) {
+    const init = spec.initializer?.[step];
+    if (isObject(init)) checkEnv(init.env, `spec.initializer.${step}.env`, out);
+  }
 }
 
 /**
@@ -126,6 +162,7 @@ function checkRuntimePolicy(doc: any, out: Finding[]): void {
 /** The checks of a TrainJob's runtime patches that need no runtime. */
 export function checkTrainJob(doc: any, out: Finding[]): void {
   checkTrainJobCounts(doc, out);
+  checkTrainJobContainerFields(doc?.spec, out);
   // The CRD defaults kind and apiGroup only when they are absent: a written "" stays and names no runtime kind.
   const ref = doc?.spec?.runtimeRef;
   if (isObject(ref)) {
@@ -149,6 +186,7 @@ export function checkTrainJob(doc: any, out: Finding[]): void {
     jobs.forEach((job: any, j: number) => {
       // The patched pod's parts that are whole Kubernetes types get the pod template's rules.
       const podAt = `${indexed(`${patchAt}.trainingRuntimeSpec.template.spec.replicatedJobs`, j)}.template.spec.template`;
+      checkJobTemplateMeta(job?.template?.metadata, `${indexed(`${patchAt}.trainingRuntimeSpec.template.spec.replicatedJobs`, j)}.template.metadata`, out);
       const pod = job?.template?.spec?.template;
       checkTemplateMeta(pod?.metadata, child(podAt, 'metadata'), out);
       const queue = doc?.metadata?.labels?.[KUEUE_QUEUE_LABEL];

@@ -36,17 +36,21 @@ export function checkServicePorts(doc: any, facts: TrainingKindFacts, out: Findi
     const byName = new Map<string, number>();
     ports.forEach((p: any, i: number) => byName.set(typeof p?.name === 'string' ? p.name : '', i));
     const entries = [...byName.entries()].sort((a, b) => a[1] - b[1]);
+    // Its defaults (SetDefaults_<Kind>) add the framework's port when no port has its name, and
+    // the Service carries it too (found by the leaf fuzzer: one unnamed port makes two Service ports).
+    const added = facts.port !== undefined && !byName.has(facts.port.name) ? facts.port : undefined;
+    const addedText = added ? ` (with the "${added.name}" port ${added.number} the operator adds when no port has that name)` : '';
     const unnamed = byName.get('');
-    if (entries.length > 1 && unnamed !== undefined) {
+    if (entries.length + (added ? 1 : 0) > 1 && unnamed !== undefined) {
       SERVICE_PORTS.report(out, indexed(portsAt, unnamed), ports[unnamed],
-        `expected a name on every port of the "${facts.container}" container when it has several: the operator copies them onto the headless Service of each pod, and the API server refuses a Service port without a name beside others`);
+        `expected a name on every port of the "${facts.container}" container when it has several${addedText}: the operator copies them onto the headless Service of each pod, and the API server refuses a Service port without a name beside others`);
     }
-    const numbers = new Set<unknown>();
+    const numbers = new Set<unknown>(added ? [added.number] : []);
     for (const [, i] of entries) {
       const number = ports[i]?.containerPort;
       if (numbers.has(number)) {
         SERVICE_PORTS.report(out, child(indexed(portsAt, i), 'containerPort'), number,
-          `expected a port number no other port of the "${facts.container}" container has: the operator copies them onto the headless Service of each pod, all as TCP, and the API server refuses a Service with one port twice`);
+          `expected a port number no other port of the "${facts.container}" container has${addedText}: the operator copies them onto the headless Service of each pod, all as TCP, and the API server refuses a Service with one port twice`);
       }
       numbers.add(number);
     }

@@ -25,6 +25,11 @@ export interface TrainingKindFacts {
    * framework container (TF_CONFIG), or every container of the launcher (MPI).
    */
   readonly envTarget: 'all' | 'framework' | 'launcher';
+  /**
+   * The port the operator's defaults add to the framework container when no port has its name
+   * (SetDefaults_<Kind>), which its headless Services then carry; undefined for MPI, which adds none.
+   */
+  readonly port?: { readonly name: string; readonly number: number };
 }
 
 export const TRAINING_KINDS: Readonly<Record<string, TrainingKindFacts>> = Object.fromEntries(V1_JOBS.map(k => [k.kind, {
@@ -34,6 +39,7 @@ export const TRAINING_KINDS: Readonly<Record<string, TrainingKindFacts>> = Objec
   ...(k.containerField === undefined ? { container: k.container } : {}),
   injectedEnv: k.injectedEnv,
   envTarget: k.envTarget,
+  ...(k.port !== undefined ? { port: k.port } : {}),
 }]));
 
 /** The apiVersion of every v1 job. */

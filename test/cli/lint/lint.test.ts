@@ -96,6 +96,14 @@ const EXPECTED: Array<[string, string[]]> = [
     '<stdin>:18:19: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Master.template.spec.containers[pytorch].ports[1] is {"containerPort":8080}; expected a name on every port of the "pytorch" container when it has several: the operator copies them onto the headless Service of each pod, and the API server refuses a Service port without a name beside others [training-operator/service-ports]',
     '1 document checked; 1 finding',
   ]],
+  ['training-operator/service-ports (one unnamed port, beside the port the operator adds)', [
+    '<stdin>:16:19: JAXJob ml/train: spec.jaxReplicaSpecs.Worker.template.spec.containers[jax].ports[0] is {"containerPort":8080}; expected a name on every port of the "jax" container when it has several (with the "jaxjob-port" port 6666 the operator adds when no port has that name): the operator copies them onto the headless Service of each pod, and the API server refuses a Service port without a name beside others [training-operator/service-ports]',
+    '1 document checked; 1 finding',
+  ]],
+  ['training-operator/service-ports (the added port\'s number under another name)', [
+    '<stdin>:17:19: JAXJob ml/train: spec.jaxReplicaSpecs.Worker.template.spec.containers[jax].ports[0].containerPort is 6666; expected a port number no other port of the "jax" container has (with the "jaxjob-port" port 6666 the operator adds when no port has that name): the operator copies them onto the headless Service of each pod, all as TCP, and the API server refuses a Service with one port twice [training-operator/service-ports]',
+    '1 document checked; 1 finding',
+  ]],
   ['training-operator/service-ports (one number twice)', [
     '<stdin>:19:19: TFJob ml/train: spec.tfReplicaSpecs.Worker.template.spec.containers[tensorflow].ports[1].containerPort is 2222; expected a port number no other port of the "tensorflow" container has: the operator copies them onto the headless Service of each pod, all as TCP, and the API server refuses a Service with one port twice [training-operator/service-ports]',
     '1 document checked; 1 finding',

@@ -324,6 +324,10 @@ describe('scheduling', () => {
     ['a scheduler name with an underscore (a profile may be so named)', d => { s(d).schedulerName = 'volcano_sched'; }, []],
     ['a service account name with a space', d => { s(d).serviceAccountName = 'trainer sa'; },
       [f(`${WORKER}.serviceAccountName`, 'trainer sa', `expected a service account name: a DNS-1123 subdomain: ${SUBDOMAIN}`, 'kubernetes/service-account-name')]],
+    // v1 conversion copies the deprecated alias into serviceAccountName when that is empty (found by the leaf fuzzer).
+    ['a deprecated serviceAccount with capitals', d => { s(d).serviceAccount = 'Trainer'; },
+      [f(`${WORKER}.serviceAccount`, 'Trainer', `expected a service account name: a DNS-1123 subdomain: ${SUBDOMAIN}`, 'kubernetes/service-account-name')]],
+    ['a deprecated serviceAccount beside a serviceAccountName (the new field wins)', d => { s(d).serviceAccount = 'Trainer'; s(d).serviceAccountName = 'trainer'; }, []],
     ['a runtime class name with capitals', d => { s(d).runtimeClassName = 'Nvidia'; },
       [f(`${WORKER}.runtimeClassName`, 'Nvidia', `expected a runtime class name: a DNS-1123 subdomain: ${SUBDOMAIN}`, 'kubernetes/runtime-class-name')]],
     ['a node name with capitals', d => { s(d).nodeName = 'Node1'; },
@@ -497,6 +501,10 @@ describe('pod-level resources and resource claims', () => {
     ['pod resources above the container (4 CPU, 16Gi limits)', d => { s(d).resources = { requests: { cpu: '8', memory: '32Gi' }, limits: { cpu: '8', memory: '32Gi' } }; }, []],
     ['a pod request below the container\'s', d => { s(d).resources = { requests: { cpu: '2' } }; },
       [f(`${r}.requests.cpu`, '2', 'expected at least the containers\' requests of cpu together (4)', 'kubernetes/pod-resources')]],
+    // The pod's v1 defaults copy a container's limit into its unset request (found by the leaf fuzzer).
+    ['a pod request below a container\'s limit, which is its request', d => { c(d).resources = { limits: { cpu: '1' } }; s(d).resources = { requests: { cpu: '500m' } }; },
+      [f(`${r}.requests.cpu`, '500m', 'expected at least the containers\' requests of cpu together (1)', 'kubernetes/pod-resources')]],
+    ['a pod request at a container\'s limit', d => { c(d).resources = { limits: { cpu: '1' } }; s(d).resources = { requests: { cpu: '1' } }; }, []],
     ['a container limit above the pod\'s', d => { s(d).resources = { limits: { memory: '8Gi' } }; },
       [f(`${CONTAINER}.resources.limits.memory`, '16Gi', 'expected at most the pod\'s limit 8Gi', 'kubernetes/pod-resources')]],
     ['a GPU at pod level', d => { s(d).resources = { limits: { 'nvidia.com/gpu': 1 } }; },

@@ -58,6 +58,31 @@ describe('runtimes', () => {
   });
 });
 
+describe('the Job template metadata the JobSet controller copies onto its Jobs (found by the leaf fuzzer\'s derived-jobset source)', () => {
+  const LABEL_VALUE_TEXT = 'expected a label value: empty, or at most 63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit';
+  test('a runtime\'s replicated job: label values and keys, the annotations\' size', () => {
+    const job = rjob('node', 'trainer', [{ name: 'node', image: 'i' }]);
+    job.template.metadata.labels.team = 'a/b';
+    job.template.metadata.labels['Not_Valid.io/a'] = 'x';
+    job.template.metadata.annotations = { note: 'a'.repeat(256 * 1024) };
+    expect(kubernetesFindings(runtime('rt', [job])).map(f => `${f.rule} ${f.field}`)).toEqual([
+      'kubernetes/label-value spec.template.spec.replicatedJobs[0].template.metadata.labels.team',
+      'kubernetes/label-key spec.template.spec.replicatedJobs[0].template.metadata.labels["Not_Valid.io/a"]',
+      'kubernetes/annotation-size spec.template.spec.replicatedJobs[0].template.metadata.annotations',
+    ]);
+    expect(rules(runtime('rt', [rjob('node', 'Not_Valid-', [{ name: 'node', image: 'i' }])]))).toEqual([
+      `kubernetes/label-value spec.template.spec.replicatedJobs[0].template.metadata.labels["trainer.kubeflow.org/trainjob-ancestor-step"] is "Not_Valid-"; ${LABEL_VALUE_TEXT}`,
+    ]);
+  });
+
+  test('a TrainJob\'s runtime patch of a replicated job', () => {
+    const doc = trainJob({ runtimePatches: [{ manager: 'example.io/p', trainingRuntimeSpec: { template: { spec: { replicatedJobs: [{ name: 'node', template: { metadata: { labels: { team: 'a'.repeat(64) } } } }] } } } }] });
+    expect(kubernetesFindings(doc).map(f => `${f.rule} ${f.field}`)).toEqual([
+      'kubernetes/label-value spec.runtimePatches[0].trainingRuntimeSpec.template.spec.replicatedJobs[0].template.metadata.labels.team',
+    ]);
+  });
+});
+
 describe('TrainJob patches', () => {
   const patch = (manager: string, containers: any[]) => ({
     manager, trainingRuntimeSpec: { template: { spec: { replicatedJobs: [{ name: 'node', template: { spec: { template: { spec: { containers } } } } }] } } },

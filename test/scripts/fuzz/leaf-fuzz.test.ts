@@ -6,8 +6,9 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import * as yaml from 'js-yaml';
-import { concretePath, fuzzSeed, FuzzLeaf, leafPaths, materialize, mutationsFor, replayCommand, rotation, seedSlot, setAt } from '../../../scripts/fuzz/leaves';
-import { Decision, decisionFor } from '../../../scripts/leaf-fuzz-compare';
+import { KEY_LANDINGS, LANDINGS } from '../../../scripts/fuzz/landings';
+import { applyMutation, concretePath, fuzzSeed, FuzzLeaf, leafPaths, materialize, mutationsFor, replayCommand, rotation, seedSlot, setAt } from '../../../scripts/fuzz/leaves';
+import { Decision, decisionFor, SOURCES } from '../../../scripts/leaf-fuzz-compare';
 import { lint } from '../../../src/cli/lint/lint';
 import { kindSchemas } from '../../harness';
 
@@ -33,7 +34,9 @@ const seed = {
 
 describe('leaf paths', () => {
   test('the metadata fields lint reads come first, then the spec, into the pod template', () => {
-    expect(leaves.slice(0, 4).map(l => l.path)).toEqual(['metadata.name', 'metadata.namespace', 'metadata.labels.*', 'metadata.annotations.*']);
+    expect(leaves.slice(0, 6).map(l => l.path)).toEqual([
+      'metadata.name', 'metadata.namespace', 'metadata.labels.*', 'metadata.labels.{key}', 'metadata.annotations.*', 'metadata.annotations.{key}',
+    ]);
     expect(leaves.every(l => l.kindKey === 'kubeflow.org/v1 PyTorchJob')).toBe(true);
     expect(leaves.map(l => l.path)).toEqual(expect.arrayContaining([
       'spec.pytorchReplicaSpecs.*.replicas',
@@ -59,9 +62,10 @@ describe('values per leaf', () => {
     ]);
   });
 
-  test('a name: empty, too long for a subdomain, the longest label accepted, a wrong pattern, a number', () => {
+  test('a name: empty, too long for a subdomain, the longest label accepted, a wrong pattern, a number; then what the derived names refuse', () => {
     expect(mutationsFor(leaf('metadata.name')).map(m => [m.name, typeof m.value === 'string' ? m.value.length : m.value, m.mustAccept === true])).toEqual([
       ['empty', 0, false], ['too-long', 254, false], ['boundary', 63, true], ['wrong-pattern', 10, false], ['wrong-type', 12345, false],
+      ['derived-name/leading-digit', 5, false], ['derived-name/dot', 6, false], ['derived-name/label-value-too-long', 64, false], ['derived-name/short', 1, true],
     ]);
   });
 
@@ -71,6 +75,11 @@ describe('values per leaf', () => {
       { name: 'negative', value: '-1' },
       { name: 'boundary', value: '1', mustAccept: true },
       { name: 'wrong-type', value: true },
+      // Where it lands: a container's resources (a fraction of an extended resource, zero, an exponent, sub-milli precision).
+      { name: 'quantity/milli', value: '500m' },
+      { name: 'quantity/zero', value: '0' },
+      { name: 'quantity/exponent', value: '1e3', mustAccept: true },
+      { name: 'quantity/too-precise', value: '0.0001' },
     ]);
   });
 
@@ -80,6 +89,69 @@ describe('values per leaf', () => {
       { name: 'wrong-type', value: 12345 },
       { name: 'schema-valid', value: 'fuzz', mustAccept: true },
     ]);
+  });
+});
+
+describe('where a leaf lands', () => {
+  const trainJob = leafPaths(kindSchemas().get('trainer.kubeflow.org/v1alpha1 TrainJob')!, {});
+  const trainJobLeaf = (p: string) => trainJob.find(l => l.path === p)!;
+  const patchLabels = 'spec.runtimePatches[].trainingRuntimeSpec.template.spec.replicatedJobs[].template.spec.template.metadata.labels';
+
+  test("a leaf the CRD leaves a plain string gets the rules of the derived field: a runtime patch's pod label", () => {
+    expect(trainJobLeaf(`${patchLabels}.*`).landing).toBe('label-value');
+    expect(mutationsFor(trainJobLeaf(`${patchLabels}.*`)).map(m => [m.name, m.value])).toEqual([
+      ['empty', ''], ['wrong-type', 12345], ['schema-valid', 'fuzz'],
+      ['label-value/too-long', 'a'.repeat(64)], ['label-value/wrong-pattern', 'Not_Valid-'], ['label-value/slash', 'a/b'],
+      ['label-value/boundary', `a${'-_.'.repeat(20)}a`],
+    ]);
+  });
+
+  test("a map whose keys land is a leaf of its own: the pod label's key, with a qualified name's rules", () => {
+    const key = trainJobLeaf(`${patchLabels}.{key}`);
+    expect(key.landing).toBe('label-key');
+    expect(mutationsFor(key).map(m => m.name)).toEqual([
+      'label-key/name-too-long', 'label-key/wrong-pattern', 'label-key/two-slashes', 'label-key/bad-prefix', 'label-key/prefix-too-long', 'label-key/empty', 'label-key/boundary',
+    ]);
+    expect(mutationsFor(trainJobLeaf('spec.trainer.resourcesPerNode.limits.{key}')).map(m => m.value)).toEqual(['fuzz', 'Not_Valid-', 'kubernetes.io/fuzz', 'example.com/fuzz']);
+  });
+
+  test('env names, images and port names of the pods the leaves end up in', () => {
+    expect(mutationsFor(trainJobLeaf('spec.trainer.env[].name')).filter(m => m.name.startsWith('env-name/')).map(m => m.value))
+      .toEqual(['FUZZ=1', 'FUZZ\tNAME', 'FÜZZ', '1fuzz.env-name x']);
+    // Surrounding spaces are tried already (an `image` field's wrong pattern): the landing adds a trailing newline and a digest reference.
+    expect(mutationsFor(trainJobLeaf('spec.trainer.image')).filter(m => typeof m.value === 'string' && m.value.trim() !== m.value).map(m => [m.name, m.value]))
+      .toEqual([['wrong-pattern', ' image:1 '], ['container-image/trailing-newline', 'image:1\n']]);
+    expect(mutationsFor(leaf('spec.pytorchReplicaSpecs.*.template.spec.containers[].ports[].name')).filter(m => m.name.startsWith('port-name/')).map(m => m.value))
+      .toEqual(['a'.repeat(16), '1234', 'fuzz_port', 'fuzz--port', `p${'1'.repeat(14)}`]);
+    // A port the type already tries at 0, 65536 and 65535 is not tried again.
+    expect(mutationsFor(leaf('spec.pytorchReplicaSpecs.*.template.spec.containers[].ports[].containerPort')).filter(m => m.name.startsWith('port/'))).toEqual([]);
+    expect(mutationsFor(leaf('spec.elasticPolicy.rdzvPort')).filter(m => m.name.startsWith('port/')).map(m => m.value)).toEqual([0, 65536, 65535]);
+  });
+
+  test('every row of the table names leaves of some kind', () => {
+    const all = [...kindSchemas()].flatMap(([, s]) => leafPaths(s, {}));
+    const kindOf = (l: FuzzLeaf) => l.kindKey.split(' ')[1];
+    for (const row of LANDINGS) expect([row.landing, all.some(l => !l.path.endsWith('{key}') && row.pattern.test(`${kindOf(l)} ${l.path}`))]).toEqual([row.landing, true]);
+    for (const row of KEY_LANDINGS) expect([row.landing, all.some(l => l.path.endsWith('{key}') && row.pattern.test(`${kindOf(l)} ${l.path.slice(0, -'.{key}'.length)}`))]).toEqual([row.landing, true]);
+  });
+
+  test('the base a landing is tried on is valid: a new resource entry is cpu (storage in a claim), a runtime patch names a domain-prefixed manager', () => {
+    const cpu = materialize(seed, leaf('spec.pytorchReplicaSpecs.*.template.spec.containers[].resources.limits.*'))!;
+    expect(concretePath(cpu.concrete, cpu)).toBe('spec.pytorchReplicaSpecs.Master.template.spec.containers[0].resources.limits.cpu');
+    const claim = materialize(seed, leaf('spec.pytorchReplicaSpecs.*.template.spec.volumes[].ephemeral.volumeClaimTemplate.spec.resources.requests.{key}'))!;
+    expect(concretePath(claim.concrete, claim)).toBe('spec.pytorchReplicaSpecs.Master.template.spec.volumes[0].ephemeral.volumeClaimTemplate.spec.resources.requests.{storage}');
+    const patch = materialize({ spec: {} }, trainJobLeaf(`${patchLabels}.*`))!;
+    expect(patch.doc.spec.runtimePatches[0].manager).toBe('fuzz.example.io/fuzz');
+    expect(lint([{ file: 'f.yaml', line: 1, doc: applyMutation(cpu, '500m') }]).findings).toEqual([]);
+  });
+
+  test('a key is renamed in place, its value kept, and lint judges the key', () => {
+    const base = materialize(seed, leaf('spec.pytorchReplicaSpecs.*.template.metadata.labels.{key}'))!;
+    expect(concretePath(base.concrete, base)).toBe('spec.pytorchReplicaSpecs.Master.template.metadata.labels.{fuzz-key}');
+    const doc = applyMutation(base, 'Not_Valid.io/a');
+    expect(doc.spec.pytorchReplicaSpecs.Master.template.metadata.labels).toEqual({ 'Not_Valid.io/a': 'fuzz' });
+    expect(lint([{ file: 'f.yaml', line: 1, doc }]).findings.map(f => `${f.field} ${f.rule}`))
+      .toEqual(['spec.pytorchReplicaSpecs.Master.template.metadata.labels["Not_Valid.io/a"] kubernetes/label-key']);
   });
 });
 
@@ -96,6 +168,8 @@ describe('documents', () => {
 
   test('a mutated document is what lint judges: port 65536 is refused, 65535 accepted', () => {
     const base = materialize(seed, leaf('spec.pytorchReplicaSpecs.*.template.spec.containers[].ports[].containerPort'))!;
+    // Named as the operator's own port: an unnamed one beside the port it adds makes a Service it cannot create.
+    base.doc.spec.pytorchReplicaSpecs.Master.template.spec.containers[0].ports[0].name = 'pytorchjob-port';
     const rules = (value: number) => lint([{ file: 'f.yaml', line: 1, doc: setAt(base.doc, base.concrete, value) }]).findings.map(f => `${f.field} ${f.rule}`);
     expect(rules(65536)).toEqual(['spec.pytorchReplicaSpecs.Master.template.spec.containers[pytorch].ports[0].containerPort kubernetes/port-number']);
     expect(rules(65535)).toEqual([]);
@@ -162,5 +236,22 @@ describe('decisions', () => {
     expect(decisionFor([d], c, 'library-lenient')).toBeUndefined();
     expect(decisionFor([d], { ...c, path: `${c.path}Other` }, 'library-stricter')).toBeUndefined();
     expect(decisionFor([d], { ...c, mutation: 'schema-valid-2' }, 'library-stricter')).toBeUndefined();
+  });
+});
+
+describe('sources', () => {
+  test('every source a Go module writes a verdict of is one the comparison reports, the derived objects of each controller included', () => {
+    const conformance = path.join(ROOT, 'conformance');
+    const written = new Set<string>();
+    for (const module of ['kube', 'kubeflow', 'trainer']) {
+      const go = fs.readFileSync(path.join(conformance, module, 'fuzz_test.go'), 'utf8');
+      for (const m of go.matchAll(/verdicts\.Judged\([^,]+, "([a-z-]+)",/g)) written.add(m[1]);
+    }
+    // kube/ writes derived-<controller> for each producer and the notebooks model.
+    const kube = fs.readFileSync(path.join(conformance, 'kube', 'fuzz_test.go'), 'utf8');
+    const producers = /derivedFuzzProducers = map\[string\]string\{([^}]*)\}/.exec(kube)![1];
+    for (const m of producers.matchAll(/"([a-z-]+)": "[a-z]+"/g)) written.add(`derived-${m[1]}`);
+    written.add('derived-notebooks');
+    expect([...written].sort()).toEqual([...SOURCES].sort());
   });
 });

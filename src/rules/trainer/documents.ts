@@ -13,7 +13,7 @@ import { checkJobSetTemplate } from './jobset-template';
 import { ANCESTOR_LABEL, STEP_CONTAINERS, TRAINER_GROUP } from './names';
 import { TRAINER_V2_4_RULES, checkReplicatedJobNameLength, checkRuntimePrteEnv } from './v2-4';
 import { child, indexed } from '../kubernetes/field-path';
-import { checkEnv } from '../kubernetes/containers';
+import { checkEnv, checkImage } from '../kubernetes/containers';
 import { checkReplicatedJobSpec } from '../kubernetes/job-spec';
 import { checkTemplateMeta } from '../kubernetes/metadata';
 import { isObject } from '../kubernetes/names';
@@ -92,14 +92,16 @@ export function checkTrainingRuntime(doc: any, out: Finding[]): void {
 }
 
 /**
- * The TrainJob's fields the Trainer copies into containers of the JobSet (the trainer's env and
- * resources into the node container, each initializer's env into its container) get the container
+ * The TrainJob's fields the Trainer copies into containers of the JobSet (the trainer's image, env
+ * and resources into the node container, each initializer's env into its container) get the container
  * rules: neither the Trainer webhook nor the JobSet webhook checks them, and the API server refuses
  * the Jobs the JobSet controller creates with them, so the TrainJob is admitted and never gets pods.
  */
 function checkTrainJobContainerFields(spec: any, out: Finding[]): void {
   if (!isObject(spec)) return;
   if (isObject(spec.trainer)) {
+    // A written image, even "", replaces the runtime's (the jobset plugin copies any non-nil one).
+    if (spec.trainer.image !== undefined && spec.trainer.image !== null) checkImage(spec.trainer.image, 'spec.trainer.image', out);
     checkEnv(spec.trainer.env, 'spec.trainer.env', out);
     checkResources(spec.trainer.resourcesPerNode, 'spec.trainer.resourcesPerNode', out);
   }

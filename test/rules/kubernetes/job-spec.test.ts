@@ -22,7 +22,7 @@ function runtime(jobSpec: any, podSpec: any = {}): any {
   };
 }
 
-const rules = (doc: any) => kubernetesFindings(doc).filter(f => /^kubernetes\/(job-|env|resource)/.test(f.rule ?? ''))
+const rules = (doc: any) => kubernetesFindings(doc).filter(f => /^kubernetes\/(job-|env|resource|image)/.test(f.rule ?? ''))
   .map(f => `${f.rule} ${describeFinding(f)}`);
 
 describe('kubernetes/job-spec: a replicated job\'s Job spec', () => {
@@ -148,6 +148,13 @@ describe('a TrainJob\'s env and resources, which land in the JobSet\'s container
       'kubernetes/env-name spec.initializer.dataset.env[0].name',
       'kubernetes/env-value-from spec.initializer.dataset.env[1].valueFrom',
       'kubernetes/env-field-ref spec.initializer.dataset.env[2].valueFrom.fieldRef.fieldPath',
+    ]);
+  });
+
+  test('an empty image, or one with surrounding spaces, replaces the runtime\'s', () => {
+    expect(rules(job({ trainer: { image: '' } })).concat(kubernetesFindings(job({ trainer: { image: ' image:1 ' } })).map(f => `${f.rule} ${describeFinding(f)}`))).toEqual([
+      'kubernetes/image spec.trainer.image is ""; expected a container image reference such as ghcr.io/org/image:tag',
+      'kubernetes/image spec.trainer.image is " image:1 "; expected an image reference without leading or trailing whitespace',
     ]);
   });
 

@@ -1,5 +1,6 @@
 import { describe as describeFinding } from '../../../src/rules/finding';
 import { kubernetesFindings } from '../../../src/rules/kubernetes';
+import { appFindings } from '../../../src/rules/rule-sets';
 
 /**
  * The Job spec of a runtime's replicated jobs and the TrainJob's container fields: what the API
@@ -161,4 +162,18 @@ describe('a TrainJob\'s env and resources, which land in the JobSet\'s container
   test('valid env and resources have no findings', () => {
     expect(rules(job({ trainer: { resourcesPerNode: { limits: { 'nvidia.com/gpu': '1', cpu: '2' } }, env: [{ name: 'A', value: '1' }] } }))).toEqual([]);
   });
+});
+
+test('kubernetes/job-spec on a TrainJob: more nodes than an Indexed Job runs at once', () => {
+  const job = (numNodes: number) => ({
+    apiVersion: API, kind: 'TrainJob', metadata: { name: 'big', namespace: 'ml' },
+    spec: { runtimeRef: { apiGroup: 'trainer.kubeflow.org', kind: 'ClusterTrainingRuntime', name: 'torch-distributed' }, trainer: { numNodes } },
+  });
+  const found = (numNodes: number) => appFindings([{ path: 'chart/0', doc: job(numNodes) }]).filter(f => f.finding.rule === 'kubernetes/job-spec')
+    .map(f => `${f.finding.rule} ${describeFinding(f.finding)}`);
+  expect(found(100000)).toEqual([]);
+  expect(found(100001)).toEqual([
+    'kubernetes/job-spec spec.trainer.numNodes is 100001; expected at most 100000 pods in the "node" job of the runtime "torch-distributed" (built into Trainer v2.3.0), here 100001: '
+    + 'the job is Indexed (the JobSet\'s default), and the API server refuses an Indexed Job with a larger parallelism, so the JobSet\'s Jobs are never created and the TrainJob never gets pods',
+  ]);
 });

@@ -15,7 +15,7 @@ import { TRAINER_V2_4_RULES, checkReplicatedJobNameLength, checkRuntimePrteEnv }
 import { child, indexed } from '../kubernetes/field-path';
 import { checkEnv, checkImage } from '../kubernetes/containers';
 import { checkReplicatedJobSpec } from '../kubernetes/job-spec';
-import { checkTemplateMeta } from '../kubernetes/metadata';
+import { checkAnnotations, checkLabels, checkTemplateMeta } from '../kubernetes/metadata';
 import { isObject } from '../kubernetes/names';
 import { checkPodSpecPatch } from '../kubernetes/pod-spec';
 import { checkResources } from '../kubernetes/resources';
@@ -57,6 +57,7 @@ export const TRAINER_RULES = [
 /** The checks of a TrainingRuntime or ClusterTrainingRuntime. */
 export function checkTrainingRuntime(doc: any, out: Finding[]): void {
   checkJobSetTemplate(doc?.spec?.template?.spec, 'spec.template.spec', out);
+  checkCopiedMeta(doc?.spec?.template?.metadata, 'spec.template.metadata', out);
   checkRuntimePolicy(doc, out);
   checkRuntimeCounts(doc, out);
   checkRuntimePrteEnv(doc, out);
@@ -68,6 +69,7 @@ export function checkTrainingRuntime(doc: any, out: Finding[]): void {
     const jobAt = indexed(at, i);
     checkReplicatedJobNameLength(job, jobAt, out);
     checkReplicatedJobSpec(job.template?.spec, `${jobAt}.template.spec`, out);
+    checkCopiedMeta(job.template?.metadata, `${jobAt}.template.metadata`, out);
     // Trainer v2.3.0 stores any name; the JobSet webhook then refuses the JobSet of every TrainJob,
     // since "<TrainJob>-<name>-<index>" and its pod names must be DNS-1035 labels.
     if (typeof job.name === 'string' && !/^[a-z0-9-]*$/.test(job.name)) {
@@ -89,6 +91,18 @@ export function checkTrainingRuntime(doc: any, out: Finding[]): void {
         `expected a container named "${container}", which the controller configures for the "${step}" step`);
     }
   });
+}
+
+/**
+ * The labels and annotations the Trainer copies onto the JobSet (the template's, and a patch's) and
+ * the JobSet controller onto each Job (a replicated job's template's, constructJob): the API server
+ * validates them as the JobSet's and the Jobs' own metadata, which neither webhook does, so a bad key
+ * or value leaves the TrainJob admitted without a JobSet, or the JobSet without Jobs.
+ */
+function checkCopiedMeta(meta: unknown, at: string, out: Finding[]): void {
+  if (!isObject(meta)) return;
+  checkLabels(meta.labels, child(at, 'labels'), out);
+  checkAnnotations(meta.annotations, child(at, 'annotations'), out);
 }
 
 /**
@@ -169,9 +183,11 @@ export function checkTrainJob(doc: any, out: Finding[]): void {
     if (!isDomainPrefixedPath(patch.manager)) {
       PATCH_MANAGER.report(out, child(patchAt, 'manager'), patch.manager, 'expected a domain-prefixed path such as "example.io/platform-team"');
     }
+    checkCopiedMeta(patch.trainingRuntimeSpec?.template?.metadata, `${patchAt}.trainingRuntimeSpec.template.metadata`, out);
     const jobs = patch.trainingRuntimeSpec?.template?.spec?.replicatedJobs;
     if (!Array.isArray(jobs)) return;
     jobs.forEach((job: any, j: number) => {
+      checkCopiedMeta(job?.template?.metadata, `${indexed(`${patchAt}.trainingRuntimeSpec.template.spec.replicatedJobs`, j)}.template.metadata`, out);
       // The patched pod's parts that are whole Kubernetes types get the pod template's rules.
       const podAt = `${indexed(`${patchAt}.trainingRuntimeSpec.template.spec.replicatedJobs`, j)}.template.spec.template`;
       const pod = job?.template?.spec?.template;

@@ -177,3 +177,24 @@ test('kubernetes/job-spec on a TrainJob: more nodes than an Indexed Job runs at 
     + 'the job is Indexed (the JobSet\'s default), and the API server refuses an Indexed Job with a larger parallelism, so the JobSet\'s Jobs are never created and the TrainJob never gets pods',
   ]);
 });
+
+test('the labels and annotations the Trainer copies onto the JobSet and the JobSet controller onto its Jobs', () => {
+  const doc = runtime({});
+  doc.spec.template.metadata = { labels: { 'bad key!': 'v' } };
+  doc.spec.template.spec.replicatedJobs[0].template.metadata = { labels: { 'job key!': 'v' }, annotations: { 'Bad Annotation': 'v' } };
+  const job = {
+    apiVersion: API, kind: 'TrainJob', metadata: { name: 'job', namespace: 'ml' },
+    spec: {
+      runtimeRef: { name: 'rt' },
+      runtimePatches: [{ manager: 'example.io/p', trainingRuntimeSpec: { template: { metadata: { annotations: { 'Patch Bad': 'v' } }, spec: { replicatedJobs: [{ name: 'node', template: { metadata: { labels: { a: 'x'.repeat(64) } } } }] } } } }],
+    },
+  };
+  const meta = (d: any) => kubernetesFindings(d).filter(f => /^kubernetes\/(label|annotation)/.test(f.rule ?? '')).map(f => `${f.rule} ${f.field}`);
+  expect([...meta(doc), ...meta(job)]).toEqual([
+    'kubernetes/label-key spec.template.metadata.labels["bad key!"]',
+    'kubernetes/label-key spec.template.spec.replicatedJobs[0].template.metadata.labels["job key!"]',
+    'kubernetes/annotation-key spec.template.spec.replicatedJobs[0].template.metadata.annotations["Bad Annotation"]',
+    'kubernetes/annotation-key spec.runtimePatches[0].trainingRuntimeSpec.template.metadata.annotations["Patch Bad"]',
+    'kubernetes/label-value spec.runtimePatches[0].trainingRuntimeSpec.template.spec.replicatedJobs[0].template.metadata.labels.a',
+  ]);
+});

@@ -9,7 +9,7 @@ import { CLUSTER_TRAINING_RUNTIME, TRAINING_RUNTIME } from '../../kinds/trainer'
 import { Finding } from '../finding';
 import { TRAINER_COUNT_RULES, checkRuntimeCounts, checkTrainJobCounts } from './counts';
 import { isDomainPrefixedPath } from './domain-prefixed-path';
-import { checkJobSetTemplate } from './jobset-template';
+import { checkExclusiveTopology, checkJobSetTemplate } from './jobset-template';
 import { ANCESTOR_LABEL, STEP_CONTAINERS, TRAINER_GROUP } from './names';
 import { TRAINER_V2_4_RULES, checkReplicatedJobNameLength, checkRuntimePrteEnv } from './v2-4';
 import { child, indexed } from '../kubernetes/field-path';
@@ -103,6 +103,7 @@ function checkCopiedMeta(meta: unknown, at: string, out: Finding[]): void {
   if (!isObject(meta)) return;
   checkLabels(meta.labels, child(at, 'labels'), out);
   checkAnnotations(meta.annotations, child(at, 'annotations'), out);
+  checkExclusiveTopology(meta, at, out);
 }
 
 /**

@@ -11,7 +11,7 @@
 import { Finding } from '../finding';
 import { isDomainPrefixedPath } from './domain-prefixed-path';
 import { child, indexed } from '../kubernetes/field-path';
-import { DNS1035_LABEL_TEXT, DNS1123_SUBDOMAIN_TEXT, isDns1035Label, isDns1123Subdomain, isObject } from '../kubernetes/names';
+import { DNS1035_LABEL_TEXT, DNS1123_SUBDOMAIN_TEXT, QUALIFIED_NAME_TEXT, isDns1035Label, isDns1123Subdomain, isObject, isQualifiedName } from '../kubernetes/names';
 import { Rule } from '../rule';
 
 const SOURCE = 'sigs.k8s.io/jobset v0.12.0 pkg/webhooks/jobset_webhook.go';
@@ -44,9 +44,30 @@ export const REPLICAS_TIMES_PARALLELISM = new Rule('jobset', 'jobset/replicas-pa
   `${SOURCE} ValidateCreate (replicas x parallelism of a replicated job at most MaxInt32)`,
   'replicas times parallelism of each replicated job is at most MaxInt32');
 
+export const EXCLUSIVE_TOPOLOGY = new Rule('jobset', 'jobset/exclusive-topology', 'runtimes',
+  'sigs.k8s.io/jobset v0.12.0 pkg/webhooks/pod_webhook.go setExclusiveAffinities (the annotation becomes the leader pod\'s affinity topologyKey) and k8s.io/kubernetes ValidatePodAffinityTerm (a topologyKey is a qualified name)',
+  'the exclusive-topology annotation of a JobSet or a replicated job names a topology label key');
+
 export const JOBSET_TEMPLATE_RULES = [
-  DEPENDS_ON, SUBDOMAIN, GROUP_NAME, TARGET_JOBS, FAILURE_RULE, COORDINATOR, VOLUME_CLAIM_TEMPLATE, REPLICAS_TIMES_PARALLELISM, MANAGED_BY,
+  DEPENDS_ON, SUBDOMAIN, GROUP_NAME, TARGET_JOBS, FAILURE_RULE, COORDINATOR, VOLUME_CLAIM_TEMPLATE, REPLICAS_TIMES_PARALLELISM, MANAGED_BY, EXCLUSIVE_TOPOLOGY,
 ];
+
+/** The annotation that asks the JobSet for exclusive placement per topology domain (jobset.ExclusiveKey). */
+export const EXCLUSIVE_TOPOLOGY_ANNOTATION = 'alpha.jobset.sigs.k8s.io/exclusive-topology';
+
+/**
+ * The exclusive-topology annotation on the metadata at `at` (the JobSet's, or a replicated job's):
+ * the JobSet controller copies it onto the pods and its pod webhook makes it the leader pod's
+ * affinity topologyKey, which the API server requires to be a label key, so the leader pod of every
+ * Job is refused; the annotation itself, any string, passes every webhook.
+ */
+export function checkExclusiveTopology(meta: unknown, at: string, out: Finding[]): void {
+  if (!isObject(meta) || !isObject(meta.annotations)) return;
+  const value = meta.annotations[EXCLUSIVE_TOPOLOGY_ANNOTATION];
+  if (value === undefined || isQualifiedName(value)) return;
+  EXCLUSIVE_TOPOLOGY.report(out, child(child(at, 'annotations'), EXCLUSIVE_TOPOLOGY_ANNOTATION), value,
+    `expected a topology label key such as "cloud.google.com/gke-nodepool" (${QUALIFIED_NAME_TEXT}): the JobSet's pod webhook makes it the leader pods' affinity topologyKey, and the API server refuses those pods, so the Jobs never run`);
+}
 
 // validateFailurePolicy's name format and the Job failure reasons it accepts (batchv1.JobReason*).
 const RULE_NAME = /^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$/;

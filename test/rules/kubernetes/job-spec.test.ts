@@ -198,3 +198,14 @@ test('the labels and annotations the Trainer copies onto the JobSet and the JobS
     'kubernetes/label-value spec.runtimePatches[0].trainingRuntimeSpec.template.spec.replicatedJobs[0].template.metadata.labels.a',
   ]);
 });
+
+test('jobset/exclusive-topology: the annotation becomes the leader pods\' topologyKey', () => {
+  const doc = runtime({});
+  doc.spec.template.metadata = { annotations: { 'alpha.jobset.sigs.k8s.io/exclusive-topology': 'Bad Key!' } };
+  doc.spec.template.spec.replicatedJobs[0].template.metadata = { annotations: { 'alpha.jobset.sigs.k8s.io/exclusive-topology': 'cloud.google.com/gke-nodepool' } };
+  const allowed = 'expected a topology label key such as "cloud.google.com/gke-nodepool" (an optional DNS subdomain prefix and "/", then at most 63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit): '
+    + 'the JobSet\'s pod webhook makes it the leader pods\' affinity topologyKey, and the API server refuses those pods, so the Jobs never run';
+  expect(kubernetesFindings(doc).filter(f => f.rule === 'jobset/exclusive-topology').map(f => `${f.rule} ${describeFinding(f)}`)).toEqual([
+    `jobset/exclusive-topology spec.template.metadata.annotations["alpha.jobset.sigs.k8s.io/exclusive-topology"] is "Bad Key!"; ${allowed}`,
+  ]);
+});

@@ -48,8 +48,13 @@ export const EXCLUSIVE_TOPOLOGY = new Rule('jobset', 'jobset/exclusive-topology'
   'sigs.k8s.io/jobset v0.12.0 pkg/webhooks/pod_webhook.go setExclusiveAffinities (the annotation becomes the leader pod\'s affinity topologyKey) and k8s.io/kubernetes ValidatePodAffinityTerm (a topologyKey is a qualified name)',
   'the exclusive-topology annotation of a JobSet or a replicated job names a topology label key');
 
+export const POD_PRIORITY_LABEL = new Rule('jobset', 'jobset/pod-priority-label', 'runtimes',
+  'sigs.k8s.io/jobset v0.12.0 pkg/webhooks/pod_webhook.go Default (labels each pod with a priority with jobset.sigs.k8s.io/priority: <priority>) and k8s.io/apimachinery IsValidLabelValue',
+  'a replicated job\'s pod template sets no negative priority (the JobSet\'s pod webhook writes it as a label value, which cannot start with "-")');
+
 export const JOBSET_TEMPLATE_RULES = [
   DEPENDS_ON, SUBDOMAIN, GROUP_NAME, TARGET_JOBS, FAILURE_RULE, COORDINATOR, VOLUME_CLAIM_TEMPLATE, REPLICAS_TIMES_PARALLELISM, MANAGED_BY, EXCLUSIVE_TOPOLOGY,
+  POD_PRIORITY_LABEL,
 ];
 
 /** The annotation that asks the JobSet for exclusive placement per topology domain (jobset.ExclusiveKey). */
@@ -74,6 +79,7 @@ const RULE_NAME = /^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$/;
 const FAILURE_REASONS = ['BackoffLimitExceeded', 'DeadlineExceeded', 'FailedIndexes', 'MaxFailedIndexesExceeded', 'PodFailurePolicy'];
 const MAX_INT32 = 2147483647;
 const REFUSED = 'the JobSet webhook refuses it, so every TrainJob of this runtime is admitted and never starts';
+const REFUSED_PODS = 'every TrainJob of this runtime is admitted and never gets pods';
 
 /** The findings of the JobSet template at `at` (a runtime's `spec.template.spec`). */
 export function checkJobSetTemplate(spec: any, at: string, out: Finding[]): void {
@@ -97,6 +103,11 @@ export function checkJobSetTemplate(spec: any, at: string, out: Finding[]): void
     }
     if (job.groupName !== undefined && !isDns1035Label(job.groupName)) {
       GROUP_NAME.report(out, child(jobAt, 'groupName'), job.groupName, `expected ${DNS1035_LABEL_TEXT}; ${REFUSED}`);
+    }
+    const priority = job.template?.spec?.template?.spec?.priority;
+    if (typeof priority === 'number' && priority < 0) {
+      POD_PRIORITY_LABEL.report(out, `${jobAt}.template.spec.template.spec.priority`, priority,
+        `expected 0 or more, or not set (the PriorityClass gives it): the JobSet's pod webhook labels each pod jobset.sigs.k8s.io/priority: "${priority}", not a label value, so the API server refuses the pods; ${REFUSED_PODS}`);
     }
     const replicas = typeof job.replicas === 'number' ? job.replicas : 1;
     const parallelism = typeof job.template?.spec?.parallelism === 'number' ? job.template.spec.parallelism : 1;

@@ -209,3 +209,10 @@ test('jobset/exclusive-topology: the annotation becomes the leader pods\' topolo
     `jobset/exclusive-topology spec.template.metadata.annotations["alpha.jobset.sigs.k8s.io/exclusive-topology"] is "Bad Key!"; ${allowed}`,
   ]);
 });
+
+test('jobset/pod-priority-label: a negative pod priority becomes a label value the API server refuses', () => {
+  expect(kubernetesFindings(runtime({}, { priority: -1 })).filter(f => f.rule === 'jobset/pod-priority-label').map(f => `${f.rule} ${describeFinding(f)}`)).toEqual([
+    `jobset/pod-priority-label ${JOB}.template.spec.priority is -1; expected 0 or more, or not set (the PriorityClass gives it): the JobSet's pod webhook labels each pod jobset.sigs.k8s.io/priority: "-1", not a label value, so the API server refuses the pods; every TrainJob of this runtime is admitted and never gets pods`,
+  ]);
+  expect(kubernetesFindings(runtime({}, { priority: 0 })).filter(f => f.rule === 'jobset/pod-priority-label')).toEqual([]);
+});

@@ -2,8 +2,12 @@ package kube
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"sigs.k8s.io/yaml"
 
 	"github.com/cdk8s-kubeflow/cdk8s-kubeflow/conformance/corpus"
 )
@@ -62,6 +66,43 @@ func TestValidateDerived(t *testing.T) {
 		errs := ValidateDerived(corpus.Derived{Controller: "test", Kind: c.kind, Object: c.object})
 		if len(errs) != 1 || !strings.HasPrefix(errs[0], c.want) {
 			t.Errorf("%s: got %q, expected one error starting %q", c.kind, errs, c.want)
+		}
+	}
+}
+
+// TestDerivedDecisions: each decided family of derived-object refusals names an inventory row
+// that gives a reason (a decision is a documented choice, not a silenced error).
+func TestDerivedDecisions(t *testing.T) {
+	decisions, err := LoadDerivedDecisions(derivedDecided)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := filepath.Glob("../../inventory/*.yaml")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no inventory files: %v", err)
+	}
+	reasons := map[string]string{}
+	for _, f := range files {
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var inventory struct {
+			Rows []struct {
+				ID     string `json:"id"`
+				Reason string `json:"reason"`
+			} `json:"rows"`
+		}
+		if err := yaml.Unmarshal(raw, &inventory); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		for _, r := range inventory.Rows {
+			reasons[r.ID] = r.Reason
+		}
+	}
+	for _, d := range decisions {
+		if reason, ok := reasons[d.Inventory]; !ok || reason == "" {
+			t.Errorf("decision for %s %s %s: inventory row %q is missing or gives no reason", d.Controller, d.Kind, d.Field, d.Inventory)
 		}
 	}
 }

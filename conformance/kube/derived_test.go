@@ -111,3 +111,50 @@ func objectName(r corpus.Derived) string {
 	ns, _ := meta["namespace"].(string)
 	return ns + "/" + name
 }
+
+// TestDerivedFixtures validates the derived objects of the fixture jobs (../testdata/derived, built
+// by the producers' TestDerivedFixtures into DERIVED_DIR/fixtures) and expects, per fixture file,
+// exactly the errors of its `# expect-derived: <Kind> <namespace>/<name>: <error>` lines: the
+// oracle still finds each family the library now refuses, and nothing on the controls.
+func TestDerivedFixtures(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join(corpus.DerivedDir(), "fixtures", "*.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) == 0 {
+		t.Fatalf("no derived fixtures under %s (run kubeflow/TestDerivedFixtures first)", filepath.Join(corpus.DerivedDir(), "fixtures"))
+	}
+	got := map[string][]string{}
+	for _, f := range files {
+		records, err := corpus.ReadDerivedFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range records {
+			source, _, _ := strings.Cut(r.From, "#")
+			if _, seen := got[source]; !seen {
+				got[source] = nil // a file whose objects all pass is checked too
+			}
+			for _, e := range ValidateDerived(r) {
+				got[source] = append(got[source], fmt.Sprintf("%s %s: %s", r.Kind, objectName(r), e))
+			}
+		}
+	}
+	for source, errs := range got {
+		raw, err := os.ReadFile(source)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want []string
+		for _, line := range strings.Split(string(raw), "\n") {
+			if rest, ok := strings.CutPrefix(line, "# expect-derived: "); ok {
+				want = append(want, rest)
+			}
+		}
+		sort.Strings(want)
+		sort.Strings(errs)
+		if strings.Join(errs, "\n") != strings.Join(want, "\n") {
+			t.Errorf("%s:\nexpected:\n  %s\ngot:\n  %s", source, strings.Join(want, "\n  "), strings.Join(errs, "\n  "))
+		}
+	}
+}

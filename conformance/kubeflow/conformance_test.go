@@ -45,9 +45,23 @@ func TestManifests(t *testing.T) {
 	}
 	figures := NewFigures()
 	var problems []Problem
+	var derived []corpus.Derived
+	jobs := 0
 	for _, d := range docs {
-		problems = append(problems, Check(d, figures)...)
+		found := Check(d, figures)
+		problems = append(problems, found...)
+		// The operator reconciles what its webhooks let in: the objects it builds from each job.
+		if len(found) > 0 || !Reconciled(d) {
+			continue
+		}
+		jobs++
+		built, err := BuildDerived(d, d.Label())
+		if err != nil {
+			t.Errorf("%s: %v", d.Label(), err)
+		}
+		derived = append(derived, built...)
 	}
+	writeDerived(t, corpus.DerivedFile(corpus.DerivedDir(), DerivedController), jobs, derived)
 	t.Logf("manifests from %s", strings.Join(dirs, ", "))
 	printFigures(t, figures)
 	t.Logf("errors: %d", len(problems))
@@ -60,6 +74,29 @@ func TestManifests(t *testing.T) {
 	}
 	// One line per release: this source also runs as ../kubeflow-v1.9.0.
 	fmt.Printf("training-operator %s webhooks: %d documents, %d through a webhook, %d refused\n", Release, figures.Documents, runs, len(problems))
+}
+
+// writeDerived writes the derived objects for kube/TestDerived (when this module's release is the
+// one the validation reads, WritesDerived) and prints their count by kind.
+func writeDerived(t *testing.T, file string, jobs int, derived []corpus.Derived) {
+	t.Helper()
+	byKind := map[string]int{}
+	for _, r := range derived {
+		byKind[r.Kind]++
+	}
+	kinds := make([]string, 0, len(byKind))
+	for k, n := range byKind {
+		kinds = append(kinds, fmt.Sprintf("%s %d", k, n))
+	}
+	sort.Strings(kinds)
+	written := ""
+	if WritesDerived {
+		if err := corpus.WriteDerived(file, derived); err != nil {
+			t.Fatal(err)
+		}
+		written = " -> " + file
+	}
+	fmt.Printf("training-operator %s derived objects: %d jobs reconciled, %d objects (%s)%s\n", Release, jobs, len(derived), strings.Join(kinds, ", "), written)
 }
 
 // TestDifferential runs the webhooks on the differential corpus: every accepted case must pass;

@@ -19,9 +19,13 @@ export function job(kind: string, key: string, specs: { [type: string]: any }, s
 export const pytorch = (specs: { [type: string]: any }, spec: { [field: string]: unknown } = {}, name?: string) =>
   job('PyTorchJob', 'pytorchReplicaSpecs', specs, spec, name);
 
-export function mpi(launcher: { [field: string]: unknown }, workers: number, spec: { [field: string]: unknown } = {}, name?: string): any {
+/** An MPIJob; `launcher` goes into the launcher's container, `launcherPod` into its pod spec. */
+export function mpi(
+  launcher: { [field: string]: unknown }, workers: number, spec: { [field: string]: unknown } = {}, name?: string,
+  launcherPod: { [field: string]: unknown } = {},
+): any {
   return job('MPIJob', 'mpiReplicaSpecs', {
-    Launcher: { replicas: 1, template: { spec: { containers: [{ name: 'mpi', image: IMAGE, ...launcher }] } } },
+    Launcher: { replicas: 1, template: { spec: { ...launcherPod, containers: [{ name: 'mpi', image: IMAGE, ...launcher }] } } },
     Worker: { replicas: workers, template: { spec: { containers: [{ name: 'mpi', image: IMAGE }] } } },
   }, { mainContainer: 'mpi', ...spec }, name);
 }

@@ -6,6 +6,9 @@ const xgboost = (master: any) => job('XGBoostJob', 'xgbReplicaSpecs', {
 });
 const elastic = (policy: { [field: string]: unknown }, workers = 2, spec: { [field: string]: unknown } = {}, name?: string) =>
   pytorch({ Worker: replica(workers) }, { ...spec, elasticPolicy: policy }, name);
+/** A replica spec with one init container of the name given. */
+const withInitContainer = (spec: any, name: string) =>
+  ({ ...spec, template: { spec: { ...spec.template.spec, initContainers: [{ name, image: 'registry.example/wait:1.0' }] } } });
 
 export const CASES: { [rule: string]: string } = {
   'training-operator/replica-type': stream(job('TFJob', 'tfReplicaSpecs', {
@@ -34,6 +37,25 @@ export const CASES: { [rule: string]: string } = {
   'training-operator/pod-name-length (elastic, counted to maxReplicas)': stream(elastic({ minReplicas: 1, maxReplicas: 100 }, 2, {}, 'llama-70b-sft-elastic-rendezvous-c10d-nodes-sweep-0001')),
   'training-operator/injected-env': stream(pytorch({ Master: replica(1), Worker: replica(2, { env: [{ name: 'WORLD_SIZE', value: '3' }] }) })),
   'training-operator/mpi-launcher-gpu-env': stream(mpi({ env: [{ name: 'NVIDIA_VISIBLE_DEVICES', value: 'all' }] }, 2)),
+  'training-operator/reserved-names (MPI launcher)': stream(mpi({ volumeMounts: [{ name: 'hostfile', mountPath: '/etc/mpi' }] }, 2, {}, undefined, {
+    initContainers: [{ name: 'kubectl-delivery', image: 'registry.example/kubectl:1.0' }], volumes: [{ name: 'hostfile', emptyDir: {} }, { name: 'mpi-job-config', emptyDir: {} }],
+  })),
+  'training-operator/reserved-names (PyTorch worker)': stream(pytorch({ Master: replica(1), Worker: withInitContainer(replica(2), 'init-pytorch') })),
+  'training-operator/service-ports (an unnamed port beside a named one)': stream(pytorch({
+    Master: replica(1, { ports: [{ name: 'pytorchjob-port', containerPort: 23456 }, { containerPort: 8080 }] }), Worker: replica(2),
+  })),
+  'training-operator/service-ports (one number twice)': stream(job('TFJob', 'tfReplicaSpecs', {
+    Worker: {
+      replicas: 2,
+      template: {
+        spec: {
+          containers: [{
+            name: 'tensorflow', image: 'tf', ports: [{ name: 'tfjob-port', containerPort: 2222 }, { name: 'tfjob-udp', containerPort: 2222, protocol: 'UDP' }],
+          }],
+        },
+      },
+    },
+  })),
   'training-operator/mpi-np': stream(mpi({ command: ['mpirun', '-np', '8', 'python', 'train.py'] }, 2, { slotsPerWorker: 2 })),
   'training-operator/elastic-bounds (min above max)': stream(elastic({ minReplicas: 4, maxReplicas: 2 })),
   'training-operator/elastic-bounds (workers outside)': stream(elastic({ minReplicas: 3, maxReplicas: 8 })),
@@ -72,6 +94,18 @@ export const VALID: { [what: string]: string } = {
     delete doc.spec.mpiReplicaSpecs.Launcher.replicas;
     return doc;
   })()),
+  'init-pytorch as a worker\'s init container in an elastic PyTorchJob (no Master: the operator adds no init container)': stream(
+    pytorch({ Worker: withInitContainer(replica(2), 'init-pytorch') }, { elasticPolicy: { minReplicas: 1, maxReplicas: 4 } })),
+  '/etc/mpi mounted in an MPI launcher\'s second container (the operator mounts its volume in the first only)': stream((() => {
+    const doc = mpi({}, 2, {}, 'hvd', { volumes: [{ name: 'config', emptyDir: {} }] });
+    doc.spec.mpiReplicaSpecs.Launcher.template.spec.containers.push({
+      name: 'sidecar', image: 'registry.example/sidecar:1.0', volumeMounts: [{ name: 'config', mountPath: '/etc/mpi' }],
+    });
+    return doc;
+  })()),
+  'two unnamed ports of the framework container (the operator keeps one, a Service of one unnamed port is valid)': stream(pytorch({
+    Master: replica(1, { ports: [{ containerPort: 23456 }, { containerPort: 8080 }] }), Worker: replica(2),
+  })),
   'a name of exactly 63 characters for the last worker': stream(pytorch({ Master: replica(1), Worker: replica(10) }, {}, 'a'.repeat(54))),
   'a namespace enforcing only baseline': stream(
     { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'ml', labels: { 'pod-security.kubernetes.io/enforce': 'baseline' } } },

@@ -236,6 +236,15 @@ describe('validation', () => {
     expect(onlyError({ trainingCommand: TRAIN, worker: { env: { OMPI_MCA_orte_default_hostfile: kplus.EnvValue.fromValue('/tmp/hosts') } } })).toBeUndefined();
   });
 
+  test('the names and paths the operator adds to its pods are refused at synth: the pods would be invalid', () => {
+    expect(onlyError({ trainingCommand: TRAIN }, job => {
+      job.launcher.mount('/etc/mpi', kplus.Volume.fromEmptyDir(job, 'hostfile', 'hostfile'));
+      job.worker!.addVolume(kplus.Volume.fromEmptyDir(job, 'config', 'mpi-job-config'));
+    })).toBe(REPORT
+      + `  [test/job] ${LAUNCHER}.volumeMounts[0].mountPath is "/etc/mpi"; expected a mount path the operator does not use in the first container: it mounts its own volume at "/etc/mpi" there in every launcher pod, and the API server refuses a pod with two mounts at one path\n`
+      + '  [test/job] spec.mpiReplicaSpecs.Worker.template.spec.volumes[mpi-job-config].name is "mpi-job-config"; expected a volume name the operator does not use: it adds its own "mpi-job-config" volume to every worker pod, and the API server refuses a pod with two volumes of one name');
+  });
+
   test('the variables the operator sets on the launcher belong to it', () => {
     expect(onlyError({ trainingCommand: TRAIN, launcher: { env: { OMPI_MCA_orte_default_hostfile: kplus.EnvValue.fromValue('/tmp/hosts') } } }))
       .toBe(REPORT +

@@ -292,6 +292,18 @@ describe('validation', () => {
     expect(volumes.map((v: any) => v.name)).toEqual(['dshm', 'scratch']);
   });
 
+  test('a port added to the framework container without a name is refused at synth: the operator\'s headless Service could not hold it', () => {
+    expect(synthErrors(chart => {
+      const job = new DistributedPyTorch(chart, 'job', { metadata: { name: 'train' }, image: IMAGE, workers: 0 });
+      job.master!.mainContainer.addPort({ number: 8080 });
+    })).toBe(REPORT
+      + '  [test/job] spec.pytorchReplicaSpecs.Master.template.spec.containers[pytorch].ports[1] is {"containerPort":8080}; expected a name on every port of the "pytorch" container when it has several: the operator copies them onto the headless Service of each pod, and the API server refuses a Service port without a name beside others');
+    expect(synthErrors(chart => {
+      const job = new DistributedPyTorch(chart, 'job', { metadata: { name: 'train' }, image: IMAGE, workers: 0 });
+      job.master!.mainContainer.addPort({ number: 8080, name: 'metrics' });
+    })).toBeUndefined();
+  });
+
   test('two volumes of one name are refused at synth, naming both, beside the other mistakes of the app', () => {
     expect(synthErrors(chart => {
       const job = new DistributedPyTorch(chart, 'job', { metadata: { name: 'train' }, image: IMAGE, workers: 1 });

@@ -14,7 +14,9 @@ import { POD_NAME_COLLISION, podNameCollisions } from './pod-name-collisions';
 import { POD_NAME_RULES, checkPodNames } from './pod-names';
 import { POD_RESTART_POLICY_RULES, checkPodRestartPolicy } from './pod-restart-policy';
 import { REPLICA_RULES, checkReplicas } from './replicas';
+import { RESERVED_NAME_RULES, checkReservedNames } from './reserved-names';
 import { RESTRICTED_NAMESPACE_RULES, restrictedNamespaceFindings } from './restricted-namespaces';
+import { SERVICE_PORT_RULES, checkServicePorts } from './service-ports';
 import { trainingKindOf } from './training-kinds';
 import { Finding } from '../finding';
 import { checkReplicaSlices } from '../kueue/topology-slices';
@@ -34,6 +36,8 @@ function checkTrainingJob(doc: any, out: Finding[]): void {
   checkGangScheduling(doc, facts, out);
   checkNprocPerNode(doc, facts, out);
   checkKnownValues(doc, facts, out);
+  checkReservedNames(doc, facts, out);
+  checkServicePorts(doc, facts, out);
   checkReplicaSlices(facts.kind, doc.spec?.[facts.replicaKey], `spec.${facts.replicaKey}`, out);
 }
 
@@ -43,7 +47,7 @@ export const TRAINING_OPERATOR_RULE_SET: RuleSet = {
   rules: [
     POD_NAME_COLLISION,
     ...REPLICA_RULES, ...POD_RESTART_POLICY_RULES, ...CONTAINER_RULES, ...POD_NAME_RULES, ...ENV_RULES, ...MPI_RULES, ...ELASTIC_RULES,
-    ...GANG_RULES, ...NPROC_RULES, ...KNOWN_VALUE_RULES,
+    ...GANG_RULES, ...NPROC_RULES, ...KNOWN_VALUE_RULES, ...RESERVED_NAME_RULES, ...SERVICE_PORT_RULES,
     ...RESTRICTED_NAMESPACE_RULES,
   ],
   checkDocument: checkTrainingJob,

@@ -13,7 +13,7 @@ import { TRAINING_OPERATOR_RULE_SET } from '../../../src/rules/training-operator
 import { INJECTED_ENV, LABEL_VALUE, PINNED_CRD_FIELDS } from '../../harness/messages';
 import { synthesizeExamples } from '../examples-output';
 import { CASES, TOO_DEEP, VALID } from '../lint-cases';
-import { runCli } from '../run-cli';
+import { lintFindings, runCli } from '../run-cli';
 
 /** The operators' rules of one document and of one input (before issue 40, the kubeflow/ rules). */
 const KUBEFLOW_RULES = [...TRAINING_OPERATOR_RULE_SET.rules, ...NOTEBOOKS_RULE_SET.rules].filter(r => r.id !== 'training-operator/pod-name-collision');
@@ -80,6 +80,24 @@ const EXPECTED: Array<[string, string[]]> = [
   ]],
   ['training-operator/mpi-launcher-gpu-env', [
     '<stdin>:17:19: MPIJob ml/train: spec.mpiReplicaSpecs.Launcher.template.spec.containers[mpi].env[NVIDIA_VISIBLE_DEVICES] is {"name":"NVIDIA_VISIBLE_DEVICES","value":"all"}; expected a variable the operator does not set itself; it sets this one to "" in a launcher without GPUs, so a user value would be lost [training-operator/mpi-launcher-gpu-env]',
+    '1 document checked; 1 finding',
+  ]],
+  ['training-operator/reserved-names (MPI launcher)', [
+    '<stdin>:14:15: MPIJob ml/train: spec.mpiReplicaSpecs.Launcher.template.spec.initContainers[kubectl-delivery].name is "kubectl-delivery"; expected a container name the operator does not use: it adds its own "kubectl-delivery" init container to every launcher pod, and the API server refuses a pod with two containers of one name [training-operator/reserved-names]',
+    '<stdin>:19:15: MPIJob ml/train: spec.mpiReplicaSpecs.Launcher.template.spec.volumes[mpi-job-config].name is "mpi-job-config"; expected a volume name the operator does not use: it adds its own "mpi-job-config" volume to every launcher pod, and the API server refuses a pod with two volumes of one name [training-operator/reserved-names]',
+    '<stdin>:26:19: MPIJob ml/train: spec.mpiReplicaSpecs.Launcher.template.spec.containers[mpi].volumeMounts[0].mountPath is "/etc/mpi"; expected a mount path the operator does not use in the first container: it mounts its own volume at "/etc/mpi" there in every launcher pod, and the API server refuses a pod with two mounts at one path [training-operator/reserved-names]',
+    '1 document checked; 3 findings',
+  ]],
+  ['training-operator/reserved-names (PyTorch worker)', [
+    '<stdin>:23:15: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Worker.template.spec.initContainers[init-pytorch].name is "init-pytorch"; expected a container name the operator does not use: it adds its own "init-pytorch" init container to every worker pod of a job with a Master, and the API server refuses a pod with two containers of one name [training-operator/reserved-names]',
+    '1 document checked; 1 finding',
+  ]],
+  ['training-operator/service-ports (an unnamed port beside a named one)', [
+    '<stdin>:18:19: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Master.template.spec.containers[pytorch].ports[1] is {"containerPort":8080}; expected a name on every port of the "pytorch" container when it has several: the operator copies them onto the headless Service of each pod, and the API server refuses a Service port without a name beside others [training-operator/service-ports]',
+    '1 document checked; 1 finding',
+  ]],
+  ['training-operator/service-ports (one number twice)', [
+    '<stdin>:19:19: TFJob ml/train: spec.tfReplicaSpecs.Worker.template.spec.containers[tensorflow].ports[1].containerPort is 2222; expected a port number no other port of the "tensorflow" container has: the operator copies them onto the headless Service of each pod, all as TCP, and the API server refuses a Service with one port twice [training-operator/service-ports]',
     '1 document checked; 1 finding',
   ]],
   ['training-operator/mpi-np', [
@@ -512,7 +530,7 @@ describe('the operator rules', () => {
       'training-operator/managed-by', 'training-operator/mpi-launcher-gpu-env', 'training-operator/mpi-main-container', 'training-operator/mpi-np',
       'training-operator/mpi-slots', 'training-operator/nproc-per-node', 'training-operator/pod-name-length', 'training-operator/pod-restart-policy',
       'training-operator/pytorch-master', 'training-operator/rdzv-backend', 'training-operator/replica-count',
-      'training-operator/replica-restart-policy', 'training-operator/replica-type', 'training-operator/restricted-operator-init',
+      'training-operator/replica-restart-policy', 'training-operator/replica-type', 'training-operator/reserved-names', 'training-operator/restricted-operator-init', 'training-operator/service-ports',
       'training-operator/tf-success-policy',
     ]);
   });
@@ -557,5 +575,19 @@ describe('the operator rules', () => {
     ]);
     const named = EXPECTED.flatMap(([, found]) => found.map(f => /\[([^\]]+)\]$/.exec(f)?.[1]).filter((id): id is string => id !== undefined));
     expect(named.filter(id => !listed.includes(id))).toEqual([]);
+  });
+});
+
+describe('the jobs whose derived objects Kubernetes refuses (conformance/testdata/derived)', () => {
+  // Each job there names the errors Kubernetes gives the Pods and Services the operator builds from
+  // it (`# expect-derived:` lines, checked by conformance/kube TestDerivedFixtures); lint refuses
+  // exactly those jobs, with the rule of the family, and passes the control.
+  const file = path.join(__dirname, '..', '..', '..', 'conformance', 'testdata', 'derived', 'training-operator.yaml');
+  const jobs = fs.readFileSync(file, 'utf8').split(/^---$/m);
+
+  test.each(jobs.map(j => [/^metadata: \{name: ([a-z0-9-]+)/m.exec(j)?.[1], j]))('%s', (_name, input) => {
+    const refused = /^# expect-derived: /m.test(input!);
+    const rules = lintFindings(input!).map(f => f.split(' ')[0]);
+    expect([...new Set(rules)]).toEqual(refused ? [expect.stringMatching(/^training-operator\/(reserved-names|service-ports)$/)] : []);
   });
 });

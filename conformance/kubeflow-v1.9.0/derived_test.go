@@ -1,0 +1,1 @@
+../kubeflow/derived_test.go

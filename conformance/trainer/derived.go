@@ -2,6 +2,7 @@ package trainer
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/cdk8s-kubeflow/cdk8s-kubeflow/conformance/corpus"
 )
@@ -12,7 +13,8 @@ const JobSetController = "jobset"
 // JobSetDerived are the objects a cluster makes from one JobSet as stored (storedJobSet: the
 // JobSet the TrainJob controller built, after the JobSet defaulting webhook): the headless Service
 // and the Jobs the JobSet controller creates (BuildJobSetChildren, its own code), then the Pods
-// the Job controller creates from each Job as the API server stores it (JobPods, a model). from is
+// the Job controller creates from each Job as the API server stores it (JobPods, a model), through
+// JobSet's pod defaulting webhook (DefaultJobSetPod, its own code). from is
 // the source document's label (or the fuzz document's file).
 func JobSetDerived(ctx context.Context, from string, storedJobSet []byte) ([]corpus.Derived, error) {
 	children, err := BuildJobSetChildren(ctx, storedJobSet)
@@ -38,9 +40,11 @@ func JobSetDerived(ctx context.Context, from string, storedJobSet []byte) ([]cor
 			return nil, err
 		}
 		for _, pod := range JobPods(StoredJob(job)) {
-			if err := add("Pod", "v1", pod); err != nil {
-				return nil, err
+			object, err := DefaultJobSetPod(ctx, pod)
+			if err != nil {
+				return nil, fmt.Errorf("pod %s of Job %s: %w", pod.GenerateName, job.Name, err)
 			}
+			out = append(out, corpus.Derived{Controller: JobSetController, From: from, Kind: "Pod", Object: object})
 		}
 	}
 	return out, nil

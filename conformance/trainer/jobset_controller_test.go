@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/cdk8s-kubeflow/cdk8s-kubeflow/conformance/corpus"
@@ -141,5 +142,31 @@ func TestJobSetDerivedSuspended(t *testing.T) {
 	}
 	if jobs != 2 {
 		t.Errorf("%d Jobs, want 2", jobs)
+	}
+}
+
+// TestJobSetDerivedExclusivePlacement: the JobSet's pod webhook gives the leader pod of an
+// exclusive-placement JobSet its affinities, keyed by the annotation's topology; followers wait for
+// their leader's node, which no run here has.
+func TestJobSetDerivedExclusivePlacement(t *testing.T) {
+	var js map[string]any
+	if err := json.Unmarshal([]byte(storedJobSet), &js); err != nil {
+		t.Fatal(err)
+	}
+	corpus.Map(js["metadata"])["annotations"] = map[string]any{"alpha.jobset.sigs.k8s.io/exclusive-topology": "example.com/rack"}
+	raw, _ := json.Marshal(js)
+	records, err := JobSetDerived(context.Background(), "exclusive", raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	leader, follower := records[4].Object, records[5].Object
+	affinity, _ := json.Marshal(corpus.Map(leader["spec"])["affinity"])
+	for _, want := range []string{`"podAffinity"`, `"podAntiAffinity"`, `"topologyKey":"example.com/rack"`} {
+		if !strings.Contains(string(affinity), want) {
+			t.Errorf("leader affinity %s: no %s", affinity, want)
+		}
+	}
+	if a := corpus.Map(follower["spec"])["affinity"]; a != nil {
+		t.Errorf("follower affinity %v, want none", a)
 	}
 }

@@ -80,8 +80,8 @@ describe('the rule catalogue', () => {
     expect(bySource.library).toEqual(['library/yaml-syntax', 'library/schema', 'library/kai-topology', 'library/ignore-rule']);
     expect(bySource.jobset).toEqual([
       'jobset/depends-on', 'jobset/subdomain', 'jobset/group-name', 'jobset/target-replicated-jobs', 'jobset/failure-policy-rule',
-      'jobset/coordinator', 'jobset/volume-claim-template', 'jobset/replicas-parallelism', 'jobset/managed-by', 'jobset/pod-name',
-      'jobset/coordinator-index', 'jobset/claim-name',
+      'jobset/coordinator', 'jobset/volume-claim-template', 'jobset/replicas-parallelism', 'jobset/managed-by', 'jobset/exclusive-topology',
+      'jobset/pod-priority-label', 'jobset/pod-name', 'jobset/coordinator-index', 'jobset/claim-name',
     ]);
     expect(ruleSource('trainer/patch-env')).toBe('trainer');
     expect(ruleSource(undefined)).toBeUndefined();

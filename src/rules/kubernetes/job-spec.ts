@@ -26,7 +26,8 @@ export const JOB_POD_FAILURE_POLICY = new Rule('kubernetes', 'kubernetes/job-pod
 export const JOB_SPEC_RULES = [JOB_SPEC, JOB_POD_FAILURE_POLICY];
 
 const NEVER_CREATED = 'the API server refuses the Jobs the JobSet controller creates from it, so no TrainJob of this runtime gets pods';
-const MAX_PARALLELISM_INDEXED = 100000;
+/** validateJobSpec's maxParallelismForIndexedJob. */
+export const MAX_PARALLELISM_INDEXED = 100000;
 const MAX_FAILED_INDEXES = 100000;
 const MAX_SUCCESS_RULES = 20;
 const ACTIONS = ['Count', 'FailIndex', 'FailJob', 'Ignore'];

@@ -9,11 +9,11 @@ import { CLUSTER_TRAINING_RUNTIME, TRAINING_RUNTIME } from '../../kinds/trainer'
 import { Finding } from '../finding';
 import { TRAINER_COUNT_RULES, checkRuntimeCounts, checkTrainJobCounts } from './counts';
 import { isDomainPrefixedPath } from './domain-prefixed-path';
-import { checkJobSetTemplate } from './jobset-template';
+import { checkExclusiveTopology, checkJobSetTemplate } from './jobset-template';
 import { ANCESTOR_LABEL, STEP_CONTAINERS, TRAINER_GROUP } from './names';
 import { TRAINER_V2_4_RULES, checkReplicatedJobNameLength, checkRuntimePrteEnv } from './v2-4';
 import { child, indexed } from '../kubernetes/field-path';
-import { checkEnv } from '../kubernetes/containers';
+import { checkEnv, checkImage } from '../kubernetes/containers';
 import { checkReplicatedJobSpec } from '../kubernetes/job-spec';
 import { checkAnnotations, checkLabels, checkTemplateMeta } from '../kubernetes/metadata';
 import { isObject } from '../kubernetes/names';
@@ -57,6 +57,7 @@ export const TRAINER_RULES = [
 /** The checks of a TrainingRuntime or ClusterTrainingRuntime. */
 export function checkTrainingRuntime(doc: any, out: Finding[]): void {
   checkJobSetTemplate(doc?.spec?.template?.spec, 'spec.template.spec', out);
+  checkCopiedMeta(doc?.spec?.template?.metadata, 'spec.template.metadata', out);
   checkRuntimePolicy(doc, out);
   checkRuntimeCounts(doc, out);
   checkRuntimePrteEnv(doc, out);
@@ -67,8 +68,8 @@ export function checkTrainingRuntime(doc: any, out: Finding[]): void {
     if (!isObject(job)) return;
     const jobAt = indexed(at, i);
     checkReplicatedJobNameLength(job, jobAt, out);
-    checkJobTemplateMeta(job.template?.metadata, `${jobAt}.template.metadata`, out);
     checkReplicatedJobSpec(job.template?.spec, `${jobAt}.template.spec`, out);
+    checkCopiedMeta(job.template?.metadata, `${jobAt}.template.metadata`, out);
     // Trainer v2.3.0 stores any name; the JobSet webhook then refuses the JobSet of every TrainJob,
     // since "<TrainJob>-<name>-<index>" and its pod names must be DNS-1035 labels.
     if (typeof job.name === 'string' && !/^[a-z0-9-]*$/.test(job.name)) {
@@ -93,27 +94,29 @@ export function checkTrainingRuntime(doc: any, out: Finding[]): void {
 }
 
 /**
- * A replicated job's Job template metadata (a runtime's, or a runtime patch's): the JobSet
- * controller copies its labels and annotations onto every Job it creates, whose metadata the API
- * server validates (ValidateObjectMeta: label keys and values, annotation keys and total size);
- * neither the Trainer's webhooks nor the JobSet's check them, so a runtime with a bad one is
- * accepted and its TrainJobs never get Jobs (found by the leaf fuzzer's derived-jobset source).
+ * The labels and annotations the Trainer copies onto the JobSet (the template's, and a patch's) and
+ * the JobSet controller onto each Job (a replicated job's template's, constructJob): the API server
+ * validates them as the JobSet's and the Jobs' own metadata, which neither webhook does, so a bad key
+ * or value leaves the TrainJob admitted without a JobSet, or the JobSet without Jobs.
  */
-function checkJobTemplateMeta(meta: unknown, at: string, out: Finding[]): void {
+function checkCopiedMeta(meta: unknown, at: string, out: Finding[]): void {
   if (!isObject(meta)) return;
   checkLabels(meta.labels, child(at, 'labels'), out);
   checkAnnotations(meta.annotations, child(at, 'annotations'), out);
+  checkExclusiveTopology(meta, at, out);
 }
 
 /**
- * The TrainJob's fields the Trainer copies into containers of the JobSet (the trainer's env and
- * resources into the node container, each initializer's env into its container) get the container
+ * The TrainJob's fields the Trainer copies into containers of the JobSet (the trainer's image, env
+ * and resources into the node container, each initializer's env into its container) get the container
  * rules: neither the Trainer webhook nor the JobSet webhook checks them, and the API server refuses
  * the Jobs the JobSet controller creates with them, so the TrainJob is admitted and never gets pods.
  */
 function checkTrainJobContainerFields(spec: any, out: Finding[]): void {
   if (!isObject(spec)) return;
   if (isObject(spec.trainer)) {
+    // A written image, even "", replaces the runtime's (the jobset plugin copies any non-nil one).
+    if (spec.trainer.image !== undefined && spec.trainer.image !== null) checkImage(spec.trainer.image, 'spec.trainer.image', out);
     checkEnv(spec.trainer.env, 'spec.trainer.env', out);
     checkResources(spec.trainer.resourcesPerNode, 'spec.trainer.resourcesPerNode', out);
   }
@@ -181,12 +184,13 @@ export function checkTrainJob(doc: any, out: Finding[]): void {
     if (!isDomainPrefixedPath(patch.manager)) {
       PATCH_MANAGER.report(out, child(patchAt, 'manager'), patch.manager, 'expected a domain-prefixed path such as "example.io/platform-team"');
     }
+    checkCopiedMeta(patch.trainingRuntimeSpec?.template?.metadata, `${patchAt}.trainingRuntimeSpec.template.metadata`, out);
     const jobs = patch.trainingRuntimeSpec?.template?.spec?.replicatedJobs;
     if (!Array.isArray(jobs)) return;
     jobs.forEach((job: any, j: number) => {
+      checkCopiedMeta(job?.template?.metadata, `${indexed(`${patchAt}.trainingRuntimeSpec.template.spec.replicatedJobs`, j)}.template.metadata`, out);
       // The patched pod's parts that are whole Kubernetes types get the pod template's rules.
       const podAt = `${indexed(`${patchAt}.trainingRuntimeSpec.template.spec.replicatedJobs`, j)}.template.spec.template`;
-      checkJobTemplateMeta(job?.template?.metadata, `${indexed(`${patchAt}.trainingRuntimeSpec.template.spec.replicatedJobs`, j)}.template.metadata`, out);
       const pod = job?.template?.spec?.template;
       checkTemplateMeta(pod?.metadata, child(podAt, 'metadata'), out);
       const queue = doc?.metadata?.labels?.[KUEUE_QUEUE_LABEL];

@@ -11,7 +11,7 @@
 import { Finding } from '../finding';
 import { isDomainPrefixedPath } from './domain-prefixed-path';
 import { child, indexed } from '../kubernetes/field-path';
-import { DNS1035_LABEL_TEXT, DNS1123_SUBDOMAIN_TEXT, isDns1035Label, isDns1123Subdomain, isObject } from '../kubernetes/names';
+import { DNS1035_LABEL_TEXT, DNS1123_SUBDOMAIN_TEXT, QUALIFIED_NAME_TEXT, isDns1035Label, isDns1123Subdomain, isObject, isQualifiedName } from '../kubernetes/names';
 import { Rule } from '../rule';
 
 const SOURCE = 'sigs.k8s.io/jobset v0.12.0 pkg/webhooks/jobset_webhook.go';
@@ -44,15 +44,42 @@ export const REPLICAS_TIMES_PARALLELISM = new Rule('jobset', 'jobset/replicas-pa
   `${SOURCE} ValidateCreate (replicas x parallelism of a replicated job at most MaxInt32)`,
   'replicas times parallelism of each replicated job is at most MaxInt32');
 
+export const EXCLUSIVE_TOPOLOGY = new Rule('jobset', 'jobset/exclusive-topology', 'runtimes',
+  'sigs.k8s.io/jobset v0.12.0 pkg/webhooks/pod_webhook.go setExclusiveAffinities (the annotation becomes the leader pod\'s affinity topologyKey) and k8s.io/kubernetes ValidatePodAffinityTerm (a topologyKey is a qualified name)',
+  'the exclusive-topology annotation of a JobSet or a replicated job names a topology label key');
+
+export const POD_PRIORITY_LABEL = new Rule('jobset', 'jobset/pod-priority-label', 'runtimes',
+  'sigs.k8s.io/jobset v0.12.0 pkg/webhooks/pod_webhook.go Default (labels each pod with a priority with jobset.sigs.k8s.io/priority: <priority>) and k8s.io/apimachinery IsValidLabelValue',
+  'a replicated job\'s pod template sets no negative priority (the JobSet\'s pod webhook writes it as a label value, which cannot start with "-")');
+
 export const JOBSET_TEMPLATE_RULES = [
-  DEPENDS_ON, SUBDOMAIN, GROUP_NAME, TARGET_JOBS, FAILURE_RULE, COORDINATOR, VOLUME_CLAIM_TEMPLATE, REPLICAS_TIMES_PARALLELISM, MANAGED_BY,
+  DEPENDS_ON, SUBDOMAIN, GROUP_NAME, TARGET_JOBS, FAILURE_RULE, COORDINATOR, VOLUME_CLAIM_TEMPLATE, REPLICAS_TIMES_PARALLELISM, MANAGED_BY, EXCLUSIVE_TOPOLOGY,
+  POD_PRIORITY_LABEL,
 ];
+
+/** The annotation that asks the JobSet for exclusive placement per topology domain (jobset.ExclusiveKey). */
+export const EXCLUSIVE_TOPOLOGY_ANNOTATION = 'alpha.jobset.sigs.k8s.io/exclusive-topology';
+
+/**
+ * The exclusive-topology annotation on the metadata at `at` (the JobSet's, or a replicated job's):
+ * the JobSet controller copies it onto the pods and its pod webhook makes it the leader pod's
+ * affinity topologyKey, which the API server requires to be a label key, so the leader pod of every
+ * Job is refused; the annotation itself, any string, passes every webhook.
+ */
+export function checkExclusiveTopology(meta: unknown, at: string, out: Finding[]): void {
+  if (!isObject(meta) || !isObject(meta.annotations)) return;
+  const value = meta.annotations[EXCLUSIVE_TOPOLOGY_ANNOTATION];
+  if (value === undefined || isQualifiedName(value)) return;
+  EXCLUSIVE_TOPOLOGY.report(out, child(child(at, 'annotations'), EXCLUSIVE_TOPOLOGY_ANNOTATION), value,
+    `expected a topology label key such as "cloud.google.com/gke-nodepool" (${QUALIFIED_NAME_TEXT}): the JobSet's pod webhook makes it the leader pods' affinity topologyKey, and the API server refuses those pods, so the Jobs never run`);
+}
 
 // validateFailurePolicy's name format and the Job failure reasons it accepts (batchv1.JobReason*).
 const RULE_NAME = /^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$/;
 const FAILURE_REASONS = ['BackoffLimitExceeded', 'DeadlineExceeded', 'FailedIndexes', 'MaxFailedIndexesExceeded', 'PodFailurePolicy'];
 const MAX_INT32 = 2147483647;
 const REFUSED = 'the JobSet webhook refuses it, so every TrainJob of this runtime is admitted and never starts';
+const REFUSED_PODS = 'every TrainJob of this runtime is admitted and never gets pods';
 
 /** The findings of the JobSet template at `at` (a runtime's `spec.template.spec`). */
 export function checkJobSetTemplate(spec: any, at: string, out: Finding[]): void {
@@ -76,6 +103,11 @@ export function checkJobSetTemplate(spec: any, at: string, out: Finding[]): void
     }
     if (job.groupName !== undefined && !isDns1035Label(job.groupName)) {
       GROUP_NAME.report(out, child(jobAt, 'groupName'), job.groupName, `expected ${DNS1035_LABEL_TEXT}; ${REFUSED}`);
+    }
+    const priority = job.template?.spec?.template?.spec?.priority;
+    if (typeof priority === 'number' && priority < 0) {
+      POD_PRIORITY_LABEL.report(out, `${jobAt}.template.spec.template.spec.priority`, priority,
+        `expected 0 or more, or not set (the PriorityClass gives it): the JobSet's pod webhook labels each pod jobset.sigs.k8s.io/priority: "${priority}", not a label value, so the API server refuses the pods; ${REFUSED_PODS}`);
     }
     const replicas = typeof job.replicas === 'number' ? job.replicas : 1;
     const parallelism = typeof job.template?.spec?.parallelism === 'number' ? job.template.spec.parallelism : 1;

@@ -11,6 +11,7 @@
 import { AppDocument, AppFinding, namespaceOf, showNamespace } from '../app-document';
 import type { DocumentIndex } from '../document-index';
 import { KUEUE_SLICE_SIZE, sliceSizeOf, trainJobSliceProblem } from '../kueue/topology-slices';
+import { JOB_SPEC, MAX_PARALLELISM_INDEXED } from '../kubernetes/job-spec';
 import { Rule } from '../rule';
 import { JOBSET_CLAIM_NAME, JOBSET_COORDINATOR, builtJobSetFindings } from './built-jobset';
 import { BUILTIN_RUNTIMES, BUILTIN_RUNTIMES_RELEASE } from './builtin-runtimes.generated';
@@ -44,6 +45,7 @@ export function trainJobRuntimes(index: DocumentIndex, out: AppFinding[]): void 
       launcherImage: reporter(MPI_LAUNCHER_IMAGE.id),
       prteEnv: reporter(PRTE_ENV.id),
       nodeImage: reporter(MPI_NODE_IMAGE.id),
+      jobSpec: reporter(JOB_SPEC.id),
     };
     const resolution = index.runtimes.runtimeOf(d.doc);
     const elsewhere = resolution !== undefined ? undefined : runtimes.find(r => r.doc.kind === ref.kind && r.doc.metadata?.name === ref.name);
@@ -122,6 +124,8 @@ interface BuiltReports {
   readonly launcherImage: Report;
   readonly prteEnv: Report;
   readonly nodeImage: Report;
+  /** What the API server refuses in the Jobs the JobSet controller creates (kubernetes/job-spec). */
+  readonly jobSpec: Report;
 }
 
 /** `origin` follows the runtime's name in messages: empty for the app's, the release for a built-in. */
@@ -184,6 +188,24 @@ function checkAgainst(job: any, runtime: any, origin: string, report: Report, re
   reachFindings(job, runtime, policy, origin, reach, podNames, built.nodeImage);
   builtJobSetFindings(job, runtime, policy, origin, built.coordinator, built.claims);
   sliceSizes(job, jobs, patches, runtime, policy, origin, built.slices);
+  indexedParallelism(job, jobs, runtime, policy, `"${name}"${origin}`, built.jobSpec);
+}
+
+/**
+ * validateJobSpec: an Indexed Job (the JobSet's default) runs at most 100000 pods at once, and the
+ * plugins set the trainer step's parallelism from the job's nodes, which neither the Trainer nor
+ * the JobSet webhook bounds: the JobSet is created, its Jobs never are.
+ */
+function indexedParallelism(job: any, jobs: any[], runtime: any, policy: string | undefined, rt: string, report: Report): void {
+  for (const j of jobs) {
+    if ((j?.template?.spec?.completionMode ?? 'Indexed') !== 'Indexed') continue;
+    const { pods } = jobSetShape(job, j, runtime, policy);
+    if (!(pods > MAX_PARALLELISM_INDEXED) || pods === Number(j?.template?.spec?.parallelism)) continue;
+    const nodes = job.spec?.trainer?.numNodes;
+    report(nodes !== undefined ? 'spec.trainer.numNodes' : 'spec.runtimeRef.name', nodes ?? runtime.metadata?.name,
+      `expected at most ${MAX_PARALLELISM_INDEXED} pods in the "${j.name}" job of the runtime ${rt}, here ${pods}: the job is Indexed (the JobSet's default), `
+      + 'and the API server refuses an Indexed Job with a larger parallelism, so the JobSet\'s Jobs are never created and the TrainJob never gets pods');
+  }
 }
 
 interface RuntimeFacts {

@@ -559,7 +559,7 @@ describe('the operator rules', () => {
     const count = (source: string) => LINT_RULES.filter(r => r.source === source).length;
     expect(lines(result.stdout).filter(l => !l.startsWith(' '))).toEqual([
       `Kubernetes (API server, Pod Security admission, kubelet and container runtime) [kubernetes]: ${count('kubernetes')}`,
-      'JobSet (webhook and controller) [jobset]: 12',
+      'JobSet (webhook and controller) [jobset]: 14',
       'Kubeflow Trainer v2 (webhooks and runtime plugins) [trainer]: 15',
       `Kubeflow Training Operator v1 (webhooks and controllers) [training-operator]: ${count('training-operator')}`,
       'Kubeflow Notebooks v2 (webhooks) [notebooks]: 13',

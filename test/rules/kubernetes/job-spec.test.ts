@@ -1,5 +1,6 @@
 import { describe as describeFinding } from '../../../src/rules/finding';
 import { kubernetesFindings } from '../../../src/rules/kubernetes';
+import { appFindings } from '../../../src/rules/rule-sets';
 
 /**
  * The Job spec of a runtime's replicated jobs and the TrainJob's container fields: what the API
@@ -22,7 +23,7 @@ function runtime(jobSpec: any, podSpec: any = {}): any {
   };
 }
 
-const rules = (doc: any) => kubernetesFindings(doc).filter(f => /^kubernetes\/(job-|env|resource)/.test(f.rule ?? ''))
+const rules = (doc: any) => kubernetesFindings(doc).filter(f => /^kubernetes\/(job-|env|resource|image)/.test(f.rule ?? ''))
   .map(f => `${f.rule} ${describeFinding(f)}`);
 
 describe('kubernetes/job-spec: a replicated job\'s Job spec', () => {
@@ -165,7 +166,67 @@ describe('a TrainJob\'s env and resources, which land in the JobSet\'s container
     ]);
   });
 
+  test('an empty image, or one with surrounding spaces, replaces the runtime\'s', () => {
+    expect(rules(job({ trainer: { image: '' } })).concat(kubernetesFindings(job({ trainer: { image: ' image:1 ' } })).map(f => `${f.rule} ${describeFinding(f)}`))).toEqual([
+      'kubernetes/image spec.trainer.image is ""; expected a container image reference such as ghcr.io/org/image:tag',
+      'kubernetes/image spec.trainer.image is " image:1 "; expected an image reference without leading or trailing whitespace',
+    ]);
+  });
+
   test('valid env and resources have no findings', () => {
     expect(rules(job({ trainer: { resourcesPerNode: { limits: { 'nvidia.com/gpu': '1', cpu: '2' } }, env: [{ name: 'A', value: '1' }] } }))).toEqual([]);
   });
+});
+
+test('kubernetes/job-spec on a TrainJob: more nodes than an Indexed Job runs at once', () => {
+  const job = (numNodes: number) => ({
+    apiVersion: API, kind: 'TrainJob', metadata: { name: 'big', namespace: 'ml' },
+    spec: { runtimeRef: { apiGroup: 'trainer.kubeflow.org', kind: 'ClusterTrainingRuntime', name: 'torch-distributed' }, trainer: { numNodes } },
+  });
+  const found = (numNodes: number) => appFindings([{ path: 'chart/0', doc: job(numNodes) }]).filter(f => f.finding.rule === 'kubernetes/job-spec')
+    .map(f => `${f.finding.rule} ${describeFinding(f.finding)}`);
+  expect(found(100000)).toEqual([]);
+  expect(found(100001)).toEqual([
+    'kubernetes/job-spec spec.trainer.numNodes is 100001; expected at most 100000 pods in the "node" job of the runtime "torch-distributed" (built into Trainer v2.3.0), here 100001: '
+    + 'the job is Indexed (the JobSet\'s default), and the API server refuses an Indexed Job with a larger parallelism, so the JobSet\'s Jobs are never created and the TrainJob never gets pods',
+  ]);
+});
+
+test('the labels and annotations the Trainer copies onto the JobSet and the JobSet controller onto its Jobs', () => {
+  const doc = runtime({});
+  doc.spec.template.metadata = { labels: { 'bad key!': 'v' } };
+  doc.spec.template.spec.replicatedJobs[0].template.metadata = { labels: { 'job key!': 'v' }, annotations: { 'Bad Annotation': 'v' } };
+  const job = {
+    apiVersion: API, kind: 'TrainJob', metadata: { name: 'job', namespace: 'ml' },
+    spec: {
+      runtimeRef: { name: 'rt' },
+      runtimePatches: [{ manager: 'example.io/p', trainingRuntimeSpec: { template: { metadata: { annotations: { 'Patch Bad': 'v' } }, spec: { replicatedJobs: [{ name: 'node', template: { metadata: { labels: { a: 'x'.repeat(64) } } } }] } } } }],
+    },
+  };
+  const meta = (d: any) => kubernetesFindings(d).filter(f => /^kubernetes\/(label|annotation)/.test(f.rule ?? '')).map(f => `${f.rule} ${f.field}`);
+  expect([...meta(doc), ...meta(job)]).toEqual([
+    'kubernetes/label-key spec.template.metadata.labels["bad key!"]',
+    'kubernetes/label-key spec.template.spec.replicatedJobs[0].template.metadata.labels["job key!"]',
+    'kubernetes/annotation-key spec.template.spec.replicatedJobs[0].template.metadata.annotations["Bad Annotation"]',
+    'kubernetes/annotation-key spec.runtimePatches[0].trainingRuntimeSpec.template.metadata.annotations["Patch Bad"]',
+    'kubernetes/label-value spec.runtimePatches[0].trainingRuntimeSpec.template.spec.replicatedJobs[0].template.metadata.labels.a',
+  ]);
+});
+
+test('jobset/exclusive-topology: the annotation becomes the leader pods\' topologyKey', () => {
+  const doc = runtime({});
+  doc.spec.template.metadata = { annotations: { 'alpha.jobset.sigs.k8s.io/exclusive-topology': 'Bad Key!' } };
+  doc.spec.template.spec.replicatedJobs[0].template.metadata = { annotations: { 'alpha.jobset.sigs.k8s.io/exclusive-topology': 'cloud.google.com/gke-nodepool' } };
+  const allowed = 'expected a topology label key such as "cloud.google.com/gke-nodepool" (an optional DNS subdomain prefix and "/", then at most 63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit): '
+    + 'the JobSet\'s pod webhook makes it the leader pods\' affinity topologyKey, and the API server refuses those pods, so the Jobs never run';
+  expect(kubernetesFindings(doc).filter(f => f.rule === 'jobset/exclusive-topology').map(f => `${f.rule} ${describeFinding(f)}`)).toEqual([
+    `jobset/exclusive-topology spec.template.metadata.annotations["alpha.jobset.sigs.k8s.io/exclusive-topology"] is "Bad Key!"; ${allowed}`,
+  ]);
+});
+
+test('jobset/pod-priority-label: a negative pod priority becomes a label value the API server refuses', () => {
+  expect(kubernetesFindings(runtime({}, { priority: -1 })).filter(f => f.rule === 'jobset/pod-priority-label').map(f => `${f.rule} ${describeFinding(f)}`)).toEqual([
+    `jobset/pod-priority-label ${JOB}.template.spec.priority is -1; expected 0 or more, or not set (the PriorityClass gives it): the JobSet's pod webhook labels each pod jobset.sigs.k8s.io/priority: "-1", not a label value, so the API server refuses the pods; every TrainJob of this runtime is admitted and never gets pods`,
+  ]);
+  expect(kubernetesFindings(runtime({}, { priority: 0 })).filter(f => f.rule === 'jobset/pod-priority-label')).toEqual([]);
 });

@@ -10,9 +10,11 @@ import { ENV_RULES, checkInjectedEnv } from './injected-env';
 import { KNOWN_VALUE_RULES, checkKnownValues } from './known-values';
 import { MPI_RULES, checkMpiProcesses } from './mpi-processes';
 import { NPROC_RULES, checkNprocPerNode } from './nproc-per-node';
+import { OPERATOR_OWNED_RULES, checkOperatorOwned } from './operator-owned';
 import { POD_NAME_COLLISION, podNameCollisions } from './pod-name-collisions';
 import { POD_NAME_RULES, checkPodNames } from './pod-names';
 import { POD_RESTART_POLICY_RULES, checkPodRestartPolicy } from './pod-restart-policy';
+import { RENDEZVOUS_RULES, checkRendezvous } from './rendezvous';
 import { REPLICA_RULES, checkReplicas } from './replicas';
 import { RESTRICTED_NAMESPACE_RULES, restrictedNamespaceFindings } from './restricted-namespaces';
 import { trainingKindOf } from './training-kinds';
@@ -34,6 +36,8 @@ function checkTrainingJob(doc: any, out: Finding[]): void {
   checkGangScheduling(doc, facts, out);
   checkNprocPerNode(doc, facts, out);
   checkKnownValues(doc, facts, out);
+  checkRendezvous(doc, facts, out);
+  checkOperatorOwned(doc, facts, out);
   checkReplicaSlices(facts.kind, doc.spec?.[facts.replicaKey], `spec.${facts.replicaKey}`, out);
 }
 
@@ -43,7 +47,7 @@ export const TRAINING_OPERATOR_RULE_SET: RuleSet = {
   rules: [
     POD_NAME_COLLISION,
     ...REPLICA_RULES, ...POD_RESTART_POLICY_RULES, ...CONTAINER_RULES, ...POD_NAME_RULES, ...ENV_RULES, ...MPI_RULES, ...ELASTIC_RULES,
-    ...GANG_RULES, ...NPROC_RULES, ...KNOWN_VALUE_RULES,
+    ...GANG_RULES, ...NPROC_RULES, ...KNOWN_VALUE_RULES, ...RENDEZVOUS_RULES, ...OPERATOR_OWNED_RULES,
     ...RESTRICTED_NAMESPACE_RULES,
   ],
   checkDocument: checkTrainingJob,

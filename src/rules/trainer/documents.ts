@@ -9,8 +9,10 @@ import { CLUSTER_TRAINING_RUNTIME, TRAINING_RUNTIME } from '../../kinds/trainer'
 import { Finding } from '../finding';
 import { TRAINER_COUNT_RULES, checkRuntimeCounts, checkTrainJobCounts } from './counts';
 import { isDomainPrefixedPath } from './domain-prefixed-path';
+import { INITIALIZER_STORAGE_URI, initializerEnvFindings } from './initializer-uri';
 import { checkJobSetTemplate } from './jobset-template';
 import { ANCESTOR_LABEL, STEP_CONTAINERS, TRAINER_GROUP } from './names';
+import { PLUGIN_OVERRIDE_RULES, checkPluginOverrides } from './plugin-overrides';
 import { TRAINER_V2_4_RULES, checkReplicatedJobNameLength, checkRuntimePrteEnv } from './v2-4';
 import { child, indexed } from '../kubernetes/field-path';
 import { checkTemplateMeta } from '../kubernetes/metadata';
@@ -48,7 +50,7 @@ export const RUNTIME_REF_KIND = new Rule('trainer', 'trainer/runtime-ref-kind', 
   'runtimeRef names a runtime kind the Trainer has (TrainingRuntime or ClusterTrainingRuntime of trainer.kubeflow.org)');
 export const TRAINER_RULES = [
   RUNTIME_REF_KIND, RUNTIME_STEP, REPLICATED_JOB_NAME, PATCH_MANAGER, PATCH_ENV, KUEUE_PATCH_METADATA, RUNTIME_POLICY, ...TRAINER_COUNT_RULES,
-  ...TRAINER_V2_4_RULES,
+  ...TRAINER_V2_4_RULES, ...PLUGIN_OVERRIDE_RULES,
 ];
 
 /** The checks of a TrainingRuntime or ClusterTrainingRuntime. */
@@ -57,6 +59,7 @@ export function checkTrainingRuntime(doc: any, out: Finding[]): void {
   checkRuntimePolicy(doc, out);
   checkRuntimeCounts(doc, out);
   checkRuntimePrteEnv(doc, out);
+  checkPluginOverrides(doc, out);
   const jobs = doc?.spec?.template?.spec?.replicatedJobs;
   if (!Array.isArray(jobs)) return;
   const at = 'spec.template.spec.replicatedJobs';
@@ -126,6 +129,7 @@ function checkRuntimePolicy(doc: any, out: Finding[]): void {
 /** The checks of a TrainJob's runtime patches that need no runtime. */
 export function checkTrainJob(doc: any, out: Finding[]): void {
   checkTrainJobCounts(doc, out);
+  initializerEnvFindings(doc, (field, value, allowed) => INITIALIZER_STORAGE_URI.report(out, field, value, allowed));
   // The CRD defaults kind and apiGroup only when they are absent: a written "" stays and names no runtime kind.
   const ref = doc?.spec?.runtimeRef;
   if (isObject(ref)) {

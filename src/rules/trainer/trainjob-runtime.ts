@@ -14,6 +14,7 @@ import { KUEUE_SLICE_SIZE, sliceSizeOf, trainJobSliceProblem } from '../kueue/to
 import { Rule } from '../rule';
 import { JOBSET_CLAIM_NAME, JOBSET_COORDINATOR, builtJobSetFindings } from './built-jobset';
 import { BUILTIN_RUNTIMES, BUILTIN_RUNTIMES_RELEASE } from './builtin-runtimes.generated';
+import { INITIALIZER_STORAGE_URI, initializerUriFindings } from './initializer-uri';
 import { DATASET_INITIALIZER, INITIALIZER_VOLUME, LAUNCHER_JOB, MODEL_INITIALIZER, NODE_JOB, RESERVED_ENV, RUNTIME_PROVIDED_ANNOTATION } from './names';
 import { CLUSTER_RUNTIME, RuntimeReference, isTrainJob, runtimeReferenceOf } from './runtime-lookup';
 import { torchtuneFindings } from './torchtune';
@@ -44,6 +45,7 @@ export function trainJobRuntimes(index: DocumentIndex, out: AppFinding[]): void 
       launcherImage: reporter(MPI_LAUNCHER_IMAGE.id),
       prteEnv: reporter(PRTE_ENV.id),
       nodeImage: reporter(MPI_NODE_IMAGE.id),
+      initializerUri: reporter(INITIALIZER_STORAGE_URI.id),
     };
     const resolution = index.runtimes.runtimeOf(d.doc);
     const elsewhere = resolution !== undefined ? undefined : runtimes.find(r => r.doc.kind === ref.kind && r.doc.metadata?.name === ref.name);
@@ -122,6 +124,8 @@ interface BuiltReports {
   readonly launcherImage: Report;
   readonly prteEnv: Report;
   readonly nodeImage: Report;
+  /** The storage URIs the runtime's initializer images receive (initializer-uri.ts). */
+  readonly initializerUri: Report;
 }
 
 /** `origin` follows the runtime's name in messages: empty for the app's, the release for a built-in. */
@@ -181,6 +185,7 @@ function checkAgainst(job: any, runtime: any, origin: string, report: Report, re
   // plugins/flux Validate refuses a job's numProcPerNode below 1: trainer/counts finds that on every
   // TrainJob, whatever its runtime, so it is not reported here a second time.
   volcanoQueue(job, runtime, origin, report);
+  initializerUriFindings(job, runtime, origin, built.initializerUri);
   reachFindings(job, runtime, policy, origin, reach, podNames, built.nodeImage);
   builtJobSetFindings(job, runtime, policy, origin, built.coordinator, built.claims);
   sliceSizes(job, jobs, patches, runtime, policy, origin, built.slices);

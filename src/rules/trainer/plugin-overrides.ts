@@ -1,0 +1,106 @@
+/**
+ * What Trainer v2.3.0's ML-policy plugins write into a runtime's pods for every TrainJob, judged on
+ * the runtime alone:
+ * - The variables each plugin upserts into the trainer's `node` container (torch.go, jax.go,
+ *   xgboost.go EnforceMLPolicy; the torch plugin also into its envInjection targets) and the
+ *   Open MPI variables the mpi plugin upserts into the launcher job's node container (mpi.go
+ *   EnforceMLPolicy): a runtime value of the same name is replaced without a word.
+ * - The address the torch, jax and xgboost plugins give the pods to meet at, written as
+ *   `<TrainJob>-node-0-0.<TrainJob>`: the first pod of a replicated job named `node`, under the
+ *   subdomain the JobSet defaults to the TrainJob's name. The plugins read neither the trainer
+ *   step's job name nor network.subdomain (the mpi plugin's hostfile does), so a trainer step of
+ *   another name, a runtime subdomain or pods without DNS hostnames leave the address naming no pod.
+ * - The MPI implementation: the CRD admits "" besides OpenMPI, and the mpi plugin fails building
+ *   every TrainJob's JobSet on anything but OpenMPI ("MPI implementation ... doesn't supported").
+ */
+import { Finding } from '../finding';
+import { Rule } from '../rule';
+import { ANCESTOR_LABEL, LAUNCHER_JOB, NODE_JOB, RESERVED_ENV } from './names';
+
+export const RUNTIME_PLUGIN_ENV = new Rule('trainer', 'trainer/runtime-plugin-env', 'runtimes',
+  'kubeflow/trainer v2.3.0 plugins torch, jax, xgboost and mpi EnforceMLPolicy (apply.UpsertEnvVars of the plugin\'s variables over the runtime container\'s)',
+  'a runtime sets none of the variables its ML policy\'s plugin writes into the same container (PET_*, JAX_*, DMLC_*, OMPI_MCA_*)');
+export const RENDEZVOUS_ADDRESS = new Rule('trainer', 'trainer/rendezvous-address', 'runtimes',
+  'kubeflow/trainer v2.3.0 plugins torch (PET_MASTER_ADDR), jax (JAX_COORDINATOR_ADDRESS) and xgboost (DMLC_TRACKER_URI) EnforceMLPolicy: "<TrainJob>-node-0-0.<TrainJob>"',
+  'a torch, jax or xgboost runtime runs its trainer step as the replicated job "node", under the JobSet\'s default subdomain with DNS hostnames, where the address its plugin gives the pods points');
+export const MPI_IMPLEMENTATION = new Rule('trainer', 'trainer/mpi-implementation', 'runtimes',
+  'kubeflow/trainer v2.3.0 plugins/mpi EnforceMLPolicy and buildHostFileConfigMap (only OpenMPI is handled; the CRD also admits "")',
+  'an MPI runtime\'s mpiImplementation, when written, is OpenMPI');
+
+export const PLUGIN_OVERRIDE_RULES = [RUNTIME_PLUGIN_ENV, RENDEZVOUS_ADDRESS, MPI_IMPLEMENTATION];
+
+/** The plugins that address the first node pod by a fixed name, and the variable that carries it. */
+const ADDRESS_VARIABLE: Readonly<Record<string, string>> = {
+  torch: 'PET_MASTER_ADDR',
+  jax: 'JAX_COORDINATOR_ADDRESS',
+  xgboost: 'DMLC_TRACKER_URI',
+};
+
+const POLICIES = ['torch', 'mpi', 'jax', 'xgboost'];
+
+/** Checks a TrainingRuntime or ClusterTrainingRuntime against what its ML policy's plugin writes. */
+export function checkPluginOverrides(doc: any, out: Finding[]): void {
+  const mlPolicy = doc?.spec?.mlPolicy;
+  const policy = POLICIES.find(p => mlPolicy?.[p] !== undefined && mlPolicy?.[p] !== null);
+  if (policy === undefined) return;
+  const spec = doc.spec?.template?.spec;
+  const jobs: any[] = Array.isArray(spec?.replicatedJobs) ? spec.replicatedJobs : [];
+  const jobsAt = 'spec.template.spec.replicatedJobs';
+  const trainerIndex = jobs.findIndex(j => j?.template?.metadata?.labels?.[ANCESTOR_LABEL] === 'trainer');
+  const trainer = jobs[trainerIndex];
+
+  // The containers the plugin writes its variables into, with where to report.
+  const targets: Array<{ jobIndex: number; names: readonly string[] }> = [];
+  if (policy === 'mpi') {
+    const launcher = jobs.findIndex(j => j?.name === LAUNCHER_JOB);
+    if (launcher >= 0) targets.push({ jobIndex: launcher, names: [NODE_JOB] });
+  } else if (trainerIndex >= 0) {
+    targets.push({ jobIndex: trainerIndex, names: [NODE_JOB] });
+  }
+  const injection = policy === 'torch' ? mlPolicy.torch?.envInjection?.targets : undefined;
+  if (Array.isArray(injection)) {
+    for (const t of injection) {
+      const jobIndex = jobs.findIndex(j => j?.name === t?.jobName);
+      if (jobIndex >= 0 && Array.isArray(t?.containerNames)) targets.push({ jobIndex, names: t.containerNames });
+    }
+  }
+  const reserved = RESERVED_ENV[policy] ?? [];
+  for (const { jobIndex, names } of targets) {
+    const pod = jobs[jobIndex]?.template?.spec?.template?.spec;
+    for (const list of ['initContainers', 'containers']) {
+      const containers: any[] = Array.isArray(pod?.[list]) ? pod[list] : [];
+      containers.forEach((c: any, k: number) => {
+        if (!names.includes(c?.name)) return;
+        (Array.isArray(c.env) ? c.env : []).forEach((e: any, i: number) => {
+          if (!reserved.includes(e?.name)) return;
+          RUNTIME_PLUGIN_ENV.report(out, `${jobsAt}[${jobIndex}].template.spec.template.spec.${list}[${k}].env[${i}]`, e,
+            `expected no "${e.name}" in the "${c.name}" container: the ${policy} plugin writes ${reserved.join(', ')} there for every TrainJob, over the runtime's value`);
+        });
+      });
+    }
+  }
+
+  const variable = ADDRESS_VARIABLE[policy];
+  if (variable !== undefined && trainer !== undefined) {
+    const address = `${variable}="<TrainJob>-${NODE_JOB}-0-0.<TrainJob>"`;
+    const never = 'so no TrainJob of this runtime finds the first node and none trains';
+    if (trainer.name !== NODE_JOB) {
+      RENDEZVOUS_ADDRESS.report(out, `${jobsAt}[${trainerIndex}].name`, trainer.name,
+        `expected "${NODE_JOB}" for the trainer step: the ${policy} plugin gives every pod ${address}, the first pod of a job named "${NODE_JOB}", whatever this job is called, ${never}`);
+    }
+    if (typeof spec?.network?.subdomain === 'string') {
+      RENDEZVOUS_ADDRESS.report(out, 'spec.template.spec.network.subdomain', spec.network.subdomain,
+        `expected none on a ${policy} runtime: the ${policy} plugin gives every pod ${address} under the subdomain the JobSet defaults to the TrainJob's name, and this one replaces it, `
+        + 'so the address resolves only for a TrainJob of that very name');
+    }
+    if (spec?.network?.enableDNSHostnames === false) {
+      RENDEZVOUS_ADDRESS.report(out, 'spec.template.spec.network.enableDNSHostnames', false,
+        `expected true or none: the ${policy} plugin gives every pod ${address}, a DNS name that exists only with the JobSet's pod hostnames, ${never}`);
+    }
+  }
+
+  if (policy === 'mpi' && mlPolicy.mpi?.mpiImplementation !== undefined && mlPolicy.mpi.mpiImplementation !== 'OpenMPI') {
+    MPI_IMPLEMENTATION.report(out, 'spec.mlPolicy.mpi.mpiImplementation', mlPolicy.mpi.mpiImplementation,
+      'expected "OpenMPI" (or none, its default): the mpi plugin handles no other, and building the JobSet of every TrainJob of this runtime fails, so none runs');
+  }
+}

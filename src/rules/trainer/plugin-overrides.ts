@@ -10,6 +10,10 @@
  *   subdomain the JobSet defaults to the TrainJob's name. The plugins read neither the trainer
  *   step's job name nor network.subdomain (the mpi plugin's hostfile does), so a trainer step of
  *   another name, a runtime subdomain or pods without DNS hostnames leave the address naming no pod.
+ * - The port the torch, jax and xgboost plugins upsert into the trainer's node container: 29400
+ *   without a name, matched by number or by name (apply.UpsertPort byContainerPortOrName, where two
+ *   missing names are equal). It replaces the runtime's port 29400, name and all, or else the first
+ *   port the runtime left unnamed, whatever its number.
  * - The MPI implementation: the CRD admits "" besides OpenMPI, and the mpi plugin fails building
  *   every TrainJob's JobSet on anything but OpenMPI ("MPI implementation ... doesn't supported").
  */
@@ -27,7 +31,14 @@ export const MPI_IMPLEMENTATION = new Rule('trainer', 'trainer/mpi-implementatio
   'kubeflow/trainer v2.3.0 plugins/mpi EnforceMLPolicy and buildHostFileConfigMap (only OpenMPI is handled; the CRD also admits "")',
   'an MPI runtime\'s mpiImplementation, when written, is OpenMPI');
 
-export const PLUGIN_OVERRIDE_RULES = [RUNTIME_PLUGIN_ENV, RENDEZVOUS_ADDRESS, MPI_IMPLEMENTATION];
+export const RUNTIME_PLUGIN_PORT = new Rule('trainer', 'trainer/runtime-plugin-port', 'runtimes',
+  'kubeflow/trainer v2.3.0 plugins torch, jax and xgboost EnforceMLPolicy (apply.UpsertPort of an unnamed 29400, matched by containerPort or by name, two missing names being equal)',
+  'the trainer\'s node container of a torch, jax or xgboost runtime declares no unnamed port and no port 29400, which its plugin replaces');
+
+export const PLUGIN_OVERRIDE_RULES = [RUNTIME_PLUGIN_ENV, RENDEZVOUS_ADDRESS, MPI_IMPLEMENTATION, RUNTIME_PLUGIN_PORT];
+
+/** The port the plugins give the trainer's node container (pkg/constants ContainerTrainerPort). */
+const TRAINER_PORT = 29400;
 
 /** The plugins that address the first node pod by a fixed name, and the variable that carries it. */
 const ADDRESS_VARIABLE: Readonly<Record<string, string>> = {
@@ -99,8 +110,25 @@ export function checkPluginOverrides(doc: any, out: Finding[]): void {
     }
   }
 
+  if (variable !== undefined && trainer !== undefined) checkTrainerPorts(trainer, trainerIndex, policy, out);
+
   if (policy === 'mpi' && mlPolicy.mpi?.mpiImplementation !== undefined && mlPolicy.mpi.mpiImplementation !== 'OpenMPI') {
     MPI_IMPLEMENTATION.report(out, 'spec.mlPolicy.mpi.mpiImplementation', mlPolicy.mpi.mpiImplementation,
       'expected "OpenMPI" (or none, its default): the mpi plugin handles no other, and building the JobSet of every TrainJob of this runtime fails, so none runs');
   }
+}
+
+/** The port upsert of the torch, jax and xgboost plugins against the trainer's node container. */
+function checkTrainerPorts(trainer: any, trainerIndex: number, policy: string, out: Finding[]): void {
+  const containers: any[] = trainer?.template?.spec?.template?.spec?.containers ?? [];
+  const k = Array.isArray(containers) ? containers.findIndex(c => c?.name === NODE_JOB) : -1;
+  const ports: any[] = Array.isArray(containers[k]?.ports) ? containers[k].ports : [];
+  // upsert replaces the first match: by number, or (both names missing) the first unnamed port.
+  const hit = ports.findIndex(p => p?.containerPort === TRAINER_PORT || p?.name === undefined);
+  if (hit < 0) return;
+  const port = ports[hit];
+  const at = `spec.template.spec.replicatedJobs[${trainerIndex}].template.spec.template.spec.containers[${k}].ports[${hit}]`;
+  RUNTIME_PLUGIN_PORT.report(out, at, port, port.containerPort === TRAINER_PORT
+    ? `expected no port ${TRAINER_PORT} of its own: the ${policy} plugin replaces it with an unnamed port ${TRAINER_PORT}${port.name !== undefined ? `, so the name "${port.name}" is gone from the pods` : ''}`
+    : `expected a name on this port: the ${policy} plugin puts its unnamed port ${TRAINER_PORT} in place of the first unnamed port of the node container, so port ${port.containerPort} is gone from the pods`);
 }

@@ -9,6 +9,8 @@
  * - PET_RDZV_ENDPOINT is `<rdzvHost>:<rdzvPort>`; torchrun (parse_rendezvous_endpoint) takes a port
  *   of 0 to 65535 and a host of letters, digits, "_", ".", ":" and "-" (an IPv6 address in
  *   brackets).
+ * - PET_STANDALONE is written as "" for `standalone: true`; torchrun reads its flag variables as
+ *   whole numbers (argparse_util.py check_env: bool(int(value))), so "" stops it before it starts.
  * The CRD types them as plain strings and an int32; no webhook looks at them.
  */
 import { Finding } from '../finding';
@@ -23,7 +25,11 @@ export const RDZV_ENDPOINT = new Rule('training-operator', 'training-operator/rd
   'training-operator pkg/controller.v1/pytorch/elastic.go generateEnvRDZVEndpoint (PET_RDZV_ENDPOINT) and torchrun rendezvous/utils.py parse_rendezvous_endpoint',
   'elasticPolicy.rdzvPort is 0 to 65535 and rdzvHost a host name or IP address torchrun reads');
 
-export const RENDEZVOUS_RULES = [RDZV_CONF, RDZV_ENDPOINT];
+export const ELASTIC_STANDALONE = new Rule('training-operator', 'training-operator/elastic-standalone', 'elastic',
+  'training-operator pkg/controller.v1/pytorch/elastic.go Generate (PET_STANDALONE="" when standalone is true) and torchrun argparse_util.py check_env (bool(int(value)))',
+  'elasticPolicy.standalone is not true: the operator writes PET_STANDALONE as "", which torchrun cannot read');
+
+export const RENDEZVOUS_RULES = [RDZV_CONF, RDZV_ENDPOINT, ELASTIC_STANDALONE];
 
 /** torchrun's host pattern (`^[\w\.:-]+$`, Python's \w is Unicode). */
 const TORCHRUN_HOST = /^[\p{L}\p{N}_.:-]+$/u;
@@ -51,6 +57,11 @@ export function checkRendezvous(doc: any, facts: TrainingKindFacts, out: Finding
       if (value.trim() === '') RDZV_CONF.report(out, `${at}.value`, entry?.value, `expected a value for "${key}": ${refuses}`);
       else if (value.includes(',')) RDZV_CONF.report(out, `${at}.value`, value, `expected a value without ",": torchrun splits PET_RDZV_CONF at each ",", so it reads a part without a value; ${refuses}`);
     });
+  }
+  if (policy.standalone === true) {
+    ELASTIC_STANDALONE.report(out, 'spec.elasticPolicy.standalone', true,
+      'expected false or none: the operator writes PET_STANDALONE="" for it, torchrun reads that variable as a whole number and fails on "", so every worker exits at start; '
+      + 'a one-node rendezvous needs no flag (minReplicas and maxReplicas of 1 with the c10d backend)');
   }
   const port = policy.rdzvPort;
   if (typeof port === 'number' && Number.isInteger(port) && (port < 0 || port > 65535)) {

@@ -64,6 +64,21 @@ describe('what the plugins write over a runtime', () => {
     expect(address(runtime({ mpi: {} }, [step('launcher', 'trainer', [{ name: 'node', image: 'i' }])], { subdomain: 'hosts' }))).toEqual([]);
   });
 
+  test('trainer/runtime-plugin-port: the plugin\'s unnamed port 29400 replaces a port of the same number, or else the first unnamed one', () => {
+    const withPorts = (policy: string, ports: any[]) => runtime({ [policy]: {} }, [step('node', 'trainer', [{ name: 'node', image: 'i', ports }])]);
+    const ports = of('trainer/runtime-plugin-port');
+    expect(ports(withPorts('torch', [{ name: 'metrics', containerPort: 8080 }]))).toEqual([]);
+    expect(ports(withPorts('torch', [{ name: 'metrics', containerPort: 8080 }, { containerPort: 6006 }]))).toEqual([{
+      field: 'spec.template.spec.replicatedJobs[0].template.spec.template.spec.containers[0].ports[1]', value: { containerPort: 6006 }, rule: 'trainer/runtime-plugin-port',
+      allowed: 'expected a name on this port: the torch plugin puts its unnamed port 29400 in place of the first unnamed port of the node container, so port 6006 is gone from the pods',
+    }]);
+    expect(ports(withPorts('jax', [{ name: 'c10d', containerPort: 29400 }]))).toEqual([{
+      field: 'spec.template.spec.replicatedJobs[0].template.spec.template.spec.containers[0].ports[0]', value: { name: 'c10d', containerPort: 29400 }, rule: 'trainer/runtime-plugin-port',
+      allowed: 'expected no port 29400 of its own: the jax plugin replaces it with an unnamed port 29400, so the name "c10d" is gone from the pods',
+    }]);
+    expect(ports(withPorts('mpi', [{ containerPort: 6006 }]))).toEqual([]);
+  });
+
   test('trainer/mpi-implementation: OpenMPI, the only one the mpi plugin handles', () => {
     const mpi = (mpiImplementation: string) => runtime({ mpi: { mpiImplementation } }, [step('launcher', 'trainer', [{ name: 'node', image: 'i' }])]);
     expect(of('trainer/mpi-implementation')(mpi('OpenMPI'))).toEqual([]);

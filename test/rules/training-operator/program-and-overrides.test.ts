@@ -47,6 +47,15 @@ describe('torchrun refuses what the operator passes it', () => {
     expect(endpoint(elastic({ rdzvHost: '', rdzvPort: -1 })).map(f => f.field)).toEqual(['spec.elasticPolicy.rdzvPort', 'spec.elasticPolicy.rdzvHost']);
   });
 
+  test('training-operator/elastic-standalone: never true, which the operator writes as PET_STANDALONE=""', () => {
+    expect(of('training-operator/elastic-standalone')(elastic({ standalone: false }))).toEqual([]);
+    expect(of('training-operator/elastic-standalone')(elastic({ standalone: true }))).toEqual([{
+      field: 'spec.elasticPolicy.standalone', value: true, rule: 'training-operator/elastic-standalone',
+      allowed: 'expected false or none: the operator writes PET_STANDALONE="" for it, torchrun reads that variable as a whole number and fails on "", so every worker exits at start; '
+        + 'a one-node rendezvous needs no flag (minReplicas and maxReplicas of 1 with the c10d backend)',
+    }]);
+  });
+
   test('training-operator/nproc-per-node: a whole number, or a word torchrun reads', () => {
     const job = (nprocPerNode: string) => pytorch({ Master: replica(1), Worker: replica(1) }, { nprocPerNode });
     for (const ok of ['4', ' 2 ', 'auto', 'cpu', 'gpu', 'xpu', 'npu']) expect(nproc(job(ok))).toEqual([]);

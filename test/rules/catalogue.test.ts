@@ -80,7 +80,7 @@ describe('the rule catalogue', () => {
     expect(bySource.jobset).toEqual([
       'jobset/depends-on', 'jobset/subdomain', 'jobset/group-name', 'jobset/target-replicated-jobs', 'jobset/failure-policy-rule',
       'jobset/coordinator', 'jobset/volume-claim-template', 'jobset/replicas-parallelism', 'jobset/managed-by', 'jobset/pod-name',
-      'jobset/coordinator-index', 'jobset/claim-name',
+      'jobset/coordinator-index', 'jobset/claim-name', 'jobset/controller-keys',
     ]);
     expect(ruleSource('trainer/patch-env')).toBe('trainer');
     expect(ruleSource(undefined)).toBeUndefined();

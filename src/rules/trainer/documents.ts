@@ -10,6 +10,7 @@ import { Finding } from '../finding';
 import { TRAINER_COUNT_RULES, checkRuntimeCounts, checkTrainJobCounts } from './counts';
 import { isDomainPrefixedPath } from './domain-prefixed-path';
 import { INITIALIZER_STORAGE_URI, initializerEnvFindings } from './initializer-uri';
+import { checkJobSetOwnedKeys } from './jobset-owned-keys';
 import { checkJobSetTemplate } from './jobset-template';
 import { ANCESTOR_LABEL, STEP_CONTAINERS, TRAINER_GROUP } from './names';
 import { PLUGIN_OVERRIDE_RULES, checkPluginOverrides } from './plugin-overrides';
@@ -56,6 +57,7 @@ export const TRAINER_RULES = [
 /** The checks of a TrainingRuntime or ClusterTrainingRuntime. */
 export function checkTrainingRuntime(doc: any, out: Finding[]): void {
   checkJobSetTemplate(doc?.spec?.template?.spec, 'spec.template.spec', out);
+  checkJobSetOwnedKeys(doc?.spec?.template?.spec, 'spec.template.spec', out);
   checkRuntimePolicy(doc, out);
   checkRuntimeCounts(doc, out);
   checkRuntimePrteEnv(doc, out);

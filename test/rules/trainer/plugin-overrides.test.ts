@@ -79,6 +79,26 @@ describe('what the plugins write over a runtime', () => {
     expect(ports(withPorts('mpi', [{ containerPort: 6006 }]))).toEqual([]);
   });
 
+  test('jobset/controller-keys: the JobSet controller\'s own labels and annotations on a replicated job\'s Job and pod templates', () => {
+    const doc = runtime({ torch: {} }, [{
+      name: 'node',
+      template: {
+        metadata: { labels: { [ANCESTOR]: 'trainer', 'jobset.sigs.k8s.io/job-index': '0' } },
+        spec: { template: { metadata: { annotations: { 'jobset.sigs.k8s.io/jobset-name': 'train', 'jobset.sigs.k8s.io/exclusive-topology': 'rack' } }, spec: { containers: [{ name: 'node', image: 'i' }] } } },
+      },
+    }]);
+    expect(of('jobset/controller-keys')(doc)).toEqual([
+      {
+        field: 'spec.template.spec.replicatedJobs[0].template.metadata.labels["jobset.sigs.k8s.io/job-index"]', value: '0', rule: 'jobset/controller-keys',
+        allowed: 'expected no "jobset.sigs.k8s.io/job-index" label: the JobSet controller writes its own value under this key on every Job of the replicated job, over this one',
+      },
+      {
+        field: 'spec.template.spec.replicatedJobs[0].template.spec.template.metadata.annotations["jobset.sigs.k8s.io/jobset-name"]', value: 'train', rule: 'jobset/controller-keys',
+        allowed: 'expected no "jobset.sigs.k8s.io/jobset-name" annotation: the JobSet controller writes its own value under this key on every pod of the replicated job, over this one',
+      },
+    ]);
+  });
+
   test('trainer/mpi-implementation: OpenMPI, the only one the mpi plugin handles', () => {
     const mpi = (mpiImplementation: string) => runtime({ mpi: { mpiImplementation } }, [step('launcher', 'trainer', [{ name: 'node', image: 'i' }])]);
     expect(of('trainer/mpi-implementation')(mpi('OpenMPI'))).toEqual([]);

@@ -4,14 +4,16 @@
  * own, then sets its keys over them. A runtime that writes one of these keys on a replicated job's
  * template or pod template has it replaced on every Job and pod, silently, so whatever selects on
  * the runtime's value (a topology spread, an affinity, a monitoring query) sees JobSet's instead.
+ * With DNS hostnames on (the default), constructJob also writes the JobSet's subdomain over the pod
+ * template's own (network.subdomain, else the JobSet's name), so a subdomain there never applies.
  */
 import { Finding } from '../finding';
 import { child, indexed } from '../kubernetes/field-path';
 import { Rule } from '../rule';
 
 export const JOBSET_OWNED_KEYS = new Rule('jobset', 'jobset/controller-keys', 'runtimes',
-  'sigs.k8s.io/jobset v0.12.0 pkg/controllers/jobset_controller.go labelAndAnnotateObject (its keys set over the Job\'s and the pod template\'s labels and annotations)',
-  'a runtime\'s replicated jobs carry none of the jobset.sigs.k8s.io/ labels and annotations the JobSet controller writes on their Jobs and pods');
+  'sigs.k8s.io/jobset v0.12.0 pkg/controllers/jobset_controller.go labelAndAnnotateObject (its keys set over the Job\'s and the pod template\'s labels and annotations) and constructJob (the subdomain)',
+  'a runtime\'s replicated jobs carry none of the jobset.sigs.k8s.io/ labels and annotations the JobSet controller writes on their Jobs and pods, nor a pod subdomain it replaces');
 
 /** The keys labelAndAnnotateObject writes, as labels and as annotations (api/jobset/v1alpha2, pkg/constants). */
 const OWNED = new Set([
@@ -23,8 +25,14 @@ const OWNED = new Set([
 export function checkJobSetOwnedKeys(spec: any, at: string, out: Finding[]): void {
   const jobs = spec?.replicatedJobs;
   if (!Array.isArray(jobs)) return;
+  const dnsHostnames = spec?.network?.enableDNSHostnames !== false;
   jobs.forEach((job: any, i: number) => {
     const jobAt = child(indexed(child(at, 'replicatedJobs'), i), 'template');
+    const subdomain = job?.template?.spec?.template?.spec?.subdomain;
+    if (dnsHostnames && typeof subdomain === 'string' && subdomain !== '') {
+      JOBSET_OWNED_KEYS.report(out, `${jobAt}.spec.template.spec.subdomain`, subdomain,
+        `expected none in the pod template: the JobSet controller sets every pod's subdomain to ${typeof spec?.network?.subdomain === 'string' ? `network.subdomain ("${spec.network.subdomain}")` : 'the JobSet\'s name'}, over this one; leave it out`);
+    }
     for (const [metadata, metaAt, what] of [
       [job?.template?.metadata, child(jobAt, 'metadata'), 'Job'],
       [job?.template?.spec?.template?.metadata, child(child(child(jobAt, 'spec'), 'template'), 'metadata'), 'pod'],

@@ -84,10 +84,14 @@ describe('what the plugins write over a runtime', () => {
       name: 'node',
       template: {
         metadata: { labels: { [ANCESTOR]: 'trainer', 'jobset.sigs.k8s.io/job-index': '0' } },
-        spec: { template: { metadata: { annotations: { 'jobset.sigs.k8s.io/jobset-name': 'train', 'jobset.sigs.k8s.io/exclusive-topology': 'rack' } }, spec: { containers: [{ name: 'node', image: 'i' }] } } },
+        spec: { template: { metadata: { annotations: { 'jobset.sigs.k8s.io/jobset-name': 'train', 'jobset.sigs.k8s.io/exclusive-topology': 'rack' } }, spec: { subdomain: 'workers', containers: [{ name: 'node', image: 'i' }] } } },
       },
     }]);
     expect(of('jobset/controller-keys')(doc)).toEqual([
+      {
+        field: 'spec.template.spec.replicatedJobs[0].template.spec.template.spec.subdomain', value: 'workers', rule: 'jobset/controller-keys',
+        allowed: 'expected none in the pod template: the JobSet controller sets every pod\'s subdomain to the JobSet\'s name, over this one; leave it out',
+      },
       {
         field: 'spec.template.spec.replicatedJobs[0].template.metadata.labels["jobset.sigs.k8s.io/job-index"]', value: '0', rule: 'jobset/controller-keys',
         allowed: 'expected no "jobset.sigs.k8s.io/job-index" label: the JobSet controller writes its own value under this key on every Job of the replicated job, over this one',

@@ -42,6 +42,21 @@ describe('what the plugins write over a runtime', () => {
     expect(pluginEnv(runtime({ jax: {} }, [node([{ name: 'PET_NNODES', value: '4' }])]))).toEqual([]);
   });
 
+  test('trainer/trainjob-runtime: the job\'s env of the same names, which the plugin writes over (jax\'s are not refused by its webhook)', () => {
+    const job = (env: any[]) => ({
+      apiVersion: API, kind: 'TrainJob', metadata: { name: 'job', namespace: 'ml' },
+      spec: { runtimeRef: { apiGroup: 'trainer.kubeflow.org', kind: 'ClusterTrainingRuntime', name: 'rt' }, trainer: { env } },
+    });
+    const found = (...docs: any[]) => appFindings(docs.map((doc, i) => ({ path: `chart/${i}`, doc }))).filter(f => f.finding.rule === 'trainer/trainjob-runtime').map(f => f.finding);
+    expect(found(runtime({ jax: {} }, [node()]), job([{ name: 'JAX_PROCESS_ID', value: '0' }]))).toEqual([{
+      field: 'spec.trainer.env[0].name', value: 'JAX_PROCESS_ID', rule: 'trainer/trainjob-runtime',
+      allowed: 'expected a variable the jax runtime "rt" does not set itself (it sets JAX_NUM_PROCESSES, JAX_PROCESS_ID, JAX_COORDINATOR_ADDRESS)',
+    }]);
+    expect(found(runtime({ xgboost: {} }, [node()]), job([{ name: 'DMLC_TASK_ID', value: '0' }])).map(f => f.value)).toEqual(['DMLC_TASK_ID']);
+    expect(found(runtime({ torch: {} }, [node()]), job([{ name: 'PET_NODE_RANK', value: '0' }])).map(f => f.value)).toEqual(['PET_NODE_RANK']);
+    expect(found(runtime({ mpi: {} }, [node()]), job([{ name: 'OMPI_MCA_orte_default_hostfile', value: '/h' }])).map(f => f.value)).toEqual(['OMPI_MCA_orte_default_hostfile']);
+  });
+
   test('trainer/rendezvous-address: the trainer step is "node", under the default subdomain, with DNS hostnames', () => {
     expect(address(runtime({ torch: {} }, [node()]))).toEqual([]);
     expect(address(runtime({ torch: {} }, [step('trainer', 'trainer', [{ name: 'node', image: 'i' }])], { subdomain: 'train', enableDNSHostnames: false }))).toEqual([

@@ -453,6 +453,23 @@ describe('validation', () => {
     expect(docs.map(d => [d.metadata.name, d.spec.trainer.command])).toEqual([['one', ['tune', 'run']], ['torchrun', ['torchrun', 'train.py']]]);
   });
 
+  test('a storage URI Kubeflow\'s dataset initializer cannot read is refused at synth; another image\'s is its own business (issue 41)', () => {
+    const job = (image: string) => errors(chart => {
+      const rt = new TrainingRuntime(chart, 'rt', {
+        metadata: { name: 'torch-with-dataset' }, mlPolicy: MlPolicy.torch(), image: TORCH_IMAGE, datasetInitializer: { image },
+      });
+      new TrainJob(chart, 'job', { metadata: { name: 'j' }, runtime: rt.ref, datasetInitializer: { storageUri: 'gs://bucket/data' } });
+    });
+    expect(job('registry.example/kubeflow/trainer/dataset-initializer:v2.3.0')).toEqual([
+      '[test/job] spec.initializer.dataset.storageUri (datasetInitializer.storageUri) is "gs://bucket/data"; expected a URI of the form hf://..., s3://..., cache://...: '
+      + 'Kubeflow\'s dataset initializer in the dataset-initializer container of the runtime "torch-with-dataset" knows only hf://, s3://, cache:// and ends the step with an error otherwise, so the trainer never starts',
+    ]);
+    expect(synthErrors(chart => {
+      const rt = new TrainingRuntime(chart, 'rt', { metadata: { name: 'own' }, mlPolicy: MlPolicy.torch(), image: TORCH_IMAGE, datasetInitializer: { image: 'registry.example/team/gcs-loader:1.0' } });
+      new TrainJob(chart, 'job', { metadata: { name: 'j' }, runtime: rt.ref, datasetInitializer: { storageUri: 'gs://bucket/data' } });
+    })).toBeUndefined();
+  });
+
   test('a runtime of the app under a built-in\'s name is the one the job is checked against', () => {
     const docs = synthAll(chart => {
       const rt = new ClusterTrainingRuntime(chart, 'rt', {
@@ -486,6 +503,9 @@ describe('validation', () => {
         JsonPatch.replace('/spec/template/spec/replicatedJobs/0/template/spec/template/spec/containers/0/name', 'trainer'));
       new TrainJob(chart, 'job', { metadata: { name: 'j' }, runtime: TrainingRuntimeRef.providedByCluster('x'), nodeSelector: { a: 'b' }, patchManager: 'platform' });
     })).toEqual([
+      // The torch plugin's master address names a job "node" (trainer/rendezvous-address, issue 41).
+      '[test/rt] spec.template.spec.replicatedJobs[0].name is "distributed-training-node"; expected "node" for the trainer step: the torch plugin gives every pod PET_MASTER_ADDR="<TrainJob>-node-0-0.<TrainJob>", '
+      + 'the first pod of a job named "node", whatever this job is called, so no TrainJob of this runtime finds the first node and none trains',
       '[test/rt] spec.template.spec.replicatedJobs[0].name is "distributed-training-node"; expected at most 20 characters: Trainer v2.4.0 and later refuse a runtime with a longer replicated-job name (the JobSet\'s pod names grow with it); shorten it, or set a target of Trainer before v2.4.0 (trainer=v2.3)',
       '[test/rt] spec.template.spec.replicatedJobs[0].replicas is 2; expected 1: the "trainer" step of a runtime runs once',
       '[test/rt] spec.template.spec.replicatedJobs[0].template.spec.template.spec.containers is ["trainer"]; expected a container named "node", which the controller configures for the "trainer" step',

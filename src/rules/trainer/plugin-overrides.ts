@@ -14,12 +14,17 @@
  *   without a name, matched by number or by name (apply.UpsertPort byContainerPortOrName, where two
  *   missing names are equal). It replaces the runtime's port 29400, name and all, or else the first
  *   port the runtime left unnamed, whatever its number.
+ * - The volumes and mounts the mpi plugin (mpi-ssh-auth on the node and launcher pods, mpi-hostfile
+ *   on the launcher's, mounted at sshAuthMountPath and /etc/mpi) and the flux plugin (flux.go: its
+ *   volumes on the trainer step's pods, mounted in the node container) upsert, by volume name and
+ *   by mount path: a runtime volume of the same name, or a runtime mount at the same path, is replaced.
  * - The MPI implementation: the CRD admits "" besides OpenMPI, and the mpi plugin fails building
  *   every TrainJob's JobSet on anything but OpenMPI ("MPI implementation ... doesn't supported").
  */
 import { Finding } from '../finding';
 import { Rule } from '../rule';
-import { ANCESTOR_LABEL, LAUNCHER_JOB, NODE_JOB, RESERVED_ENV } from './names';
+import { mountPointOf } from '../kubernetes/mount-point';
+import { ANCESTOR_LABEL, FLUX_MOUNTS, FLUX_VOLUMES, LAUNCHER_JOB, MPI_DEFAULT_SSH_PATH, MPI_HOSTFILE_DIR, MPI_HOSTFILE_VOLUME, MPI_SSH_VOLUME, NODE_JOB, RESERVED_ENV } from './names';
 
 export const RUNTIME_PLUGIN_ENV = new Rule('trainer', 'trainer/runtime-plugin-env', 'runtimes',
   'kubeflow/trainer v2.3.0 plugins torch, jax, xgboost and mpi EnforceMLPolicy (apply.UpsertEnvVars of the plugin\'s variables over the runtime container\'s)',
@@ -35,7 +40,11 @@ export const RUNTIME_PLUGIN_PORT = new Rule('trainer', 'trainer/runtime-plugin-p
   'kubeflow/trainer v2.3.0 plugins torch, jax and xgboost EnforceMLPolicy (apply.UpsertPort of an unnamed 29400, matched by containerPort or by name, two missing names being equal)',
   'the trainer\'s node container of a torch, jax or xgboost runtime declares no unnamed port and no port 29400, which its plugin replaces');
 
-export const PLUGIN_OVERRIDE_RULES = [RUNTIME_PLUGIN_ENV, RENDEZVOUS_ADDRESS, MPI_IMPLEMENTATION, RUNTIME_PLUGIN_PORT];
+export const RUNTIME_PLUGIN_VOLUME = new Rule('trainer', 'trainer/runtime-plugin-volume', 'runtimes',
+  'kubeflow/trainer v2.3.0 plugins mpi and flux EnforceMLPolicy (apply.UpsertVolumes by name and apply.UpsertVolumeMounts by mount path over the runtime\'s)',
+  'a runtime has no volume of a name, and its node container no mount at a path, that its mpi or flux plugin writes over');
+
+export const PLUGIN_OVERRIDE_RULES = [RUNTIME_PLUGIN_ENV, RENDEZVOUS_ADDRESS, MPI_IMPLEMENTATION, RUNTIME_PLUGIN_PORT, RUNTIME_PLUGIN_VOLUME];
 
 /** The port the plugins give the trainer's node container (pkg/constants ContainerTrainerPort). */
 const TRAINER_PORT = 29400;
@@ -52,10 +61,11 @@ const POLICIES = ['torch', 'mpi', 'jax', 'xgboost'];
 /** Checks a TrainingRuntime or ClusterTrainingRuntime against what its ML policy's plugin writes. */
 export function checkPluginOverrides(doc: any, out: Finding[]): void {
   const mlPolicy = doc?.spec?.mlPolicy;
+  const spec = doc?.spec?.template?.spec;
+  const jobs: any[] = Array.isArray(spec?.replicatedJobs) ? spec.replicatedJobs : [];
+  checkPluginVolumes(doc, jobs, out);
   const policy = POLICIES.find(p => mlPolicy?.[p] !== undefined && mlPolicy?.[p] !== null);
   if (policy === undefined) return;
-  const spec = doc.spec?.template?.spec;
-  const jobs: any[] = Array.isArray(spec?.replicatedJobs) ? spec.replicatedJobs : [];
   const jobsAt = 'spec.template.spec.replicatedJobs';
   const trainerIndex = jobs.findIndex(j => j?.template?.metadata?.labels?.[ANCESTOR_LABEL] === 'trainer');
   const trainer = jobs[trainerIndex];
@@ -131,4 +141,42 @@ function checkTrainerPorts(trainer: any, trainerIndex: number, policy: string, o
   RUNTIME_PLUGIN_PORT.report(out, at, port, port.containerPort === TRAINER_PORT
     ? `expected no port ${TRAINER_PORT} of its own: the ${policy} plugin replaces it with an unnamed port ${TRAINER_PORT}${port.name !== undefined ? `, so the name "${port.name}" is gone from the pods` : ''}`
     : `expected a name on this port: the ${policy} plugin puts its unnamed port ${TRAINER_PORT} in place of the first unnamed port of the node container, so port ${port.containerPort} is gone from the pods`);
+}
+
+/** The volumes and mounts the mpi and flux plugins write on each replicated job's pods, by job. */
+function pluginVolumes(doc: any, job: any): { readonly plugin: string; readonly volumes: readonly string[]; readonly mounts: readonly string[] } | undefined {
+  const mlPolicy = doc?.spec?.mlPolicy;
+  if (mlPolicy?.mpi !== undefined && mlPolicy?.mpi !== null && (job?.name === NODE_JOB || job?.name === LAUNCHER_JOB)) {
+    const ssh = mountPointOf(typeof mlPolicy.mpi.sshAuthMountPath === 'string' && mlPolicy.mpi.sshAuthMountPath !== '' ? mlPolicy.mpi.sshAuthMountPath : MPI_DEFAULT_SSH_PATH);
+    return job.name === LAUNCHER_JOB
+      ? { plugin: 'mpi', volumes: [MPI_SSH_VOLUME, MPI_HOSTFILE_VOLUME], mounts: [ssh, MPI_HOSTFILE_DIR] }
+      : { plugin: 'mpi', volumes: [MPI_SSH_VOLUME], mounts: [ssh] };
+  }
+  if (mlPolicy?.flux !== undefined && mlPolicy?.flux !== null && job?.template?.metadata?.labels?.[ANCESTOR_LABEL] === 'trainer') {
+    return { plugin: 'flux', volumes: FLUX_VOLUMES, mounts: FLUX_MOUNTS };
+  }
+  return undefined;
+}
+
+/** Checks the runtime's own volumes and node-container mounts against the plugin's upserts. */
+function checkPluginVolumes(doc: any, jobs: any[], out: Finding[]): void {
+  jobs.forEach((job: any, j: number) => {
+    const adds = pluginVolumes(doc, job);
+    const pod = job?.template?.spec?.template?.spec;
+    if (adds === undefined || typeof pod !== 'object' || pod === null) return;
+    const podAt = `spec.template.spec.replicatedJobs[${j}].template.spec.template.spec`;
+    (Array.isArray(pod.volumes) ? pod.volumes : []).forEach((v: any, i: number) => {
+      if (!adds.volumes.includes(v?.name)) return;
+      RUNTIME_PLUGIN_VOLUME.report(out, `${podAt}.volumes[${i}].name`, v.name,
+        `expected another volume name: the ${adds.plugin} plugin writes its own "${v.name}" volume on the "${job.name}" pods of every TrainJob, which replaces this one`);
+    });
+    (Array.isArray(pod.containers) ? pod.containers : []).forEach((c: any, k: number) => {
+      if (c?.name !== NODE_JOB) return;
+      (Array.isArray(c.volumeMounts) ? c.volumeMounts : []).forEach((m: any, i: number) => {
+        if (typeof m?.mountPath !== 'string' || !adds.mounts.includes(mountPointOf(m.mountPath))) return;
+        RUNTIME_PLUGIN_VOLUME.report(out, `${podAt}.containers[${k}].volumeMounts[${i}].mountPath`, m.mountPath,
+          `expected another path: the ${adds.plugin} plugin mounts its own volume at "${mountPointOf(m.mountPath)}" in the "${NODE_JOB}" container of the "${job.name}" pods, which replaces this mount`);
+      });
+    });
+  });
 }

@@ -554,7 +554,7 @@ describe('the operator rules', () => {
     expect(lines(result.stdout).filter(l => !l.startsWith(' '))).toEqual([
       `Kubernetes (API server, Pod Security admission, kubelet and container runtime) [kubernetes]: ${count('kubernetes')}`,
       'JobSet (webhook and controller) [jobset]: 13',
-      'Kubeflow Trainer v2 (webhooks and runtime plugins) [trainer]: 20',
+      'Kubeflow Trainer v2 (webhooks and runtime plugins) [trainer]: 21',
       `Kubeflow Training Operator v1 (webhooks and controllers) [training-operator]: ${count('training-operator')}`,
       'Kubeflow Notebooks v2 (webhooks) [notebooks]: 9',
       'Kueue [kueue]: 15',
@@ -568,7 +568,7 @@ describe('the operator rules', () => {
     const trainer = result.stdout.slice(result.stdout.indexOf('Kubeflow Trainer v2'), result.stdout.indexOf('Kubeflow Training Operator'));
     expect(lines(trainer).filter(l => l.startsWith('    ')).map(l => l.trim().split(' ')[0]))
       .toEqual(['trainer/runtime-ref-kind', 'trainer/runtime-step', 'trainer/replicated-job-name', 'trainer/runtime-policy', 'trainer/ssh-auth-mount-path', 'trainer/replicated-job-name-length',
-        'trainer/runtime-plugin-env', 'trainer/rendezvous-address', 'trainer/mpi-implementation', 'trainer/runtime-plugin-port',
+        'trainer/runtime-plugin-env', 'trainer/rendezvous-address', 'trainer/mpi-implementation', 'trainer/runtime-plugin-port', 'trainer/runtime-plugin-volume',
         'trainer/patch-manager', 'trainer/patch-env', 'trainer/kueue-patch-metadata', 'trainer/counts', 'trainer/prte-env', 'trainer/initializer-storage-uri', 'trainer/trainjob-runtime', 'trainer/trainjob-reach', 'trainer/mpi-launcher-image', 'trainer/mpi-node-image']);
     // A rule of some upstream versions only says which.
     expect(lines(trainer).filter(l => l.includes('[versions: ')).map(l => `${l.trim().split(' ')[0]} ${/\[versions: (.*)\]$/.exec(l)![1]}`)).toEqual([

@@ -118,6 +118,32 @@ describe('what the plugins write over a runtime', () => {
     ]);
   });
 
+  test('trainer/runtime-plugin-volume: a runtime volume or node mount the mpi or flux plugin writes over', () => {
+    const pod = (volumes: any[], mounts: any[]) => ({ volumes, containers: [{ name: 'node', image: 'i', volumeMounts: mounts }] });
+    const job = (name: string, ancestor: string | undefined, spec: any) => ({ name, template: { ...(ancestor ? { metadata: { labels: { [ANCESTOR]: ancestor } } } : {}), spec: { template: { spec } } } });
+    const mpi = runtime({ mpi: { sshAuthMountPath: '/home/mpiuser/.ssh' } }, [
+      job('launcher', 'trainer', pod([{ name: 'mpi-hostfile', emptyDir: {} }], [{ name: 'mpi-hostfile', mountPath: '/etc/mpi/' }])),
+      job('node', undefined, pod([{ name: 'keys', emptyDir: {} }], [{ name: 'keys', mountPath: '/home/mpiuser/.ssh' }, { name: 'keys', mountPath: '/root/.ssh' }])),
+    ]);
+    expect(of('trainer/runtime-plugin-volume')(mpi)).toEqual([
+      {
+        field: 'spec.template.spec.replicatedJobs[0].template.spec.template.spec.volumes[0].name', value: 'mpi-hostfile', rule: 'trainer/runtime-plugin-volume',
+        allowed: 'expected another volume name: the mpi plugin writes its own "mpi-hostfile" volume on the "launcher" pods of every TrainJob, which replaces this one',
+      },
+      {
+        field: 'spec.template.spec.replicatedJobs[0].template.spec.template.spec.containers[0].volumeMounts[0].mountPath', value: '/etc/mpi/', rule: 'trainer/runtime-plugin-volume',
+        allowed: 'expected another path: the mpi plugin mounts its own volume at "/etc/mpi" in the "node" container of the "launcher" pods, which replaces this mount',
+      },
+      {
+        field: 'spec.template.spec.replicatedJobs[1].template.spec.template.spec.containers[0].volumeMounts[0].mountPath', value: '/home/mpiuser/.ssh', rule: 'trainer/runtime-plugin-volume',
+        allowed: 'expected another path: the mpi plugin mounts its own volume at "/home/mpiuser/.ssh" in the "node" container of the "node" pods, which replaces this mount',
+      },
+    ]);
+    const flux = runtime({ flux: {} }, [job('node', 'trainer', pod([{ name: 'shared-memory', emptyDir: { medium: 'Memory' } }], [{ name: 'shared-memory', mountPath: '/dev/shm' }]))]);
+    expect(of('trainer/runtime-plugin-volume')(flux).map(f => f.value)).toEqual(['shared-memory', '/dev/shm']);
+    expect(of('trainer/runtime-plugin-volume')(runtime({ torch: {} }, [job('node', 'trainer', pod([{ name: 'shared-memory', emptyDir: {} }], [{ name: 'shared-memory', mountPath: '/dev/shm' }]))]))).toEqual([]);
+  });
+
   test('trainer/mpi-implementation: OpenMPI, the only one the mpi plugin handles', () => {
     const mpi = (mpiImplementation: string) => runtime({ mpi: { mpiImplementation } }, [step('launcher', 'trainer', [{ name: 'node', image: 'i' }])]);
     expect(of('trainer/mpi-implementation')(mpi('OpenMPI'))).toEqual([]);

@@ -370,7 +370,7 @@ export class TrainJob extends KubeflowResource {
     const patched = this.patchedJobs();
     const names = [...patched, ...[...placement.keys()].filter(name => !patched.includes(name))];
     const templates = names.map(name => {
-      const own: any = patched.includes(name) ? pod : {};
+      const own: any = patched.includes(name) ? keepRuntimeTolerations(pod, runtimeTolerations(this.resolvedRuntime(), name)) : {};
       const need = placement.get(name);
       const template = need === undefined ? own : withPlacement(own, need, runtimeTolerations(this.resolvedRuntime(), name));
       return Object.keys(template).length ? { name, template: { spec: { template } } } : undefined;
@@ -516,4 +516,15 @@ function initializer(init: TrainJobInitializer | undefined): any {
     env: envVars(init.env),
     secretRef: init.secret ? { name: init.secret.name } : undefined,
   });
+}
+
+/**
+ * A patched pod whose tolerations keep the runtime's for that job: the Trainer merges a runtime
+ * patch strategically, and a pod's tolerations have no merge key, so the patch's list replaces the
+ * runtime's whole (trainer/patch-replaces-list). Without tolerations of its own the patch leaves
+ * the runtime's in place, and the pod is returned as it is.
+ */
+function keepRuntimeTolerations(pod: any, runtime: any[]): any {
+  if (!Array.isArray(pod?.spec?.tolerations) || runtime.length === 0) return pod;
+  return { ...pod, spec: { ...pod.spec, tolerations: uniqueByContent([...runtime, ...pod.spec.tolerations]) } };
 }

@@ -27,7 +27,7 @@ describe('the rule catalogue', () => {
       'numbers': 4,
       'objects': 4,
       'claims': 6,
-      'app': 17,
+      'app': 18,
       'env': 1,
       'pod-security': 15,
       'runtimes': 11,
@@ -64,7 +64,7 @@ describe('the rule catalogue', () => {
     expect(bySource.kubernetes.slice(-2)).toEqual(['kubernetes/duplicate-object', 'kubernetes/claim-namespace']);
     expect(bySource.kubernetes.length).toBe(122);
     // Trainer's webhook and plugin rules are not Kubernetes rules, though one walk applies both.
-    expect(bySource.trainer).toEqual(['trainer/runtime-ref-kind', 'trainer/runtime-step', 'trainer/replicated-job-name', 'trainer/patch-manager', 'trainer/patch-env', 'trainer/kueue-patch-metadata', 'trainer/runtime-policy', 'trainer/counts', 'trainer/ssh-auth-mount-path', 'trainer/replicated-job-name-length', 'trainer/prte-env', 'trainer/runtime-plugin-env', 'trainer/rendezvous-address', 'trainer/mpi-implementation', 'trainer/runtime-plugin-port', 'trainer/runtime-plugin-volume', 'trainer/initializer-storage-uri', 'trainer/trainjob-runtime', 'trainer/trainjob-reach', 'trainer/mpi-launcher-image', 'trainer/mpi-node-image']);
+    expect(bySource.trainer).toEqual(['trainer/runtime-ref-kind', 'trainer/runtime-step', 'trainer/replicated-job-name', 'trainer/patch-manager', 'trainer/patch-env', 'trainer/kueue-patch-metadata', 'trainer/runtime-policy', 'trainer/counts', 'trainer/ssh-auth-mount-path', 'trainer/replicated-job-name-length', 'trainer/prte-env', 'trainer/runtime-plugin-env', 'trainer/rendezvous-address', 'trainer/mpi-implementation', 'trainer/runtime-plugin-port', 'trainer/runtime-plugin-volume', 'trainer/initializer-storage-uri', 'trainer/patch-replaces-list', 'trainer/trainjob-runtime', 'trainer/trainjob-reach', 'trainer/mpi-launcher-image', 'trainer/mpi-node-image']);
     expect(bySource.kueue).toEqual([
       'kueue/topology', 'kueue/slice-size', 'kueue/cluster-queue-resources', 'kueue/cluster-queue-flavors', 'kueue/cluster-queue-quotas', 'kueue/fair-sharing-weight',
       'kueue/cohort-resource-groups', 'kueue/resource-flavor-taints', 'kueue/api-version-served', 'kueue/multikueue-queue', 'kueue/queue-name', 'kueue/reference',

@@ -470,6 +470,18 @@ describe('validation', () => {
     })).toBeUndefined();
   });
 
+  test('a job\'s tolerations keep the runtime\'s in the patch, which replaces the runtime\'s list whole (issue 41)', () => {
+    const docs = synthAll(chart => {
+      const rt = new TrainingRuntime(chart, 'rt', { metadata: { name: 'gpu' }, mlPolicy: MlPolicy.torch(), image: TORCH_IMAGE, resources: { accelerator: Accelerator.nvidia(1) } });
+      new TrainJob(chart, 'job', { metadata: { name: 'j' }, runtime: rt.ref, tolerations: [{ key: 'spot', operator: 'Exists' }] });
+    });
+    const job = docs.find(d => d.kind === 'TrainJob');
+    expect(job.spec.runtimePatches[0].trainingRuntimeSpec.template.spec.replicatedJobs[0].template.spec.template.spec.tolerations).toEqual([
+      { key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoSchedule' },
+      { key: 'spot', operator: 'Exists' },
+    ]);
+  });
+
   test('a runtime of the app under a built-in\'s name is the one the job is checked against', () => {
     const docs = synthAll(chart => {
       const rt = new ClusterTrainingRuntime(chart, 'rt', {

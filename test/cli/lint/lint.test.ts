@@ -554,7 +554,7 @@ describe('the operator rules', () => {
     expect(lines(result.stdout).filter(l => !l.startsWith(' '))).toEqual([
       `Kubernetes (API server, Pod Security admission, kubelet and container runtime) [kubernetes]: ${count('kubernetes')}`,
       'JobSet (webhook and controller) [jobset]: 13',
-      'Kubeflow Trainer v2 (webhooks and runtime plugins) [trainer]: 21',
+      'Kubeflow Trainer v2 (webhooks and runtime plugins) [trainer]: 22',
       `Kubeflow Training Operator v1 (webhooks and controllers) [training-operator]: ${count('training-operator')}`,
       'Kubeflow Notebooks v2 (webhooks) [notebooks]: 9',
       'Kueue [kueue]: 15',
@@ -569,7 +569,7 @@ describe('the operator rules', () => {
     expect(lines(trainer).filter(l => l.startsWith('    ')).map(l => l.trim().split(' ')[0]))
       .toEqual(['trainer/runtime-ref-kind', 'trainer/runtime-step', 'trainer/replicated-job-name', 'trainer/runtime-policy', 'trainer/ssh-auth-mount-path', 'trainer/replicated-job-name-length',
         'trainer/runtime-plugin-env', 'trainer/rendezvous-address', 'trainer/mpi-implementation', 'trainer/runtime-plugin-port', 'trainer/runtime-plugin-volume',
-        'trainer/patch-manager', 'trainer/patch-env', 'trainer/kueue-patch-metadata', 'trainer/counts', 'trainer/prte-env', 'trainer/initializer-storage-uri', 'trainer/trainjob-runtime', 'trainer/trainjob-reach', 'trainer/mpi-launcher-image', 'trainer/mpi-node-image']);
+        'trainer/patch-manager', 'trainer/patch-env', 'trainer/kueue-patch-metadata', 'trainer/counts', 'trainer/prte-env', 'trainer/initializer-storage-uri', 'trainer/patch-replaces-list', 'trainer/trainjob-runtime', 'trainer/trainjob-reach', 'trainer/mpi-launcher-image', 'trainer/mpi-node-image']);
     // A rule of some upstream versions only says which.
     expect(lines(trainer).filter(l => l.includes('[versions: ')).map(l => `${l.trim().split(' ')[0]} ${/\[versions: (.*)\]$/.exec(l)![1]}`)).toEqual([
       'trainer/replicated-job-name-length Kubeflow Trainer v2.4.0 and later',

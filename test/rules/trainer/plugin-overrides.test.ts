@@ -223,3 +223,37 @@ describe('trainer/initializer-storage-uri: the URI Kubeflow\'s initializer image
     ]);
   });
 });
+
+describe('trainer/patch-replaces-list: a runtime patch\'s list without a merge key replaces the runtime\'s whole', () => {
+  const gpu = { key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoSchedule' };
+  const spot = { key: 'spot', operator: 'Exists' };
+  const rt = runtime({ torch: {} }, [{ name: 'node', template: { metadata: { labels: { [ANCESTOR]: 'trainer' } }, spec: { template: { spec: { tolerations: [gpu], containers: [{ name: 'node', image: 'i' }] } } } } }]);
+  const job = (...tolerationLists: any[][]) => ({
+    apiVersion: API, kind: 'TrainJob', metadata: { name: 'job', namespace: 'ml' },
+    spec: {
+      runtimeRef: { apiGroup: 'trainer.kubeflow.org', kind: 'ClusterTrainingRuntime', name: 'rt' },
+      runtimePatches: tolerationLists.map((tolerations, i) => ({
+        manager: `example.io/p${i}`,
+        trainingRuntimeSpec: { template: { spec: { replicatedJobs: [{ name: 'node', template: { spec: { template: { spec: { tolerations } } } } }] } } },
+      })),
+    },
+  });
+  const found = (...docs: any[]) => appFindings(docs.map((doc, i) => ({ path: `chart/${i}`, doc }))).filter(f => f.finding.rule === 'trainer/patch-replaces-list').map(f => f.finding);
+
+  test('a patch that keeps the runtime\'s entries (in any key order) is fine; one that drops them is found', () => {
+    expect(found(rt, job([{ effect: 'NoSchedule', operator: 'Exists', key: 'nvidia.com/gpu' }, spot]))).toEqual([]);
+    expect(found(rt, job([spot]))).toEqual([{
+      field: 'spec.runtimePatches[0].trainingRuntimeSpec.template.spec.replicatedJobs[0].template.spec.template.spec.tolerations', value: [spot], rule: 'trainer/patch-replaces-list',
+      allowed: 'expected {"key":"nvidia.com/gpu","operator":"Exists","effect":"NoSchedule"} of the runtime "rt" in this list too: the Trainer merges a runtime patch strategically, and tolerations has no merge key, '
+        + 'so the patch\'s list replaces the one before it whole and the "node" pods lose that entry',
+    }]);
+  });
+
+  test('a later patch replaces an earlier one\'s list the same way', () => {
+    expect(found(rt, job([gpu, spot], [gpu])).map(f => [f.field, f.allowed])).toEqual([[
+      'spec.runtimePatches[1].trainingRuntimeSpec.template.spec.replicatedJobs[0].template.spec.template.spec.tolerations',
+      'expected {"key":"spot","operator":"Exists"} of spec.runtimePatches[0] in this list too: the Trainer merges a runtime patch strategically, and tolerations has no merge key, '
+        + 'so the patch\'s list replaces the one before it whole and the "node" pods lose that entry',
+    ]]);
+  });
+});

@@ -482,6 +482,13 @@ describe('validation', () => {
     ]);
   });
 
+  test('shared memory on a flux runtime is refused: the flux plugin mounts its own at /dev/shm over it (issue 41)', () => {
+    expect(errors(chart => new TrainingRuntime(chart, 'rt', { metadata: { name: 'flux' }, mlPolicy: MlPolicy.flux(), image: TORCH_IMAGE, sharedMemory: Size.gibibytes(8) }))).toEqual([
+      '[test/rt] spec.template.spec.replicatedJobs[0].template.spec.template.spec.containers[0].volumeMounts[0].mountPath is "/dev/shm"; expected another path: '
+      + 'the flux plugin mounts its own volume at "/dev/shm" in the "node" container of the "node" pods, which replaces this mount',
+    ]);
+  });
+
   test('a runtime of the app under a built-in\'s name is the one the job is checked against', () => {
     const docs = synthAll(chart => {
       const rt = new ClusterTrainingRuntime(chart, 'rt', {

@@ -10,7 +10,7 @@ import { Finding } from '../finding';
 import { TRAINER_COUNT_RULES, checkRuntimeCounts, checkTrainJobCounts } from './counts';
 import { isDomainPrefixedPath } from './domain-prefixed-path';
 import { INITIALIZER_STORAGE_URI, initializerEnvFindings } from './initializer-uri';
-import { checkJobSetOwnedKeys } from './jobset-owned-keys';
+import { checkJobSetOwnedKeys, checkOwnedKeysIn } from './jobset-owned-keys';
 import { checkJobSetTemplate } from './jobset-template';
 import { ANCESTOR_LABEL, STEP_CONTAINERS, TRAINER_GROUP } from './names';
 import { PLUGIN_OVERRIDE_RULES, checkPluginOverrides } from './plugin-overrides';
@@ -157,6 +157,9 @@ export function checkTrainJob(doc: any, out: Finding[]): void {
       const podAt = `${indexed(`${patchAt}.trainingRuntimeSpec.template.spec.replicatedJobs`, j)}.template.spec.template`;
       const pod = job?.template?.spec?.template;
       checkTemplateMeta(pod?.metadata, child(podAt, 'metadata'), out);
+      // The patch lands on the runtime's templates, where the JobSet controller writes its own keys over it.
+      checkOwnedKeysIn(job?.template?.metadata, `${indexed(`${patchAt}.trainingRuntimeSpec.template.spec.replicatedJobs`, j)}.template.metadata`, 'Job', out);
+      checkOwnedKeysIn(pod?.metadata, child(podAt, 'metadata'), 'pod', out);
       const queue = doc?.metadata?.labels?.[KUEUE_QUEUE_LABEL];
       if (queue !== undefined && isObject(pod?.metadata) && Object.keys(pod.metadata).length > 0) {
         KUEUE_PATCH_METADATA.report(out, child(podAt, 'metadata'), pod.metadata, `expected no pod labels or annotations in a runtime patch of a job queued by Kueue (queue "${queue}"): `

@@ -33,19 +33,20 @@ export function checkJobSetOwnedKeys(spec: any, at: string, out: Finding[]): voi
       JOBSET_OWNED_KEYS.report(out, `${jobAt}.spec.template.spec.subdomain`, subdomain,
         `expected none in the pod template: the JobSet controller sets every pod's subdomain to ${typeof spec?.network?.subdomain === 'string' ? `network.subdomain ("${spec.network.subdomain}")` : 'the JobSet\'s name'}, over this one; leave it out`);
     }
-    for (const [metadata, metaAt, what] of [
-      [job?.template?.metadata, child(jobAt, 'metadata'), 'Job'],
-      [job?.template?.spec?.template?.metadata, child(child(child(jobAt, 'spec'), 'template'), 'metadata'), 'pod'],
-    ] as const) {
-      for (const list of ['labels', 'annotations'] as const) {
-        const map = metadata?.[list];
-        if (typeof map !== 'object' || map === null) continue;
-        for (const key of Object.keys(map)) {
-          if (!OWNED.has(key)) continue;
-          JOBSET_OWNED_KEYS.report(out, child(child(metaAt, list), key), map[key],
-            `expected no "${key}" ${list === 'labels' ? 'label' : 'annotation'}: the JobSet controller writes its own value under this key on every ${what} of the replicated job, over this one`);
-        }
-      }
-    }
+    checkOwnedKeysIn(job?.template?.metadata, child(jobAt, 'metadata'), 'Job', out);
+    checkOwnedKeysIn(job?.template?.spec?.template?.metadata, child(child(child(jobAt, 'spec'), 'template'), 'metadata'), 'pod', out);
   });
+}
+
+/** Checks one metadata object (a Job's or a pod template's) for the keys the JobSet controller writes over. */
+export function checkOwnedKeysIn(metadata: any, metaAt: string, what: 'Job' | 'pod', out: Finding[]): void {
+  for (const list of ['labels', 'annotations'] as const) {
+    const map = metadata?.[list];
+    if (typeof map !== 'object' || map === null) continue;
+    for (const key of Object.keys(map)) {
+      if (!OWNED.has(key)) continue;
+      JOBSET_OWNED_KEYS.report(out, child(child(metaAt, list), key), map[key],
+        `expected no "${key}" ${list === 'labels' ? 'label' : 'annotation'}: the JobSet controller writes its own value under this key on every ${what} of the replicated job, over this one`);
+    }
+  }
 }

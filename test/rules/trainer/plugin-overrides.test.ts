@@ -144,6 +144,23 @@ describe('what the plugins write over a runtime', () => {
     expect(of('trainer/runtime-plugin-volume')(runtime({ torch: {} }, [job('node', 'trainer', pod([{ name: 'shared-memory', emptyDir: {} }], [{ name: 'shared-memory', mountPath: '/dev/shm' }]))]))).toEqual([]);
   });
 
+  test('jobset/controller-keys: the same keys in a TrainJob\'s runtime patch, which lands on those templates', () => {
+    const job = {
+      apiVersion: API, kind: 'TrainJob', metadata: { name: 'job', namespace: 'ml' },
+      spec: {
+        runtimeRef: { apiGroup: 'trainer.kubeflow.org', kind: 'ClusterTrainingRuntime', name: 'rt' },
+        runtimePatches: [{
+          manager: 'example.io/p',
+          trainingRuntimeSpec: { template: { spec: { replicatedJobs: [{ name: 'node', template: { spec: { template: { metadata: { labels: { 'jobset.sigs.k8s.io/group-name': 'a' } } } } } }] } } },
+        }],
+      },
+    };
+    expect(of('jobset/controller-keys')(job)).toEqual([{
+      field: 'spec.runtimePatches[0].trainingRuntimeSpec.template.spec.replicatedJobs[0].template.spec.template.metadata.labels["jobset.sigs.k8s.io/group-name"]', value: 'a', rule: 'jobset/controller-keys',
+      allowed: 'expected no "jobset.sigs.k8s.io/group-name" label: the JobSet controller writes its own value under this key on every pod of the replicated job, over this one',
+    }]);
+  });
+
   test('trainer/mpi-implementation: OpenMPI, the only one the mpi plugin handles', () => {
     const mpi = (mpiImplementation: string) => runtime({ mpi: { mpiImplementation } }, [step('launcher', 'trainer', [{ name: 'node', image: 'i' }])]);
     expect(of('trainer/mpi-implementation')(mpi('OpenMPI'))).toEqual([]);

@@ -98,7 +98,9 @@ export interface TrainJobProps {
    */
   readonly nodeSelector?: { [key: string]: string };
   /**
-   * Tolerations of the training pods (in the runtime patch).
+   * Tolerations of the training pods (in the runtime patch, after the runtime's own for the same
+   * pods: the Trainer replaces a runtime's tolerations with a patch's list whole, so the patch
+   * repeats them when the runtime is known).
    * @default - the runtime's, and the platform default
    */
   readonly tolerations?: k8s.Toleration[];

@@ -22,8 +22,8 @@
  *   every TrainJob's JobSet on anything but OpenMPI ("MPI implementation ... doesn't supported").
  */
 import { Finding } from '../finding';
-import { Rule } from '../rule';
 import { mountPointOf } from '../kubernetes/mount-point';
+import { Rule } from '../rule';
 import { ANCESTOR_LABEL, FLUX_MOUNTS, FLUX_VOLUMES, LAUNCHER_JOB, MPI_DEFAULT_SSH_PATH, MPI_HOSTFILE_DIR, MPI_HOSTFILE_VOLUME, MPI_SSH_VOLUME, NODE_JOB, RESERVED_ENV } from './names';
 
 export const RUNTIME_PLUGIN_ENV = new Rule('trainer', 'trainer/runtime-plugin-env', 'runtimes',
@@ -144,7 +144,13 @@ function checkTrainerPorts(trainer: any, trainerIndex: number, policy: string, o
 }
 
 /** The volumes and mounts the mpi and flux plugins write on each replicated job's pods, by job. */
-function pluginVolumes(doc: any, job: any): { readonly plugin: string; readonly volumes: readonly string[]; readonly mounts: readonly string[] } | undefined {
+interface PluginVolumes {
+  readonly plugin: string;
+  readonly volumes: readonly string[];
+  readonly mounts: readonly string[];
+}
+
+function pluginVolumes(doc: any, job: any): PluginVolumes | undefined {
   const mlPolicy = doc?.spec?.mlPolicy;
   if (mlPolicy?.mpi !== undefined && mlPolicy?.mpi !== null && (job?.name === NODE_JOB || job?.name === LAUNCHER_JOB)) {
     const ssh = mountPointOf(typeof mlPolicy.mpi.sshAuthMountPath === 'string' && mlPolicy.mpi.sshAuthMountPath !== '' ? mlPolicy.mpi.sshAuthMountPath : MPI_DEFAULT_SSH_PATH);

@@ -13,7 +13,9 @@ const step = (name: string, ancestor: string | undefined, containers: any[]) => 
   name, template: { ...(ancestor ? { metadata: { labels: { [ANCESTOR]: ancestor } } } : {}), spec: { template: { spec: { containers } } } },
 });
 const runtime = (mlPolicy: Record<string, unknown>, jobs: any[], network?: Record<string, unknown>) => ({
-  apiVersion: API, kind: 'ClusterTrainingRuntime', metadata: { name: 'rt' },
+  apiVersion: API,
+  kind: 'ClusterTrainingRuntime',
+  metadata: { name: 'rt' },
   spec: { mlPolicy: { numNodes: 1, ...mlPolicy }, template: { spec: { ...(network ? { network } : {}), replicatedJobs: jobs } } },
 });
 const node = (env?: any[]) => step('node', 'trainer', [{ name: 'node', image: 'registry.example/train:1.0', ...(env ? { env } : {}) }]);
@@ -25,7 +27,9 @@ describe('what the plugins write over a runtime', () => {
 
   test('trainer/runtime-plugin-env: the plugin\'s variables in the container it writes them into', () => {
     expect(pluginEnv(runtime({ torch: {} }, [node([{ name: 'PET_NNODES', value: '4' }, { name: 'NCCL_DEBUG', value: 'INFO' }])]))).toEqual([{
-      field: 'spec.template.spec.replicatedJobs[0].template.spec.template.spec.containers[0].env[0]', value: { name: 'PET_NNODES', value: '4' }, rule: 'trainer/runtime-plugin-env',
+      field: 'spec.template.spec.replicatedJobs[0].template.spec.template.spec.containers[0].env[0]',
+      value: { name: 'PET_NNODES', value: '4' },
+      rule: 'trainer/runtime-plugin-env',
       allowed: 'expected no "PET_NNODES" in the "node" container: the torch plugin writes PET_NNODES, PET_NPROC_PER_NODE, PET_NODE_RANK, PET_MASTER_ADDR, PET_MASTER_PORT there for every TrainJob, over the runtime\'s value',
     }]);
     expect(pluginEnv(runtime({ xgboost: {} }, [node([{ name: 'DMLC_NUM_WORKER', value: '8' }])])).map(f => f.value)).toEqual([{ name: 'DMLC_NUM_WORKER', value: '8' }]);
@@ -44,12 +48,16 @@ describe('what the plugins write over a runtime', () => {
 
   test('trainer/trainjob-runtime: the job\'s env of the same names, which the plugin writes over (jax\'s are not refused by its webhook)', () => {
     const job = (env: any[]) => ({
-      apiVersion: API, kind: 'TrainJob', metadata: { name: 'job', namespace: 'ml' },
+      apiVersion: API,
+      kind: 'TrainJob',
+      metadata: { name: 'job', namespace: 'ml' },
       spec: { runtimeRef: { apiGroup: 'trainer.kubeflow.org', kind: 'ClusterTrainingRuntime', name: 'rt' }, trainer: { env } },
     });
     const found = (...docs: any[]) => appFindings(docs.map((doc, i) => ({ path: `chart/${i}`, doc }))).filter(f => f.finding.rule === 'trainer/trainjob-runtime').map(f => f.finding);
     expect(found(runtime({ jax: {} }, [node()]), job([{ name: 'JAX_PROCESS_ID', value: '0' }]))).toEqual([{
-      field: 'spec.trainer.env[0].name', value: 'JAX_PROCESS_ID', rule: 'trainer/trainjob-runtime',
+      field: 'spec.trainer.env[0].name',
+      value: 'JAX_PROCESS_ID',
+      rule: 'trainer/trainjob-runtime',
       allowed: 'expected a variable the jax runtime "rt" does not set itself (it sets JAX_NUM_PROCESSES, JAX_PROCESS_ID, JAX_COORDINATOR_ADDRESS)',
     }]);
     expect(found(runtime({ xgboost: {} }, [node()]), job([{ name: 'DMLC_TASK_ID', value: '0' }])).map(f => f.value)).toEqual(['DMLC_TASK_ID']);
@@ -61,15 +69,21 @@ describe('what the plugins write over a runtime', () => {
     expect(address(runtime({ torch: {} }, [node()]))).toEqual([]);
     expect(address(runtime({ torch: {} }, [step('trainer', 'trainer', [{ name: 'node', image: 'i' }])], { subdomain: 'train', enableDNSHostnames: false }))).toEqual([
       {
-        field: 'spec.template.spec.replicatedJobs[0].name', value: 'trainer', rule: 'trainer/rendezvous-address',
+        field: 'spec.template.spec.replicatedJobs[0].name',
+        value: 'trainer',
+        rule: 'trainer/rendezvous-address',
         allowed: 'expected "node" for the trainer step: the torch plugin gives every pod PET_MASTER_ADDR="<TrainJob>-node-0-0.<TrainJob>", the first pod of a job named "node", whatever this job is called, so no TrainJob of this runtime finds the first node and none trains',
       },
       {
-        field: 'spec.template.spec.network.subdomain', value: 'train', rule: 'trainer/rendezvous-address',
+        field: 'spec.template.spec.network.subdomain',
+        value: 'train',
+        rule: 'trainer/rendezvous-address',
         allowed: 'expected none on a torch runtime: the torch plugin gives every pod PET_MASTER_ADDR="<TrainJob>-node-0-0.<TrainJob>" under the subdomain the JobSet defaults to the TrainJob\'s name, and this one replaces it, so the address resolves only for a TrainJob of that very name',
       },
       {
-        field: 'spec.template.spec.network.enableDNSHostnames', value: false, rule: 'trainer/rendezvous-address',
+        field: 'spec.template.spec.network.enableDNSHostnames',
+        value: false,
+        rule: 'trainer/rendezvous-address',
         allowed: 'expected true or none: the torch plugin gives every pod PET_MASTER_ADDR="<TrainJob>-node-0-0.<TrainJob>", a DNS name that exists only with the JobSet\'s pod hostnames, so no TrainJob of this runtime finds the first node and none trains',
       },
     ]);
@@ -84,11 +98,15 @@ describe('what the plugins write over a runtime', () => {
     const ports = of('trainer/runtime-plugin-port');
     expect(ports(withPorts('torch', [{ name: 'metrics', containerPort: 8080 }]))).toEqual([]);
     expect(ports(withPorts('torch', [{ name: 'metrics', containerPort: 8080 }, { containerPort: 6006 }]))).toEqual([{
-      field: 'spec.template.spec.replicatedJobs[0].template.spec.template.spec.containers[0].ports[1]', value: { containerPort: 6006 }, rule: 'trainer/runtime-plugin-port',
+      field: 'spec.template.spec.replicatedJobs[0].template.spec.template.spec.containers[0].ports[1]',
+      value: { containerPort: 6006 },
+      rule: 'trainer/runtime-plugin-port',
       allowed: 'expected a name on this port: the torch plugin puts its unnamed port 29400 in place of the first unnamed port of the node container, so port 6006 is gone from the pods',
     }]);
     expect(ports(withPorts('jax', [{ name: 'c10d', containerPort: 29400 }]))).toEqual([{
-      field: 'spec.template.spec.replicatedJobs[0].template.spec.template.spec.containers[0].ports[0]', value: { name: 'c10d', containerPort: 29400 }, rule: 'trainer/runtime-plugin-port',
+      field: 'spec.template.spec.replicatedJobs[0].template.spec.template.spec.containers[0].ports[0]',
+      value: { name: 'c10d', containerPort: 29400 },
+      rule: 'trainer/runtime-plugin-port',
       allowed: 'expected no port 29400 of its own: the jax plugin replaces it with an unnamed port 29400, so the name "c10d" is gone from the pods',
     }]);
     expect(ports(withPorts('mpi', [{ containerPort: 6006 }]))).toEqual([]);
@@ -104,15 +122,21 @@ describe('what the plugins write over a runtime', () => {
     }]);
     expect(of('jobset/controller-keys')(doc)).toEqual([
       {
-        field: 'spec.template.spec.replicatedJobs[0].template.spec.template.spec.subdomain', value: 'workers', rule: 'jobset/controller-keys',
+        field: 'spec.template.spec.replicatedJobs[0].template.spec.template.spec.subdomain',
+        value: 'workers',
+        rule: 'jobset/controller-keys',
         allowed: 'expected none in the pod template: the JobSet controller sets every pod\'s subdomain to the JobSet\'s name, over this one; leave it out',
       },
       {
-        field: 'spec.template.spec.replicatedJobs[0].template.metadata.labels["jobset.sigs.k8s.io/job-index"]', value: '0', rule: 'jobset/controller-keys',
+        field: 'spec.template.spec.replicatedJobs[0].template.metadata.labels["jobset.sigs.k8s.io/job-index"]',
+        value: '0',
+        rule: 'jobset/controller-keys',
         allowed: 'expected no "jobset.sigs.k8s.io/job-index" label: the JobSet controller writes its own value under this key on every Job of the replicated job, over this one',
       },
       {
-        field: 'spec.template.spec.replicatedJobs[0].template.spec.template.metadata.annotations["jobset.sigs.k8s.io/jobset-name"]', value: 'train', rule: 'jobset/controller-keys',
+        field: 'spec.template.spec.replicatedJobs[0].template.spec.template.metadata.annotations["jobset.sigs.k8s.io/jobset-name"]',
+        value: 'train',
+        rule: 'jobset/controller-keys',
         allowed: 'expected no "jobset.sigs.k8s.io/jobset-name" annotation: the JobSet controller writes its own value under this key on every pod of the replicated job, over this one',
       },
     ]);
@@ -120,22 +144,31 @@ describe('what the plugins write over a runtime', () => {
 
   test('trainer/runtime-plugin-volume: a runtime volume or node mount the mpi or flux plugin writes over', () => {
     const pod = (volumes: any[], mounts: any[]) => ({ volumes, containers: [{ name: 'node', image: 'i', volumeMounts: mounts }] });
-    const job = (name: string, ancestor: string | undefined, spec: any) => ({ name, template: { ...(ancestor ? { metadata: { labels: { [ANCESTOR]: ancestor } } } : {}), spec: { template: { spec } } } });
+    const job = (name: string, ancestor: string | undefined, spec: any) => ({
+      name,
+      template: { ...(ancestor ? { metadata: { labels: { [ANCESTOR]: ancestor } } } : {}), spec: { template: { spec } } },
+    });
     const mpi = runtime({ mpi: { sshAuthMountPath: '/home/mpiuser/.ssh' } }, [
       job('launcher', 'trainer', pod([{ name: 'mpi-hostfile', emptyDir: {} }], [{ name: 'mpi-hostfile', mountPath: '/etc/mpi/' }])),
       job('node', undefined, pod([{ name: 'keys', emptyDir: {} }], [{ name: 'keys', mountPath: '/home/mpiuser/.ssh' }, { name: 'keys', mountPath: '/root/.ssh' }])),
     ]);
     expect(of('trainer/runtime-plugin-volume')(mpi)).toEqual([
       {
-        field: 'spec.template.spec.replicatedJobs[0].template.spec.template.spec.volumes[0].name', value: 'mpi-hostfile', rule: 'trainer/runtime-plugin-volume',
+        field: 'spec.template.spec.replicatedJobs[0].template.spec.template.spec.volumes[0].name',
+        value: 'mpi-hostfile',
+        rule: 'trainer/runtime-plugin-volume',
         allowed: 'expected another volume name: the mpi plugin writes its own "mpi-hostfile" volume on the "launcher" pods of every TrainJob, which replaces this one',
       },
       {
-        field: 'spec.template.spec.replicatedJobs[0].template.spec.template.spec.containers[0].volumeMounts[0].mountPath', value: '/etc/mpi/', rule: 'trainer/runtime-plugin-volume',
+        field: 'spec.template.spec.replicatedJobs[0].template.spec.template.spec.containers[0].volumeMounts[0].mountPath',
+        value: '/etc/mpi/',
+        rule: 'trainer/runtime-plugin-volume',
         allowed: 'expected another path: the mpi plugin mounts its own volume at "/etc/mpi" in the "node" container of the "launcher" pods, which replaces this mount',
       },
       {
-        field: 'spec.template.spec.replicatedJobs[1].template.spec.template.spec.containers[0].volumeMounts[0].mountPath', value: '/home/mpiuser/.ssh', rule: 'trainer/runtime-plugin-volume',
+        field: 'spec.template.spec.replicatedJobs[1].template.spec.template.spec.containers[0].volumeMounts[0].mountPath',
+        value: '/home/mpiuser/.ssh',
+        rule: 'trainer/runtime-plugin-volume',
         allowed: 'expected another path: the mpi plugin mounts its own volume at "/home/mpiuser/.ssh" in the "node" container of the "node" pods, which replaces this mount',
       },
     ]);
@@ -146,7 +179,9 @@ describe('what the plugins write over a runtime', () => {
 
   test('jobset/controller-keys: the same keys in a TrainJob\'s runtime patch, which lands on those templates', () => {
     const job = {
-      apiVersion: API, kind: 'TrainJob', metadata: { name: 'job', namespace: 'ml' },
+      apiVersion: API,
+      kind: 'TrainJob',
+      metadata: { name: 'job', namespace: 'ml' },
       spec: {
         runtimeRef: { apiGroup: 'trainer.kubeflow.org', kind: 'ClusterTrainingRuntime', name: 'rt' },
         runtimePatches: [{
@@ -156,7 +191,9 @@ describe('what the plugins write over a runtime', () => {
       },
     };
     expect(of('jobset/controller-keys')(job)).toEqual([{
-      field: 'spec.runtimePatches[0].trainingRuntimeSpec.template.spec.replicatedJobs[0].template.spec.template.metadata.labels["jobset.sigs.k8s.io/group-name"]', value: 'a', rule: 'jobset/controller-keys',
+      field: 'spec.runtimePatches[0].trainingRuntimeSpec.template.spec.replicatedJobs[0].template.spec.template.metadata.labels["jobset.sigs.k8s.io/group-name"]',
+      value: 'a',
+      rule: 'jobset/controller-keys',
       allowed: 'expected no "jobset.sigs.k8s.io/group-name" label: the JobSet controller writes its own value under this key on every pod of the replicated job, over this one',
     }]);
   });
@@ -165,7 +202,9 @@ describe('what the plugins write over a runtime', () => {
     const mpi = (mpiImplementation: string) => runtime({ mpi: { mpiImplementation } }, [step('launcher', 'trainer', [{ name: 'node', image: 'i' }])]);
     expect(of('trainer/mpi-implementation')(mpi('OpenMPI'))).toEqual([]);
     expect(of('trainer/mpi-implementation')(mpi(''))).toEqual([{
-      field: 'spec.mlPolicy.mpi.mpiImplementation', value: '', rule: 'trainer/mpi-implementation',
+      field: 'spec.mlPolicy.mpi.mpiImplementation',
+      value: '',
+      rule: 'trainer/mpi-implementation',
       allowed: 'expected "OpenMPI" (or none, its default): the mpi plugin handles no other, and building the JobSet of every TrainJob of this runtime fails, so none runs',
     }]);
   });
@@ -176,9 +215,11 @@ describe('trainer/initializer-storage-uri: the URI Kubeflow\'s initializer image
     name: `${step_}-initializer`, image, ...(env ? { env } : {}), volumeMounts: [{ name: 'initializer', mountPath: '/workspace' }],
   }]);
   const rt = (...jobs: any[]) => runtime({ torch: {} }, [...jobs, node()]);
-  const job = (initializer: Record<string, unknown>) => ({
-    apiVersion: API, kind: 'TrainJob', metadata: { name: 'job', namespace: 'ml' },
-    spec: { runtimeRef: { apiGroup: 'trainer.kubeflow.org', kind: 'ClusterTrainingRuntime', name: 'rt' }, initializer },
+  const job = (init: Record<string, unknown>) => ({
+    apiVersion: API,
+    kind: 'TrainJob',
+    metadata: { name: 'job', namespace: 'ml' },
+    spec: { runtimeRef: { apiGroup: 'trainer.kubeflow.org', kind: 'ClusterTrainingRuntime', name: 'rt' }, initializer: init },
   });
   const findings = (...docs: any[]) => appFindings(docs.map((doc, i) => ({ path: `chart/${i}`, doc })))
     .filter(f => f.finding.rule === 'trainer/initializer-storage-uri').map(f => ({ path: f.path, ...f.finding }));
@@ -190,16 +231,25 @@ describe('trainer/initializer-storage-uri: the URI Kubeflow\'s initializer image
     expect(findings(rt(dataset, model), job({ dataset: { storageUri: 'hf://tatsu-lab/alpaca' }, model: { storageUri: 's3://bucket/llama' } }))).toEqual([]);
     expect(findings(rt(dataset, model), job({ dataset: { storageUri: 'gs://bucket/data' }, model: { storageUri: 'cache://schema/table' } }))).toEqual([
       {
-        path: 'chart/1', field: 'spec.initializer.dataset.storageUri', value: 'gs://bucket/data', rule: 'trainer/initializer-storage-uri',
+        path: 'chart/1',
+        field: 'spec.initializer.dataset.storageUri',
+        value: 'gs://bucket/data',
+        rule: 'trainer/initializer-storage-uri',
         allowed: `expected a URI of the form hf://..., s3://..., cache://...: Kubeflow's dataset initializer in the dataset-initializer container of ${rtName} knows only hf://, s3://, cache:// and ends the step with an error otherwise, so the trainer never starts`,
       },
       {
-        path: 'chart/1', field: 'spec.initializer.model.storageUri', value: 'cache://schema/table', rule: 'trainer/initializer-storage-uri',
+        path: 'chart/1',
+        field: 'spec.initializer.model.storageUri',
+        value: 'cache://schema/table',
+        rule: 'trainer/initializer-storage-uri',
         allowed: `expected a URI of the form hf://..., s3://...: Kubeflow's model initializer in the model-initializer container of ${rtName} knows only hf://, s3:// and ends the step with an error otherwise, so the trainer never starts`,
       },
     ]);
     expect(findings(rt(dataset), job({ dataset: { storageUri: 'hf://alpaca' } }))).toEqual([{
-      path: 'chart/1', field: 'spec.initializer.dataset.storageUri', value: 'hf://alpaca', rule: 'trainer/initializer-storage-uri',
+      path: 'chart/1',
+      field: 'spec.initializer.dataset.storageUri',
+      value: 'hf://alpaca',
+      rule: 'trainer/initializer-storage-uri',
       allowed: `expected hf://<owner>/<dataset>, such as hf://tatsu-lab/alpaca: the dataset-initializer container of ${rtName} reads the part after the first "/" and fails without it`,
     }]);
     // Another image is the runtime's own business.
@@ -208,14 +258,20 @@ describe('trainer/initializer-storage-uri: the URI Kubeflow\'s initializer image
 
   test('a URI at all, and the cache initializer\'s variables', () => {
     expect(findings(rt(dataset), job({ dataset: {} }))).toEqual([{
-      path: 'chart/1', field: 'spec.initializer.dataset.storageUri', value: undefined, rule: 'trainer/initializer-storage-uri',
+      path: 'chart/1',
+      field: 'spec.initializer.dataset.storageUri',
+      value: undefined,
+      rule: 'trainer/initializer-storage-uri',
       allowed: `expected a storage URI such as "hf://tatsu-lab/alpaca": the dataset-initializer container of ${rtName} runs Kubeflow's dataset initializer, which exits without STORAGE_URI, and neither the job nor the runtime sets it`,
     }]);
     // The runtime's default is judged when the job gives none; a secret may carry it.
     expect(findings(rt(initializer('dataset', 'kubeflow/trainer/dataset-initializer', [{ name: 'STORAGE_URI', value: 'hf://tatsu-lab/alpaca' }])), job({ dataset: {} }))).toEqual([]);
     expect(findings(rt(dataset), job({ dataset: { secretRef: { name: 'creds' } } }))).toEqual([]);
     expect(findings(rt(dataset), job({ dataset: { storageUri: 'cache://schema/table', env: [{ name: 'IAM_ROLE', value: 'arn' }] } }))).toEqual([{
-      path: 'chart/1', field: 'spec.initializer.dataset.env', value: [{ name: 'IAM_ROLE', value: 'arn' }], rule: 'trainer/initializer-storage-uri',
+      path: 'chart/1',
+      field: 'spec.initializer.dataset.env',
+      value: [{ name: 'IAM_ROLE', value: 'arn' }],
+      rule: 'trainer/initializer-storage-uri',
       allowed: `expected TRAIN_JOB_NAME, CACHE_IMAGE, METADATA_LOC in the env (or in the runtime's dataset-initializer container): the cache initializer of ${rtName} cannot start without them`,
     }]);
   });
@@ -223,7 +279,9 @@ describe('trainer/initializer-storage-uri: the URI Kubeflow\'s initializer image
   test('a STORAGE_URI in the job\'s env replaces its storageUri (judged on the job alone)', () => {
     const shadowed = job({ dataset: { storageUri: 'hf://tatsu-lab/alpaca', env: [{ name: 'STORAGE_URI', value: 's3://bucket/data' }] } });
     expect(documentFindings(shadowed).filter(f => f.rule === 'trainer/initializer-storage-uri')).toEqual([{
-      field: 'spec.initializer.dataset.env[0]', value: { name: 'STORAGE_URI', value: 's3://bucket/data' }, rule: 'trainer/initializer-storage-uri',
+      field: 'spec.initializer.dataset.env[0]',
+      value: { name: 'STORAGE_URI', value: 's3://bucket/data' },
+      rule: 'trainer/initializer-storage-uri',
       allowed: 'expected no STORAGE_URI beside spec.initializer.dataset.storageUri ("hf://tatsu-lab/alpaca"): the Trainer sets STORAGE_URI from storageUri and then lays the env over it, so this entry replaces the storageUri; write the URI in storageUri only',
     }]);
     // Against the runtime, the env's value is the one judged.
@@ -232,7 +290,7 @@ describe('trainer/initializer-storage-uri: the URI Kubeflow\'s initializer image
   });
 
   test('a built-in runtime\'s initializers are judged too (their images and defaults are in the generated table)', () => {
-    const onBuiltin = (initializer: Record<string, unknown>) => ({ ...job(initializer), spec: { ...job(initializer).spec, runtimeRef: { apiGroup: 'trainer.kubeflow.org', kind: 'ClusterTrainingRuntime', name: 'torchtune-llama3.2-1b' } } });
+    const onBuiltin = (init: Record<string, unknown>) => ({ ...job(init), spec: { ...job(init).spec, runtimeRef: { apiGroup: 'trainer.kubeflow.org', kind: 'ClusterTrainingRuntime', name: 'torchtune-llama3.2-1b' } } });
     expect(findings(onBuiltin({ dataset: {}, model: {} }))).toEqual([]);
     expect(findings(onBuiltin({ model: { storageUri: 'gs://bucket/llama' } })).map(f => f.allowed)).toEqual([
       'expected a URI of the form hf://..., s3://...: Kubeflow\'s model initializer in the model-initializer container of the runtime "torchtune-llama3.2-1b" (built into Trainer v2.3.0) '
@@ -246,7 +304,9 @@ describe('trainer/patch-replaces-list: a runtime patch\'s list without a merge k
   const spot = { key: 'spot', operator: 'Exists' };
   const rt = runtime({ torch: {} }, [{ name: 'node', template: { metadata: { labels: { [ANCESTOR]: 'trainer' } }, spec: { template: { spec: { tolerations: [gpu], containers: [{ name: 'node', image: 'i' }] } } } } }]);
   const job = (...tolerationLists: any[][]) => ({
-    apiVersion: API, kind: 'TrainJob', metadata: { name: 'job', namespace: 'ml' },
+    apiVersion: API,
+    kind: 'TrainJob',
+    metadata: { name: 'job', namespace: 'ml' },
     spec: {
       runtimeRef: { apiGroup: 'trainer.kubeflow.org', kind: 'ClusterTrainingRuntime', name: 'rt' },
       runtimePatches: tolerationLists.map((tolerations, i) => ({
@@ -260,7 +320,9 @@ describe('trainer/patch-replaces-list: a runtime patch\'s list without a merge k
   test('a patch that keeps the runtime\'s entries (in any key order) is fine; one that drops them is found', () => {
     expect(found(rt, job([{ effect: 'NoSchedule', operator: 'Exists', key: 'nvidia.com/gpu' }, spot]))).toEqual([]);
     expect(found(rt, job([spot]))).toEqual([{
-      field: 'spec.runtimePatches[0].trainingRuntimeSpec.template.spec.replicatedJobs[0].template.spec.template.spec.tolerations', value: [spot], rule: 'trainer/patch-replaces-list',
+      field: 'spec.runtimePatches[0].trainingRuntimeSpec.template.spec.replicatedJobs[0].template.spec.template.spec.tolerations',
+      value: [spot],
+      rule: 'trainer/patch-replaces-list',
       allowed: 'expected {"key":"nvidia.com/gpu","operator":"Exists","effect":"NoSchedule"} of the runtime "rt" in this list too: the Trainer merges a runtime patch strategically, and tolerations has no merge key, '
         + 'so the patch\'s list replaces the one before it whole and the "node" pods lose that entry',
     }]);

@@ -13,7 +13,8 @@ const replica = (replicas: number, pod: Record<string, unknown> = {}, metadata?:
 const pytorch = (specs: Record<string, unknown>, spec: Record<string, unknown> = {}) => ({
   apiVersion: 'kubeflow.org/v1', kind: 'PyTorchJob', metadata: { name: 'train', namespace: 'ml' }, spec: { pytorchReplicaSpecs: specs, ...spec },
 });
-const elastic = (policy: Record<string, unknown>, spec: Record<string, unknown> = {}) => pytorch({ Worker: replica(2) }, { elasticPolicy: { minReplicas: 1, maxReplicas: 4, ...policy }, ...spec });
+const elastic = (policy: Record<string, unknown>, spec: Record<string, unknown> = {}) =>
+  pytorch({ Worker: replica(2) }, { elasticPolicy: { minReplicas: 1, maxReplicas: 4, ...policy }, ...spec });
 const of = (rule: string) => (doc: unknown) => documentFindings(doc).filter(f => f.rule === rule);
 
 describe('torchrun refuses what the operator passes it', () => {
@@ -25,7 +26,9 @@ describe('torchrun refuses what the operator passes it', () => {
   test('training-operator/rdzv-conf: entries with a key and a value, no "," in either, no "=" in the key; never an empty list', () => {
     expect(conf(elastic({ rdzvConf: [{ key: 'timeout', value: '900' }, { key: 'join_timeout', value: 'a=b' }] }))).toEqual([]);
     expect(conf(elastic({ rdzvConf: [] }))).toEqual([{
-      field: 'spec.elasticPolicy.rdzvConf', value: [], rule: 'training-operator/rdzv-conf',
+      field: 'spec.elasticPolicy.rdzvConf',
+      value: [],
+      rule: 'training-operator/rdzv-conf',
       allowed: 'expected at least one key and value, or no rdzvConf: the operator cuts the last "," of the joined entries, which fails on an empty list, and it creates no pod for the job',
     }]);
     expect(conf(elastic({ rdzvConf: [{ key: ' ', value: '1' }, { key: 'timeout', value: '' }, { key: 'a,b', value: '1' }, { key: 'x', value: '1,2' }, { key: 'k=v', value: '1' }] }))).toEqual([
@@ -50,7 +53,9 @@ describe('torchrun refuses what the operator passes it', () => {
   test('training-operator/elastic-standalone: never true, which the operator writes as PET_STANDALONE=""', () => {
     expect(of('training-operator/elastic-standalone')(elastic({ standalone: false }))).toEqual([]);
     expect(of('training-operator/elastic-standalone')(elastic({ standalone: true }))).toEqual([{
-      field: 'spec.elasticPolicy.standalone', value: true, rule: 'training-operator/elastic-standalone',
+      field: 'spec.elasticPolicy.standalone',
+      value: true,
+      rule: 'training-operator/elastic-standalone',
       allowed: 'expected false or none: the operator writes PET_STANDALONE="" for it, torchrun reads that variable as a whole number and fails on "", so every worker exits at start; '
         + 'a one-node rendezvous needs no flag (minReplicas and maxReplicas of 1 with the c10d backend)',
     }]);
@@ -79,11 +84,15 @@ describe('what the operator writes over or beside a replica\'s template', () => 
     });
     expect(labels(doc)).toEqual([
       {
-        field: 'spec.pytorchReplicaSpecs.Master.template.metadata.labels["training.kubeflow.org/job-role"]', value: 'master', rule: 'training-operator/operator-pod-labels',
+        field: 'spec.pytorchReplicaSpecs.Master.template.metadata.labels["training.kubeflow.org/job-role"]',
+        value: 'master',
+        rule: 'training-operator/operator-pod-labels',
         allowed: 'expected no "training.kubeflow.org/job-role" label on the pod template: the operator writes "master" under this key on the master replica\'s pods, which tools select the master by, over this value',
       },
       {
-        field: 'spec.pytorchReplicaSpecs.Worker.template.metadata.labels["training.kubeflow.org/replica-index"]', value: '0', rule: 'training-operator/operator-pod-labels',
+        field: 'spec.pytorchReplicaSpecs.Worker.template.metadata.labels["training.kubeflow.org/replica-index"]',
+        value: '0',
+        rule: 'training-operator/operator-pod-labels',
         allowed: 'expected no "training.kubeflow.org/replica-index" label on the pod template: the operator writes the pod\'s index under this key on every pod it creates, over this value',
       },
     ]);
@@ -92,7 +101,9 @@ describe('what the operator writes over or beside a replica\'s template', () => 
   test('training-operator/operator-names: init-pytorch on the workers of a job with a Master (not of an elastic one)', () => {
     const init = { initContainers: [{ name: 'init-pytorch', image: 'busybox' }] };
     expect(names(pytorch({ Master: replica(1), Worker: replica(2, init) }))).toEqual([{
-      field: 'spec.pytorchReplicaSpecs.Worker.template.spec.initContainers[init-pytorch].name', value: 'init-pytorch', rule: 'training-operator/operator-names',
+      field: 'spec.pytorchReplicaSpecs.Worker.template.spec.initContainers[init-pytorch].name',
+      value: 'init-pytorch',
+      rule: 'training-operator/operator-names',
       allowed: 'expected another container name: the operator adds its own to every Worker pod, and the API server refuses the pod with both, so the job gets no Worker pods',
     }]);
     expect(names(elastic({}, { pytorchReplicaSpecs: { Worker: replica(2, init) } }))).toEqual([]);
@@ -101,18 +112,30 @@ describe('what the operator writes over or beside a replica\'s template', () => 
   test('training-operator/operator-names: the MPI launcher\'s and workers\' volumes, mounts and init container', () => {
     const mpiContainer = (extra: Record<string, unknown> = {}) => ({ name: 'mpi', image: 'registry.example/hvd:1.0', ...extra });
     const doc = {
-      apiVersion: 'kubeflow.org/v1', kind: 'MPIJob', metadata: { name: 'hvd', namespace: 'ml' },
+      apiVersion: 'kubeflow.org/v1',
+      kind: 'MPIJob',
+      metadata: { name: 'hvd', namespace: 'ml' },
       spec: {
         mpiReplicaSpecs: {
-          Launcher: { replicas: 1, template: { spec: {
-            initContainers: [{ name: 'kubectl-delivery', image: 'k' }],
-            containers: [mpiContainer({ volumeMounts: [{ name: 'cfg', mountPath: '/etc/mpi/' }] })],
-            volumes: [{ name: 'cfg', emptyDir: {} }, { name: 'mpi-job-kubectl', emptyDir: {} }],
-          } } },
-          Worker: { replicas: 2, template: { spec: {
-            containers: [mpiContainer({ volumeMounts: [{ name: 'data', mountPath: '/data' }] }), mpiContainer({ name: 'side', volumeMounts: [{ name: 'data', mountPath: '/etc/mpi' }] })],
-            volumes: [{ name: 'data', emptyDir: {} }],
-          } } },
+          Launcher: {
+            replicas: 1,
+            template: {
+              spec: {
+                initContainers: [{ name: 'kubectl-delivery', image: 'k' }],
+                containers: [mpiContainer({ volumeMounts: [{ name: 'cfg', mountPath: '/etc/mpi/' }] })],
+                volumes: [{ name: 'cfg', emptyDir: {} }, { name: 'mpi-job-kubectl', emptyDir: {} }],
+              },
+            },
+          },
+          Worker: {
+            replicas: 2,
+            template: {
+              spec: {
+                containers: [mpiContainer({ volumeMounts: [{ name: 'data', mountPath: '/data' }] }), mpiContainer({ name: 'side', volumeMounts: [{ name: 'data', mountPath: '/etc/mpi' }] })],
+                volumes: [{ name: 'data', emptyDir: {} }],
+              },
+            },
+          },
         },
       },
     };
@@ -121,7 +144,9 @@ describe('what the operator writes over or beside a replica\'s template', () => 
       { field: 'spec.mpiReplicaSpecs.Launcher.template.spec.initContainers[kubectl-delivery].name', value: 'kubectl-delivery', rule: 'training-operator/operator-names', allowed: `expected another container name: ${launcher}` },
       { field: 'spec.mpiReplicaSpecs.Launcher.template.spec.volumes[mpi-job-kubectl].name', value: 'mpi-job-kubectl', rule: 'training-operator/operator-names', allowed: `expected another volume name: ${launcher}` },
       {
-        field: 'spec.mpiReplicaSpecs.Launcher.template.spec.containers[mpi].volumeMounts[0].mountPath', value: '/etc/mpi/', rule: 'training-operator/operator-names',
+        field: 'spec.mpiReplicaSpecs.Launcher.template.spec.containers[mpi].volumeMounts[0].mountPath',
+        value: '/etc/mpi/',
+        rule: 'training-operator/operator-names',
         allowed: 'expected another mount path in the first container: the operator mounts its own volume there in every Launcher pod, and the API server refuses a pod with two mounts at one path, so the job gets no Launcher pods',
       },
     ]);

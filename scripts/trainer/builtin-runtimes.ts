@@ -2,7 +2,8 @@
  * The built-in ClusterTrainingRuntimes of the pinned Trainer release, reduced to what the
  * library's checks of a TrainJob read (its ML policy; per replicated job the name, the step label,
  * the pod's tolerations and volume names, and the containers' names, resources, env names
- * and volume mounts), written as a TypeScript module. A TrainJob that
+ * and volume mounts; the initializers' image, without its registry, and STORAGE_URI), written as a
+ * TypeScript module. A TrainJob that
  * names a built-in runtime by name is then checked against it as against a runtime of the app.
  */
 import * as fs from 'fs';
@@ -18,12 +19,19 @@ export const BUILTIN_RUNTIMES_MODULE = path.join('src', 'rules', 'trainer', 'bui
 
 const pick = (o: any, keys: readonly string[]) => Object.fromEntries(keys.filter(k => o?.[k] !== undefined).map(k => [k, o[k]]));
 
+/** The initializer containers, whose image and STORAGE_URI say which storage URIs a job may give (trainer/initializer-storage-uri). */
+const INITIALIZERS = ['dataset-initializer', 'model-initializer'];
+
+/** An image reference without its registry host (the first part, when it has a "." or ":"), as the rules match it. */
+const withoutRegistry = (image: string) => image.replace(/^[^/]*[.:][^/]*\//, '');
+
 function containers(list: unknown): any[] | undefined {
   if (!Array.isArray(list)) return undefined;
   return list.map(c => ({
     name: c?.name,
+    ...(INITIALIZERS.includes(c?.name) && typeof c?.image === 'string' ? { image: withoutRegistry(c.image) } : {}),
     ...pick(c, ['resources']),
-    ...(Array.isArray(c?.env) ? { env: c.env.map((e: any) => ({ name: e?.name })) } : {}),
+    ...(Array.isArray(c?.env) ? { env: c.env.map((e: any) => (INITIALIZERS.includes(c?.name) && e?.name === 'STORAGE_URI' ? pick(e, ['name', 'value']) : { name: e?.name })) } : {}),
     ...(Array.isArray(c?.envFrom) ? { envFrom: c.envFrom } : {}),
     ...(Array.isArray(c?.volumeMounts) ? { volumeMounts: c.volumeMounts.map((m: any) => pick(m, ['name', 'mountPath'])) } : {}),
   }));

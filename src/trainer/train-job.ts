@@ -98,7 +98,9 @@ export interface TrainJobProps {
    */
   readonly nodeSelector?: { [key: string]: string };
   /**
-   * Tolerations of the training pods (in the runtime patch).
+   * Tolerations of the training pods (in the runtime patch, after the runtime's own for the same
+   * pods: the Trainer replaces a runtime's tolerations with a patch's list whole, so the patch
+   * repeats them when the runtime is known).
    * @default - the runtime's, and the platform default
    */
   readonly tolerations?: k8s.Toleration[];
@@ -374,7 +376,7 @@ export class TrainJob extends KubeflowResource {
     const patched = this.patchedJobs();
     const names = [...patched, ...[...placement.keys()].filter(name => !patched.includes(name))];
     const templates = names.map(name => {
-      const own: any = patched.includes(name) ? pod : {};
+      const own: any = patched.includes(name) ? keepRuntimeTolerations(pod, runtimeTolerations(this.resolvedRuntime(), name)) : {};
       const need = placement.get(name);
       const template = need === undefined ? own : withPlacement(own, need, runtimeTolerations(this.resolvedRuntime(), name));
       return Object.keys(template).length ? { name, template: { spec: { template } } } : undefined;
@@ -520,4 +522,15 @@ function initializer(init: TrainJobInitializer | undefined): any {
     env: envVars(init.env),
     secretRef: init.secret ? { name: init.secret.name } : undefined,
   });
+}
+
+/**
+ * A patched pod whose tolerations keep the runtime's for that job: the Trainer merges a runtime
+ * patch strategically, and a pod's tolerations have no merge key, so the patch's list replaces the
+ * runtime's whole (trainer/patch-replaces-list). Without tolerations of its own the patch leaves
+ * the runtime's in place, and the pod is returned as it is.
+ */
+function keepRuntimeTolerations(pod: any, runtime: any[]): any {
+  if (!Array.isArray(pod?.spec?.tolerations) || runtime.length === 0) return pod;
+  return { ...pod, spec: { ...pod.spec, tolerations: uniqueByContent([...runtime, ...pod.spec.tolerations]) } };
 }

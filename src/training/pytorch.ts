@@ -189,7 +189,8 @@ export class DistributedPyTorch extends TrainingJob {
       rdzvHost: elastic.rendezvousHost,
       rdzvPort: elastic.rendezvousPort,
       rdzvId: elastic.rendezvousId,
-      rdzvConf: elastic.rendezvousConf
+      // An empty map is no settings: the operator fails on an empty rdzvConf list (training-operator/rdzv-conf).
+      rdzvConf: elastic.rendezvousConf && Object.keys(elastic.rendezvousConf).length > 0
         ? Object.keys(elastic.rendezvousConf).sort().map(key => ({ key, value: elastic.rendezvousConf![key] }))
         : undefined,
     } : undefined;

@@ -67,6 +67,13 @@ export const CASES: { [rule: string]: string } = {
   'training-operator/elastic-bounds (min above max)': stream(elastic({ minReplicas: 4, maxReplicas: 2 })),
   'training-operator/elastic-bounds (workers outside)': stream(elastic({ minReplicas: 3, maxReplicas: 8 })),
   'training-operator/elastic-nproc': stream(elastic({ minReplicas: 1, maxReplicas: 4, nProcPerNode: 4 }, 2, { nprocPerNode: '4' })),
+  'training-operator/rdzv-conf': stream(elastic({ minReplicas: 1, maxReplicas: 4, rdzvConf: [{ key: 'timeout', value: '900,1800' }] })),
+  'training-operator/rdzv-endpoint': stream(elastic({ minReplicas: 1, maxReplicas: 4, rdzvHost: 'etcd.ml.svc', rdzvPort: 65536 })),
+  'training-operator/elastic-standalone': stream(elastic({ minReplicas: 1, maxReplicas: 1, standalone: true }, 1)),
+  'training-operator/operator-pod-labels': stream(pytorch({
+    Master: replica(1),
+    Worker: { ...replica(2), template: { metadata: { labels: { 'training.kubeflow.org/replica-type': 'worker' } }, spec: replica(2).template.spec } },
+  })),
   'library/schema': stream(pytorch({ Master: replica(1), Worker: { ...replica(2), replica: 2 } })),
   'k8s (a label value)': stream({ ...STATIC_PYTORCH(), metadata: { name: 'train', namespace: 'ml', labels: { team: 'vision team' } } }),
   'kubernetes/duplicate-object': stream(STATIC_PYTORCH(), STATIC_PYTORCH()),

@@ -59,7 +59,8 @@ function build(chart: Chart, c: Config, procsOverride?: number): void {
     image: 'trainer:1',
     numNodes: c.numNodes,
     resources: c.gpus !== undefined ? { accelerator: Accelerator.nvidia(c.gpus) } : undefined,
-    sharedMemory: c.shmGi !== undefined ? Size.gibibytes(c.shmGi) : undefined,
+    // The flux plugin mounts its own memory volume at /dev/shm over a runtime's (trainer/runtime-plugin-volume).
+    sharedMemory: c.shmGi !== undefined && c.policy !== 'flux' ? Size.gibibytes(c.shmGi) : undefined,
     security: c.restricted ? PodSecurity.RESTRICTED : undefined,
     istioSidecar: c.istio,
     datasetInitializer: c.dataset ? { image: 'ghcr.io/kubeflow/trainer/dataset-initializer' } : undefined,

@@ -453,6 +453,42 @@ describe('validation', () => {
     expect(docs.map(d => [d.metadata.name, d.spec.trainer.command])).toEqual([['one', ['tune', 'run']], ['torchrun', ['torchrun', 'train.py']]]);
   });
 
+  test('a storage URI Kubeflow\'s dataset initializer cannot read is refused at synth; another image\'s is its own business (issue 41)', () => {
+    const job = (image: string) => errors(chart => {
+      const rt = new TrainingRuntime(chart, 'rt', {
+        metadata: { name: 'torch-with-dataset' }, mlPolicy: MlPolicy.torch(), image: TORCH_IMAGE, datasetInitializer: { image },
+      });
+      new TrainJob(chart, 'job', { metadata: { name: 'j' }, runtime: rt.ref, datasetInitializer: { storageUri: 'gs://bucket/data' } });
+    });
+    expect(job('registry.example/kubeflow/trainer/dataset-initializer:v2.3.0')).toEqual([
+      '[test/job] spec.initializer.dataset.storageUri (datasetInitializer.storageUri) is "gs://bucket/data"; expected a URI of the form hf://..., s3://..., cache://...: '
+      + 'Kubeflow\'s dataset initializer in the dataset-initializer container of the runtime "torch-with-dataset" knows only hf://, s3://, cache:// and ends the step with an error otherwise, so the trainer never starts',
+    ]);
+    expect(synthErrors(chart => {
+      const rt = new TrainingRuntime(chart, 'rt', { metadata: { name: 'own' }, mlPolicy: MlPolicy.torch(), image: TORCH_IMAGE, datasetInitializer: { image: 'registry.example/team/gcs-loader:1.0' } });
+      new TrainJob(chart, 'job', { metadata: { name: 'j' }, runtime: rt.ref, datasetInitializer: { storageUri: 'gs://bucket/data' } });
+    })).toBeUndefined();
+  });
+
+  test('a job\'s tolerations keep the runtime\'s in the patch, which replaces the runtime\'s list whole (issue 41)', () => {
+    const docs = synthAll(chart => {
+      const rt = new TrainingRuntime(chart, 'rt', { metadata: { name: 'gpu' }, mlPolicy: MlPolicy.torch(), image: TORCH_IMAGE, resources: { accelerator: Accelerator.nvidia(1) } });
+      new TrainJob(chart, 'job', { metadata: { name: 'j' }, runtime: rt.ref, tolerations: [{ key: 'spot', operator: 'Exists' }] });
+    });
+    const job = docs.find(d => d.kind === 'TrainJob');
+    expect(job.spec.runtimePatches[0].trainingRuntimeSpec.template.spec.replicatedJobs[0].template.spec.template.spec.tolerations).toEqual([
+      { key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoSchedule' },
+      { key: 'spot', operator: 'Exists' },
+    ]);
+  });
+
+  test('shared memory on a flux runtime is refused: the flux plugin mounts its own at /dev/shm over it (issue 41)', () => {
+    expect(errors(chart => new TrainingRuntime(chart, 'rt', { metadata: { name: 'flux' }, mlPolicy: MlPolicy.flux(), image: TORCH_IMAGE, sharedMemory: Size.gibibytes(8) }))).toEqual([
+      '[test/rt] spec.template.spec.replicatedJobs[0].template.spec.template.spec.containers[0].volumeMounts[0].mountPath is "/dev/shm"; expected another path: '
+      + 'the flux plugin mounts its own volume at "/dev/shm" in the "node" container of the "node" pods, which replaces this mount',
+    ]);
+  });
+
   test('a runtime of the app under a built-in\'s name is the one the job is checked against', () => {
     const docs = synthAll(chart => {
       const rt = new ClusterTrainingRuntime(chart, 'rt', {
@@ -486,6 +522,9 @@ describe('validation', () => {
         JsonPatch.replace('/spec/template/spec/replicatedJobs/0/template/spec/template/spec/containers/0/name', 'trainer'));
       new TrainJob(chart, 'job', { metadata: { name: 'j' }, runtime: TrainingRuntimeRef.providedByCluster('x'), nodeSelector: { a: 'b' }, patchManager: 'platform' });
     })).toEqual([
+      // The torch plugin's master address names a job "node" (trainer/rendezvous-address, issue 41).
+      '[test/rt] spec.template.spec.replicatedJobs[0].name is "distributed-training-node"; expected "node" for the trainer step: the torch plugin gives every pod PET_MASTER_ADDR="<TrainJob>-node-0-0.<TrainJob>", '
+      + 'the first pod of a job named "node", whatever this job is called, so no TrainJob of this runtime finds the first node and none trains',
       '[test/rt] spec.template.spec.replicatedJobs[0].name is "distributed-training-node"; expected at most 20 characters: Trainer v2.4.0 and later refuse a runtime with a longer replicated-job name (the JobSet\'s pod names grow with it); shorten it, or set a target of Trainer before v2.4.0 (trainer=v2.3)',
       '[test/rt] spec.template.spec.replicatedJobs[0].replicas is 2; expected 1: the "trainer" step of a runtime runs once',
       '[test/rt] spec.template.spec.replicatedJobs[0].template.spec.template.spec.containers is ["trainer"]; expected a container named "node", which the controller configures for the "trainer" step',

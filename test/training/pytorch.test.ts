@@ -107,6 +107,35 @@ describe('elastic jobs', () => {
   });
 });
 
+describe('what torchrun and the operator do with what the job writes (issue 41)', () => {
+  const elastic = (rendezvous: Partial<NonNullable<DistributedPyTorchProps['elastic']>>) => (c: Chart) =>
+    new DistributedPyTorch(c, 'job', { metadata: { name: 'train' }, image: IMAGE, workers: 2, elastic: { minWorkers: 1, maxWorkers: 4, ...rendezvous } });
+  const torchrunExits = 'torchrun refuses the PET_RDZV_CONF the operator writes, and every worker exits at start';
+
+  test('rendezvous settings torchrun cannot read are refused at synth, named by their prop', () => {
+    expect(synthErrors(elastic({ rendezvousPort: 70000, rendezvousHost: 'etcd 0', rendezvousConf: { 'a,b': '1', 'timeout': '' } }))).toBe(
+      REPORT
+      + `  [test/job] spec.elasticPolicy.rdzvConf[0].key (elastic.rendezvousConf) is "a,b"; expected a key without ",": torchrun splits PET_RDZV_CONF at each ",", so it reads a part without a value; ${torchrunExits}\n`
+      + `  [test/job] spec.elasticPolicy.rdzvConf[1].value (elastic.rendezvousConf) is ""; expected a value for "timeout": ${torchrunExits}\n`
+      + '  [test/job] spec.elasticPolicy.rdzvPort (elastic.rendezvousPort) is 70000; expected a port of 0 to 65535: the operator passes it to torchrun in PET_RDZV_ENDPOINT, which refuses any other, and every worker exits at start\n'
+      + '  [test/job] spec.elasticPolicy.rdzvHost (elastic.rendezvousHost) is "etcd 0"; expected a host name or IP address (letters, digits, "_", ".", ":", "-"; an IPv6 address may be in brackets), '
+      + 'or no rdzvHost for the first worker: torchrun refuses the PET_RDZV_ENDPOINT the operator writes, and every worker exits at start');
+  });
+
+  test('an empty rendezvousConf writes no rdzvConf (the operator fails on an empty list)', () => {
+    const job = synthJob({ workers: 2, elastic: { minWorkers: 1, maxWorkers: 4, rendezvousConf: {} } });
+    expect(job.spec.elasticPolicy).toEqual({ minReplicas: 1, maxReplicas: 4 });
+  });
+
+  test('a pod label the operator writes itself is refused on every replica type', () => {
+    const overwritten = 'expected no "training.kubeflow.org/job-name" label on the pod template: the operator writes the job\'s name under this key on every pod it creates, over this value';
+    expect(synthErrors(c => new DistributedPyTorch(c, 'job', { metadata: { name: 'train' }, image: IMAGE, workers: 2 }).addPodLabel('training.kubeflow.org/job-name', 'other'))).toBe(
+      REPORT
+      + `  [test/job] spec.pytorchReplicaSpecs.Master.template.metadata.labels["training.kubeflow.org/job-name"] is "other"; ${overwritten}\n`
+      + `  [test/job] spec.pytorchReplicaSpecs.Worker.template.metadata.labels["training.kubeflow.org/job-name"] is "other"; ${overwritten}`);
+  });
+});
+
 describe('volumes, mounts and shared memory', () => {
   test('mount() after construction lands in every replica; dataset read-only, checkpoints shared', () => {
     const job = synthJob({ workers: 1, sharedMemory: Size.gibibytes(8) }, (j, chart) => {

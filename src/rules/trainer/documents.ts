@@ -10,7 +10,10 @@ import { Finding } from '../finding';
 import { TRAINER_COUNT_RULES, checkRuntimeCounts, checkTrainJobCounts } from './counts';
 import { isDomainPrefixedPath } from './domain-prefixed-path';
 import { checkExclusiveTopology, checkJobSetTemplate } from './jobset-template';
+import { INITIALIZER_STORAGE_URI, initializerEnvFindings } from './initializer-uri';
+import { checkJobSetOwnedKeys, checkOwnedKeysIn } from './jobset-owned-keys';
 import { ANCESTOR_LABEL, STEP_CONTAINERS, TRAINER_GROUP } from './names';
+import { PLUGIN_OVERRIDE_RULES, checkPluginOverrides } from './plugin-overrides';
 import { TRAINER_V2_4_RULES, checkReplicatedJobNameLength, checkRuntimePrteEnv } from './v2-4';
 import { child, indexed } from '../kubernetes/field-path';
 import { checkEnv, checkImage } from '../kubernetes/containers';
@@ -51,16 +54,18 @@ export const RUNTIME_REF_KIND = new Rule('trainer', 'trainer/runtime-ref-kind', 
   'runtimeRef names a runtime kind the Trainer has (TrainingRuntime or ClusterTrainingRuntime of trainer.kubeflow.org)');
 export const TRAINER_RULES = [
   RUNTIME_REF_KIND, RUNTIME_STEP, REPLICATED_JOB_NAME, PATCH_MANAGER, PATCH_ENV, KUEUE_PATCH_METADATA, RUNTIME_POLICY, ...TRAINER_COUNT_RULES,
-  ...TRAINER_V2_4_RULES,
+  ...TRAINER_V2_4_RULES, ...PLUGIN_OVERRIDE_RULES,
 ];
 
 /** The checks of a TrainingRuntime or ClusterTrainingRuntime. */
 export function checkTrainingRuntime(doc: any, out: Finding[]): void {
   checkJobSetTemplate(doc?.spec?.template?.spec, 'spec.template.spec', out);
   checkCopiedMeta(doc?.spec?.template?.metadata, 'spec.template.metadata', out);
+  checkJobSetOwnedKeys(doc?.spec?.template?.spec, 'spec.template.spec', out);
   checkRuntimePolicy(doc, out);
   checkRuntimeCounts(doc, out);
   checkRuntimePrteEnv(doc, out);
+  checkPluginOverrides(doc, out);
   const jobs = doc?.spec?.template?.spec?.replicatedJobs;
   if (!Array.isArray(jobs)) return;
   const at = 'spec.template.spec.replicatedJobs';
@@ -166,6 +171,7 @@ function checkRuntimePolicy(doc: any, out: Finding[]): void {
 export function checkTrainJob(doc: any, out: Finding[]): void {
   checkTrainJobCounts(doc, out);
   checkTrainJobContainerFields(doc?.spec, out);
+  initializerEnvFindings(doc, (field, value, allowed) => INITIALIZER_STORAGE_URI.report(out, field, value, allowed));
   // The CRD defaults kind and apiGroup only when they are absent: a written "" stays and names no runtime kind.
   const ref = doc?.spec?.runtimeRef;
   if (isObject(ref)) {
@@ -193,6 +199,9 @@ export function checkTrainJob(doc: any, out: Finding[]): void {
       const podAt = `${indexed(`${patchAt}.trainingRuntimeSpec.template.spec.replicatedJobs`, j)}.template.spec.template`;
       const pod = job?.template?.spec?.template;
       checkTemplateMeta(pod?.metadata, child(podAt, 'metadata'), out);
+      // The patch lands on the runtime's templates, where the JobSet controller writes its own keys over it.
+      checkOwnedKeysIn(job?.template?.metadata, `${indexed(`${patchAt}.trainingRuntimeSpec.template.spec.replicatedJobs`, j)}.template.metadata`, 'Job', out);
+      checkOwnedKeysIn(pod?.metadata, child(podAt, 'metadata'), 'pod', out);
       const queue = doc?.metadata?.labels?.[KUEUE_QUEUE_LABEL];
       if (queue !== undefined && isObject(pod?.metadata) && Object.keys(pod.metadata).length > 0) {
         KUEUE_PATCH_METADATA.report(out, child(podAt, 'metadata'), pod.metadata, `expected no pod labels or annotations in a runtime patch of a job queued by Kueue (queue "${queue}"): `

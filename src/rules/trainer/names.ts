@@ -41,6 +41,16 @@ export const RESERVED_ENV: Readonly<Record<string, readonly string[]>> = {
   xgboost: ['DMLC_TRACKER_URI', 'DMLC_TRACKER_PORT', 'DMLC_TASK_ID', 'DMLC_NUM_WORKER'],
 };
 
+/** Names and paths the MPI plugin writes on the node and launcher pods (pkg/constants MPISSHAuthVolumeName...). */
+export const MPI_SSH_VOLUME = 'mpi-ssh-auth';
+export const MPI_HOSTFILE_VOLUME = 'mpi-hostfile';
+export const MPI_HOSTFILE_DIR = '/etc/mpi';
+export const MPI_DEFAULT_SSH_PATH = '/root/.ssh';
+
+/** Volumes and mount paths the flux plugin writes on the trainer pods (pkg/constants Flux*). */
+export const FLUX_VOLUMES = ['flux-install', 'spack-install', 'flux-curve', 'shared-memory'];
+export const FLUX_MOUNTS = ['/mnt/flux', '/opt/software', '/etc/flux-config', '/curve', '/dev/shm'];
+
 /** The label the Kubeflow SDK lists runtimes by: the construct writes it, `convert` reads it back. */
 export const FRAMEWORK_LABEL = 'trainer.kubeflow.org/framework';
 

@@ -4,6 +4,8 @@
  * runtime it names (across documents).
  */
 import { TRAINER_RULES } from './documents';
+import { INITIALIZER_STORAGE_URI } from './initializer-uri';
+import { PATCH_REPLACES_LIST } from './patch-lists';
 import { TRAINJOB_REACH } from './trainjob-reach';
 import { TRAINJOB_RUNTIME, trainJobRuntimes } from './trainjob-runtime';
 import { MPI_LAUNCHER_IMAGE, MPI_NODE_IMAGE } from './v2-4';
@@ -12,6 +14,6 @@ import type { RuleSet } from '../rule-set';
 export const TRAINER_RULE_SET: RuleSet = {
   source: 'trainer',
   title: 'Kubeflow Trainer v2 (webhooks and runtime plugins)',
-  rules: [...TRAINER_RULES, TRAINJOB_RUNTIME, TRAINJOB_REACH, MPI_LAUNCHER_IMAGE, MPI_NODE_IMAGE],
+  rules: [...TRAINER_RULES, INITIALIZER_STORAGE_URI, PATCH_REPLACES_LIST, TRAINJOB_RUNTIME, TRAINJOB_REACH, MPI_LAUNCHER_IMAGE, MPI_NODE_IMAGE],
   checkDocuments: (index, out) => trainJobRuntimes(index, out),
 };

@@ -8,7 +8,7 @@
 import { trainerCountsAsGpu } from '../kubernetes/accelerator-facts';
 import { envReferences } from '../kubernetes/containers';
 import { Rule } from '../rule';
-import { ANCESTOR_LABEL, INITIALIZER_VOLUME, LAUNCHER_JOB, NODE_JOB, RESERVED_ENV } from './names';
+import { ANCESTOR_LABEL, FLUX_MOUNTS, FLUX_VOLUMES, INITIALIZER_VOLUME, LAUNCHER_JOB, MPI_DEFAULT_SSH_PATH, MPI_HOSTFILE_DIR, MPI_HOSTFILE_VOLUME, MPI_SSH_VOLUME, NODE_JOB, RESERVED_ENV } from './names';
 
 export const TRAINJOB_REACH = new Rule('trainer', 'trainer/trainjob-reach', 'app',
   'kubeflow/trainer v2.3.0 runtime/core/trainingruntime.go newRuntimeInfo and mergeRuntimePatches, plugins/jobset builder.go Trainer, '
@@ -30,16 +30,6 @@ const MAX_POD_NAME = 63;
  * Habana Gaudi, AWS Neuron, Google TPU and NVIDIA MIG slices.
  */
 const NON_GPU_ACCELERATOR = /^(habana\.ai\/gaudi|aws\.amazon\.com\/neuron(core|device)?|google\.com\/tpu|nvidia\.com\/mig-.+)$/;
-
-/** Names and paths the MPI plugin writes on the node and launcher pods (pkg/constants MPISSHAuthVolumeName...). */
-const MPI_SSH_VOLUME = 'mpi-ssh-auth';
-const MPI_HOSTFILE_VOLUME = 'mpi-hostfile';
-const MPI_HOSTFILE_DIR = '/etc/mpi';
-const MPI_DEFAULT_SSH_PATH = '/root/.ssh';
-
-/** Volumes and mount paths the flux plugin writes on the trainer pods (pkg/constants Flux*). */
-const FLUX_VOLUMES = ['flux-install', 'spack-install', 'flux-curve', 'shared-memory'];
-const FLUX_MOUNTS = ['/mnt/flux', '/opt/software', '/etc/flux-config', '/curve', '/dev/shm'];
 
 /** The pod label and annotation the gang-scheduling plugins set to the TrainJob's name. */
 const POD_GROUP_KEYS: Readonly<Record<string, { readonly where: 'labels' | 'annotations'; readonly key: string }>> = {

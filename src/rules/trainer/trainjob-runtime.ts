@@ -15,7 +15,9 @@ import { JOB_SPEC, MAX_PARALLELISM_INDEXED } from '../kubernetes/job-spec';
 import { Rule } from '../rule';
 import { JOBSET_CLAIM_NAME, JOBSET_COORDINATOR, builtJobSetFindings } from './built-jobset';
 import { BUILTIN_RUNTIMES, BUILTIN_RUNTIMES_RELEASE } from './builtin-runtimes.generated';
+import { INITIALIZER_STORAGE_URI, initializerUriFindings } from './initializer-uri';
 import { DATASET_INITIALIZER, INITIALIZER_VOLUME, LAUNCHER_JOB, MODEL_INITIALIZER, NODE_JOB, RESERVED_ENV, RUNTIME_PROVIDED_ANNOTATION } from './names';
+import { PATCH_REPLACES_LIST, patchListFindings } from './patch-lists';
 import { CLUSTER_RUNTIME, RuntimeReference, isTrainJob, runtimeReferenceOf } from './runtime-lookup';
 import { torchtuneFindings } from './torchtune';
 import { JOBSET_POD_NAME, TRAINJOB_REACH, jobSetShape, reachFindings } from './trainjob-reach';
@@ -46,6 +48,8 @@ export function trainJobRuntimes(index: DocumentIndex, out: AppFinding[]): void 
       prteEnv: reporter(PRTE_ENV.id),
       nodeImage: reporter(MPI_NODE_IMAGE.id),
       jobSpec: reporter(JOB_SPEC.id),
+      initializerUri: reporter(INITIALIZER_STORAGE_URI.id),
+      patchLists: reporter(PATCH_REPLACES_LIST.id),
     };
     const resolution = index.runtimes.runtimeOf(d.doc);
     const elsewhere = resolution !== undefined ? undefined : runtimes.find(r => r.doc.kind === ref.kind && r.doc.metadata?.name === ref.name);
@@ -126,6 +130,10 @@ interface BuiltReports {
   readonly nodeImage: Report;
   /** What the API server refuses in the Jobs the JobSet controller creates (kubernetes/job-spec). */
   readonly jobSpec: Report;
+  /** The storage URIs the runtime's initializer images receive (initializer-uri.ts). */
+  readonly initializerUri: Report;
+  /** The runtime's lists a patch replaces whole (patch-lists.ts). */
+  readonly patchLists: Report;
 }
 
 /** `origin` follows the runtime's name in messages: empty for the app's, the release for a built-in. */
@@ -185,6 +193,8 @@ function checkAgainst(job: any, runtime: any, origin: string, report: Report, re
   // plugins/flux Validate refuses a job's numProcPerNode below 1: trainer/counts finds that on every
   // TrainJob, whatever its runtime, so it is not reported here a second time.
   volcanoQueue(job, runtime, origin, report);
+  initializerUriFindings(job, runtime, origin, built.initializerUri);
+  patchListFindings(job, runtime, origin, built.patchLists);
   reachFindings(job, runtime, policy, origin, reach, podNames, built.nodeImage);
   builtJobSetFindings(job, runtime, policy, origin, built.coordinator, built.claims);
   sliceSizes(job, jobs, patches, runtime, policy, origin, built.slices);

@@ -11,6 +11,7 @@
  */
 import { Finding } from '../finding';
 import { child, indexed, named } from '../kubernetes/field-path';
+import { mountPointOf } from '../kubernetes/mount-point';
 import { Rule } from '../rule';
 import { TrainingKindFacts, replicaSpecs } from './training-kinds';
 
@@ -74,7 +75,8 @@ export function checkReservedNames(doc: any, facts: TrainingKindFacts, out: Find
     const mounts = Array.isArray(first?.volumeMounts) ? first.volumeMounts : [];
     const mountsAt = child(named(child(podAt, 'containers'), first, 0), 'volumeMounts');
     mounts.forEach((m: any, i: number) => {
-      if (added.mountPaths.includes(m?.mountPath)) {
+      // The kubelet mounts "/etc/mpi", "/etc/mpi/" and "etc/mpi" on one place.
+      if (typeof m?.mountPath === 'string' && added.mountPaths.includes(mountPointOf(m.mountPath))) {
         RESERVED_NAMES.report(out, child(indexed(mountsAt, i), 'mountPath'), m.mountPath,
           `expected a mount path the operator does not use in the first container: it mounts its own volume at "${m.mountPath}" there in every ${added.pod}, ${REFUSED} with two mounts at one path`);
       }

@@ -10,9 +10,11 @@ import { ENV_RULES, checkInjectedEnv } from './injected-env';
 import { KNOWN_VALUE_RULES, checkKnownValues } from './known-values';
 import { MPI_RULES, checkMpiProcesses } from './mpi-processes';
 import { NPROC_RULES, checkNprocPerNode } from './nproc-per-node';
+import { OPERATOR_OWNED_RULES, checkOperatorOwned } from './operator-owned';
 import { POD_NAME_COLLISION, podNameCollisions } from './pod-name-collisions';
 import { POD_NAME_RULES, checkPodNames } from './pod-names';
 import { POD_RESTART_POLICY_RULES, checkPodRestartPolicy } from './pod-restart-policy';
+import { RENDEZVOUS_RULES, checkRendezvous } from './rendezvous';
 import { REPLICA_RULES, checkReplicas } from './replicas';
 import { RESERVED_NAME_RULES, checkReservedNames } from './reserved-names';
 import { RESTRICTED_NAMESPACE_RULES, restrictedNamespaceFindings } from './restricted-namespaces';
@@ -38,6 +40,8 @@ function checkTrainingJob(doc: any, out: Finding[]): void {
   checkKnownValues(doc, facts, out);
   checkReservedNames(doc, facts, out);
   checkServicePorts(doc, facts, out);
+  checkRendezvous(doc, facts, out);
+  checkOperatorOwned(doc, facts, out);
   checkReplicaSlices(facts.kind, doc.spec?.[facts.replicaKey], `spec.${facts.replicaKey}`, out);
 }
 
@@ -47,7 +51,8 @@ export const TRAINING_OPERATOR_RULE_SET: RuleSet = {
   rules: [
     POD_NAME_COLLISION,
     ...REPLICA_RULES, ...POD_RESTART_POLICY_RULES, ...CONTAINER_RULES, ...POD_NAME_RULES, ...ENV_RULES, ...MPI_RULES, ...ELASTIC_RULES,
-    ...GANG_RULES, ...NPROC_RULES, ...KNOWN_VALUE_RULES, ...RESERVED_NAME_RULES, ...SERVICE_PORT_RULES,
+    ...GANG_RULES, ...NPROC_RULES, ...KNOWN_VALUE_RULES, ...RESERVED_NAME_RULES, ...SERVICE_PORT_RULES, ...RENDEZVOUS_RULES,
+    ...OPERATOR_OWNED_RULES,
     ...RESTRICTED_NAMESPACE_RULES,
   ],
   checkDocument: checkTrainingJob,

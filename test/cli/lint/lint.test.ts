@@ -124,6 +124,22 @@ const EXPECTED: Array<[string, string[]]> = [
     '<stdin>:11:5: PyTorchJob ml/train: spec.elasticPolicy.nProcPerNode is 4; expected not set together with spec.nprocPerNode, which replaces it [training-operator/elastic-nproc]',
     '1 document checked; 1 finding',
   ]],
+  ['training-operator/rdzv-conf', [
+    '<stdin>:12:9: PyTorchJob ml/train: spec.elasticPolicy.rdzvConf[0].value is "900,1800"; expected a value without ",": torchrun splits PET_RDZV_CONF at each ",", so it reads a part without a value; torchrun refuses the PET_RDZV_CONF the operator writes, and every worker exits at start [training-operator/rdzv-conf]',
+    '1 document checked; 1 finding',
+  ]],
+  ['training-operator/rdzv-endpoint', [
+    '<stdin>:11:5: PyTorchJob ml/train: spec.elasticPolicy.rdzvPort is 65536; expected a port of 0 to 65535: the operator passes it to torchrun in PET_RDZV_ENDPOINT, which refuses any other, and every worker exits at start [training-operator/rdzv-endpoint]',
+    '1 document checked; 1 finding',
+  ]],
+  ['training-operator/elastic-standalone', [
+    '<stdin>:10:5: PyTorchJob ml/train: spec.elasticPolicy.standalone is true; expected false or none: the operator writes PET_STANDALONE="" for it, torchrun reads that variable as a whole number and fails on "", so every worker exits at start; a one-node rendezvous needs no flag (minReplicas and maxReplicas of 1 with the c10d backend) [training-operator/elastic-standalone]',
+    '1 document checked; 1 finding',
+  ]],
+  ['training-operator/operator-pod-labels', [
+    '<stdin>:20:13: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Worker.template.metadata.labels["training.kubeflow.org/replica-type"] is "worker"; expected no "training.kubeflow.org/replica-type" label on the pod template: the operator writes the replica type under this key on every pod it creates, over this value [training-operator/operator-pod-labels]',
+    '1 document checked; 1 finding',
+  ]],
   ['library/schema', [
     `<stdin>:22:7: PyTorchJob ml/train: spec.pytorchReplicaSpecs.Worker.replica is 2; ${PINNED_CRD_FIELDS} (did you mean "replicas"?) [library/schema]`,
     '1 document checked; 1 finding',
@@ -574,7 +590,8 @@ describe('the operator rules', () => {
     const trainer = result.stdout.slice(result.stdout.indexOf('Kubeflow Trainer v2'), result.stdout.indexOf('Kubeflow Training Operator'));
     expect(lines(trainer).filter(l => l.startsWith('    ')).map(l => l.trim().split(' ')[0]))
       .toEqual(['trainer/runtime-ref-kind', 'trainer/runtime-step', 'trainer/replicated-job-name', 'trainer/runtime-policy', 'trainer/ssh-auth-mount-path', 'trainer/replicated-job-name-length',
-        'trainer/patch-manager', 'trainer/patch-env', 'trainer/kueue-patch-metadata', 'trainer/counts', 'trainer/prte-env', 'trainer/trainjob-runtime', 'trainer/trainjob-reach', 'trainer/mpi-launcher-image', 'trainer/mpi-node-image']);
+        'trainer/runtime-plugin-env', 'trainer/rendezvous-address', 'trainer/mpi-implementation', 'trainer/runtime-plugin-port', 'trainer/runtime-plugin-volume',
+        'trainer/patch-manager', 'trainer/patch-env', 'trainer/kueue-patch-metadata', 'trainer/counts', 'trainer/prte-env', 'trainer/initializer-storage-uri', 'trainer/patch-replaces-list', 'trainer/trainjob-runtime', 'trainer/trainjob-reach', 'trainer/mpi-launcher-image', 'trainer/mpi-node-image']);
     // A rule of some upstream versions only says which.
     expect(lines(trainer).filter(l => l.includes('[versions: ')).map(l => `${l.trim().split(' ')[0]} ${/\[versions: (.*)\]$/.exec(l)![1]}`)).toEqual([
       'trainer/replicated-job-name-length Kubeflow Trainer v2.4.0 and later',

@@ -27,10 +27,10 @@ describe('the rule catalogue', () => {
       'numbers': 4,
       'objects': 4,
       'claims': 6,
-      'app': 17,
+      'app': 19,
       'env': 1,
       'pod-security': 15,
-      'runtimes': 8,
+      'runtimes': 13,
       'runtime-patches': 3,
     });
   });
@@ -81,7 +81,7 @@ describe('the rule catalogue', () => {
     expect(bySource.jobset).toEqual([
       'jobset/depends-on', 'jobset/subdomain', 'jobset/group-name', 'jobset/target-replicated-jobs', 'jobset/failure-policy-rule',
       'jobset/coordinator', 'jobset/volume-claim-template', 'jobset/replicas-parallelism', 'jobset/managed-by', 'jobset/exclusive-topology',
-      'jobset/pod-priority-label', 'jobset/pod-name', 'jobset/coordinator-index', 'jobset/claim-name',
+      'jobset/pod-priority-label', 'jobset/pod-name', 'jobset/coordinator-index', 'jobset/claim-name', 'jobset/controller-keys',
     ]);
     expect(ruleSource('trainer/patch-env')).toBe('trainer');
     expect(ruleSource(undefined)).toBeUndefined();

@@ -550,11 +550,12 @@ describe('the operator rules', () => {
       'notebooks/activity-probe', 'notebooks/activity-rules', 'notebooks/filter-rules', 'notebooks/home-mount', 'notebooks/image-port',
       'notebooks/option-default', 'notebooks/option-redirect', 'notebooks/reserved-pod-label', 'notebooks/reserved-volume-name',
       'notebooks/workspace-kind-template', 'notebooks/workspace-mount-path', 'notebooks/workspace-option', 'notebooks/workspace-pod-annotations',
-      'training-operator/clean-pod-policy', 'training-operator/elastic-bounds', 'training-operator/elastic-nproc',
+      'training-operator/clean-pod-policy', 'training-operator/elastic-bounds', 'training-operator/elastic-nproc', 'training-operator/elastic-standalone',
       'training-operator/framework-container', 'training-operator/gang-min-available', 'training-operator/injected-env',
       'training-operator/managed-by', 'training-operator/mpi-launcher-gpu-env', 'training-operator/mpi-main-container', 'training-operator/mpi-np',
-      'training-operator/mpi-slots', 'training-operator/nproc-per-node', 'training-operator/pod-name-length', 'training-operator/pod-restart-policy',
-      'training-operator/pytorch-master', 'training-operator/rdzv-backend', 'training-operator/replica-count',
+      'training-operator/mpi-slots', 'training-operator/nproc-per-node', 'training-operator/operator-pod-labels', 'training-operator/pod-name-length',
+      'training-operator/pod-restart-policy', 'training-operator/pytorch-master', 'training-operator/rdzv-backend', 'training-operator/rdzv-conf',
+      'training-operator/rdzv-endpoint', 'training-operator/replica-count',
       'training-operator/replica-restart-policy', 'training-operator/replica-type', 'training-operator/reserved-names', 'training-operator/restricted-operator-init', 'training-operator/service-ports',
       'training-operator/tf-success-policy',
     ]);
@@ -575,8 +576,8 @@ describe('the operator rules', () => {
     const count = (source: string) => LINT_RULES.filter(r => r.source === source).length;
     expect(lines(result.stdout).filter(l => !l.startsWith(' '))).toEqual([
       `Kubernetes (API server, Pod Security admission, kubelet and container runtime) [kubernetes]: ${count('kubernetes')}`,
-      'JobSet (webhook and controller) [jobset]: 14',
-      'Kubeflow Trainer v2 (webhooks and runtime plugins) [trainer]: 15',
+      'JobSet (webhook and controller) [jobset]: 15',
+      'Kubeflow Trainer v2 (webhooks and runtime plugins) [trainer]: 22',
       `Kubeflow Training Operator v1 (webhooks and controllers) [training-operator]: ${count('training-operator')}`,
       'Kubeflow Notebooks v2 (webhooks) [notebooks]: 13',
       'Kueue [kueue]: 15',

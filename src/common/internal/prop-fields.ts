@@ -126,6 +126,8 @@ const DOCUMENT_FIELDS: ReadonlyArray<readonly [RegExp, string]> = [
   [/^spec\.runtimePatches\[\d+\]\.trainingRuntimeSpec\.template\.spec\.replicatedJobs\[\d+\]\.name$/, 'patchedJobs'],
   [/^spec\.runtimePatches\[\d+\]\.trainingRuntimeSpec\.template\.spec\.replicatedJobs\[\d+\]\.template\.spec\.template\.spec\.serviceAccountName$/, 'serviceAccountName'],
   [/^spec\.suspend$/, 'suspend'],
+  [/^spec\.runtimePatches\[\d+\]\.trainingRuntimeSpec\.template\.metadata\.labels(\.|\[|$)/, 'jobSetLabels'],
+  [/^spec\.runtimePatches\[\d+\]\.trainingRuntimeSpec\.template\.metadata\.annotations(\.|\[|$)/, 'jobSetAnnotations'],
   [/^spec\.labels(\.|\[|$)/, 'jobSetLabels'],
   [/^spec\.annotations(\.|\[|$)/, 'jobSetAnnotations'],
   // Workspace and WorkspaceKind

@@ -13,6 +13,7 @@ import * as cdk8s from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import * as constructs from 'constructs';
 import { keepCheckedProps } from './checked-props';
+import { hasDefaultResolversOnly } from '../synth/cdk8s-adapter';
 import { fromCaller, LIBRARY_CONSTRUCTS, OWN_CLASSES } from './registry';
 import * as api from './schema.generated';
 import { show as showValue } from '../rules/finding';
@@ -168,14 +169,32 @@ export function checkConstructor(construct: constructs.IConstruct, target: Funct
  * `new` that made the object.
  */
 export function checkL1Constructor(apiObject: constructs.IConstruct, type: string, props: unknown): void {
+  // An app's own resolvers may turn any value into any other when cdk8s renders it: only what
+  // they give could be judged, and the rules do judge the document at synth.
+  if (!hasDefaultResolversOnly(cdk8s.App.of(apiObject))) return;
   withL1Table();
   const init = CLASSES[type]?.init;
   if (init === undefined) return;
+  asCdk8sRenders = true;
   try {
     checkArgs(apiObject, params(init), [undefined, undefined, props], 2, true);
   } catch (error) {
     throw fromCaller(error, apiObject.constructor);
+  } finally {
+    asCdk8sRenders = false;
   }
+}
+
+/**
+ * While an L1's props are checked: cdk8s renders them, so what cdk8s resolves at synth is taken as
+ * it takes it (a `Lazy`, or any object with a `resolve()` method, whose value only synth knows),
+ * and a struct field set to null is left out, as cdk8s leaves it out. A null item of a list or
+ * value of a map is still refused: cdk8s would write the null.
+ */
+let asCdk8sRenders = false;
+
+function isToken(value: unknown): boolean {
+  return value instanceof cdk8s.Lazy || (typeof value === 'object' && value !== null && typeof (value as { resolve?: unknown }).resolve === 'function');
 }
 
 /**
@@ -250,6 +269,7 @@ function isIdentifier(key: string): boolean {
 }
 
 function checkValue(where: Where, type: Type, value: unknown, field: string): void {
+  if (asCdk8sRenders && isToken(value)) return;
   switch (type.kind) {
     case 'any':
       return;
@@ -434,7 +454,10 @@ function checkStruct(where: Where, fqn: string, value: unknown, field: string): 
     }
     // jsii's other languages leave an unset field out; a null from JavaScript would reach code that
     // tests for undefined.
-    if (item === null) raise(where, at, show(item), `expected ${describeType(type)}${optional ? ', or the field left out' : ''}`);
+    if (item === null) {
+      if (asCdk8sRenders && optional) continue;
+      raise(where, at, show(item), `expected ${describeType(type)}${optional ? ', or the field left out' : ''}`);
+    }
     try {
       checkValue(where, type, item, at);
     } catch (error) {

@@ -13,10 +13,10 @@ import * as cdk8s from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import * as constructs from 'constructs';
 import { keepCheckedProps } from './checked-props';
-import { hasDefaultResolversOnly } from '../synth/cdk8s-adapter';
 import { fromCaller, LIBRARY_CONSTRUCTS, OWN_CLASSES } from './registry';
 import * as api from './schema.generated';
 import { show as showValue } from '../rules/finding';
+import { hasDefaultResolversOnly } from '../synth/cdk8s-adapter';
 import { nearest } from '../util/nearest';
 import { userError } from '../util/user-error';
 

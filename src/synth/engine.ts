@@ -81,6 +81,8 @@ interface AppState {
   schemaFindings: Map<ApiObject, Finding[]>;
   /** Whether the findings are those of the current `app.synth()` (valid until it returns). */
   current: boolean;
+  /** Whether an L1 a program constructed registered its document (see Registered.byL1). */
+  byL1: boolean;
 }
 
 const apps = new WeakMap<IConstruct, AppState>();
@@ -97,6 +99,7 @@ export function checkRenderedDocument(
 ): void {
   const state = appState(owner.node.root);
   state.registered.push(byL1 ? { owner, apiObject, propOf, window, byL1 } : { owner, apiObject, propOf, window });
+  if (byL1) state.byL1 = true;
   rendersOncePerSynth(apiObject);
   keepRenderingsAroundChart(apiObject, state);
   owner.node.addValidation({
@@ -126,7 +129,7 @@ export function collectFindings(app: App): PathFinding[] {
 function appState(root: IConstruct): AppState {
   let state = apps.get(root);
   if (!state) {
-    const created: AppState = { registered: [], findings: new Map(), schemaFindings: new Map(), current: false };
+    const created: AppState = { registered: [], findings: new Map(), schemaFindings: new Map(), current: false, byL1: false };
     state = created;
     apps.set(root, created);
     // cdk8s validates the tree from the root down, so this runs before every construct's own check.
@@ -236,7 +239,7 @@ function runPass(root: IConstruct, state: AppState): void {
   for (const f of sets.appFindings(documents)) report(byPath.get(f.path), f.finding);
   // What a construct judges from its props, `lint` judges across its input: on the documents of
   // L1s a program constructed, synth does as `lint` does (an app of constructs never gets here).
-  if (state.registered.some(r => r.byL1)) {
+  if (state.byL1) {
     for (const f of sets.inputFindings(documents.map(d => d.doc))) {
       const apiObject = byPath.get(documents[f.index].path);
       if (apiObject !== undefined && ours.get(apiObject)!.byL1) report(apiObject, f.finding);

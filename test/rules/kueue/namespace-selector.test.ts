@@ -10,7 +10,9 @@ import { ClusterQueue, LocalQueue, ResourceFlavor, ResourceQuota } from '../../.
 import { lint } from '../../../src/cli/lint/lint';
 
 const clusterQueue = (namespaceSelector?: object) => ({
-  apiVersion: 'kueue.x-k8s.io/v1beta2', kind: 'ClusterQueue', metadata: { name: 'gpus' },
+  apiVersion: 'kueue.x-k8s.io/v1beta2',
+  kind: 'ClusterQueue',
+  metadata: { name: 'gpus' },
   spec: { ...(namespaceSelector === undefined ? {} : { namespaceSelector }), resourceGroups: [] },
 });
 const localQueue = (namespace?: string) => ({

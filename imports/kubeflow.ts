@@ -4,7 +4,7 @@ import { ApiObject, ApiObjectMetadata, GroupVersionKind, JsonPatch } from 'cdk8s
 import { Construct } from 'constructs';
 import { k8s } from 'cdk8s-plus-28';
 import * as core from './core';
-import { l1Constructed, l1Manifest } from './l1-hooks';
+import { l1Constructed } from './l1-hooks';
 
 /**
  * A PyTorchJob (`kubeflow.org/v1`, namespaced), typed from the pinned CRD.
@@ -15,7 +15,6 @@ export class PyTorchJob extends ApiObject {
 
   /** A PyTorchJob manifest as plain JSON, for embedding in other objects. */
   public static manifest(props: PyTorchJobProps = {}): any {
-    l1Manifest('kubeflow.PyTorchJob', props);
     return { ...PyTorchJob.GVK, ...toJson_PyTorchJobProps(props) };
   }
 
@@ -102,7 +101,6 @@ export class TfJob extends ApiObject {
 
   /** A TFJob manifest as plain JSON, for embedding in other objects. */
   public static manifest(props: TfJobProps = {}): any {
-    l1Manifest('kubeflow.TfJob', props);
     return { ...TfJob.GVK, ...toJson_TfJobProps(props) };
   }
 
@@ -189,7 +187,6 @@ export class MpiJob extends ApiObject {
 
   /** A MPIJob manifest as plain JSON, for embedding in other objects. */
   public static manifest(props: MpiJobProps = {}): any {
-    l1Manifest('kubeflow.MpiJob', props);
     return { ...MpiJob.GVK, ...toJson_MpiJobProps(props) };
   }
 
@@ -276,7 +273,6 @@ export class XgBoostJob extends ApiObject {
 
   /** A XGBoostJob manifest as plain JSON, for embedding in other objects. */
   public static manifest(props: XgBoostJobProps = {}): any {
-    l1Manifest('kubeflow.XgBoostJob', props);
     return { ...XgBoostJob.GVK, ...toJson_XgBoostJobProps(props) };
   }
 
@@ -363,7 +359,6 @@ export class PaddleJob extends ApiObject {
 
   /** A PaddleJob manifest as plain JSON, for embedding in other objects. */
   public static manifest(props: PaddleJobProps = {}): any {
-    l1Manifest('kubeflow.PaddleJob', props);
     return { ...PaddleJob.GVK, ...toJson_PaddleJobProps(props) };
   }
 
@@ -450,7 +445,6 @@ export class JaxJob extends ApiObject {
 
   /** A JAXJob manifest as plain JSON, for embedding in other objects. */
   public static manifest(props: JaxJobProps = {}): any {
-    l1Manifest('kubeflow.JaxJob', props);
     return { ...JaxJob.GVK, ...toJson_JaxJobProps(props) };
   }
 
@@ -537,7 +531,6 @@ export class MxJob extends ApiObject {
 
   /** A MXJob manifest as plain JSON, for embedding in other objects. */
   public static manifest(props: MxJobProps = {}): any {
-    l1Manifest('kubeflow.MxJob', props);
     return { ...MxJob.GVK, ...toJson_MxJobProps(props) };
   }
 

@@ -3,7 +3,7 @@
 import { ApiObject, ApiObjectMetadata, GroupVersionKind, JsonPatch } from 'cdk8s';
 import { Construct } from 'constructs';
 import { k8s } from 'cdk8s-plus-28';
-import { l1Constructed, l1Manifest } from './l1-hooks';
+import { l1Constructed } from './l1-hooks';
 
 /**
  * A ResourceFlavor (`kueue.x-k8s.io/v1beta2`, cluster), typed from the pinned CRD.
@@ -14,7 +14,6 @@ export class ResourceFlavor extends ApiObject {
 
   /** A ResourceFlavor manifest as plain JSON, for embedding in other objects. */
   public static manifest(props: ResourceFlavorProps = {}): any {
-    l1Manifest('kueue.ResourceFlavor', props);
     return { ...ResourceFlavor.GVK, ...toJson_ResourceFlavorProps(props) };
   }
 
@@ -101,7 +100,6 @@ export class ClusterQueue extends ApiObject {
 
   /** A ClusterQueue manifest as plain JSON, for embedding in other objects. */
   public static manifest(props: ClusterQueueProps = {}): any {
-    l1Manifest('kueue.ClusterQueue', props);
     return { ...ClusterQueue.GVK, ...toJson_ClusterQueueProps(props) };
   }
 
@@ -188,7 +186,6 @@ export class Cohort extends ApiObject {
 
   /** A Cohort manifest as plain JSON, for embedding in other objects. */
   public static manifest(props: CohortProps = {}): any {
-    l1Manifest('kueue.Cohort', props);
     return { ...Cohort.GVK, ...toJson_CohortProps(props) };
   }
 
@@ -275,7 +272,6 @@ export class LocalQueue extends ApiObject {
 
   /** A LocalQueue manifest as plain JSON, for embedding in other objects. */
   public static manifest(props: LocalQueueProps = {}): any {
-    l1Manifest('kueue.LocalQueue', props);
     return { ...LocalQueue.GVK, ...toJson_LocalQueueProps(props) };
   }
 
@@ -362,7 +358,6 @@ export class WorkloadPriorityClass extends ApiObject {
 
   /** A WorkloadPriorityClass manifest as plain JSON, for embedding in other objects. */
   public static manifest(props: WorkloadPriorityClassProps): any {
-    l1Manifest('kueue.WorkloadPriorityClass', props);
     return { ...WorkloadPriorityClass.GVK, ...toJson_WorkloadPriorityClassProps(props) };
   }
 
@@ -453,7 +448,6 @@ export class Topology extends ApiObject {
 
   /** A Topology manifest as plain JSON, for embedding in other objects. */
   public static manifest(props: TopologyProps = {}): any {
-    l1Manifest('kueue.Topology', props);
     return { ...Topology.GVK, ...toJson_TopologyProps(props) };
   }
 

@@ -3,20 +3,13 @@
 import { ApiObject } from 'cdk8s';
 
 let hook: ((apiObject: ApiObject, type: string, props: unknown) => void) | undefined;
-let manifestHook: ((type: string, props: unknown) => void) | undefined;
 
-/** Sets what runs when an L1 class is constructed, and when its static `manifest` is called (the package's entry does, once). */
-export function setL1Hooks(constructed: (apiObject: ApiObject, type: string, props: unknown) => void, manifest: (type: string, props: unknown) => void): void {
-  hook = constructed;
-  manifestHook = manifest;
+/** Sets what runs when an L1 class is constructed (the package's entry does, once). */
+export function setL1ConstructedHook(run: (apiObject: ApiObject, type: string, props: unknown) => void): void {
+  hook = run;
 }
 
 /** Called by every L1 class's constructor, right after cdk8s's: `type` is `<module>.<class>`, `props` as given. */
 export function l1Constructed(apiObject: ApiObject, type: string, props: unknown): void {
   if (hook !== undefined) hook(apiObject, type, props);
-}
-
-/** Called by every L1 class's static `manifest` before it renders `props`. */
-export function l1Manifest(type: string, props: unknown): void {
-  if (manifestHook !== undefined) manifestHook(type, props);
 }

@@ -4,7 +4,7 @@ import { ApiObject, ApiObjectMetadata, GroupVersionKind, JsonPatch } from 'cdk8s
 import { Construct } from 'constructs';
 import { k8s } from 'cdk8s-plus-28';
 import * as core from './core';
-import { l1Constructed, l1Manifest } from './l1-hooks';
+import { l1Constructed } from './l1-hooks';
 
 /**
  * A Workspace (`kubeflow.org/v1beta1`, namespaced), typed from the pinned CRD.
@@ -15,7 +15,6 @@ export class Workspace extends ApiObject {
 
   /** A Workspace manifest as plain JSON, for embedding in other objects. */
   public static manifest(props: WorkspaceProps = {}): any {
-    l1Manifest('notebooks.Workspace', props);
     return { ...Workspace.GVK, ...toJson_WorkspaceProps(props) };
   }
 
@@ -102,7 +101,6 @@ export class WorkspaceKind extends ApiObject {
 
   /** A WorkspaceKind manifest as plain JSON, for embedding in other objects. */
   public static manifest(props: WorkspaceKindProps = {}): any {
-    l1Manifest('notebooks.WorkspaceKind', props);
     return { ...WorkspaceKind.GVK, ...toJson_WorkspaceKindProps(props) };
   }
 

@@ -4,7 +4,7 @@ import { ApiObject, ApiObjectMetadata, GroupVersionKind, JsonPatch } from 'cdk8s
 import { Construct } from 'constructs';
 import { k8s } from 'cdk8s-plus-28';
 import * as core from './core';
-import { l1Constructed, l1Manifest } from './l1-hooks';
+import { l1Constructed } from './l1-hooks';
 
 /**
  * A TrainJob (`trainer.kubeflow.org/v1alpha1`, namespaced), typed from the pinned CRD.
@@ -15,7 +15,6 @@ export class TrainJob extends ApiObject {
 
   /** A TrainJob manifest as plain JSON, for embedding in other objects. */
   public static manifest(props: TrainJobProps = {}): any {
-    l1Manifest('trainer.TrainJob', props);
     return { ...TrainJob.GVK, ...toJson_TrainJobProps(props) };
   }
 
@@ -102,7 +101,6 @@ export class TrainingRuntime extends ApiObject {
 
   /** A TrainingRuntime manifest as plain JSON, for embedding in other objects. */
   public static manifest(props: TrainingRuntimeProps = {}): any {
-    l1Manifest('trainer.TrainingRuntime', props);
     return { ...TrainingRuntime.GVK, ...toJson_TrainingRuntimeProps(props) };
   }
 
@@ -189,7 +187,6 @@ export class ClusterTrainingRuntime extends ApiObject {
 
   /** A ClusterTrainingRuntime manifest as plain JSON, for embedding in other objects. */
   public static manifest(props: ClusterTrainingRuntimeProps = {}): any {
-    l1Manifest('trainer.ClusterTrainingRuntime', props);
     return { ...ClusterTrainingRuntime.GVK, ...toJson_ClusterTrainingRuntimeProps(props) };
   }
 

@@ -127,7 +127,6 @@ function emitClass(code: any, name: string, kind: CrdKind, specRequired: boolean
   code.line();
   code.line(`/** A ${kind.kind} manifest as plain JSON, for embedding in other objects. */`);
   code.openBlock(`public static manifest(${propsParam}): any`);
-  code.line(`l1Manifest('${module}.${name}', props);`);
   code.line(`return { ...${name}.GVK, ...toJson_${name}Props(props) };`);
   code.closeBlock();
   code.line();
@@ -330,7 +329,7 @@ function finish(header: string, rendered: string, externals: number): string {
   if (/\bConstruct\b/.test(body)) lines.push("import { Construct } from 'constructs';");
   if (/\bk8s\./.test(body)) lines.push("import { k8s } from 'cdk8s-plus-28';");
   if (/\bcore\./.test(body)) lines.push("import * as core from './core';");
-  if (classes) lines.push("import { l1Constructed, l1Manifest } from './l1-hooks';");
+  if (classes) lines.push("import { l1Constructed } from './l1-hooks';");
   return `${lines.join('\n')}\n\n${body.trimEnd()}\n${WITHOUT_UNDEFINED}${classes ? WITH_JSON_PATCHES : ''}`;
 }
 
@@ -344,22 +343,15 @@ export function renderHooksModule(header: string): string {
 import { ApiObject } from 'cdk8s';
 
 let hook: ((apiObject: ApiObject, type: string, props: unknown) => void) | undefined;
-let manifestHook: ((type: string, props: unknown) => void) | undefined;
 
-/** Sets what runs when an L1 class is constructed, and when its static \`manifest\` is called (the package's entry does, once). */
-export function setL1Hooks(constructed: (apiObject: ApiObject, type: string, props: unknown) => void, manifest: (type: string, props: unknown) => void): void {
-  hook = constructed;
-  manifestHook = manifest;
+/** Sets what runs when an L1 class is constructed (the package's entry does, once). */
+export function setL1ConstructedHook(run: (apiObject: ApiObject, type: string, props: unknown) => void): void {
+  hook = run;
 }
 
 /** Called by every L1 class's constructor, right after cdk8s's: \`type\` is \`<module>.<class>\`, \`props\` as given. */
 export function l1Constructed(apiObject: ApiObject, type: string, props: unknown): void {
   if (hook !== undefined) hook(apiObject, type, props);
-}
-
-/** Called by every L1 class's static \`manifest\` before it renders \`props\`. */
-export function l1Manifest(type: string, props: unknown): void {
-  if (manifestHook !== undefined) manifestHook(type, props);
 }
 `;
 }

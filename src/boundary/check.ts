@@ -172,22 +172,14 @@ export function checkL1Constructor(apiObject: constructs.IConstruct, type: strin
   // An app's own resolvers may turn any value into any other when cdk8s renders it: only what
   // they give could be judged, and the rules do judge the document at synth.
   if (!hasDefaultResolversOnly(cdk8s.App.of(apiObject))) return;
-  checkL1Props(apiObject, type, props, apiObject.constructor);
-}
-
-/**
- * Checks the props of an L1 class (`type`) given where `where` says (the object, or the class's
- * static `manifest`); a refused call's stack starts at the caller of `entry`.
- */
-export function checkL1Props(where: Where, type: string, props: unknown, entry?: Function): void {
   withL1Table();
   const init = CLASSES[type]?.init;
   if (init === undefined) return;
   asCdk8sRenders = true;
   try {
-    checkArgs(where, params(init), [undefined, undefined, props], 2, true);
+    checkArgs(apiObject, params(init), [undefined, undefined, props], 2, true);
   } catch (error) {
-    throw entry === undefined ? error : fromCaller(error, entry);
+    throw fromCaller(error, apiObject.constructor);
   } finally {
     asCdk8sRenders = false;
   }

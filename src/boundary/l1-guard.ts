@@ -8,14 +8,13 @@
  *   instead of reaching the YAML as it is or vanishing from it;
  * - registers its document with the rules at synth (synth/l1-documents.ts), so that every rule
  *   `lint` applies to the document runs on it when cdk8s writes it.
- * A class's static `manifest(props)` gets the same check of its props.
  * An L1 the library's own constructs make (its scope is one of them) is left alone: the construct
  * builds its props from checked ones and registers the document itself, so it is neither checked
  * twice nor costs anything but this test.
  */
 import type { ApiObject } from 'cdk8s';
 import { LIBRARY_CONSTRUCTS } from './registry';
-import { setL1Hooks } from '../../imports/l1-hooks';
+import { setL1ConstructedHook } from '../../imports/l1-hooks';
 import { lazy } from '../util/lazy';
 
 /* eslint-disable @typescript-eslint/no-require-imports */
@@ -29,12 +28,7 @@ let installed = false;
 export function installL1Guard(): void {
   if (installed) return;
   installed = true;
-  setL1Hooks(guardL1, guardManifest);
-}
-
-/** An L1's static `manifest(props)`: the same check, named by the method (it makes no object). */
-function guardManifest(type: string, props: unknown): void {
-  check().checkL1Props(`${type}.manifest`, type, props);
+  setL1ConstructedHook(guardL1);
 }
 
 function guardL1(apiObject: ApiObject, type: string, props: unknown): void {

@@ -60,11 +60,6 @@ describe('a value of the wrong JavaScript type on an L1 field gets the boundary\
     expect(refusal(make)).toBe(message);
   });
 
-  test('a class\'s static manifest(props) is checked the same way, named by the method', () => {
-    expect(() => kueue.LocalQueue.manifest({ spec: { clusterQueue: 5 as any } })).toThrow('kueue.LocalQueue.manifest: spec.clusterQueue is 5; expected a string');
-    expect(kueue.LocalQueue.manifest({ spec: { clusterQueue: 'gpus' } })).toEqual({ apiVersion: 'kueue.x-k8s.io/v1beta2', kind: 'LocalQueue', spec: { clusterQueue: 'gpus' } });
-  });
-
   test('the refused call\'s stack starts at the program\'s `new`', () => {
     let error: Error | undefined;
     try {

@@ -4,6 +4,7 @@ import { ApiObject, ApiObjectMetadata, GroupVersionKind, JsonPatch } from 'cdk8s
 import { Construct } from 'constructs';
 import { k8s } from 'cdk8s-plus-28';
 import * as core from './core';
+import { l1Constructed } from './l1-hooks';
 
 /**
  * A PyTorchJob (`kubeflow.org/v1`, namespaced), typed from the pinned CRD.
@@ -29,6 +30,7 @@ export class PyTorchJob extends ApiObject {
   /** Adds a PyTorchJob to `scope`. */
   public constructor(scope: Construct, id: string, props: PyTorchJobProps = {}) {
     super(scope, id, { ...PyTorchJob.GVK, ...props });
+    l1Constructed(this, 'kubeflow.PyTorchJob', props);
   }
 
   /**
@@ -114,6 +116,7 @@ export class TfJob extends ApiObject {
   /** Adds a TFJob to `scope`. */
   public constructor(scope: Construct, id: string, props: TfJobProps = {}) {
     super(scope, id, { ...TfJob.GVK, ...props });
+    l1Constructed(this, 'kubeflow.TfJob', props);
   }
 
   /**
@@ -199,6 +202,7 @@ export class MpiJob extends ApiObject {
   /** Adds a MPIJob to `scope`. */
   public constructor(scope: Construct, id: string, props: MpiJobProps = {}) {
     super(scope, id, { ...MpiJob.GVK, ...props });
+    l1Constructed(this, 'kubeflow.MpiJob', props);
   }
 
   /**
@@ -284,6 +288,7 @@ export class XgBoostJob extends ApiObject {
   /** Adds a XGBoostJob to `scope`. */
   public constructor(scope: Construct, id: string, props: XgBoostJobProps = {}) {
     super(scope, id, { ...XgBoostJob.GVK, ...props });
+    l1Constructed(this, 'kubeflow.XgBoostJob', props);
   }
 
   /**
@@ -369,6 +374,7 @@ export class PaddleJob extends ApiObject {
   /** Adds a PaddleJob to `scope`. */
   public constructor(scope: Construct, id: string, props: PaddleJobProps = {}) {
     super(scope, id, { ...PaddleJob.GVK, ...props });
+    l1Constructed(this, 'kubeflow.PaddleJob', props);
   }
 
   /**
@@ -454,6 +460,7 @@ export class JaxJob extends ApiObject {
   /** Adds a JAXJob to `scope`. */
   public constructor(scope: Construct, id: string, props: JaxJobProps = {}) {
     super(scope, id, { ...JaxJob.GVK, ...props });
+    l1Constructed(this, 'kubeflow.JaxJob', props);
   }
 
   /**
@@ -539,6 +546,7 @@ export class MxJob extends ApiObject {
   /** Adds a MXJob to `scope`. */
   public constructor(scope: Construct, id: string, props: MxJobProps = {}) {
     super(scope, id, { ...MxJob.GVK, ...props });
+    l1Constructed(this, 'kubeflow.MxJob', props);
   }
 
   /**

@@ -3,6 +3,7 @@
 import { ApiObject, ApiObjectMetadata, GroupVersionKind, JsonPatch } from 'cdk8s';
 import { Construct } from 'constructs';
 import { k8s } from 'cdk8s-plus-28';
+import { l1Constructed } from './l1-hooks';
 
 /**
  * A ResourceFlavor (`kueue.x-k8s.io/v1beta2`, cluster), typed from the pinned CRD.
@@ -28,6 +29,7 @@ export class ResourceFlavor extends ApiObject {
   /** Adds a ResourceFlavor to `scope`. */
   public constructor(scope: Construct, id: string, props: ResourceFlavorProps = {}) {
     super(scope, id, { ...ResourceFlavor.GVK, ...props });
+    l1Constructed(this, 'kueue.ResourceFlavor', props);
   }
 
   /**
@@ -113,6 +115,7 @@ export class ClusterQueue extends ApiObject {
   /** Adds a ClusterQueue to `scope`. */
   public constructor(scope: Construct, id: string, props: ClusterQueueProps = {}) {
     super(scope, id, { ...ClusterQueue.GVK, ...props });
+    l1Constructed(this, 'kueue.ClusterQueue', props);
   }
 
   /**
@@ -198,6 +201,7 @@ export class Cohort extends ApiObject {
   /** Adds a Cohort to `scope`. */
   public constructor(scope: Construct, id: string, props: CohortProps = {}) {
     super(scope, id, { ...Cohort.GVK, ...props });
+    l1Constructed(this, 'kueue.Cohort', props);
   }
 
   /**
@@ -283,6 +287,7 @@ export class LocalQueue extends ApiObject {
   /** Adds a LocalQueue to `scope`. */
   public constructor(scope: Construct, id: string, props: LocalQueueProps = {}) {
     super(scope, id, { ...LocalQueue.GVK, ...props });
+    l1Constructed(this, 'kueue.LocalQueue', props);
   }
 
   /**
@@ -368,6 +373,7 @@ export class WorkloadPriorityClass extends ApiObject {
   /** Adds a WorkloadPriorityClass to `scope`. */
   public constructor(scope: Construct, id: string, props: WorkloadPriorityClassProps) {
     super(scope, id, { ...WorkloadPriorityClass.GVK, ...props });
+    l1Constructed(this, 'kueue.WorkloadPriorityClass', props);
   }
 
   /**
@@ -457,6 +463,7 @@ export class Topology extends ApiObject {
   /** Adds a Topology to `scope`. */
   public constructor(scope: Construct, id: string, props: TopologyProps = {}) {
     super(scope, id, { ...Topology.GVK, ...props });
+    l1Constructed(this, 'kueue.Topology', props);
   }
 
   /**

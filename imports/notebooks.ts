@@ -4,6 +4,7 @@ import { ApiObject, ApiObjectMetadata, GroupVersionKind, JsonPatch } from 'cdk8s
 import { Construct } from 'constructs';
 import { k8s } from 'cdk8s-plus-28';
 import * as core from './core';
+import { l1Constructed } from './l1-hooks';
 
 /**
  * A Workspace (`kubeflow.org/v1beta1`, namespaced), typed from the pinned CRD.
@@ -29,6 +30,7 @@ export class Workspace extends ApiObject {
   /** Adds a Workspace to `scope`. */
   public constructor(scope: Construct, id: string, props: WorkspaceProps = {}) {
     super(scope, id, { ...Workspace.GVK, ...props });
+    l1Constructed(this, 'notebooks.Workspace', props);
   }
 
   /**
@@ -114,6 +116,7 @@ export class WorkspaceKind extends ApiObject {
   /** Adds a WorkspaceKind to `scope`. */
   public constructor(scope: Construct, id: string, props: WorkspaceKindProps = {}) {
     super(scope, id, { ...WorkspaceKind.GVK, ...props });
+    l1Constructed(this, 'notebooks.WorkspaceKind', props);
   }
 
   /**

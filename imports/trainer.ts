@@ -4,6 +4,7 @@ import { ApiObject, ApiObjectMetadata, GroupVersionKind, JsonPatch } from 'cdk8s
 import { Construct } from 'constructs';
 import { k8s } from 'cdk8s-plus-28';
 import * as core from './core';
+import { l1Constructed } from './l1-hooks';
 
 /**
  * A TrainJob (`trainer.kubeflow.org/v1alpha1`, namespaced), typed from the pinned CRD.
@@ -29,6 +30,7 @@ export class TrainJob extends ApiObject {
   /** Adds a TrainJob to `scope`. */
   public constructor(scope: Construct, id: string, props: TrainJobProps = {}) {
     super(scope, id, { ...TrainJob.GVK, ...props });
+    l1Constructed(this, 'trainer.TrainJob', props);
   }
 
   /**
@@ -114,6 +116,7 @@ export class TrainingRuntime extends ApiObject {
   /** Adds a TrainingRuntime to `scope`. */
   public constructor(scope: Construct, id: string, props: TrainingRuntimeProps = {}) {
     super(scope, id, { ...TrainingRuntime.GVK, ...props });
+    l1Constructed(this, 'trainer.TrainingRuntime', props);
   }
 
   /**
@@ -199,6 +202,7 @@ export class ClusterTrainingRuntime extends ApiObject {
   /** Adds a ClusterTrainingRuntime to `scope`. */
   public constructor(scope: Construct, id: string, props: ClusterTrainingRuntimeProps = {}) {
     super(scope, id, { ...ClusterTrainingRuntime.GVK, ...props });
+    l1Constructed(this, 'trainer.ClusterTrainingRuntime', props);
   }
 
   /**

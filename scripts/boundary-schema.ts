@@ -1,7 +1,9 @@
 /**
  * Writes src/boundary/schema.generated.ts: what every public entry point of the library's
  * own API (not the generated L1s in the kubeflow, notebooks, trainer, kueue and core
- * submodules) accepts, read from the jsii assembly. The runtime checks at the jsii boundary (src/boundary/check.ts) use it,
+ * submodules) accepts, read from the jsii assembly; and src/boundary/schema-l1.generated.ts, the
+ * same for the L1 classes' constructors and the props they take (loaded only when a program
+ * constructs an L1 itself, src/boundary/l1-guard.ts). The runtime checks at the jsii boundary (src/boundary/check.ts) use it,
  * so JavaScript callers and template libraries that build props from configuration get the
  * library's own message instead of a TypeError or a silently dropped value.
  *
@@ -20,8 +22,12 @@ import * as path from 'path';
 import * as ts from 'typescript';
 
 const OWN = 'cdk8s-kubeflow';
-/** Submodules of generated L1 classes; their props are checked by their own typed serializers. */
-const SKIPPED_SUBMODULES = ['kubeflow', 'notebooks', 'trainer', 'kueue', 'core'];
+/**
+ * Submodules of generated L1 classes: their table is a file of its own, so that a program that
+ * uses only the library's constructs never loads it (their typed serializers write what they are
+ * given, so a wrong type would reach the YAML or vanish there without it).
+ */
+export const L1_SUBMODULES = ['kubeflow', 'notebooks', 'trainer', 'kueue', 'core'];
 /** Dependencies whose assemblies describe the external types our API names. */
 const DEPENDENCIES = ['cdk8s', 'cdk8s-plus-28', 'constructs'];
 /**
@@ -62,8 +68,11 @@ function loadAssemblies(root: string): Assembly[] {
   return [own, ...deps];
 }
 
-/** The schema of the assemblies under `root` (the repository root, where `.jsii` is). */
-export function buildSchema(root: string): GeneratedSchema {
+/**
+ * The schema of the assemblies under `root` (the repository root, where `.jsii` is): of the
+ * library's own API (`part` 'api'), or of the L1 classes' constructors ('l1').
+ */
+export function buildSchema(root: string, part: 'api' | 'l1' = 'api'): GeneratedSchema {
   const assemblies = loadAssemblies(root);
   const types: { [fqn: string]: any } = {};
   for (const a of assemblies) Object.assign(types, a.types);
@@ -112,9 +121,11 @@ export function buildSchema(root: string): GeneratedSchema {
     return [...(t.interfaces ?? []).flatMap((i: string) => allMethods(i)), ...(t.methods ?? [])];
   };
 
-  const isOwnRoot = (fqn: string) => fqn.startsWith(`${OWN}.`) && !SKIPPED_SUBMODULES.includes(fqn.split('.')[1]);
+  const isL1 = (fqn: string) => fqn.split('.').length > 2 && L1_SUBMODULES.includes(fqn.split('.')[1]);
+  // The API's roots are its every type; the L1s' are their classes, whose constructors lead to the rest.
+  const isRoot = (fqn: string) => fqn.startsWith(`${OWN}.`) && (part === 'api' ? !isL1(fqn) : isL1(fqn) && types[fqn].kind === 'class');
   for (const fqn of Object.keys(types)) {
-    if (isOwnRoot(fqn) && types[fqn].assembly === OWN) want(fqn);
+    if (isRoot(fqn) && types[fqn].assembly === OWN) want(fqn);
   }
 
   while (pending.length) {
@@ -123,7 +134,7 @@ export function buildSchema(root: string): GeneratedSchema {
     if (!t) continue; // a type of an assembly we do not load (checked as "any")
     const own = t.assembly === OWN;
     if (t.kind === 'enum') {
-      enums[fqn] = t.members.map((m: any) => m.name);
+      enums[short(fqn)] = t.members.map((m: any) => m.name);
     } else if (t.kind === 'interface' && t.datatype) {
       const props: { [prop: string]: string } = {};
       // cdk8s-plus's k8s.* structs are the Kubernetes API's own, hundreds of them: their keys are
@@ -158,7 +169,10 @@ export function buildSchema(root: string): GeneratedSchema {
           .map((m: any) => `${m.name}(${(m.parameters ?? []).map((p: any) => p.name).join(', ')})`),
       ];
       if (make.length) entry.make = make;
-      if (own) {
+      if (own && isL1(fqn)) {
+        // The constructor only: the L1s' other members take what cdk8s's ApiObject takes.
+        if (t.initializer) entry.init = params(t.initializer.parameters);
+      } else if (own) {
         if (t.initializer && !t.initializer.protected) entry.init = params(t.initializer.parameters);
         if (t.abstract && t.initializer) entry.init = params(t.initializer.parameters);
         const methods = (t.methods ?? []).filter((m: any) => !m.static && !m.protected);
@@ -180,8 +194,8 @@ export function buildSchema(root: string): GeneratedSchema {
   };
 }
 
-/** The generated file's text. */
-export function renderSchema(schema: GeneratedSchema): string {
+/** The generated file's text (`part` says which table it is, for its header). */
+export function renderSchema(schema: GeneratedSchema, part: 'api' | 'l1' = 'api'): string {
   const block = (value: unknown) => JSON.stringify(value, null, 1)
     .replace(/\n\s*/g, ' ')
     .replace(/\{ /g, '{').replace(/ \}/g, '}')
@@ -191,6 +205,7 @@ export function renderSchema(schema: GeneratedSchema): string {
   return [
     '// Generated by scripts/boundary-schema.ts from the jsii assembly. Do not edit by hand.',
     '// Type strings: string, number, boolean, any, json (JSON data), a fqn (own types unprefixed), T[] list, T{} map, ?T optional.',
+    ...(part === 'l1' ? [`// The L1 classes' constructors (submodules ${L1_SUBMODULES.join(', ')}), loaded on the first L1 a program constructs.`] : []),
     '/* eslint-disable */',
     '',
     '/** Structs: property name to type string. */',
@@ -215,28 +230,32 @@ export function renderSchema(schema: GeneratedSchema): string {
 }
 
 export const SCHEMA_FILE = path.join('src', 'boundary', 'schema.generated.ts');
+export const L1_SCHEMA_FILE = path.join('src', 'boundary', 'schema-l1.generated.ts');
 
 /**
  * The compiled table (JavaScript and its source map) of the table's source `text`, with the
  * project's compiler options, and where jsii puts it under lib/.
  */
-export function compileSchema(root: string, text: string): { file: string; js: string; map: string } {
+export function compileSchema(root: string, text: string, file: string = SCHEMA_FILE): { file: string; js: string; map: string } {
   const config = ts.readConfigFile(path.join(root, 'tsconfig.json'), ts.sys.readFile);
   const { options } = ts.parseJsonConfigFileContent(config.config, ts.sys, root);
-  const source = path.join(root, SCHEMA_FILE);
-  const file = path.join(options.outDir!, path.relative(options.rootDir ?? root, source)).replace(/\.ts$/, '.js');
-  const out = ts.transpileModule(text, { compilerOptions: options, fileName: path.basename(source) });
-  const map = JSON.parse(out.sourceMapText!);
-  map.sources = [path.relative(path.dirname(file), source).split(path.sep).join('/')];
-  return { file, js: out.outputText, map: JSON.stringify(map) };
+  const source = path.join(root, file);
+  const out = path.join(options.outDir!, path.relative(options.rootDir ?? root, source)).replace(/\.ts$/, '.js');
+  const compiled = ts.transpileModule(text, { compilerOptions: options, fileName: path.basename(source) });
+  const map = JSON.parse(compiled.sourceMapText!);
+  map.sources = [path.relative(path.dirname(out), source).split(path.sep).join('/')];
+  return { file: out, js: compiled.outputText, map: JSON.stringify(map) };
 }
 
 if (require.main === module) {
   const root = path.join(__dirname, '..');
-  const text = renderSchema(buildSchema(root));
-  const source = path.join(root, SCHEMA_FILE);
-  if (!fs.existsSync(source) || fs.readFileSync(source, 'utf8') !== text) fs.writeFileSync(source, text);
-  const compiled = compileSchema(root, text);
-  fs.writeFileSync(compiled.file, compiled.js);
-  fs.writeFileSync(`${compiled.file}.map`, compiled.map);
+  for (const [part, file] of [['api', SCHEMA_FILE], ['l1', L1_SCHEMA_FILE]] as const) {
+    const text = renderSchema(buildSchema(root, part), part);
+    const source = path.join(root, file);
+    if (!fs.existsSync(source) || fs.readFileSync(source, 'utf8') !== text) fs.writeFileSync(source, text);
+    const compiled = compileSchema(root, text, file);
+    fs.mkdirSync(path.dirname(compiled.file), { recursive: true });
+    fs.writeFileSync(compiled.file, compiled.js);
+    fs.writeFileSync(`${compiled.file}.map`, compiled.map);
+  }
 }

@@ -113,6 +113,7 @@ export function renderEntry(plan: EntryPlan, names: Array<{ name: string; module
       'const guarded = new Set();',
       'function guardLoaded() {',
       `  const boundary = require(${JSON.stringify(plan.guard)});`,
+      '  boundary.guardExports({}); // sets the L1 classes\' hook once (src/boundary/l1-guard.ts)',
       '  for (let i = 0; i < modules.length; i++) {',
       '    if (guarded.has(i)) continue;',
       '    const loaded = require.cache[require("path").join(__dirname, modules[i]) + ".js"];',
@@ -134,7 +135,10 @@ export function renderEntry(plan: EntryPlan, names: Array<{ name: string; module
     '  });',
     '}',
     // tsc declares the namespaces before the names it re-exports; the keys keep that order.
-    ...plan.namespaces.map(n => `define(${JSON.stringify(n.name)}, () => require(${JSON.stringify(n.module)}));`),
+    // An L1 submodule's classes are guarded through the hook the boundary sets (src/boundary/l1-guard.ts).
+    ...plan.namespaces.map(n => (plan.guard === undefined
+      ? `define(${JSON.stringify(n.name)}, () => require(${JSON.stringify(n.module)}));`
+      : `define(${JSON.stringify(n.name)}, () => { const value = require(${JSON.stringify(n.module)}); guardLoaded(); return value; });`)),
     plan.guard === undefined
       ? 'for (const name of Object.keys(names)) define(name, () => require(modules[names[name]])[name]);'
       : 'for (const name of Object.keys(names)) define(name, () => { const value = require(modules[names[name]])[name]; guardLoaded(); return value; });',

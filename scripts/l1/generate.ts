@@ -3,7 +3,7 @@ import * as path from 'path';
 import { CoreTypes } from './core-types';
 import { readCrd } from './crd-source';
 import { K8sCatalog } from './k8s-catalog';
-import { collectEmbedded, renderCoreModule, renderKindModule } from './modules';
+import { collectEmbedded, renderCoreModule, renderHooksModule, renderKindModule } from './modules';
 import { schemaModules } from './schema-modules';
 import { SharedTypeNamer } from './shared-type-names';
 import { UPSTREAM_CRDS } from '../upstream/pins';
@@ -106,8 +106,9 @@ export function generate(crdRoot: string): GeneratedFiles {
     header('Kubernetes core types that the CRDs embed in a newer version than cdk8s-plus-28 (Kubernetes 1.28) has.')));
   for (const m of modules) {
     imports.set(`${m.name}.ts`, renderKindModule(m.kinds, core,
-      header(`From ${sources(MODULES.find(x => x.name === m.name)!.files)}.`), names));
+      header(`From ${sources(MODULES.find(x => x.name === m.name)!.files)}.`), names, m.name));
   }
+  imports.set('l1-hooks.ts', renderHooksModule(header('What runs when an L1 class is constructed: the package\'s entry sets it (src/boundary/l1-guard.ts).')));
   names.checkAllUsed();
 
   return { imports, schemas: schemaModules([...modules.flatMap(m => m.kinds), ...lintKinds]) };

@@ -48,7 +48,7 @@ export function collectEmbedded(kind: CrdKind, core: CoreTypes): void {
  * kinds share exactly (run policy, replica spec, ...) become one named type instead of a copy per
  * kind.
  */
-export function renderKindModule(kinds: CrdKind[], core: CoreTypes, header: string, names: SharedTypeNamer): string {
+export function renderKindModule(kinds: CrdKind[], core: CoreTypes, header: string, names: SharedTypeNamer, module: string): string {
   const withSpec = kinds.filter(k => !topLevelFieldsOf(k));
   const specs = new Map(withSpec.map(k => [k.kind, typeEmbedded(specOf(k), 'spec', core)]));
   const shared = shareCommonSubtrees(specs, names);
@@ -64,7 +64,7 @@ export function renderKindModule(kinds: CrdKind[], core: CoreTypes, header: stri
       // No spec: the props are the metadata and the kind's own top-level fields.
       const fields = describe(topLevel, kind.kind).properties!;
       const required = (kind.schema.required ?? []).filter(r => !OBJECT_FIELDS.has(r));
-      gen.emitCustomType(name, code => emitClass(code, name, kind, required.length > 0));
+      gen.emitCustomType(name, code => emitClass(code, name, kind, required.length > 0, module));
       gen.emitType(`${name}Props`, {
         type: 'object',
         description: `Props of a ${kind.kind} (${kind.group}/${kind.version}).`,
@@ -79,7 +79,7 @@ export function renderKindModule(kinds: CrdKind[], core: CoreTypes, header: stri
     const spec = specs.get(kind.kind)!;
     const specRequired = (kind.schema.required ?? []).includes('spec');
     gen.addDefinition(`${name}Spec`, forJson2jsii(describe(spec, 'spec')));
-    gen.emitCustomType(name, code => emitClass(code, name, kind, specRequired));
+    gen.emitCustomType(name, code => emitClass(code, name, kind, specRequired, module));
     gen.emitType(`${name}Props`, {
       type: 'object',
       description: `Props of a ${kind.kind} (${kind.group}/${kind.version}).`,
@@ -115,7 +115,7 @@ function registerExternals(gen: TypeGenerator, core: CoreTypes): number {
   return externals.length;
 }
 
-function emitClass(code: any, name: string, kind: CrdKind, specRequired: boolean) {
+function emitClass(code: any, name: string, kind: CrdKind, specRequired: boolean, module: string) {
   const gvk = `{ apiVersion: '${kind.group}/${kind.version}', kind: '${kind.kind}' }`;
   const propsParam = specRequired ? `props: ${name}Props` : `props: ${name}Props = {}`;
   code.line('/**');
@@ -142,6 +142,9 @@ function emitClass(code: any, name: string, kind: CrdKind, specRequired: boolean
   code.line(`/** Adds a ${kind.kind} to \`scope\`. */`);
   code.openBlock(`public constructor(scope: Construct, id: string, ${propsParam})`);
   code.line(`super(scope, id, { ...${name}.GVK, ...props });`);
+  // The package's entry checks the props a program gives and registers the document with the
+  // rules at synth (src/boundary/l1-guard.ts); the library's own constructs do both themselves.
+  code.line(`l1Constructed(this, '${module}.${name}', props);`);
   code.closeBlock();
   code.line();
   code.line('/**');
@@ -319,12 +322,36 @@ function withJsonPatches(obj: ApiObject, manifest: any, patches: JsonPatch[]): a
 /** Tidies json2jsii's code (see rewrites.ts) and adds the header with only the imports the code uses. */
 function finish(header: string, rendered: string, externals: number): string {
   const body = tidyJson2jsiiOutput(rendered, externals);
-  const lines = [header];
   const classes = /\bextends ApiObject\b/.test(body);
+  const lines = [header];
   const cdk8s = ['ApiObject', 'ApiObjectMetadata', 'GroupVersionKind', 'JsonPatch'].filter(n => new RegExp(`\\b${n}\\b`).test(body));
   if (cdk8s.length) lines.push(`import { ${cdk8s.join(', ')} } from 'cdk8s';`);
   if (/\bConstruct\b/.test(body)) lines.push("import { Construct } from 'constructs';");
   if (/\bk8s\./.test(body)) lines.push("import { k8s } from 'cdk8s-plus-28';");
   if (/\bcore\./.test(body)) lines.push("import * as core from './core';");
+  if (classes) lines.push("import { l1Constructed } from './l1-hooks';");
   return `${lines.join('\n')}\n\n${body.trimEnd()}\n${WITHOUT_UNDEFINED}${classes ? WITH_JSON_PATCHES : ''}`;
+}
+
+/**
+ * The module every L1 class calls once it is constructed. It holds one hook, which the package's
+ * entry sets (src/boundary/l1-guard.ts): without it (a program that loads imports/ directly, or the
+ * CLI's `convert`), constructing an L1 does nothing more than cdk8s's ApiObject does.
+ */
+export function renderHooksModule(header: string): string {
+  return `${header}
+import { ApiObject } from 'cdk8s';
+
+let hook: ((apiObject: ApiObject, type: string, props: unknown) => void) | undefined;
+
+/** Sets what runs when an L1 class is constructed (the package's entry does, once). */
+export function setL1ConstructedHook(run: (apiObject: ApiObject, type: string, props: unknown) => void): void {
+  hook = run;
+}
+
+/** Called by every L1 class's constructor, right after cdk8s's: \`type\` is \`<module>.<class>\`, \`props\` as given. */
+export function l1Constructed(apiObject: ApiObject, type: string, props: unknown): void {
+  if (hook !== undefined) hook(apiObject, type, props);
+}
+`;
 }

@@ -13,9 +13,10 @@ import * as cdk8s from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import * as constructs from 'constructs';
 import { keepCheckedProps } from './checked-props';
-import { fromCaller, OWN_CLASSES } from './registry';
-import { CLASSES, ENUMS, INTERFACE_EXAMPLES, INTERFACES, OPEN_STRUCTS, STRUCTS } from './schema.generated';
+import { fromCaller, LIBRARY_CONSTRUCTS, OWN_CLASSES } from './registry';
+import * as api from './schema.generated';
 import { show as showValue } from '../rules/finding';
+import { hasDefaultResolversOnly } from '../synth/cdk8s-adapter';
 import { nearest } from '../util/nearest';
 import { userError } from '../util/user-error';
 
@@ -24,6 +25,50 @@ export type Where = constructs.IConstruct | string;
 
 /** The modules of the external types the API names, by assembly name. */
 const MODULES: { [assembly: string]: any } = { 'cdk8s': cdk8s, 'cdk8s-plus-28': kplus, 'constructs': constructs };
+
+/**
+ * The table the checks read: the library's API (schema.generated.ts), and, once a program
+ * constructs an L1 itself, the L1 classes' too (schema-l1.generated.ts, loaded then: a program
+ * that uses only the constructs never reads it). The L1s' own types are named `<submodule>.<type>`.
+ */
+let STRUCTS = api.STRUCTS;
+let CLASSES = api.CLASSES;
+let ENUMS = api.ENUMS;
+const INTERFACES = api.INTERFACES;
+const INTERFACE_EXAMPLES = api.INTERFACE_EXAMPLES;
+/** The L1 submodules, by name, once loaded (their types are the library's own, in a submodule). */
+let L1_MODULES: { readonly [submodule: string]: any } | undefined;
+
+function withL1Table(): void {
+  if (L1_MODULES !== undefined) return;
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  const l1 = require('./schema-l1.generated') as typeof import('./schema-l1.generated');
+  STRUCTS = { ...l1.STRUCTS, ...api.STRUCTS };
+  CLASSES = { ...l1.CLASSES, ...api.CLASSES };
+  ENUMS = { ...l1.ENUMS, ...api.ENUMS };
+  for (const open of l1.OPEN_STRUCTS) OPEN.add(open);
+  L1_MODULES = {
+    kubeflow: require('../../imports/kubeflow'),
+    notebooks: require('../../imports/notebooks'),
+    trainer: require('../../imports/trainer'),
+    kueue: require('../../imports/kueue'),
+    core: require('../../imports/core'),
+  };
+  /* eslint-enable @typescript-eslint/no-require-imports */
+  // A type string read before named a type of the L1 table as "any".
+  typeCache.clear();
+  paramCache.clear();
+}
+
+/** Whether a fqn of the table is one of the L1 submodules' types (`kueue.ClusterQueueSpec`). */
+function isL1Type(fqn: string): boolean {
+  return L1_MODULES !== undefined && fqn.slice(0, fqn.indexOf('.')) in L1_MODULES;
+}
+
+/** Whether a fqn of the table is a type of another assembly (cdk8s, cdk8s-plus, constructs). */
+function isExternal(fqn: string): boolean {
+  return fqn.includes('.') && !isL1Type(fqn);
+}
 /** The peer-dependency version a cross-copy message names. */
 const PEER = 'cdk8s-plus-28';
 /** jsii puts `{ fqn, version }` under this symbol on every class it compiles. */
@@ -110,10 +155,46 @@ function raise(where: Where, field: string, shown: string, allowed: string): nev
  * class (a user's subclass is checked as the library class it extends).
  */
 export function checkConstructor(construct: constructs.IConstruct, target: Function, args: unknown[]): void {
+  LIBRARY_CONSTRUCTS.add(construct);
   // scope and id were used by super() already; constructs checks those itself.
   checkInit(construct, target, args);
   const props = args[2];
   if (typeof props === 'object' && props !== null) keepCheckedProps(construct, props);
+}
+
+/**
+ * Checks the props a program gave an L1 class (`type`, `<submodule>.<class>`) against the L1
+ * table: a value of the wrong JavaScript type would otherwise reach the YAML as it is (a number for
+ * a string), or vanish from it (a string for a quantity). A refused call's stack starts at the
+ * `new` that made the object.
+ */
+export function checkL1Constructor(apiObject: constructs.IConstruct, type: string, props: unknown): void {
+  // An app's own resolvers may turn any value into any other when cdk8s renders it: only what
+  // they give could be judged, and the rules do judge the document at synth.
+  if (!hasDefaultResolversOnly(cdk8s.App.of(apiObject))) return;
+  withL1Table();
+  const init = CLASSES[type]?.init;
+  if (init === undefined) return;
+  asCdk8sRenders = true;
+  try {
+    checkArgs(apiObject, params(init), [undefined, undefined, props], 2, true);
+  } catch (error) {
+    throw fromCaller(error, apiObject.constructor);
+  } finally {
+    asCdk8sRenders = false;
+  }
+}
+
+/**
+ * While an L1's props are checked: cdk8s renders them, so what cdk8s resolves at synth is taken as
+ * it takes it (a `Lazy`, or any object with a `resolve()` method, whose value only synth knows),
+ * and a struct field set to null is left out, as cdk8s leaves it out. A null item of a list or
+ * value of a map is still refused: cdk8s would write the null.
+ */
+let asCdk8sRenders = false;
+
+function isToken(value: unknown): boolean {
+  return value instanceof cdk8s.Lazy || (typeof value === 'object' && value !== null && typeof (value as { resolve?: unknown }).resolve === 'function');
 }
 
 /**
@@ -188,6 +269,7 @@ function isIdentifier(key: string): boolean {
 }
 
 function checkValue(where: Where, type: Type, value: unknown, field: string): void {
+  if (asCdk8sRenders && isToken(value)) return;
   switch (type.kind) {
     case 'any':
       return;
@@ -268,7 +350,7 @@ function checkMap(where: Where, element: Type, value: unknown, field: string): v
   }
 }
 
-const OPEN = new Set(OPEN_STRUCTS);
+const OPEN = new Set(api.OPEN_STRUCTS);
 
 interface Field { readonly key: string; readonly type: Type; readonly optional: boolean }
 
@@ -334,7 +416,7 @@ function checkStruct(where: Where, fqn: string, value: unknown, field: string): 
   const checked = checkedStructs.get(value);
   if (checked !== undefined && covers(checked, fqn)) return;
   // A struct of cdk8s or cdk8s-plus goes to cdk8s's serializer, which needs a prototype.
-  if (fqn.includes('.') && Object.getPrototypeOf(value) === null) raise(where, field || 'props', show(value), NULL_PROTOTYPE);
+  if (isExternal(fqn) && Object.getPrototypeOf(value) === null) raise(where, field || 'props', show(value), NULL_PROTOTYPE);
   const record = value as { [key: string]: unknown };
   const { fields: declared, position, required } = structFields(fqn);
   const keys = Object.keys(record);
@@ -372,7 +454,10 @@ function checkStruct(where: Where, fqn: string, value: unknown, field: string): 
     }
     // jsii's other languages leave an unset field out; a null from JavaScript would reach code that
     // tests for undefined.
-    if (item === null) raise(where, at, show(item), `expected ${describeType(type)}${optional ? ', or the field left out' : ''}`);
+    if (item === null) {
+      if (asCdk8sRenders && optional) continue;
+      raise(where, at, show(item), `expected ${describeType(type)}${optional ? ', or the field left out' : ''}`);
+    }
     try {
       checkValue(where, type, item, at);
     } catch (error) {
@@ -411,7 +496,7 @@ function checkInstance(where: Where, fqn: string, value: unknown, field: string)
   if (cls !== undefined && value instanceof cls) return;
   // A class from cdk8s, cdk8s-plus or constructs that this copy cannot find is not judged. One of
   // the library's own that is not registered has not been loaded, so nothing is an instance of it.
-  if (cls === undefined && fqn.includes('.')) return;
+  if (cls === undefined && isExternal(fqn)) return;
   const name = typeName(fqn);
   const rtti = typeof value === 'object' && value !== null ? (value as any).constructor?.[RTTI] : undefined;
   const sameName = typeof value === 'object' && value !== null && (value as any).constructor?.name === name;
@@ -489,13 +574,14 @@ function classOf(fqn: string): Function | undefined {
 
 function resolve(fqn: string): any {
   const assembly = assemblyOf(fqn);
+  if (isL1Type(fqn)) return L1_MODULES![fqn.slice(0, fqn.indexOf('.'))]?.[typeName(fqn)];
   let target = MODULES[assembly];
   for (const part of fqn.slice(assembly.length + 1).split('.')) target = target?.[part];
   return target;
 }
 
 function assemblyOf(fqn: string): string {
-  return fqn.includes('.') ? fqn.slice(0, fqn.indexOf('.')) : 'cdk8s-kubeflow';
+  return isExternal(fqn) ? fqn.slice(0, fqn.indexOf('.')) : 'cdk8s-kubeflow';
 }
 
 function typeName(fqn: string): string {
@@ -543,6 +629,8 @@ export function describeType(type: Type): string {
     }
     case 'enum': {
       const name = typeName(type.fqn);
+      // An L1's enum is a TypeScript enum of strings: what a program writes is the string.
+      if (isL1Type(type.fqn)) return `${article(name)} ${name}: ${orList((enumValues(type.fqn) ?? []).map(v => JSON.stringify(v)))}`;
       return `${article(name)} ${name}${fromWhere(type.fqn)}: ${orList(ENUMS[type.fqn].map(m => `${name}.${m}`))}`;
     }
     case 'class': {
@@ -561,7 +649,7 @@ export function describeType(type: Type): string {
 }
 
 function fromWhere(fqn: string): string {
-  return fqn.includes('.') ? ` from ${assemblyOf(fqn)}` : '';
+  return isExternal(fqn) ? ` from ${assemblyOf(fqn)}` : '';
 }
 
 function plural(element: Type): string {

@@ -10,12 +10,14 @@
  * Constructors cannot be wrapped without replacing the exported classes, so the construct base
  * checks the props (`KubeflowResource`, through constructor-checks.ts). test/package/lazy-entry.test.ts
  * reads each export alone in a fresh process and checks that every class of the table loaded with
- * it is guarded.
+ * it is guarded. The L1 classes of the submodules are guarded through the one hook they call
+ * (l1-guard.ts), set by the first call here.
  *
  * This module loads no public module (they are handed to it), and check.ts only on a wrapper's
  * first call, so that reading an export costs only the table (see ../util/lazy.ts).
  */
 import type { Where } from './check';
+import { installL1Guard } from './l1-guard';
 import { fromCaller, OWN_CLASSES } from './registry';
 import { CLASSES } from './schema.generated';
 import { lazy } from '../util/lazy';
@@ -27,6 +29,8 @@ const GUARDED = Symbol.for('cdk8s-kubeflow.boundary.guarded');
 
 /** Registers and guards every class among a module's (or the entry's) exports that the table lists as the library's own. */
 export function guardExports(api: object): void {
+  // The L1 submodules are exports too (namespaces): their classes call one hook (l1-guard.ts).
+  installL1Guard();
   for (const [name, value] of Object.entries(api)) {
     // Only the classes the table lists as the library's own (unprefixed names); other exports are skipped.
     if (typeof value === 'function' && value.name === name && CLASSES[name] && !OWN_CLASSES.has(name)) guardClass(value);

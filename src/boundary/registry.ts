@@ -10,6 +10,13 @@ import { inJsiiHost } from '../util/user-error';
 export const OWN_CLASSES = new Map<string, Function>();
 
 /**
+ * The library's constructs made so far (the construct base's check adds each, check.ts
+ * `checkConstructor`): an L1 whose scope is one of them is that construct's own object, which the
+ * construct checks and registers with the rules itself (l1-guard.ts leaves it alone).
+ */
+export const LIBRARY_CONSTRUCTS = new WeakSet<object>();
+
+/**
  * Points a refused call's stack at the caller: the frames of `entry` (a method wrapper, or the
  * class a user called with `new`) and of everything it called are left out, so the first frame
  * under the message is the user's line rather than the boundary's or the constructor's.

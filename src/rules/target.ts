@@ -47,6 +47,9 @@ function fullRange(u: UpstreamWindow): VersionRange {
 }
 
 /** The whole table's window: what applies without a target. */
+/** The context key of a target in a cdk8s app: an object of versions, or `kueue=v0.19,trainer=v2.3`. */
+export const TARGET_CONTEXT = 'cdk8s-kubeflow/target';
+
 export const FULL_WINDOW: VersionWindow = Object.fromEntries(SUPPORT_WINDOW.map(u => [u.id, fullRange(u)])) as unknown as VersionWindow;
 
 /**

@@ -106,7 +106,7 @@ export function propsRenderedByDefault(apiObject: ApiObject): object | undefined
 }
 
 /** Whether the app resolves with cdk8s's three default resolvers and no others. */
-function hasDefaultResolversOnly(app: App): boolean {
+export function hasDefaultResolversOnly(app: App): boolean {
   const resolvers = app.resolvers;
   return resolvers.length === 3
     && resolvers[0].constructor === LazyResolver

@@ -56,6 +56,11 @@ interface Registered {
   readonly propOf?: PropOf;
   /** The versions the owner's cluster runs (its target narrowing the support window). */
   readonly window?: TargetOf;
+  /**
+   * Written by an L1 a program constructed itself (l1-documents.ts): no construct judges its props,
+   * so the walks `lint` alone applies across its input (rule-sets.ts `inputFindings`) run on it too.
+   */
+  readonly byL1?: boolean;
 }
 
 /** The window of the owner's target: read at each pass, since context and defaults may be set after the construct. */
@@ -76,6 +81,8 @@ interface AppState {
   schemaFindings: Map<ApiObject, Finding[]>;
   /** Whether the findings are those of the current `app.synth()` (valid until it returns). */
   current: boolean;
+  /** Whether an L1 a program constructed registered its document (see Registered.byL1). */
+  byL1: boolean;
 }
 
 const apps = new WeakMap<IConstruct, AppState>();
@@ -88,10 +95,11 @@ const NONE: readonly Finding[] = [];
  * Its findings are reported by `owner`'s validation at synth.
  */
 export function checkRenderedDocument(
-  owner: IConstruct, apiObject: ApiObject, propOf?: PropOf, ownChecks?: () => Finding[], window?: TargetOf,
+  owner: IConstruct, apiObject: ApiObject, propOf?: PropOf, ownChecks?: () => Finding[], window?: TargetOf, byL1?: boolean,
 ): void {
   const state = appState(owner.node.root);
-  state.registered.push({ owner, apiObject, propOf, window });
+  state.registered.push(byL1 ? { owner, apiObject, propOf, window, byL1 } : { owner, apiObject, propOf, window });
+  if (byL1) state.byL1 = true;
   rendersOncePerSynth(apiObject);
   keepRenderingsAroundChart(apiObject, state);
   owner.node.addValidation({
@@ -121,7 +129,7 @@ export function collectFindings(app: App): PathFinding[] {
 function appState(root: IConstruct): AppState {
   let state = apps.get(root);
   if (!state) {
-    const created: AppState = { registered: [], findings: new Map(), schemaFindings: new Map(), current: false };
+    const created: AppState = { registered: [], findings: new Map(), schemaFindings: new Map(), current: false, byL1: false };
     state = created;
     apps.set(root, created);
     // cdk8s validates the tree from the root down, so this runs before every construct's own check.
@@ -223,11 +231,19 @@ function runPass(root: IConstruct, state: AppState): void {
     const ruled = ignoreRule.unsilenced(found.length === 0 ? found : withUnknownValuesAccepted(found, accepted, isKnownValueRule), silenced);
     findings.set(apiObject, ruled.length === 0 ? [] : withProps(ruled, propOf).filter(on));
   }
-  for (const f of sets.appFindings(documents)) {
-    const apiObject = byPath.get(f.path);
-    if (!apiObject || !switchedOn(f.finding) || !inWindow(f.finding, apiObject)) continue;
-    if (ignoreRule.isSilenced(f.finding, silencings.get(apiObject)!)) continue;
-    findings.get(apiObject)?.push(...withProps([f.finding], ours.get(apiObject)!.propOf));
+  const report = (apiObject: ApiObject | undefined, f: Finding) => {
+    if (!apiObject || !switchedOn(f) || !inWindow(f, apiObject)) return;
+    if (ignoreRule.isSilenced(f, silencings.get(apiObject)!)) return;
+    findings.get(apiObject)?.push(...withProps([f], ours.get(apiObject)!.propOf));
+  };
+  for (const f of sets.appFindings(documents)) report(byPath.get(f.path), f.finding);
+  // What a construct judges from its props, `lint` judges across its input: on the documents of
+  // L1s a program constructed, synth does as `lint` does (an app of constructs never gets here).
+  if (state.byL1) {
+    for (const f of sets.inputFindings(documents.map(d => d.doc))) {
+      const apiObject = byPath.get(documents[f.index].path);
+      if (apiObject !== undefined && ours.get(apiObject)!.byL1) report(apiObject, f.finding);
+    }
   }
   state.findings = findings;
   state.schemaFindings = schemaFindings;

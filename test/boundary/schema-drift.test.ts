@@ -1,5 +1,5 @@
 /**
- * Both copies of the boundary table must be what scripts/boundary-schema.ts writes from today's jsii
+ * Both copies of each boundary table (the API's, and the L1 classes' constructors') must be what scripts/boundary-schema.ts writes from today's jsii
  * assembly: the source under src/ (which tests and type checks read) and the JavaScript under lib/
  * (which the package ships next to `.jsii`). A changed prop, method or struct compiled without the
  * compile task's generator step (a bare `jsii`) fails here. `npm test` compiles first, so `.jsii`
@@ -7,15 +7,15 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { buildSchema, compileSchema, renderSchema, SCHEMA_FILE } from '../../scripts/boundary-schema';
+import { buildSchema, compileSchema, L1_SCHEMA_FILE, renderSchema, SCHEMA_FILE } from '../../scripts/boundary-schema';
 
 const ROOT = path.join(__dirname, '..', '..');
 
 /** The table generated from today's assembly; a missing assembly fails the test that asks. */
-function generated(): string {
+function generated(part: 'api' | 'l1' = 'api'): string {
   const hint = 'run `npx projen compile` first';
   expect({ assembly: fs.existsSync(path.join(ROOT, '.jsii')), hint }).toEqual({ assembly: true, hint });
-  return renderSchema(buildSchema(ROOT));
+  return renderSchema(buildSchema(ROOT, part), part);
 }
 
 /** 'same', or the first line where `actual` differs from `expected`. */
@@ -35,4 +35,12 @@ test('the table in lib/ is the generated table, compiled as jsii compiles the so
   expect(path.relative(ROOT, compiled.file)).toBe(path.join('lib', SCHEMA_FILE.replace(/\.ts$/, '.js')));
   expect(difference(fs.readFileSync(compiled.file, 'utf8'), compiled.js)).toBe('same');
   expect(fs.readFileSync(`${compiled.file}.map`, 'utf8')).toBe(compiled.map);
+});
+
+test('schema-l1.generated.ts, in src/ and lib/, is what the generator writes from .jsii (regenerate: npx projen compile)', () => {
+  const text = generated('l1');
+  expect(difference(fs.readFileSync(path.join(ROOT, L1_SCHEMA_FILE), 'utf8'), text)).toBe('same');
+  const compiled = compileSchema(ROOT, text, L1_SCHEMA_FILE);
+  expect(path.relative(ROOT, compiled.file)).toBe(path.join('lib', L1_SCHEMA_FILE.replace(/\.ts$/, '.js')));
+  expect(difference(fs.readFileSync(compiled.file, 'utf8'), compiled.js)).toBe('same');
 });

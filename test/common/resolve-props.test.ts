@@ -60,7 +60,8 @@ describe('one-walk resolution of the props', () => {
             spec: {
               containers: [{
                 name: 'pytorch',
-                args: holes,
+                // Behind a token: the boundary refuses a list with holes given as it is (cdk8s would write null).
+                args: Lazy.any({ produce: () => holes }),
                 resources: { limits: { 'cpu': k8s.Quantity.fromString('4'), 'nvidia.com/gpu': k8s.Quantity.fromNumber(1) } },
                 ports: [{ containerPort: 23456, name: Lazy.any({ produce: () => 'pytorchjob-port' }) }],
               }],
@@ -116,7 +117,8 @@ describe('one-walk resolution of the props', () => {
   });
 
   test('a value cdk8s cannot render gets cdk8s\'s own error', () => {
-    const job = jobWithSpec({ pytorchReplicaSpecs: { Master: { replicas: new Opaque() } } });
+    // Behind a token: given as it is, the boundary refuses it when the L1 is constructed.
+    const job = jobWithSpec({ pytorchReplicaSpecs: { Master: { replicas: Lazy.any({ produce: () => new Opaque() }) } } });
     expect(resolveProps(job)).toBeUndefined();
     expect(() => job.toJson()).toThrow("Failed serializing construct at path 'test/job' with name 'job': Error: can't render non-simple object of type 'Opaque'");
   });

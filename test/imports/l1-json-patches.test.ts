@@ -15,6 +15,11 @@ function pytorchJob(chart: Chart): kubeflow.PyTorchJob {
     spec: {
       runPolicy: { cleanPodPolicy: 'None', backoffLimit: 2 },
       pytorchReplicaSpecs: {
+        Master: {
+          replicas: 1,
+          restartPolicy: 'OnFailure',
+          template: { spec: { containers: [{ name: 'pytorch', image: 'trainer:1' }] } },
+        },
         Worker: {
           replicas: 2,
           restartPolicy: 'OnFailure',
@@ -34,7 +39,8 @@ test('a patch adds a known field, replaces one, removes one and adds an unknown 
     JsonPatch.remove('/spec/runPolicy/cleanPodPolicy'),
     JsonPatch.add('/spec/pytorchReplicaSpecs/Worker/template/spec/runtimeClassNameX', 'nvidia'),
   );
-  const [doc] = Testing.synth(chart);
+  // The document as written: synth refuses it (below).
+  const doc = job.toJson();
   expect(doc.spec.runPolicy).toEqual({ backoffLimit: 2, activeDeadlineSeconds: 600 });
   expect(doc.spec.pytorchReplicaSpecs.Worker.replicas).toBe(4);
   expect(doc.spec.pytorchReplicaSpecs.Worker.template.spec.runtimeClassNameX).toBe('nvidia');
@@ -43,6 +49,8 @@ test('a patch adds a known field, replaces one, removes one and adds an unknown 
   expect(Object.keys(doc.spec.pytorchReplicaSpecs.Worker.template.spec)).toEqual(['containers', 'runtimeClassNameX']);
   // The unknown field survives to the strict schema check, which names it.
   expect(validateManifest(doc)).toEqual(['spec.pytorchReplicaSpecs.Worker.template.spec.runtimeClassNameX: unknown field']);
+  // An L1 a program constructs is checked at synth as `lint` checks its document (src/synth/l1-documents.ts).
+  expect(() => Testing.synth(chart)).toThrow('[test/job] spec.pytorchReplicaSpecs.Worker.template.spec.runtimeClassNameX is "nvidia"; expected only fields the pinned CRD declares (did you mean "runtimeClassName"?); if the field is meant (a newer operator\'s), allow it with EscapeHatch.allowUnknownField(apiObject, "/spec/pytorchReplicaSpecs/Worker/template/spec/runtimeClassNameX")');
 });
 
 test('patch paths use the field names of the schema, not the property names of the typed props', () => {
@@ -64,6 +72,11 @@ test('without patches the manifest is what the typed serializer writes', () => {
     metadata: { name: 'train' },
     spec: {
       pytorchReplicaSpecs: {
+        Master: {
+          replicas: 1,
+          restartPolicy: 'OnFailure',
+          template: { spec: { containers: [{ image: 'trainer:1', name: 'pytorch' }] } },
+        },
         Worker: {
           replicas: 2,
           restartPolicy: 'OnFailure',

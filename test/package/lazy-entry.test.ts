@@ -133,6 +133,25 @@ test('a value for a class whose module has not loaded is refused: no instance of
     .toEqual([false, 'test/job: nodeHealth[0] is "gpu"; expected a NodeHealth: NodeHealth.AUTOPILOT, NodeHealth.labelNotIn(labelKey, values) or NodeHealth.avoidHosts(hostnames)']);
 });
 
+test('an L1 submodule read alone has its classes guarded; a program of constructs never loads the L1 table', () => {
+  const l1 = fresh(`
+    const { App, Chart } = require('cdk8s');
+    const { kueue } = kf;
+    let message;
+    try { new kueue.LocalQueue(new Chart(new App(), 'test'), 'lq', { spec: { clusterQueue: 5 } }); } catch (e) { message = e.message; }
+    const table = Object.keys(require.cache).some(f => f.endsWith('schema-l1.generated.js'));
+    process.stdout.write(JSON.stringify([message, table]));`);
+  expect(l1).toEqual(['test/lq: spec.clusterQueue is 5; expected a string', true]);
+  const constructs = fresh(`
+    const { App, Chart } = require('cdk8s');
+    const app = new App({ outdir: require('os').tmpdir() });
+    const chart = new Chart(app, 'test');
+    new kf.DistributedPyTorch(chart, 'job', { image: 'registry.example.com/train:1.0', workers: 2 });
+    chart.toJson();
+    process.stdout.write(JSON.stringify(Object.keys(require.cache).some(f => f.endsWith('schema-l1.generated.js'))));`);
+  expect(constructs).toBe(false);
+});
+
 test('an ES-module import offers every name and reads the same values', () => {
   const script = `
     import * as ns from ${JSON.stringify(ENTRY)};

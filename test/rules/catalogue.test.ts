@@ -27,7 +27,7 @@ describe('the rule catalogue', () => {
       'numbers': 4,
       'objects': 4,
       'claims': 6,
-      'app': 19,
+      'app': 20,
       'env': 1,
       'pod-security': 15,
       'runtimes': 13,
@@ -68,7 +68,7 @@ describe('the rule catalogue', () => {
     expect(bySource.kueue).toEqual([
       'kueue/topology', 'kueue/slice-size', 'kueue/cluster-queue-resources', 'kueue/cluster-queue-flavors', 'kueue/cluster-queue-quotas', 'kueue/fair-sharing-weight',
       'kueue/cohort-resource-groups', 'kueue/resource-flavor-taints', 'kueue/api-version-served', 'kueue/multikueue-queue', 'kueue/queue-name', 'kueue/reference',
-      'kueue/cohort-cycle', 'kueue/never-admitted', 'kueue/trainjob-placement',
+      'kueue/cohort-cycle', 'kueue/never-admitted', 'kueue/trainjob-placement', 'kueue/namespace-selector',
     ]);
     expect(bySource.notebooks).toEqual([
       'notebooks/option-default', 'notebooks/option-redirect', 'notebooks/image-port', 'notebooks/activity-probe', 'notebooks/activity-rules', 'notebooks/home-mount',

@@ -5,11 +5,10 @@
  * the construct count.
  */
 import { IConstruct } from 'constructs';
-import { TargetInput, VersionWindow, FULL_WINDOW, targetFromValue, targetWindow } from '../../rules/target';
+import { TargetInput, VersionWindow, FULL_WINDOW, TARGET_CONTEXT, targetFromValue, targetWindow } from '../../rules/target';
 import { PlatformDefaults } from '../defaults';
 
-/** The context key of a target: an object of versions, or `kueue=v0.19,trainer=v2.3`. */
-export const TARGET_CONTEXT = 'cdk8s-kubeflow/target';
+export { TARGET_CONTEXT };
 
 const WHERE = `context ${TARGET_CONTEXT}`;
 

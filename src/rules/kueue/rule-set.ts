@@ -11,6 +11,7 @@ import { CLUSTER_QUEUE_RULES, checkClusterQueue } from './cluster-queue';
 import { COHORT_RULES, checkCohort } from './cohort';
 import { KUEUE_COHORT_CYCLE, kueueCohortCycles } from './cohort-cycles';
 import { MULTIKUEUE_QUEUE, multiKueueWithoutQueue } from './multikueue';
+import { KUEUE_NAMESPACE_SELECTOR, kueueNamespaceSelectors } from './namespace-selector';
 import { KUEUE_QUEUE_NAME, kueueQueueNames } from './queue-name';
 import { KUEUE_REFERENCE, kueueReferences } from './references';
 import { RESOURCE_FLAVOR_RULES, checkResourceFlavor } from './resource-flavor';
@@ -36,6 +37,7 @@ export const KUEUE_RULE_SET: RuleSet = {
   rules: [
     ...KUEUE_TOPOLOGY_RULES, ...KUEUE_SLICE_RULES, ...CLUSTER_QUEUE_RULES, ...COHORT_RULES, ...RESOURCE_FLAVOR_RULES, ...KUEUE_API_VERSION_RULES,
     MULTIKUEUE_QUEUE, KUEUE_QUEUE_NAME, KUEUE_REFERENCE, KUEUE_COHORT_CYCLE, KUEUE_NEVER_ADMITTED, KUEUE_TRAINJOB_PLACEMENT,
+    KUEUE_NAMESPACE_SELECTOR,
   ],
   checkDocument: checkKueueObject,
   checkDocuments: (index, out) => {
@@ -43,6 +45,7 @@ export const KUEUE_RULE_SET: RuleSet = {
     multiKueueWithoutQueue(index, out);
     kueueQueueNames(docs, out);
     kueueReferences(index, out);
+    kueueNamespaceSelectors(index, out);
     kueueCohortCycles(docs, out);
     kueueNeverAdmitted(index, out);
     kueueTrainJobPlacement(index, out);

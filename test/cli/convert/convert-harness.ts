@@ -8,6 +8,8 @@ import * as path from 'path';
 import { App } from 'cdk8s';
 import { loadESLint } from 'eslint';
 import * as ts from 'typescript';
+import { RULE_SETS } from '../../../src/rules/rule-sets';
+import { rulesContextKey } from '../../../src/synth/rule-switches';
 
 const ROOT = path.join(path.dirname(__dirname), '..', '..');
 
@@ -19,14 +21,26 @@ const MODULES: { readonly [name: string]: () => unknown } = {
 };
 /* eslint-enable @typescript-eslint/no-require-imports */
 
-/** The objects the module's charts synthesize, in chart and creation order. */
+/**
+ * What the module writes: the objects its charts synthesize, in chart and creation order, with
+ * every rule group switched off. The L1s a module constructs are checked at synth as `lint` checks
+ * their documents (src/synth/l1-documents.ts), so the module of an input `lint` finds fault with
+ * is refused at synth with rules on (convert-synth-rules.test.ts); these tests compare what it writes.
+ */
 export function synthesizeModule(code: string): any[] {
-  return runModule(code).charts.flatMap(c => c.toJson());
+  return runModule(code, appWithRulesOff()).charts.flatMap(c => c.toJson());
 }
 
-/** The objects each chart of the module synthesizes, by chart id, in the order the module creates the charts. */
+/** The objects each chart of the module synthesizes (rules off, as `synthesizeModule`), by chart id, in the order the module creates the charts. */
 export function synthesizeCharts(code: string): Array<[string, any[]]> {
-  return runModule(code).charts.map(c => [c.node.id, c.toJson()]);
+  return runModule(code, appWithRulesOff()).charts.map(c => [c.node.id, c.toJson()]);
+}
+
+/** An app with every rule group switched off (src/synth/rule-switches.ts). */
+function appWithRulesOff(): App {
+  const app = new App();
+  for (const set of RULE_SETS) app.node.setContext(rulesContextKey(set.source), 'off');
+  return app;
 }
 
 /** Runs the module's function on `app` (a new App by default) and returns the app. */

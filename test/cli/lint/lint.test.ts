@@ -580,7 +580,7 @@ describe('the operator rules', () => {
       'Kubeflow Trainer v2 (webhooks and runtime plugins) [trainer]: 22',
       `Kubeflow Training Operator v1 (webhooks and controllers) [training-operator]: ${count('training-operator')}`,
       'Kubeflow Notebooks v2 (webhooks) [notebooks]: 13',
-      'Kueue [kueue]: 15',
+      'Kueue [kueue]: 16',
       'cdk8s-kubeflow\'s own (the YAML reader; the CRD schema, strictly) [library]: 4',
       `${LINT_RULES.length} rules`,
     ]);

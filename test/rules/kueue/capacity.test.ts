@@ -198,7 +198,7 @@ test('malformed Kueue objects are judged by the schema, not thrown on by these r
   const api = 'kueue.x-k8s.io/v1beta1';
   const odd = [
     { apiVersion: api, kind: 'ClusterQueue', metadata: { name: 'a' }, spec: { cohort: 5, resourceGroups: 'x' } },
-    { apiVersion: api, kind: 'ClusterQueue', metadata: { name: 'b' }, spec: { resourceGroups: [null, { coveredResources: [7], flavors: [null, { name: 'f', resources: [{ name: 'cpu', nominalQuota: 'lots' }, null] }] }] } },
+    { apiVersion: api, kind: 'ClusterQueue', metadata: { name: 'b' }, spec: { namespaceSelector: {}, resourceGroups: [null, { coveredResources: [7], flavors: [null, { name: 'f', resources: [{ name: 'cpu', nominalQuota: 'lots' }, null] }] }] } },
     { apiVersion: api, kind: 'LocalQueue', metadata: { name: 'q', namespace: 'ml' }, spec: { clusterQueue: 'b' } },
     { apiVersion: api, kind: 'LocalQueue', metadata: null, spec: null },
     { apiVersion: api, kind: 'ResourceFlavor', metadata: { name: 'f' }, spec: { topologyName: ['t'] } },

@@ -57,7 +57,8 @@ export function checkReplicatedJobSpec(spec: unknown, at: string, out: Finding[]
     if (isInt(spec.parallelism) && spec.parallelism > MAX_PARALLELISM_INDEXED) {
       JOB_SPEC.report(out, child(at, 'parallelism'), spec.parallelism, `expected at most ${MAX_PARALLELISM_INDEXED} in an Indexed Job (the JobSet's default); ${NEVER_CREATED}`);
     }
-    if (isInt(spec.maxFailedIndexes) && (spec.maxFailedIndexes > MAX_FAILED_INDEXES || (isInt(spec.completions) && spec.maxFailedIndexes > spec.completions))) {
+    const overCompletions = isInt(spec.completions) && spec.maxFailedIndexes > spec.completions;
+    if (isInt(spec.maxFailedIndexes) && (spec.maxFailedIndexes > MAX_FAILED_INDEXES || overCompletions)) {
       JOB_SPEC.report(out, child(at, 'maxFailedIndexes'), spec.maxFailedIndexes, `expected at most the completions and at most ${MAX_FAILED_INDEXES}; ${NEVER_CREATED}`);
     }
     if (spec.successPolicy != null) checkSuccessPolicy(spec, child(at, 'successPolicy'), out);
@@ -142,7 +143,10 @@ function checkPodFailurePolicy(spec: any, policy: any, at: string, restartPolicy
       `expected "Never" with a podFailurePolicy (not set, the JobSet makes it OnFailure); ${NEVER_CREATED}`);
   }
   const podSpec = spec.template?.spec ?? {};
-  const containers = [...(Array.isArray(podSpec.containers) ? podSpec.containers : []), ...(Array.isArray(podSpec.initContainers) ? podSpec.initContainers : [])]
+  const containers = [
+    ...(Array.isArray(podSpec.containers) ? podSpec.containers : []),
+    ...(Array.isArray(podSpec.initContainers) ? podSpec.initContainers : []),
+  ]
     .map((c: any) => c?.name);
   const rules = Array.isArray(policy.rules) ? policy.rules : [];
   rules.forEach((rule: any, i: number) => {

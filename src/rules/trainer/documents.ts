@@ -9,14 +9,14 @@ import { CLUSTER_TRAINING_RUNTIME, TRAINING_RUNTIME } from '../../kinds/trainer'
 import { Finding } from '../finding';
 import { TRAINER_COUNT_RULES, checkRuntimeCounts, checkTrainJobCounts } from './counts';
 import { isDomainPrefixedPath } from './domain-prefixed-path';
-import { checkExclusiveTopology, checkJobSetTemplate } from './jobset-template';
 import { INITIALIZER_STORAGE_URI, initializerEnvFindings } from './initializer-uri';
 import { checkJobSetOwnedKeys, checkOwnedKeysIn } from './jobset-owned-keys';
+import { checkExclusiveTopology, checkJobSetTemplate } from './jobset-template';
 import { ANCESTOR_LABEL, STEP_CONTAINERS, TRAINER_GROUP } from './names';
 import { PLUGIN_OVERRIDE_RULES, checkPluginOverrides } from './plugin-overrides';
 import { TRAINER_V2_4_RULES, checkReplicatedJobNameLength, checkRuntimePrteEnv } from './v2-4';
-import { child, indexed } from '../kubernetes/field-path';
 import { checkEnv, checkImage } from '../kubernetes/containers';
+import { child, indexed } from '../kubernetes/field-path';
 import { checkReplicatedJobSpec } from '../kubernetes/job-spec';
 import { checkAnnotations, checkLabels, checkTemplateMeta } from '../kubernetes/metadata';
 import { isObject } from '../kubernetes/names';

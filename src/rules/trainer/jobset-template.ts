@@ -53,7 +53,8 @@ export const POD_PRIORITY_LABEL = new Rule('jobset', 'jobset/pod-priority-label'
   'a replicated job\'s pod template sets no negative priority (the JobSet\'s pod webhook writes it as a label value, which cannot start with "-")');
 
 export const JOBSET_TEMPLATE_RULES = [
-  DEPENDS_ON, SUBDOMAIN, GROUP_NAME, TARGET_JOBS, FAILURE_RULE, COORDINATOR, VOLUME_CLAIM_TEMPLATE, REPLICAS_TIMES_PARALLELISM, MANAGED_BY, EXCLUSIVE_TOPOLOGY,
+  DEPENDS_ON, SUBDOMAIN, GROUP_NAME, TARGET_JOBS, FAILURE_RULE, COORDINATOR, VOLUME_CLAIM_TEMPLATE, REPLICAS_TIMES_PARALLELISM, MANAGED_BY,
+  EXCLUSIVE_TOPOLOGY,
   POD_PRIORITY_LABEL,
 ];
 

@@ -10,7 +10,6 @@
  */
 import { AppDocument, AppFinding, namespaceOf, showNamespace } from '../app-document';
 import type { DocumentIndex } from '../document-index';
-import { KUEUE_SLICE_SIZE, sliceSizeOf, trainJobSliceProblem } from '../kueue/topology-slices';
 import { JOB_SPEC, MAX_PARALLELISM_INDEXED } from '../kubernetes/job-spec';
 import { Rule } from '../rule';
 import { JOBSET_CLAIM_NAME, JOBSET_COORDINATOR, builtJobSetFindings } from './built-jobset';
@@ -23,6 +22,7 @@ import { torchtuneFindings } from './torchtune';
 import { JOBSET_POD_NAME, TRAINJOB_REACH, jobSetShape, reachFindings } from './trainjob-reach';
 import { MPI_LAUNCHER_IMAGE, MPI_NODE_IMAGE, PRTE_ENV, trainJobLauncherImage, trainJobPrteEnv } from './v2-4';
 import { nearest } from '../../util/nearest';
+import { KUEUE_SLICE_SIZE, sliceSizeOf, trainJobSliceProblem } from '../kueue/topology-slices';
 
 export const TRAINJOB_RUNTIME = new Rule('trainer', 'trainer/trainjob-runtime', 'app',
   'kubeflow/trainer v2.3.0 plugins/jobset, torch, mpi, xgboost, volcano Validate (a TrainJob against its runtime); the controller finds a TrainingRuntime only in the job\'s namespace',

@@ -133,7 +133,9 @@ test('each Job spec rule is found by its id', () => {
 
 describe('a TrainJob\'s env and resources, which land in the JobSet\'s containers', () => {
   const job = (spec: any) => ({
-    apiVersion: API, kind: 'TrainJob', metadata: { name: 'job', namespace: 'ml' },
+    apiVersion: API,
+    kind: 'TrainJob',
+    metadata: { name: 'job', namespace: 'ml' },
     spec: { runtimeRef: { name: 'torch-distributed' }, ...spec },
   });
 
@@ -174,13 +176,15 @@ describe('a TrainJob\'s env and resources, which land in the JobSet\'s container
   });
 
   test('valid env and resources have no findings', () => {
-    expect(rules(job({ trainer: { resourcesPerNode: { limits: { 'nvidia.com/gpu': '1', cpu: '2' } }, env: [{ name: 'A', value: '1' }] } }))).toEqual([]);
+    expect(rules(job({ trainer: { resourcesPerNode: { limits: { 'nvidia.com/gpu': '1', 'cpu': '2' } }, env: [{ name: 'A', value: '1' }] } }))).toEqual([]);
   });
 });
 
 test('kubernetes/job-spec on a TrainJob: more nodes than an Indexed Job runs at once', () => {
   const job = (numNodes: number) => ({
-    apiVersion: API, kind: 'TrainJob', metadata: { name: 'big', namespace: 'ml' },
+    apiVersion: API,
+    kind: 'TrainJob',
+    metadata: { name: 'big', namespace: 'ml' },
     spec: { runtimeRef: { apiGroup: 'trainer.kubeflow.org', kind: 'ClusterTrainingRuntime', name: 'torch-distributed' }, trainer: { numNodes } },
   });
   const found = (numNodes: number) => appFindings([{ path: 'chart/0', doc: job(numNodes) }]).filter(f => f.finding.rule === 'kubernetes/job-spec')
@@ -197,7 +201,9 @@ test('the labels and annotations the Trainer copies onto the JobSet and the JobS
   doc.spec.template.metadata = { labels: { 'bad key!': 'v' } };
   doc.spec.template.spec.replicatedJobs[0].template.metadata = { labels: { 'job key!': 'v' }, annotations: { 'Bad Annotation': 'v' } };
   const job = {
-    apiVersion: API, kind: 'TrainJob', metadata: { name: 'job', namespace: 'ml' },
+    apiVersion: API,
+    kind: 'TrainJob',
+    metadata: { name: 'job', namespace: 'ml' },
     spec: {
       runtimeRef: { name: 'rt' },
       runtimePatches: [{ manager: 'example.io/p', trainingRuntimeSpec: { template: { metadata: { annotations: { 'Patch Bad': 'v' } }, spec: { replicatedJobs: [{ name: 'node', template: { metadata: { labels: { a: 'x'.repeat(64) } } } }] } } } }],

@@ -17,6 +17,7 @@ import { fromCaller, LIBRARY_CONSTRUCTS, OWN_CLASSES } from './registry';
 import * as api from './schema.generated';
 import { show as showValue } from '../rules/finding';
 import { hasDefaultResolversOnly } from '../synth/cdk8s-adapter';
+import { lazy } from '../util/lazy';
 import { nearest } from '../util/nearest';
 import { userError } from '../util/user-error';
 
@@ -39,22 +40,27 @@ const INTERFACE_EXAMPLES = api.INTERFACE_EXAMPLES;
 /** The L1 submodules, by name, once loaded (their types are the library's own, in a submodule). */
 let L1_MODULES: { readonly [submodule: string]: any } | undefined;
 
+/* eslint-disable @typescript-eslint/no-require-imports */
+const l1Table = lazy(() => ({
+  schema: require('./schema-l1.generated') as typeof import('./schema-l1.generated'),
+  modules: {
+    kubeflow: require('../../imports/kubeflow') as typeof import('../../imports/kubeflow'),
+    notebooks: require('../../imports/notebooks') as typeof import('../../imports/notebooks'),
+    trainer: require('../../imports/trainer') as typeof import('../../imports/trainer'),
+    kueue: require('../../imports/kueue') as typeof import('../../imports/kueue'),
+    core: require('../../imports/core') as typeof import('../../imports/core'),
+  },
+}));
+/* eslint-enable @typescript-eslint/no-require-imports */
+
 function withL1Table(): void {
   if (L1_MODULES !== undefined) return;
-  /* eslint-disable @typescript-eslint/no-require-imports */
-  const l1 = require('./schema-l1.generated') as typeof import('./schema-l1.generated');
+  const { schema: l1, modules } = l1Table();
   STRUCTS = { ...l1.STRUCTS, ...api.STRUCTS };
   CLASSES = { ...l1.CLASSES, ...api.CLASSES };
   ENUMS = { ...l1.ENUMS, ...api.ENUMS };
   for (const open of l1.OPEN_STRUCTS) OPEN.add(open);
-  L1_MODULES = {
-    kubeflow: require('../../imports/kubeflow'),
-    notebooks: require('../../imports/notebooks'),
-    trainer: require('../../imports/trainer'),
-    kueue: require('../../imports/kueue'),
-    core: require('../../imports/core'),
-  };
-  /* eslint-enable @typescript-eslint/no-require-imports */
+  L1_MODULES = modules;
   // A type string read before named a type of the L1 table as "any".
   typeCache.clear();
   paramCache.clear();

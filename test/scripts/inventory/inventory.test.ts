@@ -98,6 +98,7 @@ describe('the check finds each kind of bad row', () => {
       'rule kueue/reference (source kueue) is cited by no row of the inventory',
       'rule kueue/cohort-cycle (source kueue) is cited by no row of the inventory', 'rule kueue/never-admitted (source kueue) is cited by no row of the inventory',
       'rule kueue/trainjob-placement (source kueue) is cited by no row of the inventory',
+      'rule kueue/namespace-selector (source kueue) is cited by no row of the inventory',
     ]);
   });
   test('a file that is not an inventory', () => {

@@ -92,7 +92,7 @@ func TestLeafFuzz(t *testing.T) {
 	}
 	checker, _ := newChecker(t)
 	verdicts := corpus.FuzzVerdicts{}
-	judged, refused, undecodable, probesRefused, jobsetJudged, jobsetRefused, derivedDocs := 0, 0, 0, 0, 0, 0, 0
+	judged, refused, undecodable, probesRefused, jobsetJudged, jobsetRefused, derivedDocs, unbuilt := 0, 0, 0, 0, 0, 0, 0, 0
 	var derived []corpus.Derived
 	for _, d := range docs {
 		if !IsTrainerKind(d) {
@@ -143,7 +143,12 @@ func TestLeafFuzz(t *testing.T) {
 		if len(errs) == 0 && stored != nil {
 			records, err := JobSetDerived(context.Background(), d.File, stored)
 			if err != nil {
-				t.Errorf("%s: %v", d.Label(), err)
+				// The controller stopped short of the Jobs the JobSet asks for (a success policy that
+				// ends the JobSet before the jobs that wait on another start): the job never trains,
+				// so the derived-jobset source refuses the document. This module's verdicts are read
+				// after kube/'s, which has no objects of this document to judge.
+				verdicts.Judged(d.File, "derived-"+JobSetController, []string{"jobset controller: " + err.Error()})
+				unbuilt++
 				continue
 			}
 			derived = append(derived, records...)
@@ -156,6 +161,6 @@ func TestLeafFuzz(t *testing.T) {
 	if err := corpus.WriteFuzzVerdicts(dir, "trainer", verdicts); err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("leaf fuzz: %d documents, %d Trainer documents judged, %d refused (%d of them do not decode into the Trainer's types, %d runtimes refused through their probe TrainJob); the JobSet webhooks judged the JobSets of %d, refused %d; %d derived objects (Service, Jobs, Pods) from the accepted JobSets of %d documents",
-		len(docs), judged, refused, undecodable, probesRefused, jobsetJudged, jobsetRefused, len(derived), derivedDocs)
+	t.Logf("leaf fuzz: %d documents, %d Trainer documents judged, %d refused (%d of them do not decode into the Trainer's types, %d runtimes refused through their probe TrainJob); the JobSet webhooks judged the JobSets of %d, refused %d; %d derived objects (Service, Jobs, Pods) from the accepted JobSets of %d documents; %d JobSets the controller stops short of their Jobs",
+		len(docs), judged, refused, undecodable, probesRefused, jobsetJudged, jobsetRefused, len(derived), derivedDocs, unbuilt)
 }
